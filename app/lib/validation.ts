@@ -1,0 +1,143 @@
+import { z } from "zod";
+
+/**
+ * One schema per concept, shared by the browser (Conform) and the server
+ * (domain functions and actions). Messages are the spec's, to the letter.
+ */
+export const MESSAGES = {
+  trim: "Este campo no puede contenter espacios al inicio o al final",
+  noSpaces: "Este campo no puede contenter espacios",
+  email: "Este campo debe ser un email valido",
+  phone: "Ingresa un número de teléfono válido",
+  document: "Ingresa un número de documento válido",
+  required: "Este campo es requerido",
+  minLength: (min: number) => `Este campo debe tener al menos ${min} caracteres`,
+  // Not in the spec: our wording for the name and nickname patterns.
+  name: "Ingresá solo letras (se permiten tildes, ñ y espacios entre palabras)",
+  nickname: "Usá solo letras sin tildes, números, puntos, guiones y guiones bajos",
+  documentType: "Elegí un tipo de documento",
+  province: "Elegí una provincia",
+} as const;
+
+export const PATTERNS = {
+  email: /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/,
+  name: /^\p{L}+(?: +\p{L}+)*$/u,
+  number: /^\d+$/,
+  positiveNumber: /^\d*[1-9]\d*$/,
+  url: /^(https?:\/\/)?([\p{L}\d-]+\.)+[a-z]{2,}(:\d+)?(\/\S*)?$/iu,
+  phone: /^\+?[\d\s().-]{7,24}$/,
+  phoneWithAreaCode: /^\+\d{1,3}\d{7,14}$/,
+  identificationNumber: /^[0-9A-Z]{5,11}$/,
+  pixelId: /^\d+$/,
+  nickname: /^[A-Za-z0-9._-]{3,30}$/,
+} as const;
+
+const hasEdgeSpaces = (value: string) => value !== value.trim();
+
+/** Required text: required, then no spaces at either end. */
+export function requiredText(options: { min?: number } = {}) {
+  let schema = z
+    .string({ error: MESSAGES.required })
+    .min(1, MESSAGES.required)
+    .refine((v) => !hasEdgeSpaces(v), MESSAGES.trim);
+  if (options.min) schema = schema.refine((v) => v.length >= options.min!, MESSAGES.minLength(options.min));
+  return schema;
+}
+
+/** Optional text: empty or missing becomes undefined. */
+export function optional<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
+}
+
+export const emailSchema = z
+  .string({ error: MESSAGES.required })
+  .min(1, MESSAGES.required)
+  .refine((v) => !/\s/.test(v), MESSAGES.noSpaces)
+  .refine((v) => PATTERNS.email.test(v), MESSAGES.email)
+  .transform((v) => v.toLowerCase());
+
+export const nameSchema = requiredText().refine((v) => PATTERNS.name.test(v), MESSAGES.name);
+
+export const passwordSchema = requiredText({ min: 8 });
+
+export const nicknameSchema = z
+  .string({ error: MESSAGES.required })
+  .min(1, MESSAGES.required)
+  .refine((v) => !/\s/.test(v), MESSAGES.noSpaces)
+  .refine((v) => v.length >= 3, MESSAGES.minLength(3))
+  .refine((v) => PATTERNS.nickname.test(v), MESSAGES.nickname);
+
+const phoneDigits = (v: string) => v.replace(/\D/g, "");
+
+export const phoneSchema = requiredText().refine(
+  (v) => PATTERNS.phone.test(v) && phoneDigits(v).length >= 7 && phoneDigits(v).length <= 17,
+  MESSAGES.phone,
+);
+
+/** "+54 9 11 5555-1234" is accepted: separators are ignored, digits counted. */
+export const phoneWithAreaCodeSchema = requiredText().refine(
+  (v) => PATTERNS.phoneWithAreaCode.test(v.replace(/[\s().-]/g, "")),
+  MESSAGES.phone,
+);
+
+/**
+ * DNI, CUIT, CUIL, passport… Dots, dashes and spaces people type are dropped
+ * ("20-12345678-6" → "20123456786") before checking 5 to 11 characters.
+ */
+export const identificationNumberSchema = requiredText()
+  .transform((v) => v.replace(/[\s.-]/g, ""))
+  .refine((v) => PATTERNS.identificationNumber.test(v), MESSAGES.document);
+
+export const DOCUMENT_TYPES = [
+  { value: "dni", label: "DNI" },
+  { value: "cuit", label: "CUIT" },
+  { value: "cuil", label: "CUIL" },
+  { value: "cdi", label: "CDI" },
+  { value: "passport", label: "Pasaporte" },
+  { value: "ci", label: "Cédula de identidad (extranjera)" },
+  { value: "other", label: "Otro" },
+] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number]["value"];
+
+/** The spec's 24 codes (ISO 3166-2:AR, with AR-CF for the city of Buenos Aires). */
+export const PROVINCES = [
+  { value: "AR-CF", label: "Ciudad Autónoma de Buenos Aires" },
+  { value: "AR-B", label: "Buenos Aires" },
+  { value: "AR-K", label: "Catamarca" },
+  { value: "AR-H", label: "Chaco" },
+  { value: "AR-U", label: "Chubut" },
+  { value: "AR-X", label: "Córdoba" },
+  { value: "AR-W", label: "Corrientes" },
+  { value: "AR-E", label: "Entre Ríos" },
+  { value: "AR-P", label: "Formosa" },
+  { value: "AR-Y", label: "Jujuy" },
+  { value: "AR-L", label: "La Pampa" },
+  { value: "AR-F", label: "La Rioja" },
+  { value: "AR-M", label: "Mendoza" },
+  { value: "AR-N", label: "Misiones" },
+  { value: "AR-Q", label: "Neuquén" },
+  { value: "AR-R", label: "Río Negro" },
+  { value: "AR-A", label: "Salta" },
+  { value: "AR-J", label: "San Juan" },
+  { value: "AR-D", label: "San Luis" },
+  { value: "AR-Z", label: "Santa Cruz" },
+  { value: "AR-S", label: "Santa Fe" },
+  { value: "AR-G", label: "Santiago del Estero" },
+  { value: "AR-V", label: "Tierra del Fuego" },
+  { value: "AR-T", label: "Tucumán" },
+] as const;
+export type ProvinceCode = (typeof PROVINCES)[number]["value"];
+
+export const documentTypeSchema = z.enum(
+  DOCUMENT_TYPES.map((d) => d.value) as [DocumentType, ...DocumentType[]],
+  { error: MESSAGES.documentType },
+);
+
+export const provinceSchema = z.enum(PROVINCES.map((p) => p.value) as [ProvinceCode, ...ProvinceCode[]], {
+  error: MESSAGES.province,
+});
+
+export function isValidPixelId(value: string | null | undefined): value is string {
+  return typeof value === "string" && PATTERNS.pixelId.test(value);
+}
+

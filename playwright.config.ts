@@ -1,0 +1,49 @@
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://localhost:${PORT}`;
+
+/**
+ * End-to-end tests run against the production build (`npm start`), on the
+ * PostgreSQL server when E2E_DATABASE_URL is set (CI), else on a throwaway
+ * PGlite folder. Browser: Debian's Chromium, never a downloaded one.
+ */
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL,
+    locale: "es-AR",
+    timezoneId: "America/Argentina/Buenos_Aires",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  projects: [
+    { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined } },
+  ],
+  webServer: {
+    command: "npm start",
+    url: `${baseURL}/ayuda`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "pipe",
+    env: {
+      PORT: String(PORT),
+      APP_URL: baseURL,
+      NODE_ENV: "production",
+      DATABASE_URL: process.env.E2E_DATABASE_URL ?? "",
+      DATA_DIR: process.env.E2E_DATA_DIR ?? ".data/e2e",
+      AUTH_SECRET: "e2e-secret-with-at-least-thirty-two-characters!!",
+      SMTP_URL: "",
+      ENABLE_DEV_MAILBOX: "true",
+    },
+  },
+});

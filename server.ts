@@ -1,0 +1,64 @@
+/**
+ * The one server: Express in front of the Remix build (or Vite in --dev).
+ * It prepares the database (PGlite under .data/ unless DATABASE_URL is set),
+ * then serves http://localhost:PORT.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { execSync } from "node:child_process";
+import { createRequestHandler } from "@remix-run/express";
+import compression from "compression";
+import express from "express";
+import { env } from "./server/env";
+import { prepareDatabase } from "./server/db/setup";
+import { CLIENT_IP_HEADER } from "./server/auth/request-auth";
+
+const dev = process.argv.includes("--dev");
+if (!dev) process.env.NODE_ENV ??= "production";
+
+const BUILD_ENTRY = path.resolve("build/server/index.js");
+if (!dev && !fs.existsSync(BUILD_ENTRY)) {
+  console.log("No hay build de producción: compilando (npm run build)…");
+  execSync("npx remix vite:build", { stdio: "inherit" });
+}
+
+const config = env();
+const database = await prepareDatabase();
+console.log(`Base de datos lista (${database.kind === "pglite" ? `PGlite en ${config.DATA_DIR}/pglite` : "PostgreSQL"}).`);
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", process.env.TRUST_PROXY === "true");
+app.use(compression());
+
+// The client address for rate limits: from the socket, or the proxy when trusted. Never the client's own header.
+app.use((req, _res, next) => {
+  req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "";
+  next();
+});
+
+let build: () => Promise<unknown>;
+if (dev) {
+  const vite = await import("vite");
+  const viteServer = await vite.createServer({ server: { middlewareMode: true } });
+  app.use(viteServer.middlewares);
+  build = () => viteServer.ssrLoadModule("virtual:remix/server-build");
+} else {
+  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
+  app.use(express.static("build/client", { maxAge: "1h" }));
+  const serverBuild = await import(BUILD_ENTRY);
+  build = async () => serverBuild;
+}
+
+app.all("*", createRequestHandler({ build: build as never, mode: dev ? "development" : "production" }));
+
+const server = app.listen(config.PORT, () => {
+  console.log(`Tribuna en http://localhost:${config.PORT}`);
+});
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    server.close();
+    database.close().finally(() => process.exit(0));
+  });
+}

@@ -1,0 +1,107 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { emailSchema, nameSchema, passwordSchema, requiredText } from "#app/lib/validation";
+import type { Ctx } from "#server/context";
+import { hasRole } from "#server/context";
+import { assertNotLimited, attemptKeys, clearAttempts, recordFailedAttempt } from "#server/auth/rate-limit";
+import { hashPassword, verifyPassword } from "#server/auth/password";
+import { revokeSessionFamily, rotateRefreshToken, startSession, type Tokens } from "#server/auth/sessions";
+import { auditLog, users } from "#server/db/schema";
+import { DomainError, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
+import { parseInput } from "#server/validation";
+import { getUserByEmail, getUserById, requireUserId, toPublicUser } from "./users";
+
+export const EMAIL_TAKEN = "Ya existe una cuenta con este email. Iniciá sesión o recuperá tu contraseña.";
+export const BAD_CREDENTIALS = "El email o la contraseña no son correctos.";
+
+export const registerSchema = z.object({
+  firstName: nameSchema,
+  lastName: nameSchema,
+  email: emailSchema,
+  password: passwordSchema,
+});
+
+export async function createUser(
+  ctx: Ctx,
+  data: { email: string; firstName?: string | null; lastName?: string | null; passwordHash?: string | null; googleId?: string | null },
+) {
+  const [created] = await ctx.db
+    .insert(users)
+    .values({ ...data, email: data.email.toLowerCase(), createdAt: ctx.now, updatedAt: ctx.now })
+    .onConflictDoNothing()
+    .returning();
+  if (!created) throw new Invalid({ email: [EMAIL_TAKEN] }, EMAIL_TAKEN);
+  return created;
+}
+
+/** `register`: a new account with a password; signs the person in. */
+export async function register(ctx: Ctx, input: unknown): Promise<Tokens> {
+  const data = parseInput(registerSchema, input);
+  const passwordHash = await hashPassword(data.password);
+  const user = await createUser(ctx, { email: data.email, firstName: data.firstName, lastName: data.lastName, passwordHash });
+  return startSession(ctx.db, user, ctx.now);
+}
+
+export const loginSchema = z.object({ email: emailSchema, password: requiredText() });
+
+/** `login`: the same answer for a wrong password and an unknown email. */
+export async function login(ctx: Ctx, input: unknown): Promise<Tokens> {
+  const data = parseInput(loginSchema, input);
+  const keys = attemptKeys("login", data.email, ctx.ip);
+  await assertNotLimited(ctx.db, keys, ctx.now);
+  const user = await getUserByEmail(ctx, data.email);
+  const ok = await verifyPassword(user?.passwordHash ?? null, data.password);
+  if (!user || !ok) {
+    await recordFailedAttempt(ctx.db, keys, ctx.now);
+    throw new DomainError("UNAUTHENTICATED", BAD_CREDENTIALS, { password: [BAD_CREDENTIALS] });
+  }
+  await clearAttempts(ctx.db, keys);
+  return startSession(ctx.db, user, ctx.now);
+}
+
+/** Fresh tokens for a refresh token (rotation with reuse detection). */
+export function refresh(ctx: Ctx, refreshToken: string) {
+  return rotateRefreshToken(ctx.db, refreshToken, ctx.now);
+}
+
+/**
+ * `logout`: ends the sign-in of the refresh token given (or the actor's
+ * current session). Returns the user that was signed in, when known.
+ */
+export async function logout(ctx: Ctx, refreshToken: string | null | undefined) {
+  let userId: string | null = null;
+  if (refreshToken) userId = await revokeSessionFamily(ctx.db, refreshToken, ctx.now);
+  if (!userId && ctx.actor.kind === "user") userId = ctx.actor.userId;
+  if (!userId) return null;
+  const user = await getUserById(ctx, userId);
+  return user ? toPublicUser(user) : null;
+}
+
+/** `impersonatedLogin`: an admin signs in as someone else to help them. Audited. */
+export async function impersonatedLogin(ctx: Ctx, input: { email: string }): Promise<Tokens> {
+  const adminId = requireUserId(ctx);
+  if (!hasRole(ctx.actor, "admin")) throw new Forbidden("Solo un administrador puede ingresar como otra persona.");
+  const { email } = parseInput(z.object({ email: emailSchema }), input);
+  const target = await getUserByEmail(ctx, email);
+  if (!target) throw new NotFound("No encontramos un usuario con ese email.");
+  await ctx.db.insert(auditLog).values({
+    actorId: adminId,
+    action: "impersonate",
+    targetId: target.id,
+    data: { email: target.email },
+    createdAt: ctx.now,
+  });
+  return startSession(ctx.db, target, ctx.now, { impersonatorId: adminId });
+}
+
+/** Sets a new password (recovery); every existing sign-in of the user keeps working until it expires. */
+export async function setPassword(ctx: Ctx, userId: string, password: string) {
+  const passwordHash = await hashPassword(password);
+  await ctx.db.update(users).set({ passwordHash, updatedAt: ctx.now }).where(eq(users.id, userId));
+}
+
+export async function requireUser(ctx: Ctx) {
+  const user = await getUserById(ctx, requireUserId(ctx));
+  if (!user) throw new Unauthenticated();
+  return user;
+}

@@ -1,0 +1,77 @@
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import { emailSchema, passwordSchema } from "#app/lib/validation";
+import type { Ctx } from "#server/context";
+import { assertNotLimited, attemptKeys, recordFailedAttempt } from "#server/auth/rate-limit";
+import { startSession, type Tokens } from "#server/auth/sessions";
+import { hashToken, randomDigits, safeEqual } from "#server/auth/tokens";
+import { recoveryCodes } from "#server/db/schema";
+import { sendEmail } from "#server/email/send";
+import { recoveryCodeEmail } from "#server/email/templates";
+import { Invalid } from "#server/errors";
+import { parseInput } from "#server/validation";
+import { setPassword } from "./auth";
+import { getUserByEmail } from "./users";
+
+export const RECOVERY_CODE_TTL_MS = 15 * 60 * 1000;
+export const RECOVERY_MAX_ATTEMPTS = 5;
+export const BAD_CODE = "El código no es válido o venció. Pedí uno nuevo.";
+
+/**
+ * `recoverPasswordCode`: emails a 6-digit code when the account exists.
+ * Always answers true, so nobody learns which emails have accounts.
+ */
+export async function recoverPasswordCode(ctx: Ctx, input: unknown): Promise<boolean> {
+  const { email } = parseInput(z.object({ email: emailSchema }), input);
+  const keys = attemptKeys("recovery", email, ctx.ip);
+  await assertNotLimited(ctx.db, keys, ctx.now);
+  // Each request counts, so the inbox of a stranger cannot be flooded.
+  await recordFailedAttempt(ctx.db, keys, ctx.now);
+  const user = await getUserByEmail(ctx, email);
+  if (!user) return true;
+  const code = randomDigits(6);
+  await ctx.db.update(recoveryCodes).set({ usedAt: ctx.now }).where(and(eq(recoveryCodes.userId, user.id), isNull(recoveryCodes.usedAt)));
+  await ctx.db.insert(recoveryCodes).values({
+    userId: user.id,
+    codeHash: hashToken(code),
+    expiresAt: new Date(ctx.now.getTime() + RECOVERY_CODE_TTL_MS),
+    createdAt: ctx.now,
+  });
+  await sendEmail(ctx.db, { to: user.email, kind: "recovery-code", ...recoveryCodeEmail(code) });
+  return true;
+}
+
+export const recoverPasswordSchema = z.object({
+  email: emailSchema,
+  code: z.string().trim().regex(/^\d{6}$/, "Ingresá los 6 números del código"),
+  password: passwordSchema,
+});
+
+/** `recoverPassword`: a valid code sets the new password and signs in. 5 tries per code. */
+export async function recoverPassword(ctx: Ctx, input: unknown): Promise<Tokens> {
+  const data = parseInput(recoverPasswordSchema, input);
+  const user = await getUserByEmail(ctx, data.email);
+  if (!user) throw new Invalid({ code: [BAD_CODE] }, BAD_CODE);
+  const [latest] = await ctx.db
+    .select()
+    .from(recoveryCodes)
+    .where(and(eq(recoveryCodes.userId, user.id), isNull(recoveryCodes.usedAt)))
+    .orderBy(desc(recoveryCodes.createdAt))
+    .limit(1);
+  if (!latest || latest.expiresAt <= ctx.now || latest.attempts >= RECOVERY_MAX_ATTEMPTS) {
+    throw new Invalid({ code: [BAD_CODE] }, BAD_CODE);
+  }
+  if (!safeEqual(latest.codeHash, hashToken(data.code))) {
+    // Counted atomically so parallel guesses cannot exceed the limit.
+    await ctx.db.update(recoveryCodes).set({ attempts: sql`${recoveryCodes.attempts} + 1` }).where(eq(recoveryCodes.id, latest.id));
+    throw new Invalid({ code: [BAD_CODE] }, BAD_CODE);
+  }
+  const [claimed] = await ctx.db
+    .update(recoveryCodes)
+    .set({ usedAt: ctx.now })
+    .where(and(eq(recoveryCodes.id, latest.id), isNull(recoveryCodes.usedAt)))
+    .returning({ id: recoveryCodes.id });
+  if (!claimed) throw new Invalid({ code: [BAD_CODE] }, BAD_CODE);
+  await setPassword(ctx, user.id, data.password);
+  return startSession(ctx.db, user, ctx.now);
+}

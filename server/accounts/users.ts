@@ -1,0 +1,224 @@
+import { and, asc, count, eq, ilike, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import {
+  documentTypeSchema,
+  emailSchema,
+  identificationNumberSchema,
+  nameSchema,
+  nicknameSchema,
+  optional,
+  phoneSchema,
+  provinceSchema,
+  requiredText,
+} from "#app/lib/validation";
+import type { Ctx } from "#server/context";
+import { hasRole } from "#server/context";
+import { memberships, users } from "#server/db/schema";
+import { Conflict, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
+import { parseInput } from "#server/validation";
+
+export type UserRow = typeof users.$inferSelect;
+
+/** What the spec's `current` returns, plus the id and roles the app needs. */
+export function toPublicUser(user: UserRow) {
+  return {
+    id: user.id,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    nickname: user.nickname,
+    documentNumber: user.documentNumber,
+    documentType: user.documentType,
+    address: user.address,
+    state: user.state,
+    phoneNumber: user.phoneNumber,
+    roles: user.roles,
+    isOrganizer: user.roles.includes("producer"),
+    isAdmin: user.roles.includes("admin"),
+  };
+}
+export type PublicUser = ReturnType<typeof toPublicUser>;
+
+/** Profile fields a buyer needs before checkout; Google sign-in asks for the missing ones. */
+export const PROFILE_FIELDS = ["firstName", "lastName", "documentType", "documentNumber", "phoneNumber"] as const;
+
+export function fieldsToComplete(user: UserRow): string[] {
+  return PROFILE_FIELDS.filter((field) => !user[field]);
+}
+
+export function requireUserId(ctx: Ctx): string {
+  if (ctx.actor.kind !== "user") throw new Unauthenticated();
+  return ctx.actor.userId;
+}
+
+export async function getUserById(ctx: Ctx, id: string): Promise<UserRow | undefined> {
+  const [user] = await ctx.db.select().from(users).where(eq(users.id, id));
+  return user;
+}
+
+export async function getUserByEmail(ctx: Ctx, email: string): Promise<UserRow | undefined> {
+  const [user] = await ctx.db.select().from(users).where(eq(users.email, email.trim().toLowerCase()));
+  return user;
+}
+
+/** `current`: the signed-in user. */
+export async function currentUser(ctx: Ctx): Promise<PublicUser> {
+  const user = await getUserById(ctx, requireUserId(ctx));
+  if (!user) throw new Unauthenticated();
+  return toPublicUser(user);
+}
+
+export const updateUserSchema = z.object({
+  firstName: nameSchema,
+  lastName: nameSchema,
+  email: emailSchema,
+  nickname: optional(nicknameSchema),
+  documentType: optional(documentTypeSchema),
+  documentNumber: optional(identificationNumberSchema),
+  address: optional(requiredText()),
+  state: optional(provinceSchema),
+  phoneNumber: optional(phoneSchema),
+});
+
+/**
+ * `updateUser`: the signed-in user edits their own profile. Fields left out
+ * of the input keep their value; an email or nickname already used is refused.
+ */
+export async function updateUser(ctx: Ctx, input: unknown): Promise<PublicUser> {
+  const userId = requireUserId(ctx);
+  const existing = await getUserById(ctx, userId);
+  if (!existing) throw new Unauthenticated();
+  const merged = { ...pickProfile(existing), ...stripUndefined(input as Record<string, unknown>) };
+  const data = parseInput(updateUserSchema, merged);
+
+  if (data.documentNumber && !data.documentType) {
+    throw new Invalid({ documentType: ["Este campo es requerido"] });
+  }
+  if (data.email !== existing.email && (await getUserByEmail(ctx, data.email))) {
+    throw new Invalid({ email: ["Ya existe una cuenta con este email"] });
+  }
+  if (data.nickname && data.nickname.toLowerCase() !== existing.nickname?.toLowerCase()) {
+    const [taken] = await ctx.db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.nickname}) = ${data.nickname.toLowerCase()}`);
+    if (taken) throw new Invalid({ nickname: ["Ese nickname ya está en uso"] });
+  }
+  try {
+    const [updated] = await ctx.db
+      .update(users)
+      .set({
+        firstName: data.firstName,
+        lastName: data.lastName,
+        email: data.email,
+        nickname: data.nickname ?? null,
+        documentType: data.documentType ?? null,
+        documentNumber: data.documentNumber ?? null,
+        address: data.address ?? null,
+        state: data.state ?? null,
+        phoneNumber: data.phoneNumber ?? null,
+        updatedAt: ctx.now,
+      })
+      .where(eq(users.id, userId))
+      .returning();
+    return toPublicUser(updated);
+  } catch (error) {
+    // Two saves racing for the same email or nickname: the unique index decides.
+    if (String((error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code) === "23505") {
+      throw new Conflict("Ese email o nickname ya está en uso", { email: ["Ya existe una cuenta con este email"] });
+    }
+    throw error;
+  }
+}
+
+function pickProfile(user: UserRow) {
+  return {
+    firstName: user.firstName ?? "",
+    lastName: user.lastName ?? "",
+    email: user.email,
+    nickname: user.nickname ?? undefined,
+    documentType: user.documentType ?? undefined,
+    documentNumber: user.documentNumber ?? undefined,
+    address: user.address ?? undefined,
+    state: user.state ?? undefined,
+    phoneNumber: user.phoneNumber ?? undefined,
+  };
+}
+
+function stripUndefined(input: Record<string, unknown> | null | undefined) {
+  return Object.fromEntries(Object.entries(input ?? {}).filter(([, v]) => v !== undefined));
+}
+
+/** People search for the back office (adding operators, staff). */
+export async function findUsers(ctx: Ctx, text: string) {
+  requireUserId(ctx);
+  if (!hasRole(ctx.actor, "admin") && !hasRole(ctx.actor, "producer") && !hasRole(ctx.actor, "promoter_lead")) {
+    throw new Forbidden();
+  }
+  const term = text.trim();
+  if (term.length < 2) return [];
+  const pattern = `%${term.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  return ctx.db
+    .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern)))
+    .orderBy(asc(users.email))
+    .limit(20);
+}
+
+/** Members of an organization, paged; only its members (or an admin) may list them. */
+export async function findUsersByOrganization(
+  ctx: Ctx,
+  input: { organizationId: string; page?: number | null; limit?: number | null; search?: string | null },
+) {
+  const userId = requireUserId(ctx);
+  const page = Math.max(0, input.page ?? 0);
+  const limit = Math.min(100, Math.max(1, input.limit ?? 10));
+  if (!z.string().uuid().safeParse(input.organizationId).success) throw new NotFound("No encontramos la organización.");
+  if (!hasRole(ctx.actor, "admin")) {
+    const [member] = await ctx.db
+      .select({ role: memberships.role })
+      .from(memberships)
+      .where(and(eq(memberships.organizationId, input.organizationId), eq(memberships.userId, userId)));
+    if (!member) throw new Forbidden();
+  }
+  const search = input.search?.trim();
+  const where = and(
+    eq(memberships.organizationId, input.organizationId),
+    search ? or(ilike(users.email, `%${search}%`), ilike(users.firstName, `%${search}%`), ilike(users.lastName, `%${search}%`)) : undefined,
+  );
+  const [{ total }] = await ctx.db.select({ total: count() }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(where);
+  const rows = await ctx.db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(where)
+    .orderBy(asc(users.email))
+    .limit(limit)
+    .offset(page * limit);
+  return { users: rows, total, page, limit };
+}
+
+/**
+ * The spec's user-by-email lookup. It tells whether an email has an account,
+ * so only that user (finishing a Google sign-in) or an admin may ask.
+ */
+export async function userByEmail(ctx: Ctx, email: string) {
+  requireUserId(ctx);
+  const normalized = email.trim().toLowerCase();
+  const isSelf = ctx.actor.kind === "user" && ctx.actor.email === normalized;
+  if (!isSelf && !hasRole(ctx.actor, "admin")) throw new Forbidden();
+  const user = await getUserByEmail(ctx, normalized);
+  if (!user) throw new NotFound("No encontramos un usuario con ese email.");
+  return { user: { id: user.id, phoneNumber: user.phoneNumber }, fieldsToComplete: fieldsToComplete(user) };
+}
+
+/** Public: who a referral nickname belongs to (shown on the event page). */
+export async function fetchUserByNickname(ctx: Ctx, nickname: string) {
+  const [user] = await ctx.db
+    .select({ firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(sql`lower(${users.nickname}) = ${nickname.trim().toLowerCase()}`);
+  if (!user) throw new NotFound("No encontramos a nadie con ese nickname.");
+  return user;
+}

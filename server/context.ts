@@ -1,0 +1,23 @@
+import type { DbOrTx } from "#server/db/client";
+
+export const ROLES = ["producer", "admin", "promoter", "promoter_lead", "marketing"] as const;
+export type Role = (typeof ROLES)[number];
+
+export type Actor =
+  | { kind: "anonymous" }
+  | { kind: "user"; userId: string; email: string; roles: Role[]; sessionId?: string };
+
+/** What every domain function receives (DESIGN.md §1). */
+export interface Ctx {
+  db: DbOrTx;
+  actor: Actor;
+  now: Date;
+  /** Client address, for rate limits. */
+  ip?: string;
+}
+
+export const ANONYMOUS: Actor = { kind: "anonymous" };
+
+export function hasRole(actor: Actor, role: Role): boolean {
+  return actor.kind === "user" && actor.roles.includes(role);
+}

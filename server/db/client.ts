@@ -1,0 +1,78 @@
+import path from "node:path";
+import fs from "node:fs";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import { env } from "#server/env";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** A database handle or an open transaction: domain functions accept both. */
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: "postgres" | "pglite";
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_FOLDER = path.resolve(process.cwd(), "drizzle");
+
+export function connectPostgres(url: string, options: { max?: number } = {}): Database {
+  const client = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: "postgres",
+    migrate: () => migratePostgres(drizzlePostgres(client), { migrationsFolder: MIGRATIONS_FOLDER }),
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+/** Embedded PostgreSQL (WASM). `dataDir` undefined keeps it in memory. */
+export async function connectPglite(dataDir?: string): Promise<Database> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const client = new PGlite(dataDir);
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    migrate: () => migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER }),
+    close: () => client.close(),
+  };
+}
+
+/**
+ * One database per process. The custom server (server.ts) and the Remix build
+ * are two copies of this module, so the handle lives on globalThis: two PGlite
+ * instances on one folder would corrupt it.
+ */
+const GLOBAL_KEY = Symbol.for("tribuna.database");
+type GlobalWithDb = typeof globalThis & { [GLOBAL_KEY]?: Promise<Database> };
+
+export function getDatabase(): Promise<Database> {
+  const g = globalThis as GlobalWithDb;
+  if (!g[GLOBAL_KEY]) {
+    const url = env().DATABASE_URL;
+    g[GLOBAL_KEY] = url
+      ? Promise.resolve(connectPostgres(url))
+      : connectPglite(path.resolve(env().DATA_DIR, "pglite"));
+  }
+  return g[GLOBAL_KEY]!;
+}
+
+/** Lets tests and scripts point the app at a database they made. */
+export function setDatabase(database: Database) {
+  (globalThis as GlobalWithDb)[GLOBAL_KEY] = Promise.resolve(database);
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db;
+}

@@ -1,0 +1,3 @@
+export * from "./accounts";
+export * from "./organizations";
+export * from "./email";

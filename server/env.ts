@@ -1,0 +1,91 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Environment, parsed once at start-up. A wrong value stops the server with a
+ * clear message instead of failing later in the middle of a request.
+ */
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().positive().default(3000),
+  APP_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default(".data"),
+  AUTH_SECRET: z.string().min(32, "AUTH_SECRET debe tener al menos 32 caracteres").optional(),
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default("Tribuna <no-responder@tribuna.ar>"),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  MERCADOPAGO_PUBLIC_KEY: z.string().optional(),
+  MERCADOPAGO_ACCESS_TOKEN: z.string().optional(),
+  MERCADOPAGO_WEBHOOK_SECRET: z.string().optional(),
+  SENTRY_DSN: z.string().url().optional(),
+  POSTHOG_KEY: z.string().optional(),
+  POSTHOG_HOST: z.string().url().default("https://us.i.posthog.com"),
+  SEED_DEMO: z.enum(["true", "false"]).default("true"),
+  SECURE_COOKIES: z.enum(["true", "false"]).optional(),
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  // Empty strings from shells and CI mean "not set".
+  const raw = Object.fromEntries(
+    Object.entries(process.env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Variables de entorno inválidas:\n${problems.join("\n")}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/**
+ * Without AUTH_SECRET (a laptop running `npm start`), a random secret is made
+ * once and kept under the data folder, so sessions survive restarts.
+ */
+let generatedSecret: string | undefined;
+export function authSecret(): string {
+  const value = env().AUTH_SECRET;
+  if (value) return value;
+  if (generatedSecret) return generatedSecret;
+  const dir = path.resolve(env().DATA_DIR);
+  const file = path.join(dir, "auth-secret");
+  if (fs.existsSync(file)) {
+    generatedSecret = fs.readFileSync(file, "utf8").trim();
+  } else {
+    fs.mkdirSync(dir, { recursive: true });
+    generatedSecret = crypto.randomBytes(48).toString("base64url");
+    fs.writeFileSync(file, generatedSecret, { mode: 0o600 });
+  }
+  return generatedSecret;
+}
+
+export function appUrl(): string {
+  return env().APP_URL ?? `http://localhost:${env().PORT}`;
+}
+
+export function secureCookies(): boolean {
+  const explicit = env().SECURE_COOKIES;
+  if (explicit) return explicit === "true";
+  return appUrl().startsWith("https://");
+}
+
+/** Values that may reach the browser: nothing secret ever goes here. */
+export function publicEnv() {
+  const e = env();
+  return {
+    SENTRY_DSN: e.SENTRY_DSN ?? null,
+    POSTHOG_KEY: e.POSTHOG_KEY ?? null,
+    MERCADOPAGO_PUBLIC_KEY: e.MERCADOPAGO_PUBLIC_KEY ?? null,
+    GOOGLE_ENABLED: Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET),
+  };
+}
+export type PublicEnv = ReturnType<typeof publicEnv>;

@@ -1,0 +1,270 @@
+import { builder } from "./builder";
+import * as auth from "#server/accounts/auth";
+import * as recovery from "#server/accounts/recovery";
+import * as signInLink from "#server/accounts/sign-in-link";
+import * as users from "#server/accounts/users";
+import type { PublicUser } from "#server/accounts/users";
+import type { Tokens } from "#server/auth/sessions";
+import { getMetricReferralSalesByUser, type ReferralMetric } from "#server/promoters/metrics";
+
+const UserType = builder.objectRef<PublicUser>("User").implement({
+  description: "A person with an account. `current` returns the signed-in one.",
+  fields: (t) => ({
+    id: t.exposeID("id", { nullable: false }),
+    firstName: t.exposeString("firstName"),
+    lastName: t.exposeString("lastName"),
+    email: t.exposeString("email", { nullable: false }),
+    nickname: t.exposeString("nickname"),
+    documentNumber: t.exposeString("documentNumber"),
+    documentType: t.exposeString("documentType"),
+    address: t.exposeString("address"),
+    state: t.exposeString("state", { description: "Province code (AR-CF, AR-B…)." }),
+    phoneNumber: t.exposeString("phoneNumber"),
+    isOrganizer: t.exposeBoolean("isOrganizer", { nullable: false }),
+    isAdmin: t.exposeBoolean("isAdmin", { nullable: false }),
+    roles: t.exposeStringList("roles", { nullable: false }),
+  }),
+});
+
+const TokensType = builder.objectRef<Tokens>("AuthTokens").implement({
+  fields: (t) => ({
+    accessToken: t.exposeString("accessToken"),
+    refreshToken: t.exposeString("refreshToken"),
+  }),
+});
+
+const UserSummary = builder
+  .objectRef<{ id: string; email: string; firstName: string | null; lastName: string | null }>("UserSummary")
+  .implement({
+    fields: (t) => ({
+      id: t.exposeID("id", { nullable: false }),
+      email: t.exposeString("email", { nullable: false }),
+      firstName: t.exposeString("firstName"),
+      lastName: t.exposeString("lastName"),
+    }),
+  });
+
+const UserList = builder
+  .objectRef<{ users: { id: string; email: string; firstName: string | null; lastName: string | null }[]; total: number; page: number; limit: number }>(
+    "OrganizationUserList",
+  )
+  .implement({
+    fields: (t) => ({
+      users: t.field({ type: [UserSummary], nullable: false, resolve: (p) => p.users }),
+      total: t.exposeInt("total", { nullable: false }),
+      page: t.exposeInt("page", { nullable: false }),
+      limit: t.exposeInt("limit", { nullable: false }),
+    }),
+  });
+
+const UserLookup = builder
+  .objectRef<{ user: { id: string; phoneNumber: string | null }; fieldsToComplete: string[] }>("UserByEmail")
+  .implement({
+    fields: (t) => ({
+      user: t.field({
+        type: builder.objectRef<{ id: string; phoneNumber: string | null }>("UserContact").implement({
+          fields: (u) => ({ id: u.exposeID("id", { nullable: false }), phoneNumber: u.exposeString("phoneNumber") }),
+        }),
+        resolve: (p) => p.user,
+      }),
+      fieldsToComplete: t.exposeStringList("fieldsToComplete", { nullable: false }),
+    }),
+  });
+
+const NicknameOwner = builder.objectRef<{ firstName: string | null; lastName: string | null }>("NicknameOwner").implement({
+  fields: (t) => ({ firstName: t.exposeString("firstName"), lastName: t.exposeString("lastName") }),
+});
+
+const SignInLinkResult = builder
+  .objectRef<{ userFound: boolean; emailTo: string; logEmailId: string }>("SignInLinkResult")
+  .implement({
+    fields: (t) => ({
+      userFound: t.exposeBoolean("userFound", { nullable: false }),
+      emailTo: t.exposeString("emailTo", { nullable: false }),
+      logEmailId: t.exposeID("logEmailId", { nullable: false }),
+    }),
+  });
+
+const ReferralTicketMetric = builder
+  .objectRef<ReferralMetric["tickets"][number]>("ReferralTicketMetric")
+  .implement({
+    fields: (t) => ({
+      name: t.exposeString("name", { nullable: false }),
+      count: t.exposeInt("count", { nullable: false }),
+      accredited: t.exposeInt("accredited", { nullable: false }),
+    }),
+  });
+
+const ReferralMetricType = builder.objectRef<ReferralMetric>("ReferralMetric").implement({
+  fields: (t) => ({
+    eventName: t.exposeString("eventName", { nullable: false }),
+    totalCount: t.exposeInt("totalCount", { nullable: false }),
+    totalAccreditedCount: t.exposeInt("totalAccreditedCount", { nullable: false }),
+    tickets: t.field({ type: [ReferralTicketMetric], nullable: false, resolve: (p) => p.tickets }),
+  }),
+});
+
+const ReferralMetricsResult = builder
+  .objectRef<{ metrics: ReferralMetric[]; user: PublicUser }>("ReferralSalesByUser")
+  .implement({
+    fields: (t) => ({
+      metrics: t.field({ type: [ReferralMetricType], nullable: false, resolve: (p) => p.metrics }),
+      user: t.field({ type: UserType, nullable: false, resolve: (p) => p.user }),
+    }),
+  });
+
+const ReferralMetricsFilter = builder.inputType("ReferralMetricsFilter", {
+  fields: (t) => ({
+    organizationId: t.id(),
+    eventId: t.id(),
+    eventDateId: t.id(),
+    userId: t.id(),
+    fromDate: t.string({ description: "ISO date; empty for no lower bound." }),
+    toDate: t.string(),
+  }),
+});
+
+const OrganizationUsersInput = builder.inputType("FindUsersByOrganizationInput", {
+  fields: (t) => ({
+    organizationId: t.id({ required: true }),
+    search: t.string(),
+    page: t.int({ defaultValue: 0 }),
+    limit: t.int({ defaultValue: 10 }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  current: t.field({
+    type: UserType,
+    nullable: false,
+    resolve: (_root, _args, { ctx }) => users.currentUser(ctx),
+  }),
+  getMetricReferralSalesByUser: t.field({
+    type: ReferralMetricsResult,
+    nullable: false,
+    args: { input: t.arg({ type: ReferralMetricsFilter }) },
+    resolve: async (_root, { input }, { ctx }) => ({
+      metrics: await getMetricReferralSalesByUser(ctx, input ?? {}),
+      user: await users.currentUser(ctx),
+    }),
+  }),
+  findUsers: t.field({
+    type: [UserSummary],
+    nullable: false,
+    args: { text: t.arg.string({ required: true }) },
+    resolve: (_root, { text }, { ctx }) => users.findUsers(ctx, text),
+  }),
+  findUsersByOrganization: t.field({
+    type: UserList,
+    nullable: false,
+    args: { input: t.arg({ type: OrganizationUsersInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) =>
+      users.findUsersByOrganization(ctx, { organizationId: String(input.organizationId), search: input.search, page: input.page, limit: input.limit }),
+  }),
+  userByEmail: t.field({
+    type: UserLookup,
+    nullable: false,
+    args: { email: t.arg.string({ required: true }) },
+    resolve: (_root, { email }, { ctx }) => users.userByEmail(ctx, email),
+  }),
+  fetchUserByNickname: t.field({
+    type: NicknameOwner,
+    nullable: false,
+    args: { nickname: t.arg.string({ required: true }) },
+    resolve: (_root, { nickname }, { ctx }) => users.fetchUserByNickname(ctx, nickname),
+  }),
+}));
+
+/** Every mutation that signs someone in hands the tokens back in the body and in headers/cookies. */
+function signedIn<T extends Tokens>(context: { issueTokens(tokens: Tokens): void }, tokens: T): Tokens {
+  context.issueTokens(tokens);
+  return { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
+}
+
+builder.mutationFields((t) => ({
+  login: t.field({
+    type: TokensType,
+    nullable: false,
+    args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    resolve: async (_root, args, context) => signedIn(context, await auth.login(context.ctx, args)),
+  }),
+  impersonatedLogin: t.field({
+    type: TokensType,
+    nullable: false,
+    args: { email: t.arg.string({ required: true }) },
+    resolve: async (_root, args, context) => signedIn(context, await auth.impersonatedLogin(context.ctx, args)),
+  }),
+  register: t.field({
+    type: TokensType,
+    nullable: false,
+    args: {
+      firstName: t.arg.string({ required: true }),
+      lastName: t.arg.string({ required: true }),
+      email: t.arg.string({ required: true }),
+      password: t.arg.string({ required: true }),
+    },
+    resolve: async (_root, args, context) => signedIn(context, await auth.register(context.ctx, args)),
+  }),
+  logout: t.field({
+    type: UserType,
+    description: "Ends the session of the refresh token sent; returns who was signed in (null if nobody).",
+    resolve: async (_root, _args, context) => {
+      const user = await auth.logout(context.ctx, context.refreshToken);
+      context.clearTokens();
+      return user;
+    },
+  }),
+  updateUser: t.field({
+    type: UserType,
+    nullable: false,
+    args: {
+      firstName: t.arg.string({ required: true }),
+      lastName: t.arg.string({ required: true }),
+      email: t.arg.string({ required: true }),
+      nickname: t.arg.string(),
+      documentType: t.arg.string(),
+      documentNumber: t.arg.string(),
+      address: t.arg.string(),
+      state: t.arg.string(),
+      phoneNumber: t.arg.string(),
+    },
+    resolve: (_root, args, { ctx }) => users.updateUser(ctx, args),
+  }),
+  recoverPasswordCode: t.boolean({
+    nullable: false,
+    args: { email: t.arg.string({ required: true }) },
+    resolve: (_root, args, { ctx }) => recovery.recoverPasswordCode(ctx, args),
+  }),
+  recoverPassword: t.field({
+    type: TokensType,
+    nullable: false,
+    args: {
+      email: t.arg.string({ required: true }),
+      code: t.arg.string({ required: true }),
+      password: t.arg.string({ required: true }),
+    },
+    resolve: async (_root, args, context) => signedIn(context, await recovery.recoverPassword(context.ctx, args)),
+  }),
+  createSignInLink: t.field({
+    type: SignInLinkResult,
+    nullable: false,
+    args: { email: t.arg.string({ required: true }), returnTo: t.arg.string() },
+    resolve: (_root, args, { ctx }) => signInLink.createSignInLink(ctx, args),
+  }),
+  finishSignInFromLink: t.field({
+    type: TokensType,
+    nullable: false,
+    args: { token: t.arg.string({ required: true }) },
+    resolve: async (_root, args, context) => signedIn(context, await signInLink.finishSignInFromLink(context.ctx, args)),
+  }),
+  registerFromLink: t.field({
+    type: TokensType,
+    nullable: false,
+    args: {
+      token: t.arg.string({ required: true }),
+      firstName: t.arg.string({ required: true }),
+      lastName: t.arg.string({ required: true }),
+    },
+    resolve: async (_root, args, context) => signedIn(context, await signInLink.registerFromLink(context.ctx, args)),
+  }),
+}));

@@ -1,0 +1,20 @@
+import SchemaBuilder from "@pothos/core";
+import type { Ctx } from "#server/context";
+import type { Tokens } from "#server/auth/sessions";
+
+export interface GraphQLContext {
+  ctx: Ctx;
+  request: Request;
+  refreshToken: string | null;
+  /** Tokens to hand back in response headers (and cookies for browser clients). */
+  issueTokens(tokens: Tokens): void;
+  clearTokens(): void;
+}
+
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext;
+  DefaultFieldNullability: true;
+}>({});
+
+builder.queryType({});
+builder.mutationType({});

@@ -1,0 +1,4 @@
+import { builder } from "./builder";
+import "./accounts";
+
+export const schema = builder.toSchema({ sortSchema: true });

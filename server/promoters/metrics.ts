@@ -1,0 +1,28 @@
+import type { Ctx } from "#server/context";
+import { requireUserId } from "#server/accounts/users";
+
+export interface ReferralMetric {
+  eventName: string;
+  totalCount: number;
+  totalAccreditedCount: number;
+  tickets: { name: string; count: number; accredited: number }[];
+}
+
+export interface ReferralMetricsFilter {
+  organizationId?: string | number | null;
+  eventId?: string | number | null;
+  eventDateId?: string | number | null;
+  userId?: string | number | null;
+  fromDate?: string | null;
+  toDate?: string | null;
+}
+
+/**
+ * Sales and accreditations through the signed-in promoter's referral link,
+ * per event. Orders and check-in do not exist yet (issues 3 and 4), so every
+ * promoter has no referral sales: the answer is an honest empty list.
+ */
+export async function getMetricReferralSalesByUser(ctx: Ctx, _filter: ReferralMetricsFilter): Promise<ReferralMetric[]> {
+  requireUserId(ctx);
+  return [];
+}
