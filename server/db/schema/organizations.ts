@@ -7,7 +7,13 @@ export const organizations = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     name: text("name").notNull(),
     slug: text("slug").notNull(),
+    description: text("description"),
+    cuit: text("cuit"),
+    contactEmail: text("contact_email"),
+    contactPhone: text("contact_phone"),
+    logoUrl: text("logo_url"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("organizations_slug_key").on(t.slug)],
 );

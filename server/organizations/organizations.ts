@@ -1,0 +1,113 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { INVALID_CUIT, isValidCuit, normalizeCuit } from "#app/lib/cuit";
+import { emailSchema, optional, phoneSchema, requiredText } from "#app/lib/validation";
+import type { Ctx } from "#server/context";
+import { memberships, organizations, users } from "#server/db/schema";
+import { Invalid, NotFound, Unauthenticated } from "#server/errors";
+import { parseInput } from "#server/validation";
+import { requireCapability } from "./permissions";
+import { SLUG_MESSAGES, slugProblem, slugify } from "./slugs";
+
+export type Organization = typeof organizations.$inferSelect;
+
+const slugSchema = z
+  .string()
+  .transform((v) => v.trim().toLowerCase())
+  .superRefine((v, issue) => {
+    const problem = slugProblem(v);
+    if (problem) issue.addIssue({ code: "custom", message: problem });
+  });
+
+const organizationFields = {
+  name: requiredText().refine((v) => v.length <= 80, "Usá hasta 80 caracteres"),
+  description: optional(z.string().trim().max(2000, "Usá hasta 2000 caracteres")),
+  cuit: requiredText()
+    .transform(normalizeCuit)
+    .refine(isValidCuit, INVALID_CUIT),
+  contactEmail: emailSchema,
+  contactPhone: optional(phoneSchema),
+  logoUrl: optional(z.string().trim().max(500)),
+};
+
+export const createOrganizationSchema = z.object({ ...organizationFields, slug: optional(slugSchema) });
+export const updateOrganizationSchema = z.object({ ...organizationFields, id: z.string().uuid(), slug: slugSchema });
+
+function isUniqueViolation(error: unknown) {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === "23505" || e?.cause?.code === "23505";
+}
+
+/**
+ * `/organizacion/por-crear`: the signed-in user creates an organization and
+ * becomes its owner and a producer.
+ */
+export async function createOrganization(ctx: Ctx, input: unknown): Promise<Organization> {
+  if (ctx.actor.kind !== "user") throw new Unauthenticated();
+  const userId = ctx.actor.userId;
+  const data = parseInput(createOrganizationSchema, input);
+  const slug = data.slug ?? slugify(data.name);
+  const problem = slugProblem(slug);
+  if (problem) throw new Invalid({ slug: [problem] });
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const [organization] = await tx
+        .insert(organizations)
+        .values({ ...data, slug, createdAt: ctx.now, updatedAt: ctx.now })
+        .returning();
+      await tx.insert(memberships).values({ organizationId: organization.id, userId, role: "owner", createdAt: ctx.now });
+      await tx
+        .update(users)
+        .set({ roles: sql`array_append(${users.roles}, 'producer')` })
+        .where(and(eq(users.id, userId), sql`NOT ('producer' = ANY(${users.roles}))`));
+      return organization;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new Invalid({ slug: [SLUG_MESSAGES.taken] });
+    throw error;
+  }
+}
+
+/** `/organizacion/detalle`: owners and admins edit the organization. */
+export async function updateOrganization(ctx: Ctx, input: unknown): Promise<Organization> {
+  const data = parseInput(updateOrganizationSchema, input);
+  await requireCapability(ctx, data.id, "organization:manage");
+  try {
+    const [updated] = await ctx.db
+      .update(organizations)
+      .set({ ...data, description: data.description ?? null, contactPhone: data.contactPhone ?? null, logoUrl: data.logoUrl ?? null, updatedAt: ctx.now })
+      .where(eq(organizations.id, data.id))
+      .returning();
+    if (!updated) throw new NotFound("No encontramos la organización.");
+    return updated;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new Invalid({ slug: [SLUG_MESSAGES.taken] });
+    throw error;
+  }
+}
+
+/** Public: the organization behind `/{slug}`. */
+export async function getOrganizationBySlug(ctx: Ctx, slug: string): Promise<Organization> {
+  const [organization] = await ctx.db.select().from(organizations).where(eq(organizations.slug, slug.toLowerCase()));
+  if (!organization) throw new NotFound("No encontramos la organización.");
+  return organization;
+}
+
+/** Back office: one organization, for its members only. */
+export async function getOrganizationForMember(ctx: Ctx, organizationId: string): Promise<Organization> {
+  await requireCapability(ctx, organizationId, "door:operate");
+  const [organization] = await ctx.db.select().from(organizations).where(eq(organizations.id, organizationId));
+  if (!organization) throw new NotFound("No encontramos la organización.");
+  return organization;
+}
+
+/** The organizations the signed-in user belongs to, with their role in each. */
+export async function listMyOrganizations(ctx: Ctx) {
+  if (ctx.actor.kind !== "user") throw new Unauthenticated();
+  return ctx.db
+    .select({ id: organizations.id, name: organizations.name, slug: organizations.slug, role: memberships.role })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(eq(memberships.userId, ctx.actor.userId))
+    .orderBy(asc(organizations.name));
+}

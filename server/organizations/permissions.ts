@@ -1,0 +1,42 @@
+import { and, eq } from "drizzle-orm";
+import type { Ctx } from "#server/context";
+import { hasRole } from "#server/context";
+import { memberships, type MembershipRole } from "#server/db/schema";
+import { Forbidden, Unauthenticated } from "#server/errors";
+
+/** What each membership role may do inside its organization. */
+export const CAPABILITIES = {
+  "organization:manage": ["owner", "admin"],
+  "members:manage": ["owner", "admin"],
+  "money:manage": ["owner", "admin"],
+  "events:manage": ["owner", "admin", "operator"],
+  "sales:read": ["owner", "admin", "operator"],
+  "door:operate": ["owner", "admin", "operator", "staff"],
+} as const satisfies Record<string, readonly MembershipRole[]>;
+export type Capability = keyof typeof CAPABILITIES;
+
+export async function membershipRole(ctx: Ctx, organizationId: string): Promise<MembershipRole | null> {
+  if (ctx.actor.kind !== "user") return null;
+  const [row] = await ctx.db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, ctx.actor.userId)));
+  return row?.role ?? null;
+}
+
+export function roleAllows(role: MembershipRole | null, capability: Capability): boolean {
+  return role !== null && (CAPABILITIES[capability] as readonly MembershipRole[]).includes(role);
+}
+
+/**
+ * Every back-office read and write goes through here: the actor must belong
+ * to the organization that owns the data, with a role that allows the action.
+ * Platform admins may act on any organization (support).
+ */
+export async function requireCapability(ctx: Ctx, organizationId: string, capability: Capability): Promise<MembershipRole | "platform-admin"> {
+  if (ctx.actor.kind !== "user") throw new Unauthenticated();
+  if (hasRole(ctx.actor, "admin")) return "platform-admin";
+  const role = await membershipRole(ctx, organizationId);
+  if (!roleAllows(role, capability)) throw new Forbidden();
+  return role!;
+}
