@@ -1,0 +1,45 @@
+import { DateTime } from "luxon";
+
+/** Every time a person reads is Buenos Aires time (spec §9). */
+export const TIME_ZONE = "America/Argentina/Buenos_Aires";
+
+/** "21:30 - 20/12/2026" */
+export function formatDateTime(value: Date | string): string {
+  return toZoned(value).toFormat("HH:mm - dd/MM/yyyy");
+}
+
+/** "20/12/2026" */
+export function formatDate(value: Date | string): string {
+  return toZoned(value).toFormat("dd/MM/yyyy");
+}
+
+/** "sábado 20 de diciembre" */
+export function formatLongDay(value: Date | string): string {
+  return toZoned(value).setLocale("es-AR").toFormat("cccc d 'de' LLLL");
+}
+
+function toZoned(value: Date | string) {
+  const dt = typeof value === "string" ? DateTime.fromISO(value) : DateTime.fromJSDate(value);
+  return dt.setZone(TIME_ZONE);
+}
+
+/**
+ * Parses what a form or an integrator sends: ISO 8601 with an offset, or a
+ * `datetime-local` value ("2026-12-20T21:30") read as Buenos Aires time.
+ */
+export function parseDateTime(value: string): Date | null {
+  const trimmed = value.trim();
+  if (!trimmed) return null;
+  const dt = DateTime.fromISO(trimmed, { zone: TIME_ZONE, setZone: false });
+  return dt.isValid ? dt.toJSDate() : null;
+}
+
+/** Value for an `<input type="datetime-local">` in Buenos Aires time. */
+export function toDateTimeLocal(value: Date | string | null | undefined): string {
+  if (!value) return "";
+  return toZoned(value).toFormat("yyyy-MM-dd'T'HH:mm");
+}
+
+/** Picker range of the spec. */
+export const DATE_PICKER_MIN = "1900-01-01";
+export const DATE_PICKER_MAX = "2099-12-31";

@@ -1,0 +1,368 @@
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Ctx } from "#server/context";
+import { eventCustomFields, eventDates, events, ticketTypes, type Status } from "#server/db/schema";
+import { Conflict, Invalid, NotFound } from "#server/errors";
+import { requireCapability } from "#server/organizations/permissions";
+import { slugify, SLUG_PATTERN } from "#server/organizations/slugs";
+import { parseInput } from "#server/validation";
+import {
+  customFieldInput,
+  EVENT_MESSAGES,
+  eventDateInput,
+  eventFields,
+  intSchema,
+  pixelIdSchema,
+  statusSchema,
+  ticketTypeFields,
+  ticketTypeInput,
+  ticketTypeRefinements,
+} from "./schemas";
+
+export type EventRow = typeof events.$inferSelect;
+export type EventDateRow = typeof eventDates.$inferSelect;
+export type TicketTypeRow = typeof ticketTypes.$inferSelect;
+
+/** Our service fee until commercial terms per organizer exist: 10 % on top of the ticket price. */
+export const DEFAULT_SERVICE_FEE_BPS = 1000;
+
+const uuid = z.string().uuid("Identificador inválido");
+
+function isUniqueViolation(error: unknown) {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === "23505" || e?.cause?.code === "23505";
+}
+
+/** Loads an event and checks the actor may act on it (its organization, with the capability). */
+export async function requireEvent(ctx: Ctx, eventId: string, capability: "events:manage" | "sales:read" | "door:operate" = "events:manage") {
+  if (!uuid.safeParse(eventId).success) throw new NotFound("No encontramos el evento.");
+  const [event] = await ctx.db.select().from(events).where(eq(events.id, eventId));
+  if (!event) throw new NotFound("No encontramos el evento.");
+  await requireCapability(ctx, event.organizationId, capability);
+  return event;
+}
+
+export async function requireEventBySlug(ctx: Ctx, slug: string, capability: "events:manage" | "sales:read" | "door:operate" = "events:manage") {
+  const [event] = await ctx.db.select().from(events).where(eq(events.slug, slug.toLowerCase()));
+  if (!event) throw new NotFound("No encontramos el evento.");
+  await requireCapability(ctx, event.organizationId, capability);
+  return event;
+}
+
+/** A free slug from the name: "fiesta-bresh", then "fiesta-bresh-2"… */
+async function uniqueEventSlug(ctx: Ctx, base: string): Promise<string> {
+  const root = slugify(base) || "evento";
+  const taken = await ctx.db
+    .select({ slug: events.slug })
+    .from(events)
+    .where(sql`${events.slug} = ${root} or ${events.slug} like ${`${root}-%`}`);
+  const used = new Set(taken.map((r) => r.slug));
+  if (!used.has(root)) return root;
+  for (let n = 2; ; n++) if (!used.has(`${root}-${n}`)) return `${root}-${n}`;
+}
+
+export const createEventSchema = z.object({
+  organizationId: uuid,
+  ...eventFields,
+  slug: z.string().trim().toLowerCase().refine((v) => SLUG_PATTERN.test(v) && v.length >= 3 && v.length <= 80, "Usá solo minúsculas sin tildes, números y guiones").optional(),
+  dates: z.array(eventDateInput).min(1, EVENT_MESSAGES.atLeastOneDate),
+  ticketTypes: z.array(ticketTypeInput).default([]),
+});
+
+/**
+ * `/organizacion/evento/crear` and `createEvent`: a draft event with its dates
+ * and tickets, in one transaction. Buyers see it once it is published.
+ */
+export async function createEvent(ctx: Ctx, input: unknown) {
+  const data = parseInput(createEventSchema, input);
+  await requireCapability(ctx, data.organizationId, "events:manage");
+  const slug = data.slug ?? (await uniqueEventSlug(ctx, data.name));
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const { dates, ticketTypes: tickets, ...fields } = data;
+      const [event] = await tx
+        .insert(events)
+        .values({ ...fields, slug, status: "active", createdAt: ctx.now, updatedAt: ctx.now })
+        .returning();
+      const insertedDates = await tx
+        .insert(eventDates)
+        .values(dates.map((d) => ({ ...d, eventId: event.id, createdAt: ctx.now, updatedAt: ctx.now })))
+        .returning();
+      if (tickets.length) {
+        await tx.insert(ticketTypes).values(
+          tickets.map((t, i) => ({
+            ...t,
+            accessCode: t.accessCode ?? null,
+            eventDateId: null,
+            eventId: event.id,
+            sortOrder: i,
+            createdAt: ctx.now,
+            updatedAt: ctx.now,
+          })),
+        );
+      }
+      return { event, dates: insertedDates };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new Invalid({ slug: ["Ese link ya lo usa otro evento"] });
+    throw error;
+  }
+}
+
+export const updateEventSchema = z.object({ id: uuid, ...eventFields });
+
+/** `updateEvent`: the event's own fields (dates and tickets have their own calls). */
+export async function updateEvent(ctx: Ctx, input: unknown) {
+  const data = parseInput(updateEventSchema, input);
+  await requireEvent(ctx, data.id);
+  const { id, ...fields } = data;
+  const [updated] = await ctx.db
+    .update(events)
+    .set({ ...fields, imageUrl: fields.imageUrl ?? null, updatedAt: ctx.now })
+    .where(eq(events.id, id))
+    .returning();
+  return updated;
+}
+
+/**
+ * active: on sale; paused: visible, nothing on sale; deleted: gone for buyers,
+ * kept for records (orders and tickets keep pointing at it).
+ */
+export async function setEventStatus(ctx: Ctx, input: unknown) {
+  const data = parseInput(z.object({ id: uuid, status: statusSchema }), input);
+  const event = await requireEvent(ctx, data.id);
+  if (event.status === "deleted") throw new Conflict("Un evento eliminado no se puede reactivar.");
+  const [updated] = await ctx.db.update(events).set({ status: data.status, updatedAt: ctx.now }).where(eq(events.id, data.id)).returning();
+  return updated;
+}
+
+/** `/organizacion/condiciones-de-servicio/{eventId}`: the organizer accepts our fee before selling. */
+export async function acceptServiceConditions(ctx: Ctx, input: unknown) {
+  const { eventId } = parseInput(z.object({ eventId: uuid }), input);
+  await requireEvent(ctx, eventId);
+  const [updated] = await ctx.db
+    .update(events)
+    .set({ serviceConditionsAcceptedAt: ctx.now, serviceFeeBps: DEFAULT_SERVICE_FEE_BPS, updatedAt: ctx.now })
+    .where(and(eq(events.id, eventId), sql`${events.serviceConditionsAcceptedAt} is null`))
+    .returning();
+  return updated ?? (await requireEvent(ctx, eventId));
+}
+
+export const PUBLISH_MESSAGES = {
+  conditions: "Aceptá las condiciones de servicio antes de publicar",
+  dates: "El evento necesita al menos una fecha activa",
+  tickets: "El evento necesita al menos un tipo de ticket activo",
+} as const;
+
+/** Publishing puts a draft in the catalogue; it needs accepted conditions, a date and a ticket type. */
+export async function publishEvent(ctx: Ctx, input: unknown) {
+  const { id } = parseInput(z.object({ id: uuid }), input);
+  const event = await requireEvent(ctx, id);
+  const problems: string[] = [];
+  if (!event.serviceConditionsAcceptedAt) problems.push(PUBLISH_MESSAGES.conditions);
+  const [{ n: dateCount }] = await ctx.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(eventDates)
+    .where(and(eq(eventDates.eventId, id), eq(eventDates.status, "active")));
+  if (!dateCount) problems.push(PUBLISH_MESSAGES.dates);
+  const [{ n: ticketCount }] = await ctx.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.eventId, id), eq(ticketTypes.status, "active")));
+  if (!ticketCount) problems.push(PUBLISH_MESSAGES.tickets);
+  if (problems.length) throw new Invalid({ _form: problems }, problems[0]);
+  const [updated] = await ctx.db
+    .update(events)
+    .set({ publishedAt: event.publishedAt ?? ctx.now, status: event.status === "deleted" ? "deleted" : "active", updatedAt: ctx.now })
+    .where(eq(events.id, id))
+    .returning();
+  return updated;
+}
+
+export async function addEventDate(ctx: Ctx, input: unknown) {
+  const data = parseInput(z.object({ eventId: uuid }).and(eventDateInput), input);
+  await requireEvent(ctx, data.eventId);
+  const [row] = await ctx.db
+    .insert(eventDates)
+    .values({ eventId: data.eventId, startsAt: data.startsAt, endsAt: data.endsAt, doorsAt: data.doorsAt ?? null, createdAt: ctx.now, updatedAt: ctx.now })
+    .returning();
+  return row;
+}
+
+async function requireEventDate(ctx: Ctx, id: string) {
+  const [row] = await ctx.db.select().from(eventDates).where(eq(eventDates.id, id));
+  if (!row) throw new NotFound("No encontramos la fecha.");
+  await requireEvent(ctx, row.eventId);
+  return row;
+}
+
+export async function updateEventDate(ctx: Ctx, input: unknown) {
+  const data = parseInput(z.object({ id: uuid }).and(eventDateInput), input);
+  await requireEventDate(ctx, data.id);
+  const [row] = await ctx.db
+    .update(eventDates)
+    .set({ startsAt: data.startsAt, endsAt: data.endsAt, doorsAt: data.doorsAt ?? null, updatedAt: ctx.now })
+    .where(eq(eventDates.id, data.id))
+    .returning();
+  return row;
+}
+
+export async function setEventDateStatus(ctx: Ctx, input: unknown) {
+  const data = parseInput(z.object({ id: uuid, status: statusSchema }), input);
+  await requireEventDate(ctx, data.id);
+  const [row] = await ctx.db.update(eventDates).set({ status: data.status, updatedAt: ctx.now }).where(eq(eventDates.id, data.id)).returning();
+  return row;
+}
+
+async function assertDateBelongs(ctx: Ctx, eventId: string, eventDateId: string | undefined) {
+  if (!eventDateId) return;
+  const [row] = await ctx.db.select({ id: eventDates.id }).from(eventDates).where(and(eq(eventDates.id, eventDateId), eq(eventDates.eventId, eventId)));
+  if (!row) throw new Invalid({ eventDateId: ["Esa fecha no es de este evento"] });
+}
+
+export async function createTicketType(ctx: Ctx, input: unknown) {
+  const data = parseInput(z.object({ eventId: uuid, ...ticketTypeFields }).superRefine(ticketTypeRefinements), input);
+  await requireEvent(ctx, data.eventId);
+  await assertDateBelongs(ctx, data.eventId, data.eventDateId);
+  const [{ next }] = await ctx.db
+    .select({ next: sql<number>`coalesce(max(${ticketTypes.sortOrder}) + 1, 0)::int` })
+    .from(ticketTypes)
+    .where(eq(ticketTypes.eventId, data.eventId));
+  const [row] = await ctx.db
+    .insert(ticketTypes)
+    .values({ ...data, eventDateId: data.eventDateId ?? null, accessCode: data.accessCode ?? null, sortOrder: next, createdAt: ctx.now, updatedAt: ctx.now })
+    .returning();
+  return row;
+}
+
+export async function requireTicketType(ctx: Ctx, id: string) {
+  if (!uuid.safeParse(id).success) throw new NotFound("No encontramos el tipo de ticket.");
+  const [row] = await ctx.db.select().from(ticketTypes).where(eq(ticketTypes.id, id));
+  if (!row) throw new NotFound("No encontramos el tipo de ticket.");
+  await requireEvent(ctx, row.eventId);
+  return row;
+}
+
+/** Edits a ticket type; stock can never go below what is already sold (the check runs in the UPDATE itself). */
+export async function updateTicketType(ctx: Ctx, input: unknown) {
+  const data = parseInput(z.object({ id: uuid, status: statusSchema.optional(), ...ticketTypeFields }).superRefine(ticketTypeRefinements), input);
+  const current = await requireTicketType(ctx, data.id);
+  await assertDateBelongs(ctx, current.eventId, data.eventDateId);
+  const { id, ...fields } = data;
+  const [row] = await ctx.db
+    .update(ticketTypes)
+    .set({
+      ...fields,
+      eventDateId: fields.eventDateId ?? null,
+      accessCode: fields.accessCode ?? null,
+      salesStartAt: fields.salesStartAt ?? null,
+      salesEndAt: fields.salesEndAt ?? null,
+      status: fields.status ?? current.status,
+      updatedAt: ctx.now,
+    })
+    .where(and(eq(ticketTypes.id, id), sql`${ticketTypes.sold} <= ${fields.stock}`))
+    .returning();
+  if (!row) throw new Invalid({ stock: [EVENT_MESSAGES.stockBelowSold] });
+  return row;
+}
+
+/** `/organizacion/agregar-entradas` and `addTicketStock`: one conditional increment, safe next to live sales. */
+export async function addTicketStock(ctx: Ctx, input: unknown) {
+  const data = parseInput(z.object({ id: uuid, quantity: intSchema(1, 1_000_000) }), input);
+  await requireTicketType(ctx, data.id);
+  const [row] = await ctx.db
+    .update(ticketTypes)
+    .set({ stock: sql`${ticketTypes.stock} + ${data.quantity}`, updatedAt: ctx.now })
+    .where(eq(ticketTypes.id, data.id))
+    .returning();
+  return row;
+}
+
+export async function setTicketTypeStatus(ctx: Ctx, input: unknown) {
+  const data = parseInput(z.object({ id: uuid, status: statusSchema }), input);
+  await requireTicketType(ctx, data.id);
+  const [row] = await ctx.db.update(ticketTypes).set({ status: data.status, updatedAt: ctx.now }).where(eq(ticketTypes.id, data.id)).returning();
+  return row;
+}
+
+/** `/organizacion/marketing-pixel`: digits only, empty removes it. */
+export async function setEventPixel(ctx: Ctx, input: unknown) {
+  const data = parseInput(z.object({ eventId: uuid, pixelId: pixelIdSchema }), input);
+  await requireEvent(ctx, data.eventId);
+  const [row] = await ctx.db
+    .update(events)
+    .set({ pixelId: data.pixelId || null, updatedAt: ctx.now })
+    .where(eq(events.id, data.eventId))
+    .returning();
+  return row;
+}
+
+/** Presale code buyers type to unlock presale tickets; empty removes it. */
+export async function setPresaleCode(ctx: Ctx, input: unknown) {
+  const data = parseInput(z.object({ eventId: uuid, presaleCode: z.string().trim().max(30) }), input);
+  await requireEvent(ctx, data.eventId);
+  const [row] = await ctx.db
+    .update(events)
+    .set({ presaleCode: data.presaleCode || null, updatedAt: ctx.now })
+    .where(eq(events.id, data.eventId))
+    .returning();
+  return row;
+}
+
+/** `/organizacion/eventos/{slug}/campos-personalizados`: replaces the event's attendee fields. */
+export async function setCustomFields(ctx: Ctx, input: unknown) {
+  const data = parseInput(z.object({ eventId: uuid, fields: z.array(customFieldInput).max(20, "Hasta 20 campos") }), input);
+  await requireEvent(ctx, data.eventId);
+  return ctx.db.transaction(async (tx) => {
+    await tx.delete(eventCustomFields).where(eq(eventCustomFields.eventId, data.eventId));
+    if (!data.fields.length) return [];
+    return tx
+      .insert(eventCustomFields)
+      .values(data.fields.map((f, i) => ({ ...f, eventId: data.eventId, sortOrder: i, createdAt: ctx.now })))
+      .returning();
+  });
+}
+
+/** Everything the organizer's edit pages need about one event. */
+export async function getEventForOrganizer(ctx: Ctx, eventId: string) {
+  const event = await requireEvent(ctx, eventId, "sales:read");
+  const [dates, tickets, customFields] = await Promise.all([
+    ctx.db.select().from(eventDates).where(and(eq(eventDates.eventId, eventId), ne(eventDates.status, "deleted"))).orderBy(asc(eventDates.startsAt)),
+    ctx.db.select().from(ticketTypes).where(and(eq(ticketTypes.eventId, eventId), ne(ticketTypes.status, "deleted"))).orderBy(asc(ticketTypes.sortOrder)),
+    ctx.db.select().from(eventCustomFields).where(eq(eventCustomFields.eventId, eventId)).orderBy(asc(eventCustomFields.sortOrder)),
+  ]);
+  return { event, dates, tickets, customFields };
+}
+
+/**
+ * `/organizacion/mis-eventos`: the organization's events with sales at a
+ * glance. By default only events with a date ending from seven days ago on.
+ */
+export async function listOrganizationEvents(
+  ctx: Ctx,
+  input: { organizationId: string; fromDate?: Date | null; statuses?: Status[] },
+) {
+  await requireCapability(ctx, input.organizationId, "sales:read");
+  const statuses = input.statuses ?? ["active", "paused"];
+  const rows = await ctx.db
+    .select({
+      id: events.id,
+      name: events.name,
+      slug: events.slug,
+      status: events.status,
+      publishedAt: events.publishedAt,
+      // Correlated subqueries name their tables explicitly: drizzle leaves columns unqualified here.
+      firstDate: sql<Date | null>`(select min(d.starts_at) from event_dates d where d.event_id = "events"."id" and d.status <> 'deleted')`,
+      lastDate: sql<Date | null>`(select max(d.ends_at) from event_dates d where d.event_id = "events"."id" and d.status <> 'deleted')`,
+      sold: sql<number>`coalesce((select sum(t.sold) from ticket_types t where t.event_id = "events"."id" and t.status <> 'deleted'), 0)::int`,
+      stock: sql<number>`coalesce((select sum(t.stock) from ticket_types t where t.event_id = "events"."id" and t.status <> 'deleted'), 0)::int`,
+    })
+    .from(events)
+    .where(and(eq(events.organizationId, input.organizationId), inArray(events.status, statuses)))
+    .orderBy(asc(events.createdAt));
+  const from = input.fromDate;
+  return rows
+    .map((r) => ({ ...r, firstDate: r.firstDate ? new Date(r.firstDate) : null, lastDate: r.lastDate ? new Date(r.lastDate) : null }))
+    .filter((r) => !from || !r.lastDate || r.lastDate >= from)
+    .sort((a, b) => (a.firstDate?.getTime() ?? Infinity) - (b.firstDate?.getTime() ?? Infinity));
+}

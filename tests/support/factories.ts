@@ -1,0 +1,50 @@
+import { DateTime } from "luxon";
+import type { Ctx } from "#server/context";
+import { createOrganization } from "#server/organizations/organizations";
+import { acceptServiceConditions, createEvent, publishEvent } from "#server/events/events";
+import { actorFor, createTestUser, ctxAs } from "./context";
+
+let n = 0;
+
+/** A producer with an organization, ready to create events. */
+export async function createProducer() {
+  n += 1;
+  const user = await createTestUser();
+  const ctx = await ctxAs(actorFor({ ...user, roles: ["producer"] }));
+  const organization = await createOrganization(ctx, {
+    name: `Productora ${n} ${Math.random().toString(36).slice(2, 6)}`,
+    cuit: "30-71234567-1",
+    contactEmail: "hola@productora.com.ar",
+  });
+  return { user, ctx, organization };
+}
+
+export function daysFromNow(days: number, hour = 21) {
+  return DateTime.now().setZone("America/Argentina/Buenos_Aires").plus({ days }).set({ hour, minute: 0, second: 0, millisecond: 0 }).toJSDate();
+}
+
+/** A published event with one date in `days` days and the given ticket types. */
+export async function createPublishedEvent(
+  ctx: Ctx,
+  organizationId: string,
+  options: { name?: string; days?: number; province?: string; ticketTypes?: Record<string, unknown>[]; publish?: boolean } = {},
+) {
+  const startsAt = daysFromNow(options.days ?? 10);
+  const { event, dates } = await createEvent(ctx, {
+    organizationId,
+    name: options.name ?? "Noche de Cumbia",
+    description: "Una noche para bailar.",
+    category: "fiestas",
+    venueName: "Club Atlético Fernández Fierro",
+    venueAddress: "Sánchez de Bustamante 772",
+    city: "Buenos Aires",
+    province: options.province ?? "AR-CF",
+    dates: [{ startsAt: startsAt.toISOString(), endsAt: new Date(startsAt.getTime() + 5 * 3600_000).toISOString() }],
+    ticketTypes: options.ticketTypes ?? [{ name: "General", price: 1_500_000, stock: 100 }],
+  });
+  if (options.publish !== false) {
+    await acceptServiceConditions(ctx, { eventId: event.id });
+    await publishEvent(ctx, { id: event.id });
+  }
+  return { event, date: dates[0] };
+}
