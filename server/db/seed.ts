@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { hashPassword } from "#server/auth/password";
 import type { Db } from "./client";
-import { memberships, organizations, users } from "./schema";
+import { users } from "./schema";
+import { seedDemoEvents } from "./seed-events";
 
 /** Demo accounts (README lists them). One password for all: handy on a laptop, never in production data. */
 export const DEMO_PASSWORD = "tribuna1234";
@@ -37,13 +38,6 @@ export async function seedDemo(db: Db) {
     .onConflictDoNothing()
     .returning();
   const producer = inserted.find((u) => u.email === "productor@tribuna.ar");
-  if (producer) {
-    const [org] = await db
-      .insert(organizations)
-      .values({ name: "Producciones del Plata", slug: "producciones-del-plata" })
-      .onConflictDoNothing()
-      .returning();
-    if (org) await db.insert(memberships).values({ organizationId: org.id, userId: producer.id, role: "owner" });
-  }
+  await seedDemoEvents(db, producer?.id ?? null);
   return { created: true };
 }
