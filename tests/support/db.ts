@@ -2,7 +2,10 @@ import crypto from "node:crypto";
 import postgres from "postgres";
 import { connectPglite, connectPostgres, type Database } from "#server/db/client";
 
-export const TEMPLATE_DB = "tribuna_test_template";
+/** One template per test run, so two runs on one server (CI, a developer) never clobber each other. */
+export function templateName(runId: string) {
+  return `tribuna_tpl_${runId}`;
+}
 
 /** The server's URL with another database name. */
 export function withDatabase(url: string, name: string): string {
@@ -12,24 +15,33 @@ export function withDatabase(url: string, name: string): string {
 }
 
 /** Builds the migrated template once per run (global setup). */
-export async function createTemplate(url: string) {
+export async function createTemplate(url: string, name: string) {
+  await dropDatabase(url, name);
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
-    await admin.unsafe(`CREATE DATABASE ${TEMPLATE_DB}`);
+    await admin.unsafe(`CREATE DATABASE ${name}`);
   } finally {
     await admin.end();
   }
-  const template = connectPostgres(withDatabase(url, TEMPLATE_DB), { max: 1 });
+  const template = connectPostgres(withDatabase(url, name), { max: 1 });
   await template.migrate();
   await template.close();
+}
+
+export async function dropDatabase(url: string, name: string) {
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
 }
 
 /**
  * A fresh, migrated database for one test file: a clone of the template on
  * the PostgreSQL server when DATABASE_URL is set, else in-memory PGlite.
  */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(template: string): Promise<Database> {
   const url = process.env.DATABASE_URL;
   if (!url) {
     const database = await connectPglite();
@@ -39,7 +51,7 @@ export async function createTestDatabase(): Promise<Database> {
   const name = `tribuna_test_${crypto.randomBytes(6).toString("hex")}`;
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
+    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   } finally {
     await admin.end();
   }
@@ -49,12 +61,7 @@ export async function createTestDatabase(): Promise<Database> {
     ...database,
     async close() {
       await close();
-      const dropper = postgres(url, { max: 1, onnotice: () => {} });
-      try {
-        await dropper.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await dropper.end();
-      }
+      await dropDatabase(url, name);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { setDatabase, type Database } from "#server/db/client";
 import { createTestDatabase } from "./db";
 
@@ -11,7 +11,7 @@ let database: Database | undefined;
 
 /** Every test file gets its own database; the app's getDb() returns it too. */
 beforeAll(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase(inject("templateDatabase"));
   setDatabase(database);
 });
 
