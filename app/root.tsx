@@ -2,22 +2,56 @@ import "@fontsource/space-grotesk/400.css";
 import "@fontsource/space-grotesk/500.css";
 import "@fontsource/space-grotesk/700.css";
 import "./tailwind.css";
+import { useEffect } from "react";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import { parseCookies } from "#server/auth/cookies";
 import { publicEnv } from "#server/env";
 import { getUserById, toPublicUser } from "#server/accounts/users";
 import { isValidPixelId } from "#app/lib/validation";
-import { parseTheme, THEME_KEY, type Theme } from "#app/lib/theme";
+import { DEFAULT_THEME, parseTheme, THEME_KEY, type Theme } from "#app/lib/theme";
 import { readFlash } from "#app/lib/flash.server";
 import { getRequestContext } from "#app/lib/session.server";
+import { captureBoundaryError, useSentryRouteReporting } from "#app/lib/sentry";
+import { AdPixel } from "#app/components/AdPixel";
+import { AppShell } from "#app/components/layout/AppShell";
+import { Analytics, safeJson } from "#app/components/layout/Analytics";
+import { NotFoundPage, ServerErrorPage } from "#app/components/layout/ErrorPages";
+import { themeClass, usePendingTheme, useThemeEffects } from "#app/components/layout/ThemeSwitch";
+import { SnackbarHost } from "#app/components/ui/Snackbar";
 
-export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
-
-export const meta: MetaFunction = () => [
-  { title: "Tribuna · Entradas para eventos en Argentina" },
-  { name: "description", content: "Comprá entradas para recitales, fiestas, teatro y más. Pagá con Mercado Pago o transferencia." },
+export const links: LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/site.webmanifest" },
 ];
+
+export const meta: MetaFunction = ({ error }) => {
+  if (error) {
+    const notFound = isRouteErrorResponse(error) && error.status === 404;
+    return [
+      { title: notFound ? "Página no encontrada · Tribuna" : "Algo salió mal · Tribuna" },
+      { name: "robots", content: "noindex" },
+    ];
+  }
+  return [
+    { title: "Tribuna · Entradas para eventos en Argentina" },
+    {
+      name: "description",
+      content: "Comprá entradas para recitales, fiestas, teatro y más. Pagá con Mercado Pago o transferencia.",
+    },
+  ];
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { ctx, headers } = await getRequestContext(request);
@@ -43,28 +77,59 @@ export function useRootData() {
   return useRouteLoaderData<typeof loader>("root") as RootData | undefined;
 }
 
+/**
+ * A route can opt out of the header and drawer (full-screen pages such as the
+ * door scanner): `export const handle: ShellHandle = { shell: false }`.
+ */
+export type ShellHandle = { shell?: boolean };
+
 /** Before first paint: resolves "system" to the device's scheme, so reloads never flash the wrong theme. */
 function themeScript(theme: Theme) {
   if (theme !== "system") return null;
   return `(function(){var d=window.matchMedia('(prefers-color-scheme: dark)').matches;var c=document.documentElement.classList;c.toggle('dark',d);c.toggle('light',!d);})();`;
 }
 
+const THEME_COLORS = { dark: "#0f1115", light: "#ffffff" } as const;
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
-  const theme = root?.theme ?? "dark";
+  const theme = usePendingTheme() ?? root?.theme ?? DEFAULT_THEME;
+  const bare = useMatches().some((match) => (match.handle as ShellHandle | undefined)?.shell === false);
   const script = themeScript(theme);
+  useThemeEffects(theme);
+  useSentryRouteReporting();
+  // Public values only (server/env.ts publicEnv): entry.client reads SENTRY_DSN from here.
+  const browserEnv = root?.env ? { ...root.env, MODE: import.meta.env.MODE } : null;
+
   return (
-    <html lang="es-AR" className={theme === "light" ? "light" : "dark"} data-theme={theme}>
+    <html lang="es-AR" className={themeClass(theme)} data-theme={theme} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#0f1115" />
+        {theme === "system" ? (
+          <>
+            <meta name="theme-color" content={THEME_COLORS.dark} media="(prefers-color-scheme: dark)" />
+            <meta name="theme-color" content={THEME_COLORS.light} media="(prefers-color-scheme: light)" />
+          </>
+        ) : (
+          <meta name="theme-color" content={THEME_COLORS[theme]} />
+        )}
         {script ? <script dangerouslySetInnerHTML={{ __html: script }} /> : null}
         <Meta />
         <Links />
+        {browserEnv ? <script dangerouslySetInnerHTML={{ __html: `window.__ENV=${safeJson(browserEnv)};` }} /> : null}
+        <Analytics apiKey={root?.env.POSTHOG_KEY} />
       </head>
       <body className="min-h-screen antialiased">
-        {children}
+        {bare ? (
+          children
+        ) : (
+          <AppShell user={root?.user ?? null} theme={theme}>
+            {children}
+          </AppShell>
+        )}
+        <SnackbarHost flash={root?.flash ?? null} />
+        <AdPixel pixelId={root?.pixelId} />
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -75,4 +140,22 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App() {
   useLoaderData<typeof loader>();
   return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const expected = isRouteErrorResponse(error) && error.status < 500;
+  useEffect(() => {
+    if (!expected) captureBoundaryError(error);
+  }, [error, expected]);
+
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  return <ServerErrorPage details={import.meta.env.DEV ? describeError(error) : null} />;
+}
+
+/** Development only: what went wrong, for the developer looking at the page. */
+function describeError(error: unknown): string {
+  if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}\n${safeJson(error.data)}`;
+  if (error instanceof Error) return error.stack ?? error.message;
+  return String(error);
 }

@@ -1,0 +1,41 @@
+/**
+ * Product analytics (PostHog), only when POSTHOG_KEY is configured. Events go
+ * to our own origin (/ingest, app/routes/ingest.$.ts), which forwards them to
+ * POSTHOG_HOST; the library itself is fetched through the same proxy, async.
+ */
+export const ANALYTICS_PROXY_PATH = "/ingest";
+
+/** PostHog's loader stub (queues calls until the library arrives), then init. */
+export function analyticsInlineScript(apiKey: string): string {
+  const config = {
+    api_host: ANALYTICS_PROXY_PATH,
+    person_profiles: "identified_only",
+    capture_pageview: "history_change",
+    respect_dnt: true,
+  };
+  return (
+    '!function(t,e){var o,n,p,r;e.__SV||(window.posthog=e,e._i=[],e.init=function(i,s,a){function g(t,e){var o=e.split(".");' +
+    "2==o.length&&(t=t[o[0]],e=o[1]),t[e]=function(){t.push([e].concat(Array.prototype.slice.call(arguments,0)))}}" +
+    '(p=t.createElement("script")).type="text/javascript",p.crossOrigin="anonymous",p.async=!0,' +
+    'p.src=s.api_host.replace(".i.posthog.com","-assets.i.posthog.com")+"/static/array.js",' +
+    '(r=t.getElementsByTagName("script")[0]).parentNode.insertBefore(p,r);var u=e;for(void 0!==a?u=e[a]=[]:a="posthog",' +
+    'u.people=u.people||[],u.toString=function(t){var e="posthog";return"posthog"!==a&&(e+="."+a),t||(e+=" (stub)"),e},' +
+    'u.people.toString=function(){return u.toString(1)+".people (stub)"},' +
+    'o="init capture register register_once register_for_session unregister unregister_for_session getFeatureFlag ' +
+    "getFeatureFlagPayload isFeatureEnabled reloadFeatureFlags onFeatureFlags onSessionId identify setPersonProperties " +
+    'group resetGroups reset get_distinct_id get_session_id alias set_config opt_in_capturing opt_out_capturing ' +
+    'has_opted_out_capturing captureException".split(" "),n=0;n<o.length;n++)g(u,o[n]);e._i.push([i,s,a])},e.__SV=1)}' +
+    "(document,window.posthog||[]);" +
+    `posthog.init(${safeJson(apiKey)},${safeJson(config)});`
+  );
+}
+
+/** JSON that is safe inside an inline <script>. */
+export function safeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+export function Analytics({ apiKey }: { apiKey: string | null | undefined }) {
+  if (!apiKey) return null;
+  return <script dangerouslySetInnerHTML={{ __html: analyticsInlineScript(apiKey) }} />;
+}

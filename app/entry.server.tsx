@@ -1,0 +1,62 @@
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable, type EntryContext, type HandleErrorFunction } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { env } from "#server/env";
+import { captureServerError, initServerSentry } from "#app/lib/sentry.server";
+
+/** How long deferred data may stream before the render is cut (single fetch). */
+export const streamTimeout = 5_000;
+
+// Sentry only when SENTRY_DSN is set; otherwise its SDK is never imported.
+initServerSentry(env().SENTRY_DSN, env().NODE_ENV);
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) {
+  // Bots and no-streaming clients get the whole document at once.
+  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const ready = () => {
+      shellRendered = true;
+      const body = new PassThrough();
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      if (!responseHeaders.has("X-Content-Type-Options")) responseHeaders.set("X-Content-Type-Options", "nosniff");
+      if (!responseHeaders.has("Referrer-Policy")) responseHeaders.set("Referrer-Policy", "strict-origin-when-cross-origin");
+      resolve(
+        new Response(createReadableStreamFromReadable(body), {
+          headers: responseHeaders,
+          status: responseStatusCode,
+        }),
+      );
+      pipe(body);
+    };
+    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
+      onShellReady: waitForAll ? undefined : ready,
+      onAllReady: waitForAll ? ready : undefined,
+      onShellError(error: unknown) {
+        reject(error);
+      },
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        // Errors before the shell are logged by Remix (handleError below).
+        if (shellRendered) console.error(error);
+      },
+    });
+    setTimeout(abort, streamTimeout + 1000);
+  });
+}
+
+/** Unexpected errors in loaders, actions and rendering: logged, and sent to Sentry when enabled. */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  // A client that went away (navigation cancelled) is not an error.
+  if (request.signal.aborted) return;
+  console.error(error);
+  captureServerError(error, request);
+};

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { AdPixel } from "#app/components/AdPixel";
+import { renderInRouter } from "#app/components/layout/render-in-router.test-helper";
+import { isValidPixelId, loadPixel, pixelInlineScript, pixelNoscriptUrl, PIXEL_SCRIPT_SRC } from "./pixel";
+import { isValidPixelId as sharedRule } from "./validation";
+
+const NOT_DIGITS = ["abc", "123abc", "12.5", "-1", " 123", "123 ", "1e9", "0x1F", "١٢٣", "123');alert(1);//", ""];
+
+describe("pixel id rule", () => {
+  it("is the same as the shared validator's", () => {
+    for (const value of [...NOT_DIGITS, "0", "123456", "0012", null, undefined]) {
+      expect(isValidPixelId(value)).toBe(sharedRule(value));
+    }
+    expect(isValidPixelId("123456")).toBe(true);
+  });
+});
+
+describe("pixel script", () => {
+  it("is built only for all-digit ids", () => {
+    for (const value of [...NOT_DIGITS, null, undefined]) {
+      expect(pixelInlineScript(value)).toBeNull();
+      expect(pixelNoscriptUrl(value)).toBeNull();
+    }
+    const script = pixelInlineScript("987654321")!;
+    expect(script).toContain("fbq('init','987654321')");
+    expect(script).toContain("fbq('track','PageView')");
+    expect(script).toContain(PIXEL_SCRIPT_SRC);
+    expect(pixelNoscriptUrl("987654321")).toBe("https://www.facebook.com/tr?id=987654321&ev=PageView&noscript=1");
+  });
+});
+
+describe("<AdPixel>", () => {
+  it("renders nothing at all for a value that is not all digits", async () => {
+    for (const value of NOT_DIGITS) {
+      const { html } = await renderInRouter(<AdPixel pixelId={value} />);
+      expect(html).toBe("");
+    }
+  });
+
+  it("renders the script and the no-JavaScript image for a valid id", async () => {
+    const { html } = await renderInRouter(<AdPixel pixelId="123456" />);
+    expect(html).toContain("<script>!function(f,b,e,v,n,t,s)");
+    expect(html).toContain("fbq('init','123456')");
+    expect(html).toContain("<noscript>");
+    expect(html).toContain("https://www.facebook.com/tr?id=123456&amp;ev=PageView&amp;noscript=1");
+  });
+});
+
+describe("loadPixel (client navigations)", () => {
+  function fakeWindow() {
+    const appended: { src: string; async: boolean }[] = [];
+    const document = {
+      createElement: () => ({ src: "", async: false }),
+      head: { appendChild: (el: { src: string; async: boolean }) => appended.push(el) },
+    };
+    return { w: { document } as unknown as Window, appended };
+  }
+
+  it("loads the vendor script once and inits each id once", () => {
+    const { w, appended } = fakeWindow();
+    expect(loadPixel("111", w)).toBe(true);
+    expect(loadPixel("111", w)).toBe(false);
+    expect(loadPixel("222", w)).toBe(true);
+    expect(appended).toHaveLength(1);
+    expect(appended[0]).toMatchObject({ src: PIXEL_SCRIPT_SRC, async: true });
+    const queue = (w as unknown as { fbq: { queue: unknown[][] } }).fbq.queue;
+    expect(queue).toEqual([
+      ["init", "111"],
+      ["track", "PageView"],
+      ["init", "222"],
+      ["track", "PageView"],
+    ]);
+  });
+
+  it("does nothing for a value that is not all digits", () => {
+    const { w, appended } = fakeWindow();
+    expect(loadPixel("12a", w)).toBe(false);
+    expect(appended).toHaveLength(0);
+    expect((w as unknown as { fbq?: unknown }).fbq).toBeUndefined();
+  });
+});
