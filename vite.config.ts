@@ -11,6 +11,8 @@ declare module "@remix-run/node" {
 
 export default defineConfig({
   server: { port: 3000 },
+  // Server-only packages: the dependency scanner must not try to bundle them for the browser.
+  optimizeDeps: { exclude: ["@node-rs/argon2", "postgres", "@electric-sql/pglite"] },
   plugins: [
     tailwindcss(),
     remix({
