@@ -26,6 +26,8 @@ const schema = z.object({
   POSTHOG_HOST: z.string().url().default("https://us.i.posthog.com"),
   SEED_DEMO: z.enum(["true", "false"]).default("true"),
   SECURE_COOKIES: z.enum(["true", "false"]).optional(),
+  /** Shows /dev/correos (the email log) in production too; end-to-end runs against a build use it. */
+  ENABLE_DEV_MAILBOX: z.enum(["true", "false"]).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -76,6 +78,12 @@ export function secureCookies(): boolean {
   const explicit = env().SECURE_COOKIES;
   if (explicit) return explicit === "true";
   return appUrl().startsWith("https://");
+}
+
+/** The dev mailbox (/dev/correos) lists every email sent, sign-in links included: never on in production unless asked. */
+export function devMailboxEnabled(): boolean {
+  const e = env();
+  return e.NODE_ENV !== "production" || e.ENABLE_DEV_MAILBOX === "true";
 }
 
 /** Values that may reach the browser: nothing secret ever goes here. */

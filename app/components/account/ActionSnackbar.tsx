@@ -1,0 +1,45 @@
+import { useEffect, useState } from "react";
+
+export interface SnackbarMessage {
+  type: "success" | "error";
+  message: string;
+}
+
+/**
+ * The snackbar for a form's answer on this same page (a 400 does not
+ * redirect, so the shell's flash snackbar does not apply). It looks like the
+ * shell's (app/components/ui/Snackbar.tsx) and closes with its button, also
+ * without JavaScript (checkbox + :has).
+ */
+export function ActionSnackbar({ snackbar }: { snackbar: SnackbarMessage | null | undefined }) {
+  const [open, setOpen] = useState(Boolean(snackbar));
+  useEffect(() => setOpen(Boolean(snackbar)), [snackbar]);
+  if (!snackbar || !open) return null;
+  const error = snackbar.type === "error";
+  return (
+    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-[70] flex justify-center px-4">
+      <div
+        role={error ? "alert" : "status"}
+        data-snackbar={snackbar.type}
+        className={[
+          "pointer-events-auto flex w-full max-w-md items-start gap-3 rounded-xl border px-4 py-3 shadow-lg has-checked:hidden",
+          error ? "border-red-500/40 bg-red-950 text-red-50" : "border-primary-500/40 bg-primary-900 text-primary-50",
+        ].join(" ")}
+      >
+        <span aria-hidden="true" className="mt-0.5 text-lg leading-none">
+          {error ? "!" : "✓"}
+        </span>
+        <p className="flex-1 text-sm leading-5">{snackbar.message}</p>
+        <input id="form-snackbar-cerrar" type="checkbox" className="peer sr-only" aria-label="Cerrar aviso" onChange={() => setOpen(false)} />
+        <label
+          htmlFor="form-snackbar-cerrar"
+          aria-hidden="true"
+          title="Cerrar"
+          className="-m-1 cursor-pointer rounded p-1 text-lg leading-none opacity-80 hover:opacity-100 peer-focus-visible:outline-2 peer-focus-visible:outline-primary-300"
+        >
+          ×
+        </label>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { desc, eq } from "drizzle-orm";
+import { DateTime } from "luxon";
+import { getDb } from "#server/db/client";
+import { emailLog } from "#server/db/schema";
+import { devMailboxEnabled } from "#server/env";
+
+/**
+ * The dev mailbox (/dev/correos): reads the email log, where every email the
+ * app sends is written first (DESIGN.md §6). Off in production unless
+ * ENABLE_DEV_MAILBOX=true, and then the pages answer 404.
+ */
+export function assertDevMailbox() {
+  if (!devMailboxEnabled()) throw new Response("Not Found", { status: 404 });
+}
+
+/** The spec's date format, in Buenos Aires time. */
+export function formatBuenosAires(date: Date): string {
+  return DateTime.fromJSDate(date).setZone("America/Argentina/Buenos_Aires").toFormat("HH:mm - dd/MM/yyyy");
+}
+
+export async function listLoggedEmails(options: { to?: string | null; limit?: number } = {}) {
+  const db = await getDb();
+  const to = options.to?.trim().toLowerCase();
+  const rows = await db
+    .select({ id: emailLog.id, to: emailLog.to, subject: emailLog.subject, kind: emailLog.kind, status: emailLog.status, createdAt: emailLog.createdAt })
+    .from(emailLog)
+    .where(to ? eq(emailLog.to, to) : undefined)
+    .orderBy(desc(emailLog.createdAt), desc(emailLog.id))
+    .limit(options.limit ?? 50);
+  return rows.map((row) => ({ ...row, createdAt: formatBuenosAires(row.createdAt) }));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function getLoggedEmail(id: string) {
+  if (!UUID.test(id)) return null;
+  const db = await getDb();
+  const [row] = await db.select().from(emailLog).where(eq(emailLog.id, id));
+  if (!row) return null;
+  return {
+    id: row.id,
+    to: row.to,
+    subject: row.subject,
+    kind: row.kind,
+    status: row.status,
+    error: row.error,
+    createdAt: formatBuenosAires(row.createdAt),
+    html: row.html,
+    text: row.text,
+    links: extractLinks(row.html, row.text),
+  };
+}
+
+const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
+
+/** Every link in the email (href in the HTML, URLs in the text), in order, without repeats. */
+export function extractLinks(html: string, text: string): string[] {
+  const found: string[] = [];
+  for (const match of html.matchAll(/href\s*=\s*"([^"]*)"/gi)) found.push(match[1].replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]));
+  for (const match of text.matchAll(/https?:\/\/[^\s<>"']+/g)) found.push(match[0]);
+  return [...new Set(found.filter((href) => /^https?:\/\//i.test(href)))];
+}
+
+/** The email's HTML for a sandboxed iframe: links open in the whole window, not inside the frame. */
+export function framedHtml(html: string): string {
+  const base = '<base target="_top">';
+  const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
+  return doctype ? doctype[0] + base + html.slice(doctype[0].length) : base + html;
+}

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { getDb } from "#server/db/client";
+import { emailLog } from "#server/db/schema";
+import { sendEmail } from "#server/email/send";
+import { signInLinkEmail } from "#server/email/templates";
+import { getRequest, run } from "#tests/support/remix";
+import * as list from "./dev.correos._index";
+import * as detail from "./dev.correos.$id";
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.resetModules();
+});
+
+describe("/dev/correos", () => {
+  it("lists the logged emails newest first, with the date in Buenos Aires time", async () => {
+    const db = await getDb();
+    await db.insert(emailLog).values([
+      { to: "a@example.com", subject: "Primero", kind: "recovery-code", html: "<p>1</p>", text: "1", createdAt: new Date("2025-03-10T15:04:00Z") },
+      { to: "b@example.com", subject: "Segundo", kind: "sign-in-link", html: "<p>2</p>", text: "2", createdAt: new Date("2025-03-10T23:30:00Z") },
+    ]);
+    const result = await run(list.loader, getRequest("/dev/correos"));
+    const rows = result.data.emails.filter((e: { to: string }) => ["a@example.com", "b@example.com"].includes(e.to));
+    expect(rows.map((e: { subject: string }) => e.subject)).toEqual(["Segundo", "Primero"]);
+    // UTC−3: 23:30Z on the 10th is 20:30 on the 10th; 15:04Z is 12:04.
+    expect(rows[0]).toMatchObject({ to: "b@example.com", kind: "sign-in-link", createdAt: "20:30 - 10/03/2025" });
+    expect(rows[1].createdAt).toBe("12:04 - 10/03/2025");
+
+    const filtered = await run(list.loader, getRequest("/dev/correos?to=A@Example.com"));
+    expect(filtered.data.emails.map((e: { subject: string }) => e.subject)).toEqual(["Primero"]);
+  });
+
+  it("shows one email's HTML (links open in the whole window), its text and its links", async () => {
+    const db = await getDb();
+    const link = "http://localhost:3000/cuenta/enlace?token=abc&x=1";
+    const { logEmailId } = await sendEmail(db, { to: "c@example.com", kind: "sign-in-link", ...signInLinkEmail(link, true) });
+    const result = await run(detail.loader, getRequest(`/dev/correos/${logEmailId}`), { id: logEmailId });
+    const email = result.data.email;
+    expect(email.subject).toBe("Tu enlace para ingresar a Tribuna");
+    expect(email.links).toEqual([link]);
+    expect(email.text).toContain(link);
+    expect(email.html.startsWith('<!doctype html><base target="_top">')).toBe(true);
+  });
+
+  it("answers 404 for an unknown or malformed id", async () => {
+    expect((await run(detail.loader, getRequest("/dev/correos/x"), { id: "x" })).status).toBe(404);
+    const unknown = "00000000-0000-4000-8000-000000000000";
+    expect((await run(detail.loader, getRequest(`/dev/correos/${unknown}`), { id: unknown })).status).toBe(404);
+  });
+
+  it("is not there in production, unless ENABLE_DEV_MAILBOX=true", async () => {
+    vi.stubEnv("NODE_ENV", "production");
+    vi.resetModules();
+    const prod = await import("./dev.correos._index");
+    expect((await run(prod.loader, getRequest("/dev/correos"))).status).toBe(404);
+
+    vi.stubEnv("ENABLE_DEV_MAILBOX", "true");
+    vi.resetModules();
+    const enabled = await import("./dev.correos._index");
+    expect((await run(enabled.loader, getRequest("/dev/correos"))).status).toBe(200);
+  });
+});
