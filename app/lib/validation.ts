@@ -34,13 +34,20 @@ export const PATTERNS = {
 
 const hasEdgeSpaces = (value: string) => value !== value.trim();
 
+/**
+ * A rule that stops at its failure: a field shows one message, the first
+ * rule it breaks ("" says "Este campo es requerido", not that plus "email
+ * inválido").
+ */
+const stop = (message: string) => ({ error: message, abort: true }) as const;
+
 /** Required text: required, then no spaces at either end. */
 export function requiredText(options: { min?: number } = {}) {
   let schema = z
     .string({ error: MESSAGES.required })
-    .min(1, MESSAGES.required)
-    .refine((v) => !hasEdgeSpaces(v), MESSAGES.trim);
-  if (options.min) schema = schema.refine((v) => v.length >= options.min!, MESSAGES.minLength(options.min));
+    .min(1, stop(MESSAGES.required))
+    .refine((v) => !hasEdgeSpaces(v), stop(MESSAGES.trim));
+  if (options.min) schema = schema.refine((v) => v.length >= options.min!, stop(MESSAGES.minLength(options.min)));
   return schema;
 }
 
@@ -51,33 +58,40 @@ export function optional<T extends z.ZodType>(schema: T) {
 
 export const emailSchema = z
   .string({ error: MESSAGES.required })
-  .min(1, MESSAGES.required)
-  .refine((v) => !/\s/.test(v), MESSAGES.noSpaces)
-  .refine((v) => PATTERNS.email.test(v), MESSAGES.email)
+  .min(1, stop(MESSAGES.required))
+  .refine((v) => !/\s/.test(v), stop(MESSAGES.noSpaces))
+  .refine((v) => PATTERNS.email.test(v), stop(MESSAGES.email))
   .transform((v) => v.toLowerCase());
 
-export const nameSchema = requiredText().refine((v) => PATTERNS.name.test(v), MESSAGES.name);
+/**
+ * Names keep their accents whatever way the keyboard composed them: "José"
+ * typed as "e" + combining accent (macOS, pasted text) is stored as the
+ * single letter "é".
+ */
+export const nameSchema = requiredText()
+  .transform((v) => v.normalize("NFC"))
+  .refine((v) => PATTERNS.name.test(v), stop(MESSAGES.name));
 
 export const passwordSchema = requiredText({ min: 8 });
 
 export const nicknameSchema = z
   .string({ error: MESSAGES.required })
-  .min(1, MESSAGES.required)
-  .refine((v) => !/\s/.test(v), MESSAGES.noSpaces)
-  .refine((v) => v.length >= 3, MESSAGES.minLength(3))
-  .refine((v) => PATTERNS.nickname.test(v), MESSAGES.nickname);
+  .min(1, stop(MESSAGES.required))
+  .refine((v) => !/\s/.test(v), stop(MESSAGES.noSpaces))
+  .refine((v) => v.length >= 3, stop(MESSAGES.minLength(3)))
+  .refine((v) => PATTERNS.nickname.test(v), stop(MESSAGES.nickname));
 
 const phoneDigits = (v: string) => v.replace(/\D/g, "");
 
 export const phoneSchema = requiredText().refine(
   (v) => PATTERNS.phone.test(v) && phoneDigits(v).length >= 7 && phoneDigits(v).length <= 17,
-  MESSAGES.phone,
+  stop(MESSAGES.phone),
 );
 
 /** "+54 9 11 5555-1234" is accepted: separators are ignored, digits counted. */
 export const phoneWithAreaCodeSchema = requiredText().refine(
   (v) => PATTERNS.phoneWithAreaCode.test(v.replace(/[\s().-]/g, "")),
-  MESSAGES.phone,
+  stop(MESSAGES.phone),
 );
 
 /**
@@ -86,7 +100,7 @@ export const phoneWithAreaCodeSchema = requiredText().refine(
  */
 export const identificationNumberSchema = requiredText()
   .transform((v) => v.replace(/[\s.-]/g, ""))
-  .refine((v) => PATTERNS.identificationNumber.test(v), MESSAGES.document);
+  .refine((v) => PATTERNS.identificationNumber.test(v), stop(MESSAGES.document));
 
 export const DOCUMENT_TYPES = [
   { value: "dni", label: "DNI" },

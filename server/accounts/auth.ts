@@ -3,9 +3,9 @@ import { z } from "zod";
 import { emailSchema, nameSchema, passwordSchema, requiredText } from "#app/lib/validation";
 import type { Ctx } from "#server/context";
 import { hasRole } from "#server/context";
-import { assertNotLimited, attemptKeys, clearAttempts, recordFailedAttempt } from "#server/auth/rate-limit";
+import { attemptKeys, clearAttempts, takeAttempt } from "#server/auth/rate-limit";
 import { hashPassword, verifyPassword } from "#server/auth/password";
-import { revokeSessionFamily, rotateRefreshToken, startSession, type Tokens } from "#server/auth/sessions";
+import { revokeSessionFamily, revokeSessionFamilyById, rotateRefreshToken, startSession, type Tokens } from "#server/auth/sessions";
 import { auditLog, users } from "#server/db/schema";
 import { DomainError, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
 import { parseInput } from "#server/validation";
@@ -48,13 +48,13 @@ export const loginSchema = z.object({ email: emailSchema, password: requiredText
 export async function login(ctx: Ctx, input: unknown): Promise<Tokens> {
   const data = parseInput(loginSchema, input);
   const keys = attemptKeys("login", data.email, ctx.ip);
-  await assertNotLimited(ctx.db, keys, ctx.now);
+  // Counted before the password is checked, so parallel guesses hit the limit too.
+  const attempt = await takeAttempt(ctx.db, keys, ctx.now);
   const user = await getUserByEmail(ctx, data.email);
   const ok = await verifyPassword(user?.passwordHash ?? null, data.password);
-  if (!user || !ok) {
-    await recordFailedAttempt(ctx.db, keys, ctx.now);
-    throw new DomainError("UNAUTHENTICATED", BAD_CREDENTIALS, { password: [BAD_CREDENTIALS] });
-  }
+  if (!user || !ok) throw new DomainError("UNAUTHENTICATED", BAD_CREDENTIALS, { password: [BAD_CREDENTIALS] });
+  // Only failures count: a successful sign-in is forgotten, with the email's earlier failures.
+  await attempt.release();
   await clearAttempts(ctx.db, keys);
   return startSession(ctx.db, user, ctx.now);
 }
@@ -65,36 +65,45 @@ export function refresh(ctx: Ctx, refreshToken: string) {
 }
 
 /**
- * `logout`: ends the sign-in of the refresh token given (or the actor's
- * current session). Returns the user that was signed in, when known.
+ * `logout`: ends the sign-in of the refresh token given and the actor's
+ * current session (the one its access token names), so neither token works
+ * afterwards. Returns the user that was signed in, when known.
  */
 export async function logout(ctx: Ctx, refreshToken: string | null | undefined) {
   let userId: string | null = null;
   if (refreshToken) userId = await revokeSessionFamily(ctx.db, refreshToken, ctx.now);
-  if (!userId && ctx.actor.kind === "user") userId = ctx.actor.userId;
+  if (ctx.actor.kind === "user") {
+    if (ctx.actor.sessionId) await revokeSessionFamilyById(ctx.db, ctx.actor.sessionId, ctx.now);
+    userId ??= ctx.actor.userId;
+  }
   if (!userId) return null;
   const user = await getUserById(ctx, userId);
   return user ? toPublicUser(user) : null;
 }
 
-/** `impersonatedLogin`: an admin signs in as someone else to help them. Audited. */
+/**
+ * `impersonatedLogin`: an admin signs in as someone else to help them. The
+ * audit row and the session (which remembers the admin) commit together.
+ */
 export async function impersonatedLogin(ctx: Ctx, input: { email: string }): Promise<Tokens> {
   const adminId = requireUserId(ctx);
   if (!hasRole(ctx.actor, "admin")) throw new Forbidden("Solo un administrador puede ingresar como otra persona.");
   const { email } = parseInput(z.object({ email: emailSchema }), input);
   const target = await getUserByEmail(ctx, email);
   if (!target) throw new NotFound("No encontramos un usuario con ese email.");
-  await ctx.db.insert(auditLog).values({
-    actorId: adminId,
-    action: "impersonate",
-    targetId: target.id,
-    data: { email: target.email },
-    createdAt: ctx.now,
+  return ctx.db.transaction(async (tx) => {
+    await tx.insert(auditLog).values({
+      actorId: adminId,
+      action: "impersonate",
+      targetId: target.id,
+      data: { email: target.email },
+      createdAt: ctx.now,
+    });
+    return startSession(tx, target, ctx.now, { impersonatorId: adminId });
   });
-  return startSession(ctx.db, target, ctx.now, { impersonatorId: adminId });
 }
 
-/** Sets a new password (recovery); every existing sign-in of the user keeps working until it expires. */
+/** Sets a new password. It does not touch sessions: the caller decides (recovery ends them all). */
 export async function setPassword(ctx: Ctx, userId: string, password: string) {
   const passwordHash = await hashPassword(password);
   await ctx.db.update(users).set({ passwordHash, updatedAt: ctx.now }).where(eq(users.id, userId));

@@ -1,9 +1,9 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { emailSchema, passwordSchema } from "#app/lib/validation";
 import type { Ctx } from "#server/context";
-import { assertNotLimited, attemptKeys, recordFailedAttempt } from "#server/auth/rate-limit";
-import { startSession, type Tokens } from "#server/auth/sessions";
+import { attemptKeys, takeAttempt } from "#server/auth/rate-limit";
+import { revokeAllSessions, startSession, type Tokens } from "#server/auth/sessions";
 import { hashToken, randomDigits, safeEqual } from "#server/auth/tokens";
 import { recoveryCodes } from "#server/db/schema";
 import { sendEmail } from "#server/email/send";
@@ -24,9 +24,8 @@ export const BAD_CODE = "El código no es válido o venció. Pedí uno nuevo.";
 export async function recoverPasswordCode(ctx: Ctx, input: unknown): Promise<boolean> {
   const { email } = parseInput(z.object({ email: emailSchema }), input);
   const keys = attemptKeys("recovery", email, ctx.ip);
-  await assertNotLimited(ctx.db, keys, ctx.now);
   // Each request counts, so the inbox of a stranger cannot be flooded.
-  await recordFailedAttempt(ctx.db, keys, ctx.now);
+  await takeAttempt(ctx.db, keys, ctx.now);
   const user = await getUserByEmail(ctx, email);
   if (!user) return true;
   const code = randomDigits(6);
@@ -47,7 +46,11 @@ export const recoverPasswordSchema = z.object({
   password: passwordSchema,
 });
 
-/** `recoverPassword`: a valid code sets the new password and signs in. 5 tries per code. */
+/**
+ * `recoverPassword`: a valid code sets the new password, ends every other
+ * sign-in of the account (whoever had it, loses it) and signs in. 5 tries per
+ * code, a new code replaces the old one, and a code works once.
+ */
 export async function recoverPassword(ctx: Ctx, input: unknown): Promise<Tokens> {
   const data = parseInput(recoverPasswordSchema, input);
   const user = await getUserByEmail(ctx, data.email);
@@ -58,20 +61,27 @@ export async function recoverPassword(ctx: Ctx, input: unknown): Promise<Tokens>
     .where(and(eq(recoveryCodes.userId, user.id), isNull(recoveryCodes.usedAt)))
     .orderBy(desc(recoveryCodes.createdAt))
     .limit(1);
-  if (!latest || latest.expiresAt <= ctx.now || latest.attempts >= RECOVERY_MAX_ATTEMPTS) {
-    throw new Invalid({ code: [BAD_CODE] }, BAD_CODE);
-  }
-  if (!safeEqual(latest.codeHash, hashToken(data.code))) {
-    // Counted atomically so parallel guesses cannot exceed the limit.
-    await ctx.db.update(recoveryCodes).set({ attempts: sql`${recoveryCodes.attempts} + 1` }).where(eq(recoveryCodes.id, latest.id));
-    throw new Invalid({ code: [BAD_CODE] }, BAD_CODE);
-  }
-  const [claimed] = await ctx.db
+  if (!latest || latest.expiresAt <= ctx.now) throw new Invalid({ code: [BAD_CODE] }, BAD_CODE);
+  // Every guess spends one attempt before the comparison, in one conditional
+  // UPDATE: parallel guesses cannot get more than RECOVERY_MAX_ATTEMPTS tries.
+  const [spent] = await ctx.db
     .update(recoveryCodes)
-    .set({ usedAt: ctx.now })
-    .where(and(eq(recoveryCodes.id, latest.id), isNull(recoveryCodes.usedAt)))
+    .set({ attempts: sql`${recoveryCodes.attempts} + 1` })
+    .where(
+      and(eq(recoveryCodes.id, latest.id), isNull(recoveryCodes.usedAt), lt(recoveryCodes.attempts, RECOVERY_MAX_ATTEMPTS)),
+    )
     .returning({ id: recoveryCodes.id });
-  if (!claimed) throw new Invalid({ code: [BAD_CODE] }, BAD_CODE);
-  await setPassword(ctx, user.id, data.password);
-  return startSession(ctx.db, user, ctx.now);
+  if (!spent || !safeEqual(latest.codeHash, hashToken(data.code))) throw new Invalid({ code: [BAD_CODE] }, BAD_CODE);
+  return ctx.db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(recoveryCodes)
+      .set({ usedAt: ctx.now })
+      .where(and(eq(recoveryCodes.id, latest.id), isNull(recoveryCodes.usedAt)))
+      .returning({ id: recoveryCodes.id });
+    if (!claimed) throw new Invalid({ code: [BAD_CODE] }, BAD_CODE);
+    const txCtx = { ...ctx, db: tx };
+    await setPassword(txCtx, user.id, data.password);
+    await revokeAllSessions(tx, user.id, ctx.now);
+    return startSession(tx, user, ctx.now);
+  });
 }

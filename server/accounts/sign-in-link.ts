@@ -2,6 +2,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { emailSchema, nameSchema } from "#app/lib/validation";
 import type { Ctx } from "#server/context";
+import { attemptKeys, takeAttempt } from "#server/auth/rate-limit";
 import { startSession, type Tokens } from "#server/auth/sessions";
 import { hashToken, randomToken } from "#server/auth/tokens";
 import { signInLinks } from "#server/db/schema";
@@ -16,9 +17,23 @@ import { getUserByEmail } from "./users";
 export const SIGN_IN_LINK_TTL_MS = 30 * 60 * 1000;
 export const BAD_LINK = "El enlace no es válido o ya venció. Pedí uno nuevo.";
 
-/** Only same-site paths are kept as return paths (no open redirects). */
+const SAME_SITE_BASE = "http://tribuna.invalid";
+
+/**
+ * Only same-site paths are kept as return paths (no open redirects). Browsers
+ * drop tabs and newlines inside URLs and read a backslash as "/", so
+ * "/<tab>/evil.com" and "/<backslash>evil.com" would leave the site: anything
+ * with a control character or a backslash is refused, and what is left must
+ * resolve to our own origin.
+ */
 export function safeReturnPath(value: string | null | undefined): string | null {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
+  if (!value || !value.startsWith("/") || value.startsWith("//")) return null;
+  if (/[\u0000-\u001f\u007f\\]/.test(value)) return null;
+  try {
+    if (new URL(value, SAME_SITE_BASE).origin !== SAME_SITE_BASE) return null;
+  } catch {
+    return null;
+  }
   return value;
 }
 
@@ -33,6 +48,10 @@ export async function createSignInLink(ctx: Ctx, input: { email: unknown; return
     z.object({ email: emailSchema, returnTo: z.string().nullish() }),
     input,
   );
+  // Each link is an email: limited per address and per IP like recovery codes,
+  // so nobody can flood a stranger's inbox.
+  const keys = attemptKeys("sign-in-link", email, ctx.ip);
+  await takeAttempt(ctx.db, keys, ctx.now);
   const user = await getUserByEmail(ctx, email);
   const token = randomToken();
   await ctx.db.insert(signInLinks).values({
@@ -71,15 +90,24 @@ async function consumeLink(ctx: Ctx, token: string) {
 
 /** `finishSignInFromLink`: signs in the existing user the link was sent to. */
 export async function finishSignInFromLink(ctx: Ctx, input: { token: string }): Promise<Tokens & { returnTo: string | null }> {
-  const info = await inspectSignInLink(ctx, String(input.token ?? ""));
+  const token = String(input.token ?? "");
+  const info = await inspectSignInLink(ctx, token);
   if (!info || !info.userFound) throw new Invalid({ token: [BAD_LINK] }, BAD_LINK);
-  const link = await consumeLink(ctx, String(input.token));
-  const user = await getUserByEmail(ctx, link.email);
-  if (!user) throw new Invalid({ token: [BAD_LINK] }, BAD_LINK);
-  return { ...(await startSession(ctx.db, user, ctx.now)), returnTo: link.returnTo };
+  return ctx.db.transaction(async (tx) => {
+    const txCtx = { ...ctx, db: tx };
+    const link = await consumeLink(txCtx, token);
+    const user = await getUserByEmail(txCtx, link.email);
+    if (!user) throw new Invalid({ token: [BAD_LINK] }, BAD_LINK);
+    return { ...(await startSession(tx, user, ctx.now)), returnTo: link.returnTo };
+  });
 }
 
-/** `registerFromLink`: creates the account for the email the link proved, and signs in. */
+export const LINK_FOR_EXISTING_ACCOUNT = "Ya existe una cuenta con este email. Usá el enlace para ingresar.";
+
+/**
+ * `registerFromLink`: creates the account for the email the link proved, and
+ * signs in. The link is spent only when the account is created.
+ */
 export async function registerFromLink(
   ctx: Ctx,
   input: { token: string; firstName: unknown; lastName: unknown },
@@ -87,8 +115,11 @@ export async function registerFromLink(
   const data = parseInput(z.object({ token: z.string().min(1, BAD_LINK), firstName: nameSchema, lastName: nameSchema }), input);
   const info = await inspectSignInLink(ctx, data.token);
   if (!info) throw new Invalid({ token: [BAD_LINK] }, BAD_LINK);
-  if (info.userFound) throw new Invalid({ token: ["Ya existe una cuenta con este email. Usá el enlace para ingresar."] });
-  const link = await consumeLink(ctx, data.token);
-  const user = await createUser(ctx, { email: link.email, firstName: data.firstName, lastName: data.lastName });
-  return { ...(await startSession(ctx.db, user, ctx.now)), returnTo: link.returnTo };
+  if (info.userFound) throw new Invalid({ token: [LINK_FOR_EXISTING_ACCOUNT] }, LINK_FOR_EXISTING_ACCOUNT);
+  return ctx.db.transaction(async (tx) => {
+    const txCtx = { ...ctx, db: tx };
+    const link = await consumeLink(txCtx, data.token);
+    const user = await createUser(txCtx, { email: link.email, firstName: data.firstName, lastName: data.lastName });
+    return { ...(await startSession(tx, user, ctx.now)), returnTo: link.returnTo };
+  });
 }

@@ -68,6 +68,9 @@ export async function currentUser(ctx: Ctx): Promise<PublicUser> {
   return toPublicUser(user);
 }
 
+export const EMAIL_IN_USE = "Ya existe una cuenta con este email";
+export const NICKNAME_TAKEN = "Ese nickname ya está en uso";
+
 export const updateUserSchema = z.object({
   firstName: nameSchema,
   lastName: nameSchema,
@@ -95,14 +98,14 @@ export async function updateUser(ctx: Ctx, input: unknown): Promise<PublicUser> 
     throw new Invalid({ documentType: ["Este campo es requerido"] });
   }
   if (data.email !== existing.email && (await getUserByEmail(ctx, data.email))) {
-    throw new Invalid({ email: ["Ya existe una cuenta con este email"] });
+    throw new Invalid({ email: [EMAIL_IN_USE] });
   }
   if (data.nickname && data.nickname.toLowerCase() !== existing.nickname?.toLowerCase()) {
     const [taken] = await ctx.db
       .select({ id: users.id })
       .from(users)
       .where(sql`lower(${users.nickname}) = ${data.nickname.toLowerCase()}`);
-    if (taken) throw new Invalid({ nickname: ["Ese nickname ya está en uso"] });
+    if (taken) throw new Invalid({ nickname: [NICKNAME_TAKEN] });
   }
   try {
     const [updated] = await ctx.db
@@ -124,11 +127,19 @@ export async function updateUser(ctx: Ctx, input: unknown): Promise<PublicUser> 
     return toPublicUser(updated);
   } catch (error) {
     // Two saves racing for the same email or nickname: the unique index decides.
-    if (String((error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code) === "23505") {
-      throw new Conflict("Ese email o nickname ya está en uso", { email: ["Ya existe una cuenta con este email"] });
-    }
+    const violated = uniqueViolation(error);
+    if (violated === "users_nickname_key") throw new Conflict(NICKNAME_TAKEN, { nickname: [NICKNAME_TAKEN] });
+    if (violated) throw new Conflict(EMAIL_IN_USE, { email: [EMAIL_IN_USE] });
     throw error;
   }
+}
+
+/** The unique index a failed write ran into (postgres.js and PGlite name it differently; drizzle wraps it in `cause`). */
+function uniqueViolation(error: unknown): string | null {
+  for (let e = error as { code?: string; cause?: unknown; constraint_name?: string; constraint?: string } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === "23505") return e.constraint_name ?? e.constraint ?? "unknown";
+  }
+  return null;
 }
 
 function pickProfile(user: UserRow) {
@@ -149,6 +160,11 @@ function stripUndefined(input: Record<string, unknown> | null | undefined) {
   return Object.fromEntries(Object.entries(input ?? {}).filter(([, v]) => v !== undefined));
 }
 
+/** An ILIKE pattern that finds the text as typed: "%" and "_" are not wildcards. */
+function containsPattern(text: string) {
+  return `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+}
+
 /** People search for the back office (adding operators, staff). */
 export async function findUsers(ctx: Ctx, text: string) {
   requireUserId(ctx);
@@ -157,7 +173,7 @@ export async function findUsers(ctx: Ctx, text: string) {
   }
   const term = text.trim();
   if (term.length < 2) return [];
-  const pattern = `%${term.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  const pattern = containsPattern(term);
   return ctx.db
     .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
     .from(users)
@@ -183,9 +199,10 @@ export async function findUsersByOrganization(
     if (!member) throw new Forbidden();
   }
   const search = input.search?.trim();
+  const pattern = search ? containsPattern(search) : null;
   const where = and(
     eq(memberships.organizationId, input.organizationId),
-    search ? or(ilike(users.email, `%${search}%`), ilike(users.firstName, `%${search}%`), ilike(users.lastName, `%${search}%`)) : undefined,
+    pattern ? or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern)) : undefined,
   );
   const [{ total }] = await ctx.db.select({ total: count() }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(where);
   const rows = await ctx.db

@@ -18,6 +18,9 @@ export interface Tokens {
  */
 export const REUSE_GRACE_MS = 20_000;
 
+/** Session ids come from signed tokens, but a malformed one must not reach a uuid column. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 type UserForToken = { id: string; email: string; roles: string[] };
 
 async function accessTokenFor(user: UserForToken, sessionId: string, now: Date) {
@@ -57,25 +60,33 @@ export async function startSession(
   return { accessToken: await accessTokenFor(user, id, now), refreshToken };
 }
 
-/** Exchanges a refresh token for a new pair; the old one stops working. */
+export const SESSION_CLOSED_FOR_SAFETY = "Tu sesión se cerró por seguridad. Iniciá sesión de nuevo.";
+
+type Rotation =
+  | { kind: "rotated"; tokens: Tokens & { userId: string } }
+  | { kind: "unknown" }
+  | { kind: "reused" };
+
+/**
+ * Exchanges a refresh token for a new pair; the old one stops working.
+ * Presenting an already rotated token after REUSE_GRACE_MS means it leaked:
+ * the whole family is revoked (that must be committed, so the transaction
+ * returns the outcome and the error is thrown after it).
+ */
 export async function rotateRefreshToken(db: DbOrTx, refreshToken: string, now: Date): Promise<Tokens & { userId: string }> {
-  return db.transaction(async (tx) => {
+  const outcome = await db.transaction(async (tx): Promise<Rotation> => {
     const [current] = await tx
       .select()
       .from(sessions)
       .where(eq(sessions.tokenHash, hashToken(refreshToken)))
       .for("update");
-    if (!current || current.revokedAt || current.expiresAt <= now) throw new Unauthenticated();
+    if (!current || current.revokedAt || current.expiresAt <= now) return { kind: "unknown" };
 
     if (current.rotatedAt) {
       const withinGrace = now.getTime() - current.rotatedAt.getTime() <= REUSE_GRACE_MS;
       if (!withinGrace) {
-        await tx
-          .update(sessions)
-          .set({ revokedAt: now })
-          .where(and(eq(sessions.familyId, current.familyId), isNull(sessions.revokedAt)));
-        // The revocation must persist even though this call fails.
-        return { revoked: true } as never;
+        await revokeFamily(tx, current.familyId, now);
+        return { kind: "reused" };
       }
     } else {
       await tx.update(sessions).set({ rotatedAt: now }).where(eq(sessions.id, current.id));
@@ -85,32 +96,64 @@ export async function rotateRefreshToken(db: DbOrTx, refreshToken: string, now: 
       .select({ id: users.id, email: users.email, roles: users.roles })
       .from(users)
       .where(eq(users.id, current.userId));
-    if (!user) throw new Unauthenticated();
+    if (!user) return { kind: "unknown" };
     const next = await insertSession(
       tx,
       { userId: user.id, familyId: current.familyId, impersonatorId: current.impersonatorId, expiresAt: current.expiresAt },
       now,
     );
-    return { accessToken: await accessTokenFor(user, next.id, now), refreshToken: next.refreshToken, userId: user.id };
-  }).then((result) => {
-    if ((result as { revoked?: boolean }).revoked) throw new Unauthenticated("Tu sesión se cerró por seguridad. Iniciá sesión de nuevo.");
-    return result;
+    const accessToken = await accessTokenFor(user, next.id, now);
+    return { kind: "rotated", tokens: { accessToken, refreshToken: next.refreshToken, userId: user.id } };
   });
+  switch (outcome.kind) {
+    case "rotated":
+      return outcome.tokens;
+    case "reused":
+      throw new Unauthenticated(SESSION_CLOSED_FOR_SAFETY);
+    case "unknown":
+      throw new Unauthenticated();
+  }
 }
 
-/** Ends the sign-in the refresh token belongs to (its whole family). */
-export async function revokeSessionFamily(db: DbOrTx, refreshToken: string, now: Date): Promise<string | null> {
-  const [row] = await db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(refreshToken)));
-  if (!row) return null;
+async function revokeFamily(db: DbOrTx, familyId: string, now: Date) {
   await db
     .update(sessions)
     .set({ revokedAt: now })
-    .where(and(eq(sessions.familyId, row.familyId), isNull(sessions.revokedAt)));
-  return row.userId;
+    .where(and(eq(sessions.familyId, familyId), isNull(sessions.revokedAt)));
+}
+
+/**
+ * Ends the sign-in the refresh token belongs to (its whole family). Returns
+ * its user only when the token was still good (not revoked, not expired), so
+ * an old token found somewhere tells nothing about its owner.
+ */
+export async function revokeSessionFamily(db: DbOrTx, refreshToken: string, now: Date): Promise<string | null> {
+  const [row] = await db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(refreshToken)));
+  if (!row) return null;
+  await revokeFamily(db, row.familyId, now);
+  return !row.revokedAt && row.expiresAt > now ? row.userId : null;
+}
+
+/** Ends the sign-in a session id (an access token's `sid`) belongs to. Returns its user when it was still active. */
+export async function revokeSessionFamilyById(db: DbOrTx, sessionId: string, now: Date): Promise<string | null> {
+  if (!UUID.test(sessionId)) return null;
+  const [row] = await db.select().from(sessions).where(eq(sessions.id, sessionId));
+  if (!row) return null;
+  await revokeFamily(db, row.familyId, now);
+  return !row.revokedAt ? row.userId : null;
+}
+
+/** Ends every sign-in of a user (after a password recovery). */
+export async function revokeAllSessions(db: DbOrTx, userId: string, now: Date) {
+  await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 }
 
 /** Whether the session an access token names is still alive (logout kills access tokens too). */
 export async function isSessionActive(db: DbOrTx, sessionId: string): Promise<boolean> {
+  if (!UUID.test(sessionId)) return false;
   const [row] = await db.select({ revokedAt: sessions.revokedAt }).from(sessions).where(eq(sessions.id, sessionId));
   return Boolean(row && !row.revokedAt);
 }

@@ -27,9 +27,10 @@ const UserType = builder.objectRef<PublicUser>("User").implement({
 });
 
 const TokensType = builder.objectRef<Tokens>("AuthTokens").implement({
+  description: "A new sign-in. The same tokens also come back in the response headers x-access-token / x-refresh-token.",
   fields: (t) => ({
-    accessToken: t.exposeString("accessToken"),
-    refreshToken: t.exposeString("refreshToken"),
+    accessToken: t.exposeString("accessToken", { nullable: false, description: "JWT (HS256), valid 15 minutes." }),
+    refreshToken: t.exposeString("refreshToken", { nullable: false, description: "Opaque, valid 15 days, rotated on every use." }),
   }),
 });
 
@@ -133,15 +134,19 @@ const OrganizationUsersInput = builder.inputType("FindUsersByOrganizationInput",
   }),
 });
 
+/**
+ * Every root field is nullable: when one field of a request fails, the others
+ * still deliver their data next to the error (the spec's partial data).
+ */
 builder.queryFields((t) => ({
   current: t.field({
+    description: "The signed-in user. UNAUTHENTICATED without valid tokens.",
     type: UserType,
-    nullable: false,
     resolve: (_root, _args, { ctx }) => users.currentUser(ctx),
   }),
   getMetricReferralSalesByUser: t.field({
+    description: "Referral sales and accreditations of the signed-in promoter, per event, plus that user.",
     type: ReferralMetricsResult,
-    nullable: false,
     args: { input: t.arg({ type: ReferralMetricsFilter }) },
     resolve: async (_root, { input }, { ctx }) => ({
       metrics: await getMetricReferralSalesByUser(ctx, input ?? {}),
@@ -149,27 +154,27 @@ builder.queryFields((t) => ({
     }),
   }),
   findUsers: t.field({
+    description: "People search (email, first or last name; 2+ characters, up to 20 results). Organizers, promoter leads and admins only.",
     type: [UserSummary],
-    nullable: false,
     args: { text: t.arg.string({ required: true }) },
     resolve: (_root, { text }, { ctx }) => users.findUsers(ctx, text),
   }),
   findUsersByOrganization: t.field({
+    description: "Members of an organization, paged (page from 0). Its members and admins only.",
     type: UserList,
-    nullable: false,
     args: { input: t.arg({ type: OrganizationUsersInput, required: true }) },
     resolve: (_root, { input }, { ctx }) =>
       users.findUsersByOrganization(ctx, { organizationId: String(input.organizationId), search: input.search, page: input.page, limit: input.limit }),
   }),
   userByEmail: t.field({
+    description: "An account's contact and the profile fields still missing. Only for that user themselves or an admin.",
     type: UserLookup,
-    nullable: false,
     args: { email: t.arg.string({ required: true }) },
     resolve: (_root, { email }, { ctx }) => users.userByEmail(ctx, email),
   }),
   fetchUserByNickname: t.field({
+    description: "Public: the name behind a referral nickname (case-insensitive). NOT_FOUND when nobody has it.",
     type: NicknameOwner,
-    nullable: false,
     args: { nickname: t.arg.string({ required: true }) },
     resolve: (_root, { nickname }, { ctx }) => users.fetchUserByNickname(ctx, nickname),
   }),
@@ -183,20 +188,20 @@ function signedIn<T extends Tokens>(context: { issueTokens(tokens: Tokens): void
 
 builder.mutationFields((t) => ({
   login: t.field({
+    description: "Signs in with email and password. A wrong password and an unknown email give the same error. Rate limited per email and per IP.",
     type: TokensType,
-    nullable: false,
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => signedIn(context, await auth.login(context.ctx, args)),
   }),
   impersonatedLogin: t.field({
+    description: "Admins only: signs in as another user to help them. Audited.",
     type: TokensType,
-    nullable: false,
     args: { email: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => signedIn(context, await auth.impersonatedLogin(context.ctx, args)),
   }),
   register: t.field({
+    description: "Creates an account with a password and signs in.",
     type: TokensType,
-    nullable: false,
     args: {
       firstName: t.arg.string({ required: true }),
       lastName: t.arg.string({ required: true }),
@@ -207,7 +212,8 @@ builder.mutationFields((t) => ({
   }),
   logout: t.field({
     type: UserType,
-    description: "Ends the session of the refresh token sent; returns who was signed in (null if nobody).",
+    description:
+      "Ends the sign-in of the tokens sent (the refresh token's and the access token's session): neither works afterwards. Returns who was signed in (null if nobody).",
     resolve: async (_root, _args, context) => {
       const user = await auth.logout(context.ctx, context.refreshToken);
       context.clearTokens();
@@ -216,11 +222,11 @@ builder.mutationFields((t) => ({
   }),
   updateUser: t.field({
     type: UserType,
-    nullable: false,
+    description: "The signed-in user edits their own profile. Arguments left out keep their value; null clears an optional one.",
     args: {
-      firstName: t.arg.string({ required: true }),
-      lastName: t.arg.string({ required: true }),
-      email: t.arg.string({ required: true }),
+      firstName: t.arg.string(),
+      lastName: t.arg.string(),
+      email: t.arg.string(),
       nickname: t.arg.string(),
       documentType: t.arg.string(),
       documentNumber: t.arg.string(),
@@ -231,13 +237,13 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, { ctx }) => users.updateUser(ctx, args),
   }),
   recoverPasswordCode: t.boolean({
-    nullable: false,
+    description: "Emails a 6-digit code (15 minutes, 5 tries) when the account exists. Always true. Rate limited per email and per IP.",
     args: { email: t.arg.string({ required: true }) },
     resolve: (_root, args, { ctx }) => recovery.recoverPasswordCode(ctx, args),
   }),
   recoverPassword: t.field({
+    description: "Sets a new password with the emailed code, ends every other sign-in of the account, and signs in.",
     type: TokensType,
-    nullable: false,
     args: {
       email: t.arg.string({ required: true }),
       code: t.arg.string({ required: true }),
@@ -246,20 +252,20 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => signedIn(context, await recovery.recoverPassword(context.ctx, args)),
   }),
   createSignInLink: t.field({
+    description: "Emails a one-time sign-in link (30 minutes). userFound says whether it signs in or leads to a sign-up. Rate limited per email and per IP.",
     type: SignInLinkResult,
-    nullable: false,
     args: { email: t.arg.string({ required: true }), returnTo: t.arg.string() },
     resolve: (_root, args, { ctx }) => signInLink.createSignInLink(ctx, args),
   }),
   finishSignInFromLink: t.field({
+    description: "Signs in the existing user a link was emailed to. The link works once.",
     type: TokensType,
-    nullable: false,
     args: { token: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => signedIn(context, await signInLink.finishSignInFromLink(context.ctx, args)),
   }),
   registerFromLink: t.field({
+    description: "Creates the account for the email a link was sent to (no account yet) and signs in. The link works once.",
     type: TokensType,
-    nullable: false,
     args: {
       token: t.arg.string({ required: true }),
       firstName: t.arg.string({ required: true }),

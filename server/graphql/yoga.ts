@@ -1,5 +1,5 @@
-import { GraphQLError } from "graphql";
-import { createYoga, type Plugin } from "graphql-yoga";
+import type { ASTNode } from "graphql";
+import { createGraphQLError, createLogger, createYoga, type Plugin, type YogaLogger } from "graphql-yoga";
 import { authenticateRequest, clientIp, readTokens } from "#server/auth/request-auth";
 import { clearTokenCookies, tokenCookies } from "#server/auth/cookies";
 import type { Tokens } from "#server/auth/sessions";
@@ -15,18 +15,37 @@ interface PendingHeaders {
 }
 const pending = new WeakMap<Request, PendingHeaders>();
 
+export const CSRF_MESSAGE = "Falta un encabezado de seguridad (x-graphql-csrf).";
+
 /** Headers a cross-site HTML form cannot send; one of them (or a JSON body) proves same-site intent. */
 const PREFLIGHT_HEADERS = ["x-access-token", "x-refresh-token", "x-graphql-csrf", "apollo-require-preflight"];
 
+/** Body types a page on another site cannot send without a CORS preflight. */
+const PREFLIGHTED_TYPES = ["application/json", "application/graphql+json", "application/graphql"];
+
+/**
+ * The media type without parameters, as the browser's CORS check reads it:
+ * "application/x-www-form-urlencoded; x=application/json" is a simple form
+ * post (no preflight), whatever its parameters say.
+ */
+function mediaType(contentType: string | null): string {
+  return (contentType ?? "").split(",")[0].split(";")[0].trim().toLowerCase();
+}
+
+/**
+ * CSRF: a POST whose body a form or a no-cors fetch could send (urlencoded,
+ * multipart, text/plain) must carry one of PREFLIGHT_HEADERS. Browsers send
+ * cookies with such posts, so without this another site could act for the
+ * signed-in person.
+ */
 const csrfPrevention: Plugin = {
   onRequest({ request, fetchAPI, endResponse }) {
     if (request.method !== "POST") return;
-    const type = request.headers.get("content-type") ?? "";
-    if (type.includes("application/json") || type.includes("application/graphql")) return;
+    if (PREFLIGHTED_TYPES.includes(mediaType(request.headers.get("content-type")))) return;
     if (PREFLIGHT_HEADERS.some((h) => request.headers.has(h))) return;
     endResponse(
       new fetchAPI.Response(
-        JSON.stringify({ errors: [{ message: "Falta un encabezado de seguridad (x-graphql-csrf).", extensions: { code: "BAD_REQUEST" } }] }),
+        JSON.stringify({ errors: [{ message: CSRF_MESSAGE, extensions: { code: "BAD_REQUEST" } }] }),
         { status: 400, headers: { "content-type": "application/json" } },
       ),
     );
@@ -50,33 +69,81 @@ const tokenHeaders: Plugin = {
   },
 };
 
+/**
+ * GraphQL errors recognised by shape, not by class: under Vite (tests, dev)
+ * our `import "graphql"` can load the ESM build while yoga and Pothos load the
+ * CommonJS one, and `instanceof GraphQLError` is then false for yoga's errors.
+ */
+interface GraphQLErrorLike extends Error {
+  originalError?: unknown;
+  path?: readonly (string | number)[];
+  nodes?: ReadonlyArray<ASTNode>;
+}
+function asGraphQLError(value: unknown): GraphQLErrorLike | null {
+  return value instanceof Error && value.name === "GraphQLError" ? (value as GraphQLErrorLike) : null;
+}
+
+/** A domain error (wrong password, not signed in…) is an answer, not a fault. */
+function isExpected(value: unknown): boolean {
+  return isDomainError(asGraphQLError(value)?.originalError ?? value);
+}
+
+/**
+ * Yoga logs every error it masks. Domain errors are answers the client gets
+ * (UNAUTHENTICATED for each anonymous `current`…), so they are logged at
+ * debug level; only unexpected ones reach the error log, once.
+ */
+const baseLogger = createLogger(process.env.NODE_ENV === "test" ? "warn" : "info");
+const logger: YogaLogger = {
+  ...baseLogger,
+  error: (...args: unknown[]) => (args.every(isExpected) ? baseLogger.debug(...args) : baseLogger.error(...args)),
+};
+
+/**
+ * Domain errors become GraphQL errors with `extensions.code` (and
+ * `fieldErrors` for bad input), keeping their path so partial data lines up.
+ * GraphQL's own errors (syntax, validation, bad request) pass as they are.
+ * Anything else is a fault: yoga logs it and the client gets the generic
+ * Spanish message with INTERNAL_SERVER_ERROR.
+ */
+function maskError(error: unknown): Error {
+  const graphqlError = asGraphQLError(error);
+  const original = graphqlError ? graphqlError.originalError : error;
+  if (isDomainError(original)) {
+    return createGraphQLError(original.message, {
+      nodes: graphqlError?.nodes,
+      path: graphqlError?.path,
+      extensions: {
+        code: original.code,
+        ...(Object.keys(original.fieldErrors).length ? { fieldErrors: original.fieldErrors } : {}),
+      },
+    });
+  }
+  if (graphqlError && !original) return graphqlError;
+  return createGraphQLError(GENERIC_ERROR, {
+    nodes: graphqlError?.nodes,
+    path: graphqlError?.path,
+    extensions: { code: "INTERNAL_SERVER_ERROR" },
+  });
+}
+
 export const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
   schema,
   graphqlEndpoint: "/api/graphql",
   graphiql: process.env.NODE_ENV !== "production",
   landingPage: false,
   plugins: [csrfPrevention, tokenHeaders],
-  maskedErrors: {
-    maskError(error) {
-      const original = error instanceof GraphQLError ? error.originalError : error;
-      if (isDomainError(original)) {
-        return new GraphQLError(original.message, {
-          nodes: error instanceof GraphQLError ? error.nodes : undefined,
-          path: error instanceof GraphQLError ? error.path : undefined,
-          extensions: {
-            code: original.code,
-            ...(Object.keys(original.fieldErrors).length ? { fieldErrors: original.fieldErrors } : {}),
-          },
-        });
-      }
-      if (error instanceof GraphQLError && !original) return error; // validation/syntax errors are safe to show
-      console.error(original ?? error);
-      return new GraphQLError(GENERIC_ERROR, {
-        path: error instanceof GraphQLError ? error.path : undefined,
-        extensions: { code: "INTERNAL_SERVER_ERROR" },
-      });
-    },
+  logging: logger,
+  // Integrators may call from any origin with their tokens in headers, and
+  // read refreshed tokens from the response. Never with the browser's
+  // cookies: without Access-Control-Allow-Credentials another origin cannot
+  // use a signed-in visitor's session (yoga's default would allow it).
+  cors: {
+    origin: "*",
+    credentials: false,
+    exposedHeaders: ["x-access-token", "x-refresh-token"],
   },
+  maskedErrors: { maskError },
   async context({ request }) {
     const db = await getDb();
     const now = new Date();
