@@ -1,8 +1,13 @@
+import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
 import tsconfigPaths from "vite-tsconfig-paths";
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
   plugins: [tsconfigPaths()],
+  // One graphql copy: yoga and Pothos load its CommonJS build, so our files must too.
+  resolve: { alias: { graphql: require.resolve("graphql") } },
   test: {
     include: ["server/**/*.test.ts", "app/**/*.test.{ts,tsx}", "tests/contract/**/*.test.ts"],
     globalSetup: ["tests/support/global-setup.ts"],
