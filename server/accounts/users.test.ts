@@ -264,6 +264,13 @@ describe("userByEmail", () => {
     });
   });
 
+  it("recognises the person after an email change, even while their token still carries the old email", async () => {
+    const user = await createTestUser();
+    const staleToken = actorFor(user);
+    await updateUser(await ctxAs(staleToken), { email: "nuevo-email@example.com" });
+    expect((await userByEmail(await ctxAs(staleToken), "nuevo-email@example.com")).user.id).toBe(user.id);
+  });
+
   it("answers an admin about anyone", async () => {
     const admin = await createTestUser({ roles: ["admin"] });
     const user = await createTestUser({ documentType: "dni", documentNumber: "30123456", phoneNumber: "1155551234" });

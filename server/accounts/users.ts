@@ -221,11 +221,12 @@ export async function findUsersByOrganization(
  * so only that user (finishing a Google sign-in) or an admin may ask.
  */
 export async function userByEmail(ctx: Ctx, email: string) {
-  requireUserId(ctx);
+  const actorId = requireUserId(ctx);
   const normalized = email.trim().toLowerCase();
-  const isSelf = ctx.actor.kind === "user" && ctx.actor.email === normalized;
-  if (!isSelf && !hasRole(ctx.actor, "admin")) throw new Forbidden();
   const user = await getUserByEmail(ctx, normalized);
+  // "Self" is decided by the account's id, not the token's email claim, which can lag behind an email change.
+  const isSelf = user?.id === actorId;
+  if (!isSelf && !hasRole(ctx.actor, "admin")) throw new Forbidden();
   if (!user) throw new NotFound("No encontramos un usuario con ese email.");
   return { user: { id: user.id, phoneNumber: user.phoneNumber }, fieldsToComplete: fieldsToComplete(user) };
 }
