@@ -189,7 +189,9 @@ export async function addEventDate(ctx: Ctx, input: unknown) {
   return row;
 }
 
-async function requireEventDate(ctx: Ctx, id: string) {
+/** Loads an event date and checks the actor may manage its event. */
+export async function requireEventDate(ctx: Ctx, id: string) {
+  if (!uuid.safeParse(id).success) throw new NotFound("No encontramos la fecha.");
   const [row] = await ctx.db.select().from(eventDates).where(eq(eventDates.id, id));
   if (!row) throw new NotFound("No encontramos la fecha.");
   await requireEvent(ctx, row.eventId);

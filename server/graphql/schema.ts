@@ -1,4 +1,5 @@
 import { builder } from "./builder";
 import "./accounts";
+import "./events";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -2,7 +2,9 @@ import { and, eq } from "drizzle-orm";
 import type { Ctx } from "#server/context";
 import { hasRole } from "#server/context";
 import { memberships, type MembershipRole } from "#server/db/schema";
-import { Forbidden, Unauthenticated } from "#server/errors";
+import { Forbidden, NotFound, Unauthenticated } from "#server/errors";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What each membership role may do inside its organization. */
 export const CAPABILITIES = {
@@ -35,6 +37,8 @@ export function roleAllows(role: MembershipRole | null, capability: Capability):
  */
 export async function requireCapability(ctx: Ctx, organizationId: string, capability: Capability): Promise<MembershipRole | "platform-admin"> {
   if (ctx.actor.kind !== "user") throw new Unauthenticated();
+  // An id that is not a UUID names no organization (and would make PostgreSQL fail the query).
+  if (!UUID.test(organizationId)) throw new NotFound("No encontramos la organización.");
   if (hasRole(ctx.actor, "admin")) return "platform-admin";
   const role = await membershipRole(ctx, organizationId);
   if (!roleAllows(role, capability)) throw new Forbidden();

@@ -1,0 +1,702 @@
+/**
+ * Events and organizations for integrators (DESIGN.md §9): the public
+ * catalogue (`events`, `event`, `organization`) and the back office.
+ *
+ * Conventions, the same as the accounts part:
+ * - Every root field is nullable: when one field of a request fails, the
+ *   others still deliver their data next to the error.
+ * - Back-office mutations take one `input`, with `id` when they change an
+ *   existing thing (`eventId` when they add something to an event).
+ * - `update*` mutations are patches: a field left out keeps its value, `null`
+ *   clears an optional one (the domain's update is a full replacement, so the
+ *   resolver fills in the current values first).
+ * - Money: integer centavos plus a `…Formatted` string; dates: ISO 8601 with
+ *   the Buenos Aires offset. Input dates are strings the domain validates,
+ *   so a bad one is BAD_USER_INPUT with a Spanish message on its field.
+ */
+import { builder } from "./builder";
+import { isoDate, money } from "./scalars";
+import { parseDateTime } from "#app/lib/dates";
+import * as catalogue from "#server/events/catalogue";
+import * as eventsDomain from "#server/events/events";
+import { EVENT_MESSAGES } from "#server/events/schemas";
+import * as organizationsDomain from "#server/organizations/organizations";
+import { Invalid } from "#server/errors";
+
+type PublicEvent = catalogue.PublicEvent;
+type PublicTicket = PublicEvent["ticketTypes"][number];
+type PublicDate = PublicEvent["dates"][number];
+type CatalogueItem = Awaited<ReturnType<typeof catalogue.listPublicEvents>>["items"][number];
+type EventRow = eventsDomain.EventRow;
+type TicketTypeRow = eventsDomain.TicketTypeRow;
+type EventDateRow = eventsDomain.EventDateRow;
+type OrganizerView = Awaited<ReturnType<typeof eventsDomain.getEventForOrganizer>>;
+type OrganizationEventItem = Awaited<ReturnType<typeof eventsDomain.listOrganizationEvents>>[number];
+
+// ---- Helpers (translation only: no rules here) ----
+
+/** For creations: GraphQL hands absent optional fields as null; the domain treats missing as "not given". */
+function given<T extends object>(input: T): T {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined)) as T;
+}
+
+/**
+ * For `update*` patches: a field left out keeps its current value, `null`
+ * leaves it out of the replacement so the domain clears it (or, for a
+ * required field, answers BAD_USER_INPUT).
+ */
+function patch(current: object, input: object, keys: readonly string[]): Record<string, unknown> {
+  const now = current as Record<string, unknown>;
+  const sent = input as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  for (const key of keys) {
+    if (sent[key] === undefined) result[key] = now[key];
+    else if (sent[key] !== null) result[key] = sent[key];
+  }
+  return result;
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A filter date: ISO 8601, read as Buenos Aires time without offset; a plain date `to` includes that whole day. */
+function filterDate(value: string | null | undefined, field: string, endOfDay = false): Date | null {
+  if (value === null || value === undefined || value.trim() === "") return null;
+  const parsed = parseDateTime(value);
+  if (!parsed) throw new Invalid({ [field]: [EVENT_MESSAGES.date] });
+  return endOfDay && DATE_ONLY.test(value.trim()) ? new Date(parsed.getTime() + 24 * 3600_000 - 1) : parsed;
+}
+
+/** One organizer load per event row and request, shared by `dates`, `ticketTypes` and `customFields`. */
+const organizerViews = new WeakMap<EventRow, Promise<OrganizerView>>();
+function organizerView(ctx: Parameters<typeof eventsDomain.getEventForOrganizer>[0], event: EventRow) {
+  let view = organizerViews.get(event);
+  if (!view) {
+    view = eventsDomain.getEventForOrganizer(ctx, event.id);
+    organizerViews.set(event, view);
+  }
+  return view;
+}
+
+// ---- Catalogue (public) ----
+
+const Venue = builder.objectRef<PublicEvent["event"]["venue"]>("Venue").implement({
+  fields: (t) => ({
+    name: t.exposeString("name", { nullable: false }),
+    address: t.exposeString("address", { nullable: false }),
+    city: t.exposeString("city", { nullable: false }),
+    province: t.exposeString("province", { nullable: false, description: "Province code (AR-CF, AR-B…)." }),
+  }),
+});
+
+const OrganizationRef = builder
+  .objectRef<{ id: string; slug: string; name: string; description?: string | null; logoUrl?: string | null }>("Organization")
+  .implement({
+    description: "An organization as the public sees it (its page is /{slug}).",
+    fields: (t) => ({
+      id: t.exposeID("id", { nullable: false }),
+      slug: t.exposeString("slug", { nullable: false }),
+      name: t.exposeString("name", { nullable: false }),
+      description: t.string({ resolve: (o) => o.description ?? null }),
+      logoUrl: t.string({ resolve: (o) => o.logoUrl ?? null }),
+    }),
+  });
+
+const EventDate = builder.objectRef<PublicDate>("EventDate").implement({
+  fields: (t) => ({
+    id: t.exposeID("id", { nullable: false }),
+    startsAt: t.string({ nullable: false, description: "ISO 8601 with the Buenos Aires offset.", resolve: (d) => isoDate(d.startsAt)! }),
+    endsAt: t.string({ nullable: false, resolve: (d) => isoDate(d.endsAt)! }),
+    doorsAt: t.string({ resolve: (d) => isoDate(d.doorsAt) }),
+    status: t.exposeString("status", { nullable: false, description: "active or paused." }),
+  }),
+});
+
+const TicketType = builder.objectRef<PublicTicket>("TicketType").implement({
+  description: "A ticket type as a buyer sees it.",
+  fields: (t) => ({
+    id: t.exposeID("id", { nullable: false }),
+    eventDateId: t.exposeID("eventDateId", { description: "The date it is for; null when it is valid for any date." }),
+    name: t.exposeString("name", { nullable: false }),
+    description: t.exposeString("description", { nullable: false }),
+    price: t.exposeInt("price", { nullable: false, description: "Integer centavos (ARS)." }),
+    priceFormatted: t.string({ nullable: false, description: 'For people: "$ 15.000,00".', resolve: (x) => money(x.price)! }),
+    available: t.exposeInt("available", { nullable: false }),
+    hidden: t.exposeBoolean("hidden", { nullable: false }),
+    presale: t.exposeBoolean("presale", { nullable: false }),
+    requiresAccessCode: t.exposeBoolean("requiresAccessCode", { nullable: false }),
+    paymentMethod: t.exposeString("paymentMethod", { nullable: false, description: "MercadoPagoAccount, BankAccount or PromoterAccount." }),
+    minPerOrder: t.exposeInt("minPerOrder", { nullable: false }),
+    maxPerOrder: t.exposeInt("maxPerOrder", { nullable: false }),
+    state: t.exposeString("state", { nullable: false, description: "on_sale, sold_out, paused, not_started, ended or needs_code." }),
+    stateLabel: t.string({ nullable: false, description: "The state in Spanish, ready to show.", resolve: (x) => catalogue.TICKET_STATE_LABELS[x.state] }),
+  }),
+});
+
+const Event = builder.objectRef<PublicEvent>("Event").implement({
+  description: "An event as a buyer sees it: its upcoming dates and the ticket types this buyer may see.",
+  fields: (t) => ({
+    id: t.id({ nullable: false, resolve: (e) => e.event.id }),
+    slug: t.string({ nullable: false, resolve: (e) => e.event.slug }),
+    name: t.string({ nullable: false, resolve: (e) => e.event.name }),
+    description: t.string({ nullable: false, resolve: (e) => e.event.description }),
+    imageUrl: t.string({ resolve: (e) => e.event.imageUrl }),
+    category: t.string({ nullable: false, resolve: (e) => e.event.category }),
+    minAge: t.int({ nullable: false, resolve: (e) => e.event.minAge }),
+    status: t.string({ nullable: false, description: "active or paused (paused: visible, nothing on sale).", resolve: (e) => e.event.status }),
+    venue: t.field({ type: Venue, nullable: false, resolve: (e) => e.event.venue }),
+    organization: t.field({ type: OrganizationRef, nullable: false, resolve: (e) => e.organization }),
+    dates: t.field({ type: [EventDate], nullable: false, resolve: (e) => e.dates }),
+    ticketTypes: t.field({ type: [TicketType], nullable: false, resolve: (e) => e.ticketTypes }),
+    presaleUnlocked: t.boolean({ nullable: false, description: "Whether the presaleCode sent unlocked the presale.", resolve: (e) => e.presaleUnlocked }),
+    hasPresale: t.boolean({ nullable: false, description: "Whether a presale code can unlock presale tickets.", resolve: (e) => e.event.hasPresale }),
+  }),
+});
+
+const EventSummary = builder.objectRef<CatalogueItem>("EventSummary").implement({
+  description: "An event in the catalogue list (`event(slug)` has the rest).",
+  fields: (t) => ({
+    id: t.exposeID("id", { nullable: false }),
+    slug: t.exposeString("slug", { nullable: false }),
+    name: t.exposeString("name", { nullable: false }),
+    imageUrl: t.exposeString("imageUrl"),
+    category: t.exposeString("category", { nullable: false }),
+    status: t.exposeString("status", { nullable: false }),
+    venue: t.field({
+      type: Venue,
+      nullable: false,
+      resolve: (e) => ({ name: e.venueName, address: e.venueAddress, city: e.city, province: e.province }),
+    }),
+    organization: t.field({
+      type: OrganizationRef,
+      nullable: false,
+      resolve: (e) => ({ id: e.organizationId, slug: e.organizationSlug, name: e.organizationName }),
+    }),
+    nextDate: t.string({ nullable: false, description: "Start of its next date still to come (ISO 8601).", resolve: (e) => isoDate(e.nextDate)! }),
+    minPrice: t.int({ description: "Lowest price on sale to everyone, integer centavos; null when there is none.", resolve: (e) => e.minPrice }),
+    minPriceFormatted: t.string({ resolve: (e) => money(e.minPrice) }),
+    available: t.exposeInt("available", { nullable: false }),
+  }),
+});
+
+const EventList = builder
+  .objectRef<{ items: CatalogueItem[]; total: number; page: number; limit: number }>("EventList")
+  .implement({
+    fields: (t) => ({
+      items: t.field({ type: [EventSummary], nullable: false, resolve: (l) => l.items }),
+      total: t.exposeInt("total", { nullable: false }),
+      page: t.exposeInt("page", { nullable: false, description: "From 0." }),
+      limit: t.exposeInt("limit", { nullable: false }),
+    }),
+  });
+
+const EventFilter = builder.inputType("EventFilter", {
+  fields: (t) => ({
+    search: t.string({ description: "Part of the event's, venue's, city's or organization's name (accents and case ignored)." }),
+    province: t.string({ description: "Province code (AR-CF, AR-B…)." }),
+    category: t.string(),
+    from: t.string({ description: "ISO date or date-time (Buenos Aires without offset): events with a date ending from then on." }),
+    to: t.string({ description: "ISO date or date-time: events with a date starting until then (a plain date includes that day)." }),
+    organizationSlug: t.string(),
+  }),
+});
+
+builder.queryFields((t) => ({
+  events: t.field({
+    description: "Public catalogue: published events with a date still to come, soonest first. Paged: page from 0, limit 1–48 (default 12).",
+    type: EventList,
+    args: { filter: t.arg({ type: EventFilter }), page: t.arg.int(), limit: t.arg.int() },
+    resolve: async (_root, { filter, page, limit }, { ctx }) => {
+      const from = filterDate(filter?.from, "from");
+      const to = filterDate(filter?.to, "to", true);
+      const organizationId = filter?.organizationSlug
+        ? (await organizationsDomain.getOrganizationBySlug(ctx, filter.organizationSlug)).id
+        : null;
+      return catalogue.listPublicEvents(ctx, {
+        search: filter?.search,
+        province: filter?.province,
+        category: filter?.category,
+        from,
+        to,
+        organizationId,
+        page,
+        limit,
+      });
+    },
+  }),
+  event: t.field({
+    description:
+      "A published event, its upcoming dates and the ticket types this buyer may see: hidden ones only with their accessCode, presale ones only with the event's presaleCode (both case-insensitive). NOT_FOUND for drafts and deleted events.",
+    type: Event,
+    args: { slug: t.arg.string({ required: true }), accessCode: t.arg.string(), presaleCode: t.arg.string() },
+    resolve: (_root, { slug, accessCode, presaleCode }, { ctx }) => catalogue.getPublicEvent(ctx, slug, { accessCode, presaleCode }),
+  }),
+  organization: t.field({
+    description: "Public: the organization behind /{slug}. NOT_FOUND when there is none.",
+    type: OrganizationRef,
+    args: { slug: t.arg.string({ required: true }) },
+    resolve: (_root, { slug }, { ctx }) => organizationsDomain.getOrganizationBySlug(ctx, slug),
+  }),
+}));
+
+// ---- Back office: types ----
+
+const ManagedTicketType = builder.objectRef<TicketTypeRow>("ManagedTicketType").implement({
+  description: "A ticket type with everything its organizer may see (stock, sold, access code).",
+  fields: (t) => ({
+    id: t.exposeID("id", { nullable: false }),
+    eventId: t.exposeID("eventId", { nullable: false }),
+    eventDateId: t.exposeID("eventDateId"),
+    name: t.exposeString("name", { nullable: false }),
+    description: t.exposeString("description", { nullable: false }),
+    price: t.exposeInt("price", { nullable: false, description: "Integer centavos (ARS)." }),
+    priceFormatted: t.string({ nullable: false, resolve: (x) => money(x.price)! }),
+    stock: t.exposeInt("stock", { nullable: false, description: "Total tickets for sale, sold ones included." }),
+    sold: t.exposeInt("sold", { nullable: false }),
+    available: t.int({ nullable: false, resolve: (x) => Math.max(0, x.stock - x.sold) }),
+    minPerOrder: t.exposeInt("minPerOrder", { nullable: false }),
+    maxPerOrder: t.exposeInt("maxPerOrder", { nullable: false }),
+    salesStartAt: t.string({ resolve: (x) => isoDate(x.salesStartAt) }),
+    salesEndAt: t.string({ resolve: (x) => isoDate(x.salesEndAt) }),
+    status: t.exposeString("status", { nullable: false, description: "active, paused or deleted." }),
+    hidden: t.exposeBoolean("hidden", { nullable: false }),
+    presale: t.exposeBoolean("presale", { nullable: false }),
+    accessCode: t.exposeString("accessCode"),
+    paymentMethod: t.exposeString("paymentMethod", { nullable: false }),
+  }),
+});
+
+const ManagedEventDate = builder.objectRef<EventDateRow>("ManagedEventDate").implement({
+  fields: (t) => ({
+    id: t.exposeID("id", { nullable: false }),
+    eventId: t.exposeID("eventId", { nullable: false }),
+    startsAt: t.string({ nullable: false, resolve: (d) => isoDate(d.startsAt)! }),
+    endsAt: t.string({ nullable: false, resolve: (d) => isoDate(d.endsAt)! }),
+    doorsAt: t.string({ resolve: (d) => isoDate(d.doorsAt) }),
+    status: t.exposeString("status", { nullable: false, description: "active, paused or deleted." }),
+  }),
+});
+
+const CustomField = builder
+  .objectRef<{ id: string; label: string; kind: string; options: string[]; required: boolean }>("CustomField")
+  .implement({
+    description: "A question asked of every attendee at checkout.",
+    fields: (t) => ({
+      id: t.exposeID("id", { nullable: false }),
+      label: t.exposeString("label", { nullable: false }),
+      kind: t.exposeString("kind", { nullable: false, description: "text, number, select or date." }),
+      options: t.exposeStringList("options", { nullable: false }),
+      required: t.exposeBoolean("required", { nullable: false }),
+    }),
+  });
+
+const ManagedEvent = builder.objectRef<EventRow>("ManagedEvent").implement({
+  description: "An event as its organization manages it (drafts included).",
+  fields: (t) => ({
+    id: t.exposeID("id", { nullable: false }),
+    organizationId: t.exposeID("organizationId", { nullable: false }),
+    slug: t.exposeString("slug", { nullable: false }),
+    name: t.exposeString("name", { nullable: false }),
+    description: t.exposeString("description", { nullable: false }),
+    imageUrl: t.exposeString("imageUrl"),
+    category: t.exposeString("category", { nullable: false }),
+    minAge: t.exposeInt("minAge", { nullable: false }),
+    status: t.exposeString("status", { nullable: false, description: "active, paused or deleted." }),
+    published: t.boolean({ nullable: false, description: "false while it is a draft buyers cannot see.", resolve: (e) => Boolean(e.publishedAt) }),
+    publishedAt: t.string({ resolve: (e) => isoDate(e.publishedAt) }),
+    serviceConditionsAccepted: t.boolean({ nullable: false, resolve: (e) => Boolean(e.serviceConditionsAcceptedAt) }),
+    serviceFeeBps: t.exposeInt("serviceFeeBps", { description: "Our service fee in basis points (1000 = 10 %), set when the conditions are accepted." }),
+    pixelId: t.exposeString("pixelId"),
+    presaleCode: t.exposeString("presaleCode"),
+    venue: t.field({
+      type: Venue,
+      nullable: false,
+      resolve: (e) => ({ name: e.venueName, address: e.venueAddress, city: e.city, province: e.province }),
+    }),
+    dates: t.field({
+      type: [ManagedEventDate],
+      nullable: false,
+      description: "Its dates, deleted ones left out.",
+      resolve: async (e, _args, { ctx }) => (await organizerView(ctx, e)).dates,
+    }),
+    ticketTypes: t.field({
+      type: [ManagedTicketType],
+      nullable: false,
+      description: "Its ticket types, deleted ones left out.",
+      resolve: async (e, _args, { ctx }) => (await organizerView(ctx, e)).tickets,
+    }),
+    customFields: t.field({
+      type: [CustomField],
+      nullable: false,
+      resolve: async (e, _args, { ctx }) => (await organizerView(ctx, e)).customFields,
+    }),
+  }),
+});
+
+const OrganizationEvent = builder.objectRef<OrganizationEventItem>("OrganizationEvent").implement({
+  fields: (t) => ({
+    id: t.exposeID("id", { nullable: false }),
+    name: t.exposeString("name", { nullable: false }),
+    slug: t.exposeString("slug", { nullable: false }),
+    status: t.exposeString("status", { nullable: false }),
+    published: t.boolean({ nullable: false, resolve: (e) => Boolean(e.publishedAt) }),
+    firstDate: t.string({ resolve: (e) => isoDate(e.firstDate) }),
+    lastDate: t.string({ resolve: (e) => isoDate(e.lastDate) }),
+    sold: t.exposeInt("sold", { nullable: false }),
+    stock: t.exposeInt("stock", { nullable: false }),
+  }),
+});
+
+const OrganizationEventList = builder
+  .objectRef<{ items: OrganizationEventItem[]; total: number; page: number; limit: number }>("OrganizationEventList")
+  .implement({
+    fields: (t) => ({
+      items: t.field({ type: [OrganizationEvent], nullable: false, resolve: (l) => l.items }),
+      total: t.exposeInt("total", { nullable: false }),
+      page: t.exposeInt("page", { nullable: false, description: "From 0." }),
+      limit: t.exposeInt("limit", { nullable: false }),
+    }),
+  });
+
+const MyOrganization = builder
+  .objectRef<{ id: string; name: string; slug: string; role: string }>("MyOrganization")
+  .implement({
+    fields: (t) => ({
+      id: t.exposeID("id", { nullable: false }),
+      name: t.exposeString("name", { nullable: false }),
+      slug: t.exposeString("slug", { nullable: false }),
+      role: t.exposeString("role", { nullable: false, description: "owner, admin, operator or staff." }),
+    }),
+  });
+
+const ManagedOrganization = builder.objectRef<organizationsDomain.Organization>("ManagedOrganization").implement({
+  description: "An organization with what its owners and admins may edit.",
+  fields: (t) => ({
+    id: t.exposeID("id", { nullable: false }),
+    name: t.exposeString("name", { nullable: false }),
+    slug: t.exposeString("slug", { nullable: false }),
+    description: t.exposeString("description"),
+    cuit: t.exposeString("cuit", { description: "11 digits, without dashes." }),
+    contactEmail: t.exposeString("contactEmail"),
+    contactPhone: t.exposeString("contactPhone"),
+    logoUrl: t.exposeString("logoUrl"),
+  }),
+});
+
+// ---- Back office: queries ----
+
+const ORGANIZATION_EVENTS_MAX_LIMIT = 100;
+
+builder.queryFields((t) => ({
+  myOrganizations: t.field({
+    description: "The organizations the signed-in user belongs to, with their role in each.",
+    type: [MyOrganization],
+    resolve: (_root, _args, { ctx }) => organizationsDomain.listMyOrganizations(ctx),
+  }),
+  organizationEvents: t.field({
+    description:
+      "An organization's events (drafts included, deleted ones left out) with sales at a glance, soonest first. Members with sales access only. Paged: page from 0, limit 1–100 (default 20).",
+    type: OrganizationEventList,
+    args: {
+      organizationId: t.arg.id({ required: true }),
+      fromDate: t.arg.string({ description: "ISO date: only events with a date ending from then on. Empty lists every event." }),
+      page: t.arg.int(),
+      limit: t.arg.int(),
+    },
+    resolve: async (_root, args, { ctx }) => {
+      const fromDate = filterDate(args.fromDate, "fromDate");
+      const all = await eventsDomain.listOrganizationEvents(ctx, { organizationId: String(args.organizationId), fromDate });
+      const page = Math.max(0, args.page ?? 0);
+      const limit = Math.min(ORGANIZATION_EVENTS_MAX_LIMIT, Math.max(1, args.limit ?? 20));
+      return { items: all.slice(page * limit, (page + 1) * limit), total: all.length, page, limit };
+    },
+  }),
+  managedEvent: t.field({
+    description: "One event with everything its organizer may see. Members with sales access only.",
+    type: ManagedEvent,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, { ctx }) => {
+      const view = await eventsDomain.getEventForOrganizer(ctx, String(id));
+      organizerViews.set(view.event, Promise.resolve(view));
+      return view.event;
+    },
+  }),
+}));
+
+// ---- Back office: inputs ----
+// Values go to the domain as they come: it validates them (zod) and answers BAD_USER_INPUT with Spanish fieldErrors.
+
+type InputFields = Parameters<Parameters<typeof builder.inputType>[1]["fields"]>[0];
+
+const ORGANIZATION_KEYS = ["name", "slug", "description", "cuit", "contactEmail", "contactPhone", "logoUrl"] as const;
+
+const CreateOrganizationInput = builder.inputType("CreateOrganizationInput", {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    slug: t.string({ description: "Its page /{slug}; made from the name when left out." }),
+    description: t.string(),
+    cuit: t.string({ required: true, description: "With or without dashes; the check digit is verified." }),
+    contactEmail: t.string({ required: true }),
+    contactPhone: t.string(),
+    logoUrl: t.string(),
+  }),
+});
+
+const UpdateOrganizationInput = builder.inputType("UpdateOrganizationInput", {
+  fields: (t) => ({
+    id: t.id({ required: true }),
+    name: t.string(),
+    slug: t.string(),
+    description: t.string(),
+    cuit: t.string(),
+    contactEmail: t.string(),
+    contactPhone: t.string(),
+    logoUrl: t.string(),
+  }),
+});
+
+const EVENT_KEYS = ["name", "description", "imageUrl", "category", "minAge", "venueName", "venueAddress", "city", "province"] as const;
+
+const eventFields = (t: InputFields, required: boolean) => ({
+  name: t.string({ required }),
+  description: t.string(),
+  imageUrl: t.string(),
+  category: t.string({ description: "recitales, fiestas, teatro, stand-up, festivales, deportes, gastronomia, conferencias, infantiles or otros (default)." }),
+  minAge: t.int(),
+  venueName: t.string({ required }),
+  venueAddress: t.string({ required }),
+  city: t.string({ required }),
+  province: t.string({ required, description: "Province code (AR-CF, AR-B…)." }),
+});
+
+const DATE_KEYS = ["startsAt", "endsAt", "doorsAt"] as const;
+
+const dateFields = (t: InputFields, required: boolean) => ({
+  startsAt: t.string({ required, description: "ISO 8601; without offset it is Buenos Aires time." }),
+  endsAt: t.string({ required }),
+  doorsAt: t.string(),
+});
+
+const EventDateInput = builder.inputType("EventDateInput", { fields: (t) => dateFields(t, true) });
+
+const AddEventDateInput = builder.inputType("AddEventDateInput", {
+  fields: (t) => ({ eventId: t.id({ required: true }), ...dateFields(t, true) }),
+});
+
+const UpdateEventDateInput = builder.inputType("UpdateEventDateInput", {
+  fields: (t) => ({ id: t.id({ required: true }), ...dateFields(t, false) }),
+});
+
+const TICKET_KEYS = [
+  "eventDateId", "name", "description", "price", "stock", "minPerOrder", "maxPerOrder",
+  "salesStartAt", "salesEndAt", "hidden", "presale", "accessCode", "paymentMethod", "status",
+] as const;
+
+const ticketFields = (t: InputFields, required: boolean) => ({
+  name: t.string({ required }),
+  description: t.string(),
+  price: t.int({ required, description: "Integer centavos." }),
+  stock: t.int({ required, description: "Total tickets for sale (never below those sold)." }),
+  minPerOrder: t.int({ description: "Default 1." }),
+  maxPerOrder: t.int({ description: "Default 10." }),
+  salesStartAt: t.string({ description: "ISO 8601; empty: on sale at once." }),
+  salesEndAt: t.string({ description: "ISO 8601; empty: until the date ends." }),
+  hidden: t.boolean({ description: "Shown only to buyers who send its accessCode." }),
+  presale: t.boolean({ description: "Shown only to buyers who send the event's presaleCode." }),
+  accessCode: t.string({ description: "3–30 characters without spaces; compared case-insensitively." }),
+  paymentMethod: t.string({ description: "MercadoPagoAccount (default), BankAccount or PromoterAccount." }),
+});
+
+const TicketTypeInput = builder.inputType("TicketTypeInput", {
+  description: "A ticket type created with its event (valid for any of its dates).",
+  fields: (t) => ticketFields(t, true),
+});
+
+const CreateTicketTypeInput = builder.inputType("CreateTicketTypeInput", {
+  fields: (t) => ({ eventId: t.id({ required: true }), eventDateId: t.id({ description: "Leave out for any date." }), ...ticketFields(t, true) }),
+});
+
+const UpdateTicketTypeInput = builder.inputType("UpdateTicketTypeInput", {
+  fields: (t) => ({
+    id: t.id({ required: true }),
+    eventDateId: t.id(),
+    ...ticketFields(t, false),
+    status: t.string({ description: "active, paused or deleted." }),
+  }),
+});
+
+const CreateEventInput = builder.inputType("CreateEventInput", {
+  fields: (t) => ({
+    organizationId: t.id({ required: true }),
+    slug: t.string({ description: "Its page /eventos/{slug}; made from the name when left out." }),
+    ...eventFields(t, true),
+    dates: t.field({ type: [EventDateInput], required: true }),
+    ticketTypes: t.field({ type: [TicketTypeInput] }),
+  }),
+});
+
+const UpdateEventInput = builder.inputType("UpdateEventInput", {
+  fields: (t) => ({ id: t.id({ required: true }), ...eventFields(t, false) }),
+});
+
+const StatusInput = builder.inputType("StatusInput", {
+  fields: (t) => ({ id: t.id({ required: true }), status: t.string({ required: true, description: "active, paused or deleted." }) }),
+});
+
+const AddTicketStockInput = builder.inputType("AddTicketStockInput", {
+  fields: (t) => ({ id: t.id({ required: true, description: "The ticket type." }), quantity: t.int({ required: true, description: "1 to 1000000." }) }),
+});
+
+const EventIdInput = builder.inputType("EventIdInput", {
+  description: "The event an action applies to.",
+  fields: (t) => ({ id: t.id({ required: true }) }),
+});
+
+const SetEventPixelInput = builder.inputType("SetEventPixelInput", {
+  fields: (t) => ({ id: t.id({ required: true }), pixelId: t.string({ description: "Digits only; null or empty removes it." }) }),
+});
+
+const SetEventPresaleCodeInput = builder.inputType("SetEventPresaleCodeInput", {
+  fields: (t) => ({ id: t.id({ required: true }), presaleCode: t.string({ description: "Up to 30 characters; null or empty removes it." }) }),
+});
+
+const CustomFieldInput = builder.inputType("CustomFieldInput", {
+  fields: (t) => ({
+    label: t.string({ required: true }),
+    kind: t.string({ required: true, description: "text, number, select or date." }),
+    options: t.stringList({ description: "For select: at least two." }),
+    required: t.boolean(),
+  }),
+});
+
+const SetEventCustomFieldsInput = builder.inputType("SetEventCustomFieldsInput", {
+  fields: (t) => ({
+    id: t.id({ required: true }),
+    fields: t.field({ type: [CustomFieldInput], required: true, description: "Replaces every field the event had (up to 20)." }),
+  }),
+});
+
+// ---- Back office: mutations ----
+
+builder.mutationFields((t) => ({
+  createOrganization: t.field({
+    description: "The signed-in user creates an organization and becomes its owner (and a producer).",
+    type: ManagedOrganization,
+    args: { input: t.arg({ type: CreateOrganizationInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) => organizationsDomain.createOrganization(ctx, given(input)),
+  }),
+  updateOrganization: t.field({
+    description: "Owners and admins edit the organization. Fields left out keep their value; null clears an optional one.",
+    type: ManagedOrganization,
+    args: { input: t.arg({ type: UpdateOrganizationInput, required: true }) },
+    resolve: async (_root, { input }, { ctx }) => {
+      const current = await organizationsDomain.getOrganizationForMember(ctx, String(input.id));
+      return organizationsDomain.updateOrganization(ctx, { id: String(input.id), ...patch(current, input, ORGANIZATION_KEYS) });
+    },
+  }),
+  createEvent: t.field({
+    description: "A draft event with its dates and ticket types. Buyers see it once the conditions are accepted and it is published.",
+    type: ManagedEvent,
+    args: { input: t.arg({ type: CreateEventInput, required: true }) },
+    resolve: async (_root, { input }, { ctx }) =>
+      (
+        await eventsDomain.createEvent(ctx, {
+          ...given(input),
+          dates: input.dates.map(given),
+          ticketTypes: (input.ticketTypes ?? []).map(given),
+        })
+      ).event,
+  }),
+  updateEvent: t.field({
+    description: "Edits the event's own fields (dates and ticket types have their own mutations). Fields left out keep their value.",
+    type: ManagedEvent,
+    args: { input: t.arg({ type: UpdateEventInput, required: true }) },
+    resolve: async (_root, { input }, { ctx }) => {
+      const current = await eventsDomain.requireEvent(ctx, String(input.id));
+      return eventsDomain.updateEvent(ctx, { id: current.id, ...patch(current, input, EVENT_KEYS) });
+    },
+  }),
+  setEventStatus: t.field({
+    description: "active: on sale; paused: visible, nothing on sale; deleted: gone for buyers (final).",
+    type: ManagedEvent,
+    args: { input: t.arg({ type: StatusInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) => eventsDomain.setEventStatus(ctx, input),
+  }),
+  acceptServiceConditions: t.field({
+    description: "Accepts Tribuna's service fee for the event; needed before publishing.",
+    type: ManagedEvent,
+    args: { input: t.arg({ type: EventIdInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) => eventsDomain.acceptServiceConditions(ctx, { eventId: String(input.id) }),
+  }),
+  publishEvent: t.field({
+    description: "Puts the draft in the catalogue. Needs accepted conditions, an active date and an active ticket type (BAD_USER_INPUT otherwise).",
+    type: ManagedEvent,
+    args: { input: t.arg({ type: EventIdInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) => eventsDomain.publishEvent(ctx, { id: String(input.id) }),
+  }),
+  addEventDate: t.field({
+    type: ManagedEventDate,
+    args: { input: t.arg({ type: AddEventDateInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) => eventsDomain.addEventDate(ctx, given(input)),
+  }),
+  updateEventDate: t.field({
+    description: "Fields left out keep their value; doorsAt null clears it.",
+    type: ManagedEventDate,
+    args: { input: t.arg({ type: UpdateEventDateInput, required: true }) },
+    resolve: async (_root, { input }, { ctx }) => {
+      const current = await eventsDomain.requireEventDate(ctx, String(input.id));
+      return eventsDomain.updateEventDate(ctx, { id: current.id, ...patch(current, input, DATE_KEYS) });
+    },
+  }),
+  setEventDateStatus: t.field({
+    type: ManagedEventDate,
+    args: { input: t.arg({ type: StatusInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) => eventsDomain.setEventDateStatus(ctx, input),
+  }),
+  createTicketType: t.field({
+    type: ManagedTicketType,
+    args: { input: t.arg({ type: CreateTicketTypeInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) => eventsDomain.createTicketType(ctx, given(input)),
+  }),
+  updateTicketType: t.field({
+    description: "Fields left out keep their value; null clears an optional one. Stock below what is already sold is BAD_USER_INPUT on stock.",
+    type: ManagedTicketType,
+    args: { input: t.arg({ type: UpdateTicketTypeInput, required: true }) },
+    resolve: async (_root, { input }, { ctx }) => {
+      const current = await eventsDomain.requireTicketType(ctx, String(input.id));
+      return eventsDomain.updateTicketType(ctx, { id: current.id, ...patch(current, input, TICKET_KEYS) });
+    },
+  }),
+  setTicketTypeStatus: t.field({
+    type: ManagedTicketType,
+    args: { input: t.arg({ type: StatusInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) => eventsDomain.setTicketTypeStatus(ctx, input),
+  }),
+  addTicketStock: t.field({
+    description: "Adds tickets to a ticket type's stock in one step, safe next to live sales.",
+    type: ManagedTicketType,
+    args: { input: t.arg({ type: AddTicketStockInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) => eventsDomain.addTicketStock(ctx, input),
+  }),
+  setEventPixel: t.field({
+    description: "The Meta pixel id for the event's pages; null or empty removes it.",
+    type: ManagedEvent,
+    args: { input: t.arg({ type: SetEventPixelInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) => eventsDomain.setEventPixel(ctx, { eventId: String(input.id), pixelId: input.pixelId ?? "" }),
+  }),
+  setEventPresaleCode: t.field({
+    description: "The code buyers send as presaleCode to see presale tickets; null or empty removes it.",
+    type: ManagedEvent,
+    args: { input: t.arg({ type: SetEventPresaleCodeInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) => eventsDomain.setPresaleCode(ctx, { eventId: String(input.id), presaleCode: input.presaleCode ?? "" }),
+  }),
+  setEventCustomFields: t.field({
+    description: "Replaces the questions asked of every attendee at checkout.",
+    type: ManagedEvent,
+    args: { input: t.arg({ type: SetEventCustomFieldsInput, required: true }) },
+    resolve: async (_root, { input }, { ctx }) => {
+      const eventId = String(input.id);
+      await eventsDomain.setCustomFields(ctx, { eventId, fields: input.fields.map(given) });
+      return eventsDomain.requireEvent(ctx, eventId);
+    },
+  }),
+}));
