@@ -1,16 +1,102 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { listPublicEvents } from "#server/events/catalogue";
+import { DATE_PICKER_MAX, DATE_PICKER_MIN } from "#app/lib/dates";
+import { applyPublicCache, cacheHeadersFrom } from "#app/lib/cache.server";
+import { CATEGORY_OPTIONS, pagination, parseCatalogueSearch, PROVINCE_OPTIONS, toEventCard } from "#app/lib/catalogue.server";
+import { getRequestContext } from "#app/lib/session.server";
+import { EventGrid } from "#app/components/events/EventCard";
+import { Pager } from "#app/components/events/Pager";
+import { SearchForm } from "#app/components/events/SearchForm";
 
-export const meta: MetaFunction = () => [{ title: "Tribuna · Entradas para eventos en Argentina" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const searching = Boolean(data?.searching);
+  return [
+    { title: searching ? "Resultados de búsqueda · Tribuna" : "Tribuna · Entradas para eventos en Argentina" },
+    {
+      name: "description",
+      content: "Entradas para recitales, fiestas, teatro, stand-up y festivales de todo el país. Pagá con Mercado Pago.",
+    },
+    ...(searching ? [{ name: "robots", content: "noindex" }] : []),
+  ];
+};
+
+/** `/`: the upcoming events of every organization, with the GET search, in one round trip. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const search = parseCatalogueSearch(url);
+  const { ctx, headers } = await getRequestContext(request);
+  const result = await listPublicEvents(ctx, search.filter);
+  const v = search.values;
+  return data(
+    {
+      events: result.items.map(toEventCard),
+      pager: pagination(url, result),
+      values: v,
+      notices: search.notices,
+      searching: Boolean(v.q || v.provincia || v.categoria || v.desde || v.hasta),
+      provinces: PROVINCE_OPTIONS,
+      categories: CATEGORY_OPTIONS,
+      dateRange: { min: DATE_PICKER_MIN, max: DATE_PICKER_MAX },
+    },
+    { headers: applyPublicCache(request, headers) },
+  );
+}
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => cacheHeadersFrom(loaderHeaders);
 
 export default function Home() {
+  const { events, pager, values, notices, searching, provinces, categories, dateRange } = useLoaderData<typeof loader>();
   return (
-    <main className="mx-auto max-w-3xl p-6">
-      <h1 className="text-3xl font-bold text-primary-400">Tribuna</h1>
-      <p className="mt-2 text-[var(--muted)]">Muy pronto vas a encontrar acá los próximos eventos de todo el país.</p>
-      <Link to="/cuenta/registro" className="mt-4 inline-block rounded-lg bg-primary-500 px-4 py-2 font-bold text-black">
-        Crear cuenta
-      </Link>
+    <main className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 sm:py-8">
+      <header className="mb-5">
+        <h1 className="text-2xl font-bold sm:text-3xl">{searching ? "Resultados de tu búsqueda" : "Próximos eventos"}</h1>
+        <p className="mt-1 text-sm text-[var(--muted)]">
+          Recitales, fiestas, teatro y más en todo el país. Comprá con Mercado Pago en pocos pasos.
+        </p>
+      </header>
+      <SearchForm values={values} provinces={provinces} categories={categories} dateMin={dateRange.min} dateMax={dateRange.max} />
+      {notices.map((notice) => (
+        <p key={notice} role="status" className="mt-3 rounded-lg border border-amber-500/40 bg-amber-500/10 px-3 py-2 text-sm">
+          {notice}
+        </p>
+      ))}
+      <section aria-labelledby="resultados" className="mt-6">
+        <h2 id="resultados" className="sr-only">
+          Eventos
+        </h2>
+        {searching && events.length ? (
+          <p className="mb-3 text-sm text-[var(--muted)]" role="status">
+            {pager.total === 1 ? "Encontramos 1 evento" : `Encontramos ${pager.total} eventos`}
+          </p>
+        ) : null}
+        {events.length ? (
+          <EventGrid events={events} headingLevel={3} />
+        ) : (
+          <div className="rounded-xl border border-dashed border-[var(--border)] px-4 py-10 text-center">
+            <p className="text-lg font-bold">{searching ? "No encontramos eventos con esa búsqueda" : "Todavía no hay eventos publicados"}</p>
+            <p className="mt-1 text-sm text-[var(--muted)]">
+              {searching
+                ? "Probá con otra palabra, sacá algún filtro o buscá en otras fechas."
+                : "Volvé en unos días: los organizadores están preparando sus próximas fechas."}
+            </p>
+            {searching ? (
+              <Link to="/" className="mt-4 inline-block text-sm font-bold text-[var(--accent)] underline underline-offset-2">
+                Ver todos los eventos
+              </Link>
+            ) : null}
+          </div>
+        )}
+        <Pager pager={pager} />
+      </section>
+      <aside className="mt-10 rounded-xl border border-[var(--border)] bg-[var(--surface)] p-4 text-sm sm:flex sm:items-center sm:justify-between sm:gap-4">
+        <p>
+          <strong>¿Organizás eventos?</strong> Vendé tus entradas con Tribuna.
+        </p>
+        <Link to="/organizador/landing" className="mt-2 inline-block font-bold text-[var(--accent)] underline underline-offset-2 sm:mt-0">
+          Conocé cómo funciona
+        </Link>
+      </aside>
     </main>
   );
 }

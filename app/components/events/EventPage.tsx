@@ -1,0 +1,183 @@
+import { Link, useRouteLoaderData } from "@remix-run/react";
+import { AdPixel } from "#app/components/AdPixel";
+import { Badge } from "#app/components/ui/Badge";
+import { CodeForm } from "./CodeForm";
+import { DroppedNotice, ReferralBanner } from "./Notices";
+import { EventImage } from "./EventImage";
+import { TicketPicker, type PickerDate, type PickerErrors, type PickerTicket } from "./TicketPicker";
+
+export type { PickerDate, PickerTicket } from "./TicketPicker";
+
+/** Everything the event page shows, formatted by its loader (app/routes/eventos.$slug.server.ts). */
+export interface EventPageData {
+  event: {
+    slug: string;
+    name: string;
+    description: string;
+    imageUrl: string | null;
+    category: string;
+    categoryLabel: string;
+    minAge: number;
+    paused: boolean;
+    venue: { name: string; address: string; city: string; provinceLabel: string };
+    mapsUrl: string;
+    hasPresale: boolean;
+    serviceFeeLabel: string | null;
+  };
+  organization: { name: string; slug: string };
+  dates: PickerDate[];
+  tickets: PickerTicket[];
+  /** Saved quantities to preselect. */
+  selected: Record<string, number>;
+  eventDateId: string | null;
+  presaleUnlocked: boolean;
+  accessCodeApplied: boolean;
+  referrer: { firstName: string; lastName: string } | null;
+  /** "Sacamos «VIP» de tu compra porque…" */
+  dropped: string[];
+  pixelId: string | null;
+  /** Where the forms post: this page's own path (keeps the referral nick). */
+  path: string;
+}
+
+export type EventPageActionData =
+  | ({ intent: "comprar" } & PickerErrors)
+  | { intent: "codigo"; codeError: string };
+
+export function EventPage({ page, actionData }: { page: EventPageData; actionData?: EventPageActionData | null }) {
+  // The root already loads the pixel of `?pixelId=`; the event's own pixel is added when it is another one.
+  const root = useRouteLoaderData("root") as { pixelId?: string | null } | undefined;
+  const { event, organization, dates } = page;
+  const pickerErrors = actionData?.intent === "comprar" ? actionData : null;
+  const codeError = actionData?.intent === "codigo" ? actionData.codeError : null;
+  const firstDate = dates[0];
+
+  return (
+    <main className="mx-auto w-full max-w-6xl pb-10 sm:px-6 sm:pt-6">
+      {pickerErrors ? <ErrorSummary errors={pickerErrors} /> : null}
+      <div className="flex flex-col gap-6 lg:grid lg:grid-cols-[minmax(0,1fr)_380px] lg:gap-8">
+        <div className="flex flex-col gap-4">
+          <EventImage
+            imageUrl={event.imageUrl}
+            alt={event.name}
+            category={event.category}
+            categoryLabel={event.categoryLabel}
+            eager
+            className="sm:rounded-xl"
+          />
+          <div className="flex flex-col gap-3 px-4 sm:px-0">
+            {page.referrer ? <ReferralBanner referrer={page.referrer} /> : null}
+            {event.paused ? (
+              <p role="status" className="rounded-lg border border-amber-500 bg-amber-500/15 px-4 py-3 font-bold">
+                La venta está pausada. Volvé a mirar más tarde.
+              </p>
+            ) : null}
+            <DroppedNotice messages={page.dropped} />
+            <div className="flex flex-wrap items-center gap-2">
+              <Badge tone="primary">{event.categoryLabel}</Badge>
+              {event.minAge > 0 ? <Badge tone="warning">+{event.minAge}</Badge> : null}
+            </div>
+            <h1 className="text-2xl font-bold leading-tight sm:text-3xl">{event.name}</h1>
+            <p className="text-sm">
+              Organiza{" "}
+              <Link to={`/${organization.slug}`} className="font-bold text-[var(--accent)] underline underline-offset-2">
+                {organization.name}
+              </Link>
+            </p>
+            <dl className="flex flex-col gap-3 text-sm">
+              <div>
+                <dt className="font-bold">{dates.length > 1 ? "Fechas" : "Fecha"}</dt>
+                {dates.length ? (
+                  dates.map((d) => (
+                    <dd key={d.id}>
+                      <span>{d.dayLabel}</span> ·{" "}
+                      <time dateTime={d.startsIso}>{d.startsLabel}</time>
+                      {d.doorsLabel ? <span className="text-[var(--muted)]">{` · Puertas: ${d.doorsLabel}`}</span> : null}
+                    </dd>
+                  ))
+                ) : (
+                  <dd>No hay fechas próximas.</dd>
+                )}
+              </div>
+              <div>
+                <dt className="font-bold">Lugar</dt>
+                <dd>
+                  {event.venue.name}
+                  <br />
+                  {event.venue.address}, {event.venue.city}, {event.venue.provinceLabel}
+                  <br />
+                  <a href={event.mapsUrl} target="_blank" rel="noopener noreferrer" className="text-[var(--accent)] underline underline-offset-2">
+                    Ver en Google Maps
+                  </a>
+                </dd>
+              </div>
+            </dl>
+            {event.minAge > 0 ? (
+              <p className="rounded-lg border border-[var(--border)] px-3 py-2 text-sm">
+                {`Solo para mayores de ${event.minAge} años. Llevá tu DNI: te lo pueden pedir en la puerta.`}
+              </p>
+            ) : null}
+          </div>
+        </div>
+
+        <aside className="flex flex-col gap-4 px-4 sm:px-0 lg:col-start-2 lg:row-span-2 lg:row-start-1" aria-label="Comprar entradas">
+          <div className="flex flex-col gap-4 lg:sticky lg:top-[calc(var(--spacing-header)+1rem)]">
+            <TicketPicker
+              action={page.path}
+              tickets={page.tickets}
+              dates={dates}
+              paused={event.paused}
+              selected={page.selected}
+              eventDateId={page.eventDateId ?? (dates.length === 1 && firstDate ? firstDate.id : null)}
+              errors={pickerErrors}
+              serviceFeeLabel={event.serviceFeeLabel}
+            />
+            {event.paused ? null : (
+              <CodeForm
+                action={page.path}
+                error={codeError}
+                presaleUnlocked={page.presaleUnlocked}
+                accessCodeApplied={page.accessCodeApplied}
+                hasPresale={event.hasPresale}
+              />
+            )}
+          </div>
+        </aside>
+
+        {event.description ? (
+          <section aria-labelledby="descripcion" className="px-4 sm:px-0 lg:col-start-1 lg:row-start-2">
+            <h2 id="descripcion" className="text-xl font-bold">
+              Sobre el evento
+            </h2>
+            {/* Plain text: React escapes it; line breaks are kept by CSS. */}
+            <p className="mt-2 whitespace-pre-line leading-relaxed">{event.description}</p>
+          </section>
+        ) : null}
+      </div>
+      {page.pixelId && page.pixelId !== root?.pixelId ? <AdPixel pixelId={page.pixelId} /> : null}
+    </main>
+  );
+}
+
+/**
+ * After a refused submission the page comes back from the top (without
+ * JavaScript, a whole new page): say at once what to fix, with a link down
+ * to the picker where each message sits next to its ticket.
+ */
+function ErrorSummary({ errors }: { errors: PickerErrors }) {
+  const messages = [...errors.formErrors, ...Object.values(errors.fieldErrors).flat()];
+  if (!messages.length) return null;
+  return (
+    <div role="alert" className="mx-4 mt-4 rounded-lg border border-red-500 bg-red-50 px-4 py-3 text-sm text-red-900 sm:mx-0 sm:mt-0 sm:mb-4 dark:bg-red-950/40 dark:text-red-100">
+      <p className="font-bold">Revisá tu elección</p>
+      <ul className="mt-1 list-disc pl-5">
+        {messages.map((m) => (
+          <li key={m}>{m}</li>
+        ))}
+      </ul>
+      <a href="#entradas-titulo" className="mt-1 inline-block font-bold underline underline-offset-2">
+        Ir a las entradas
+      </a>
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import { Form, Link } from "@remix-run/react";
+import { fieldInputClasses } from "#app/components/ui/Field";
+
+export interface SelectChoice {
+  value: string;
+  label: string;
+}
+
+/** The home's query string (`/?q=…&provincia=…&categoria=…&desde=…&hasta=…`). */
+export interface CatalogueFilterValues {
+  q: string;
+  provincia: string;
+  categoria: string;
+  /** yyyy-MM-dd */
+  desde: string;
+  hasta: string;
+}
+
+const labelClasses = "text-sm font-medium";
+
+/**
+ * Search by name, province, category and dates. A GET form: it works without
+ * JavaScript and every search is a link that can be shared. `key` on the
+ * inputs makes them show the current search after a client navigation.
+ */
+export function SearchForm({
+  values,
+  provinces,
+  categories,
+  dateMin,
+  dateMax,
+}: {
+  values: CatalogueFilterValues;
+  provinces: SelectChoice[];
+  categories: SelectChoice[];
+  dateMin: string;
+  dateMax: string;
+}) {
+  const filtered = Boolean(values.provincia || values.categoria || values.desde || values.hasta);
+  const any = filtered || Boolean(values.q);
+  return (
+    <Form method="get" action="/" role="search" aria-label="Buscar eventos" className="flex flex-col gap-3">
+      <div className="flex gap-2">
+        <label htmlFor="buscar-q" className="sr-only">
+          Buscar por nombre
+        </label>
+        <input
+          key={`q-${values.q}`}
+          id="buscar-q"
+          type="search"
+          name="q"
+          defaultValue={values.q}
+          placeholder="Evento, lugar o ciudad"
+          enterKeyHint="search"
+          autoComplete="off"
+          maxLength={100}
+          className={`${fieldInputClasses} min-w-0 flex-1`}
+        />
+        <button
+          type="submit"
+          className="inline-flex min-h-11 items-center rounded-lg bg-primary-500 px-4 text-sm font-bold text-black hover:bg-primary-400"
+        >
+          Buscar
+        </button>
+      </div>
+      <details open={filtered} className="group rounded-lg border border-[var(--border)] bg-[var(--surface)]">
+        <summary className="cursor-pointer select-none px-3 py-2.5 text-sm font-medium">
+          Filtros{filtered ? " (activos)" : ""}
+        </summary>
+        <div className="grid grid-cols-2 gap-3 px-3 pb-3">
+          <div className="col-span-2 flex flex-col gap-1 sm:col-span-1">
+            <label htmlFor="buscar-provincia" className={labelClasses}>
+              Provincia
+            </label>
+            <select key={`p-${values.provincia}`} id="buscar-provincia" name="provincia" defaultValue={values.provincia} className={fieldInputClasses}>
+              <option value="">Todas las provincias</option>
+              {provinces.map((p) => (
+                <option key={p.value} value={p.value}>
+                  {p.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="col-span-2 flex flex-col gap-1 sm:col-span-1">
+            <label htmlFor="buscar-categoria" className={labelClasses}>
+              Categoría
+            </label>
+            <select key={`c-${values.categoria}`} id="buscar-categoria" name="categoria" defaultValue={values.categoria} className={fieldInputClasses}>
+              <option value="">Todas las categorías</option>
+              {categories.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="flex min-w-0 flex-col gap-1">
+            <label htmlFor="buscar-desde" className={labelClasses}>
+              Desde
+            </label>
+            <input key={`d-${values.desde}`} id="buscar-desde" type="date" name="desde" defaultValue={values.desde} min={dateMin} max={dateMax} className={fieldInputClasses} />
+          </div>
+          <div className="flex min-w-0 flex-col gap-1">
+            <label htmlFor="buscar-hasta" className={labelClasses}>
+              Hasta
+            </label>
+            <input key={`h-${values.hasta}`} id="buscar-hasta" type="date" name="hasta" defaultValue={values.hasta} min={dateMin} max={dateMax} className={fieldInputClasses} />
+          </div>
+          <div className="col-span-2 flex flex-wrap items-center gap-3">
+            <button
+              type="submit"
+              className="inline-flex min-h-11 items-center rounded-lg border border-[var(--border)] px-4 text-sm font-bold hover:border-primary-500"
+            >
+              Aplicar filtros
+            </button>
+            {any ? (
+              <Link to="/" className="text-sm text-[var(--accent)] underline underline-offset-2">
+                Limpiar búsqueda
+              </Link>
+            ) : null}
+          </div>
+        </div>
+      </details>
+    </Form>
+  );
+}

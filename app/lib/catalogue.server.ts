@@ -1,0 +1,131 @@
+import { DateTime } from "luxon";
+import type { listPublicEvents } from "#server/events/catalogue";
+import { EVENT_CATEGORIES } from "#server/events/schemas";
+import { DATE_PICKER_MAX, DATE_PICKER_MIN, formatDateTime, TIME_ZONE } from "#app/lib/dates";
+import { formatMoney } from "#app/lib/money";
+import { PROVINCES } from "#app/lib/validation";
+import type { EventCardData } from "#app/components/events/EventCard";
+import type { CatalogueFilterValues, SelectChoice } from "#app/components/events/SearchForm";
+
+/**
+ * Loader-side helpers for the catalogue pages (`/`, `/{orgSlug}`): they turn
+ * the domain's rows into what the cards show, already formatted, so the
+ * browser needs neither luxon nor the validation schemas.
+ */
+export const PAGE_SIZE = 12;
+
+export const PROVINCE_OPTIONS: SelectChoice[] = PROVINCES.map((p) => ({ value: p.value, label: p.label }));
+export const CATEGORY_OPTIONS: SelectChoice[] = EVENT_CATEGORIES.map((c) => ({ value: c.value, label: c.label }));
+
+export function provinceLabel(code: string): string {
+  return PROVINCES.find((p) => p.value === code)?.label ?? code;
+}
+
+export function categoryLabel(value: string): string {
+  return EVENT_CATEGORIES.find((c) => c.value === value)?.label ?? "Evento";
+}
+
+type CatalogueItem = Awaited<ReturnType<typeof listPublicEvents>>["items"][number];
+
+export function priceLabel(minPrice: number | null): string | null {
+  if (minPrice === null) return null;
+  return minPrice === 0 ? "Gratis" : `Desde ${formatMoney(minPrice)}`;
+}
+
+export function toEventCard(item: CatalogueItem): EventCardData {
+  return {
+    slug: item.slug,
+    name: item.name,
+    imageUrl: item.imageUrl,
+    category: item.category,
+    categoryLabel: categoryLabel(item.category),
+    dateLabel: formatDateTime(item.nextDate),
+    dateTime: item.nextDate.toISOString(),
+    venueName: item.venueName,
+    city: item.city,
+    provinceLabel: provinceLabel(item.province),
+    priceLabel: priceLabel(item.minPrice),
+    soldOut: item.available <= 0,
+    paused: item.status === "paused",
+    organizationName: item.organizationName,
+  };
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A `yyyy-MM-dd` from a date input, as the start (or the end) of that day in Buenos Aires. */
+function dayBound(value: string, edge: "start" | "end"): Date | null {
+  if (!DAY.test(value) || value < DATE_PICKER_MIN || value > DATE_PICKER_MAX) return null;
+  const day = DateTime.fromISO(value, { zone: TIME_ZONE });
+  if (!day.isValid) return null;
+  return (edge === "start" ? day.startOf("day") : day.endOf("day")).toJSDate();
+}
+
+export const SEARCH_MESSAGES = {
+  badRange: "La fecha «Hasta» tiene que ser igual o posterior a «Desde». Buscamos desde esa fecha en adelante.",
+} as const;
+
+/**
+ * The home's GET search: `q`, `provincia`, `categoria`, `desde`, `hasta`
+ * (date inputs, Buenos Aires days) and `pagina` (from 1). Anything invalid is
+ * ignored, never an error page.
+ */
+export function parseCatalogueSearch(url: URL) {
+  const params = url.searchParams;
+  const q = (params.get("q") ?? "").trim().slice(0, 100);
+  const province = params.get("provincia") ?? "";
+  const category = params.get("categoria") ?? "";
+  const fromText = params.get("desde") ?? "";
+  const toText = params.get("hasta") ?? "";
+  const pageNumber = Number(params.get("pagina") ?? "1");
+  const page = Number.isInteger(pageNumber) && pageNumber >= 1 && pageNumber <= 1000 ? pageNumber : 1;
+
+  const values: CatalogueFilterValues = {
+    q,
+    provincia: PROVINCE_OPTIONS.some((p) => p.value === province) ? province : "",
+    categoria: CATEGORY_OPTIONS.some((c) => c.value === category) ? category : "",
+    desde: dayBound(fromText, "start") ? fromText : "",
+    hasta: dayBound(toText, "end") ? toText : "",
+  };
+  const notices: string[] = [];
+  if (values.desde && values.hasta && values.hasta < values.desde) {
+    notices.push(SEARCH_MESSAGES.badRange);
+    values.hasta = "";
+  }
+  return {
+    values,
+    page,
+    notices,
+    filter: {
+      search: values.q || null,
+      province: values.provincia || null,
+      category: values.categoria || null,
+      from: values.desde ? dayBound(values.desde, "start") : null,
+      to: values.hasta ? dayBound(values.hasta, "end") : null,
+      page: page - 1,
+      limit: PAGE_SIZE,
+    },
+  };
+}
+
+/** Links for the pager: the same search with another `pagina`. */
+export function pageHref(url: URL, page: number): string {
+  const params = new URLSearchParams(url.searchParams);
+  if (page <= 1) params.delete("pagina");
+  else params.set("pagina", String(page));
+  for (const [key, value] of [...params.entries()]) if (!value) params.delete(key);
+  const query = params.toString();
+  return `${url.pathname}${query ? `?${query}` : ""}`;
+}
+
+export function pagination(url: URL, result: { total: number; page: number; limit: number }) {
+  const pages = Math.max(1, Math.ceil(result.total / result.limit));
+  const current = result.page + 1;
+  return {
+    current,
+    pages,
+    total: result.total,
+    previous: current > 1 ? pageHref(url, current - 1) : null,
+    next: current < pages ? pageHref(url, current + 1) : null,
+  };
+}

@@ -1,0 +1,249 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { Ctx } from "#server/context";
+import { fetchUserByNickname } from "#server/accounts/users";
+import { getPublicEvent, TICKET_STATE_LABELS, type BuyerUnlock, type PublicEvent } from "#server/events/catalogue";
+import { isDomainError } from "#server/errors";
+import { CARD_WALLET_METHOD, sameCode } from "#app/lib/saved-cart";
+import { formatDateTime, formatLongDay } from "#app/lib/dates";
+import { formatMoney } from "#app/lib/money";
+import { PATTERNS } from "#app/lib/validation";
+import { withFlash } from "#app/lib/flash.server";
+import { getRequestContext } from "#app/lib/session.server";
+import { categoryLabel, provinceLabel } from "#app/lib/catalogue.server";
+import {
+  isSelectable,
+  normalizeCart,
+  quantityOptions,
+  readSavedCart,
+  restoreCart,
+  sameCart,
+  savedCartCookie,
+  validateSelection,
+  type StoredCart,
+} from "#app/lib/cart.server";
+import { CODE_FIELD, CODE_INTENT, INTENT_FIELD } from "#app/components/events/picker-fields";
+import type { EventPageActionData, EventPageData, PickerTicket } from "#app/components/events/EventPage";
+
+/**
+ * Loader and action of the event page, shared by `/eventos/{slug}`, the
+ * referral link `/eventos/{slug}/{nick}` and its mistyped variant
+ * `/eventos/{slug}/{nick}/{extra}` (which only redirects).
+ */
+
+export function eventPath(slug: string, nick?: string | null) {
+  return nick ? `/eventos/${encodeURIComponent(slug)}/${encodeURIComponent(nick)}` : `/eventos/${encodeURIComponent(slug)}`;
+}
+
+/** "jueves 3 de diciembre" → "Jueves 3 de diciembre" */
+export function longDay(date: Date): string {
+  const text = formatLongDay(date);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function payerInfoPath(slug: string) {
+  return `/checkout/payer-info/${encodeURIComponent(slug)}`;
+}
+
+export const CODE_MESSAGES = {
+  empty: "Ingresá el código que te pasaron",
+  invalid: "Ese código no es válido para este evento",
+  presale: "¡Listo! Ya podés elegir entradas de preventa.",
+  access: "¡Listo! Tu código habilitó entradas nuevas.",
+} as const;
+
+/** A missing, draft or deleted event is the 404 page. */
+export async function loadPublicEventOr404(ctx: Ctx, slug: string, unlock: BuyerUnlock) {
+  try {
+    return await getPublicEvent(ctx, slug, unlock);
+  } catch (error) {
+    if (isDomainError(error) && error.code === "NOT_FOUND") throw data(null, { status: 404 });
+    throw error;
+  }
+}
+
+/** The promoter behind a referral nick, or null for an unknown (or malformed) one: never an error. */
+export async function findReferrer(ctx: Ctx, nick: string | null | undefined) {
+  const clean = nick?.trim();
+  if (!clean || !PATTERNS.nickname.test(clean)) return null;
+  try {
+    const user = await fetchUserByNickname(ctx, clean);
+    return { nick: clean, firstName: user.firstName ?? "", lastName: user.lastName ?? "" };
+  } catch (error) {
+    if (isDomainError(error) && error.code === "NOT_FOUND") return null;
+    throw error;
+  }
+}
+
+/** `/eventos/{slug}/{nick}/{anything}`: back to the referral link, keeping the query (pixelId…). */
+export function redirectMistypedReferral(request: Request, params: { slug?: string; nick?: string }): never {
+  const url = new URL(request.url);
+  throw redirect(`${eventPath(params.slug ?? "", params.nick)}${url.search}`, request.method === "GET" || request.method === "HEAD" ? 302 : 303);
+}
+
+function ticketNote(ticket: PublicEvent["ticketTypes"][number]): string | null {
+  if (ticket.paymentMethod !== CARD_WALLET_METHOD) {
+    return ticket.paymentMethod === "BankAccount"
+      ? "Se paga por transferencia bancaria: muy pronto vas a poder comprarla acá."
+      : "Se paga directamente al relacionista público.";
+  }
+  if (ticket.state === "on_sale" && ticket.available < Math.max(1, ticket.minPerOrder)) {
+    return "Quedan menos entradas que el mínimo por compra.";
+  }
+  const notes: string[] = [];
+  if (ticket.minPerOrder > 1) notes.push(`Mínimo ${ticket.minPerOrder} por compra`);
+  if (ticket.state === "on_sale" && ticket.maxPerOrder < 10) notes.push(`Máximo ${ticket.maxPerOrder} por compra`);
+  return notes.length ? notes.join(" · ") : null;
+}
+
+function mapsUrl(venue: PublicEvent["event"]["venue"]) {
+  const query = [venue.name, venue.address, venue.city, provinceLabel(venue.province), "Argentina"].filter(Boolean).join(", ");
+  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(query)}`;
+}
+
+export function toEventPageData(
+  publicEvent: PublicEvent,
+  cart: StoredCart | null,
+  extra: { referrer: EventPageData["referrer"]; dropped: string[]; path: string },
+): EventPageData {
+  const { event, organization, dates, ticketTypes, presaleUnlocked } = publicEvent;
+  const dateLabels = new Map(dates.map((d) => [d.id, formatDateTime(d.startsAt)]));
+  const tickets: PickerTicket[] = ticketTypes.map((t) => ({
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    priceLabel: t.price === 0 ? "Gratis" : formatMoney(t.price),
+    state: t.state,
+    stateLabel: TICKET_STATE_LABELS[t.state],
+    selectable: isSelectable(t, event.status),
+    options: quantityOptions(t),
+    note: ticketNote(t),
+    dateLabel: t.eventDateId && dates.length > 1 ? (dateLabels.get(t.eventDateId) ?? null) : null,
+    presale: t.presale,
+    unlocked: t.hidden || t.requiresAccessCode,
+  }));
+  const selected: Record<string, number> = {};
+  for (const item of cart?.items ?? []) selected[item.ticketId] = item.qty;
+  const fee = event.serviceFeeBps;
+  return {
+    event: {
+      slug: event.slug,
+      name: event.name,
+      description: event.description,
+      imageUrl: event.imageUrl,
+      category: event.category,
+      categoryLabel: categoryLabel(event.category),
+      minAge: event.minAge,
+      paused: event.status !== "active",
+      venue: { name: event.venue.name, address: event.venue.address, city: event.venue.city, provinceLabel: provinceLabel(event.venue.province) },
+      mapsUrl: mapsUrl(event.venue),
+      hasPresale: event.hasPresale,
+      serviceFeeLabel: fee > 0 ? `${(fee / 100).toLocaleString("es-AR", { maximumFractionDigits: 2 })} %` : null,
+    },
+    organization: { name: organization.name, slug: organization.slug },
+    dates: dates.map((d) => ({
+      id: d.id,
+      dayLabel: longDay(d.startsAt),
+      startsLabel: formatDateTime(d.startsAt),
+      startsIso: d.startsAt.toISOString(),
+      doorsLabel: d.doorsAt ? formatDateTime(d.doorsAt) : null,
+      onSale: d.status === "active" && event.status === "active",
+    })),
+    tickets,
+    selected,
+    eventDateId: cart?.eventDateId ?? null,
+    presaleUnlocked,
+    accessCodeApplied: Boolean(cart?.accessCode && publicEvent.cartTickets.some((t) => t.accessCode && sameCode(t.accessCode, cart.accessCode))),
+    referrer: extra.referrer,
+    dropped: extra.dropped,
+    pixelId: event.pixelId && /^\d+$/.test(event.pixelId) ? event.pixelId : null,
+    path: extra.path,
+  };
+}
+
+/**
+ * The event page: the event with the tickets this buyer may see (the codes
+ * saved in their cart reveal hidden and presale ones), the saved quantities
+ * preselected after running the restore rules (the cookie is rewritten when
+ * something was dropped) and the promoter of a referral link.
+ */
+export async function eventPageLoader({ request, params }: LoaderFunctionArgs) {
+  if (params.extra !== undefined) redirectMistypedReferral(request, params);
+  const slug = (params.slug ?? "").toLowerCase();
+  const { ctx, headers } = await getRequestContext(request);
+  const saved = readSavedCart(request, slug);
+  const publicEvent = await loadPublicEventOr404(ctx, slug, { accessCode: saved?.accessCode, presaleCode: saved?.presaleCode });
+
+  let cart: StoredCart | null = saved;
+  let dropped: string[] = [];
+  if (saved) {
+    const restored = restoreCart(publicEvent, saved);
+    cart = restored.cart;
+    dropped = restored.messages;
+  }
+
+  // The link's promoter wins; otherwise the one saved in the cart (if still a promoter).
+  const fromLink = params.nick ? await findReferrer(ctx, params.nick) : null;
+  const referrer = fromLink ?? (cart?.referredNick ? await findReferrer(ctx, cart.referredNick) : null);
+  const next: StoredCart = normalizeCart({ ...(cart ?? { items: [] }), referredNick: referrer?.nick });
+  if (!sameCart(next, saved)) headers.append("Set-Cookie", savedCartCookie(publicEvent.event.slug, next));
+
+  const page = toEventPageData(publicEvent, next, {
+    referrer: referrer ? { firstName: referrer.firstName, lastName: referrer.lastName } : null,
+    dropped,
+    path: eventPath(publicEvent.event.slug, params.nick ? params.nick : null),
+  });
+  headers.set("Cache-Control", "private, no-cache");
+  return data(page, { headers });
+}
+
+/**
+ * Two forms post here: the ticket picker (save the cart, go to the checkout)
+ * and "¿Tenés un código?" (save the code in the cart, show the page again).
+ */
+export async function eventPageAction({ request, params }: ActionFunctionArgs) {
+  if (params.extra !== undefined) redirectMistypedReferral(request, params);
+  const slug = (params.slug ?? "").toLowerCase();
+  const form = await request.formData();
+  const { ctx, headers } = await getRequestContext(request);
+  const saved: StoredCart = readSavedCart(request, slug) ?? { items: [] };
+
+  if (form.get(INTENT_FIELD) === CODE_INTENT) {
+    const code = String(form.get(CODE_FIELD) ?? "").trim().slice(0, 60);
+    if (!code) return data<EventPageActionData>({ intent: "codigo", codeError: CODE_MESSAGES.empty }, { status: 400, headers });
+    const probe = await loadPublicEventOr404(ctx, slug, { accessCode: code, presaleCode: code });
+    const unlocksPresale = probe.presaleUnlocked && probe.event.hasPresale;
+    const unlocksTickets = probe.cartTickets.some((t) => t.accessCode && sameCode(t.accessCode, code));
+    if (!unlocksPresale && !unlocksTickets) {
+      return data<EventPageActionData>({ intent: "codigo", codeError: CODE_MESSAGES.invalid }, { status: 400, headers });
+    }
+    const cart: StoredCart = {
+      ...saved,
+      presaleCode: unlocksPresale ? code : saved.presaleCode,
+      accessCode: unlocksTickets ? code : saved.accessCode,
+    };
+    headers.append("Set-Cookie", savedCartCookie(probe.event.slug, cart));
+    const url = new URL(request.url);
+    return redirect(`${url.pathname}${url.search}`, {
+      status: 303,
+      headers: withFlash(headers, { type: "success", message: unlocksTickets ? CODE_MESSAGES.access : CODE_MESSAGES.presale }),
+    });
+  }
+
+  const publicEvent = await loadPublicEventOr404(ctx, slug, { accessCode: saved.accessCode, presaleCode: saved.presaleCode });
+  const result = validateSelection(publicEvent, form);
+  if (!result.ok) {
+    const { ok: _ok, ...errors } = result;
+    return data<EventPageActionData>({ intent: "comprar", ...errors }, { status: 400, headers });
+  }
+  const fromLink = params.nick ? await findReferrer(ctx, params.nick) : null;
+  const referrer = fromLink ?? (saved.referredNick ? await findReferrer(ctx, saved.referredNick) : null);
+  const cart: StoredCart = {
+    items: result.items,
+    eventDateId: result.eventDateId,
+    accessCode: saved.accessCode,
+    presaleCode: saved.presaleCode,
+    referredNick: referrer?.nick,
+  };
+  headers.append("Set-Cookie", savedCartCookie(publicEvent.event.slug, cart));
+  return redirect(payerInfoPath(publicEvent.event.slug), { status: 303, headers });
+}
