@@ -1,0 +1,14 @@
+import { DateTime } from "luxon";
+import { formatMoney } from "#app/lib/money";
+import { TIME_ZONE } from "#app/lib/dates";
+
+/** Dates for integrators: ISO 8601 with the Buenos Aires offset ("2026-12-20T21:30:00.000-03:00"). */
+export function isoDate(value: Date | string | null | undefined): string | null {
+  if (!value) return null;
+  const dt = typeof value === "string" ? DateTime.fromISO(value) : DateTime.fromJSDate(value);
+  return dt.setZone(TIME_ZONE).toISO();
+}
+
+export function money(centavos: number | null | undefined) {
+  return centavos === null || centavos === undefined ? null : formatMoney(centavos);
+}
