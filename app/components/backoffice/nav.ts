@@ -1,0 +1,58 @@
+import type { Capabilities } from "./types";
+
+/** Back-office paths (the spec's, under /organizacion). */
+export const BO = {
+  root: "/organizacion",
+  summary: "/organizacion/resumen",
+  create: "/organizacion/por-crear",
+  detail: "/organizacion/detalle",
+  events: "/organizacion/mis-eventos",
+  createEvent: "/organizacion/evento/crear",
+  editEvent: (slug: string) => `/organizacion/evento/editar/${slug}`,
+  editTickets: (slug: string) => `/organizacion/evento/editar/tickets/${slug}`,
+  ticketTypes: "/organizacion/tipos-de-ticket",
+  addStock: "/organizacion/agregar-entradas",
+  customFields: (slug: string) => `/organizacion/eventos/${slug}/campos-personalizados`,
+  pixel: "/organizacion/marketing-pixel",
+  conditions: (eventId: string) => `/organizacion/condiciones-de-servicio/${eventId}`,
+  congrats: "/organizacion/congrats-evento",
+  publicEvent: (slug: string) => `/eventos/${slug}`,
+} as const;
+
+export type Capability = keyof Capabilities;
+
+export interface BackofficeLink {
+  to: string;
+  label: string;
+  capability: Capability;
+}
+
+/** The shell's links, each shown only when the member's role allows it (the domain checks again anyway). */
+export const BACKOFFICE_LINKS: BackofficeLink[] = [
+  { to: BO.summary, label: "Resumen", capability: "door:operate" },
+  { to: BO.events, label: "Mis eventos", capability: "sales:read" },
+  { to: BO.createEvent, label: "Crear evento", capability: "events:manage" },
+  { to: BO.ticketTypes, label: "Tipos de ticket", capability: "sales:read" },
+  { to: BO.addStock, label: "Agregar entradas", capability: "events:manage" },
+  { to: BO.pixel, label: "Píxel de marketing", capability: "events:manage" },
+  { to: BO.detail, label: "Datos de la organización", capability: "organization:manage" },
+];
+
+export function visibleLinks(can: Capabilities): BackofficeLink[] {
+  return BACKOFFICE_LINKS.filter((link) => can[link.capability]);
+}
+
+/**
+ * Pages that read the global filters from their query. On any other page
+ * (one about a given event, by its path) changing a selector goes to the
+ * summary instead of mixing two events.
+ */
+export const FILTER_PAGES = new Set<string>([BO.summary, BO.events, BO.createEvent, BO.ticketTypes, BO.addStock, BO.pixel, BO.detail]);
+
+export const ROLE_LABELS: Record<string, string> = {
+  owner: "Dueño/a",
+  admin: "Administrador/a",
+  operator: "Operador/a",
+  staff: "Staff",
+  "platform-admin": "Soporte de Tribuna",
+};

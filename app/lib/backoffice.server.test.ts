@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { capabilitiesOf, formToObject, removeRow, renumberRows, rowIndexes } from "./backoffice.server";
+
+describe("formToObject", () => {
+  it("turns the form's names into the domain's nested input", () => {
+    expect(
+      formToObject({
+        name: "Fiesta",
+        "dates[0].startsAt": "2030-01-01T21:00",
+        "dates[1].startsAt": "2030-01-02T21:00",
+        "ticketTypes[0].price": "1.500,50",
+        "venue.city": "Rosario",
+      }),
+    ).toEqual({
+      name: "Fiesta",
+      dates: [{ startsAt: "2030-01-01T21:00" }, { startsAt: "2030-01-02T21:00" }],
+      ticketTypes: [{ price: "1.500,50" }],
+      venue: { city: "Rosario" },
+    });
+  });
+
+  it("closes gaps in rows and ignores names that could reach the prototype", () => {
+    const out = formToObject({ "dates[0].a": "x", "dates[3].a": "y", "__proto__.polluted": "yes", "constructor.prototype.x": "1" });
+    expect(out).toEqual({ dates: [{ a: "x" }, { a: "y" }] });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe("rows", () => {
+  const values = { "dates[0].s": "a", "dates[1].s": "b", "dates[2].s": "c", name: "n" };
+
+  it("removes one row and renumbers the following ones", () => {
+    expect(removeRow(values, "dates", 1)).toEqual({ "dates[0].s": "a", "dates[1].s": "c", name: "n" });
+    expect(rowIndexes(removeRow(values, "dates", 0), "dates")).toEqual([0, 1]);
+  });
+
+  it("renumbers rows the browser sent with gaps", () => {
+    expect(renumberRows({ "fields[2].label": "x", "fields[5].label": "y" }, "fields")).toEqual({ "fields[0].label": "x", "fields[1].label": "y" });
+  });
+});
+
+describe("capabilitiesOf", () => {
+  it("follows the domain's table per membership role", () => {
+    expect(capabilitiesOf("owner")).toMatchObject({ "organization:manage": true, "events:manage": true, "door:operate": true });
+    expect(capabilitiesOf("operator")).toMatchObject({ "organization:manage": false, "events:manage": true, "sales:read": true });
+    expect(capabilitiesOf("staff")).toMatchObject({ "events:manage": false, "sales:read": false, "door:operate": true });
+    expect(Object.values(capabilitiesOf(null)).every((v) => v === false)).toBe(true);
+    expect(Object.values(capabilitiesOf("platform-admin")).every((v) => v === true)).toBe(true);
+  });
+});

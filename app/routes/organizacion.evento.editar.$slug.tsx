@@ -1,0 +1,278 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  addEventDate,
+  getEventForOrganizer,
+  requireEventBySlug,
+  setEventDateStatus,
+  setPresaleCode,
+  updateEvent,
+  updateEventDate,
+  updateEventSchema,
+} from "#server/events/events";
+import { EVENT_CATEGORIES } from "#server/events/schemas";
+import { toDateTimeLocal } from "#app/lib/dates";
+import {
+  acceptImageUpload,
+  failedReply,
+  guard,
+  readForm,
+  requireOrganization,
+  savedRedirect,
+  schemaErrors,
+} from "#app/lib/backoffice.server";
+import { BasicEventFields, DateFields, VenueFields } from "#app/components/backoffice/EventFields";
+import { EventStatusBadge, StatusBadge } from "#app/components/backoffice/EventStatus";
+import { Checkbox, DefaultSubmit, FormErrorList, FormScope, FormSnackbar, ImageInput, TextInput, useRemountKey } from "#app/components/backoffice/forms";
+import { BO } from "#app/components/backoffice/nav";
+import { BackofficePage, Card } from "#app/components/backoffice/Page";
+import { useBackofficeHref } from "#app/components/backoffice/Shell";
+import type { FormReply } from "#app/components/backoffice/types";
+import { Button } from "#app/components/ui/Button";
+import { ConfirmButton } from "#app/components/ui/Dialog";
+
+export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
+
+export const meta: MetaFunction = () => [{ title: "Editar evento · Tribuna" }];
+
+const EVENT_FIELDS = ["name", "description", "category", "minAge", "venueName", "venueAddress", "city", "province", "imageUrl"] as const;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const bo = await requireOrganization(request);
+  const found = await guard(() => requireEventBySlug(bo.ctx, params.slug ?? ""));
+  const { event, dates } = await guard(() => getEventForOrganizer(bo.ctx, found.id));
+  return data(
+    {
+      event: {
+        id: event.id,
+        slug: event.slug,
+        status: event.status,
+        publishedAt: event.publishedAt?.toISOString() ?? null,
+        values: {
+          name: event.name,
+          description: event.description,
+          category: event.category,
+          minAge: String(event.minAge),
+          venueName: event.venueName,
+          venueAddress: event.venueAddress,
+          city: event.city,
+          province: event.province,
+          imageUrl: event.imageUrl ?? "",
+        } as Record<string, string>,
+        presaleCode: event.presaleCode ?? "",
+      },
+      dates: dates.map((d) => ({
+        id: d.id,
+        status: d.status,
+        values: { startsAt: toDateTimeLocal(d.startsAt), endsAt: toDateTimeLocal(d.endsAt), doorsAt: toDateTimeLocal(d.doorsAt) } as Record<string, string>,
+      })),
+      categories: EVENT_CATEGORIES.map((c) => ({ value: c.value, label: c.label })),
+    },
+    { headers: bo.headers },
+  );
+}
+
+/**
+ * One action, several forms (`intent`): the event's fields (`updateEvent`),
+ * a new date, each date (edit, pause, delete) and the presale code.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const bo = await requireOrganization(request);
+  const event = await guard(() => requireEventBySlug(bo.ctx, params.slug ?? ""));
+  const form = await readForm(request);
+  const values = form.values;
+  const intent = values.intent ?? "update";
+  const back = () => {
+    const url = new URL(request.url);
+    return savedRedirect(`${url.pathname}${url.search}`, bo.headers);
+  };
+  const dateFields = (key: string) => ["startsAt", "endsAt", "doorsAt"].includes(key);
+
+  try {
+    switch (intent) {
+      case "update": {
+        const upload = await acceptImageUpload(bo.ctx, form, "image", "imageUrl");
+        const input: Record<string, unknown> = { id: event.id, ...Object.fromEntries(EVENT_FIELDS.map((k) => [k, upload.values[k] ?? ""])) };
+        if (upload.values.removeImage === "on" && !form.files.image) input.imageUrl = "";
+        if (input.minAge === "") delete input.minAge;
+        if (Object.keys(upload.errors).length) {
+          return failedReply(null, upload.values, { headers: bo.headers, target: "event", extraErrors: { ...schemaErrors(updateEventSchema, input), ...upload.errors } });
+        }
+        try {
+          await updateEvent(bo.ctx, input);
+        } catch (error) {
+          return failedReply(error, upload.values, { headers: bo.headers, target: "event", fields: (k) => k !== "id" });
+        }
+        return back();
+      }
+      case "addDate":
+        try {
+          await addEventDate(bo.ctx, { eventId: event.id, startsAt: values.startsAt ?? "", endsAt: values.endsAt ?? "", doorsAt: values.doorsAt ?? "" });
+        } catch (error) {
+          return failedReply(error, values, { headers: bo.headers, target: "newDate", fields: dateFields });
+        }
+        return back();
+      case "updateDate": {
+        const target = `date:${values.id}`;
+        try {
+          await updateEventDate(bo.ctx, { id: values.id ?? "", startsAt: values.startsAt ?? "", endsAt: values.endsAt ?? "", doorsAt: values.doorsAt ?? "" });
+        } catch (error) {
+          return failedReply(error, values, { headers: bo.headers, target, fields: dateFields });
+        }
+        return back();
+      }
+      case "pauseDate":
+      case "resumeDate":
+      case "deleteDate":
+        try {
+          const status = intent === "pauseDate" ? "paused" : intent === "resumeDate" ? "active" : "deleted";
+          await setEventDateStatus(bo.ctx, { id: values.id ?? "", status });
+        } catch (error) {
+          return failedReply(error, values, { headers: bo.headers, target: `date:${values.id}`, fields: () => false });
+        }
+        return back();
+      case "presale":
+        try {
+          await setPresaleCode(bo.ctx, { eventId: event.id, presaleCode: values.presaleCode ?? "" });
+        } catch (error) {
+          return failedReply(error, values, { headers: bo.headers, target: "presale", fields: (k) => k === "presaleCode" });
+        }
+        return back();
+      default:
+        return failedReply(null, values, { headers: bo.headers, extraErrors: { _form: ["No sabemos qué querías guardar. Probá de nuevo."] } });
+    }
+  } catch (error) {
+    // Forbidden / not found from the domain: the error page.
+    return failedReply(error, values, { headers: bo.headers });
+  }
+}
+
+export default function EditEventPage() {
+  const { event, dates, categories } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>() as FormReply | undefined;
+  const href = useBackofficeHref();
+  const key = useRemountKey(reply, event, dates);
+
+  return (
+    <BackofficePage
+      narrow
+      title={`Editar ${event.values.name}`}
+      lead={
+        <span className="flex flex-wrap items-center gap-2">
+          <EventStatusBadge event={event} />
+          {event.publishedAt ? (
+            <a href={BO.publicEvent(event.slug)} className="text-primary-500 hover:underline">
+              Ver página pública
+            </a>
+          ) : (
+            <Link to={href(BO.conditions(event.id), { eventId: event.id })} className="text-primary-500 hover:underline">
+              Publicar el evento
+            </Link>
+          )}
+          <span aria-hidden="true">·</span>
+          <Link to={href(BO.editTickets(event.slug), { eventId: event.id })} className="text-primary-500 hover:underline">
+            Entradas
+          </Link>
+          <span aria-hidden="true">·</span>
+          <Link to={href(BO.customFields(event.slug), { eventId: event.id })} className="text-primary-500 hover:underline">
+            Campos personalizados
+          </Link>
+        </span>
+      }
+    >
+      <div key={key} className="flex flex-col gap-6">
+        <Card title="Datos del evento">
+          <Form method="post" encType="multipart/form-data" className="flex flex-col gap-4">
+            <FormScope reply={reply} target="event" defaults={event.values} idPrefix="evento">
+              <FormErrorList reply={reply} target="event" />
+              <BasicEventFields categories={categories} />
+              <VenueFields />
+              <ImageInput name="image" urlName="imageUrl" label="Imagen del evento" alt="Imagen actual del evento" />
+              {event.values.imageUrl ? <Checkbox name="removeImage" label="Quitar la imagen" /> : null}
+            </FormScope>
+            <div className="flex justify-end">
+              <Button type="submit" name="intent" value="update">
+                Guardar cambios
+              </Button>
+            </div>
+          </Form>
+        </Card>
+
+        <Card title="Fechas">
+          <p className="mb-4 text-sm text-[var(--muted)]">Horarios de Buenos Aires. Una fecha pausada se ve pero no vende; una eliminada deja de verse.</p>
+          <ul className="flex flex-col gap-4">
+            {dates.map((date, i) => (
+              <li key={date.id} className="rounded-xl border border-[var(--border)] p-3">
+                <Form method="post" className="flex flex-col gap-2">
+                  <DefaultSubmit value="updateDate" label="Guardar fecha" />
+                  <input type="hidden" name="id" value={date.id} />
+                  <div className="flex items-center gap-2">
+                    <p className="text-sm font-bold">Fecha {i + 1}</p>
+                    <StatusBadge status={date.status} />
+                  </div>
+                  <FormScope reply={reply} target={`date:${date.id}`} defaults={date.values} idPrefix={`fecha-${i}`}>
+                    <FormErrorList reply={reply} target={`date:${date.id}`} />
+                    <DateFields />
+                  </FormScope>
+                  <div className="flex flex-wrap justify-end gap-2">
+                    <ConfirmButton
+                      name="intent"
+                      value="deleteDate"
+                      formNoValidate
+                      className="px-3 text-sm text-red-500 hover:underline"
+                      title={`¿Eliminar la fecha ${i + 1}?`}
+                      description="Deja de verse y de venderse. Las entradas ya vendidas siguen valiendo."
+                      confirmLabel="Eliminar fecha"
+                    >
+                      Eliminar
+                    </ConfirmButton>
+                    <Button type="submit" name="intent" value={date.status === "paused" ? "resumeDate" : "pauseDate"} variant="secondary" formNoValidate>
+                      {date.status === "paused" ? "Reanudar venta" : "Pausar venta"}
+                    </Button>
+                    <Button type="submit" name="intent" value="updateDate">
+                      Guardar fecha
+                    </Button>
+                  </div>
+                </Form>
+              </li>
+            ))}
+          </ul>
+          <Form method="post" className="mt-6 flex flex-col gap-2 border-t border-[var(--border)] pt-4">
+            <h3 className="font-bold">Agregar una fecha</h3>
+            <FormScope reply={reply} target="newDate" idPrefix="nueva-fecha">
+              <FormErrorList reply={reply} target="newDate" />
+              <DateFields />
+            </FormScope>
+            <div className="flex justify-end">
+              <Button type="submit" name="intent" value="addDate" variant="secondary">
+                Agregar fecha
+              </Button>
+            </div>
+          </Form>
+        </Card>
+
+        <Card title="Código de preventa">
+          <Form method="post" className="flex flex-col gap-2">
+            <FormScope reply={reply} target="presale" defaults={{ presaleCode: event.presaleCode }} idPrefix="preventa">
+              <FormErrorList reply={reply} target="presale" />
+              <TextInput
+                name="presaleCode"
+                label="Código"
+                maxLength={30}
+                help="Quien lo ingresa en la página del evento ve y compra las entradas marcadas como preventa. Dejalo vacío para quitarlo."
+                autoCapitalize="none"
+                spellCheck={false}
+              />
+            </FormScope>
+            <div className="flex justify-end">
+              <Button type="submit" name="intent" value="presale">
+                Guardar código
+              </Button>
+            </div>
+          </Form>
+        </Card>
+      </div>
+      <FormSnackbar snackbar={reply?.snackbar} />
+    </BackofficePage>
+  );
+}

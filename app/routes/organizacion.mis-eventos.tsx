@@ -1,0 +1,179 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { listOrganizationEvents, setEventStatus } from "#server/events/events";
+import type { Status } from "#server/db/schema";
+import { formatDate, formatDateTime } from "#app/lib/dates";
+import { fromDateStart } from "#app/lib/filters";
+import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
+import { EventStatusBadge } from "#app/components/backoffice/EventStatus";
+import { FormErrorList, FormSnackbar } from "#app/components/backoffice/forms";
+import { soldOfStock } from "#app/components/backoffice/format";
+import { BO } from "#app/components/backoffice/nav";
+import { BackofficePage, EmptyState } from "#app/components/backoffice/Page";
+import { useBackofficeHref } from "#app/components/backoffice/Shell";
+import type { FormReply } from "#app/components/backoffice/types";
+import { buttonClasses } from "#app/components/ui/Button";
+import { ConfirmButton } from "#app/components/ui/Dialog";
+
+export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
+
+export const meta: MetaFunction = () => [{ title: "Mis eventos · Tribuna" }];
+
+const SHOW_DELETED = "eliminados";
+
+/** The organization's events from the filter's window (by default from seven days before today). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const bo = await requireOrganization(request, "sales:read");
+  const showDeleted = new URL(request.url).searchParams.get("ver") === SHOW_DELETED;
+  const fromDate = fromDateStart(bo.filters.opts.fromDate);
+  const statuses: Status[] = showDeleted ? ["active", "paused", "deleted"] : ["active", "paused"];
+  const events = await guard(() => listOrganizationEvents(bo.ctx, { organizationId: bo.organization.id, fromDate, statuses }));
+  return data(
+    {
+      organization: bo.organization,
+      canManage: bo.can["events:manage"],
+      showDeleted,
+      fromDate: fromDate?.toISOString() ?? null,
+      events: events.map((e) => ({
+        id: e.id,
+        name: e.name,
+        slug: e.slug,
+        status: e.status,
+        publishedAt: e.publishedAt?.toISOString() ?? null,
+        firstDate: e.firstDate?.toISOString() ?? null,
+        sold: e.sold,
+        stock: e.stock,
+      })),
+    },
+    { headers: bo.headers },
+  );
+}
+
+const INTENT_STATUS: Record<string, Status> = { pause: "paused", resume: "active", delete: "deleted" };
+
+/** Pause, resume or delete an event (`setEventStatus`); the domain checks it is this member's to change. */
+export async function action({ request }: ActionFunctionArgs) {
+  const bo = await requireOrganization(request);
+  const form = await readForm(request);
+  const status = INTENT_STATUS[form.values.intent ?? ""];
+  if (!status) return failedReply(null, form.values, { headers: bo.headers, extraErrors: { _form: ["Elegí qué hacer con el evento"] } });
+  try {
+    await setEventStatus(bo.ctx, { id: form.values.eventId ?? "", status });
+  } catch (error) {
+    return failedReply(error, form.values, { headers: bo.headers, fields: () => false });
+  }
+  const url = new URL(request.url);
+  return savedRedirect(`${url.pathname}${url.search}`, bo.headers);
+}
+
+export default function MyEventsPage() {
+  const { events, canManage, showDeleted, fromDate } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>() as FormReply | undefined;
+  const href = useBackofficeHref();
+
+  return (
+    <BackofficePage
+      title="Mis eventos"
+      lead={fromDate ? `Eventos con fechas desde el ${formatDate(fromDate)} (última semana en adelante).` : "Todos los eventos, también los pasados."}
+      actions={
+        <>
+          <Link to={href(BO.events, {}, showDeleted ? {} : { ver: SHOW_DELETED })} className={buttonClasses("secondary")}>
+            {showDeleted ? "Ocultar eliminados" : "Mostrar eliminados"}
+          </Link>
+          {canManage ? (
+            <Link to={href(BO.createEvent)} className={buttonClasses("primary")}>
+              Crear evento
+            </Link>
+          ) : null}
+        </>
+      }
+    >
+      <FormErrorList reply={reply} />
+      {events.length === 0 ? (
+        <EmptyState>
+          <p className="font-bold text-[var(--text)]">No hay eventos para mostrar.</p>
+          <p className="mt-1">Si buscás eventos pasados, usá “Ver también los pasados” en los filtros.</p>
+        </EmptyState>
+      ) : (
+        <div className="overflow-x-auto rounded-2xl border border-[var(--border)]">
+          <table className="w-full min-w-[44rem] text-left text-sm">
+            <thead className="bg-[var(--surface)] text-xs uppercase tracking-wide text-[var(--muted)]">
+              <tr>
+                <th scope="col" className="px-4 py-3">Evento</th>
+                <th scope="col" className="px-4 py-3">Estado</th>
+                <th scope="col" className="px-4 py-3">Primera fecha</th>
+                <th scope="col" className="px-4 py-3">Vendidas / stock</th>
+                <th scope="col" className="px-4 py-3">Acciones</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-[var(--border)]">
+              {events.map((event) => (
+                <tr key={event.id} data-event={event.slug}>
+                  <th scope="row" className="px-4 py-3 font-bold">
+                    {event.publishedAt && event.status !== "deleted" ? (
+                      <a href={BO.publicEvent(event.slug)} className="hover:underline">
+                        {event.name}
+                      </a>
+                    ) : (
+                      event.name
+                    )}
+                  </th>
+                  <td className="px-4 py-3">
+                    <EventStatusBadge event={event} />
+                  </td>
+                  <td className="px-4 py-3 whitespace-nowrap">{event.firstDate ? formatDateTime(event.firstDate) : "Sin fechas"}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">{soldOfStock(event.sold, event.stock)}</td>
+                  <td className="px-4 py-3">
+                    {canManage && event.status !== "deleted" ? (
+                      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                        {!event.publishedAt ? (
+                          <Link to={href(BO.conditions(event.id), { eventId: event.id })} className="font-bold text-primary-500 hover:underline">
+                            Publicar
+                          </Link>
+                        ) : null}
+                        <Link to={href(BO.editEvent(event.slug), { eventId: event.id })} className="text-primary-500 hover:underline">
+                          Editar
+                        </Link>
+                        <Link to={href(BO.editTickets(event.slug), { eventId: event.id })} className="text-primary-500 hover:underline">
+                          Entradas
+                        </Link>
+                        <Form method="post" className="inline">
+                          <input type="hidden" name="eventId" value={event.id} />
+                          {event.status === "paused" ? (
+                            <button type="submit" name="intent" value="resume" className="text-primary-500 hover:underline">
+                              Reanudar
+                            </button>
+                          ) : (
+                            <button type="submit" name="intent" value="pause" className="text-primary-500 hover:underline">
+                              Pausar
+                            </button>
+                          )}
+                        </Form>
+                        <Form method="post" className="inline">
+                          <input type="hidden" name="eventId" value={event.id} />
+                          <ConfirmButton
+                            name="intent"
+                            value="delete"
+                            className="text-red-500 hover:underline"
+                            title={`¿Eliminar “${event.name}”?`}
+                            description="Deja de verse y de venderse. Las compras hechas y sus entradas siguen valiendo. No se puede deshacer."
+                            confirmLabel="Eliminar evento"
+                          >
+                            Eliminar
+                          </ConfirmButton>
+                        </Form>
+                      </div>
+                    ) : (
+                      <span className="text-[var(--muted)]">—</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <FormSnackbar snackbar={reply?.snackbar} />
+    </BackofficePage>
+  );
+}

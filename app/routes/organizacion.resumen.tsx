@@ -1,0 +1,144 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { listOrganizationEvents } from "#server/events/events";
+import { formatDate, formatDateTime } from "#app/lib/dates";
+import { fromDateStart } from "#app/lib/filters";
+import { guard, requireOrganization } from "#app/lib/backoffice.server";
+import { EventStatusBadge } from "#app/components/backoffice/EventStatus";
+import { soldOfStock } from "#app/components/backoffice/format";
+import { BO } from "#app/components/backoffice/nav";
+import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
+import { useBackofficeHref } from "#app/components/backoffice/Shell";
+import { buttonClasses } from "#app/components/ui/Button";
+
+export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
+
+export const meta: MetaFunction = () => [{ title: "Resumen · Mi organización · Tribuna" }];
+
+/** The organization's events in the filter's window, with tickets sold against stock. Only real numbers. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const bo = await requireOrganization(request);
+  const fromDate = fromDateStart(bo.filters.opts.fromDate);
+  const events = bo.can["sales:read"]
+    ? await guard(() => listOrganizationEvents(bo.ctx, { organizationId: bo.organization.id, fromDate }))
+    : null;
+  return data(
+    {
+      organization: bo.organization,
+      can: bo.can,
+      fromDate: fromDate?.toISOString() ?? null,
+      events: events?.map((e) => ({
+        id: e.id,
+        name: e.name,
+        slug: e.slug,
+        status: e.status,
+        publishedAt: e.publishedAt?.toISOString() ?? null,
+        firstDate: e.firstDate?.toISOString() ?? null,
+        sold: e.sold,
+        stock: e.stock,
+      })) ?? null,
+    },
+    { headers: bo.headers },
+  );
+}
+
+export default function SummaryPage() {
+  const { organization, can, events, fromDate } = useLoaderData<typeof loader>();
+  const href = useBackofficeHref();
+  const drafts = events?.filter((e) => !e.publishedAt) ?? [];
+  const totals = events?.reduce((acc, e) => ({ sold: acc.sold + e.sold, stock: acc.stock + e.stock }), { sold: 0, stock: 0 });
+
+  return (
+    <BackofficePage
+      title={`Resumen de ${organization.name}`}
+      lead={fromDate ? `Eventos con fechas desde el ${formatDate(fromDate)}.` : "Todos los eventos, también los pasados."}
+      actions={
+        can["events:manage"] ? (
+          <Link to={href(BO.createEvent)} className={buttonClasses("primary")}>
+            Crear evento
+          </Link>
+        ) : null
+      }
+    >
+      {!events ? (
+        <Card>
+          <p className="text-[var(--muted)]">
+            Tu rol en esta organización es de staff: podés ayudar en la puerta de los eventos. Las ventas y la
+            configuración de los eventos las ven quienes administran la organización.
+          </p>
+        </Card>
+      ) : events.length === 0 ? (
+        <EmptyState>
+          <p className="font-bold text-[var(--text)]">No hay eventos en este período.</p>
+          <p className="mt-1">
+            {can["events:manage"] ? (
+              <>
+                <Link to={href(BO.createEvent)} className="text-primary-500 hover:underline">
+                  Creá tu primer evento
+                </Link>{" "}
+                o mirá también los eventos pasados con el filtro de arriba.
+              </>
+            ) : (
+              "Mirá también los eventos pasados con el filtro de arriba."
+            )}
+          </p>
+        </EmptyState>
+      ) : (
+        <div className="flex flex-col gap-6">
+          <dl className="grid gap-4 sm:grid-cols-3">
+            <Stat label="Eventos" value={String(events.length)} />
+            <Stat label="Entradas vendidas / stock" value={soldOfStock(totals!.sold, totals!.stock)} />
+            <Stat label="Borradores sin publicar" value={String(drafts.length)} />
+          </dl>
+          <Card title="Eventos">
+            <ul className="divide-y divide-[var(--border)]">
+              {events.map((event) => (
+                <li key={event.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                  <div className="min-w-0">
+                    <p className="flex flex-wrap items-center gap-2 font-bold">
+                      {event.name} <EventStatusBadge event={event} />
+                    </p>
+                    <p className="text-sm text-[var(--muted)]">
+                      {event.firstDate ? formatDateTime(event.firstDate) : "Sin fechas"} · Vendidas {soldOfStock(event.sold, event.stock)}
+                    </p>
+                  </div>
+                  <div className="flex flex-wrap gap-3 text-sm">
+                    {!event.publishedAt && can["events:manage"] ? (
+                      <Link to={href(BO.conditions(event.id), { eventId: event.id })} className="font-bold text-primary-500 hover:underline">
+                        Publicar
+                      </Link>
+                    ) : null}
+                    {can["events:manage"] ? (
+                      <>
+                        <Link to={href(BO.editEvent(event.slug), { eventId: event.id })} className="text-primary-500 hover:underline">
+                          Editar
+                        </Link>
+                        <Link to={href(BO.editTickets(event.slug), { eventId: event.id })} className="text-primary-500 hover:underline">
+                          Entradas
+                        </Link>
+                      </>
+                    ) : null}
+                    {event.publishedAt ? (
+                      <a href={BO.publicEvent(event.slug)} className="text-primary-500 hover:underline">
+                        Ver página pública
+                      </a>
+                    ) : null}
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </Card>
+        </div>
+      )}
+    </BackofficePage>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-4">
+      <dt className="text-sm text-[var(--muted)]">{label}</dt>
+      <dd className="mt-1 text-2xl font-bold">{value}</dd>
+    </div>
+  );
+}
