@@ -119,6 +119,20 @@ test.describe("organizer with JavaScript", () => {
     await expect(row.getByText("0 / 120")).toBeVisible();
 
     await expectOnSale(page, shareUrl, name);
+
+    // A buyer (another browser, no session) finds it from the home page by searching and picks tickets.
+    const buyer = await page.context().browser()!.newPage();
+    await buyer.goto(`${baseURL}/`);
+    const main = buyer.locator("main");
+    await main.getByRole("searchbox", { name: "Buscar por nombre" }).fill(`pena federal ${id}`);
+    await main.getByRole("button", { name: "Buscar", exact: true }).click();
+    await main.getByRole("article").first().getByRole("link", { name }).click();
+    await expect(main.getByRole("heading", { level: 1 })).toHaveText(name);
+    await main.getByLabel("Cantidad de General").selectOption("2");
+    await main.getByRole("button", { name: "Continuar" }).click();
+    await expect(buyer).toHaveURL(`${baseURL}/checkout/payer-info/pena-federal-${id}`);
+    await expect(main.getByText("General").first()).toBeVisible();
+    await buyer.close();
   });
 });
 
