@@ -10,7 +10,7 @@ import { withFlash } from "#app/lib/flash.server";
 import { domainErrorReply, invalidReply, mergeHeaders } from "#app/lib/forms.server";
 import { consumeReturnPath, requireUser } from "#app/lib/session.server";
 import { AccountPage } from "#app/components/account/AccountPage";
-import { ActionSnackbar, type SnackbarMessage } from "#app/components/account/ActionSnackbar";
+import { FormSnackbar, type SnackbarMessage } from "#app/components/ui/FormSnackbar";
 import { FormErrors } from "#app/components/account/Notice";
 import { ProfileFields } from "#app/components/account/ProfileFields";
 import { COMPLETABLE_FIELDS, completeProfileSchema, isCompletableField, type CompletableField } from "#app/components/account/schemas";
@@ -84,7 +84,7 @@ export default function FinishGooglePage() {
           Guardar y continuar
         </Button>
       </Form>
-      <ActionSnackbar snackbar={actionData?.snackbar} />
+      <FormSnackbar snackbar={actionData?.snackbar} />
     </AccountPage>
   );
 }

@@ -9,7 +9,7 @@ import { withFlash } from "#app/lib/flash.server";
 import { domainErrorReply, invalidReply } from "#app/lib/forms.server";
 import { requireUser } from "#app/lib/session.server";
 import { AccountPage } from "#app/components/account/AccountPage";
-import { ActionSnackbar, type SnackbarMessage } from "#app/components/account/ActionSnackbar";
+import { FormSnackbar, type SnackbarMessage } from "#app/components/ui/FormSnackbar";
 import { FormErrors } from "#app/components/account/Notice";
 import { ProfileFields, type ProfileFieldName } from "#app/components/account/ProfileFields";
 import { OPTIONAL_PROFILE_FIELDS, profileFormSchema } from "#app/components/account/schemas";
@@ -99,7 +99,7 @@ function ProfileForm({ profile, saveError }: { profile: Record<string, string>; 
           </Button>
         </div>
       </Form>
-      <ActionSnackbar snackbar={localError ?? actionData?.snackbar} />
+      <FormSnackbar snackbar={localError ?? actionData?.snackbar} />
     </AccountPage>
   );
 }

@@ -6,14 +6,18 @@ export interface SnackbarMessage {
 }
 
 /**
- * The snackbar for a form's answer on this same page (a 400 does not
- * redirect, so the shell's flash snackbar does not apply). It looks like the
- * shell's (app/components/ui/Snackbar.tsx) and closes with its button, also
- * without JavaScript (checkbox + :has).
+ * The snackbar for an action's answer on the same page (a failed save does
+ * not redirect, so the shell's flash does not apply). Closes with its button,
+ * also without JavaScript (checkbox + :has), and by itself after a while.
  */
-export function ActionSnackbar({ snackbar }: { snackbar: SnackbarMessage | null | undefined }) {
+export function FormSnackbar({ snackbar }: { snackbar: SnackbarMessage | null | undefined }) {
   const [open, setOpen] = useState(Boolean(snackbar));
-  useEffect(() => setOpen(Boolean(snackbar)), [snackbar]);
+  useEffect(() => {
+    setOpen(Boolean(snackbar));
+    if (!snackbar) return;
+    const timer = setTimeout(() => setOpen(false), snackbar.type === "error" ? 10_000 : 6_000);
+    return () => clearTimeout(timer);
+  }, [snackbar]);
   if (!snackbar || !open) return null;
   const error = snackbar.type === "error";
   return (
@@ -35,7 +39,7 @@ export function ActionSnackbar({ snackbar }: { snackbar: SnackbarMessage | null 
           htmlFor="form-snackbar-cerrar"
           aria-hidden="true"
           title="Cerrar"
-          className="-m-1 cursor-pointer rounded p-1 text-lg leading-none opacity-80 hover:opacity-100 peer-focus-visible:outline-2 peer-focus-visible:outline-primary-300"
+          className="-m-1 cursor-pointer rounded p-1 text-lg leading-none opacity-80 hover:opacity-100"
         >
           ×
         </label>
