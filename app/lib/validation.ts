@@ -155,3 +155,16 @@ export function isValidPixelId(value: string | null | undefined): value is strin
   return typeof value === "string" && PATTERNS.pixelId.test(value);
 }
 
+
+/** The profile a person edits (`updateUser`, `/cuenta/mi-cuenta`): one schema for the page and the domain. */
+export const profileSchema = z.object({
+  firstName: nameSchema,
+  lastName: nameSchema,
+  email: emailSchema,
+  nickname: optional(nicknameSchema),
+  documentType: optional(documentTypeSchema),
+  documentNumber: optional(identificationNumberSchema),
+  address: optional(requiredText()),
+  state: optional(provinceSchema),
+  phoneNumber: optional(phoneSchema),
+});

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
+  profileSchema,
   documentTypeSchema,
   emailSchema,
   identificationNumberSchema,
@@ -71,17 +72,7 @@ export async function currentUser(ctx: Ctx): Promise<PublicUser> {
 export const EMAIL_IN_USE = "Ya existe una cuenta con este email";
 export const NICKNAME_TAKEN = "Ese nickname ya está en uso";
 
-export const updateUserSchema = z.object({
-  firstName: nameSchema,
-  lastName: nameSchema,
-  email: emailSchema,
-  nickname: optional(nicknameSchema),
-  documentType: optional(documentTypeSchema),
-  documentNumber: optional(identificationNumberSchema),
-  address: optional(requiredText()),
-  state: optional(provinceSchema),
-  phoneNumber: optional(phoneSchema),
-});
+export const updateUserSchema = profileSchema;
 
 /**
  * `updateUser`: the signed-in user edits their own profile. Fields left out

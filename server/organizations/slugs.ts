@@ -17,17 +17,7 @@ export const SLUG_MESSAGES = {
   taken: "Ese link ya lo usa otra organización",
 } as const;
 
-/** "Producciones del Río" → "producciones-del-rio" */
-export function slugify(value: string): string {
-  return value
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 50)
-    .replace(/-+$/g, "");
-}
+export { slugify } from "#app/lib/slug";
 
 export function slugProblem(slug: string): string | null {
   if (slug.length < 3 || slug.length > 50) return SLUG_MESSAGES.length;

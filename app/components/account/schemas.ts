@@ -45,17 +45,7 @@ export const linkSignUpFormSchema = z.object({
   lastName: nameSchema,
 });
 
-export const profileFormSchema = z.object({
-  firstName: nameSchema,
-  lastName: nameSchema,
-  email: emailSchema,
-  nickname: optional(nicknameSchema),
-  documentType: optional(documentTypeSchema),
-  documentNumber: optional(identificationNumberSchema),
-  address: optional(requiredText()),
-  state: optional(provinceSchema),
-  phoneNumber: optional(phoneSchema),
-});
+export { profileSchema as profileFormSchema } from "#app/lib/validation";
 
 /** Optional profile fields: an empty input means "clear it", sent to the domain as null. */
 export const OPTIONAL_PROFILE_FIELDS = ["nickname", "documentType", "documentNumber", "address", "state", "phoneNumber"] as const;

@@ -11,18 +11,5 @@ export function soldOfStock(sold: number, stock: number): string {
   return `${f.format(sold)} / ${f.format(stock)}`;
 }
 
-/**
- * The organization link suggested from its name ("Producciones del Río" →
- * "producciones-del-rio"). The server's rule (server/organizations/slugs.ts)
- * decides; this copy only fills the field while typing.
- */
-export function suggestSlug(value: string): string {
-  return value
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 50)
-    .replace(/-+$/g, "");
-}
+/** The organization link suggested from its name; the server's rule (server/organizations/slugs.ts) decides. */
+export { slugify as suggestSlug } from "#app/lib/slug";
