@@ -12,6 +12,8 @@ import express from "express";
 import { env } from "./server/env";
 import { prepareDatabase } from "./server/db/setup";
 import { CLIENT_IP_HEADER } from "./server/auth/request-auth";
+import { startJobRunner } from "./server/jobs/queue";
+import { jobHandlers } from "./server/jobs/handlers";
 
 const dev = process.argv.includes("--dev");
 if (!dev) process.env.NODE_ENV ??= "production";
@@ -25,6 +27,9 @@ if (!dev && !fs.existsSync(BUILD_ENTRY)) {
 const config = env();
 const database = await prepareDatabase();
 console.log(`Base de datos lista (${database.kind === "pglite" ? `PGlite en ${config.DATA_DIR}/pglite` : "PostgreSQL"}).`);
+
+// Background jobs (hold expiry…) from the jobs table; JOBS=off leaves them to another process.
+const jobRunner = process.env.JOBS === "off" ? null : startJobRunner(async () => database.db, jobHandlers);
 
 const app = express();
 app.disable("x-powered-by");
@@ -59,6 +64,7 @@ const server = app.listen(config.PORT, () => {
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     server.close();
+    jobRunner?.stop();
     database.close().finally(() => process.exit(0));
   });
 }

@@ -13,6 +13,7 @@ import {
   type SavedCartItem,
 } from "#app/lib/saved-cart";
 import { DATE_FIELD, ticketIdOfField } from "#app/components/events/picker-fields";
+import { checkTicketSelection, SELECTION_MESSAGES } from "#server/orders/rules";
 
 /**
  * The buyer's saved cart in the cookie `incomplete-saved-order--{eventSlug}`
@@ -127,35 +128,8 @@ type SelectableEvent = Pick<PublicEvent, "event" | "dates" | "ticketTypes">;
 type PublicTicket = PublicEvent["ticketTypes"][number];
 
 export const PICKER_MESSAGES = {
-  paused: "La venta está pausada",
-  noDates: "Este evento no tiene fechas a la venta",
-  atLeastOne: "Elegí al menos una entrada",
-  dateRequired: "Elegí una fecha",
-  dateUnavailable: "Esa fecha no está a la venta, elegí otra",
-  invalidQty: "Elegí una cantidad válida",
-  unknownTicket: "Una de las entradas que elegiste ya no está a la venta. Revisá tu elección.",
-  min: (name: string, min: number) => `Mínimo ${min} entradas «${name}» por compra`,
-  max: (name: string, max: number) => `Máximo ${max} ${max === 1 ? "entrada" : "entradas"} «${name}» por compra`,
-  available: (name: string, available: number) =>
-    available === 1 ? `Queda 1 sola entrada «${name}»` : `Quedan solo ${available} entradas «${name}»`,
-  otherDate: (name: string) => `«${name}» es para otra fecha del evento`,
+  ...SELECTION_MESSAGES,
   paymentMethod: (name: string) => `Por ahora «${name}» no se vende online: ${DROP_MESSAGES["payment-method"]}`,
-  state: (name: string, state: TicketState): string => {
-    switch (state) {
-      case "sold_out":
-        return `No quedan entradas «${name}»`;
-      case "paused":
-        return `La venta de «${name}» está pausada`;
-      case "not_started":
-        return `«${name}» todavía no está a la venta`;
-      case "ended":
-        return `La venta de «${name}» ya terminó`;
-      case "needs_code":
-        return `«${name}» necesita un código de acceso`;
-      default:
-        return `«${name}» no está a la venta`;
-    }
-  },
 } as const;
 
 /** Whether the picker offers a quantity for this ticket (and the action accepts one). */
@@ -242,12 +216,12 @@ export function validateSelection(publicEvent: SelectableEvent, form: FormData |
     if (qty === 0) continue;
     values[ticket.id] = qty;
     if (items.some((i) => i.ticketId === ticket.id)) continue;
-    if (ticket.state !== "on_sale") addFieldError(ticket.id, PICKER_MESSAGES.state(ticket.name, ticket.state));
-    else if (ticket.paymentMethod !== CARD_WALLET_METHOD) addFieldError(ticket.id, PICKER_MESSAGES.paymentMethod(ticket.name));
-    else if (qty < ticket.minPerOrder) addFieldError(ticket.id, PICKER_MESSAGES.min(ticket.name, ticket.minPerOrder));
-    else if (qty > ticket.maxPerOrder) addFieldError(ticket.id, PICKER_MESSAGES.max(ticket.name, ticket.maxPerOrder));
-    else if (qty > ticket.available) addFieldError(ticket.id, PICKER_MESSAGES.available(ticket.name, ticket.available));
-    else if (ticket.eventDateId && eventDateId && ticket.eventDateId !== eventDateId) addFieldError(ticket.id, PICKER_MESSAGES.otherDate(ticket.name));
+    // The same per-order rules as createOrder (server/orders/rules.ts); the picker sells card-wallet tickets only.
+    const failure = checkTicketSelection(ticket, qty, eventDateId, {
+      allowedPaymentMethods: [CARD_WALLET_METHOD],
+      paymentMethodMessage: PICKER_MESSAGES.paymentMethod,
+    });
+    if (failure) addFieldError(ticket.id, failure.message);
     items.push({ ticketId: ticket.id, qty });
   }
   if (!items.length && !Object.keys(fieldErrors).some((k) => k !== DATE_FIELD) && !formErrors.length) {

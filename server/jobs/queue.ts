@@ -1,0 +1,110 @@
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "#server/db/client";
+import { jobs } from "#server/db/schema";
+
+/**
+ * The job queue (DESIGN.md §6): rows in `jobs`, claimed with
+ * `FOR UPDATE SKIP LOCKED` so any number of server processes can run them
+ * without taking the same job twice.
+ */
+export type JobRow = typeof jobs.$inferSelect;
+export type JobHandler = (payload: Record<string, unknown>, job: { db: Db; now: Date; row: JobRow }) => Promise<void>;
+export type JobHandlers = Record<string, JobHandler>;
+
+/** After this many failed attempts a job is given up (failed_at set). */
+export const MAX_ATTEMPTS = 10;
+/** A job claimed this long ago and neither done nor failed is taken as abandoned (its process died). */
+export const LOCK_TIMEOUT_MS = 5 * 60_000;
+
+/** Retry delay after the n-th failed attempt: 30 s, 1 min, 2 min… capped at one hour. */
+export function backoffMs(attempts: number): number {
+  return Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempts - 1));
+}
+
+/** Adds a job; pass the order's transaction so the job exists only if the transaction commits. */
+export async function enqueue(db: DbOrTx, kind: string, payload: Record<string, unknown>, runAt: Date = new Date()) {
+  const [row] = await db.insert(jobs).values({ kind, payload, runAt }).returning();
+  return row;
+}
+
+/**
+ * Runs up to `limit` due jobs. Claiming (attempts + 1, locked_at) happens in
+ * its own short transaction with SKIP LOCKED; handlers run after it commits,
+ * so a slow handler holds no lock. A job that throws is retried with backoff
+ * until MAX_ATTEMPTS. Returns how many ran and how many failed.
+ */
+export async function runDueJobs(db: Db, handlers: JobHandlers, now: Date = new Date(), limit = 20) {
+  const staleBefore = new Date(now.getTime() - LOCK_TIMEOUT_MS);
+  const claimed = await db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(isNull(jobs.doneAt), isNull(jobs.failedAt), lte(jobs.runAt, now), or(isNull(jobs.lockedAt), lt(jobs.lockedAt, staleBefore))))
+      .orderBy(asc(jobs.runAt), asc(jobs.id))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    if (!due.length) return [];
+    return tx
+      .update(jobs)
+      .set({ lockedAt: now, attempts: sql`${jobs.attempts} + 1` })
+      .where(inArray(
+        jobs.id,
+        due.map((d) => d.id),
+      ))
+      .returning();
+  });
+
+  let done = 0;
+  let failed = 0;
+  for (const row of claimed.sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id)) {
+    const handler = handlers[row.kind];
+    try {
+      if (!handler) throw new Error(`No hay handler para los jobs «${row.kind}»`);
+      await handler(row.payload, { db, now, row });
+      await db.update(jobs).set({ doneAt: new Date(), lockedAt: null, lastError: null }).where(eq(jobs.id, row.id));
+      done += 1;
+    } catch (error) {
+      failed += 1;
+      const message = error instanceof Error ? error.message : String(error);
+      const giveUp = row.attempts >= MAX_ATTEMPTS;
+      await db
+        .update(jobs)
+        .set({
+          lockedAt: null,
+          lastError: message.slice(0, 2000),
+          runAt: giveUp ? row.runAt : new Date(now.getTime() + backoffMs(row.attempts)),
+          failedAt: giveUp ? new Date() : null,
+        })
+        .where(eq(jobs.id, row.id));
+    }
+  }
+  return { claimed: claimed.length, done, failed };
+}
+
+/**
+ * Polls the queue every `intervalMs` (unref'd: it never keeps the process
+ * alive). One run at a time per process; errors are logged, not thrown.
+ */
+export function startJobRunner(getDb: () => Promise<Db>, handlers: JobHandlers, options: { intervalMs?: number; limit?: number } = {}) {
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const db = await getDb();
+      // Keep going while full batches come back, so a backlog drains quickly.
+      for (let i = 0; i < 10; i++) {
+        const { claimed } = await runDueJobs(db, handlers, new Date(), options.limit ?? 20);
+        if (claimed < (options.limit ?? 20)) break;
+      }
+    } catch (error) {
+      console.error("Error corriendo jobs:", error);
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(tick, options.intervalMs ?? 5_000);
+  timer.unref();
+  void tick();
+  return { stop: () => clearInterval(timer), tick };
+}

@@ -1,0 +1,340 @@
+import crypto from "node:crypto";
+import { and, asc, eq, inArray, lte, ne, sql } from "drizzle-orm";
+import { z } from "zod";
+import { documentTypeSchema, emailSchema, identificationNumberSchema, nameSchema, phoneSchema } from "#app/lib/validation";
+import type { Ctx } from "#server/context";
+import { env } from "#server/env";
+import {
+  billings,
+  eventDates,
+  events,
+  orderItems,
+  orders,
+  ticketTypes,
+  type BillingProvider,
+  type OrderPaymentMethod,
+  type PaymentMethodKind,
+} from "#server/db/schema";
+import { Conflict, DomainError, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
+import { isTicketVisible, ticketState } from "#server/events/catalogue";
+import { enqueue } from "#server/jobs/queue";
+import { requireCapability } from "#server/organizations/permissions";
+import { parseInput } from "#server/validation";
+import { checkTicketSelection, SELECTION_MESSAGES } from "./rules";
+import { displayStatus } from "./status";
+
+export const EXPIRE_ORDER_JOB = "expire-order";
+/** How long a draft order holds its stock (DESIGN.md §4, §5). */
+export const HOLD_MINUTES = { MERCADO_PAGO: 15, BANK_TRANSFER: 48 * 60 } as const;
+
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderItemRow = typeof orderItems.$inferSelect;
+export type BillingRow = typeof billings.$inferSelect;
+
+/** Which buyer payment method each ticket type's account takes. PromoterAccount tickets are not sold online. */
+const METHOD_OF_ACCOUNT: Partial<Record<PaymentMethodKind, "MERCADO_PAGO" | "BANK_TRANSFER">> = {
+  MercadoPagoAccount: "MERCADO_PAGO",
+  BankAccount: "BANK_TRANSFER",
+};
+const METHOD_LABEL = { MERCADO_PAGO: "Mercado Pago", BANK_TRANSFER: "transferencia bancaria" } as const;
+
+export const ORDER_MESSAGES = {
+  ...SELECTION_MESSAGES,
+  eventNotFound: "No encontramos el evento.",
+  notOnline: (name: string) => `Por ahora «${name}» no se vende online.`,
+  mixedMethods: "No podés combinar en una compra entradas que se pagan con Mercado Pago y entradas que se pagan por transferencia bancaria. Hacé una compra para cada una.",
+  wrongMethod: (name: string, method: "MERCADO_PAGO" | "BANK_TRANSFER") => `«${name}» se paga con ${METHOD_LABEL[method]}.`,
+  orderNotFound: "No encontramos la compra.",
+} as const;
+
+const uuid = z.string().uuid("Identificador inválido");
+const optionalText = z
+  .string()
+  .max(200)
+  .nullish()
+  .transform((v) => v?.trim() || undefined);
+
+export const payerSchema = z.object({
+  firstName: nameSchema,
+  lastName: nameSchema,
+  email: emailSchema,
+  documentType: documentTypeSchema,
+  documentNumber: identificationNumberSchema,
+  phoneNumber: phoneSchema,
+});
+
+export const createOrderSchema = z.object({
+  eventSlug: z.string().trim().min(1, "Elegí un evento").max(200),
+  eventDateId: uuid.nullish().transform((v) => v ?? undefined),
+  items: z
+    .array(z.object({ ticketId: uuid, qty: z.number().int(ORDER_MESSAGES.invalidQty).min(1, ORDER_MESSAGES.invalidQty).max(1000, ORDER_MESSAGES.invalidQty) }))
+    .min(1, ORDER_MESSAGES.atLeastOne)
+    .max(50),
+  payer: payerSchema,
+  paymentMethod: z.enum(["MERCADO_PAGO", "BANK_TRANSFER"], { error: "Elegí cómo pagar" }),
+  accessCode: optionalText,
+  presaleCode: optionalText,
+  referredNick: optionalText,
+  /** Accepted, not applied yet: coupons come later in issue 4. */
+  couponCode: optionalText,
+});
+export type CreateOrderInput = z.input<typeof createOrderSchema>;
+
+const CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+/** "TRB-7KQ2M9": six characters with no 0/O, 1/I/L to misread. */
+export function newOrderCode(): string {
+  let code = "";
+  for (let i = 0; i < 6; i++) code += CODE_ALPHABET[crypto.randomInt(CODE_ALPHABET.length)];
+  return `TRB-${code}`;
+}
+
+export function serviceFeeOf(subtotal: number, bps: number): number {
+  return Math.round((subtotal * bps) / 10_000);
+}
+
+function isOrderCodeCollision(error: unknown) {
+  const e = error as { code?: string; constraint_name?: string; cause?: { code?: string; constraint_name?: string; constraint?: string } };
+  const code = e?.code ?? e?.cause?.code;
+  const constraint = e?.constraint_name ?? e?.cause?.constraint_name ?? e?.cause?.constraint;
+  return code === "23505" && (!constraint || constraint === "orders_code_key");
+}
+
+function invalid(fieldErrors: Record<string, string[]>): never {
+  const first = Object.values(fieldErrors)[0]?.[0];
+  throw new Invalid(fieldErrors, first);
+}
+
+/**
+ * `createOrder` (DESIGN.md §9): validates the payer and the chosen tickets
+ * with the picker's rules, then in ONE transaction holds the stock with a
+ * conditional UPDATE per ticket type (never read-then-write), and writes the
+ * order (draft, price snapshots, fee, totals), its pending billing and the
+ * job that expires the hold. Out of stock is a Conflict naming the ticket.
+ * A free order (total 0) is billed at once with an approved "free" billing.
+ */
+export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order: OrderRow & { items: OrderItemRow[] }; billing: BillingRow }> {
+  const input = parseInput(createOrderSchema, rawInput);
+  const unlock = { accessCode: input.accessCode, presaleCode: input.presaleCode };
+
+  const [event] = await ctx.db.select().from(events).where(eq(events.slug, input.eventSlug.toLowerCase()));
+  if (!event || !event.publishedAt || event.status === "deleted") throw new NotFound(ORDER_MESSAGES.eventNotFound);
+  if (event.status !== "active") invalid({ _form: [ORDER_MESSAGES.paused] });
+
+  const dates = (
+    await ctx.db
+      .select()
+      .from(eventDates)
+      .where(and(eq(eventDates.eventId, event.id), ne(eventDates.status, "deleted")))
+      .orderBy(asc(eventDates.startsAt))
+  ).filter((d) => d.endsAt > ctx.now);
+  if (!dates.length) invalid({ _form: [ORDER_MESSAGES.noDates] });
+
+  // Quantities of the same ticket in two lines are one line.
+  const wanted = new Map<string, number>();
+  for (const item of input.items) wanted.set(item.ticketId, (wanted.get(item.ticketId) ?? 0) + item.qty);
+
+  const tickets = await ctx.db
+    .select()
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.eventId, event.id), inArray(ticketTypes.id, [...wanted.keys()])));
+  const byId = new Map(tickets.map((t) => [t.id, t]));
+
+  // The date: the one asked for, the only one, or the one all chosen tickets are for.
+  let eventDateId = input.eventDateId ?? (dates.length === 1 ? dates[0].id : undefined);
+  if (!eventDateId) {
+    const bound = new Set(tickets.map((t) => t.eventDateId));
+    if (bound.size === 1 && [...bound][0]) eventDateId = [...bound][0]!;
+  }
+  if (!eventDateId) invalid({ eventDateId: [ORDER_MESSAGES.dateRequired] });
+  const date = dates.find((d) => d.id === eventDateId);
+  if (!date || date.status !== "active") invalid({ eventDateId: [ORDER_MESSAGES.dateUnavailable] });
+
+  const fieldErrors: Record<string, string[]> = {};
+  const methods = new Set<"MERCADO_PAGO" | "BANK_TRANSFER">();
+  let conflict: string | undefined;
+  for (const [ticketId, qty] of wanted) {
+    const ticket = byId.get(ticketId);
+    // Hidden without its code, presale without the presale code, deleted: as if it did not exist.
+    if (!ticket || !isTicketVisible(ticket, event, unlock)) {
+      fieldErrors._form = [ORDER_MESSAGES.unknownTicket];
+      continue;
+    }
+    const failure = checkTicketSelection(
+      {
+        name: ticket.name,
+        state: ticketState(ticket, event, date, unlock, ctx.now),
+        paymentMethod: ticket.paymentMethod,
+        minPerOrder: ticket.minPerOrder,
+        maxPerOrder: ticket.maxPerOrder,
+        available: Math.max(0, ticket.stock - ticket.sold),
+        eventDateId: ticket.eventDateId,
+      },
+      qty,
+      eventDateId,
+      { allowedPaymentMethods: Object.keys(METHOD_OF_ACCOUNT), paymentMethodMessage: ORDER_MESSAGES.notOnline },
+    );
+    if (failure && ((failure.kind === "state" && failure.state === "sold_out") || failure.kind === "available")) {
+      conflict ??= ORDER_MESSAGES.notEnough(ticket.name);
+      continue;
+    }
+    if (failure) {
+      (fieldErrors[ticket.id] ??= []).push(failure.message);
+      continue;
+    }
+    methods.add(METHOD_OF_ACCOUNT[ticket.paymentMethod]!);
+  }
+  if (Object.keys(fieldErrors).length) invalid(fieldErrors);
+  if (conflict) throw new Conflict(conflict);
+  if (methods.size > 1) invalid({ paymentMethod: [ORDER_MESSAGES.mixedMethods] });
+  const method = [...methods][0];
+  const names = [...wanted.keys()].map((id) => byId.get(id)!.name);
+  const wrongMethod = method && method !== input.paymentMethod ? ORDER_MESSAGES.wrongMethod(names[0], method) : undefined;
+
+  const holdMinutes = HOLD_MINUTES[input.paymentMethod];
+  const buyerUserId = ctx.actor.kind === "user" ? ctx.actor.userId : null;
+
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await ctx.db.transaction(async (tx) => {
+        // Hold the stock first, in id order (two orders never lock the same rows in opposite orders).
+        const held: { ticketTypeId: string; name: string; qty: number; unitPrice: number }[] = [];
+        for (const ticketId of [...wanted.keys()].sort()) {
+          const qty = wanted.get(ticketId)!;
+          const [row] = await tx
+            .update(ticketTypes)
+            .set({ sold: sql`${ticketTypes.sold} + ${qty}`, updatedAt: ctx.now })
+            .where(and(eq(ticketTypes.id, ticketId), eq(ticketTypes.status, "active"), sql`${ticketTypes.sold} + ${qty} <= ${ticketTypes.stock}`))
+            .returning({ id: ticketTypes.id, name: ticketTypes.name, price: ticketTypes.price });
+          if (!row) throw new Conflict(ORDER_MESSAGES.notEnough(byId.get(ticketId)!.name));
+          held.push({ ticketTypeId: row.id, name: row.name, qty, unitPrice: row.price });
+        }
+        const subtotal = held.reduce((sum, i) => sum + i.qty * i.unitPrice, 0);
+        const serviceFee = serviceFeeOf(subtotal, event.serviceFeeBps ?? 0);
+        const total = subtotal + serviceFee;
+        const free = total === 0;
+        // The method is checked only for orders that are paid.
+        if (!free && wrongMethod) invalid({ paymentMethod: [wrongMethod] });
+
+        const paymentMethod: OrderPaymentMethod = free ? "FREE" : input.paymentMethod;
+        const holdExpiresAt = free ? null : new Date(ctx.now.getTime() + holdMinutes * 60_000);
+        const [order] = await tx
+          .insert(orders)
+          .values({
+            code: newOrderCode(),
+            eventId: event.id,
+            eventDateId: eventDateId!,
+            organizationId: event.organizationId,
+            buyerUserId,
+            payer: input.payer,
+            status: free ? "billed" : "draft",
+            paymentMethod,
+            referredNick: input.referredNick ?? null,
+            subtotal,
+            serviceFee,
+            discount: 0,
+            total,
+            holdExpiresAt,
+            createdAt: ctx.now,
+            updatedAt: ctx.now,
+          })
+          .returning();
+        // Keep the buyer's order of lines.
+        const lines = [...wanted.keys()].map((id) => held.find((h) => h.ticketTypeId === id)!);
+        const items = await tx
+          .insert(orderItems)
+          .values(lines.map((l) => ({ orderId: order.id, ...l })))
+          .returning();
+        const provider: BillingProvider = free
+          ? "free"
+          : input.paymentMethod === "BANK_TRANSFER"
+            ? "bank_transfer"
+            : env().MERCADOPAGO_ACCESS_TOKEN
+              ? "mercadopago"
+              : "sandbox";
+        const [billing] = await tx
+          .insert(billings)
+          .values({ orderId: order.id, status: free ? "approved" : "pending", provider, amount: total, createdAt: ctx.now, updatedAt: ctx.now })
+          .returning();
+        if (holdExpiresAt) await enqueue(tx, EXPIRE_ORDER_JOB, { orderId: order.id }, holdExpiresAt);
+        return { order: { ...order, items }, billing };
+      });
+    } catch (error) {
+      if (attempt < 3 && !(error instanceof DomainError) && isOrderCodeCollision(error)) continue;
+      throw error;
+    }
+  }
+}
+
+/**
+ * Ends an unpaid order's hold: exactly once, whoever calls it (the job, a
+ * second runner, a late page) — the conditional UPDATE lets only one caller
+ * flip draft → expired; only that caller returns the stock and cancels the
+ * pending billing, in the same transaction.
+ * Returns "expired", "not-due" (still draft, hold not over) or "skipped".
+ */
+export async function expireOrder(ctx: Ctx, orderId: string): Promise<"expired" | "not-due" | "skipped"> {
+  if (!uuid.safeParse(orderId).success) return "skipped";
+  const result = await ctx.db.transaction(async (tx) => {
+    const [order] = await tx
+      .update(orders)
+      .set({ status: "expired", updatedAt: ctx.now })
+      .where(and(eq(orders.id, orderId), eq(orders.status, "draft"), lte(orders.holdExpiresAt, ctx.now)))
+      .returning({ id: orders.id });
+    if (!order) return null;
+    const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.ticketTypeId));
+    for (const item of items) {
+      await tx
+        .update(ticketTypes)
+        .set({ sold: sql`${ticketTypes.sold} - ${item.qty}`, updatedAt: ctx.now })
+        .where(eq(ticketTypes.id, item.ticketTypeId));
+    }
+    await tx
+      .update(billings)
+      .set({ status: "cancelled", updatedAt: ctx.now })
+      .where(and(eq(billings.orderId, order.id), eq(billings.status, "pending")));
+    return "expired" as const;
+  });
+  if (result) return result;
+  const [still] = await ctx.db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId));
+  return still?.status === "draft" ? "not-due" : "skipped";
+}
+
+/** The buyer who placed it, or the organization's members who may read sales. Others: not found. */
+async function requireOrderReader(ctx: Ctx, order: OrderRow) {
+  if (ctx.actor.kind !== "user") throw new Unauthenticated();
+  if (order.buyerUserId && order.buyerUserId === ctx.actor.userId) return;
+  try {
+    await requireCapability(ctx, order.organizationId, "sales:read");
+  } catch (error) {
+    if (error instanceof Forbidden) throw new NotFound(ORDER_MESSAGES.orderNotFound);
+    throw error;
+  }
+}
+
+async function orderView(ctx: Ctx, order: OrderRow) {
+  const [items, orderBillings] = await Promise.all([
+    ctx.db.select().from(orderItems).where(eq(orderItems.orderId, order.id)),
+    ctx.db.select().from(billings).where(eq(billings.orderId, order.id)).orderBy(asc(billings.createdAt)),
+  ]);
+  const billing = orderBillings.at(-1) ?? null;
+  return { order: { ...order, items }, billing, billings: orderBillings, displayStatus: displayStatus(order.status, billing?.status) };
+}
+
+/** `billing(billingId)`: the payment attempt with its order and display status. */
+export async function getBillingForBuyer(ctx: Ctx, billingId: string) {
+  if (!uuid.safeParse(billingId).success) throw new NotFound(ORDER_MESSAGES.orderNotFound);
+  const [row] = await ctx.db.select({ billing: billings, order: orders }).from(billings).innerJoin(orders, eq(orders.id, billings.orderId)).where(eq(billings.id, billingId));
+  if (!row) throw new NotFound(ORDER_MESSAGES.orderNotFound);
+  await requireOrderReader(ctx, row.order);
+  const view = await orderView(ctx, row.order);
+  return { ...view, billing: row.billing, displayStatus: displayStatus(row.order.status, row.billing.status) };
+}
+
+/** One order with its items, latest billing and display status. */
+export async function getOrderForBuyer(ctx: Ctx, orderId: string) {
+  if (!uuid.safeParse(orderId).success) throw new NotFound(ORDER_MESSAGES.orderNotFound);
+  const [order] = await ctx.db.select().from(orders).where(eq(orders.id, orderId));
+  if (!order) throw new NotFound(ORDER_MESSAGES.orderNotFound);
+  await requireOrderReader(ctx, order);
+  return orderView(ctx, order);
+}
