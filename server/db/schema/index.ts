@@ -4,3 +4,4 @@ export * from "./email";
 export * from "./events";
 export * from "./orders";
 export * from "./jobs";
+export * from "./payments";

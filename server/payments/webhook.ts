@@ -1,0 +1,227 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "#server/db/client";
+import { billings, orderItems, orders, paymentNotifications, paymentRefunds, ticketTypes } from "#server/db/schema";
+import type { BillingRow, OrderRow } from "#server/orders/orders";
+import { bookApprovedPayment, bookRefundedPayment } from "#server/ledger/ledger";
+import { issueTicketsForOrder } from "#server/tickets/issue";
+import { getPaymentProvider, type PaymentProvider, type ProviderPayment } from "./provider";
+import { verifyNotificationSignature, webhookSecret } from "./signature";
+
+export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
+
+export interface NotificationInput {
+  headers: HeadersLike;
+  /** The parsed JSON body (Mercado Pago sends `{ type: "payment", data: { id } }`). */
+  body: unknown;
+  /** The notification URL's query (`?data.id=…&type=payment`), used when the body lacks them. */
+  query?: URLSearchParams;
+}
+
+export type NotificationOutcome =
+  | "forged"
+  | "ignored-topic"
+  | "missing-id"
+  | "unknown-payment"
+  | "unknown-billing"
+  | "amount-mismatch"
+  | "approved"
+  | "orphan-honoured"
+  | "orphan-refunded"
+  | "second-payment-refunded"
+  | "already-applied"
+  | "no-change";
+
+export interface NotificationResult {
+  status: 200 | 401;
+  outcome: NotificationOutcome;
+  billingId?: string;
+}
+
+function header(headers: HeadersLike, name: string): string | null {
+  if (headers instanceof Headers) return headers.get(name);
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  const value = key ? headers[key] : undefined;
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+function readNotification(body: unknown, query?: URLSearchParams) {
+  const b = (body && typeof body === "object" ? body : {}) as { type?: unknown; topic?: unknown; action?: unknown; data?: { id?: unknown } };
+  const rawId = b.data?.id ?? query?.get("data.id") ?? query?.get("id");
+  const dataId = rawId === undefined || rawId === null || rawId === "" ? null : String(rawId);
+  const type = String(b.type ?? b.topic ?? query?.get("type") ?? query?.get("topic") ?? "");
+  return { dataId, type };
+}
+
+/**
+ * POST /api/webhooks/mercadopago (DESIGN.md §5). Every delivery is logged in
+ * `payment_notifications` first; a missing or wrong signature is a 401 and
+ * changes nothing else. A valid one is answered 200 after reading the payment
+ * from the provider (the truth, whatever the body says) and applying it in one
+ * transaction, idempotently: any number of deliveries, in any order, leave one
+ * approved billing and one set of tickets. Provider errors propagate (the
+ * route answers 500 and Mercado Pago retries).
+ */
+export async function handleMercadoPagoNotification(
+  db: Db,
+  input: NotificationInput,
+  options: { provider?: PaymentProvider; now?: Date } = {},
+): Promise<NotificationResult> {
+  const now = options.now ?? new Date();
+  const { dataId, type } = readNotification(input.body, input.query);
+  const requestId = header(input.headers, "x-request-id");
+  const signatureValid = verifyNotificationSignature(webhookSecret(), { signatureHeader: header(input.headers, "x-signature"), requestId, dataId });
+
+  const [log] = await db
+    .insert(paymentNotifications)
+    .values({ provider: "mercadopago", requestId, dataId, signatureValid, body: (input.body ?? null) as never, receivedAt: now, outcome: signatureValid ? null : "forged" })
+    .returning({ id: paymentNotifications.id });
+  const finish = async (result: NotificationResult) => {
+    await db.update(paymentNotifications).set({ outcome: result.outcome }).where(eq(paymentNotifications.id, log.id));
+    return result;
+  };
+
+  if (!signatureValid) return { status: 401, outcome: "forged" };
+  if (type && type !== "payment") return finish({ status: 200, outcome: "ignored-topic" });
+  if (!dataId) return finish({ status: 200, outcome: "missing-id" });
+
+  const provider = options.provider ?? getPaymentProvider(db);
+  const payment = await provider.getPayment(dataId);
+  if (!payment) return finish({ status: 200, outcome: "unknown-payment" });
+  const outcome = await applyPayment(db, payment, now);
+  return finish({ status: 200, outcome, billingId: payment.externalReference ?? undefined });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Applies the provider's view of one payment to its billing, in one
+ * transaction. Every state change is a conditional UPDATE (`… WHERE status
+ * = <expected>`), orders before billings (as expireOrder does, so the two never
+ * deadlock): of two concurrent deliveries only one changes anything; the other
+ * sees no row, reads the new state and finds nothing left to do.
+ * Only `approved` changes state. Rejections, cancellations and pending ones
+ * leave the billing pending (the buyer may retry) — and never undo an
+ * approval that arrived first.
+ * TODO: refunded / charged_back from the provider (refund and chargeback flows).
+ */
+export async function applyPayment(db: Db, payment: ProviderPayment, now: Date): Promise<NotificationOutcome> {
+  const billingId = payment.externalReference;
+  if (!billingId || !UUID.test(billingId)) return "unknown-billing";
+  if (payment.status !== "approved") {
+    const [exists] = await db.select({ id: billings.id }).from(billings).where(eq(billings.id, billingId));
+    return exists ? "no-change" : "unknown-billing";
+  }
+  return db.transaction(async (tx) => {
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const [row] = await tx.select({ billing: billings, order: orders }).from(billings).innerJoin(orders, eq(orders.id, billings.orderId)).where(eq(billings.id, billingId));
+      if (!row) return "unknown-billing";
+      const { billing, order } = row;
+      if (payment.amount !== billing.amount) return "amount-mismatch";
+      if (billing.status === "approved" || billing.status === "refunded" || billing.status === "charged_back") return "already-applied";
+
+      if (order.status === "draft") {
+        // The usual case: paid within the hold. Stock is still held.
+        const [billed] = await tx
+          .update(orders)
+          .set({ status: "billed", holdExpiresAt: null, updatedAt: now })
+          .where(and(eq(orders.id, order.id), eq(orders.status, "draft")))
+          .returning();
+        if (!billed) continue; // someone else moved the order: look again
+        const approved = await approveBilling(tx, billing, payment, now, "pending");
+        await issueTicketsForOrder(tx, billed, now);
+        await bookApprovedPayment(tx, billed, approved, now);
+        return "approved";
+      }
+
+      if (order.status === "expired") {
+        // Late approval: the hold ended, the billing was cancelled and the stock returned.
+        const [orphan] = await tx
+          .update(orders)
+          .set({ status: "orphan", updatedAt: now })
+          .where(and(eq(orders.id, order.id), eq(orders.status, "expired")))
+          .returning();
+        if (!orphan) continue;
+        const reopened = await tx
+          .update(billings)
+          .set({ status: "pending", providerReference: payment.id, updatedAt: now })
+          .where(and(eq(billings.id, billing.id), inArray(billings.status, ["cancelled", "pending"])))
+          .returning();
+        if (!reopened.length) throw new Error(`Billing ${billing.id} changed under an orphan order`);
+        if (await rehold(tx, order.id, now)) {
+          const [billed] = await tx.update(orders).set({ status: "billed", holdExpiresAt: null, updatedAt: now }).where(and(eq(orders.id, order.id), eq(orders.status, "orphan"))).returning();
+          const approved = await approveBilling(tx, billing, payment, now, "pending");
+          await issueTicketsForOrder(tx, billed, now);
+          await bookApprovedPayment(tx, billed, approved, now);
+          return "orphan-honoured";
+        }
+        await refundBilling(tx, orphan, billing, payment, "la reserva venció y ya no quedan entradas", now, "pending");
+        return "orphan-refunded";
+      }
+
+      if (order.status === "billed") {
+        // The order was already paid through another billing: this second payment is given back.
+        const done = await refundBilling(tx, order, billing, payment, "la compra ya estaba pagada", now, billing.status);
+        if (!done) continue;
+        return "second-payment-refunded";
+      }
+      // closed (or anything else): nothing to apply here.
+      return "no-change";
+    }
+    throw new Error(`No pude aplicar el pago ${payment.id}: el estado cambió demasiadas veces`);
+  });
+}
+
+async function approveBilling(tx: DbOrTx, billing: BillingRow, payment: ProviderPayment, now: Date, from: BillingRow["status"]): Promise<BillingRow> {
+  const [approved] = await tx
+    .update(billings)
+    .set({ status: "approved", providerReference: payment.id, updatedAt: now })
+    .where(and(eq(billings.id, billing.id), eq(billings.status, from)))
+    .returning();
+  // The order UPDATE above already serialized us: a miss here is a bug, so roll back.
+  if (!approved) throw new Error(`Billing ${billing.id} was not ${from}`);
+  return approved;
+}
+
+/**
+ * Books a received payment that must go back: billing `refunded` (the order
+ * ends `billed`, so the pair displays "refunded" in the spec's table), a
+ * payment/refund ledger pair netting zero, and a pending `payment_refunds`
+ * row. The provider refund call (POST /v1/payments/{id}/refunds) is a job not
+ * built yet; until then the row records what must be given back.
+ */
+async function refundBilling(tx: DbOrTx, order: OrderRow, billing: BillingRow, payment: ProviderPayment, reason: string, now: Date, from: BillingRow["status"]): Promise<boolean> {
+  const [refunded] = await tx
+    .update(billings)
+    .set({ status: "refunded", providerReference: payment.id, updatedAt: now })
+    .where(and(eq(billings.id, billing.id), eq(billings.status, from)))
+    .returning();
+  if (!refunded) return false;
+  let finalOrder = order;
+  if (order.status === "orphan") {
+    [finalOrder] = await tx.update(orders).set({ status: "billed", holdExpiresAt: null, updatedAt: now }).where(and(eq(orders.id, order.id), eq(orders.status, "orphan"))).returning();
+  }
+  await bookRefundedPayment(tx, finalOrder, refunded, reason, now);
+  await tx.insert(paymentRefunds).values({ billingId: billing.id, providerPaymentId: payment.id, amount: payment.amount, reason, createdAt: now });
+  return true;
+}
+
+/** Holds the order's stock again, all or nothing, with the createOrder conditional UPDATE. */
+async function rehold(tx: DbOrTx, orderId: string, now: Date): Promise<boolean> {
+  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.ticketTypeId));
+  const held: { ticketTypeId: string; qty: number }[] = [];
+  for (const item of items) {
+    const [row] = await tx
+      .update(ticketTypes)
+      .set({ sold: sql`${ticketTypes.sold} + ${item.qty}`, updatedAt: now })
+      .where(and(eq(ticketTypes.id, item.ticketTypeId), sql`${ticketTypes.sold} + ${item.qty} <= ${ticketTypes.stock}`))
+      .returning({ id: ticketTypes.id });
+    if (!row) {
+      for (const h of held) {
+        await tx.update(ticketTypes).set({ sold: sql`${ticketTypes.sold} - ${h.qty}`, updatedAt: now }).where(eq(ticketTypes.id, h.ticketTypeId));
+      }
+      return false;
+    }
+    held.push({ ticketTypeId: item.ticketTypeId, qty: item.qty });
+  }
+  return true;
+}
