@@ -1,5 +1,6 @@
 import { builder } from "./builder";
 import "./accounts";
 import "./events";
+import "./orders";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,120 @@
+import { builder } from "./builder";
+import { isoDate, money } from "./scalars";
+import * as ordersDomain from "#server/orders/orders";
+import type { BillingRow, OrderItemRow, OrderRow } from "#server/orders/orders";
+import { displayStatus } from "#server/orders/status";
+import { startCheckout } from "#server/orders/checkout";
+
+type OrderWithItems = OrderRow & { items: OrderItemRow[] };
+
+const OrderItem = builder.objectRef<OrderItemRow>("OrderItem").implement({
+  fields: (t) => ({
+    ticketId: t.exposeID("ticketTypeId", { nullable: false }),
+    name: t.exposeString("name", { nullable: false }),
+    qty: t.exposeInt("qty", { nullable: false }),
+    unitPrice: t.exposeInt("unitPrice", { nullable: false, description: "Integer centavos, as charged." }),
+    unitPriceFormatted: t.string({ nullable: false, resolve: (i) => money(i.unitPrice)! }),
+  }),
+});
+
+const Order = builder.objectRef<OrderWithItems>("Order").implement({
+  fields: (t) => ({
+    id: t.exposeID("id", { nullable: false }),
+    code: t.exposeString("code", { nullable: false, description: "Short code buyers quote (TRB-…)." }),
+    status: t.exposeString("status", { nullable: false, description: "draft, billed, closed, expired or orphan." }),
+    paymentMethod: t.exposeString("paymentMethod", { nullable: false }),
+    subtotal: t.exposeInt("subtotal", { nullable: false }),
+    serviceFee: t.exposeInt("serviceFee", { nullable: false }),
+    discount: t.exposeInt("discount", { nullable: false }),
+    total: t.exposeInt("total", { nullable: false }),
+    totalFormatted: t.string({ nullable: false, resolve: (o) => money(o.total)! }),
+    holdExpiresAt: t.string({ resolve: (o) => isoDate(o.holdExpiresAt) }),
+    createdAt: t.string({ nullable: false, resolve: (o) => isoDate(o.createdAt)! }),
+    items: t.field({ type: [OrderItem], nullable: false, resolve: (o) => o.items }),
+  }),
+});
+
+const Billing = builder
+  .objectRef<{ billing: BillingRow; order: OrderWithItems }>("Billing")
+  .implement({
+    description: "One payment attempt of an order.",
+    fields: (t) => ({
+      id: t.id({ nullable: false, resolve: (b) => b.billing.id }),
+      status: t.string({ nullable: false, resolve: (b) => b.billing.status, description: "pending, approved, cancelled, refunded or charged_back." }),
+      displayStatus: t.string({
+        description: "The spec's display status for (order status, billing status); null when the pair has none.",
+        resolve: (b) => displayStatus(b.order.status, b.billing.status),
+      }),
+      provider: t.string({ nullable: false, resolve: (b) => b.billing.provider }),
+      amount: t.int({ nullable: false, resolve: (b) => b.billing.amount }),
+      amountFormatted: t.string({ nullable: false, resolve: (b) => money(b.billing.amount)! }),
+      order: t.field({ type: Order, nullable: false, resolve: (b) => b.order }),
+    }),
+  });
+
+builder.queryFields((t) => ({
+  billing: t.field({
+    type: Billing,
+    args: { billingId: t.arg.id({ required: true }) },
+    resolve: async (_root, { billingId }, { ctx }) => {
+      const view = await ordersDomain.getBillingForBuyer(ctx, String(billingId));
+      return { billing: view.billing, order: view.order };
+    },
+  }),
+}));
+
+export { Billing, Order };
+
+const PaymentMethodEnum = builder.enumType("PaymentMethod", {
+  values: { MERCADO_PAGO: { description: "Mercado Pago (card, wallet)." }, BANK_TRANSFER: { description: "Bank transfer with a receipt." } } as const,
+});
+
+const OrderItemInput = builder.inputType("OrderItemInput", {
+  fields: (t) => ({ ticketId: t.id({ required: true }), qty: t.int({ required: true }) }),
+});
+
+const PayerInput = builder.inputType("PayerInput", {
+  fields: (t) => ({
+    firstName: t.string({ required: true }),
+    lastName: t.string({ required: true }),
+    email: t.string({ required: true }),
+    documentType: t.string({ required: true, description: "dni, cuit, cuil, cdi, passport, ci or other." }),
+    documentNumber: t.string({ required: true }),
+    phoneNumber: t.string({ required: true }),
+  }),
+});
+
+const CreateOrderInput = builder.inputType("CreateOrderInput", {
+  fields: (t) => ({
+    eventSlug: t.string({ required: true }),
+    eventDateId: t.id({ description: "Required when the event has several dates and the tickets do not pin one." }),
+    items: t.field({ type: [OrderItemInput], required: true }),
+    payer: t.field({ type: PayerInput, required: true }),
+    paymentMethod: t.field({ type: PaymentMethodEnum, required: true }),
+    accessCode: t.string(),
+    presaleCode: t.string(),
+    referredNick: t.string(),
+    couponCode: t.string({ description: "Accepted; coupons are not applied yet." }),
+  }),
+});
+
+const CreateOrderResult = builder
+  .objectRef<{ order: OrderWithItems; billing: BillingRow; paymentUrl: string | null }>("CreateOrderResult")
+  .implement({
+    fields: (t) => ({
+      billingId: t.id({ nullable: false, resolve: (r) => r.billing.id }),
+      paymentUrl: t.string({ description: "Where the buyer pays; null when nothing is due (free order).", resolve: (r) => r.paymentUrl }),
+      order: t.field({ type: Order, nullable: false, resolve: (r) => r.order }),
+      billing: t.field({ type: Billing, nullable: false, resolve: (r) => ({ billing: r.billing, order: r.order }) }),
+    }),
+  });
+
+builder.mutationFields((t) => ({
+  createOrder: t.field({
+    type: CreateOrderResult,
+    description: "Holds the tickets (15 minutes; 48 hours for a bank transfer) and opens the payment. CONFLICT when stock ran out.",
+    args: { input: t.arg({ type: CreateOrderInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) =>
+      startCheckout(ctx, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined))),
+  }),
+}));
