@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 import { useFormAction, useNavigation } from "@remix-run/react";
-import { describedBy, Field, FieldErrors, fieldInputClasses } from "#app/components/ui/Field";
+import { controlAria, describedBy, Field, FieldErrors, FieldFrame, fieldInputClasses } from "#app/components/ui/Field";
 import { SelectField, type SelectOption } from "#app/components/ui/Select";
 import type { FormReply, SnackbarMessage } from "./types";
 
@@ -118,29 +118,10 @@ export function TextArea({
   ...rest
 }: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id" | "defaultValue"> & { name: string; label: ReactNode; help?: ReactNode }) {
   const { id, value, errors } = useFieldState(name);
-  const hasError = Boolean(errors?.length);
   return (
-    <div className={`flex flex-col gap-1 ${className}`}>
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      {help ? (
-        <p id={`${id}-help`} className="text-xs text-[var(--muted)]">
-          {help}
-        </p>
-      ) : null}
-      <textarea
-        id={id}
-        name={name}
-        defaultValue={value ?? ""}
-        rows={4}
-        {...rest}
-        className={fieldInputClasses}
-        aria-invalid={hasError || undefined}
-        aria-describedby={describedBy(id, Boolean(help), hasError)}
-      />
-      <FieldErrors id={`${id}-error`} errors={errors} />
-    </div>
+    <FieldFrame id={id} label={label} help={help} errors={errors} className={className}>
+      <textarea id={id} name={name} defaultValue={value ?? ""} rows={4} {...rest} className={fieldInputClasses} {...controlAria(id, help, errors)} />
+    </FieldFrame>
   );
 }
 

@@ -32,11 +32,25 @@ export function FieldErrors({ id, errors }: { id: string; errors?: string[] | nu
   );
 }
 
-/** Label + input + error text, tied together with `for`/`id` and `aria-describedby`. */
-export function Field({ label, inputProps, errors, help, className = "" }: FieldProps) {
-  // `key` belongs to the element, not to the props spread on it.
-  const { key, id, className: inputClassName = "", ...rest } = inputProps;
-  const hasError = Boolean(errors?.some(Boolean));
+/**
+ * What every labelled control shares: label, optional help, the control, and
+ * its error text, tied together with `for`/`id` and `aria-describedby`.
+ */
+export function FieldFrame({
+  id,
+  label,
+  help,
+  errors,
+  className = "",
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  help?: ReactNode;
+  errors?: string[] | null;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <div className={`flex flex-col gap-1 ${className}`}>
       <label htmlFor={id} className="text-sm font-medium">
@@ -47,15 +61,25 @@ export function Field({ label, inputProps, errors, help, className = "" }: Field
           {help}
         </p>
       ) : null}
-      <input
-        key={key}
-        id={id}
-        {...rest}
-        className={`${fieldInputClasses} ${inputClassName}`}
-        aria-invalid={hasError || undefined}
-        aria-describedby={describedBy(id, Boolean(help), hasError)}
-      />
+      {children}
       <FieldErrors id={`${id}-error`} errors={errors} />
     </div>
+  );
+}
+
+/** ARIA attributes of a control inside a FieldFrame. */
+export function controlAria(id: string, help: ReactNode | undefined, errors: string[] | null | undefined) {
+  const hasError = Boolean(errors?.some(Boolean));
+  return { "aria-invalid": hasError || undefined, "aria-describedby": describedBy(id, Boolean(help), hasError) };
+}
+
+/** Label + input + error text. */
+export function Field({ label, inputProps, errors, help, className = "" }: FieldProps) {
+  // `key` belongs to the element, not to the props spread on it.
+  const { key, id, className: inputClassName = "", ...rest } = inputProps;
+  return (
+    <FieldFrame id={id} label={label} help={help} errors={errors} className={className}>
+      <input key={key} id={id} {...rest} className={`${fieldInputClasses} ${inputClassName}`} {...controlAria(id, help, errors)} />
+    </FieldFrame>
   );
 }

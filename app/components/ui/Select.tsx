@@ -1,5 +1,5 @@
 import type { ReactNode, SelectHTMLAttributes } from "react";
-import { describedBy, FieldErrors, fieldInputClasses } from "./Field";
+import { controlAria, FieldFrame, fieldInputClasses } from "./Field";
 
 type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & { id: string; name: string; key?: string };
 
@@ -23,25 +23,9 @@ export interface SelectFieldProps {
 /** A native select: works without JavaScript and with every screen reader and phone picker. */
 export function SelectField({ label, selectProps, options, placeholder, errors, help, className = "" }: SelectFieldProps) {
   const { key, id, className: selectClassName = "", ...rest } = selectProps;
-  const hasError = Boolean(errors?.some(Boolean));
   return (
-    <div className={`flex flex-col gap-1 ${className}`}>
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      {help ? (
-        <p id={`${id}-help`} className="text-xs text-[var(--muted)]">
-          {help}
-        </p>
-      ) : null}
-      <select
-        key={key}
-        id={id}
-        {...rest}
-        className={`${fieldInputClasses} ${selectClassName}`}
-        aria-invalid={hasError || undefined}
-        aria-describedby={describedBy(id, Boolean(help), hasError)}
-      >
+    <FieldFrame id={id} label={label} help={help} errors={errors} className={className}>
+      <select key={key} id={id} {...rest} className={`${fieldInputClasses} ${selectClassName}`} {...controlAria(id, help, errors)}>
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((option) => (
           <option key={option.value} value={option.value}>
@@ -49,7 +33,6 @@ export function SelectField({ label, selectProps, options, placeholder, errors, 
           </option>
         ))}
       </select>
-      <FieldErrors id={`${id}-error`} errors={errors} />
-    </div>
+    </FieldFrame>
   );
 }
