@@ -15,7 +15,7 @@
  *   so a bad one is BAD_USER_INPUT with a Spanish message on its field.
  */
 import { builder } from "./builder";
-import { isoDate, money } from "./scalars";
+import { given, isoDate, money } from "./scalars";
 import { parseDateTime } from "#app/lib/dates";
 import * as catalogue from "#server/events/catalogue";
 import * as eventsDomain from "#server/events/events";
@@ -34,11 +34,6 @@ type OrganizerView = Awaited<ReturnType<typeof eventsDomain.getEventForOrganizer
 type OrganizationEventItem = Awaited<ReturnType<typeof eventsDomain.listOrganizationEvents>>[number];
 
 // ---- Helpers (translation only: no rules here) ----
-
-/** For creations: GraphQL hands absent optional fields as null; the domain treats missing as "not given". */
-function given<T extends object>(input: T): T {
-  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined)) as T;
-}
 
 /**
  * For `update*` patches: a field left out keeps its current value, `null`

@@ -1,5 +1,5 @@
 import { builder } from "./builder";
-import { isoDate, money } from "./scalars";
+import { given, isoDate, money } from "./scalars";
 import * as ordersDomain from "#server/orders/orders";
 import type { BillingRow, OrderItemRow, OrderRow } from "#server/orders/orders";
 import { displayStatus } from "#server/orders/status";
@@ -114,7 +114,6 @@ builder.mutationFields((t) => ({
     type: CreateOrderResult,
     description: "Holds the tickets (15 minutes; 48 hours for a bank transfer) and opens the payment. CONFLICT when stock ran out.",
     args: { input: t.arg({ type: CreateOrderInput, required: true }) },
-    resolve: (_root, { input }, { ctx }) =>
-      startCheckout(ctx, Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined))),
+    resolve: (_root, { input }, { ctx }) => startCheckout(ctx, given(input)),
   }),
 }));

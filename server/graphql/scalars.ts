@@ -12,3 +12,8 @@ export function isoDate(value: Date | string | null | undefined): string | null 
 export function money(centavos: number | null | undefined) {
   return centavos === null || centavos === undefined ? null : formatMoney(centavos);
 }
+
+/** GraphQL hands absent optional fields as null; the domain treats missing as "not given". */
+export function given<T extends object>(input: T): T {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined)) as T;
+}
