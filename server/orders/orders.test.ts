@@ -9,6 +9,9 @@ import { runDueJobs } from "#server/jobs/queue";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { assertLedgerMatches } from "#server/ledger/invariants";
+import { ticketsOfOrder } from "#server/tickets/issue";
+import { billingAccessToken } from "./access";
 import { createOrder, EXPIRE_ORDER_JOB, expireOrder, getBillingForBuyer, getOrderForBuyer } from "./orders";
 
 const PAYER = {
@@ -107,6 +110,7 @@ describe("createOrder", () => {
   });
 
   it("bills a free order at once, with no hold", async () => {
+    const db = await getDb();
     const { event, tickets } = await setup([{ name: "Gratis", price: 0, stock: 5 }]);
     const { order, billing } = await createOrder(await ctxAs(), {
       eventSlug: event.slug,
@@ -117,6 +121,9 @@ describe("createOrder", () => {
     expect(order).toMatchObject({ status: "billed", paymentMethod: "FREE", total: 0, holdExpiresAt: null });
     expect(billing).toMatchObject({ status: "approved", provider: "free", amount: 0 });
     expect(await soldOf(tickets.Gratis.id)).toMatchObject({ sold: 2 });
+    // Issued at once, with the ledger agreeing (a zero payment).
+    expect(await ticketsOfOrder(db, order.id)).toHaveLength(2);
+    await assertLedgerMatches(db, order.id);
   });
 
   it("refuses with Spanish messages and holds nothing", async () => {
@@ -197,6 +204,19 @@ describe("createOrder", () => {
     const stranger = await createTestUser();
     await expect(getBillingForBuyer(await ctxAs(actorFor({ ...stranger, roles: [] })), billing.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(getBillingForBuyer(await ctxAs(), billing.id)).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+  });
+
+  it("lets a buyer without an account read the purchase with the checkout's token, and only that one", async () => {
+    const { event, tickets } = await setup();
+    const anonymous = await ctxAs();
+    const first = await createOrder(anonymous, { eventSlug: event.slug, items: [{ ticketId: tickets.General.id, qty: 1 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
+    const second = await createOrder(anonymous, { eventSlug: event.slug, items: [{ ticketId: tickets.General.id, qty: 2 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
+    await expect(getBillingForBuyer(anonymous, first.billing.id, { token: billingAccessToken(first.billing.id) })).resolves.toMatchObject({
+      displayStatus: "pending",
+      order: { code: first.order.code },
+    });
+    await expect(getBillingForBuyer(anonymous, second.billing.id, { token: billingAccessToken(first.billing.id) })).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
+    await expect(getBillingForBuyer(anonymous, first.billing.id, { token: "x".repeat(32) })).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
   });
 });
 

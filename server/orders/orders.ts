@@ -18,9 +18,12 @@ import {
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
 import { isTicketVisible, ticketState } from "#server/events/catalogue";
 import { enqueue } from "#server/jobs/queue";
+import { bookApprovedPayment } from "#server/ledger/ledger";
+import { issueTicketsForOrder } from "#server/tickets/issue";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
 import { checkTicketSelection, SELECTION_MESSAGES } from "./rules";
+import { isBillingAccessToken } from "./access";
 import { displayStatus } from "./status";
 
 export const EXPIRE_ORDER_JOB = "expire-order";
@@ -256,6 +259,11 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
           .values({ orderId: order.id, status: free ? "approved" : "pending", provider, amount: total, createdAt: ctx.now, updatedAt: ctx.now })
           .returning();
         if (holdExpiresAt) await enqueue(tx, EXPIRE_ORDER_JOB, { orderId: order.id }, holdExpiresAt);
+        // Nothing to pay (free tickets, a 100 % coupon): the tickets are issued now, in this transaction.
+        if (free) {
+          await issueTicketsForOrder(tx, order, ctx.now);
+          await bookApprovedPayment(tx, order, billing, ctx.now);
+        }
         return { order: { ...order, items }, billing };
       });
     } catch (error) {
@@ -300,7 +308,8 @@ export async function expireOrder(ctx: Ctx, orderId: string): Promise<"expired" 
 }
 
 /** The buyer who placed it, or the organization's members who may read sales. Others: not found. */
-async function requireOrderReader(ctx: Ctx, order: OrderRow) {
+async function requireOrderReader(ctx: Ctx, order: OrderRow, billingToken?: { billingId: string; token?: string | null }) {
+  if (billingToken && isBillingAccessToken(billingToken.billingId, billingToken.token)) return;
   if (ctx.actor.kind !== "user") throw new Unauthenticated();
   if (order.buyerUserId && order.buyerUserId === ctx.actor.userId) return;
   try {
@@ -320,12 +329,16 @@ async function orderView(ctx: Ctx, order: OrderRow) {
   return { order: { ...order, items }, billing, billings: orderBillings, displayStatus: displayStatus(order.status, billing?.status) };
 }
 
-/** `billing(billingId)`: the payment attempt with its order and display status. */
-export async function getBillingForBuyer(ctx: Ctx, billingId: string) {
+/**
+ * `billing(billingId)`: the payment attempt with its order and display status.
+ * Readable by the buyer's account, the organization's members, or anyone
+ * holding the checkout's access token (buyers without an account).
+ */
+export async function getBillingForBuyer(ctx: Ctx, billingId: string, options: { token?: string | null } = {}) {
   if (!uuid.safeParse(billingId).success) throw new NotFound(ORDER_MESSAGES.orderNotFound);
   const [row] = await ctx.db.select({ billing: billings, order: orders }).from(billings).innerJoin(orders, eq(orders.id, billings.orderId)).where(eq(billings.id, billingId));
   if (!row) throw new NotFound(ORDER_MESSAGES.orderNotFound);
-  await requireOrderReader(ctx, row.order);
+  await requireOrderReader(ctx, row.order, { billingId, token: options.token });
   const view = await orderView(ctx, row.order);
   return { ...view, billing: row.billing, displayStatus: displayStatus(row.order.status, row.billing.status) };
 }

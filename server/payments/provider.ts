@@ -23,6 +23,18 @@ export interface PaymentProvider {
   createCheckout(billing: BillingRow, order: OrderRow): Promise<{ paymentUrl: string; providerReference?: string }>;
   /** The payment as the provider has it: the truth, whatever a notification said. */
   getPayment(paymentId: string): Promise<ProviderPayment | null>;
+  /**
+   * Gives `amount` centavos of a payment back to the buyer (the whole payment
+   * when it equals the payment's amount). The same idempotency key never
+   * refunds twice, so a retried job is safe.
+   */
+  refundPayment(paymentId: string, amount: number, idempotencyKey: string): Promise<ProviderRefund>;
+}
+
+export interface ProviderRefund {
+  id: string;
+  status: "approved" | "in_process" | "rejected";
+  amount: number;
 }
 
 export function paymentUrlFor(billingId: string): string {
@@ -52,6 +64,16 @@ export class SandboxProvider implements PaymentProvider {
     return { id: row.id, status: row.status as PaymentStatus, externalReference: row.billingId, amount: row.amount };
   }
 
+  async refundPayment(paymentId: string, amount: number, idempotencyKey: string): Promise<ProviderRefund> {
+    const db = await this.handle();
+    const [row] = await db.select().from(sandboxPayments).where(eq(sandboxPayments.id, paymentId));
+    if (!row) throw new Error(`Pago ${paymentId} inexistente en el sandbox`);
+    if (amount > row.amount) throw new Error(`No se puede devolver más de lo pagado (${amount} > ${row.amount})`);
+    // Full refunds flip the payment to "refunded", as Mercado Pago does; the key makes the refund id stable.
+    if (amount === row.amount) await db.update(sandboxPayments).set({ status: "refunded" }).where(eq(sandboxPayments.id, paymentId));
+    return { id: `sandbox-refund-${crypto.createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 16)}`, status: "approved", amount };
+  }
+
   /** The buyer "pays" on the sandbox page: a new payment for the billing. */
   async recordPayment(billing: Pick<BillingRow, "id" | "amount">, status: "approved" | "rejected"): Promise<ProviderPayment> {
     const db = await this.handle();
@@ -69,6 +91,9 @@ export class MercadoPagoProvider implements PaymentProvider {
     throw new Error("El cliente de Mercado Pago todavía no está implementado.");
   }
   async getPayment(): Promise<never> {
+    throw new Error("El cliente de Mercado Pago todavía no está implementado.");
+  }
+  async refundPayment(): Promise<never> {
     throw new Error("El cliente de Mercado Pago todavía no está implementado.");
   }
 }

@@ -1,0 +1,26 @@
+import crypto from "node:crypto";
+import { authSecret } from "#server/env";
+
+/**
+ * Buyers without an account read their own purchase through links that carry
+ * `?t=<token>`: an HMAC of the billing id with the app secret. The checkout
+ * sets it in every link it makes (summary, provider back URLs, bank-transfer
+ * page, confirmation, the tickets email), so the token is proof of having
+ * started that checkout or received its email. It never expires: it only
+ * reveals that purchase, like the order code printed on the tickets.
+ */
+export function billingAccessToken(billingId: string): string {
+  return crypto.createHmac("sha256", authSecret()).update(`billing:${billingId}`).digest("base64url").slice(0, 32);
+}
+
+export function isBillingAccessToken(billingId: string, token: string | null | undefined): boolean {
+  if (!token) return false;
+  const expected = Buffer.from(billingAccessToken(billingId));
+  const given = Buffer.from(token);
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}
+
+/** `path` plus the billing's token as `t`, keeping any query it already has. */
+export function withBillingToken(path: string, billingId: string): string {
+  return `${path}${path.includes("?") ? "&" : "?"}t=${billingAccessToken(billingId)}`;
+}
