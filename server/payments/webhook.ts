@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "#server/db/client";
-import { billings, orderItems, orders, paymentNotifications, paymentRefunds, ticketTypes } from "#server/db/schema";
+import { billings, orderItems, orders, paymentNotifications, ticketTypes } from "#server/db/schema";
 import type { BillingRow, OrderRow } from "#server/orders/orders";
 import { bookApprovedPayment, bookRefundedPayment } from "#server/ledger/ledger";
 import { issueTicketsForOrder } from "#server/tickets/issue";
+import { queueProviderRefund } from "./refunds";
 import { getPaymentProvider, type PaymentProvider, type ProviderPayment } from "./provider";
 import { verifyNotificationSignature, webhookSecret } from "./signature";
 
@@ -201,7 +202,7 @@ async function refundBilling(tx: DbOrTx, order: OrderRow, billing: BillingRow, p
     [finalOrder] = await tx.update(orders).set({ status: "billed", holdExpiresAt: null, updatedAt: now }).where(and(eq(orders.id, order.id), eq(orders.status, "orphan"))).returning();
   }
   await bookRefundedPayment(tx, finalOrder, refunded, reason, now);
-  await tx.insert(paymentRefunds).values({ billingId: billing.id, providerPaymentId: payment.id, amount: payment.amount, reason, createdAt: now });
+  await queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: payment.id, amount: payment.amount, reason, now });
   return true;
 }
 
