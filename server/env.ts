@@ -21,6 +21,9 @@ const schema = z.object({
   MERCADOPAGO_PUBLIC_KEY: z.string().optional(),
   MERCADOPAGO_ACCESS_TOKEN: z.string().optional(),
   MERCADOPAGO_WEBHOOK_SECRET: z.string().optional(),
+  /** The marketplace application (OAuth): organizers connect their own Mercado Pago account with it. */
+  MERCADOPAGO_CLIENT_ID: z.string().optional(),
+  MERCADOPAGO_CLIENT_SECRET: z.string().optional(),
   SENTRY_DSN: z.string().url().optional(),
   POSTHOG_KEY: z.string().optional(),
   POSTHOG_HOST: z.string().url().default("https://us.i.posthog.com"),

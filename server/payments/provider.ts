@@ -4,6 +4,8 @@ import { getDb, type DbOrTx } from "#server/db/client";
 import { sandboxPayments } from "#server/db/schema";
 import type { BillingRow, OrderRow } from "#server/orders/orders";
 import { appUrl, env } from "#server/env";
+import { MercadoPagoProvider } from "./mercadopago";
+import { accountForOrganization, isUsable } from "./mercadopago-accounts";
 
 /** Mercado Pago's payment statuses (DESIGN.md §5). */
 export const PAYMENT_STATUSES = ["approved", "authorized", "in_process", "pending", "rejected", "cancelled", "refunded", "charged_back", "in_mediation"] as const;
@@ -84,25 +86,45 @@ export class SandboxProvider implements PaymentProvider {
   }
 }
 
-/** Placeholder until the real client (Checkout Pro preference, GET /v1/payments/{id}) is built. */
-export class MercadoPagoProvider implements PaymentProvider {
-  readonly name = "mercadopago" as const;
-  async createCheckout(): Promise<never> {
-    throw new Error("El cliente de Mercado Pago todavía no está implementado.");
-  }
-  async getPayment(): Promise<never> {
-    throw new Error("El cliente de Mercado Pago todavía no está implementado.");
-  }
-  async refundPayment(): Promise<never> {
-    throw new Error("El cliente de Mercado Pago todavía no está implementado.");
-  }
-}
+export { MercadoPagoProvider };
 
 export function isSandbox(): boolean {
   return !env().MERCADOPAGO_ACCESS_TOKEN;
 }
 
-/** Mercado Pago with credentials, the sandbox without. `db` defaults to the app's database. */
-export function getPaymentProvider(db?: DbOrTx): PaymentProvider {
-  return isSandbox() ? new SandboxProvider(db) : new MercadoPagoProvider();
+/**
+ * Mercado Pago with credentials, the sandbox without. `db` defaults to the
+ * app's database. `sellerUserId` (a notification's `user_id`) makes Mercado
+ * Pago read payments with that connected seller's token.
+ */
+export function getPaymentProvider(db?: DbOrTx, options: { sellerUserId?: string | null } = {}): PaymentProvider {
+  return isSandbox() ? new SandboxProvider(db) : new MercadoPagoProvider({ db, sellerUserId: options.sellerUserId });
+}
+
+/** The provider that handled a billing (`billings.provider`), whatever the server is configured with now. */
+export function paymentProviderFor(provider: string, db?: DbOrTx): PaymentProvider {
+  if (provider === "sandbox") return new SandboxProvider(db);
+  if (provider === "mercadopago") return new MercadoPagoProvider({ db });
+  throw new Error(`El proveedor «${provider}» no cobra pagos que se puedan devolver`);
+}
+
+/**
+ * What buyer pages may know about payments: Mercado Pago's public key (for
+ * its browser SDK; null when MERCADOPAGO_PUBLIC_KEY is not set, and the page
+ * logs console.error) and whether payments run on the local sandbox.
+ */
+export function paymentPublicConfig(): { publicKey: string | null; sandbox: boolean } {
+  return { publicKey: env().MERCADOPAGO_PUBLIC_KEY ?? null, sandbox: isSandbox() };
+}
+
+/**
+ * Like paymentPublicConfig, for one organization's checkout: the public key
+ * of its connected Mercado Pago account (preferences are created in that
+ * account), else the platform's.
+ */
+export async function paymentPublicConfigFor(db: DbOrTx, organizationId: string, now = new Date()): Promise<{ publicKey: string | null; sandbox: boolean }> {
+  const base = paymentPublicConfig();
+  if (base.sandbox) return base;
+  const account = await accountForOrganization(db, organizationId);
+  return isUsable(account, now) && account.publicKey ? { ...base, publicKey: account.publicKey } : base;
 }
