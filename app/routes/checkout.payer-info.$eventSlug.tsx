@@ -1,12 +1,26 @@
-import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useMemo } from "react";
 import { formatDateTime } from "#app/lib/dates";
 import { formatMoney } from "#app/lib/money";
 import { cacheHeadersFrom } from "#app/lib/cache.server";
-import { readSavedCart, restoreCart, savedCartCookie, type StoredCart } from "#app/lib/cart.server";
+import { PICKER_PAYMENT_METHODS, readSavedCart, restoreCart, savedCartCookie, type StoredCart } from "#app/lib/cart.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { DroppedNotice, ReferralBanner } from "#app/components/events/Notices";
+import { FormErrors } from "#app/components/account/Notice";
 import { buttonClasses } from "#app/components/ui/Button";
+import { PayerInfoFields } from "#app/components/checkout/PayerInfoFields";
+import { formFieldName, payerInfoSchema } from "#app/components/checkout/schema";
+import { useIsSubmitting } from "#app/components/account/useAccountForm";
+import { Button } from "#app/components/ui/Button";
+import { getUserById } from "#server/accounts/users";
+import { GENERIC_ERROR, isDomainError } from "#server/errors";
+import { getCheckoutQuestions, startCheckout } from "#server/orders/checkout";
+import { withBillingToken } from "#server/orders/access";
+import type { PublicEvent } from "#server/events/catalogue";
+import type { Ctx } from "#server/context";
 import { eventPath, findReferrer, loadPublicEventOr404, longDay } from "./eventos.$slug.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -14,25 +28,50 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: "robots", content: "noindex" },
 ];
 
+export const EMPTY_CART_MESSAGE = "Tu compra está vacía: elegí tus entradas en la página del evento.";
+export const CHANGED_CART_MESSAGE = "Revisá tu compra y volvé a confirmar.";
+
+/** The cart cookie restored against the event as it is now, plus what the form asks. */
+async function loadCheckout(request: Request, ctx: Ctx, slug: string) {
+  const saved = readSavedCart(request, slug);
+  const publicEvent = await loadPublicEventOr404(ctx, slug, { accessCode: saved?.accessCode, presaleCode: saved?.presaleCode });
+  let cart: StoredCart = { items: [] };
+  let dropped: string[] = [];
+  let changed = false;
+  if (saved) {
+    // Straight from the picker: bank-transfer tickets go on too (the event page's restore still drops them).
+    const restored = restoreCart(publicEvent, saved, { paymentMethods: PICKER_PAYMENT_METHODS });
+    cart = restored.cart;
+    dropped = restored.messages;
+    changed = restored.changed;
+  }
+  const questions = await getCheckoutQuestions(ctx, publicEvent.event.id);
+  const units = cart.items.reduce((sum, i) => sum + i.qty, 0);
+  return { saved, publicEvent, cart, dropped, changed, questions, holders: questions.oneHolderPerTicket ? units : 0 };
+}
+
+/** The method the chosen tickets are paid with (createOrder refuses a mix with its own message). */
+function paymentMethodOf(publicEvent: PublicEvent, cart: StoredCart): "MERCADO_PAGO" | "BANK_TRANSFER" {
+  const kinds = cart.items.map((i) => publicEvent.ticketTypes.find((t) => t.id === i.ticketId)?.paymentMethod);
+  return kinds.length && kinds.every((k) => k === "BankAccount") ? "BANK_TRANSFER" : "MERCADO_PAGO";
+}
+
+/** The coupon the buyer typed on the event page, when the saved cart keeps one. */
+function savedCoupon(cart: StoredCart | null): string {
+  return cart?.couponCode ?? "";
+}
+
 /**
- * `/checkout/payer-info/{eventSlug}`, first part: the saved cart restored
- * against the event as it is now (what was dropped and why; the cookie is
- * rewritten with what is left). Buyer data and payment come next (issue 4).
+ * `/checkout/payer-info/{eventSlug}`: the saved cart restored against the
+ * event as it is now (what was dropped and why; the cookie is rewritten with
+ * what is left), and the form with the payer (prefilled from the account),
+ * one holder per ticket when the event asks, its custom fields and a coupon.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const slug = (params.eventSlug ?? "").toLowerCase();
   const { ctx, headers } = await getRequestContext(request);
-  const saved = readSavedCart(request, slug);
-  const publicEvent = await loadPublicEventOr404(ctx, slug, { accessCode: saved?.accessCode, presaleCode: saved?.presaleCode });
-
-  let cart: StoredCart = { items: [] };
-  let dropped: string[] = [];
-  if (saved) {
-    const restored = restoreCart(publicEvent, saved);
-    cart = restored.cart;
-    dropped = restored.messages;
-    if (restored.changed) headers.append("Set-Cookie", savedCartCookie(publicEvent.event.slug, cart));
-  }
+  const { saved, publicEvent, cart, dropped, changed, questions, holders } = await loadCheckout(request, ctx, slug);
+  if (changed) headers.append("Set-Cookie", savedCartCookie(publicEvent.event.slug, cart));
   const referrer = cart.referredNick ? await findReferrer(ctx, cart.referredNick) : null;
 
   const tickets = new Map(publicEvent.ticketTypes.map((t) => [t.id, t]));
@@ -45,6 +84,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { dates, event } = publicEvent;
   const date = dates.find((d) => d.id === cart.eventDateId) ?? (dates.length === 1 ? dates[0] : undefined);
 
+  const user = ctx.actor.kind === "user" ? await getUserById(ctx, ctx.actor.userId) : undefined;
+  const payer = {
+    firstName: user?.firstName ?? "",
+    lastName: user?.lastName ?? "",
+    email: user?.email ?? "",
+    documentType: user?.documentType ?? "dni",
+    documentNumber: user?.documentNumber ?? "",
+    phoneNumber: user?.phoneNumber ?? "",
+    couponCode: savedCoupon(saved),
+  };
+  // Each holder row says which ticket it is for.
+  const holderLabels = questions.oneHolderPerTicket
+    ? cart.items.flatMap((item) => Array.from({ length: item.qty }, () => tickets.get(item.ticketId)?.name ?? "Entrada"))
+    : [];
+
   headers.set("Cache-Control", "private, no-store");
   return data(
     {
@@ -54,18 +108,81 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       items: items.map(({ subtotalCentavos, ...i }) => ({ ...i, subtotal: formatMoney(subtotalCentavos) })),
       subtotal: formatMoney(subtotal),
       serviceFeeLabel: event.serviceFeeBps > 0 ? `${(event.serviceFeeBps / 100).toLocaleString("es-AR", { maximumFractionDigits: 2 })} %` : null,
+      serviceFee: event.serviceFeeBps > 0 ? formatMoney(Math.round((subtotal * event.serviceFeeBps) / 10_000)) : null,
+      paymentMethod: paymentMethodOf(publicEvent, cart),
+      free: items.length > 0 && subtotal === 0,
       dropped,
       referrer: referrer ? { firstName: referrer.firstName, lastName: referrer.lastName } : null,
       backTo: eventPath(event.slug, referrer?.nick),
+      payer,
+      customFields: questions.customFields,
+      holders,
+      holderLabels,
     },
     { headers },
   );
 }
 
-export const headers: HeadersFunction = ({ loaderHeaders }) => cacheHeadersFrom(loaderHeaders);
+export const headers: HeadersFunction = ({ loaderHeaders, actionHeaders }) => cacheHeadersFrom(actionHeaders ?? loaderHeaders);
+
+/**
+ * Holds the tickets with `startCheckout` (the same function as GraphQL
+ * createOrder) and sends the buyer to the summary with the access token. The
+ * cart cookie is cleared only then: a refused or out-of-stock attempt keeps it.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const slug = (params.eventSlug ?? "").toLowerCase();
+  const { ctx, headers } = await getRequestContext(request);
+  headers.set("Cache-Control", "private, no-store");
+  const { publicEvent, cart, dropped, questions, holders } = await loadCheckout(request, ctx, slug);
+  const schema = payerInfoSchema({ customFields: questions.customFields, holders });
+  const submission = parseWithZod(await request.formData(), { schema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400, headers });
+  // The event changed since the page was shown (stock ran out, a ticket was paused): say what, keep the cart as it was.
+  if (dropped.length) return data({ result: submission.reply({ formErrors: [...dropped, CHANGED_CART_MESSAGE] }) }, { status: 409, headers });
+  if (!cart.items.length) return data({ result: submission.reply({ formErrors: [EMPTY_CART_MESSAGE] }) }, { status: 400, headers });
+
+  const { couponCode, attendees, customFields, ...payer } = submission.value;
+  try {
+    const started = await startCheckout(ctx, {
+      eventSlug: publicEvent.event.slug,
+      eventDateId: cart.eventDateId,
+      items: cart.items,
+      payer,
+      paymentMethod: paymentMethodOf(publicEvent, cart),
+      accessCode: cart.accessCode,
+      presaleCode: cart.presaleCode,
+      referredNick: cart.referredNick,
+      couponCode,
+      attendees: attendees ?? undefined,
+      customFields: customFields ?? undefined,
+    });
+    headers.append("Set-Cookie", savedCartCookie(publicEvent.event.slug, { items: [] }));
+    const id = started.billing.id;
+    // Nothing to pay (free tickets, a 100 % coupon): straight to the confirmation.
+    const to = started.billing.status === "pending" ? `/checkout/${id}` : `/checkout/status/approved?billingId=${id}`;
+    return redirect(withBillingToken(to, id), { headers });
+  } catch (error) {
+    if (!isDomainError(error)) {
+      console.error(error);
+      return data({ result: submission.reply({ formErrors: [GENERIC_ERROR] }) }, { status: 500, headers });
+    }
+    const visible = new Set(Object.keys(submission.payload ?? {}).concat(["firstName", "lastName", "email", "documentType", "documentNumber", "phoneNumber", "couponCode"]));
+    const fieldErrors: Record<string, string[]> = {};
+    const formErrors: string[] = [];
+    for (const [key, messages] of Object.entries(error.fieldErrors ?? {})) {
+      const name = formFieldName(key);
+      if (visible.has(name) || name.startsWith("attendees[") || name.startsWith("customFields.")) fieldErrors[name] = messages;
+      else for (const m of messages) if (!formErrors.includes(m)) formErrors.push(m);
+    }
+    if (!Object.keys(fieldErrors).length && !formErrors.length) formErrors.push(error.message);
+    return data({ result: submission.reply({ fieldErrors, formErrors }) }, { status: error.code === "CONFLICT" ? 409 : 400, headers });
+  }
+}
 
 export default function PayerInfoPage() {
-  const { event, date, needsDate, items, subtotal, serviceFeeLabel, dropped, referrer, backTo } = useLoaderData<typeof loader>();
+  const loaderData = useLoaderData<typeof loader>();
+  const { event, date, needsDate, items, subtotal, serviceFeeLabel, serviceFee, paymentMethod, free, dropped, referrer, backTo } = loaderData;
   return (
     <main className="mx-auto flex w-full max-w-2xl flex-col gap-5 px-4 py-6 sm:px-6 sm:py-8">
       <header>
@@ -102,7 +219,11 @@ export default function PayerInfoPage() {
             <span>Subtotal</span>
             <span>{subtotal}</span>
           </p>
-          {serviceFeeLabel ? <p className="mt-1 text-xs text-[var(--muted)]">Al pagar se suma el cargo de servicio ({serviceFeeLabel}).</p> : null}
+          {serviceFeeLabel ? (
+            <p className="mt-1 text-xs text-[var(--muted)]">
+              Al pagar se suma el cargo de servicio ({serviceFeeLabel}): {serviceFee}. Lo ves en el resumen antes de pagar.
+            </p>
+          ) : null}
           {needsDate ? (
             <p role="alert" className="mt-3 text-sm text-red-600 dark:text-red-400">
               Te falta elegir la fecha. <Link to={backTo} className="underline">Elegila acá</Link>.
@@ -116,10 +237,9 @@ export default function PayerInfoPage() {
         </section>
       )}
 
-      <p role="note" className="rounded-lg border border-primary-500/40 bg-primary-500/10 px-4 py-3 text-sm">
-        Próximamente vas a poder completar tus datos y pagar desde acá. Por ahora guardamos tu elección durante dos días en este
-        dispositivo.
-      </p>
+      {items.length && !needsDate ? (
+        <PayerForm key={`${loaderData.holders}:${loaderData.customFields.map((f) => f.id).join(",")}`} paymentMethod={free ? "FREE" : paymentMethod} />
+      ) : null}
 
       <div className="flex flex-wrap gap-3">
         <Link to={backTo} className={buttonClasses(items.length ? "secondary" : "primary", "min-h-11")}>
@@ -130,5 +250,39 @@ export default function PayerInfoPage() {
         </Link>
       </div>
     </main>
+  );
+}
+
+function PayerForm({ paymentMethod }: { paymentMethod: "MERCADO_PAGO" | "BANK_TRANSFER" | "FREE" }) {
+  const { payer, customFields, holders, holderLabels } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const schema = useMemo(() => payerInfoSchema({ customFields, holders }), [customFields, holders]);
+  const [form, fields] = useForm<Record<string, unknown>>({
+    id: "payer-info",
+    lastResult: actionData?.result,
+    // One row per holder from the start (Conform lists as many rows as its value has).
+    defaultValue: { ...payer, attendees: holders ? Array.from({ length: holders }, () => ({ documentType: "dni" })) : undefined } as never,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const submitting = useIsSubmitting();
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <PayerInfoFields fields={fields} customFields={customFields} holderLabels={holderLabels} />
+      <p className="text-sm text-[var(--muted)]">
+        {paymentMethod === "FREE"
+          ? "Estas entradas son gratis: al confirmar te las mandamos por email."
+          : paymentMethod === "BANK_TRANSFER"
+            ? "Estas entradas se pagan por transferencia bancaria: te reservamos las entradas 48 horas para que subas el comprobante."
+            : "Vas a pagar con Mercado Pago. Te reservamos las entradas 15 minutos."}
+      </p>
+      <div className="flex justify-end">
+        <Button type="submit" pending={submitting} pendingLabel="Reservando…" className="min-h-11">
+          {paymentMethod === "FREE" ? "Confirmar" : "Continuar al pago"}
+        </Button>
+      </div>
+    </Form>
   );
 }

@@ -36,6 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { event, customFields } = await guard(() => getEventForOrganizer(bo.ctx, found.id));
   const defaults: Record<string, string> = {};
   customFields.forEach((f, i) => Object.assign(defaults, fieldRow(i, { label: f.label, kind: f.kind, options: f.options.join("\n"), required: f.required })));
+  if (event.oneHolderPerTicket) defaults.oneHolderPerTicket = "on";
   return data({ event: { id: event.id, name: event.name, slug: event.slug }, defaults }, { headers: bo.headers });
 }
 
@@ -63,7 +64,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     required: values[`fields[${i}].required`] === "on",
   }));
   try {
-    await setCustomFields(bo.ctx, { eventId: event.id, fields });
+    await setCustomFields(bo.ctx, { eventId: event.id, fields, oneHolderPerTicket: values.oneHolderPerTicket === "on" });
   } catch (error) {
     return failedReply(error, values, {
       headers: bo.headers,
@@ -98,6 +99,13 @@ export default function CustomFieldsPage() {
         <DefaultSubmit value="save" label="Guardar campos" />
         <FormScope reply={reply} defaults={defaults}>
           <FormErrorList reply={reply} />
+          <Card>
+            <Checkbox
+              name="oneHolderPerTicket"
+              label="Pedir los datos de quien usa cada entrada"
+              help="Al comprar, se pide nombre, apellido y documento de cada asistente (una persona por entrada) y cada ticket sale a su nombre."
+            />
+          </Card>
           {rows === 0 ? <EmptyState>Este evento no pide datos extra. Agregá un campo si necesitás alguno.</EmptyState> : null}
           {Array.from({ length: rows }, (_, i) => (
             <Card key={i}>

@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { getDb } from "#server/db/client";
 import { isSandbox } from "#server/payments/provider";
 import { getSandboxBilling, payInSandbox } from "#server/payments/sandbox";
+import { withBillingToken } from "#server/orders/access";
 
 export const meta: MetaFunction = () => [{ title: "Pago de prueba · Tribuna" }, { name: "robots", content: "noindex" }];
 
@@ -35,7 +36,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const billingId = params.billingId ?? "";
   const paid = await payInSandbox(await getDb(), billingId, status);
   if (!paid) notFound();
-  return redirect(`/checkout/status/${status}?billingId=${encodeURIComponent(billingId)}`);
+  // With the checkout's access token, so a buyer without an account can read the outcome.
+  return redirect(withBillingToken(`/checkout/status/${status}?billingId=${encodeURIComponent(billingId)}`, billingId));
 }
 
 export default function SandboxPaymentPage() {

@@ -5,6 +5,7 @@ import { getDb } from "#server/db/client";
 import { billings, orders, paymentNotifications, ticketTypes } from "#server/db/schema";
 import { assertLedgerMatches } from "#server/ledger/invariants";
 import { createOrder } from "#server/orders/orders";
+import { withBillingToken } from "#server/orders/access";
 import { buildSignedNotification } from "#server/payments/sandbox";
 import { SandboxProvider } from "#server/payments/provider";
 import { ticketsOfOrder } from "#server/tickets/issue";
@@ -52,11 +53,11 @@ describe("/sandbox/mercadopago/{billingId}", () => {
 
     const rejected = await run(sandboxRoute.action, formRequest(`/sandbox/mercadopago/${billing.id}`, { status: "rejected" }), { billingId: billing.id });
     expect(rejected.status).toBe(302);
-    expect(rejected.location).toBe(`/checkout/status/rejected?billingId=${billing.id}`);
+    expect(rejected.location).toBe(withBillingToken(`/checkout/status/rejected?billingId=${billing.id}`, billing.id));
     expect(await statusOf(order.id, billing.id)).toEqual(["draft", "pending", 0]);
 
     const approved = await run(sandboxRoute.action, formRequest(`/sandbox/mercadopago/${billing.id}`, { status: "approved" }), { billingId: billing.id });
-    expect(approved.location).toBe(`/checkout/status/approved?billingId=${billing.id}`);
+    expect(approved.location).toBe(withBillingToken(`/checkout/status/approved?billingId=${billing.id}`, billing.id));
     expect(await statusOf(order.id, billing.id)).toEqual(["billed", "approved", 2]);
     await assertLedgerMatches(await getDb(), order.id);
   });

@@ -313,9 +313,20 @@ export async function setPresaleCode(ctx: Ctx, input: unknown) {
 
 /** `/organizacion/eventos/{slug}/campos-personalizados`: replaces the event's attendee fields. */
 export async function setCustomFields(ctx: Ctx, input: unknown) {
-  const data = parseInput(z.object({ eventId: uuid, fields: z.array(customFieldInput).max(20, "Hasta 20 campos") }), input);
+  const data = parseInput(
+    z.object({
+      eventId: uuid,
+      fields: z.array(customFieldInput).max(20, "Hasta 20 campos"),
+      /** The checkout asks each ticket's holder (left as it is when absent). */
+      oneHolderPerTicket: z.boolean().optional(),
+    }),
+    input,
+  );
   await requireEvent(ctx, data.eventId);
   return ctx.db.transaction(async (tx) => {
+    if (data.oneHolderPerTicket !== undefined) {
+      await tx.update(events).set({ oneHolderPerTicket: data.oneHolderPerTicket, updatedAt: ctx.now }).where(eq(events.id, data.eventId));
+    }
     await tx.delete(eventCustomFields).where(eq(eventCustomFields.eventId, data.eventId));
     if (!data.fields.length) return [];
     return tx

@@ -2,8 +2,9 @@ import { builder } from "./builder";
 import { given, isoDate, money } from "./scalars";
 import * as ordersDomain from "#server/orders/orders";
 import type { BillingRow, OrderItemRow, OrderRow } from "#server/orders/orders";
+import type { Attendee, CustomFieldAnswer } from "#server/db/schema";
 import { displayStatus } from "#server/orders/status";
-import { startCheckout } from "#server/orders/checkout";
+import { startCheckout, type CheckoutStarted } from "#server/orders/checkout";
 
 type OrderWithItems = OrderRow & { items: OrderItemRow[] };
 
@@ -14,6 +15,26 @@ const OrderItem = builder.objectRef<OrderItemRow>("OrderItem").implement({
     qty: t.exposeInt("qty", { nullable: false }),
     unitPrice: t.exposeInt("unitPrice", { nullable: false, description: "Integer centavos, as charged." }),
     unitPriceFormatted: t.string({ nullable: false, resolve: (i) => money(i.unitPrice)! }),
+  }),
+});
+
+const AttendeeRef = builder.objectRef<Attendee>("Attendee").implement({
+  description: "The holder of one ticket unit.",
+  fields: (t) => ({
+    ticketId: t.exposeID("ticketTypeId", { nullable: false }),
+    firstName: t.exposeString("firstName", { nullable: false }),
+    lastName: t.exposeString("lastName", { nullable: false }),
+    documentType: t.exposeString("documentType", { nullable: false }),
+    documentNumber: t.exposeString("documentNumber", { nullable: false }),
+    email: t.string({ resolve: (a) => a.email ?? null }),
+  }),
+});
+
+const CustomFieldAnswerRef = builder.objectRef<CustomFieldAnswer>("CustomFieldAnswer").implement({
+  fields: (t) => ({
+    fieldId: t.exposeID("fieldId", { nullable: false }),
+    label: t.exposeString("label", { nullable: false }),
+    value: t.exposeString("value", { nullable: false }),
   }),
 });
 
@@ -31,6 +52,18 @@ const Order = builder.objectRef<OrderWithItems>("Order").implement({
     holdExpiresAt: t.string({ resolve: (o) => isoDate(o.holdExpiresAt) }),
     createdAt: t.string({ nullable: false, resolve: (o) => isoDate(o.createdAt)! }),
     items: t.field({ type: [OrderItem], nullable: false, resolve: (o) => o.items }),
+    attendees: t.field({
+      type: [AttendeeRef],
+      nullable: false,
+      description: "One holder per ticket unit, in item order; empty when the payer holds them all.",
+      resolve: (o) => o.attendees ?? [],
+    }),
+    customFields: t.field({
+      type: [CustomFieldAnswerRef],
+      nullable: false,
+      description: "The buyer's answers to the event's custom fields.",
+      resolve: (o) => o.customFields ?? [],
+    }),
   }),
 });
 
@@ -55,9 +88,10 @@ const Billing = builder
 builder.queryFields((t) => ({
   billing: t.field({
     type: Billing,
-    args: { billingId: t.arg.id({ required: true }) },
-    resolve: async (_root, { billingId }, { ctx }) => {
-      const view = await ordersDomain.getBillingForBuyer(ctx, String(billingId));
+    description: "Readable by the buyer's account, the organization's members, or with the checkout's access token (createOrder `accessToken`).",
+    args: { billingId: t.arg.id({ required: true }), token: t.arg.string({ description: "The checkout's access token, for buyers without an account." }) },
+    resolve: async (_root, { billingId, token }, { ctx }) => {
+      const view = await ordersDomain.getBillingForBuyer(ctx, String(billingId), { token: token ?? null });
       return { billing: view.billing, order: view.order };
     },
   }),
@@ -84,6 +118,24 @@ const PayerInput = builder.inputType("PayerInput", {
   }),
 });
 
+const AttendeeInput = builder.inputType("AttendeeInput", {
+  description: "The holder of one ticket unit.",
+  fields: (t) => ({
+    firstName: t.string({ required: true }),
+    lastName: t.string({ required: true }),
+    documentType: t.string({ required: true, description: "dni, cuit, cuil, cdi, passport, ci or other." }),
+    documentNumber: t.string({ required: true }),
+    email: t.string(),
+  }),
+});
+
+const CustomFieldAnswerInput = builder.inputType("CustomFieldAnswerInput", {
+  fields: (t) => ({
+    fieldId: t.id({ required: true }),
+    value: t.string({ required: true, description: "Numbers as digits, dates as YYYY-MM-DD, selects as one of the options." }),
+  }),
+});
+
 const CreateOrderInput = builder.inputType("CreateOrderInput", {
   fields: (t) => ({
     eventSlug: t.string({ required: true }),
@@ -94,16 +146,26 @@ const CreateOrderInput = builder.inputType("CreateOrderInput", {
     accessCode: t.string(),
     presaleCode: t.string(),
     referredNick: t.string(),
-    couponCode: t.string({ description: "Accepted; coupons are not applied yet." }),
+    couponCode: t.string({ description: "The event's coupon code (case-insensitive). Unknown, paused or expired: BAD_USER_INPUT on couponCode; no uses left: CONFLICT." }),
+    attendees: t.field({
+      type: [AttendeeInput],
+      description: "One per ticket unit, in item order. Required when the event asks for one holder per ticket; else optional (the payer holds them).",
+    }),
+    customFields: t.field({ type: [CustomFieldAnswerInput], description: "Answers to the event's custom fields; required ones must be answered." }),
   }),
 });
 
 const CreateOrderResult = builder
-  .objectRef<{ order: OrderWithItems; billing: BillingRow; paymentUrl: string | null }>("CreateOrderResult")
+  .objectRef<CheckoutStarted>("CreateOrderResult")
   .implement({
     fields: (t) => ({
       billingId: t.id({ nullable: false, resolve: (r) => r.billing.id }),
       paymentUrl: t.string({ description: "Where the buyer pays; null when nothing is due (free order).", resolve: (r) => r.paymentUrl }),
+      accessToken: t.string({
+        nullable: false,
+        description: "Lets a buyer without an account read this billing: `billing(billingId, token)`, or `?t=` on the checkout pages.",
+        resolve: (r) => r.accessToken,
+      }),
       order: t.field({ type: Order, nullable: false, resolve: (r) => r.order }),
       billing: t.field({ type: Billing, nullable: false, resolve: (r) => ({ billing: r.billing, order: r.order }) }),
     }),

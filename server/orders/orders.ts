@@ -1,17 +1,22 @@
 import crypto from "node:crypto";
 import { and, asc, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import { z } from "zod";
-import { documentTypeSchema, emailSchema, identificationNumberSchema, nameSchema, phoneSchema } from "#app/lib/validation";
+import { documentTypeSchema, emailSchema, identificationNumberSchema, nameSchema, optional, phoneSchema } from "#app/lib/validation";
+import { CHECKOUT_MESSAGES, customFieldError } from "#app/lib/checkout";
 import type { Ctx } from "#server/context";
 import { env } from "#server/env";
 import {
   billings,
+  eventCustomFields,
   eventDates,
   events,
   orderItems,
   orders,
   ticketTypes,
+  users,
+  type Attendee,
   type BillingProvider,
+  type CustomFieldAnswer,
   type OrderPaymentMethod,
   type PaymentMethodKind,
 } from "#server/db/schema";
@@ -19,7 +24,9 @@ import { Conflict, DomainError, Forbidden, Invalid, NotFound, Unauthenticated } 
 import { isTicketVisible, ticketState } from "#server/events/catalogue";
 import { enqueue } from "#server/jobs/queue";
 import { bookApprovedPayment } from "#server/ledger/ledger";
+import { requireTransferAccount } from "#server/payouts/bank-accounts";
 import { issueTicketsForOrder } from "#server/tickets/issue";
+import { recordCouponUse, releaseCouponUse, takeCouponUse } from "#server/coupons/coupons";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
 import { checkTicketSelection, SELECTION_MESSAGES } from "./rules";
@@ -66,6 +73,21 @@ export const payerSchema = z.object({
   phoneNumber: phoneSchema,
 });
 
+/** The holder of one ticket unit (createOrder `attendees`, one per unit in item order). */
+export const attendeeSchema = z.object({
+  firstName: nameSchema,
+  lastName: nameSchema,
+  documentType: documentTypeSchema,
+  documentNumber: identificationNumberSchema,
+  email: optional(emailSchema),
+});
+
+/** Custom field answers keyed by field id; GraphQL's list of { fieldId, value } becomes the same record. */
+const customFieldAnswersSchema = z.preprocess(
+  (v) => (Array.isArray(v) ? Object.fromEntries(v.map((a: { fieldId?: unknown; value?: unknown }) => [String(a?.fieldId ?? ""), a?.value ?? ""])) : v),
+  z.record(z.string(), z.string().max(500, CHECKOUT_MESSAGES.tooLong).nullish()),
+);
+
 export const createOrderSchema = z.object({
   eventSlug: z.string().trim().min(1, "Elegí un evento").max(200),
   eventDateId: uuid.nullish().transform((v) => v ?? undefined),
@@ -78,8 +100,11 @@ export const createOrderSchema = z.object({
   accessCode: optionalText,
   presaleCode: optionalText,
   referredNick: optionalText,
-  /** Accepted, not applied yet: coupons come later in issue 4. */
+  /** The event's coupon (case-insensitive); applied inside the order's transaction (server/coupons). */
   couponCode: optionalText,
+  /** One per ticket unit; required when the event asks for one holder per ticket. */
+  attendees: z.array(attendeeSchema).max(1000).nullish(),
+  customFields: customFieldAnswersSchema.nullish(),
 });
 export type CreateOrderInput = z.input<typeof createOrderSchema>;
 
@@ -122,6 +147,7 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
   const [event] = await ctx.db.select().from(events).where(eq(events.slug, input.eventSlug.toLowerCase()));
   if (!event || !event.publishedAt || event.status === "deleted") throw new NotFound(ORDER_MESSAGES.eventNotFound);
   if (event.status !== "active") invalid({ _form: [ORDER_MESSAGES.paused] });
+  const customFields = await checkCustomFields(ctx, event.id, input.customFields ?? {});
 
   const dates = (
     await ctx.db
@@ -192,6 +218,8 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
   const method = [...methods][0];
   const names = [...wanted.keys()].map((id) => byId.get(id)!.name);
   const wrongMethod = method && method !== input.paymentMethod ? ORDER_MESSAGES.wrongMethod(names[0], method) : undefined;
+  const attendees = holdersOf(event.oneHolderPerTicket, wanted, input.attendees);
+  const referredNick = await knownNick(ctx, input.referredNick);
 
   const holdMinutes = HOLD_MINUTES[input.paymentMethod];
   const buyerUserId = ctx.actor.kind === "user" ? ctx.actor.userId : null;
@@ -212,11 +240,16 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
           held.push({ ticketTypeId: row.id, name: row.name, qty, unitPrice: row.price });
         }
         const subtotal = held.reduce((sum, i) => sum + i.qty * i.unitPrice, 0);
-        const serviceFee = serviceFeeOf(subtotal, event.serviceFeeBps ?? 0);
-        const total = subtotal + serviceFee;
+        // A coupon takes one use in this same transaction; the fee is on what the buyer pays (decisions: cupones).
+        const coupon = input.couponCode ? await takeCouponUse(tx, { eventId: event.id, code: input.couponCode, lines: held, now: ctx.now }) : null;
+        const discount = coupon?.discount ?? 0;
+        const serviceFee = serviceFeeOf(subtotal - discount, event.serviceFeeBps ?? 0);
+        const total = subtotal - discount + serviceFee;
         const free = total === 0;
         // The method is checked only for orders that are paid.
         if (!free && wrongMethod) invalid({ paymentMethod: [wrongMethod] });
+        // Nowhere to send a transfer to: refuse before the buyer is told to pay.
+        if (!free && input.paymentMethod === "BANK_TRANSFER") await requireTransferAccount(tx, event.organizationId);
 
         const paymentMethod: OrderPaymentMethod = free ? "FREE" : input.paymentMethod;
         const holdExpiresAt = free ? null : new Date(ctx.now.getTime() + holdMinutes * 60_000);
@@ -229,18 +262,21 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
             organizationId: event.organizationId,
             buyerUserId,
             payer: input.payer,
+            attendees,
+            customFields,
             status: free ? "billed" : "draft",
             paymentMethod,
-            referredNick: input.referredNick ?? null,
+            referredNick,
             subtotal,
             serviceFee,
-            discount: 0,
+            discount,
             total,
             holdExpiresAt,
             createdAt: ctx.now,
             updatedAt: ctx.now,
           })
           .returning();
+        if (coupon) await recordCouponUse(tx, { orderId: order.id, couponId: coupon.coupon.id, discount, now: ctx.now });
         // Keep the buyer's order of lines.
         const lines = [...wanted.keys()].map((id) => held.find((h) => h.ticketTypeId === id)!);
         const items = await tx
@@ -274,6 +310,48 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
 }
 
 /**
+ * The event's custom fields answered: required ones present, numbers, dates
+ * (YYYY-MM-DD) and options checked; answers to fields the event does not ask
+ * are dropped. Null when the event asks nothing and nothing was answered.
+ */
+async function checkCustomFields(ctx: Ctx, eventId: string, answers: Record<string, string | null | undefined>): Promise<CustomFieldAnswer[] | null> {
+  const fields = await ctx.db.select().from(eventCustomFields).where(eq(eventCustomFields.eventId, eventId)).orderBy(asc(eventCustomFields.sortOrder));
+  const errors: Record<string, string[]> = {};
+  const out: CustomFieldAnswer[] = [];
+  for (const field of fields) {
+    const raw = answers[field.id];
+    const message = customFieldError(field, raw);
+    if (message) errors[`customFields.${field.id}`] = [message];
+    else if (raw?.trim()) out.push({ fieldId: field.id, label: field.label, value: raw.trim() });
+  }
+  if (Object.keys(errors).length) invalid(errors);
+  return out.length ? out : null;
+}
+
+/**
+ * One holder per ticket unit, in the order of the buyer's lines, each with its
+ * ticket type: required when the event asks for it; when given anyway, it
+ * must also be one per unit. Null: the payer holds every ticket.
+ */
+function holdersOf(required: boolean, wanted: Map<string, number>, given: z.output<typeof attendeeSchema>[] | null | undefined): Attendee[] | null {
+  const units = [...wanted].flatMap(([ticketTypeId, qty]) => Array.from({ length: qty }, () => ticketTypeId));
+  if (!given?.length && !required) return null;
+  if (given?.length !== units.length) invalid({ attendees: [CHECKOUT_MESSAGES.attendeesCount(units.length)] });
+  return given!.map((a, i) => ({ ticketTypeId: units[i], ...a, email: a.email ?? undefined }));
+}
+
+/**
+ * A referral nick counts only when a user has it (stored as they spell it);
+ * an unknown or mistyped one is dropped (null), never an error: a broken
+ * referral link must not stop a purchase.
+ */
+async function knownNick(ctx: Ctx, nick: string | undefined): Promise<string | null> {
+  if (!nick) return null;
+  const [user] = await ctx.db.select({ nickname: users.nickname }).from(users).where(sql`lower(${users.nickname}) = ${nick.toLowerCase()}`);
+  return user?.nickname ?? null;
+}
+
+/**
  * Ends an unpaid order's hold: exactly once, whoever calls it (the job, a
  * second runner, a late page) — the conditional UPDATE lets only one caller
  * flip draft → expired; only that caller returns the stock and cancels the
@@ -300,6 +378,7 @@ export async function expireOrder(ctx: Ctx, orderId: string): Promise<"expired" 
       .update(billings)
       .set({ status: "cancelled", updatedAt: ctx.now })
       .where(and(eq(billings.orderId, order.id), eq(billings.status, "pending")));
+    await releaseCouponUse(tx, order.id, ctx.now);
     return "expired" as const;
   });
   if (result) return result;

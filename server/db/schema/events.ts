@@ -37,6 +37,8 @@ export const events = pgTable(
     /** Buyers who enter it see and buy presale tickets. */
     presaleCode: text("presale_code"),
     pixelId: text("pixel_id"),
+    /** The checkout asks for each ticket's holder (name and document), one per ticket. */
+    oneHolderPerTicket: boolean("one_holder_per_ticket").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -26,6 +26,23 @@ export interface Payer {
   phoneNumber: string;
 }
 
+/** The holder of one ticket unit, as typed at checkout (orders.attendees keeps one per unit, in item order). */
+export interface Attendee {
+  ticketTypeId: string;
+  firstName: string;
+  lastName: string;
+  documentType: string;
+  documentNumber: string;
+  email?: string;
+}
+
+/** A buyer's answer to one of the event's custom fields, with the question as it was asked. */
+export interface CustomFieldAnswer {
+  fieldId: string;
+  label: string;
+  value: string;
+}
+
 export const orders = pgTable(
   "orders",
   {
@@ -43,6 +60,10 @@ export const orders = pgTable(
       .references(() => organizations.id),
     buyerUserId: uuid("buyer_user_id").references(() => users.id, { onDelete: "set null" }),
     payer: jsonb("payer").$type<Payer>().notNull(),
+    /** One per ticket unit, in the order of the items (null: the payer holds them all). */
+    attendees: jsonb("attendees").$type<Attendee[]>(),
+    /** Answers to the event's custom fields (null: the event asked none). */
+    customFields: jsonb("custom_fields").$type<CustomFieldAnswer[]>(),
     status: text("status").$type<OrderStatus>().notNull().default("draft"),
     gift: boolean("gift").notNull().default(false),
     paymentMethod: text("payment_method").$type<OrderPaymentMethod>().notNull(),

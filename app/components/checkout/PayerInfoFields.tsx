@@ -1,0 +1,127 @@
+import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
+import type { CheckoutCustomField } from "#app/lib/checkout";
+import { DOCUMENT_TYPES } from "#app/lib/validation";
+import { Field } from "#app/components/ui/Field";
+import { SelectField } from "#app/components/ui/Select";
+
+// Conform's metadata for the payer-info schema, whatever the event asks.
+type Meta = FieldMetadata<any, any, string[]> & { getFieldList(): Meta[]; getFieldset(): Record<string, Meta> };
+type Fields = Record<string, Meta>;
+
+function Section({ title, lead, children }: { title: string; lead?: string; children: React.ReactNode }) {
+  const id = `seccion-${title.toLowerCase().replace(/[^a-z]+/g, "-")}`;
+  return (
+    <section aria-labelledby={id} className="rounded-xl border border-[var(--border)] bg-[var(--surface)] p-4">
+      <h2 id={id} className="text-lg font-bold">
+        {title}
+      </h2>
+      {lead ? <p className="mt-1 text-sm text-[var(--muted)]">{lead}</p> : null}
+      <div className="mt-3 grid gap-x-4 gap-y-2 sm:grid-cols-2">{children}</div>
+    </section>
+  );
+}
+
+function DocumentTypeSelect({ meta, label = "Tipo de documento" }: { meta: Meta; label?: string }) {
+  return <SelectField label={label} selectProps={getSelectProps(meta)} options={DOCUMENT_TYPES} placeholder="Elegí un tipo" errors={meta.errors} />;
+}
+
+/**
+ * The payer-info form's inputs: payer, holders (one per ticket when the event
+ * asks), the event's custom fields and the coupon. Plain inputs named as
+ * Conform expects, so the form posts the same with or without JavaScript.
+ */
+export function PayerInfoFields({ fields: conformFields, customFields, holderLabels }: { fields: object; customFields: CheckoutCustomField[]; holderLabels: string[] }) {
+  const fields = conformFields as Fields;
+  const holders = holderLabels.length ? fields.attendees.getFieldList() : [];
+  const answers: Fields = customFields.length ? fields.customFields.getFieldset() : {};
+  return (
+    <>
+      <Section title="Tus datos" lead="A este email te mandamos las entradas.">
+        <Field label="Nombre" inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }} errors={fields.firstName.errors} />
+        <Field label="Apellido" inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }} errors={fields.lastName.errors} />
+        <Field label="Email" inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} className="sm:col-span-2" />
+        <DocumentTypeSelect meta={fields.documentType} />
+        <Field
+          label="Número de documento"
+          help="Sin puntos ni espacios."
+          inputProps={{ ...getInputProps(fields.documentNumber, { type: "text" }), autoComplete: "off", inputMode: "text" }}
+          errors={fields.documentNumber.errors}
+        />
+        <Field
+          label="Teléfono"
+          help="Con código de área, por ejemplo +54 9 11 5555-1234."
+          inputProps={{ ...getInputProps(fields.phoneNumber, { type: "tel" }), autoComplete: "tel" }}
+          errors={fields.phoneNumber.errors}
+          className="sm:col-span-2"
+        />
+      </Section>
+
+      {holders.length ? (
+        <section aria-labelledby="asistentes" className="flex flex-col gap-3">
+          <div>
+            <h2 id="asistentes" className="text-lg font-bold">
+              Quién usa cada entrada
+            </h2>
+            <p className="text-sm text-[var(--muted)]">Este evento pide los datos de cada asistente: cada entrada sale a su nombre y se controla en la puerta.</p>
+          </div>
+          {holders.map((holder, i) => {
+            const row = holder.getFieldset() as Fields;
+            return (
+              <fieldset key={holder.key} className="rounded-xl border border-[var(--border)] bg-[var(--surface)] p-4" data-holder={i + 1}>
+                <legend className="px-1 font-bold">
+                  {`Entrada ${i + 1}: ${holderLabels[i]}`}
+                </legend>
+                <div className="grid gap-x-4 gap-y-2 sm:grid-cols-2">
+                  <Field label={`Nombre (entrada ${i + 1})`} inputProps={getInputProps(row.firstName, { type: "text" })} errors={row.firstName.errors} />
+                  <Field label={`Apellido (entrada ${i + 1})`} inputProps={getInputProps(row.lastName, { type: "text" })} errors={row.lastName.errors} />
+                  <DocumentTypeSelect meta={row.documentType} label={`Tipo de documento (entrada ${i + 1})`} />
+                  <Field label={`Número de documento (entrada ${i + 1})`} inputProps={getInputProps(row.documentNumber, { type: "text" })} errors={row.documentNumber.errors} />
+                  <Field
+                    label={`Email (entrada ${i + 1}, opcional)`}
+                    inputProps={getInputProps(row.email, { type: "email" })}
+                    errors={row.email.errors}
+                    className="sm:col-span-2"
+                  />
+                </div>
+              </fieldset>
+            );
+          })}
+        </section>
+      ) : null}
+
+      {customFields.length ? (
+        <Section title="Datos que pide el organizador">
+          {customFields.map((field) => {
+            const meta = answers[field.id];
+            const label = field.required ? field.label : `${field.label} (opcional)`;
+            if (field.kind === "select") {
+              return (
+                <SelectField
+                  key={field.id}
+                  label={label}
+                  selectProps={getSelectProps(meta)}
+                  options={field.options.map((o) => ({ value: o, label: o }))}
+                  placeholder="Elegí una opción"
+                  errors={meta.errors}
+                />
+              );
+            }
+            const type = field.kind === "date" ? "date" : "text";
+            return (
+              <Field
+                key={field.id}
+                label={label}
+                inputProps={{ ...getInputProps(meta, { type }), ...(field.kind === "number" ? { inputMode: "decimal" as const } : {}) }}
+                errors={meta.errors}
+              />
+            );
+          })}
+        </Section>
+      ) : null}
+
+      <Section title="¿Tenés un cupón?">
+        <Field label="Código de cupón (opcional)" inputProps={{ ...getInputProps(fields.couponCode, { type: "text" }), autoComplete: "off" }} errors={fields.couponCode.errors} />
+      </Section>
+    </>
+  );
+}

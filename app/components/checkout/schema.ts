@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { customFieldError, type CheckoutCustomField } from "#app/lib/checkout";
+import { documentTypeSchema, emailSchema, identificationNumberSchema, nameSchema, optional, phoneSchema } from "#app/lib/validation";
+
+/**
+ * The payer-info form (`/checkout/payer-info/{eventSlug}`): the payer, one
+ * holder per ticket when the event asks (`attendees[i].…`), the event's
+ * custom fields (`customFields.{fieldId}`) and an optional coupon code. Built
+ * from what the loader sends, so the browser (Conform) and the action check
+ * the same thing; createOrder checks it all again.
+ */
+export function payerInfoSchema(options: { customFields: CheckoutCustomField[]; holders: number }) {
+  const answers = Object.fromEntries(
+    options.customFields.map((field) => [
+      field.id,
+      // Conform drops empty inputs: a missing answer is "" so that a required field still says so.
+      z.preprocess(
+        (v) => v ?? "",
+        z.string().superRefine((value, ctx) => {
+          const message = customFieldError(field, value);
+          if (message) ctx.addIssue({ code: "custom", message });
+        }),
+      ),
+    ]),
+  );
+  const holder = z.object({
+    firstName: nameSchema,
+    lastName: nameSchema,
+    documentType: documentTypeSchema,
+    documentNumber: identificationNumberSchema,
+    email: optional(emailSchema),
+  });
+  return z.object({
+    firstName: nameSchema,
+    lastName: nameSchema,
+    email: emailSchema,
+    documentType: documentTypeSchema,
+    documentNumber: identificationNumberSchema,
+    phoneNumber: phoneSchema,
+    couponCode: optional(z.string().trim().max(50, "El código es demasiado largo")),
+    // Conform leaves out a row whose inputs are all empty: an absent row is one to fill in.
+    attendees: options.holders
+      ? z.preprocess(
+          (v) => Array.from({ length: options.holders }, (_, i) => (Array.isArray(v) ? (v[i] ?? {}) : {})),
+          z.array(holder),
+        )
+      : z.undefined().optional(),
+    customFields: options.customFields.length ? z.preprocess((v) => v ?? {}, z.object(answers)) : z.undefined().optional(),
+  });
+}
+
+export type PayerInfoValues = z.output<ReturnType<typeof payerInfoSchema>>;
+
+/** Domain field keys (createOrder) → this form's input names. */
+export function formFieldName(domainKey: string): string {
+  return domainKey.replace(/^payer\./, "").replace(/^attendees\.(\d+)\./, "attendees[$1].");
+}

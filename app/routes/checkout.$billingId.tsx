@@ -1,0 +1,224 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { DateTime } from "luxon";
+import { useEffect } from "react";
+import { formatDateTime, TIME_ZONE } from "#app/lib/dates";
+import { formatMoney } from "#app/lib/money";
+import { getRequestContext } from "#app/lib/session.server";
+import { FormErrors } from "#app/components/account/Notice";
+import { HoldCountdown, HoldExpired } from "#app/components/checkout/Countdown";
+import { Button, buttonClasses } from "#app/components/ui/Button";
+import { paymentPublicConfigFor } from "#server/payments/provider";
+import { isDomainError } from "#server/errors";
+import { getCheckoutSummary, openPayment } from "#server/orders/checkout";
+import { withBillingToken } from "#server/orders/access";
+import { eventPath, longDay } from "./eventos.$slug.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Pagá tu compra ${data.order.code} · Tribuna` : "Tu compra · Tribuna" },
+  { name: "robots", content: "noindex" },
+];
+
+/** What the buyer may not read is simply not there (no hint that the billing exists). */
+async function summaryOr404(request: Request, billingId: string) {
+  const { ctx, headers } = await getRequestContext(request);
+  const token = new URL(request.url).searchParams.get("t");
+  try {
+    return { ctx, headers, summary: await getCheckoutSummary(ctx, billingId, { token }) };
+  } catch (error) {
+    if (isDomainError(error) && ["NOT_FOUND", "UNAUTHENTICATED", "FORBIDDEN"].includes(error.code)) {
+      throw new Response("No encontramos tu compra.", { status: 404, headers: { "Cache-Control": "private, no-store", "Content-Type": "text/plain; charset=utf-8" } });
+    }
+    throw error;
+  }
+}
+
+/** "21:45" the same day; "el 24/11 a las 21:45" for a bank transfer's 48-hour hold. */
+function holdLabel(hold: Date, now: Date) {
+  const at = DateTime.fromJSDate(hold).setZone(TIME_ZONE);
+  return at.hasSame(DateTime.fromJSDate(now).setZone(TIME_ZONE), "day") ? at.toFormat("HH:mm") : at.toFormat("HH:mm 'del' dd/MM");
+}
+
+function percent(bps: number) {
+  return `${(bps / 100).toLocaleString("es-AR", { maximumFractionDigits: 2 })} %`;
+}
+
+/**
+ * `/checkout/{billingId}?t=…`: the summary before paying (items, subtotal,
+ * service fee with the percentage the organizer accepted, coupon discount,
+ * total), the hold's countdown and the payment methods the tickets allow.
+ * A paid billing goes to its tickets.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const billingId = params.billingId ?? "";
+  const { ctx, headers, summary } = await summaryOr404(request, billingId);
+  headers.set("Cache-Control", "private, no-store");
+  const { order, billing, event, startsAt, held, allows } = summary;
+  if (billing.status === "approved") throw redirect(withBillingToken(`/tickets/${billingId}`, billingId), { headers });
+  const { publicKey } = await paymentPublicConfigFor(ctx.db, order.organizationId, ctx.now);
+
+  const expired = !held && (order.status === "expired" || billing.status === "cancelled" || (order.status === "draft" && !!order.holdExpiresAt));
+  const hold = order.holdExpiresAt;
+  return data(
+    {
+      order: {
+        code: order.code,
+        items: order.items.map((i) => ({ id: i.id, name: i.name, qty: i.qty, unitPrice: formatMoney(i.unitPrice), subtotal: formatMoney(i.unitPrice * i.qty) })),
+        subtotal: formatMoney(order.subtotal),
+        serviceFee: formatMoney(order.serviceFee),
+        serviceFeeLabel: event?.serviceFeeBps ? percent(event.serviceFeeBps) : null,
+        discount: order.discount > 0 ? `−${formatMoney(order.discount)}` : null,
+        total: formatMoney(order.total),
+        paymentMethod: order.paymentMethod,
+      },
+      event: event
+        ? {
+            name: event.name,
+            venue: `${event.venueName}, ${event.city}`,
+            href: eventPath(event.slug),
+            dayLabel: startsAt ? longDay(startsAt) : null,
+            startsLabel: startsAt ? formatDateTime(startsAt) : null,
+          }
+        : null,
+      hold: held && hold ? { expiresAtIso: hold.toISOString(), timeLabel: holdLabel(hold, new Date()) } : null,
+      expired,
+      // Anything else (refunded, charged back): nothing to pay here.
+      closed: !held && !expired,
+      allows,
+      bankTransferHref: withBillingToken(`/checkout/bank-transfer/${billingId}`, billingId),
+      // Spec §8: without the public key (ours, or the organizer's connected account's) the page logs an error to the console.
+      missingPublicKey: !publicKey,
+    },
+    { headers },
+  );
+}
+
+/** "Pagar con Mercado Pago": opens (or reopens, after a rejection) the payment and sends the buyer to the provider. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const billingId = params.billingId ?? "";
+  const { ctx, headers } = await summaryOr404(request, billingId);
+  const token = new URL(request.url).searchParams.get("t");
+  try {
+    const { paymentUrl } = await openPayment(ctx, billingId, { token });
+    return redirect(paymentUrl, { headers });
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    const errors = Object.values(error.fieldErrors).flat();
+    return data({ errors: errors.length ? errors : [error.message] }, { status: 400, headers });
+  }
+}
+
+export default function CheckoutSummaryPage() {
+  const { order, event, hold, expired, closed, allows, bankTransferHref, missingPublicKey } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const paying = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
+  const eventHref = event?.href ?? "/";
+  // Spec §8: without the payment public key, an error is logged to the console (on load and on client navigation).
+  useEffect(() => {
+    if (missingPublicKey) console.error("Missing payment public key");
+  }, [missingPublicKey]);
+  return (
+    <main className="mx-auto flex w-full max-w-2xl flex-col gap-5 px-4 py-6 sm:px-6 sm:py-8">
+      <header>
+        <p className="text-sm font-bold tracking-wide text-[var(--accent)]">RESUMEN DE TU COMPRA</p>
+        <h1 className="text-2xl font-bold leading-tight sm:text-3xl">{event?.name ?? "Tu compra"}</h1>
+        {event ? <p className="mt-1 text-sm text-[var(--muted)]">{event.venue}</p> : null}
+        {event?.dayLabel ? (
+          <p className="mt-1 text-sm">
+            {event.dayLabel} · {event.startsLabel}
+          </p>
+        ) : null}
+        <p className="mt-1 text-sm">
+          Código de compra: <strong data-order-code="">{order.code}</strong>
+        </p>
+      </header>
+
+      {hold ? <HoldCountdown expiresAtIso={hold.expiresAtIso} timeLabel={hold.timeLabel} eventHref={eventHref} /> : null}
+      {expired ? <HoldExpired eventHref={eventHref} /> : null}
+      {closed ? (
+        <p role="status" className="rounded-lg border border-[var(--border)] px-4 py-3 text-sm">
+          Esta compra ya no se puede pagar.
+        </p>
+      ) : null}
+
+      <section aria-labelledby="detalle" className="rounded-xl border border-[var(--border)] bg-[var(--surface)] p-4">
+        <h2 id="detalle" className="text-lg font-bold">
+          Detalle
+        </h2>
+        <ul className="mt-3 divide-y divide-[var(--border)]">
+          {order.items.map((item) => (
+            <li key={item.id} className="flex items-baseline justify-between gap-3 py-2">
+              <span>
+                <span className="font-bold">{item.qty}</span> × {item.name}
+                <span className="block text-xs text-[var(--muted)]">{item.unitPrice} c/u</span>
+              </span>
+              <span className="font-medium">{item.subtotal}</span>
+            </li>
+          ))}
+        </ul>
+        <dl className="mt-2 flex flex-col gap-1 border-t border-[var(--border)] pt-3 text-sm">
+          <div className="flex justify-between">
+            <dt>Subtotal</dt>
+            <dd>{order.subtotal}</dd>
+          </div>
+          <div className="flex justify-between">
+            <dt>Cargo de servicio{order.serviceFeeLabel ? ` (${order.serviceFeeLabel})` : ""}</dt>
+            <dd data-service-fee="">{order.serviceFee}</dd>
+          </div>
+          {order.discount ? (
+            <div className="flex justify-between">
+              <dt>Descuento por cupón</dt>
+              <dd>{order.discount}</dd>
+            </div>
+          ) : null}
+          <div className="mt-1 flex justify-between border-t border-[var(--border)] pt-2 text-base font-bold">
+            <dt>Total</dt>
+            <dd data-total="">{order.total}</dd>
+          </div>
+        </dl>
+      </section>
+
+      {hold ? (
+        <section aria-labelledby="como-pagar" className="flex flex-col gap-3">
+          <h2 id="como-pagar" className="text-lg font-bold">
+            Cómo pagar
+          </h2>
+          <FormErrors id="pago-errores" errors={actionData?.errors} />
+          <div className="rounded-xl border border-[var(--border)] p-4">
+            <h3 className="font-bold">Mercado Pago</h3>
+            {allows.MERCADO_PAGO ? (
+              <Form method="post" className="mt-2">
+                <p className="text-sm text-[var(--muted)]">Tarjeta de crédito o débito, o dinero en tu cuenta de Mercado Pago.</p>
+                <Button type="submit" name="intent" value="mercadopago" pending={paying} pendingLabel="Abriendo Mercado Pago…" className="mt-3 min-h-11">
+                  Pagar {order.total} con Mercado Pago
+                </Button>
+              </Form>
+            ) : (
+              <p className="mt-1 text-sm text-[var(--muted)]">Estas entradas no se pagan con Mercado Pago: el organizador pide transferencia bancaria.</p>
+            )}
+          </div>
+          <div className="rounded-xl border border-[var(--border)] p-4">
+            <h3 className="font-bold">Transferencia bancaria</h3>
+            {allows.BANK_TRANSFER ? (
+              <>
+                <p className="mt-1 text-sm text-[var(--muted)]">Transferí a la cuenta del organizador y subí el comprobante. Lo revisa antes de que venza tu reserva.</p>
+                <a href={bankTransferHref} className={buttonClasses("primary", "mt-3 min-h-11")}>
+                  Pagar por transferencia
+                </a>
+              </>
+            ) : (
+              <p className="mt-1 text-sm text-[var(--muted)]">Estas entradas no se pagan por transferencia: el organizador las cobra con Mercado Pago.</p>
+            )}
+          </div>
+        </section>
+      ) : null}
+
+      <div className="flex flex-wrap gap-3">
+        <Link to={eventHref} className={buttonClasses("ghost", "min-h-11")}>
+          Volver al evento
+        </Link>
+      </div>
+    </main>
+  );
+}

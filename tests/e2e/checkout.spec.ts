@@ -1,0 +1,91 @@
+import { expect, test, type Page } from "@playwright/test";
+import { uniqueEmail } from "./support";
+
+/**
+ * A buyer without an account buys a demo event with the sandbox provider:
+ * event page → tickets → payer info → summary → sandbox approve → status.
+ * Runs with JavaScript and without it: every step is a real form.
+ */
+const EVENT = "/eventos/cuarteto-san-juan";
+
+async function pickAndContinue(page: Page) {
+  await page.goto(EVENT);
+  const main = page.locator("main");
+  await main.getByLabel("Cantidad de Platea").selectOption("2");
+  await main.getByRole("button", { name: "Continuar" }).click();
+  await expect(page).toHaveURL(/\/checkout\/payer-info\/cuarteto-san-juan$/);
+  await expect(main.locator('[data-ticket="Platea"]')).toContainText("2 × Platea");
+}
+
+async function fillPayer(page: Page, email: string, documentNumber = "30.123.456") {
+  const main = page.locator("main");
+  await main.getByLabel("Nombre", { exact: true }).fill("Valentina");
+  await main.getByLabel("Apellido", { exact: true }).fill("Quiroga");
+  await main.getByLabel("Email", { exact: true }).fill(email);
+  await main.getByLabel("Tipo de documento", { exact: true }).selectOption("dni");
+  await main.getByLabel("Número de documento", { exact: true }).fill(documentNumber);
+  await main.getByLabel("Teléfono", { exact: true }).fill("+54 9 264 555-1234");
+}
+
+async function summaryToApproved(page: Page) {
+  const main = page.locator("main");
+  await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}\?t=[\w-]+$/);
+  await expect(main.getByRole("heading", { level: 1 })).toHaveText("Noche de Cuarteto Sanjuanina");
+  // 2 × $ 20.000 + 10 % service fee.
+  await expect(main.locator("[data-total]")).toHaveText(/\$\s?44\.000,00/);
+  await expect(main.locator("[data-service-fee]")).toHaveText(/\$\s?4\.000,00/);
+  await expect(main).toContainText("Cargo de servicio (10 %)");
+  await expect(main).toContainText(/Tu reserva vence a las \d{2}:\d{2}/);
+  await expect(main).toContainText("Estas entradas no se pagan por transferencia");
+  await main.getByRole("button", { name: /Pagar .* con Mercado Pago/ }).click();
+
+  await expect(page).toHaveURL(/\/sandbox\/mercadopago\/[0-9a-f-]{36}$/);
+  await page.getByRole("button", { name: "Aprobar" }).click();
+
+  await expect(page).toHaveURL(/\/checkout\/status\/approved\?billingId=[0-9a-f-]{36}&t=/);
+  await expect(main.getByRole("heading", { level: 1 })).toHaveText("¡Listo! Tu pago fue aprobado");
+  await expect(main.getByRole("link", { name: "Ver mis entradas" })).toHaveAttribute("href", /\/tickets\/[0-9a-f-]{36}\?t=/);
+  // The confirmation with the tickets, readable without an account thanks to the token.
+  await main.getByRole("link", { name: "Ver mis entradas" }).click();
+  await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}\?t=/);
+  await expect(page.locator("main")).toContainText("Noche de Cuarteto Sanjuanina");
+}
+
+test.describe("checkout with JavaScript", () => {
+  test("buys two tickets with the sandbox and lands on the approved page", async ({ page }) => {
+    const errors: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") errors.push(m.text());
+    });
+    await pickAndContinue(page);
+    await fillPayer(page, uniqueEmail("checkout-js"));
+    await page.locator("main").getByRole("button", { name: "Continuar al pago" }).click();
+    await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}\?t=/);
+    // The island counts down the hold.
+    await expect(page.locator("[data-countdown]")).toHaveText(/^1[45]:\d{2}$/);
+    // Spec §8: no public key configured here, so the page says so in the console.
+    await expect.poll(() => errors.some((e) => e.includes("Missing payment public key"))).toBe(true);
+    await summaryToApproved(page);
+  });
+});
+
+test.describe("checkout without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("shows the server's messages next to the fields, then buys with the sandbox", async ({ page }) => {
+    await pickAndContinue(page);
+    const main = page.locator("main");
+    await fillPayer(page, "valen@", "12");
+    await main.getByRole("button", { name: "Continuar al pago" }).click();
+    await expect(page).toHaveURL(/\/checkout\/payer-info\/cuarteto-san-juan$/);
+    await expect(main.locator("#payer-info-email-error, [id$='-email-error']").first()).toHaveText("Este campo debe ser un email valido");
+    await expect(main.getByText("Ingresa un número de documento válido")).toBeVisible();
+    // What was typed is still there.
+    await expect(main.getByLabel("Apellido", { exact: true })).toHaveValue("Quiroga");
+
+    await main.getByLabel("Email", { exact: true }).fill(uniqueEmail("checkout-nojs"));
+    await main.getByLabel("Número de documento", { exact: true }).fill("30123456");
+    await main.getByRole("button", { name: "Continuar al pago" }).click();
+    await summaryToApproved(page);
+  });
+});
