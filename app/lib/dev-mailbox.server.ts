@@ -1,7 +1,7 @@
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { getDb } from "#server/db/client";
-import { emailLog } from "#server/db/schema";
+import { emailAttachments, emailLog } from "#server/db/schema";
 import { devMailboxEnabled } from "#server/env";
 
 /**
@@ -37,6 +37,10 @@ export async function getLoggedEmail(id: string) {
   const db = await getDb();
   const [row] = await db.select().from(emailLog).where(eq(emailLog.id, id));
   if (!row) return null;
+  const files = await db.select().from(emailAttachments).where(eq(emailAttachments.emailLogId, row.id)).orderBy(sql`${emailAttachments.contentId} is not null`, emailAttachments.filename);
+  // Inline images (`cid:`) shown as data URIs here, since the page is not a mail client.
+  let html = row.html;
+  for (const f of files) if (f.contentId) html = html.split(`cid:${f.contentId}`).join(`data:${f.contentType};base64,${f.contentBase64}`);
   return {
     id: row.id,
     to: row.to,
@@ -45,9 +49,10 @@ export async function getLoggedEmail(id: string) {
     status: row.status,
     error: row.error,
     createdAt: formatBuenosAires(row.createdAt),
-    html: row.html,
+    html,
     text: row.text,
     links: extractLinks(row.html, row.text),
+    attachments: files.map((f) => ({ id: f.id, filename: f.filename, contentType: f.contentType, size: f.size, inline: !!f.contentId })),
   };
 }
 
@@ -66,4 +71,12 @@ export function framedHtml(html: string): string {
   const base = '<base target="_top">';
   const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
   return doctype ? doctype[0] + base + html.slice(doctype[0].length) : base + html;
+}
+
+/** One attachment of a logged email (the dev mailbox's download link). */
+export async function getLoggedAttachment(emailId: string, attachmentId: string) {
+  if (!UUID.test(emailId) || !UUID.test(attachmentId)) return null;
+  const db = await getDb();
+  const [row] = await db.select().from(emailAttachments).where(eq(emailAttachments.id, attachmentId));
+  return row && row.emailLogId === emailId ? row : null;
 }

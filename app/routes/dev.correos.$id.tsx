@@ -54,6 +54,26 @@ export default function DevMailboxEmailPage() {
         </section>
       ) : null}
 
+      {email.attachments.length ? (
+        <section aria-labelledby="attachments" className="mt-6">
+          <h2 id="attachments" className="text-lg font-bold">
+            Adjuntos
+          </h2>
+          <ul className="mt-2 flex flex-col gap-1 text-sm" data-testid="email-attachments">
+            {email.attachments.map((file) => (
+              <li key={file.id}>
+                <a href={`/dev/correos/${email.id}/adjuntos/${file.id}`} className="text-primary-400 underline">
+                  {file.filename}
+                </a>{" "}
+                <span className="text-[var(--muted)]">
+                  ({file.contentType}, {Math.ceil(file.size / 1024)} KB{file.inline ? ", en el cuerpo" : ""})
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
       <section aria-labelledby="html" className="mt-6">
         <h2 id="html" className="text-lg font-bold">
           Cómo se ve

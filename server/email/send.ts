@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Transporter } from "nodemailer";
 import type { DbOrTx } from "#server/db/client";
-import { emailLog } from "#server/db/schema";
+import { emailAttachments, emailLog } from "#server/db/schema";
 import { env } from "#server/env";
 
 export interface EmailMessage {
@@ -11,6 +11,15 @@ export interface EmailMessage {
   text: string;
   /** What the email is for (sign-in-link, recovery-code…), shown in the log. */
   kind: string;
+  /** Files sent with it; give `cid` to an image the HTML shows inline as `<img src="cid:…">`. */
+  attachments?: EmailAttachment[];
+}
+
+export interface EmailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer | Uint8Array;
+  cid?: string;
 }
 
 let transporter: Transporter | undefined;
@@ -30,14 +39,34 @@ async function getTransporter(): Promise<Transporter | undefined> {
  * email is traceable (logEmailId) even when delivery fails or SMTP is absent.
  */
 export async function sendEmail(db: DbOrTx, message: EmailMessage): Promise<{ logEmailId: string }> {
+  const { attachments = [], ...fields } = message;
   const [row] = await db
     .insert(emailLog)
-    .values({ ...message, to: message.to.toLowerCase(), status: "logged" })
+    .values({ ...fields, to: message.to.toLowerCase(), status: "logged" })
     .returning({ id: emailLog.id });
+  if (attachments.length) {
+    await db.insert(emailAttachments).values(
+      attachments.map((a) => ({
+        emailLogId: row.id,
+        filename: a.filename,
+        contentType: a.contentType,
+        contentId: a.cid ?? null,
+        size: a.content.byteLength,
+        contentBase64: Buffer.from(a.content).toString("base64"),
+      })),
+    );
+  }
   const smtp = await getTransporter();
   if (smtp) {
     try {
-      await smtp.sendMail({ from: env().MAIL_FROM, to: message.to, subject: message.subject, html: message.html, text: message.text });
+      await smtp.sendMail({
+        from: env().MAIL_FROM,
+        to: message.to,
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
+        attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content), cid: a.cid })),
+      });
       await db.update(emailLog).set({ status: "sent", sentAt: new Date() }).where(eq(emailLog.id, row.id));
     } catch (error) {
       await db

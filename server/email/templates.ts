@@ -37,3 +37,54 @@ export function recoveryCodeEmail(code: string) {
     text: `Tu código para recuperar la contraseña es ${code}. Vence en 15 minutos.`,
   };
 }
+
+export interface TicketsEmailInput {
+  eventName: string;
+  /** Already in Buenos Aires time: "sábado 20 de diciembre · 21:30 - 20/12/2026 hs". */
+  when: string;
+  venue: string;
+  orderCode: string;
+  /** The purchase page, with the buyer's access token. */
+  link: string;
+  /** One per ticket; `qrSrc` is what the <img> loads (a `cid:` of an attached PNG). */
+  tickets: { holderName: string; ticketTypeName: string; qrSrc: string }[];
+}
+
+/** The tickets after payment: one block per ticket with its QR, the PDF attached, and the link to the purchase page. */
+export function ticketsEmail(input: TicketsEmailInput) {
+  const count = input.tickets.length;
+  const plural = count === 1 ? "Tu entrada" : "Tus entradas";
+  const blocks = input.tickets
+    .map(
+      (t, i) => `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:#ffffff;border-radius:12px">
+<tr><td align="center" style="padding:20px;color:#111111">
+<p style="margin:0 0 4px;font-size:13px;color:#555555">Entrada ${i + 1} de ${count} · ${escape(t.ticketTypeName)}</p>
+<p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:#111111">${escape(t.holderName)}</p>
+<img src="${escape(t.qrSrc)}" width="240" height="240" alt="Código QR de la entrada ${i + 1}" style="display:block;width:240px;height:240px;background:#ffffff;border:0">
+<p style="margin:12px 0 0;font-size:12px;color:#555555">Orden ${escape(input.orderCode)}</p>
+</td></tr></table>`,
+    )
+    .join("\n");
+  return {
+    subject: `${plural} para ${input.eventName} · ${input.orderCode}`,
+    html: layout(
+      `¡Listo! ${plural} para ${escape(input.eventName)}`,
+      `<p style="margin:0 0 4px">${escape(input.when)}</p>
+<p style="margin:0 0 16px">${escape(input.venue)}</p>
+<p>Mostrá el QR en la entrada, desde el celular o impreso. También te adjuntamos el PDF. Cada entrada sirve una sola vez: no la compartas.</p>
+${blocks}
+<p><a href="${escape(input.link)}" style="display:inline-block;background:#14b8a6;color:#0f1115;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">Ver mis entradas</a></p>
+<p style="font-size:12px;color:#8a8f98;word-break:break-all">${escape(input.link)}</p>`,
+    ),
+    text: [
+      `¡Listo! ${plural} para ${input.eventName}`,
+      input.when,
+      input.venue,
+      `Orden ${input.orderCode}`,
+      "",
+      ...input.tickets.map((t, i) => `Entrada ${i + 1} de ${count}: ${t.ticketTypeName} — ${t.holderName}`),
+      "",
+      `Mostrá el QR en la entrada. Lo tenés en el PDF adjunto y acá: ${input.link}`,
+    ].join("\n"),
+  };
+}

@@ -2,7 +2,11 @@ import crypto from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
 import { issuedProducts, orderItems } from "#server/db/schema";
+import { enqueue } from "#server/jobs/queue";
 import type { OrderRow } from "#server/orders/orders";
+
+/** The job that emails an order's tickets once the transaction that issued them commits. */
+export const SEND_TICKETS_EMAIL_JOB = "send-tickets-email";
 
 export type IssuedProductRow = typeof issuedProducts.$inferSelect;
 
@@ -11,29 +15,59 @@ export function newTicketCode(): string {
   return crypto.randomBytes(16).toString("base64url");
 }
 
+type AttendeeLike = { ticketTypeId?: unknown; firstName?: unknown; lastName?: unknown; email?: unknown };
+
+/**
+ * Who holds each unit: the order's attendee for it when the checkout asked
+ * for one per ticket (`orders.attendees`, one per unit in item order; matched
+ * by ticket type when they carry it), else the payer.
+ */
+export function holdersFor(order: OrderRow, units: { ticketTypeId: string }[]): { name: string; email: string }[] {
+  const payer = { name: `${order.payer.firstName} ${order.payer.lastName}`.trim(), email: order.payer.email };
+  const raw = (order as { attendees?: unknown }).attendees;
+  const attendees: AttendeeLike[] = Array.isArray(raw) ? raw.filter((a): a is AttendeeLike => !!a && typeof a === "object") : [];
+  if (!attendees.length) return units.map(() => payer);
+  const byType = attendees.every((a) => typeof a.ticketTypeId === "string");
+  const used = new Set<number>();
+  return units.map((unit, index) => {
+    let at = -1;
+    if (byType) at = attendees.findIndex((a, i) => !used.has(i) && a.ticketTypeId === unit.ticketTypeId);
+    else if (index < attendees.length) at = index;
+    if (at < 0) return payer;
+    used.add(at);
+    const a = attendees[at];
+    const name = `${typeof a.firstName === "string" ? a.firstName : ""} ${typeof a.lastName === "string" ? a.lastName : ""}`.trim();
+    const email = typeof a.email === "string" && a.email.includes("@") ? a.email.trim() : payer.email;
+    return { name: name || payer.name, email };
+  });
+}
+
 /**
  * One `redeemable` issued product per ticket unit of the order, held by the
- * payer. Callers run it inside the transaction whose conditional UPDATE
- * billed the order, so it runs once per order.
+ * unit's attendee (or the payer). Callers run it inside the transaction whose
+ * conditional UPDATE billed the order, so it runs once per order; the tickets
+ * email is queued in that same transaction, so it goes out only once the
+ * payment commits (and a failed delivery is retried by the queue).
  */
 export async function issueTicketsForOrder(tx: DbOrTx, order: OrderRow, now: Date): Promise<IssuedProductRow[]> {
   const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.id));
-  const holderName = `${order.payer.firstName} ${order.payer.lastName}`.trim();
-  const rows = items.flatMap((item) =>
-    Array.from({ length: item.qty }, () => ({
-      orderId: order.id,
-      orderItemId: item.id,
-      ticketTypeId: item.ticketTypeId,
-      eventId: order.eventId,
-      code: newTicketCode(),
-      holderName,
-      holderEmail: order.payer.email,
-      status: "redeemable" as const,
-      createdAt: now,
-    })),
-  );
+  const units = items.flatMap((item) => Array.from({ length: item.qty }, () => item));
+  const holders = holdersFor(order, units);
+  const rows = units.map((item, i) => ({
+    orderId: order.id,
+    orderItemId: item.id,
+    ticketTypeId: item.ticketTypeId,
+    eventId: order.eventId,
+    code: newTicketCode(),
+    holderName: holders[i].name,
+    holderEmail: holders[i].email,
+    status: "redeemable" as const,
+    createdAt: now,
+  }));
   if (!rows.length) return [];
-  return tx.insert(issuedProducts).values(rows).returning();
+  const issued = await tx.insert(issuedProducts).values(rows).returning();
+  await enqueue(tx, SEND_TICKETS_EMAIL_JOB, { orderId: order.id }, now);
+  return issued;
 }
 
 export async function ticketsOfOrder(db: DbOrTx, orderId: string): Promise<IssuedProductRow[]> {

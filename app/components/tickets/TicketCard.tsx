@@ -1,0 +1,91 @@
+import { Badge, type BadgeTone } from "#app/components/ui/Badge";
+
+/** What a ticket page hands its cards: strings only (dates already formatted, the QR as SVG markup). */
+export interface TicketCardData {
+  id: string;
+  status: "redeemable" | "redeemed" | "voided";
+  statusLabel: string;
+  holderName: string;
+  ticketTypeName: string;
+  orderCode: string;
+  eventName: string;
+  when: string;
+  venue: string;
+  /** Inline SVG (server-rendered); null for voided tickets, which must not be shown at the door. */
+  qrSvg: string | null;
+  /** 1-based position and count, for "Entrada 1 de 3". */
+  position?: { index: number; count: number };
+}
+
+const TONE: Record<TicketCardData["status"], BadgeTone> = { redeemable: "success", redeemed: "neutral", voided: "danger" };
+
+/** Full screen without JavaScript: the view is a `:target` (the link's hash opens it, "Cerrar" goes back to the card). */
+const FULL_SCREEN_CSS = `.qr-full{display:none}.qr-full:target{display:flex}`;
+
+export function TicketFullScreenStyles() {
+  return <style dangerouslySetInnerHTML={{ __html: FULL_SCREEN_CSS }} />;
+}
+
+export function TicketCard({ ticket, headingLevel = 3 }: { ticket: TicketCardData; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  const voided = ticket.status === "voided";
+  return (
+    <article id={`ticket-${ticket.id}`} data-testid="ticket" className="flex flex-col gap-4 rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-4 sm:flex-row">
+      <div className="flex-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <Heading className="text-lg font-bold">{ticket.eventName}</Heading>
+          <Badge tone={TONE[ticket.status]}>{ticket.statusLabel}</Badge>
+        </div>
+        <p className="mt-1 text-sm">{ticket.when}</p>
+        <p className="text-sm text-[var(--muted)]">{ticket.venue}</p>
+        <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+          <dt className="text-[var(--muted)]">Entrada</dt>
+          <dd>
+            {ticket.ticketTypeName}
+            {ticket.position ? ` · ${ticket.position.index} de ${ticket.position.count}` : ""}
+          </dd>
+          <dt className="text-[var(--muted)]">Titular</dt>
+          <dd>{ticket.holderName}</dd>
+          <dt className="text-[var(--muted)]">Orden</dt>
+          <dd className="tabular-nums">{ticket.orderCode}</dd>
+        </dl>
+      </div>
+      {ticket.qrSvg && !voided ? (
+        <a
+          href={`#qr-${ticket.id}`}
+          className="block w-40 self-center rounded-xl bg-white p-2 sm:self-start"
+          aria-label={`Ver el QR de ${ticket.holderName} en pantalla completa`}
+        >
+          <span className="block" dangerouslySetInnerHTML={{ __html: ticket.qrSvg }} />
+          <span className="mt-1 block text-center text-xs font-medium text-neutral-900">Tocá para agrandar</span>
+        </a>
+      ) : (
+        <p className="self-center text-sm text-[var(--muted)]">{voided ? "Esta entrada fue anulada: no sirve para entrar." : null}</p>
+      )}
+      {ticket.qrSvg && !voided ? (
+        <div
+          id={`qr-${ticket.id}`}
+          role="dialog"
+          aria-modal="true"
+          aria-label={`QR de ${ticket.holderName}`}
+          data-testid="qr-full"
+          className="qr-full fixed inset-0 z-50 flex-col items-center gap-3 overflow-auto bg-white p-4 text-neutral-900"
+          style={{ justifyContent: "safe center" }}
+        >
+          <p className="text-center text-lg font-bold">{ticket.eventName}</p>
+          <span className="block w-full max-w-[min(92vw,64vh)] shrink-0" dangerouslySetInnerHTML={{ __html: ticket.qrSvg }} />
+          <p className="text-center">
+            <strong>{ticket.holderName}</strong> · {ticket.ticketTypeName}
+            <br />
+            <span className="text-sm">
+              {ticket.when} · {ticket.statusLabel}
+            </span>
+          </p>
+          <a href={`#ticket-${ticket.id}`} className="rounded-lg border border-neutral-300 px-6 py-3 font-semibold text-neutral-900">
+            Cerrar
+          </a>
+        </div>
+      ) : null}
+    </article>
+  );
+}

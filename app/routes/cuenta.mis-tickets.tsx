@@ -1,0 +1,81 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { requireUser } from "#app/lib/session.server";
+import { withBillingToken } from "#server/orders/access";
+import { listMyTickets, type MyTicket } from "#server/tickets/tickets";
+import { ticketCard } from "#app/components/tickets/cards.server";
+import { TicketCard, TicketFullScreenStyles } from "#app/components/tickets/TicketCard";
+import { useTicketsOffline } from "#app/components/tickets/useTicketsOffline";
+import { buttonClasses } from "#app/components/ui/Button";
+
+export const meta: MetaFunction = () => [{ title: "Mis tickets · Tribuna" }, { name: "robots", content: "noindex" }];
+
+async function cardsOf(tickets: MyTicket[]) {
+  return Promise.all(
+    tickets.map(async (t) => ({
+      ...(await ticketCard(t, t.event, t.orderCode)),
+      purchasePath: t.billingId ? withBillingToken(`/tickets/${t.billingId}`, t.billingId) : null,
+    })),
+  );
+}
+
+/** `/cuenta/mis-tickets`: the signed-in person's tickets, upcoming and past, each with its QR (full screen, offline once opened). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { ctx, headers } = await requireUser(request);
+  const { upcoming, past } = await listMyTickets(ctx);
+  headers.set("Cache-Control", "private, no-cache");
+  return data({ upcoming: await cardsOf(upcoming), past: await cardsOf(past) }, { headers });
+}
+
+type Card = Awaited<ReturnType<typeof cardsOf>>[number];
+
+function Group({ id, title, cards, empty }: { id: string; title: string; cards: Card[]; empty: string }) {
+  return (
+    <section className="mt-8" aria-labelledby={id}>
+      <h2 id={id} className="text-xl font-bold">
+        {title}
+      </h2>
+      {cards.length ? (
+        <ul className="mt-3 flex flex-col gap-4">
+          {cards.map((card) => (
+            <li key={card.id}>
+              <TicketCard ticket={card} />
+              {card.purchasePath ? (
+                <a href={card.purchasePath} className="mt-1 inline-block text-sm text-primary-400 hover:underline">
+                  Ver la compra {card.orderCode}
+                </a>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-2 text-[var(--muted)]">{empty}</p>
+      )}
+    </section>
+  );
+}
+
+export default function MyTicketsPage() {
+  const { upcoming, past } = useLoaderData<typeof loader>();
+  useTicketsOffline();
+  return (
+    <main className="mx-auto w-full max-w-2xl px-4 py-10">
+      <TicketFullScreenStyles />
+      <h1 className="text-2xl font-bold">Mis tickets</h1>
+      <p className="mt-1 text-sm text-[var(--muted)]">Tocá un QR para verlo en pantalla completa. Una vez abierta, esta página funciona sin conexión.</p>
+      {!upcoming.length && !past.length ? (
+        <div className="mt-8 flex flex-col items-start gap-3">
+          <p>Todavía no tenés entradas. Cuando compres, aparecen acá.</p>
+          <Link to="/" className={buttonClasses("primary")}>
+            Ver eventos
+          </Link>
+        </div>
+      ) : (
+        <>
+          <Group id="proximos" title="Próximos" cards={upcoming} empty="No tenés entradas para eventos que vienen." />
+          <Group id="pasados" title="Pasados" cards={past} empty="Todavía no fuiste a ningún evento con Tribuna." />
+        </>
+      )}
+    </main>
+  );
+}

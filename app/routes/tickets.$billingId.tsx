@@ -1,0 +1,121 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { getRequestContext } from "#app/lib/session.server";
+import { getPurchaseTickets } from "#server/tickets/tickets";
+import { purchaseAccessError } from "#app/components/tickets/access.server";
+import { ticketCard, venueOf, whenOf } from "#app/components/tickets/cards.server";
+import { TicketCard, TicketFullScreenStyles } from "#app/components/tickets/TicketCard";
+import { useTicketsOffline } from "#app/components/tickets/useTicketsOffline";
+import { buttonClasses } from "#app/components/ui/Button";
+
+/** While the payment is pending the page reloads itself (no JavaScript needed). */
+const PENDING_REFRESH_SECONDS = 5;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const tags: Record<string, string>[] = [
+    { title: data?.state === "confirmed" ? `Tus entradas para ${data.event.name} · Tribuna` : "Tu compra · Tribuna" },
+    { name: "robots", content: "noindex" },
+  ];
+  if (data?.state === "pending") tags.push({ httpEquiv: "refresh", content: String(PENDING_REFRESH_SECONDS) });
+  return tags;
+};
+
+/**
+ * `/tickets/{billingId}?t=…`: the purchase confirmation with every ticket and
+ * its QR. For the buyer's account, the organization's members, or the link's
+ * token (the checkout and the tickets email carry it).
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { ctx, headers } = await getRequestContext(request);
+  const token = new URL(request.url).searchParams.get("t");
+  const purchase = await getPurchaseTickets(ctx, params.billingId ?? "", { token }).catch((error) => purchaseAccessError(request, error, headers));
+  const count = purchase.tickets.length;
+  const cards = await Promise.all(purchase.tickets.map((t, i) => ticketCard(t, purchase.event, purchase.orderCode, { index: i + 1, count })));
+  headers.set("Cache-Control", "private, no-cache");
+  return data(
+    {
+      state: purchase.state,
+      orderCode: purchase.orderCode,
+      payerEmail: purchase.payerEmail,
+      event: { name: purchase.event.name, slug: purchase.event.slug, when: whenOf(purchase.event), venue: venueOf(purchase.event) },
+      cards,
+      pagePath: purchase.pagePath,
+      pdfPath: purchase.pdfPath,
+      signedIn: ctx.actor.kind === "user",
+    },
+    { headers },
+  );
+}
+
+export default function PurchaseTicketsPage() {
+  const page = useLoaderData<typeof loader>();
+  useTicketsOffline();
+  const headline = {
+    confirmed: "¡Listo! Tu compra está confirmada",
+    pending: "Estamos esperando la confirmación del pago",
+    voided: "Esta compra fue anulada",
+    cancelled: "Esta compra no se completó",
+  }[page.state];
+  return (
+    <main className="mx-auto w-full max-w-2xl px-4 py-10">
+      <TicketFullScreenStyles />
+      <h1 className="text-2xl font-bold">{headline}</h1>
+      <p className="mt-1 text-sm text-[var(--muted)]">
+        Orden <strong className="tabular-nums text-[var(--fg,inherit)]">{page.orderCode}</strong>
+      </p>
+      <section className="mt-4 rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-4" aria-label="Evento">
+        <p className="text-lg font-bold">{page.event.name}</p>
+        <p className="text-sm">{page.event.when}</p>
+        <p className="text-sm text-[var(--muted)]">{page.event.venue}</p>
+      </section>
+
+      {page.state === "pending" ? (
+        <div className="mt-6 flex flex-col gap-3" role="status">
+          <p>Apenas se acredite el pago te mandamos las entradas a {page.payerEmail}. Esta página se actualiza sola.</p>
+          <a href={page.pagePath} className={buttonClasses("secondary", "self-start")}>
+            Actualizar
+          </a>
+        </div>
+      ) : null}
+
+      {page.state === "cancelled" ? (
+        <div className="mt-6 flex flex-col gap-3">
+          <p>El pago no llegó a tiempo o fue cancelado, así que no se emitieron entradas. Podés volver a intentarlo desde el evento.</p>
+          <Link to={`/eventos/${page.event.slug}`} className={buttonClasses("primary", "self-start")}>
+            Ver el evento
+          </Link>
+        </div>
+      ) : null}
+
+      {page.state === "voided" ? <p className="mt-6">Devolvimos el pago y las entradas quedaron anuladas: ya no sirven para entrar.</p> : null}
+
+      {page.state === "confirmed" ? (
+        <div className="mt-6 flex flex-col gap-2">
+          <p>Te los mandamos también a {page.payerEmail}.</p>
+          <p className="text-sm text-[var(--muted)]">Mostrá el QR en la entrada. Tocalo para verlo en pantalla completa; una vez abierta, esta página funciona sin conexión.</p>
+          <div className="flex flex-wrap gap-2">
+            <a href={page.pdfPath} className={buttonClasses("primary")} download>
+              Descargar PDF
+            </a>
+            {page.signedIn ? (
+              <Link to="/cuenta/mis-tickets" className={buttonClasses("secondary")}>
+                Mis tickets
+              </Link>
+            ) : null}
+          </div>
+        </div>
+      ) : null}
+
+      {page.cards.length && page.state !== "pending" && page.state !== "cancelled" ? (
+        <section className="mt-6 flex flex-col gap-4" aria-labelledby="tickets-title">
+          <h2 id="tickets-title" className="text-xl font-bold">
+            {page.cards.length === 1 ? "Tu entrada" : `Tus ${page.cards.length} entradas`}
+          </h2>
+          {page.cards.map((card) => (
+            <TicketCard key={card.id} ticket={card} />
+          ))}
+        </section>
+      ) : null}
+    </main>
+  );
+}

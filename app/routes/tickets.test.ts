@@ -1,0 +1,134 @@
+import { eq } from "drizzle-orm";
+import { PDFDocument } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import { startSession } from "#server/auth/sessions";
+import { getDb } from "#server/db/client";
+import { ticketTypes } from "#server/db/schema";
+import { jobHandlers } from "#server/jobs/handlers";
+import { runDueJobs } from "#server/jobs/queue";
+import { billingAccessToken } from "#server/orders/access";
+import { createOrder } from "#server/orders/orders";
+import { payInSandbox } from "#server/payments/sandbox";
+import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
+import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { lastEmailTo } from "#tests/support/mailbox";
+import { getRequest, run } from "#tests/support/remix";
+import * as attachment from "./dev.correos.$id.adjuntos.$attachmentId";
+import * as mailbox from "./dev.correos.$id";
+import * as myTickets from "./cuenta.mis-tickets";
+import * as purchasePage from "./tickets.$billingId";
+import * as purchasePdf from "./tickets.$billingId.pdf";
+
+async function purchase(options: { user?: { id: string; email: string; roles: string[] }; pay?: boolean; days?: number; name?: string } = {}) {
+  const { ctx, organization } = await createProducer();
+  const { event } = await createPublishedEvent(ctx, organization.id, { days: options.days, name: options.name ?? "Fiesta de Prueba" });
+  const db = await getDb();
+  const [ticket] = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id));
+  const email = options.user?.email ?? `anon-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const payer = { firstName: "Lucía", lastName: "Ríos", email, documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
+  const { order, billing } = await createOrder(await ctxAs(options.user ? actorFor(options.user) : undefined), {
+    eventSlug: event.slug,
+    items: [{ ticketId: ticket.id, qty: 2 }],
+    payer,
+    paymentMethod: "MERCADO_PAGO",
+  });
+  if (options.pay !== false) await payInSandbox(db, billing.id, "approved");
+  return { event, order, billing, email, organizerCtx: ctx };
+}
+
+async function cookiesOf(user: { id: string; email: string; roles: string[] }) {
+  const tokens = await startSession(await getDb(), user, new Date());
+  return { at: tokens.accessToken, rt: tokens.refreshToken };
+}
+
+describe("/tickets/{billingId}", () => {
+  it("shows the confirmation with every QR to the link's token and to the buyer's account; strangers get 404, anonymous goes to sign in", async () => {
+    const buyer = await createTestUser();
+    const { billing, order, email } = await purchase({ user: buyer });
+    const token = billingAccessToken(billing.id);
+
+    const byToken = await run(purchasePage.loader, getRequest(`/tickets/${billing.id}?t=${token}`), { billingId: billing.id });
+    expect(byToken.status).toBe(200);
+    expect(byToken.data).toMatchObject({ state: "confirmed", orderCode: order.code, payerEmail: email, pdfPath: `/tickets/${billing.id}/pdf?t=${token}` });
+    expect(byToken.data.cards).toHaveLength(2);
+    expect(byToken.data.cards[0]).toMatchObject({ statusLabel: "Válida", holderName: "Lucía Ríos", ticketTypeName: "General", position: { index: 1, count: 2 } });
+    expect(byToken.data.cards[0].qrSvg).toMatch(/^<svg/);
+    expect(byToken.data.cards[0].when).toMatch(/ · \d\d:\d\d - \d\d\/\d\d\/\d{4} hs$/);
+
+    const byOwner = await run(purchasePage.loader, getRequest(`/tickets/${billing.id}`, { cookies: await cookiesOf(buyer) }), { billingId: billing.id });
+    expect(byOwner.data.cards).toHaveLength(2);
+
+    const stranger = await createTestUser();
+    const refused = await run(purchasePage.loader, getRequest(`/tickets/${billing.id}`, { cookies: await cookiesOf(stranger) }), { billingId: billing.id });
+    expect(refused.status).toBe(404);
+    const wrongToken = await run(purchasePage.loader, getRequest(`/tickets/${billing.id}?t=${token.slice(0, -1)}x`, { cookies: await cookiesOf(stranger) }), { billingId: billing.id });
+    expect(wrongToken.status).toBe(404);
+
+    const anonymous = await run(purchasePage.loader, getRequest(`/tickets/${billing.id}`), { billingId: billing.id });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.location).toBe("/cuenta/iniciar-sesion/email?forcedLogin=true");
+    expect(anonymous.cookies["loggin-callback"].value).toBe(`/tickets/${billing.id}`);
+  });
+
+  it("says it is waiting for the payment (and reloads itself) while the billing is pending", async () => {
+    const { billing } = await purchase({ pay: false });
+    const result = await run(purchasePage.loader, getRequest(`/tickets/${billing.id}?t=${billingAccessToken(billing.id)}`), { billingId: billing.id });
+    expect(result.data).toMatchObject({ state: "pending", cards: [] });
+    const tags = purchasePage.meta({ data: result.data } as never) as Record<string, string>[];
+    expect(tags).toContainEqual({ httpEquiv: "refresh", content: "5" });
+  });
+
+  it("downloads the PDF with one page per ticket, with the same access rules", async () => {
+    const { billing, order } = await purchase();
+    const ok = await run(purchasePdf.loader, getRequest(`/tickets/${billing.id}/pdf?t=${billingAccessToken(billing.id)}`), { billingId: billing.id });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("content-type")).toBe("application/pdf");
+    expect(ok.headers.get("content-disposition")).toBe(`attachment; filename="entradas-${order.code}.pdf"`);
+    const response = await purchasePdf.loader({ request: getRequest(`/tickets/${billing.id}/pdf?t=${billingAccessToken(billing.id)}`), params: { billingId: billing.id }, context: {} } as never);
+    const pdf = await PDFDocument.load(new Uint8Array(await (response as Response).arrayBuffer()));
+    expect(pdf.getPageCount()).toBe(2);
+
+    const anonymous = await run(purchasePdf.loader, getRequest(`/tickets/${billing.id}/pdf`), { billingId: billing.id });
+    expect(anonymous.status).toBe(302);
+  });
+});
+
+describe("/cuenta/mis-tickets", () => {
+  it("asks to sign in, then shows the person's tickets grouped into upcoming and past", async () => {
+    const anonymous = await run(myTickets.loader, getRequest("/cuenta/mis-tickets"));
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.location).toBe("/cuenta/iniciar-sesion/email?forcedLogin=true");
+
+    const user = await createTestUser();
+    const cookies = await cookiesOf(user);
+    const empty = await run(myTickets.loader, getRequest("/cuenta/mis-tickets", { cookies }));
+    expect(empty.data).toEqual({ upcoming: [], past: [] });
+
+    const { billing } = await purchase({ user, name: "Recital Próximo" });
+    const result = await run(myTickets.loader, getRequest("/cuenta/mis-tickets", { cookies }));
+    expect(result.data.upcoming.map((c: { eventName: string }) => c.eventName)).toEqual(["Recital Próximo", "Recital Próximo"]);
+    expect(result.data.past).toEqual([]);
+    expect(result.data.upcoming[0]).toMatchObject({ statusLabel: "Válida", purchasePath: `/tickets/${billing.id}?t=${billingAccessToken(billing.id)}` });
+    expect(result.data.upcoming[0].qrSvg).toMatch(/^<svg/);
+  });
+});
+
+describe("the tickets email in the dev mailbox", () => {
+  it("shows the QR images inline and lists the PDF, which downloads", async () => {
+    const { email, order } = await purchase();
+    await runDueJobs(await getDb(), jobHandlers, new Date(Date.now() + 1000), 100);
+    const sent = await lastEmailTo(email, "tickets");
+    const detail = await run(mailbox.loader, getRequest(`/dev/correos/${sent.id}`), { id: sent.id });
+    expect(detail.data.email.html).not.toContain("cid:");
+    expect(detail.data.email.html).toContain('src="data:image/png;base64,');
+    const files = detail.data.email.attachments as { id: string; filename: string; contentType: string; inline: boolean }[];
+    expect(files.map((f) => [f.filename, f.inline])).toEqual([
+      [`entradas-${order.code}.pdf`, false],
+      ["qr-1.png", true],
+      ["qr-2.png", true],
+    ]);
+    const response = (await attachment.loader({ request: getRequest("/"), params: { id: sent.id, attachmentId: files[0].id }, context: {} } as never)) as Response;
+    expect(response.headers.get("content-type")).toBe("application/pdf");
+    expect((await PDFDocument.load(new Uint8Array(await response.arrayBuffer()))).getPageCount()).toBe(2);
+  });
+});

@@ -1,0 +1,96 @@
+import { builder } from "./builder";
+import { given, isoDate } from "./scalars";
+import { Billing } from "./orders";
+import { listMyTicketsPage, purchaseOfOrder, type TicketEventView, type TicketView } from "#server/tickets/tickets";
+
+type TicketNode = { ticket: TicketView; event: TicketEventView; orderCode: string; billingId: string | null };
+
+const TicketVenue = builder.objectRef<TicketEventView["venue"]>("TicketVenue").implement({
+  fields: (t) => ({
+    name: t.exposeString("name", { nullable: false }),
+    address: t.exposeString("address", { nullable: false }),
+    city: t.exposeString("city", { nullable: false }),
+    province: t.exposeString("province", { nullable: false, description: "Province code (AR-CF, AR-B…)." }),
+  }),
+});
+
+const TicketEvent = builder.objectRef<TicketEventView>("TicketEvent").implement({
+  description: "The event and the date a ticket is for.",
+  fields: (t) => ({
+    id: t.exposeID("id", { nullable: false }),
+    slug: t.exposeString("slug", { nullable: false }),
+    name: t.exposeString("name", { nullable: false }),
+    startsAt: t.string({ nullable: false, resolve: (e) => isoDate(e.startsAt)! }),
+    endsAt: t.string({ nullable: false, resolve: (e) => isoDate(e.endsAt)! }),
+    doorsAt: t.string({ resolve: (e) => isoDate(e.doorsAt) }),
+    venue: t.field({ type: TicketVenue, nullable: false, resolve: (e) => e.venue }),
+  }),
+});
+
+const TicketTypeSummary = builder.objectRef<{ id: string; name: string }>("TicketTypeSummary").implement({
+  fields: (t) => ({ id: t.exposeID("id", { nullable: false }), name: t.exposeString("name", { nullable: false, description: "As it was named when bought." }) }),
+});
+
+const TicketHolder = builder.objectRef<{ name: string; email: string }>("TicketHolder").implement({
+  fields: (t) => ({ name: t.exposeString("name", { nullable: false }), email: t.exposeString("email", { nullable: false }) }),
+});
+
+const Ticket = builder.objectRef<TicketNode>("Ticket").implement({
+  description: "An issued ticket: one per unit bought, with its signed QR payload.",
+  fields: (t) => ({
+    id: t.id({ nullable: false, resolve: (n) => n.ticket.id }),
+    code: t.string({ nullable: false, resolve: (n) => n.ticket.code }),
+    qrPayload: t.string({ nullable: false, description: "What the QR carries: TRB1.<code>.<signature>.", resolve: (n) => n.ticket.qrPayload }),
+    status: t.string({
+      nullable: false,
+      description: "redeemable, redeemed or voided (a refunded or charged-back purchase shows its tickets voided).",
+      resolve: (n) => n.ticket.status,
+    }),
+    statusLabel: t.string({ nullable: false, description: "Válida, Usada or Anulada.", resolve: (n) => n.ticket.statusLabel }),
+    holder: t.field({ type: TicketHolder, nullable: false, resolve: (n) => ({ name: n.ticket.holderName, email: n.ticket.holderEmail }) }),
+    ticketType: t.field({ type: TicketTypeSummary, nullable: false, resolve: (n) => ({ id: n.ticket.ticketTypeId, name: n.ticket.ticketTypeName }) }),
+    orderCode: t.string({ nullable: false, resolve: (n) => n.orderCode }),
+    billingId: t.id({ resolve: (n) => n.billingId }),
+    event: t.field({ type: TicketEvent, nullable: false, resolve: (n) => n.event }),
+    upcoming: t.boolean({ nullable: false, description: "The date has not ended yet.", resolve: (n, _args, { ctx }) => n.event.endsAt > ctx.now }),
+  }),
+});
+
+const TicketList = builder.objectRef<{ items: TicketNode[]; total: number; page: number; limit: number }>("TicketList").implement({
+  fields: (t) => ({
+    items: t.field({ type: [Ticket], nullable: false, resolve: (l) => l.items }),
+    total: t.exposeInt("total", { nullable: false }),
+    page: t.exposeInt("page", { nullable: false }),
+    limit: t.exposeInt("limit", { nullable: false }),
+  }),
+});
+
+const TicketWhen = builder.enumType("TicketWhen", {
+  values: { UPCOMING: { description: "Dates that have not ended." }, PAST: { description: "Dates that ended." } } as const,
+});
+
+builder.objectField(Billing, "tickets", (t) =>
+  t.field({
+    type: [Ticket],
+    nullable: false,
+    description: "The order's issued tickets (empty until it is paid).",
+    resolve: async (b, _args, { ctx }) => {
+      const purchase = await purchaseOfOrder(ctx.db, b.order, b.billing);
+      return purchase.tickets.map((ticket) => ({ ticket, event: purchase.event, orderCode: purchase.orderCode, billingId: b.billing.id }));
+    },
+  }),
+);
+
+builder.queryFields((t) => ({
+  myTickets: t.field({
+    type: TicketList,
+    nullable: false,
+    description:
+      "The signed-in person's tickets: orders bought signed in and orders paid with their account's email. Upcoming (soonest first) then past (latest first). Paged: page from 0, limit 1–100 (default 50).",
+    args: { when: t.arg({ type: TicketWhen }), page: t.arg.int(), limit: t.arg.int() },
+    resolve: async (_root, args, { ctx }) => {
+      const list = await listMyTicketsPage(ctx, given(args));
+      return { ...list, items: list.items.map((ticket) => ({ ticket, event: ticket.event, orderCode: ticket.orderCode, billingId: ticket.billingId })) };
+    },
+  }),
+}));

@@ -1,0 +1,66 @@
+import { and, desc, eq, ne, sql } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { billings, emailLog, orders } from "#server/db/schema";
+import { sendEmail, type EmailAttachment } from "#server/email/send";
+import { ticketsEmail } from "#server/email/templates";
+import { appUrl } from "#server/env";
+import { ticketsPdf } from "./pdf";
+import { qrPng } from "./qr";
+import { purchaseOfOrder, venueLabel, whenLabel } from "./tickets";
+
+export const TICKETS_EMAIL_KIND = "tickets";
+
+export type TicketsEmailOutcome = "sent" | "already-sent" | "nothing-to-send";
+
+/**
+ * The tickets email of one order (job "send-tickets-email"): HTML with one
+ * block per ticket and its QR as an inline PNG (`cid:`, which Gmail, Outlook
+ * and Apple Mail show; data: URIs are blocked by several), a text version, the
+ * PDF (one page per ticket) and the link to the purchase page with its access
+ * token. Sent to the payer. Idempotent: a job run again after a delivery that
+ * worked sends nothing; a delivery that failed (SMTP) throws so the queue
+ * retries it.
+ */
+export async function sendTicketsEmail(db: Db, orderId: string): Promise<TicketsEmailOutcome> {
+  const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+  if (!order) return "nothing-to-send";
+  const [billing] = await db
+    .select()
+    .from(billings)
+    .where(eq(billings.orderId, order.id))
+    .orderBy(sql`${billings.status} = 'approved' desc`, desc(billings.createdAt));
+  if (!billing) return "nothing-to-send";
+  const purchase = await purchaseOfOrder(db, order, billing);
+  const tickets = purchase.tickets.filter((t) => t.status !== "voided");
+  if (purchase.state !== "confirmed" || !tickets.length) return "nothing-to-send";
+
+  const to = order.payer.email.toLowerCase();
+  const [already] = await db
+    .select({ id: emailLog.id })
+    .from(emailLog)
+    .where(and(eq(emailLog.to, to), eq(emailLog.kind, TICKETS_EMAIL_KIND), ne(emailLog.status, "failed"), sql`${emailLog.subject} like ${`%· ${order.code}`}`));
+  if (already) return "already-sent";
+
+  const { event } = purchase;
+  const images: EmailAttachment[] = await Promise.all(
+    tickets.map(async (t, i) => ({ filename: `qr-${i + 1}.png`, contentType: "image/png", content: await qrPng(t.qrPayload, 480), cid: `qr-${i + 1}-${order.code}@tribuna` })),
+  );
+  const pdf = await ticketsPdf({ orderCode: order.code, event, tickets });
+  const message = ticketsEmail({
+    eventName: event.name,
+    when: whenLabel(event),
+    venue: venueLabel(event),
+    orderCode: order.code,
+    link: `${appUrl()}${purchase.pagePath}`,
+    tickets: tickets.map((t, i) => ({ holderName: t.holderName, ticketTypeName: t.ticketTypeName, qrSrc: `cid:${images[i].cid}` })),
+  });
+  const { logEmailId } = await sendEmail(db, {
+    ...message,
+    to,
+    kind: TICKETS_EMAIL_KIND,
+    attachments: [{ filename: `entradas-${order.code}.pdf`, contentType: "application/pdf", content: pdf }, ...images],
+  });
+  const [logged] = await db.select({ status: emailLog.status, error: emailLog.error }).from(emailLog).where(eq(emailLog.id, logEmailId));
+  if (logged?.status === "failed") throw new Error(`No se pudo mandar el correo con las entradas de ${order.code}: ${logged.error ?? "error SMTP"}`);
+  return "sent";
+}

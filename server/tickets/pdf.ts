@@ -1,0 +1,117 @@
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
+import { formatDateTime } from "#app/lib/dates";
+import { qrPng } from "./qr";
+import { venueLabel, whenLabel, type TicketEventView, type TicketView } from "./tickets";
+
+export interface TicketsPdfInput {
+  orderCode: string;
+  event: TicketEventView;
+  tickets: TicketView[];
+}
+
+/** The standard PDF fonts speak WinAnsi (Latin-1 and a few more): keep Spanish, drop what they cannot draw. */
+export function pdfSafe(text: string): string {
+  return Array.from(text.normalize("NFC"))
+    .map((ch) => {
+      const code = ch.codePointAt(0)!;
+      if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || "€–—‘’“”•…".includes(ch)) return ch;
+      const base = ch.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+      return base && base !== ch && /^[\x20-\x7e]+$/.test(base) ? base : code === 0x0a || code === 0x09 ? " " : "";
+    })
+    .join("");
+}
+
+/** Breaks text into lines no wider than `width`. */
+function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of pdfSafe(text).split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (font.widthOfTextAtSize(next, size) <= width || !line) line = next;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+const TEAL = rgb(0.078, 0.722, 0.651);
+const INK = rgb(0.07, 0.07, 0.09);
+const MUTED = rgb(0.38, 0.4, 0.44);
+
+/**
+ * One A4 page per ticket: event, date (Buenos Aires), venue, a large QR on
+ * white, holder, ticket type, order code and status. Standard fonts only, so
+ * the file stays small and needs nothing installed.
+ */
+export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(pdfSafe(`Entradas ${input.event.name} · ${input.orderCode}`));
+  pdf.setAuthor("Tribuna");
+  pdf.setCreator("Tribuna");
+  pdf.setLanguage("es-AR");
+  const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const { event } = input;
+  const when = whenLabel(event);
+  const doors = event.doorsAt ? `Puertas: ${formatDateTime(event.doorsAt)} hs` : null;
+  const where = venueLabel(event);
+
+  for (const [index, ticket] of input.tickets.entries()) {
+    const page: PDFPage = pdf.addPage([595.28, 841.89]);
+    const { width, height } = page.getSize();
+    const margin = 56;
+    const text = (value: string, x: number, y: number, size: number, font = regular, color = INK) =>
+      page.drawText(pdfSafe(value), { x, y, size, font, color });
+    let y = height - margin;
+
+    text("Tribuna", margin, y - 18, 22, bold, TEAL);
+    const counter = `Entrada ${index + 1} de ${input.tickets.length}`;
+    text(counter, width - margin - regular.widthOfTextAtSize(counter, 11), y - 14, 11, regular, MUTED);
+    y -= 64;
+    for (const line of wrap(event.name, bold, 24, width - 2 * margin)) {
+      text(line, margin, y, 24, bold);
+      y -= 30;
+    }
+    y -= 4;
+    text(when, margin, y, 13);
+    y -= 18;
+    if (doors) {
+      text(doors, margin, y, 11, regular, MUTED);
+      y -= 16;
+    }
+    for (const line of wrap(where, regular, 13, width - 2 * margin)) {
+      text(line, margin, y, 13);
+      y -= 18;
+    }
+
+    // The QR, big, on a white card with its quiet zone (the PNG already has 4 modules of margin).
+    const size = 300;
+    const png = await pdf.embedPng(await qrPng(ticket.qrPayload, 600));
+    const qrX = (width - size) / 2;
+    y -= size + 16;
+    page.drawRectangle({ x: qrX - 8, y: y - 8, width: size + 16, height: size + 16, color: rgb(1, 1, 1), borderColor: rgb(0.85, 0.86, 0.88), borderWidth: 1 });
+    page.drawImage(png, { x: qrX, y, width: size, height: size });
+    y -= 40;
+
+    const rows: [string, string][] = [
+      ["Titular", ticket.holderName],
+      ["Entrada", ticket.ticketTypeName],
+      ["Orden", input.orderCode],
+      ["Estado", ticket.statusLabel],
+    ];
+    for (const [label, value] of rows) {
+      text(label, margin, y, 11, regular, MUTED);
+      text(value, margin + 90, y, 13, bold);
+      y -= 22;
+    }
+    y -= 12;
+    for (const line of wrap("Mostrá este QR en la entrada, desde el celular o impreso. Cada entrada sirve una sola vez: no la compartas.", regular, 10, width - 2 * margin)) {
+      text(line, margin, y, 10, regular, MUTED);
+      y -= 14;
+    }
+  }
+  return pdf.save();
+}

@@ -1,0 +1,242 @@
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { formatDateTime, formatLongDay } from "#app/lib/dates";
+import type { Ctx } from "#server/context";
+import type { DbOrTx } from "#server/db/client";
+import { billings, eventDates, events, issuedProducts, orderItems, orders, type IssuedProductStatus } from "#server/db/schema";
+import { Unauthenticated } from "#server/errors";
+import { isBillingAccessToken, withBillingToken } from "#server/orders/access";
+import { getBillingForBuyer, type BillingRow, type OrderRow } from "#server/orders/orders";
+import { parseInput } from "#server/validation";
+import { qrPayloadFor } from "./qr";
+
+/** What a buyer reads on a ticket: Válida (can enter), Usada (already scanned), Anulada (refunded, voided). */
+export const TICKET_STATUS_LABELS: Record<IssuedProductStatus, string> = { redeemable: "Válida", redeemed: "Usada", voided: "Anulada" };
+
+export interface TicketView {
+  id: string;
+  code: string;
+  /** What the QR carries (`TRB1.<code>.<sig>`, see qr.ts). */
+  qrPayload: string;
+  /** As the buyer must read it: a refunded or charged-back purchase shows its tickets as voided. */
+  status: IssuedProductStatus;
+  statusLabel: string;
+  holderName: string;
+  holderEmail: string;
+  ticketTypeId: string;
+  ticketTypeName: string;
+}
+
+export interface TicketEventView {
+  id: string;
+  slug: string;
+  name: string;
+  imageUrl: string | null;
+  venue: { name: string; address: string; city: string; province: string };
+  startsAt: Date;
+  endsAt: Date;
+  doorsAt: Date | null;
+}
+
+/**
+ * - confirmed: paid (or free), tickets issued.
+ * - pending: waiting for the payment (or for the provider's word on a late one).
+ * - voided: the money went back (refund, chargeback): the tickets do not get in.
+ * - cancelled: never paid (hold expired, cancelled): there are no tickets.
+ */
+export type PurchaseState = "confirmed" | "pending" | "voided" | "cancelled";
+
+export interface PurchaseView {
+  billingId: string;
+  orderId: string;
+  orderCode: string;
+  state: PurchaseState;
+  payerEmail: string;
+  event: TicketEventView;
+  tickets: TicketView[];
+  /** Relative link to this page with the buyer's access token (what the email links to). */
+  pagePath: string;
+  pdfPath: string;
+}
+
+/** "Miércoles 25 de noviembre · 21:00 - 25/11/2026 hs", Buenos Aires time. */
+export function whenLabel(event: Pick<TicketEventView, "startsAt">): string {
+  const day = formatLongDay(event.startsAt);
+  return `${day.charAt(0).toUpperCase()}${day.slice(1)} · ${formatDateTime(event.startsAt)} hs`;
+}
+
+/** "Teatro Real — San Jerónimo 66, Córdoba" */
+export function venueLabel(event: Pick<TicketEventView, "venue">): string {
+  return `${event.venue.name} — ${event.venue.address}, ${event.venue.city}`;
+}
+
+/** An order's tickets are voided when its money went back: a refunded or charged-back billing and none approved. */
+function orderVoided(orderBillings: Pick<BillingRow, "status">[]): boolean {
+  return !orderBillings.some((b) => b.status === "approved") && orderBillings.some((b) => b.status === "refunded" || b.status === "charged_back");
+}
+
+async function eventOf(db: DbOrTx, order: Pick<OrderRow, "eventId" | "eventDateId">): Promise<TicketEventView> {
+  const [row] = await db
+    .select({ event: events, date: eventDates })
+    .from(events)
+    .innerJoin(eventDates, eq(eventDates.id, order.eventDateId))
+    .where(eq(events.id, order.eventId));
+  return toEventView(row.event, row.date);
+}
+
+function toEventView(event: typeof events.$inferSelect, date: typeof eventDates.$inferSelect): TicketEventView {
+  return {
+    id: event.id,
+    slug: event.slug,
+    name: event.name,
+    imageUrl: event.imageUrl,
+    venue: { name: event.venueName, address: event.venueAddress, city: event.city, province: event.province },
+    startsAt: date.startsAt,
+    endsAt: date.endsAt,
+    doorsAt: date.doorsAt,
+  };
+}
+
+function toTicketView(row: { ticket: typeof issuedProducts.$inferSelect; ticketTypeName: string }, voided: boolean): TicketView {
+  const status: IssuedProductStatus = voided ? "voided" : row.ticket.status;
+  return {
+    id: row.ticket.id,
+    code: row.ticket.code,
+    qrPayload: qrPayloadFor(row.ticket.code),
+    status,
+    statusLabel: TICKET_STATUS_LABELS[status],
+    holderName: row.ticket.holderName,
+    holderEmail: row.ticket.holderEmail,
+    ticketTypeId: row.ticket.ticketTypeId,
+    ticketTypeName: row.ticketTypeName,
+  };
+}
+
+async function ticketRowsOf(db: DbOrTx, orderIds: string[]) {
+  if (!orderIds.length) return [];
+  return db
+    .select({ ticket: issuedProducts, ticketTypeName: orderItems.name })
+    .from(issuedProducts)
+    .innerJoin(orderItems, eq(orderItems.id, issuedProducts.orderItemId))
+    .where(inArray(issuedProducts.orderId, orderIds))
+    .orderBy(asc(issuedProducts.createdAt), asc(orderItems.name), asc(issuedProducts.id));
+}
+
+/** The purchase as its tickets email and page show it, read without access checks (the email job, after the checks below). */
+export async function purchaseOfOrder(db: DbOrTx, order: OrderRow, billing: BillingRow): Promise<PurchaseView> {
+  const [orderBillings, rows, event] = await Promise.all([
+    db.select({ status: billings.status }).from(billings).where(eq(billings.orderId, order.id)),
+    ticketRowsOf(db, [order.id]),
+    eventOf(db, order),
+  ]);
+  const voided = orderVoided(orderBillings);
+  let state: PurchaseState;
+  if (voided) state = "voided";
+  else if (rows.length && orderBillings.some((b) => b.status === "approved")) state = "confirmed";
+  else if (billing.status === "pending" && (order.status === "draft" || order.status === "orphan")) state = "pending";
+  else state = "cancelled";
+  return {
+    billingId: billing.id,
+    orderId: order.id,
+    orderCode: order.code,
+    state,
+    payerEmail: order.payer.email,
+    event,
+    tickets: rows.map((row) => toTicketView(row, voided)),
+    pagePath: withBillingToken(`/tickets/${billing.id}`, billing.id),
+    pdfPath: withBillingToken(`/tickets/${billing.id}/pdf`, billing.id),
+  };
+}
+
+/**
+ * `/tickets/{billingId}`: the purchase confirmation with its tickets. Read by
+ * the buyer's account, the organization's members, or whoever holds the
+ * billing's access token (`?t=`, in every checkout link and the tickets email).
+ * Anyone else: NotFound (anonymous without token: Unauthenticated).
+ */
+export async function getPurchaseTickets(ctx: Ctx, billingId: string, options: { token?: string | null } = {}): Promise<PurchaseView> {
+  const view = await getBillingForBuyer(ctx, billingId, options);
+  await claimWithToken(ctx, view.order, billingId, options.token);
+  return purchaseOfOrder(ctx.db, view.order, view.billing);
+}
+
+/**
+ * A purchase made without an account joins the account of whoever opens its
+ * link (token) signed in: from then on it is in their "Mis tickets". Matching
+ * by payer email instead would hand tickets to anyone who registers with
+ * someone else's address (accounts do not verify their email), so only the
+ * token — proof of having the checkout or the tickets email — claims.
+ */
+async function claimWithToken(ctx: Ctx, order: { id: string; buyerUserId: string | null }, billingId: string, token: string | null | undefined) {
+  if (ctx.actor.kind !== "user" || order.buyerUserId || !isBillingAccessToken(billingId, token)) return;
+  await ctx.db
+    .update(orders)
+    .set({ buyerUserId: ctx.actor.userId })
+    .where(and(eq(orders.id, order.id), isNull(orders.buyerUserId)));
+}
+
+export interface MyTicket extends TicketView {
+  orderId: string;
+  orderCode: string;
+  billingId: string | null;
+  event: TicketEventView;
+  /** The date has not ended yet ("Próximos"); false: "Pasados". */
+  upcoming: boolean;
+}
+
+/**
+ * "Mis tickets": the signed-in person's tickets — from orders placed with
+ * their session or claimed by opening the purchase link signed in (see
+ * claimWithToken). Upcoming first (soonest first), then past (latest first).
+ */
+export async function listMyTickets(ctx: Ctx): Promise<{ upcoming: MyTicket[]; past: MyTicket[] }> {
+  if (ctx.actor.kind !== "user") throw new Unauthenticated();
+  const mine = await ctx.db
+    .select({ order: orders, event: events, date: eventDates })
+    .from(orders)
+    .innerJoin(events, eq(events.id, orders.eventId))
+    .innerJoin(eventDates, eq(eventDates.id, orders.eventDateId))
+    .where(
+      and(
+        inArray(orders.status, ["billed", "orphan", "closed"]),
+        eq(orders.buyerUserId, ctx.actor.userId),
+      ),
+    );
+  if (!mine.length) return { upcoming: [], past: [] };
+  const orderIds = mine.map((m) => m.order.id);
+  const [rows, orderBillings] = await Promise.all([
+    ticketRowsOf(ctx.db, orderIds),
+    ctx.db.select({ id: billings.id, orderId: billings.orderId, status: billings.status, createdAt: billings.createdAt }).from(billings).where(inArray(billings.orderId, orderIds)),
+  ]);
+  const byOrder = new Map(mine.map((m) => [m.order.id, m]));
+  const tickets: MyTicket[] = rows.map((row) => {
+    const { order, event, date } = byOrder.get(row.ticket.orderId)!;
+    const ofOrder = orderBillings.filter((b) => b.orderId === order.id);
+    const paid = ofOrder.find((b) => b.status === "approved") ?? ofOrder.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+    return {
+      ...toTicketView(row, orderVoided(ofOrder)),
+      orderId: order.id,
+      orderCode: order.code,
+      billingId: paid?.id ?? null,
+      event: toEventView(event, date),
+      upcoming: date.endsAt > ctx.now,
+    };
+  });
+  const upcoming = tickets.filter((t) => t.upcoming).sort((a, b) => a.event.startsAt.getTime() - b.event.startsAt.getTime());
+  const past = tickets.filter((t) => !t.upcoming).sort((a, b) => b.event.startsAt.getTime() - a.event.startsAt.getTime());
+  return { upcoming, past };
+}
+
+const myTicketsPageSchema = z.object({
+  when: z.enum(["UPCOMING", "PAST"]).optional(),
+  page: z.number({ message: "La página tiene que ser un número." }).int().min(0, "La página empieza en 0.").default(0),
+  limit: z.number({ message: "El límite tiene que ser un número." }).int().min(1, "Pedí entre 1 y 100 entradas.").max(100, "Pedí entre 1 y 100 entradas.").default(50),
+});
+
+/** `myTickets` for integrators: upcoming then past (or one of them), paged from 0 (limit 1–100, default 50). */
+export async function listMyTicketsPage(ctx: Ctx, rawInput: unknown) {
+  const input = parseInput(myTicketsPageSchema, rawInput);
+  const { upcoming, past } = await listMyTickets(ctx);
+  const all = input.when === "UPCOMING" ? upcoming : input.when === "PAST" ? past : [...upcoming, ...past];
+  return { items: all.slice(input.page * input.limit, (input.page + 1) * input.limit), total: all.length, page: input.page, limit: input.limit };
+}

@@ -1,0 +1,93 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { startSession } from "#server/auth/sessions";
+import { getDb } from "#server/db/client";
+import { ticketTypes } from "#server/db/schema";
+import { createOrder } from "#server/orders/orders";
+import { billingAccessToken } from "#server/orders/access";
+import { payInSandbox } from "#server/payments/sandbox";
+import { verifyQrPayload } from "#server/tickets/qr";
+import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
+import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { errorCode, gql } from "#tests/support/graphql";
+
+const MY_TICKETS = /* GraphQL */ `
+  query MyTickets($when: TicketWhen, $page: Int, $limit: Int) {
+    myTickets(when: $when, page: $page, limit: $limit) {
+      total page limit
+      items {
+        id code status statusLabel qrPayload upcoming orderCode billingId
+        holder { name email }
+        ticketType { id name }
+        event { slug name startsAt endsAt doorsAt venue { name address city province } }
+      }
+    }
+  }
+`;
+
+const BILLING_TICKETS = /* GraphQL */ `
+  query BillingTickets($billingId: ID!, $token: String) {
+    billing(billingId: $billingId, token: $token) { id status tickets { id code status qrPayload holder { name } ticketType { name } } }
+  }
+`;
+
+type Item = { id: string; code: string; status: string; statusLabel: string; qrPayload: string; upcoming: boolean; orderCode: string; billingId: string; holder: { name: string; email: string }; ticketType: { id: string; name: string }; event: { slug: string; name: string; startsAt: string; venue: { name: string; province: string } } };
+type MyTicketsData = { myTickets: { total: number; page: number; limit: number; items: Item[] } | null };
+
+async function paidOrderFor(user: { id: string; email: string; roles: string[] }, qty: number) {
+  const { ctx, organization } = await createProducer();
+  const { event } = await createPublishedEvent(ctx, organization.id, { name: "Fiesta Contrato", ticketTypes: [{ name: "Campo", price: 900_000, stock: 50 }] });
+  const db = await getDb();
+  const [ticket] = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id));
+  const payer = { firstName: "Joaquín", lastName: "Muñoz", email: user.email, documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 9 11 5555-1234" };
+  const { order, billing } = await createOrder(await ctxAs(actorFor(user)), { eventSlug: event.slug, items: [{ ticketId: ticket.id, qty }], payer, paymentMethod: "MERCADO_PAGO" });
+  await payInSandbox(db, billing.id, "approved");
+  return { event, order, billing };
+}
+
+describe("myTickets", () => {
+  it("lists the signed-in person's tickets with event, date, type, holder, status and the signed QR payload, paged", async () => {
+    const buyer = await createTestUser();
+    const { event, order, billing } = await paidOrderFor(buyer, 3);
+    const tokens = await startSession(await getDb(), buyer, new Date());
+
+    const all = await gql<MyTicketsData>(MY_TICKETS, { tokens });
+    expect(all.body.errors).toBeUndefined();
+    const list = all.body.data!.myTickets!;
+    expect(list).toMatchObject({ total: 3, page: 0, limit: 50 });
+    expect(list.items[0]).toMatchObject({
+      status: "redeemable",
+      statusLabel: "Válida",
+      upcoming: true,
+      orderCode: order.code,
+      billingId: billing.id,
+      holder: { name: "Joaquín Muñoz", email: buyer.email },
+      ticketType: { name: "Campo" },
+      event: { slug: event.slug, name: "Fiesta Contrato", venue: { name: "Club Atlético Fernández Fierro", province: "AR-CF" } },
+    });
+    expect(list.items[0].event.startsAt).toMatch(/-03:00$/);
+    for (const item of list.items) expect(verifyQrPayload(item.qrPayload)).toBe(item.code);
+
+    const page = await gql<MyTicketsData>(MY_TICKETS, { tokens, variables: { page: 1, limit: 2 } });
+    expect(page.body.data!.myTickets!.items.map((i) => i.id)).toEqual([list.items[2].id]);
+    const past = await gql<MyTicketsData>(MY_TICKETS, { tokens, variables: { when: "PAST" } });
+    expect(past.body.data!.myTickets).toMatchObject({ total: 0, items: [] });
+
+    const bad = await gql<MyTicketsData>(MY_TICKETS, { tokens, variables: { limit: 500 } });
+    expect(errorCode(bad)).toBe("BAD_USER_INPUT");
+    const anonymous = await gql<MyTicketsData>(MY_TICKETS);
+    expect(errorCode(anonymous)).toBe("UNAUTHENTICATED");
+  });
+
+  it("billing answers the order's tickets to whoever may read it", async () => {
+    const buyer = await createTestUser();
+    const { billing } = await paidOrderFor(buyer, 2);
+    const result = await gql<{ billing: { status: string; tickets: { code: string; status: string; qrPayload: string; holder: { name: string }; ticketType: { name: string } }[] } }>(BILLING_TICKETS, {
+      variables: { billingId: billing.id, token: billingAccessToken(billing.id) },
+    });
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data!.billing.status).toBe("approved");
+    expect(result.body.data!.billing.tickets).toHaveLength(2);
+    expect(result.body.data!.billing.tickets[0]).toMatchObject({ status: "redeemable", holder: { name: "Joaquín Muñoz" }, ticketType: { name: "Campo" } });
+  });
+});
