@@ -14,6 +14,8 @@ export interface SavedCart {
   accessCode?: string;
   presaleCode?: string;
   referredNick?: string;
+  /** The coupon the buyer applied (from /canjear/{couponId} or typed); createOrder checks it again. */
+  couponCode?: string;
 }
 
 export interface CartTicket {
@@ -63,7 +65,10 @@ export function restoreSavedCart(
   saved: SavedCart,
   tickets: CartTicket[],
   unlock: { accessCode?: string | null; presaleUnlocked: boolean },
+  /** The spec's rule keeps card-wallet tickets only; the checkout right after the picker also keeps bank-transfer ones. */
+  options: { paymentMethods?: readonly string[] } = {},
 ) {
+  const methods = options.paymentMethods ?? [CARD_WALLET_METHOD];
   const byId = new Map(tickets.map((t) => [t.id, t]));
   const items: SavedCartItem[] = [];
   const dropped: { ticketId: string; name: string | null; reason: DropReason }[] = [];
@@ -75,7 +80,7 @@ export function restoreSavedCart(
         ? "stock"
         : ticket.hidden
           ? "hidden"
-          : ticket.paymentMethod !== CARD_WALLET_METHOD
+          : !methods.includes(ticket.paymentMethod)
             ? "payment-method"
             : ticket.presale && !unlock.presaleUnlocked
               ? "presale"
@@ -102,6 +107,7 @@ export function parseSavedCart(raw: string | null | undefined): SavedCart | null
       accessCode: typeof value.accessCode === "string" ? value.accessCode : undefined,
       presaleCode: typeof value.presaleCode === "string" ? value.presaleCode : undefined,
       referredNick: typeof value.referredNick === "string" ? value.referredNick : undefined,
+      couponCode: typeof value.couponCode === "string" && value.couponCode.length <= 60 ? value.couponCode : undefined,
     });
   } catch {
     return null;

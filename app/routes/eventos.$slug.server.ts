@@ -3,6 +3,8 @@ import type { Ctx } from "#server/context";
 import { fetchUserByNickname } from "#server/accounts/users";
 import { getPublicEvent, TICKET_STATE_LABELS, type BuyerUnlock, type PublicEvent } from "#server/events/catalogue";
 import { isDomainError } from "#server/errors";
+import { COUPON_MESSAGES, previewCoupon } from "#server/coupons/coupons";
+import { couponForEventPage, type CouponPagePreview } from "#server/coupons/preview";
 import { CARD_WALLET_METHOD, sameCode } from "#app/lib/saved-cart";
 import { formatDateTime, formatLongDay } from "#app/lib/dates";
 import { formatMoney } from "#app/lib/money";
@@ -44,6 +46,10 @@ export function payerInfoPath(slug: string) {
   return `/checkout/payer-info/${encodeURIComponent(slug)}`;
 }
 
+const COUPON_UNKNOWN: string = COUPON_MESSAGES.unknown;
+/** The event page's "Quitar cupón" button. */
+export const REMOVE_COUPON_INTENT = "quitar-cupon";
+
 export const CODE_MESSAGES = {
   empty: "Ingresá el código que te pasaron",
   invalid: "Ese código no es válido para este evento",
@@ -81,11 +87,11 @@ export function redirectMistypedReferral(request: Request, params: { slug?: stri
 }
 
 function ticketNote(ticket: PublicEvent["ticketTypes"][number]): string | null {
-  if (ticket.paymentMethod !== CARD_WALLET_METHOD) {
-    return ticket.paymentMethod === "BankAccount"
-      ? "Se paga por transferencia bancaria: muy pronto vas a poder comprarla acá."
-      : "Se paga directamente al relacionista público.";
+  if (ticket.paymentMethod === "BankAccount") {
+    // Bought here; the account to transfer to is shown after the buyer's details (48-hour hold).
+    return "Se paga por transferencia bancaria: te mostramos la cuenta después de tus datos y tenés 48 horas para transferir.";
   }
+  if (ticket.paymentMethod !== CARD_WALLET_METHOD) return "Se paga directamente al relacionista público.";
   if (ticket.state === "on_sale" && ticket.available < Math.max(1, ticket.minPerOrder)) {
     return "Quedan menos entradas que el mínimo por compra.";
   }
@@ -103,7 +109,7 @@ function mapsUrl(venue: PublicEvent["event"]["venue"]) {
 export function toEventPageData(
   publicEvent: PublicEvent,
   cart: StoredCart | null,
-  extra: { referrer: EventPageData["referrer"]; dropped: string[]; path: string },
+  extra: { referrer: EventPageData["referrer"]; dropped: string[]; path: string; coupon?: CouponPagePreview | null },
 ): EventPageData {
   const { event, organization, dates, ticketTypes, presaleUnlocked } = publicEvent;
   const dateLabels = new Map(dates.map((d) => [d.id, formatDateTime(d.startsAt)]));
@@ -112,6 +118,7 @@ export function toEventPageData(
     name: t.name,
     description: t.description,
     priceLabel: t.price === 0 ? "Gratis" : formatMoney(t.price),
+    discountedPriceLabel: extra.coupon?.discountedPrices[t.id] !== undefined ? formatMoney(extra.coupon.discountedPrices[t.id]) : null,
     state: t.state,
     stateLabel: TICKET_STATE_LABELS[t.state],
     selectable: isSelectable(t, event.status),
@@ -157,6 +164,20 @@ export function toEventPageData(
     dropped: extra.dropped,
     pixelId: event.pixelId && /^\d+$/.test(event.pixelId) ? event.pixelId : null,
     path: extra.path,
+    coupon: extra.coupon ? couponView(extra.coupon) : null,
+  };
+}
+
+/** The applied coupon as the page shows it (money formatted). */
+function couponView(coupon: CouponPagePreview): NonNullable<EventPageData["coupon"]> {
+  const t = coupon.totals;
+  return {
+    code: coupon.code,
+    label: coupon.label,
+    onlyFor: coupon.onlyFor,
+    totals: t
+      ? { subtotal: formatMoney(t.subtotal), discount: formatMoney(t.discount), serviceFee: t.serviceFee ? formatMoney(t.serviceFee) : null, total: formatMoney(t.total) }
+      : null,
   };
 }
 
@@ -184,13 +205,28 @@ export async function eventPageLoader({ request, params }: LoaderFunctionArgs) {
   // The link's promoter wins; otherwise the one saved in the cart (if still a promoter).
   const fromLink = params.nick ? await findReferrer(ctx, params.nick) : null;
   const referrer = fromLink ?? (cart?.referredNick ? await findReferrer(ctx, cart.referredNick) : null);
-  const next: StoredCart = normalizeCart({ ...(cart ?? { items: [] }), referredNick: referrer?.nick });
+
+  // The coupon saved by /canjear/{id} or the code form: shown with its prices, or dropped with the reason.
+  let coupon: CouponPagePreview | null = null;
+  if (cart?.couponCode) {
+    const found = await couponForEventPage(ctx.db, {
+      event: publicEvent.event,
+      tickets: publicEvent.ticketTypes,
+      code: cart.couponCode,
+      items: cart.items,
+      now: ctx.now,
+    });
+    if (found.ok) coupon = found;
+    else dropped = [...dropped, `Sacamos el cupón ${cart.couponCode}: ${found.message}`];
+  }
+  const next: StoredCart = normalizeCart({ ...(cart ?? { items: [] }), referredNick: referrer?.nick, couponCode: coupon?.code });
   if (!sameCart(next, saved)) headers.append("Set-Cookie", savedCartCookie(publicEvent.event.slug, next));
 
   const page = toEventPageData(publicEvent, next, {
     referrer: referrer ? { firstName: referrer.firstName, lastName: referrer.lastName } : null,
     dropped,
     path: eventPath(publicEvent.event.slug, params.nick ? params.nick : null),
+    coupon,
   });
   headers.set("Cache-Control", "private, no-cache");
   return data(page, { headers });
@@ -207,6 +243,12 @@ export async function eventPageAction({ request, params }: ActionFunctionArgs) {
   const { ctx, headers } = await getRequestContext(request);
   const saved: StoredCart = readSavedCart(request, slug) ?? { items: [] };
 
+  if (form.get(INTENT_FIELD) === REMOVE_COUPON_INTENT) {
+    headers.append("Set-Cookie", savedCartCookie(slug, { ...saved, couponCode: undefined }));
+    const url = new URL(request.url);
+    return redirect(`${url.pathname}${url.search}`, { status: 303, headers: withFlash(headers, { type: "success", message: "Sacamos el cupón de tu compra." }) });
+  }
+
   if (form.get(INTENT_FIELD) === CODE_INTENT) {
     const code = String(form.get(CODE_FIELD) ?? "").trim().slice(0, 60);
     if (!code) return data<EventPageActionData>({ intent: "codigo", codeError: CODE_MESSAGES.empty }, { status: 400, headers });
@@ -214,7 +256,18 @@ export async function eventPageAction({ request, params }: ActionFunctionArgs) {
     const unlocksPresale = probe.presaleUnlocked && probe.event.hasPresale;
     const unlocksTickets = probe.cartTickets.some((t) => t.accessCode && sameCode(t.accessCode, code));
     if (!unlocksPresale && !unlocksTickets) {
-      return data<EventPageActionData>({ intent: "codigo", codeError: CODE_MESSAGES.invalid }, { status: 400, headers });
+      // Not an access or presale code: maybe one of the event's coupons.
+      const coupon = await previewCoupon(ctx.db, { eventId: probe.event.id, code, now: ctx.now });
+      if (!coupon.ok) {
+        const known = coupon.message !== COUPON_UNKNOWN;
+        return data<EventPageActionData>({ intent: "codigo", codeError: known ? coupon.message : CODE_MESSAGES.invalid }, { status: 400, headers });
+      }
+      headers.append("Set-Cookie", savedCartCookie(probe.event.slug, { ...saved, couponCode: coupon.coupon.code }));
+      const url = new URL(request.url);
+      return redirect(`${url.pathname}${url.search}`, {
+        status: 303,
+        headers: withFlash(headers, { type: "success", message: `¡Listo! Cupón ${coupon.coupon.code} aplicado: ${coupon.label}` }),
+      });
     }
     const cart: StoredCart = {
       ...saved,
@@ -243,6 +296,7 @@ export async function eventPageAction({ request, params }: ActionFunctionArgs) {
     accessCode: saved.accessCode,
     presaleCode: saved.presaleCode,
     referredNick: referrer?.nick,
+    couponCode: saved.couponCode,
   };
   headers.append("Set-Cookie", savedCartCookie(publicEvent.event.slug, cart));
   return redirect(payerInfoPath(publicEvent.event.slug), { status: 303, headers });

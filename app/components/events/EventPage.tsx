@@ -1,4 +1,4 @@
-import { Link, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useRouteLoaderData } from "@remix-run/react";
 import { AdPixel } from "#app/components/AdPixel";
 import { Badge } from "#app/components/ui/Badge";
 import { CodeForm } from "./CodeForm";
@@ -38,6 +38,15 @@ export interface EventPageData {
   pixelId: string | null;
   /** Where the forms post: this page's own path (keeps the referral nick). */
   path: string;
+  /** The coupon in the saved cart (from /canjear/{id} or the code form), checked now. */
+  coupon?: {
+    code: string;
+    /** "20 % off" */
+    label: string;
+    onlyFor: string[] | null;
+    /** With the tickets already chosen. */
+    totals: { subtotal: string; discount: string; serviceFee: string | null; total: string } | null;
+  } | null;
 }
 
 export type EventPageActionData =
@@ -67,6 +76,7 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
           />
           <div className="flex flex-col gap-3 px-4 sm:px-0">
             {page.referrer ? <ReferralBanner referrer={page.referrer} /> : null}
+            {page.coupon ? <CouponBanner coupon={page.coupon} action={page.path} /> : null}
             {event.paused ? (
               <p role="status" className="rounded-lg border border-amber-500 bg-amber-500/15 px-4 py-3 font-bold">
                 La venta está pausada. Volvé a mirar más tarde.
@@ -156,6 +166,46 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
       </div>
       {page.pixelId && page.pixelId !== root?.pixelId ? <AdPixel pixelId={page.pixelId} /> : null}
     </main>
+  );
+}
+
+/** "Cupón VERANO20 aplicado: 20 % off", and the totals with the tickets already chosen. */
+function CouponBanner({ coupon, action }: { coupon: NonNullable<EventPageData["coupon"]>; action: string }) {
+  const t = coupon.totals;
+  return (
+    <div role="status" data-coupon={coupon.code} className="rounded-lg border border-primary-500/40 bg-primary-500/10 px-4 py-3 text-sm">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <p className="font-bold">
+          Cupón {coupon.code} aplicado: {coupon.label}
+        </p>
+        <Form method="post" action={action}>
+          <button type="submit" name="intent" value="quitar-cupon" className="text-xs underline underline-offset-2">
+            Quitar cupón
+          </button>
+        </Form>
+      </div>
+      {coupon.onlyFor ? <p className="mt-1">Vale para: {coupon.onlyFor.join(", ")}.</p> : null}
+      {t ? (
+        <dl className="mt-2 grid grid-cols-[1fr_auto] gap-x-4 gap-y-0.5" aria-label="Tu compra con el cupón">
+          <dt>Subtotal</dt>
+          <dd className="text-right">{t.subtotal}</dd>
+          <dt>Descuento</dt>
+          <dd className="text-right">−{t.discount}</dd>
+          {t.serviceFee ? (
+            <>
+              <dt>Cargo de servicio</dt>
+              <dd className="text-right">{t.serviceFee}</dd>
+            </>
+          ) : null}
+          <dt className="font-bold">Total</dt>
+          <dd className="text-right font-bold" data-coupon-total="">
+            {t.total}
+          </dd>
+        </dl>
+      ) : (
+        <p className="mt-1 text-[var(--muted)]">Elegí tus entradas: el descuento se aplica al pagar.</p>
+      )}
+    </div>
   );
 }
 

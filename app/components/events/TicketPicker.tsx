@@ -11,6 +11,8 @@ export interface PickerTicket {
   name: string;
   description: string;
   priceLabel: string;
+  /** The price with the applied coupon (percent coupons), when it applies to this ticket. */
+  discountedPriceLabel?: string | null;
   state: TicketStateName;
   stateLabel: string;
   /** A quantity select is offered (on sale, payable online, enough left). */
@@ -147,7 +149,16 @@ export function TicketPicker({
               <div className="flex items-start justify-between gap-3">
                 <div className="min-w-0 flex-1">
                   <h3 className="font-bold">{t.name}</h3>
-                  <p className="text-sm font-medium">{t.priceLabel}</p>
+                  {t.discountedPriceLabel ? (
+                    <p className="text-sm font-medium">
+                      <s className="text-[var(--muted)]" aria-label={`Antes ${t.priceLabel}`}>
+                        {t.priceLabel}
+                      </s>{" "}
+                      <span data-discounted-price="">{t.discountedPriceLabel}</span> <span className="text-xs">con cupón</span>
+                    </p>
+                  ) : (
+                    <p className="text-sm font-medium">{t.priceLabel}</p>
+                  )}
                   <div className="mt-1 flex flex-wrap gap-1">
                     {t.presale ? <Badge tone="secondary">Preventa</Badge> : null}
                     {t.unlocked ? <Badge tone="primary">Con código</Badge> : null}
