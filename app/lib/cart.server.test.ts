@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PublicEvent } from "#server/events/catalogue";
 import { parseSetCookies } from "#tests/support/remix";
-import { readSavedCart, restoreCart, savedCartCookie, validateSelection } from "./cart.server";
+import { PICKER_MESSAGES, readSavedCart, restoreCart, savedCartCookie, validateSelection } from "./cart.server";
 
 type Ticket = PublicEvent["ticketTypes"][number];
 type CartTicket = PublicEvent["cartTickets"][number];
@@ -38,9 +38,16 @@ function selectable(tickets: Ticket[], dates = [date("d1")], status: "active" | 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
 
 describe("validateSelection", () => {
-  it("refuses a ticket paid outside Mercado Pago, since the saved cart would drop it", () => {
-    const result = validateSelection(selectable([ticket({ paymentMethod: "BankAccount", name: "Transferencia" })]), form({ "qty-general": "1" }));
-    expect(result).toMatchObject({ ok: false, fieldErrors: { general: ["Por ahora «Transferencia» no se vende online: no se puede pagar con Mercado Pago"] } });
+  it("sells bank-transfer tickets but refuses promoter-account ones and a mix of payment methods", () => {
+    const bank = validateSelection(selectable([ticket({ paymentMethod: "BankAccount", name: "Transferencia" })]), form({ "qty-general": "1" }));
+    expect(bank).toMatchObject({ ok: true, items: [{ ticketId: "general", qty: 1 }] });
+    const promoter = validateSelection(selectable([ticket({ paymentMethod: "PromoterAccount", name: "RRPP" })]), form({ "qty-general": "1" }));
+    expect(promoter).toMatchObject({ ok: false, fieldErrors: { general: ["Por ahora «RRPP» no se vende online: no se puede pagar con Mercado Pago"] } });
+    const mixed = validateSelection(
+      selectable([ticket({ paymentMethod: "BankAccount", name: "Transferencia" }), ticket({ id: "vip", name: "VIP" })]),
+      form({ "qty-general": "1", "qty-vip": "1" }),
+    );
+    expect(mixed).toMatchObject({ ok: false, formErrors: [PICKER_MESSAGES.mixedMethods] });
   });
 
   it("refuses a ticket of another date and a paused date", () => {

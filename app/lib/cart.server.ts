@@ -49,11 +49,12 @@ export function normalizeCart(cart: StoredCart): StoredCart {
   if (cart.accessCode?.trim()) out.accessCode = cart.accessCode.trim();
   if (cart.presaleCode?.trim()) out.presaleCode = cart.presaleCode.trim();
   if (cart.referredNick?.trim()) out.referredNick = cart.referredNick.trim();
+  if (cart.couponCode?.trim()) out.couponCode = cart.couponCode.trim();
   return out;
 }
 
 export function isEmptyCart(cart: StoredCart): boolean {
-  return !cart.items.length && !cart.accessCode && !cart.presaleCode && !cart.referredNick;
+  return !cart.items.length && !cart.accessCode && !cart.presaleCode && !cart.referredNick && !cart.couponCode;
 }
 
 export function savedCartCookie(eventSlug: string, cart: StoredCart): string {
@@ -101,15 +102,20 @@ export const DATE_DROPPED_MESSAGE = "La fecha que habías elegido ya no está a 
  * - "the ticket no longer exists": also a ticket that exists but is paused,
  *   ended or not yet on sale ("ya no está a la venta").
  */
-export function restoreCart(publicEvent: RestorableEvent, saved: StoredCart) {
+export function restoreCart(publicEvent: RestorableEvent, saved: StoredCart, options: { paymentMethods?: readonly string[] } = {}) {
   const notForSale = new Set(publicEvent.ticketTypes.filter((t) => NOT_FOR_SALE.includes(t.state)).map((t) => t.id));
   const tickets = publicEvent.cartTickets
     .filter((t) => !notForSale.has(t.id))
     .map((t) => ({ ...t, hidden: t.hidden && !(t.accessCode && sameCode(t.accessCode, saved.accessCode)) }));
-  const restored = restoreSavedCart(saved, tickets, {
-    accessCode: saved.accessCode,
-    presaleUnlocked: publicEvent.presaleUnlocked,
-  });
+  const restored = restoreSavedCart(
+    saved,
+    tickets,
+    {
+      accessCode: saved.accessCode,
+      presaleUnlocked: publicEvent.presaleUnlocked,
+    },
+    options,
+  );
   const { items } = restored;
   // A ticket left out above as not for sale still has its name for the message.
   const names = new Map(publicEvent.cartTickets.map((t) => [t.id, t.name]));
@@ -130,11 +136,26 @@ type PublicTicket = PublicEvent["ticketTypes"][number];
 export const PICKER_MESSAGES = {
   ...SELECTION_MESSAGES,
   paymentMethod: (name: string) => `Por ahora «${name}» no se vende online: ${DROP_MESSAGES["payment-method"]}`,
+  mixedMethods: "No podés combinar en una compra entradas que se pagan con Mercado Pago y entradas que se pagan por transferencia bancaria. Hacé una compra para cada una.",
 } as const;
+
+/**
+ * What the picker sells: card-wallet (Mercado Pago) tickets and bank-transfer
+ * ones. The bank-transfer ones go straight on to the checkout
+ * (`restoreCart(…, { paymentMethods: PICKER_PAYMENT_METHODS })` there); a
+ * later restore on the event page still drops them, as the spec's saved-cart
+ * rule says. Promoter-account tickets are not sold online.
+ */
+export const PICKER_PAYMENT_METHODS = [CARD_WALLET_METHOD, "BankAccount"] as const;
 
 /** Whether the picker offers a quantity for this ticket (and the action accepts one). */
 export function isSelectable(ticket: PublicTicket, eventStatus: string): boolean {
-  return eventStatus === "active" && ticket.state === "on_sale" && ticket.paymentMethod === CARD_WALLET_METHOD && maxSelectable(ticket) >= Math.max(1, ticket.minPerOrder);
+  return (
+    eventStatus === "active" &&
+    ticket.state === "on_sale" &&
+    (PICKER_PAYMENT_METHODS as readonly string[]).includes(ticket.paymentMethod) &&
+    maxSelectable(ticket) >= Math.max(1, ticket.minPerOrder)
+  );
 }
 
 export function maxSelectable(ticket: Pick<PublicTicket, "maxPerOrder" | "available">): number {
@@ -216,9 +237,9 @@ export function validateSelection(publicEvent: SelectableEvent, form: FormData |
     if (qty === 0) continue;
     values[ticket.id] = qty;
     if (items.some((i) => i.ticketId === ticket.id)) continue;
-    // The same per-order rules as createOrder (server/orders/rules.ts); the picker sells card-wallet tickets only.
+    // The same per-order rules as createOrder (server/orders/rules.ts); the picker sells card-wallet and bank-transfer tickets.
     const failure = checkTicketSelection(ticket, qty, eventDateId, {
-      allowedPaymentMethods: [CARD_WALLET_METHOD],
+      allowedPaymentMethods: PICKER_PAYMENT_METHODS,
       paymentMethodMessage: PICKER_MESSAGES.paymentMethod,
     });
     if (failure) addFieldError(ticket.id, failure.message);
@@ -227,6 +248,9 @@ export function validateSelection(publicEvent: SelectableEvent, form: FormData |
   if (!items.length && !Object.keys(fieldErrors).some((k) => k !== DATE_FIELD) && !formErrors.length) {
     formErrors.push(PICKER_MESSAGES.atLeastOne);
   }
+  // One payment method per purchase (createOrder refuses a mix with the same words).
+  const methods = new Set(items.map((i) => byId.get(i.ticketId)?.paymentMethod));
+  if (methods.size > 1) formErrors.push(PICKER_MESSAGES.mixedMethods);
   if (formErrors.length || Object.keys(fieldErrors).length) return fail();
   return { ok: true, items, eventDateId };
 }

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { TIME_ZONE } from "#app/lib/dates";
 import { DEFAULT_SERVICE_FEE_BPS } from "#server/events/events";
 import type { Db } from "./client";
-import { eventDates, events, memberships, organizations, ticketTypes } from "./schema";
+import { bankAccounts, eventDates, events, memberships, organizations, ticketTypes } from "./schema";
 
 type DemoTicket = {
   name: string;
@@ -105,6 +105,13 @@ export async function seedDemoEvents(db: Db, producerId: string | null) {
     orgIds.set(org.slug, id);
     if (producerId && org.slug === "producciones-del-plata") {
       await db.insert(memberships).values({ organizationId: id, userId: producerId, role: "owner" }).onConflictDoNothing();
+    }
+    // Where buyers of its bank-transfer tickets (feria-vinos-naturales) transfer: a demo Banco Macro account.
+    if (org.slug === "producciones-del-plata") {
+      await db
+        .insert(bankAccounts)
+        .values({ organizationId: id, bankName: "Banco Macro", cbu: "2850590940090418135201", alias: "DELPLATA.ENTRADAS", holderName: org.name, holderCuit: org.cuit, forTicketTransfers: true })
+        .onConflictDoNothing();
     }
   }
   const now = new Date();

@@ -1,0 +1,88 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { env } from "#server/env";
+import { Invalid } from "#server/errors";
+
+/**
+ * Transfer receipts on disk: PDF, JPG or PNG decided by the first bytes
+ * (never by the name or the browser's content type), at most 5 MB, under
+ * `${DATA_DIR}/receipts` (outside public/) with a random name, readable only
+ * by this process's user. Only `/comprobantes/{id}` serves them, after
+ * checking who asks (server/bank-transfers/bank-transfers.ts).
+ */
+export const MAX_RECEIPT_BYTES = 5 * 1024 * 1024;
+
+export const RECEIPT_MESSAGES = {
+  required: "Elegí el archivo del comprobante",
+  type: "El comprobante tiene que ser un PDF, JPG o PNG",
+  size: "El comprobante no puede pesar más de 5 MB",
+} as const;
+
+export const RECEIPT_TYPES = {
+  "application/pdf": "pdf",
+  "image/jpeg": "jpg",
+  "image/png": "png",
+} as const;
+export type ReceiptType = keyof typeof RECEIPT_TYPES;
+
+const STORED_NAME = /^[a-f0-9]{32}\.(pdf|jpg|png)$/;
+
+function startsWith(bytes: Uint8Array, signature: number[], offset = 0) {
+  return bytes.length >= offset + signature.length && signature.every((b, i) => bytes[offset + i] === b);
+}
+
+/** PDF ("%PDF-"), JPEG or PNG by magic bytes; null for anything else. */
+export function detectReceiptType(bytes: Uint8Array): ReceiptType | null {
+  if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d])) return "application/pdf";
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+  return null;
+}
+
+/** Size first (a huge file is refused whatever it is), then the type. Invalid on `receipt`. */
+export function checkReceipt(bytes: Uint8Array | null | undefined): ReceiptType {
+  if (!bytes || bytes.length === 0) throw new Invalid({ receipt: [RECEIPT_MESSAGES.required] }, RECEIPT_MESSAGES.required);
+  if (bytes.length > MAX_RECEIPT_BYTES) throw new Invalid({ receipt: [RECEIPT_MESSAGES.size] }, RECEIPT_MESSAGES.size);
+  const type = detectReceiptType(bytes);
+  if (!type) throw new Invalid({ receipt: [RECEIPT_MESSAGES.type] }, RECEIPT_MESSAGES.type);
+  return type;
+}
+
+export function receiptsDir(): string {
+  return path.resolve(env().DATA_DIR, "receipts");
+}
+
+/** Writes the bytes under a new random name; returns the name. */
+export async function storeReceiptFile(bytes: Uint8Array, type: ReceiptType): Promise<string> {
+  const file = `${crypto.randomBytes(16).toString("hex")}.${RECEIPT_TYPES[type]}`;
+  const dir = receiptsDir();
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  await fs.writeFile(path.join(dir, file), bytes, { flag: "wx", mode: 0o600 });
+  return file;
+}
+
+/** A stored receipt's bytes; null when the name is not one we made or the file is gone. */
+export async function readReceiptFile(file: string): Promise<Buffer | null> {
+  if (!STORED_NAME.test(file)) return null;
+  const full = path.join(receiptsDir(), file);
+  if (path.dirname(full) !== receiptsDir()) return null;
+  try {
+    return await fs.readFile(full);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/** A file name safe for Content-Disposition: ASCII letters, digits, dots, hyphens, underscores. */
+export function safeFileName(name: string, type: ReceiptType): string {
+  const base = name
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/\.[A-Za-z0-9]{1,5}$/, "")
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^[.-]+|[.-]+$/g, "")
+    .slice(0, 60);
+  return `${base || "comprobante"}.${RECEIPT_TYPES[type]}`;
+}
