@@ -1,0 +1,283 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { getRefundRequest, listMyRefundableOrders, refundRequestView, requestRefund, type RefundRequestView } from "#server/refunds/refunds";
+import { GENERIC_ERROR, isDomainError } from "#server/errors";
+import { getRequestContext } from "#app/lib/session.server";
+import { formatDateTime } from "#app/lib/dates";
+import { formatMoney } from "#app/lib/money";
+import { Notice } from "#app/components/account/Notice";
+import { Button } from "#app/components/ui/Button";
+import { Field, FieldFrame, controlAria, fieldInputClasses } from "#app/components/ui/Field";
+
+export const meta: MetaFunction = () => [
+  { title: "Botón de arrepentimiento · Tribuna" },
+  { name: "description", content: "Pedí la devolución de tus entradas: 10 días corridos desde que las recibiste y hasta 24 horas antes del evento." },
+];
+
+/**
+ * /cuenta/devoluciones: the "Botón de arrepentimiento" (Disposición 954/2025).
+ * No account needed: order code + email. Signed-in buyers also see their
+ * orders that can still be withdrawn, with a one-click request. A second form
+ * looks a request up by its management code. Plain forms: works without JS.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { ctx, headers } = await getRequestContext(request);
+  const url = new URL(request.url);
+  const orders = await listMyRefundableOrders(ctx);
+  return data(
+    {
+      signedInEmail: ctx.actor.kind === "user" ? ctx.actor.email : null,
+      prefill: {
+        orderCode: url.searchParams.get("codigo") ?? "",
+        email: url.searchParams.get("email") ?? (ctx.actor.kind === "user" ? ctx.actor.email : ""),
+        code: url.searchParams.get("gestion") ?? "",
+      },
+      orders: orders.map((o) => ({
+        orderCode: o.orderCode,
+        email: o.email,
+        eventName: o.eventName,
+        startsAt: formatDateTime(o.startsAt),
+        total: formatMoney(o.total),
+        bankTransfer: o.paymentMethod === "BANK_TRANSFER",
+        deadline: formatDateTime(o.deadline),
+        inWindow: o.inWindow,
+      })),
+    },
+    { headers },
+  );
+}
+
+type RequestView = Pick<RefundRequestView, "code" | "status" | "automatic" | "method" | "orderCode" | "eventName" | "rejectionReason"> & {
+  amount: string;
+  transferredAt: string | null;
+};
+
+type ActionReply =
+  | { intent: "request"; done: { outcome: "refunded" | "pending"; existing: boolean; request: RequestView } }
+  | { intent: "lookup"; found: RequestView }
+  | { intent: "request" | "lookup"; error: string; fieldErrors: Record<string, string[]>; values: Record<string, string> };
+
+function present(view: RefundRequestView): RequestView {
+  return {
+    code: view.code,
+    status: view.status,
+    automatic: view.automatic,
+    method: view.method,
+    orderCode: view.orderCode,
+    eventName: view.eventName,
+    rejectionReason: view.rejectionReason,
+    amount: formatMoney(view.amount),
+    transferredAt: view.transferredAt ? formatDateTime(view.transferredAt) : null,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const values = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  const intent = values.intent === "lookup" ? "lookup" : "request";
+  const { ctx, headers } = await getRequestContext(request);
+  try {
+    if (intent === "lookup") {
+      const found = await getRefundRequest(ctx, { code: values.code ?? "", email: values.email ?? "" });
+      return data<ActionReply>({ intent, found: present(found) }, { headers });
+    }
+    const result = await requestRefund(ctx, { orderCode: values.orderCode ?? "", email: values.email ?? "", reason: values.reason, cbu: values.cbu });
+    const view = await refundRequestView(ctx, result.request);
+    return data<ActionReply>({ intent, done: { outcome: result.outcome, existing: result.existing, request: present(view) } }, { headers });
+  } catch (error) {
+    if (!isDomainError(error)) {
+      console.error(error);
+      return data<ActionReply>({ intent, error: GENERIC_ERROR, fieldErrors: {}, values }, { status: 500, headers });
+    }
+    const status = error.code === "TOO_MANY_REQUESTS" ? 429 : error.code === "NOT_FOUND" ? 404 : 400;
+    return data<ActionReply>({ intent, error: error.message, fieldErrors: error.fieldErrors, values }, { status, headers });
+  }
+}
+
+function RequestSummary({ request, outcome, existing }: { request: RequestView; outcome?: "refunded" | "pending"; existing?: boolean }) {
+  const state = outcome ?? (request.status === "refunded" ? "refunded" : request.status === "rejected" ? "rejected" : "pending");
+  return (
+    <section aria-labelledby="resultado" className="rounded-2xl border border-primary-500 bg-[var(--surface)] p-6">
+      <h2 id="resultado" className="text-xl font-bold">
+        {existing ? "Ya habías pedido esta devolución" : outcome ? "Recibimos tu pedido" : "Estado de tu devolución"}
+      </h2>
+      <p className="mt-3">Tu código de gestión es</p>
+      <p className="mt-1 text-3xl font-bold tracking-widest" data-testid="codigo-gestion">
+        {request.code}
+      </p>
+      <p className="mt-1 text-sm text-[var(--muted)]">
+        Compra {request.orderCode} · {request.eventName} · {request.amount}
+      </p>
+      <div className="mt-4 space-y-2">
+        {state === "refunded" ? (
+          <>
+            <p className="font-bold">Devolución aprobada{request.automatic ? " en el momento: la pediste dentro del plazo legal" : " por la organización"}.</p>
+            <p>Tus entradas quedaron anuladas y ya no sirven para entrar.</p>
+            {request.method === "bank_transfer" ? (
+              <p>
+                {request.transferredAt
+                  ? `La organización transfirió el dinero a tu CBU/CVU el ${request.transferredAt}.`
+                  : "La organización te va a transferir el dinero al CBU/CVU que nos diste. Te avisamos por email cuando esté hecho."}
+              </p>
+            ) : (
+              <p>Te devolvemos el dinero por el mismo medio con el que pagaste. Según tu banco o tarjeta puede tardar unos días en verse.</p>
+            )}
+          </>
+        ) : state === "rejected" ? (
+          <>
+            <p className="font-bold">La organización rechazó la devolución.</p>
+            {request.rejectionReason ? <p>Motivo: {request.rejectionReason}</p> : null}
+            <p>Tus entradas siguen valiendo.</p>
+          </>
+        ) : (
+          <>
+            <p className="font-bold">Lo revisa la organización del evento.</p>
+            <p>Tu pedido está fuera del plazo legal de arrepentimiento, así que decide la organización. Te escribimos apenas lo haga; mientras tanto tus entradas siguen valiendo.</p>
+          </>
+        )}
+        <p className="text-sm text-[var(--muted)]">Guardá el código: con él y tu email podés consultar el estado acá mismo.</p>
+      </div>
+    </section>
+  );
+}
+
+export default function RefundsPage() {
+  const { prefill, orders, signedInEmail } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>() as ActionReply | undefined;
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const requestError = reply && "error" in reply && reply.intent === "request" ? reply : null;
+  const lookupError = reply && "error" in reply && reply.intent === "lookup" ? reply : null;
+  const v = (name: string, fallback = "") => requestError?.values[name] ?? fallback;
+  const fe = (name: string) => requestError?.fieldErrors[name] ?? null;
+
+  return (
+    <main className="mx-auto w-full max-w-3xl px-4 py-10">
+      <header className="mb-8">
+        <h1 className="text-3xl font-bold sm:text-4xl">Botón de arrepentimiento</h1>
+        <div className="mt-4 space-y-2 text-[var(--muted)]">
+          <p>
+            Por la Disposición 954/2025 podés arrepentirte de tu compra y pedir que te devolvamos todo lo que pagaste, cargo por servicio incluido,
+            dentro de los <strong className="text-[var(--text)]">10 días corridos desde que recibiste las entradas</strong> y hasta{" "}
+            <strong className="text-[var(--text)]">24 horas antes del evento</strong>.
+          </p>
+          <p>
+            Dentro de ese plazo la devolución es automática: te damos un código de gestión en el momento y tus entradas quedan anuladas. Fuera del
+            plazo, tu pedido lo revisa la organización del evento. No necesitás cuenta: alcanza con el código de compra (TRB-…) y el email con el
+            que pagaste.
+          </p>
+        </div>
+      </header>
+
+      {reply && "done" in reply ? (
+        <div className="mb-8">
+          <RequestSummary request={reply.done.request} outcome={reply.done.outcome} existing={reply.done.existing} />
+        </div>
+      ) : null}
+      {reply && "found" in reply ? (
+        <div className="mb-8">
+          <RequestSummary request={reply.found} />
+        </div>
+      ) : null}
+
+      {orders.length ? (
+        <section aria-labelledby="mis-compras" className="mb-8 rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-6">
+          <h2 id="mis-compras" className="text-xl font-bold">
+            Tus compras
+          </h2>
+          <ul className="mt-4 divide-y divide-[var(--border)]">
+            {orders.map((o) => (
+              <li key={o.orderCode} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                <div>
+                  <p className="font-bold">{o.eventName}</p>
+                  <p className="text-sm text-[var(--muted)]">
+                    {o.orderCode} · {o.startsAt} · {o.total}
+                  </p>
+                  <p className="text-sm text-[var(--muted)]">
+                    {o.inWindow ? `Devolución automática hasta el ${o.deadline}.` : "Fuera del plazo legal: lo decide la organización."}
+                  </p>
+                </div>
+                {o.bankTransfer ? (
+                  <Link className="text-primary-400 underline" to={`?codigo=${encodeURIComponent(o.orderCode)}&email=${encodeURIComponent(o.email)}#pedir`}>
+                    Pedir devolución (necesitamos tu CBU/CVU)
+                  </Link>
+                ) : (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="request" />
+                    <input type="hidden" name="orderCode" value={o.orderCode} />
+                    <input type="hidden" name="email" value={o.email} />
+                    <Button type="submit" variant="secondary" pending={busy}>
+                      Pedir devolución de {o.orderCode}
+                    </Button>
+                  </Form>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <section id="pedir" aria-labelledby="pedir-titulo" className="mb-8 rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-6">
+        <h2 id="pedir-titulo" className="text-xl font-bold">
+          Pedir la devolución
+        </h2>
+        <Form method="post" className="mt-4 flex flex-col gap-2" noValidate>
+          <input type="hidden" name="intent" value="request" />
+          {requestError ? <Notice tone="error">{requestError.error}</Notice> : null}
+          <Field
+            label="Código de compra"
+            help="Está en el email de tus entradas y en cada entrada (empieza con TRB-)."
+            errors={fe("orderCode")}
+            inputProps={{ id: "orderCode", name: "orderCode", defaultValue: v("orderCode", prefill.orderCode), required: true, autoComplete: "off", placeholder: "TRB-XXXXXX" }}
+          />
+          <Field
+            label="Email"
+            help="El que usaste al pagar."
+            errors={fe("email")}
+            inputProps={{ id: "email", name: "email", type: "email", defaultValue: v("email", prefill.email), required: true, autoComplete: "email" }}
+          />
+          <FieldFrame id="reason" label="Motivo (opcional)" errors={fe("reason")}>
+            <textarea id="reason" name="reason" rows={3} maxLength={500} defaultValue={v("reason")} className={fieldInputClasses} {...controlAria("reason", undefined, fe("reason"))} />
+          </FieldFrame>
+          <Field
+            label="CBU o CVU (solo si pagaste por transferencia bancaria)"
+            help="Si pagaste por transferencia, te devolvemos el dinero a esta cuenta: 22 números, a tu nombre. Si pagaste con Mercado Pago, dejalo vacío."
+            errors={fe("cbu")}
+            inputProps={{ id: "cbu", name: "cbu", inputMode: "numeric", defaultValue: v("cbu"), autoComplete: "off" }}
+          />
+          <Button type="submit" pending={busy} pendingLabel="Enviando…">
+            Pedir devolución
+          </Button>
+          {signedInEmail ? null : (
+            <p className="text-sm text-[var(--muted)]">
+              ¿Tenés cuenta? <Link to="/cuenta/iniciar-sesion" className="text-primary-400 underline">Ingresá</Link> y elegí la compra de la lista.
+            </p>
+          )}
+        </Form>
+      </section>
+
+      <section aria-labelledby="consultar" className="rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-6">
+        <h2 id="consultar" className="text-xl font-bold">
+          Consultar una devolución
+        </h2>
+        <Form method="post" className="mt-4 flex flex-col gap-2" noValidate>
+          <input type="hidden" name="intent" value="lookup" />
+          {lookupError ? <Notice tone="error">{lookupError.error}</Notice> : null}
+          <Field
+            label="Código de gestión"
+            errors={lookupError?.fieldErrors.code ?? null}
+            inputProps={{ id: "code", name: "code", defaultValue: lookupError?.values.code ?? prefill.code, required: true, autoComplete: "off", placeholder: "DEV-XXXXXX" }}
+          />
+          <Field
+            label="Email"
+            errors={lookupError?.fieldErrors.email ?? null}
+            inputProps={{ id: "lookup-email", name: "email", type: "email", defaultValue: lookupError?.values.email ?? prefill.email, required: true, autoComplete: "email" }}
+          />
+          <Button type="submit" variant="secondary" pending={busy}>
+            Consultar
+          </Button>
+        </Form>
+      </section>
+    </main>
+  );
+}

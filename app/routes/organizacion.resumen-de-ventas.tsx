@@ -1,0 +1,195 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { listOrganizationOrders } from "#server/refunds/sales";
+import { listRefundRequests } from "#server/refunds/refunds";
+import { formatDateTime } from "#app/lib/dates";
+import { formatMoney } from "#app/lib/money";
+import { guard, requireOrganization } from "#app/lib/backoffice.server";
+import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
+import { useBackofficeHref } from "#app/components/backoffice/Shell";
+import { DisplayStatusBadge, PAYMENT_METHOD_LABEL } from "#app/components/sales/status";
+import { Badge } from "#app/components/ui/Badge";
+
+export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
+
+export const meta: MetaFunction = () => [{ title: "Resumen de ventas · Tribuna" }];
+
+const SALES_PATH = "/organizacion/resumen-de-ventas";
+
+/**
+ * The organization's sales: the spec's default order list (billed, not gift,
+ * Mercado Pago and bank transfer, 10 a page, newest first) for the event in
+ * the global filters, plus the withdrawal requests waiting for someone.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const bo = await requireOrganization(request, "sales:read");
+  const url = new URL(request.url);
+  const page = Math.max(0, Math.min(100_000, Number.parseInt(url.searchParams.get("pagina") ?? "0", 10) || 0));
+  const eventId = bo.filters.eventId || null;
+  const [list, pending, toTransfer] = await Promise.all([
+    guard(() => listOrganizationOrders(bo.ctx, { organizationId: bo.organization.id, eventId, page })),
+    guard(() => listRefundRequests(bo.ctx, { organizationId: bo.organization.id, eventId, status: "pending" })),
+    guard(() => listRefundRequests(bo.ctx, { organizationId: bo.organization.id, eventId, status: "transfer" })),
+  ]);
+  const refundRow = (r: (typeof pending)[number]) => ({
+    id: r.id,
+    code: r.code,
+    orderId: r.orderId,
+    orderCode: r.orderCode,
+    eventName: r.eventName,
+    buyerName: r.buyerName,
+    amount: formatMoney(r.amount),
+    createdAt: formatDateTime(r.createdAt),
+    reason: r.reason,
+  });
+  return data(
+    {
+      page: list.page,
+      limit: list.limit,
+      total: list.total,
+      orders: list.items.map((o) => ({
+        id: o.id,
+        code: o.code,
+        createdAt: formatDateTime(o.createdAt),
+        eventName: o.eventName,
+        buyer: `${o.payer.firstName} ${o.payer.lastName}`.trim(),
+        email: o.payer.email,
+        units: o.units,
+        total: formatMoney(o.total),
+        paymentMethod: PAYMENT_METHOD_LABEL[o.paymentMethod] ?? o.paymentMethod,
+        displayStatus: o.displayStatus,
+        pendingRefund: o.pendingRefund,
+      })),
+      pending: pending.map(refundRow),
+      toTransfer: toTransfer.map(refundRow),
+    },
+    { headers: bo.headers },
+  );
+}
+
+export default function SalesPage() {
+  const { orders, page, limit, total, pending, toTransfer } = useLoaderData<typeof loader>();
+  const href = useBackofficeHref();
+  const pages = Math.max(1, Math.ceil(total / limit));
+  const detail = (orderId: string) => href(`${SALES_PATH}/${orderId}`);
+  return (
+    <BackofficePage title="Resumen de ventas" lead="Compras pagadas con Mercado Pago o transferencia, de la más nueva a la más vieja. Elegí un evento arriba para ver solo las suyas.">
+      <div className="flex flex-col gap-6">
+        <Card title={`Devoluciones pendientes (${pending.length})`}>
+          {pending.length === 0 ? (
+            <p className="text-sm text-[var(--muted)]">No hay pedidos de devolución esperando tu respuesta.</p>
+          ) : (
+            <ul className="divide-y divide-[var(--border)]" aria-label="Devoluciones pendientes">
+              {pending.map((r) => (
+                <li key={r.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                  <div>
+                    <p className="font-bold">
+                      {r.code} · {r.orderCode} · {r.buyerName}
+                    </p>
+                    <p className="text-sm text-[var(--muted)]">
+                      {r.eventName} · {r.amount} · pedida el {r.createdAt}
+                      {r.reason ? ` · “${r.reason}”` : ""}
+                    </p>
+                  </div>
+                  <Link to={detail(r.orderId)} className="text-primary-500 hover:underline">
+                    Revisar {r.orderCode}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+
+        {toTransfer.length ? (
+          <Card title={`Devoluciones para transferir (${toTransfer.length})`}>
+            <ul className="divide-y divide-[var(--border)]">
+              {toTransfer.map((r) => (
+                <li key={r.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                  <p>
+                    {r.code} · {r.orderCode} · {r.buyerName} · {r.amount}
+                  </p>
+                  <Link to={detail(r.orderId)} className="text-primary-500 hover:underline">
+                    Ver {r.orderCode}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </Card>
+        ) : null}
+
+        <section aria-labelledby="ventas">
+          <h2 id="ventas" className="mb-3 text-lg font-bold">
+            Ventas ({total})
+          </h2>
+          {orders.length === 0 ? (
+            <EmptyState>Todavía no hay ventas para mostrar.</EmptyState>
+          ) : (
+            <div className="overflow-x-auto rounded-2xl border border-[var(--border)]">
+              <table className="w-full min-w-[48rem] text-left text-sm">
+                <thead className="bg-[var(--surface)] text-xs uppercase tracking-wide text-[var(--muted)]">
+                  <tr>
+                    <th scope="col" className="px-4 py-3">Compra</th>
+                    <th scope="col" className="px-4 py-3">Fecha</th>
+                    <th scope="col" className="px-4 py-3">Evento</th>
+                    <th scope="col" className="px-4 py-3">Comprador</th>
+                    <th scope="col" className="px-4 py-3">Entradas</th>
+                    <th scope="col" className="px-4 py-3">Total</th>
+                    <th scope="col" className="px-4 py-3">Medio</th>
+                    <th scope="col" className="px-4 py-3">Estado</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-[var(--border)]">
+                  {orders.map((o) => (
+                    <tr key={o.id}>
+                      <th scope="row" className="px-4 py-3 font-bold whitespace-nowrap">
+                        <Link to={detail(o.id)} className="text-primary-500 hover:underline">
+                          {o.code}
+                        </Link>
+                      </th>
+                      <td className="px-4 py-3 whitespace-nowrap">{o.createdAt}</td>
+                      <td className="px-4 py-3">{o.eventName}</td>
+                      <td className="px-4 py-3">
+                        {o.buyer}
+                        <span className="block text-xs text-[var(--muted)]">{o.email}</span>
+                      </td>
+                      <td className="px-4 py-3">{o.units}</td>
+                      <td className="px-4 py-3 whitespace-nowrap">{o.total}</td>
+                      <td className="px-4 py-3">{o.paymentMethod}</td>
+                      <td className="px-4 py-3">
+                        <span className="flex flex-wrap gap-1">
+                          <DisplayStatusBadge status={o.displayStatus} />
+                          {o.pendingRefund ? <Badge tone="warning">Devolución pedida</Badge> : null}
+                        </span>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {pages > 1 ? (
+            <nav aria-label="Páginas" className="mt-4 flex items-center justify-between text-sm">
+              {page > 0 ? (
+                <Link to={href(SALES_PATH, {}, { pagina: String(page - 1) })} className="text-primary-500 hover:underline">
+                  ← Anteriores
+                </Link>
+              ) : (
+                <span />
+              )}
+              <span className="text-[var(--muted)]">
+                Página {page + 1} de {pages}
+              </span>
+              {page + 1 < pages ? (
+                <Link to={href(SALES_PATH, {}, { pagina: String(page + 1) })} className="text-primary-500 hover:underline">
+                  Siguientes →
+                </Link>
+              ) : (
+                <span />
+              )}
+            </nav>
+          ) : null}
+        </section>
+      </div>
+    </BackofficePage>
+  );
+}

@@ -1,0 +1,151 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { fill, uniqueEmail } from "./support";
+
+/**
+ * Withdrawal ("Botón de arrepentimiento") and refunds end to end, on the demo
+ * seed (productor@tribuna.ar owns "Producciones del Plata"): a buyer without
+ * an account asks on /cuenta/devoluciones inside the legal window and gets a
+ * management code at once; a purchase for an event less than 24 hours away
+ * goes to the organizer, who approves it on the order's page, and the order
+ * shows refunded. Purchases are made through GraphQL createOrder plus the
+ * sandbox payment (the checkout pages are another area).
+ */
+
+const ORGANIZER = { email: "productor@tribuna.ar", password: "tribuna1234" };
+
+async function graphql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<T> {
+  const response = await request.post("/api/graphql", {
+    headers: { "content-type": "application/json", "x-graphql-csrf": "1", ...(token ? { "x-access-token": token } : {}) },
+    data: { query, variables },
+  });
+  const body = (await response.json()) as { data?: T; errors?: { message: string }[] };
+  if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join("; "));
+  return body.data as T;
+}
+
+/** An event of the demo organization that starts in `hours` hours (created and published through GraphQL). */
+async function eventStartingIn(request: APIRequestContext, hours: number) {
+  const { login } = await graphql<{ login: { accessToken: string } }>(request, `mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken } }`, { e: ORGANIZER.email, p: ORGANIZER.password });
+  const token = login.accessToken;
+  const { organization } = await graphql<{ organization: { id: string } }>(request, `{ organization(slug: "producciones-del-plata") { id } }`, {}, token);
+  const startsAt = new Date(Date.now() + hours * 3600_000);
+  const endsAt = new Date(startsAt.getTime() + 4 * 3600_000);
+  const name = `Último momento ${Math.random().toString(36).slice(2, 7)}`;
+  const { createEvent } = await graphql<{ createEvent: { id: string; slug: string } }>(
+    request,
+    `mutation($input: CreateEventInput!) { createEvent(input: $input) { id slug } }`,
+    {
+      input: {
+        organizationId: organization.id,
+        name,
+        city: "Buenos Aires",
+        province: "AR-CF",
+        venueName: "Niceto Club",
+        venueAddress: "Niceto Vega 5510",
+        dates: [{ startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString() }],
+        ticketTypes: [{ name: "General", price: 500_000, stock: 50 }],
+      },
+    },
+    token,
+  );
+  await graphql(request, `mutation($input: EventIdInput!) { acceptServiceConditions(input: $input) { id } }`, { input: { id: createEvent.id } }, token);
+  await graphql(request, `mutation($input: EventIdInput!) { publishEvent(input: $input) { id } }`, { input: { id: createEvent.id } }, token);
+  return createEvent.slug;
+}
+
+/** A paid purchase (sandbox approval) for one ticket of the event; returns its order code and the payer's email. */
+async function paidOrder(request: APIRequestContext, eventSlug: string) {
+  const { event } = await graphql<{ event: { ticketTypes: { id: string; paymentMethod: string; available: number }[] } }>(
+    request,
+    `query($slug: String!) { event(slug: $slug) { ticketTypes { id paymentMethod available } } }`,
+    { slug: eventSlug },
+  );
+  const ticket = event.ticketTypes.find((t) => t.paymentMethod === "MercadoPagoAccount" && t.available > 0)!;
+  const email = uniqueEmail("arrepentida");
+  const { createOrder } = await graphql<{ createOrder: { billingId: string; order: { code: string } } }>(
+    request,
+    `mutation($input: CreateOrderInput!) { createOrder(input: $input) { billingId order { code } } }`,
+    {
+      input: {
+        eventSlug,
+        items: [{ ticketId: ticket.id, qty: 1 }],
+        payer: { firstName: "Lucía", lastName: "Arrepentida", email, documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 9 11 5555-1234" },
+        paymentMethod: "MERCADO_PAGO",
+      },
+    },
+  );
+  const paid = await request.post(`/sandbox/mercadopago/${createOrder.billingId}`, { form: { status: "approved" }, maxRedirects: 0 });
+  expect(paid.status()).toBe(302);
+  return { orderCode: createOrder.order.code, email };
+}
+
+async function askForRefund(page: Page, orderCode: string, email: string) {
+  await page.goto("/");
+  // The link is on every page (footer on phones, drawer from md up).
+  await expect(page.locator('a[href="/cuenta/devoluciones"]').filter({ hasText: "Botón de arrepentimiento" }).first()).toBeAttached();
+  await page.goto("/cuenta/devoluciones");
+  await expect(page.getByRole("heading", { level: 1, name: "Botón de arrepentimiento" })).toBeVisible();
+  await fill(page, "orderCode", orderCode);
+  await page.locator('#pedir input[name="email"]').fill(email);
+  await fill(page, "reason", "No puedo ir");
+  await page.getByRole("button", { name: "Pedir devolución", exact: true }).click();
+  const code = page.getByTestId("codigo-gestion");
+  await expect(code).toHaveText(/^DEV-[A-Z0-9]{6}$/);
+  return (await code.textContent())!;
+}
+
+for (const js of [true, false]) {
+  test.describe(`withdrawal inside the window (${js ? "with" : "without"} JavaScript)`, () => {
+    test.use({ javaScriptEnabled: js });
+    test("a buyer without an account gets a management code and the refund at once", async ({ page, request }) => {
+      const { orderCode, email } = await paidOrder(request, "fiesta-bresh");
+      const code = await askForRefund(page, orderCode, email);
+      await expect(page.getByText("Devolución aprobada en el momento")).toBeVisible();
+      await expect(page.getByText("Tus entradas quedaron anuladas")).toBeVisible();
+
+      // The status can be looked up later with the code and the email.
+      await page.goto("/cuenta/devoluciones");
+      await page.locator('input[name="code"]').fill(code);
+      await page.locator("#lookup-email").fill(email);
+      await page.getByRole("button", { name: "Consultar" }).click();
+      await expect(page.getByRole("heading", { name: "Estado de tu devolución" })).toBeVisible();
+      await expect(page.getByTestId("codigo-gestion")).toHaveText(code);
+    });
+  });
+}
+
+test.describe("refund request and approval", () => {
+  test("outside the window (event in less than 24 hours): the organizer approves it and the order shows refunded", async ({ page, request }) => {
+    const slug = await eventStartingIn(request, 20);
+    const { orderCode, email } = await paidOrder(request, slug);
+    const code = await askForRefund(page, orderCode, email);
+    await expect(page.getByText("Lo revisa la organización del evento.", { exact: true })).toBeVisible();
+
+    // The organizer signs in and finds it under "Devoluciones pendientes".
+    await page.context().clearCookies();
+    await page.goto("/cuenta/iniciar-sesion/email");
+    await fill(page, "email", ORGANIZER.email);
+    await fill(page, "password", ORGANIZER.password);
+    await page.locator('main form [type="submit"]:visible').last().click();
+    await expect(page).toHaveURL("/");
+    await page.goto("/organizacion/resumen-de-ventas");
+    await expect(page.getByRole("heading", { name: /Devoluciones pendientes/ })).toBeVisible();
+    await page.getByRole("link", { name: `Revisar ${orderCode}` }).click();
+    await expect(page.getByRole("heading", { level: 1, name: `Compra ${orderCode}` })).toBeVisible();
+    const request_ = page.locator(`[data-refund="${code}"]`);
+    await expect(request_.getByText("Pendiente")).toBeVisible();
+    await request_.getByRole("button", { name: "Aprobar devolución" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Aprobar" }).click();
+    await expect(page.getByText("Aprobaste la devolución").first()).toBeVisible();
+    await expect(page.locator('[data-status="refunded"]').first()).toBeVisible();
+    await expect(page.locator('[data-ticket-status="voided"]')).toHaveCount(1);
+    await expect(request_.getByText("Devuelta")).toBeVisible();
+
+    // The buyer's status page says so too.
+    await page.goto("/cuenta/devoluciones");
+    await page.locator('input[name="code"]').fill(code);
+    await page.locator('#lookup-email').fill(email);
+    await page.getByRole("button", { name: "Consultar" }).click();
+    await expect(page.getByText("Devolución aprobada por la organización")).toBeVisible();
+  });
+});
