@@ -2,5 +2,10 @@ import { builder } from "./builder";
 import "./accounts";
 import "./events";
 import "./orders";
+import "./tickets";
+import "./coupons";
+import "./refunds";
+import "./bank-transfers";
+import "./payments";
 
 export const schema = builder.toSchema({ sortSchema: true });

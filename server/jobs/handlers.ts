@@ -1,6 +1,10 @@
 import { ANONYMOUS } from "#server/context";
 import { expireOrder, EXPIRE_ORDER_JOB } from "#server/orders/orders";
-import type { JobHandlers } from "./queue";
+import { sendTicketsEmail } from "#server/tickets/email";
+import { SEND_TICKETS_EMAIL_JOB } from "#server/tickets/issue";
+import { MERCADOPAGO_REFRESH_JOB, refreshMercadoPagoToken } from "#server/payments/mercadopago-accounts";
+import { PROVIDER_REFUND_JOB, runProviderRefund } from "#server/payments/refunds";
+import { MAX_ATTEMPTS, type JobHandlers } from "./queue";
 
 /** Every job kind the app runs, with its handler. */
 export const jobHandlers: JobHandlers = {
@@ -9,5 +13,15 @@ export const jobHandlers: JobHandlers = {
     const result = await expireOrder({ db, actor: ANONYMOUS, now }, orderId);
     // Ran a little early (clocks): retry later, with backoff.
     if (result === "not-due") throw new Error("La reserva todavía no venció");
+  },
+  // The tickets email, queued by issueTicketsForOrder in the transaction that billed the order; SMTP failures throw and retry.
+  [SEND_TICKETS_EMAIL_JOB]: async (payload, { db }) => {
+    await sendTicketsEmail(db, String(payload.orderId ?? ""));
+  },
+  [PROVIDER_REFUND_JOB]: async (payload, { db, now, row }) => {
+    await runProviderRefund(db, String(payload.paymentRefundId ?? ""), { now, finalAttempt: row.attempts >= MAX_ATTEMPTS });
+  },
+  [MERCADOPAGO_REFRESH_JOB]: async (payload, { db, now }) => {
+    await refreshMercadoPagoToken(db, String(payload.accountId ?? ""), now);
   },
 };

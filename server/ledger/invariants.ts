@@ -8,9 +8,18 @@ import { ledgerOfOrder } from "./ledger";
 /**
  * Invariant: an order's ledger, billings and issued tickets agree.
  * - every billing's (order, billing) status pair is a row of the spec's table;
- * - at most one approved billing; tickets (one per unit) exist iff one does;
+ * - at most one approved billing; with it, one live (not voided) ticket per unit;
+ * - without one, either no tickets (never delivered) or one voided ticket per
+ *   unit (delivered, then refunded or charged back); a charged_back billing
+ *   always had its tickets delivered;
  * - approved billing: payment +amount and, with a fee, service_fee −fee; nothing else;
- * - refunded billing: payment +amount and refund −amount (nets zero);
+ * - refunded billing: payment +amount and refund −amount; if it had been
+ *   approved with a fee, also service_fee −fee and service_fee_refund +fee;
+ * - charged_back billing: the approval's entries plus chargeback −amount and,
+ *   with a fee, service_fee_refund +fee;
+ * - a bank transfer (paid into the organizer's own account) also carries
+ *   direct_collection −amount, and direct_refund +amount once given back;
+ * - refunded and charged_back billings net to zero;
  * - pending / cancelled billing: no entries; no entry without a billing.
  * Throws with every mismatch found.
  */
@@ -27,11 +36,22 @@ export async function assertLedgerMatches(db: DbOrTx, orderId: string): Promise<
   const units = items.reduce((sum, i) => sum + i.qty, 0);
   const approved = orderBillings.filter((b) => b.status === "approved");
   if (approved.length > 1) problems.push(`${approved.length} approved billings`);
-  const expectedTickets = approved.length ? units : 0;
-  if (tickets.length !== expectedTickets) problems.push(`${tickets.length} issued products, expected ${expectedTickets}`);
-  for (const item of items) {
-    const n = tickets.filter((t) => t.orderItemId === item.id).length;
-    if (approved.length && n !== item.qty) problems.push(`item ${item.name}: ${n} issued products for qty ${item.qty}`);
+  const voided = tickets.filter((t) => t.status === "voided");
+  const chargedBack = orderBillings.some((b) => b.status === "charged_back");
+  const undone = orderBillings.some((b) => b.status === "refunded" || b.status === "charged_back");
+  if (approved.length) {
+    if (tickets.length !== units) problems.push(`${tickets.length} issued products, expected ${units}`);
+    if (voided.length) problems.push(`${voided.length} voided issued products with an approved billing`);
+  } else if (tickets.length) {
+    if (tickets.length !== units) problems.push(`${tickets.length} issued products, expected ${units} or none`);
+    if (voided.length !== tickets.length) problems.push(`${tickets.length - voided.length} live issued products without an approved billing`);
+    if (!undone) problems.push(`issued products without an approved, refunded or charged back billing`);
+  } else if (chargedBack && units) problems.push(`0 issued products, expected ${units} voided (charged back)`);
+  if (tickets.length) {
+    for (const item of items) {
+      const n = tickets.filter((t) => t.orderItemId === item.id).length;
+      if (n !== item.qty) problems.push(`item ${item.name}: ${n} issued products for qty ${item.qty}`);
+    }
   }
   if (approved.length && order.status !== "billed") problems.push(`approved billing on a ${order.status} order`);
 
@@ -39,17 +59,31 @@ export async function assertLedgerMatches(db: DbOrTx, orderId: string): Promise<
     if (!displayStatus(order.status, billing.status)) problems.push(`(${order.status}, ${billing.status}) is not a row of the status table`);
     const mine = entries.filter((e) => e.billingId === billing.id);
     const byKind = (k: string) => mine.filter((e) => e.kind === k);
+    const fee: Record<string, number> = order.serviceFee > 0 ? { service_fee: -order.serviceFee } : {};
+    const feeBack: Record<string, number> = order.serviceFee > 0 ? { service_fee_refund: order.serviceFee } : {};
+    // A refunded billing that had been approved carries the fee and its return; one refunded on arrival has neither.
+    const refundedAfterApproval = byKind("service_fee").length > 0 || byKind("service_fee_refund").length > 0;
     const expected: Record<string, number> =
       billing.status === "approved"
-        ? { payment: billing.amount, ...(order.serviceFee > 0 ? { service_fee: -order.serviceFee } : {}) }
+        ? { payment: billing.amount, ...fee }
         : billing.status === "refunded"
-          ? { payment: billing.amount, refund: -billing.amount }
-          : {};
+          ? { payment: billing.amount, refund: -billing.amount, ...(refundedAfterApproval ? { ...fee, ...feeBack } : {}) }
+          : billing.status === "charged_back"
+            ? { payment: billing.amount, ...fee, chargeback: -billing.amount, ...feeBack }
+            : {};
+    // A bank transfer went straight to the organizer's account: out of the balance on approval, back in when they return it.
+    if (billing.provider === "bank_transfer" && (billing.status === "approved" || billing.status === "refunded")) {
+      expected.direct_collection = -billing.amount;
+      if (billing.status === "refunded") expected.direct_refund = billing.amount;
+    }
     const kinds = new Set([...Object.keys(expected), ...mine.map((e) => e.kind)]);
     for (const kind of kinds) {
       const got = byKind(kind);
       if (!(kind in expected)) problems.push(`billing ${billing.status}: unexpected ${kind} entries (${got.length})`);
       else if (got.length !== 1 || got[0].amount !== expected[kind]) problems.push(`billing ${billing.status}: ${kind} ${got.map((e) => e.amount).join(",") || "missing"}, expected ${expected[kind]}`);
+    }
+    if ((billing.status === "refunded" || billing.status === "charged_back") && mine.reduce((sum, e) => sum + e.amount, 0) !== 0) {
+      problems.push(`billing ${billing.status}: entries add up to ${mine.reduce((sum, e) => sum + e.amount, 0)}, expected 0`);
     }
     for (const e of mine) if (e.organizationId !== order.organizationId) problems.push(`entry ${e.id} booked to another organization`);
   }

@@ -12,10 +12,21 @@ export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
  *   payment      +order.total    the buyer paid this (gross, fee included)
  *   service_fee  −order.serviceFee  our fee, kept by the platform
  *   refund       −amount given back to the buyer
- *   chargeback   −amount taken back by the card issuer
+ *   service_fee_refund  +order.serviceFee  our fee given back (the buyer
+ *                gets everything back under the law, so the platform
+ *                returns its fee and the organizer nets zero)
+ *   chargeback   −amount taken back by the card issuer (the fee is given
+ *                back too: the organizer loses the sale, never more)
  *   withdrawal   −amount paid out to the organizer's bank account
- * So an approved sale nets +subtotal − discount for the organizer, and a
- * refunded one nets to zero. UNIQUE (billing_id, kind) makes every booking
+ *   direct_collection  −amount  a bank transfer the buyer made straight to
+ *                the organizer's account: the money never passed through us,
+ *                so it is not in the balance we pay out (what is left is
+ *                the fee they owe us, −fee)
+ *   direct_refund      +amount  that transfer given back by the organizer
+ *                from their own account
+ * So an approved sale nets +subtotal − discount for the organizer (−fee
+ * for a bank transfer: they already hold the money), and a refunded one
+ * nets to zero. UNIQUE (billing_id, kind) makes every booking
  * per payment happen at most once: callers book inside the transaction whose
  * conditional UPDATE changed the billing, and a duplicate insert would fail
  * (and roll that transaction back) instead of booking twice.
@@ -25,19 +36,55 @@ function entry(order: OrderRow, billing: BillingRow, kind: LedgerKind, amount: n
   return { organizationId: order.organizationId, orderId: order.id, billingId: billing.id, kind, amount, description, createdAt: now };
 }
 
-/** An approved payment: +total, and −service fee when there is one. */
+/** Bank transfers land in the organizer's own account, not ours. */
+function paidToOrganizer(billing: BillingRow) {
+  return billing.provider === "bank_transfer";
+}
+
+function directCollection(order: OrderRow, billing: BillingRow, now: Date) {
+  return entry(order, billing, "direct_collection", -billing.amount, `Cobrado por transferencia en tu cuenta: compra ${order.code}`, now);
+}
+
+function directRefund(order: OrderRow, billing: BillingRow, now: Date) {
+  return entry(order, billing, "direct_refund", billing.amount, `Devuelto por transferencia desde tu cuenta: compra ${order.code}`, now);
+}
+
+/** An approved payment: +total, −service fee when there is one, and −total when the buyer paid the organizer directly. */
 export async function bookApprovedPayment(tx: DbOrTx, order: OrderRow, billing: BillingRow, now: Date) {
   const rows = [entry(order, billing, "payment", billing.amount, `Pago de la compra ${order.code}`, now)];
   if (order.serviceFee > 0) rows.push(entry(order, billing, "service_fee", -order.serviceFee, `Cargo por servicio de la compra ${order.code}`, now));
+  if (paidToOrganizer(billing)) rows.push(directCollection(order, billing, now));
   await tx.insert(ledgerEntries).values(rows);
 }
 
-/** A payment received and refunded in full: +amount and −amount, netting to zero. */
+/** A payment received and refunded in full: +amount and −amount, netting to zero (a bank transfer also in and out of the organizer's account). */
 export async function bookRefundedPayment(tx: DbOrTx, order: OrderRow, billing: BillingRow, reason: string, now: Date) {
-  await tx.insert(ledgerEntries).values([
+  const rows = [
     entry(order, billing, "payment", billing.amount, `Pago de la compra ${order.code}`, now),
     entry(order, billing, "refund", -billing.amount, `Devolución de la compra ${order.code}: ${reason}`, now),
-  ]);
+  ];
+  if (paidToOrganizer(billing)) rows.push(directCollection(order, billing, now), directRefund(order, billing, now));
+  await tx.insert(ledgerEntries).values(rows);
+}
+
+/**
+ * An approved payment given back in full (withdrawal, organizer approval, or
+ * a refund made at the provider): refund −amount and, when a fee was booked,
+ * service_fee_refund +fee. With the approval's entries it nets to zero.
+ */
+export async function bookRefundOfApprovedPayment(tx: DbOrTx, order: OrderRow, billing: BillingRow, reason: string, now: Date) {
+  const rows = [entry(order, billing, "refund", -billing.amount, `Devolución de la compra ${order.code}: ${reason}`, now)];
+  if (order.serviceFee > 0) rows.push(entry(order, billing, "service_fee_refund", order.serviceFee, `Cargo por servicio devuelto de la compra ${order.code}`, now));
+  // The organizer gives a bank transfer back from their own account (marked by hand).
+  if (paidToOrganizer(billing)) rows.push(directRefund(order, billing, now));
+  await tx.insert(ledgerEntries).values(rows);
+}
+
+/** A chargeback of an approved payment: chargeback −amount and our fee given back, netting zero with the approval. */
+export async function bookChargeback(tx: DbOrTx, order: OrderRow, billing: BillingRow, now: Date) {
+  const rows = [entry(order, billing, "chargeback", -billing.amount, `Contracargo de la compra ${order.code}`, now)];
+  if (order.serviceFee > 0) rows.push(entry(order, billing, "service_fee_refund", order.serviceFee, `Cargo por servicio devuelto por el contracargo de la compra ${order.code}`, now));
+  await tx.insert(ledgerEntries).values(rows);
 }
 
 export async function ledgerOfOrder(db: DbOrTx, orderId: string): Promise<LedgerEntryRow[]> {

@@ -4,9 +4,12 @@ import { billings, orderItems, orders, paymentNotifications, ticketTypes } from 
 import type { BillingRow, OrderRow } from "#server/orders/orders";
 import { bookApprovedPayment, bookRefundedPayment } from "#server/ledger/ledger";
 import { issueTicketsForOrder } from "#server/tickets/issue";
+import { retakeCouponUse } from "#server/coupons/coupons";
+import { chargeBackApprovedBilling, refundApprovedBilling } from "#server/refunds/transitions";
 import { queueProviderRefund } from "./refunds";
 import { getPaymentProvider, type PaymentProvider, type ProviderPayment } from "./provider";
 import { verifyNotificationSignature, webhookSecret } from "./signature";
+import { notificationSellerId } from "./mercadopago";
 
 export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
 
@@ -29,6 +32,8 @@ export type NotificationOutcome =
   | "orphan-honoured"
   | "orphan-refunded"
   | "second-payment-refunded"
+  | "refunded"
+  | "charged-back"
   | "already-applied"
   | "no-change";
 
@@ -85,7 +90,8 @@ export async function handleMercadoPagoNotification(
   if (type && type !== "payment") return finish({ status: 200, outcome: "ignored-topic" });
   if (!dataId) return finish({ status: 200, outcome: "missing-id" });
 
-  const provider = options.provider ?? getPaymentProvider(db);
+  // The payment lives in the seller's account: `user_id` names it (a connected organizer, else our own).
+  const provider = options.provider ?? getPaymentProvider(db, { sellerUserId: notificationSellerId(input.body) });
   const payment = await provider.getPayment(dataId);
   if (!payment) return finish({ status: 200, outcome: "unknown-payment" });
   const outcome = await applyPayment(db, payment, now);
@@ -103,11 +109,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Only `approved` changes state. Rejections, cancellations and pending ones
  * leave the billing pending (the buyer may retry) — and never undo an
  * approval that arrived first.
- * TODO: refunded / charged_back from the provider (refund and chargeback flows).
+ * `refunded` and `charged_back` of the payment that approved the billing undo
+ * it (server/refunds/transitions.ts): tickets voided, ledger booked, once.
  */
 export async function applyPayment(db: Db, payment: ProviderPayment, now: Date): Promise<NotificationOutcome> {
   const billingId = payment.externalReference;
   if (!billingId || !UUID.test(billingId)) return "unknown-billing";
+  if (payment.status === "refunded" || payment.status === "charged_back") return applyReversal(db, billingId, payment, now);
   if (payment.status !== "approved") {
     const [exists] = await db.select({ id: billings.id }).from(billings).where(eq(billings.id, billingId));
     return exists ? "no-change" : "unknown-billing";
@@ -151,6 +159,8 @@ export async function applyPayment(db: Db, payment: ProviderPayment, now: Date):
         if (await rehold(tx, order.id, now)) {
           const [billed] = await tx.update(orders).set({ status: "billed", holdExpiresAt: null, updatedAt: now }).where(and(eq(orders.id, order.id), eq(orders.status, "orphan"))).returning();
           const approved = await approveBilling(tx, billing, payment, now, "pending");
+          // The expiry gave the coupon use back: the honoured order counts again (if the limit still has room; it was paid either way).
+          await retakeCouponUse(tx, order.id);
           await issueTicketsForOrder(tx, billed, now);
           await bookApprovedPayment(tx, billed, approved, now);
           return "orphan-honoured";
@@ -169,6 +179,28 @@ export async function applyPayment(db: Db, payment: ProviderPayment, now: Date):
       return "no-change";
     }
     throw new Error(`No pude aplicar el pago ${payment.id}: el estado cambió demasiadas veces`);
+  });
+}
+
+/**
+ * The provider gave an approved payment back (a refund made from Mercado
+ * Pago's side) or the card issuer took it back (chargeback). Only the payment
+ * that approved the billing counts; anything else (already undone, never
+ * approved, another payment of the same billing) changes nothing.
+ */
+async function applyReversal(db: Db, billingId: string, payment: ProviderPayment, now: Date): Promise<NotificationOutcome> {
+  return db.transaction(async (tx) => {
+    const [billing] = await tx.select().from(billings).where(eq(billings.id, billingId));
+    if (!billing) return "unknown-billing";
+    if (payment.amount !== billing.amount) return "amount-mismatch";
+    if (billing.providerReference !== payment.id) return "no-change";
+    if (billing.status !== "approved") return billing.status === "refunded" || billing.status === "charged_back" ? "already-applied" : "no-change";
+    const done =
+      payment.status === "charged_back"
+        ? await chargeBackApprovedBilling(tx, billing.id, now)
+        : await refundApprovedBilling(tx, billing.id, { reason: "reembolso hecho desde el proveedor de pagos", now, providerRefund: "none" });
+    if (!done) return "already-applied";
+    return payment.status === "charged_back" ? "charged-back" : "refunded";
   });
 }
 
@@ -202,7 +234,10 @@ async function refundBilling(tx: DbOrTx, order: OrderRow, billing: BillingRow, p
     [finalOrder] = await tx.update(orders).set({ status: "billed", holdExpiresAt: null, updatedAt: now }).where(and(eq(orders.id, order.id), eq(orders.status, "orphan"))).returning();
   }
   await bookRefundedPayment(tx, finalOrder, refunded, reason, now);
-  await queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: payment.id, amount: payment.amount, reason, now });
+  // A bank transfer sits in the organizer's account: they give it back by hand (the approval screen says so).
+  if (billing.provider !== "bank_transfer") {
+    await queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: payment.id, amount: payment.amount, reason, now });
+  }
   return true;
 }
 

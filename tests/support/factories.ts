@@ -48,3 +48,9 @@ export async function createPublishedEvent(
   }
   return { event, date: dates[0] };
 }
+
+/** The organization's account for ticket bank transfers (orders paid by transfer need one). */
+export async function createTransferAccount(ctx: Ctx, organizationId: string) {
+  const { createBankAccount } = await import("#server/payouts/bank-accounts");
+  return createBankAccount(ctx, { organizationId, cbu: "2850590940090418135201", alias: "cuenta.entradas", holderName: "Productora de Prueba SRL", holderCuit: "30-71234567-1" });
+}

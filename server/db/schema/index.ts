@@ -5,3 +5,8 @@ export * from "./events";
 export * from "./orders";
 export * from "./jobs";
 export * from "./payments";
+export * from "./mercadopago";
+export * from "./refunds";
+export * from "./coupons";
+export * from "./email-attachments";
+export * from "./bank";

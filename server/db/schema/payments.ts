@@ -39,7 +39,7 @@ export const issuedProducts = pgTable(
   ],
 );
 
-export const LEDGER_KINDS = ["payment", "service_fee", "refund", "chargeback", "withdrawal"] as const;
+export const LEDGER_KINDS = ["payment", "service_fee", "refund", "service_fee_refund", "chargeback", "withdrawal", "direct_collection", "direct_refund"] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /**
@@ -67,7 +67,7 @@ export const ledgerEntries = pgTable(
     uniqueIndex("ledger_entries_billing_kind_key").on(t.billingId, t.kind),
     index("ledger_entries_organization_idx").on(t.organizationId, t.createdAt),
     index("ledger_entries_order_idx").on(t.orderId),
-    check("ledger_entries_kind_check", sql`${t.kind} in ('payment','service_fee','refund','chargeback','withdrawal')`),
+    check("ledger_entries_kind_check", sql`${t.kind} in ('payment','service_fee','refund','service_fee_refund','chargeback','withdrawal','direct_collection','direct_refund')`),
   ],
 );
 
@@ -119,6 +119,11 @@ export const paymentRefunds = pgTable(
     amount: integer("amount").notNull(),
     reason: text("reason").notNull(),
     status: text("status").notNull().default("pending"),
+    /** The provider's refund id once it accepted the refund (status `done`). */
+    providerRefundId: text("provider_refund_id"),
+    processedAt: timestamp("processed_at", { withTimezone: true }),
+    /** The provider's last error while the job retries (status stays `pending`; `failed` after the last attempt). */
+    lastError: text("last_error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("payment_refunds_billing_key").on(t.billingId), check("payment_refunds_status_check", sql`${t.status} in ('pending','done','failed')`)],
