@@ -17,6 +17,12 @@ export const BO = {
   conditions: (eventId: string) => `/organizacion/condiciones-de-servicio/${eventId}`,
   congrats: "/organizacion/congrats-evento",
   publicEvent: (slug: string) => `/eventos/${slug}`,
+  sales: "/organizacion/resumen-de-ventas",
+  order: (orderId: string) => `/organizacion/resumen-de-ventas/${orderId}`,
+  coupons: "/organizacion/cupones",
+  bankTransfers: "/organizacion/transferencias-bancarias",
+  bankAccounts: "/organizacion/cuentas-bancarias",
+  paymentMethods: "/organizacion/metodos-de-pago",
 } as const;
 
 export type Capability = keyof Capabilities;
@@ -32,8 +38,13 @@ export const BACKOFFICE_LINKS: BackofficeLink[] = [
   { to: BO.summary, label: "Resumen", capability: "door:operate" },
   { to: BO.events, label: "Mis eventos", capability: "sales:read" },
   { to: BO.createEvent, label: "Crear evento", capability: "events:manage" },
+  { to: BO.sales, label: "Ventas", capability: "sales:read" },
   { to: BO.ticketTypes, label: "Tipos de ticket", capability: "sales:read" },
   { to: BO.addStock, label: "Agregar entradas", capability: "events:manage" },
+  { to: BO.coupons, label: "Cupones", capability: "events:manage" },
+  { to: BO.bankTransfers, label: "Transferencias bancarias", capability: "sales:read" },
+  { to: BO.bankAccounts, label: "Cuentas bancarias", capability: "money:manage" },
+  { to: BO.paymentMethods, label: "Métodos de pago", capability: "money:manage" },
   { to: BO.pixel, label: "Píxel de marketing", capability: "events:manage" },
   { to: BO.detail, label: "Datos de la organización", capability: "organization:manage" },
 ];
@@ -47,7 +58,7 @@ export function visibleLinks(can: Capabilities): BackofficeLink[] {
  * (one about a given event, by its path) changing a selector goes to the
  * summary instead of mixing two events.
  */
-export const FILTER_PAGES = new Set<string>([BO.summary, BO.events, BO.createEvent, BO.ticketTypes, BO.addStock, BO.pixel, BO.detail]);
+export const FILTER_PAGES = new Set<string>([BO.summary, BO.events, BO.createEvent, BO.ticketTypes, BO.addStock, BO.pixel, BO.detail, BO.sales, BO.coupons, BO.bankTransfers]);
 
 export const ROLE_LABELS: Record<string, string> = {
   owner: "Dueño/a",
