@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { fill, submit, uniqueEmail } from "./support";
+import { DEMO, signIn, uniqueEmail } from "./support";
 
 /**
  * Bank transfer end to end on the demo seed: "Feria de Vinos Naturales"
@@ -51,10 +51,7 @@ async function transferOrder(request: APIRequestContext) {
 async function organizerPage(browser: Browser, javaScriptEnabled: boolean): Promise<Page> {
   const context = await browser.newContext({ javaScriptEnabled, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
   const page = await context.newPage();
-  await page.goto("/cuenta/iniciar-sesion/email");
-  await fill(page, "email", "productor@tribuna.ar");
-  await fill(page, "password", "tribuna1234");
-  await submit(page);
+  await signIn(page, DEMO.producer);
   await expect(page).toHaveURL("/");
   return page;
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { uniqueEmail } from "./support";
+import { DEMO, signIn, uniqueEmail } from "./support";
 
 /**
  * A buyer without an account buys a demo event with the sandbox provider:
@@ -27,7 +27,8 @@ async function fillPayer(page: Page, email: string, documentNumber = "30.123.456
   await main.getByLabel("Teléfono", { exact: true }).fill("+54 9 264 555-1234");
 }
 
-async function summaryToApproved(page: Page) {
+/** Pays on the summary page with the sandbox and ends on the tickets; returns their link and the order code. */
+async function summaryToApproved(page: Page): Promise<{ ticketsUrl: string; orderCode: string }> {
   const main = page.locator("main");
   await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}\?t=[\w-]+$/);
   await expect(main.getByRole("heading", { level: 1 })).toHaveText("Noche de Cuarteto Sanjuanina");
@@ -49,6 +50,16 @@ async function summaryToApproved(page: Page) {
   await main.getByRole("link", { name: "Ver mis entradas" }).click();
   await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}\?t=/);
   await expect(page.locator("main")).toContainText("Noche de Cuarteto Sanjuanina");
+  const orderCode = (await page.locator("main").getByText(/Orden TRB-[0-9A-Z]{6}/).first().innerText()).match(/TRB-[0-9A-Z]{6}/)![0];
+  return { ticketsUrl: page.url(), orderCode };
+}
+
+/** The purchase's tickets are in the signed-in buyer's "Mis tickets". */
+async function expectInMyTickets(page: Page, orderCode: string) {
+  await page.goto("/cuenta/mis-tickets");
+  const mine = page.getByTestId("ticket").filter({ hasText: orderCode });
+  await expect(mine).toHaveCount(2);
+  await expect(mine.first()).toContainText("Válida");
 }
 
 test.describe("checkout with JavaScript", () => {
@@ -65,14 +76,20 @@ test.describe("checkout with JavaScript", () => {
     await expect(page.locator("[data-countdown]")).toHaveText(/^1[45]:\d{2}$/);
     // Spec §8: no public key configured here, so the page says so in the console.
     await expect.poll(() => errors.some((e) => e.includes("Missing payment public key"))).toBe(true);
-    await summaryToApproved(page);
+    const { ticketsUrl, orderCode } = await summaryToApproved(page);
+
+    // Bought without an account: opening the tickets link signed in keeps them in "Mis tickets".
+    await signIn(page, DEMO.buyer);
+    await page.goto(ticketsUrl);
+    await expectInMyTickets(page, orderCode);
   });
 });
 
 test.describe("checkout without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("shows the server's messages next to the fields, then buys with the sandbox", async ({ page }) => {
+  test("shows the server's messages next to the fields, then a signed-in buyer buys with the sandbox and finds the tickets in Mis tickets", async ({ page }) => {
+    await signIn(page, DEMO.buyer);
     await pickAndContinue(page);
     const main = page.locator("main");
     await fillPayer(page, "valen@", "12");
@@ -86,6 +103,7 @@ test.describe("checkout without JavaScript", () => {
     await main.getByLabel("Email", { exact: true }).fill(uniqueEmail("checkout-nojs"));
     await main.getByLabel("Número de documento", { exact: true }).fill("30123456");
     await main.getByRole("button", { name: "Continuar al pago" }).click();
-    await summaryToApproved(page);
+    const { orderCode } = await summaryToApproved(page);
+    await expectInMyTickets(page, orderCode);
   });
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { fill, submit, uniqueEmail } from "./support";
+import { DEMO, signIn, uniqueEmail } from "./support";
 
 /**
  * Coupons end to end, without JavaScript (every step is a real form):
@@ -14,10 +14,7 @@ test.use({ javaScriptEnabled: false });
 const EVENT_NAME = "Fiesta Bresh";
 
 async function signInAsProducer(page: Page) {
-  await page.goto("/cuenta/iniciar-sesion/email");
-  await fill(page, "email", "productor@tribuna.ar");
-  await fill(page, "password", "tribuna1234");
-  await submit(page);
+  await signIn(page, DEMO.producer);
   await expect(page).toHaveURL("/");
 }
 

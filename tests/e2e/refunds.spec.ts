@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { fill, uniqueEmail } from "./support";
+import { DEMO, fill, signIn, uniqueEmail } from "./support";
 
 /**
  * Withdrawal ("Botón de arrepentimiento") and refunds end to end, on the demo
@@ -11,7 +11,7 @@ import { fill, uniqueEmail } from "./support";
  * sandbox payment (the checkout pages are another area).
  */
 
-const ORGANIZER = { email: "productor@tribuna.ar", password: "tribuna1234" };
+const ORGANIZER = DEMO.producer;
 
 async function graphql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<T> {
   const response = await request.post("/api/graphql", {
@@ -123,10 +123,7 @@ test.describe("refund request and approval", () => {
 
     // The organizer signs in and finds it under "Devoluciones pendientes".
     await page.context().clearCookies();
-    await page.goto("/cuenta/iniciar-sesion/email");
-    await fill(page, "email", ORGANIZER.email);
-    await fill(page, "password", ORGANIZER.password);
-    await page.locator('main form [type="submit"]:visible').last().click();
+    await signIn(page, ORGANIZER);
     await expect(page).toHaveURL("/");
     await page.goto("/organizacion/resumen-de-ventas");
     await expect(page.getByRole("heading", { name: /Devoluciones pendientes/ })).toBeVisible();

@@ -1,17 +1,14 @@
 import { expect, test, type APIRequestContext, type Page, type Route } from "@playwright/test";
-import { fill, newestEmailText, submit } from "./support";
+import { DEMO, newestEmailText, signIn } from "./support";
 
 // `context.setOffline` does not reach a service worker's own fetches (microsoft/playwright#2311): with
 // these events on, the test cuts them with a route too, so "offline" really is offline for the worker.
 process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS = "1";
 
-const BUYER = { email: "comprador@tribuna.ar", password: "tribuna1234" };
+const BUYER = DEMO.buyer;
 
-async function signIn(page: Page) {
-  await page.goto("/cuenta/iniciar-sesion/email");
-  await fill(page, "email", BUYER.email);
-  await fill(page, "password", BUYER.password);
-  await submit(page);
+async function signInAsBuyer(page: Page) {
+  await signIn(page, BUYER);
   await expect(page.locator('header a[href="/cuenta/mi-cuenta"]:visible').first()).toBeVisible();
 }
 
@@ -56,7 +53,7 @@ async function buyAndPay(page: Page) {
 
 test.describe("tickets", () => {
   test("a paid order shows in Mis tickets with its QR full screen, and the page still opens offline", async ({ page, context }) => {
-    await signIn(page);
+    await signInAsBuyer(page);
     const { eventName, billingId, orderCode } = await buyAndPay(page);
 
     await page.goto("/cuenta/mis-tickets");
@@ -136,7 +133,7 @@ test.describe("tickets without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("the purchase page shows the tickets and opens a QR full screen", async ({ page }) => {
-    await signIn(page);
+    await signInAsBuyer(page);
     const { orderCode } = await buyAndPay(page);
     await page.goto("/cuenta/mis-tickets");
     await page.getByRole("link", { name: `Ver la compra ${orderCode}` }).first().click();
