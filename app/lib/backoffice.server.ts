@@ -1,4 +1,5 @@
 import { data, redirect, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import { collectPart } from "./multipart.server";
 import type { Ctx } from "#server/context";
 import { hasRole } from "#server/context";
 import type { MembershipRole } from "#server/db/schema";
@@ -129,33 +130,13 @@ export interface PostedForm {
   files: Record<string, Uint8Array>;
 }
 
-async function collect(data: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of data) {
-    // Keep reading to the end of the part (the parser needs it), but keep no more than the limit.
-    if (size >= limit) continue;
-    const room = limit - size;
-    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    chunks.push(kept);
-    size += kept.length;
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
-}
-
 const uploadHandler: UploadHandler = async (part) => {
   if (typeof part.filename === "string") {
-    const bytes = await collect(part.data, MAX_IMAGE_BYTES + 1);
+    const bytes = await collectPart(part.data, MAX_IMAGE_BYTES + 1);
     if (!bytes.length) return null;
     return new File([bytes], part.filename || "archivo", { type: part.contentType });
   }
-  return new TextDecoder().decode(await collect(part.data, MAX_TEXT_PART));
+  return new TextDecoder().decode(await collectPart(part.data, MAX_TEXT_PART));
 };
 
 /** Reads an HTML form post, urlencoded or multipart (images). */

@@ -13,6 +13,7 @@ import { isDomainError } from "#server/errors";
 import { getCheckoutSummary, openPayment } from "#server/orders/checkout";
 import { withBillingToken } from "#server/orders/access";
 import { eventPath, longDay } from "./eventos.$slug.server";
+import { OrderLines } from "#app/components/checkout/OrderLines";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Pagá tu compra ${data.order.code} · Tribuna` : "Tu compra · Tribuna" },
@@ -146,17 +147,7 @@ export default function CheckoutSummaryPage() {
         <h2 id="detalle" className="text-lg font-bold">
           Detalle
         </h2>
-        <ul className="mt-3 divide-y divide-[var(--border)]">
-          {order.items.map((item) => (
-            <li key={item.id} className="flex items-baseline justify-between gap-3 py-2">
-              <span>
-                <span className="font-bold">{item.qty}</span> × {item.name}
-                <span className="block text-xs text-[var(--muted)]">{item.unitPrice} c/u</span>
-              </span>
-              <span className="font-medium">{item.subtotal}</span>
-            </li>
-          ))}
-        </ul>
+        <OrderLines lines={order.items.map((item) => ({ key: item.id, ...item }))} />
         <dl className="mt-2 flex flex-col gap-1 border-t border-[var(--border)] pt-3 text-sm">
           <div className="flex justify-between">
             <dt>Subtotal</dt>

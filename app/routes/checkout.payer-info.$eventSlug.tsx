@@ -22,6 +22,7 @@ import { withBillingToken } from "#server/orders/access";
 import type { PublicEvent } from "#server/events/catalogue";
 import type { Ctx } from "#server/context";
 import { eventPath, findReferrer, loadPublicEventOr404, longDay } from "./eventos.$slug.server";
+import { OrderLines } from "#app/components/checkout/OrderLines";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Tu compra: ${data.event.name} · Tribuna` : "Tu compra · Tribuna" },
@@ -204,17 +205,7 @@ export default function PayerInfoPage() {
           <h2 id="elegiste" className="text-lg font-bold">
             Lo que elegiste
           </h2>
-          <ul className="mt-3 divide-y divide-[var(--border)]">
-            {items.map((item) => (
-              <li key={item.ticketId} data-ticket={item.name} className="flex items-baseline justify-between gap-3 py-2">
-                <span>
-                  <span className="font-bold">{item.qty}</span> × {item.name}
-                  <span className="block text-xs text-[var(--muted)]">{item.unitPrice} c/u</span>
-                </span>
-                <span className="font-medium">{item.subtotal}</span>
-              </li>
-            ))}
-          </ul>
+          <OrderLines lines={items.map((item) => ({ key: item.ticketId, ...item }))} />
           <p className="mt-2 flex justify-between border-t border-[var(--border)] pt-3 font-bold">
             <span>Subtotal</span>
             <span>{subtotal}</span>

@@ -2,11 +2,10 @@ import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql, type SQL 
 import { z } from "zod";
 import type { Ctx } from "#server/context";
 import type { Db } from "#server/db/client";
-import { bankTransferReceipts, bankTransferReviews, billings, events, orderItems, orders, organizations, ticketTypes } from "#server/db/schema";
+import { bankTransferReceipts, bankTransferReviews, billings, events, orderItems, orders, organizations } from "#server/db/schema";
 import { Conflict, Invalid, NotFound } from "#server/errors";
-import { releaseCouponUse } from "#server/coupons/coupons";
 import { sendEmail } from "#server/email/send";
-import { getBillingForBuyer, type BillingRow, type OrderRow } from "#server/orders/orders";
+import { getBillingForBuyer, releaseHold, type BillingRow, type OrderRow } from "#server/orders/orders";
 import { withBillingToken } from "#server/orders/access";
 import { requireCapability } from "#server/organizations/permissions";
 import { applyPayment, type NotificationOutcome } from "#server/payments/webhook";
@@ -355,18 +354,7 @@ export async function rejectBankTransfer(ctx: Ctx, rawInput: unknown): Promise<{
       .where(and(eq(orders.id, order.id), eq(orders.status, "draft")))
       .returning();
     if (!row) return null;
-    const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, row.id)).orderBy(asc(orderItems.ticketTypeId));
-    for (const item of items) {
-      await tx
-        .update(ticketTypes)
-        .set({ sold: sql`${ticketTypes.sold} - ${item.qty}`, updatedAt: ctx.now })
-        .where(eq(ticketTypes.id, item.ticketTypeId));
-    }
-    await tx
-      .update(billings)
-      .set({ status: "cancelled", updatedAt: ctx.now })
-      .where(and(eq(billings.orderId, row.id), eq(billings.status, "pending")));
-    await releaseCouponUse(tx, row.id, ctx.now);
+    await releaseHold(tx, row.id, ctx.now);
     await tx
       .insert(bankTransferReviews)
       .values({ billingId: input.billingId, decision: "rejected", reason: input.reason, reviewedByUserId: ctx.actor.kind === "user" ? ctx.actor.userId : null, reviewedAt: ctx.now })

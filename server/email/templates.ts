@@ -1,26 +1,31 @@
-/** Minimal, inline-styled HTML that every mail client shows the same. */
-function layout(title: string, body: string): string {
+/**
+ * Minimal, inline-styled HTML that every mail client shows the same. `title`
+ * is escaped here; `body` is HTML the caller built with `escapeHtml`. The
+ * closing line fits emails a person asked for (sign-in, recovery); the ones
+ * about a purchase pass their own.
+ */
+export function emailLayout(title: string, body: string, footer = "Si no pediste este correo, podés ignorarlo."): string {
   return `<!doctype html><html lang="es"><body style="margin:0;background:#0f1115;font-family:Arial,sans-serif;color:#e6e6e6">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
 <table role="presentation" width="100%" style="max-width:520px;background:#171a21;border-radius:12px;padding:24px">
 <tr><td><p style="color:#14b8a6;font-size:20px;font-weight:bold;margin:0 0 16px">Tribuna</p>
-<h1 style="font-size:20px;margin:0 0 16px;color:#ffffff">${title}</h1>${body}
-<p style="font-size:12px;color:#8a8f98;margin-top:24px">Si no pediste este correo, podés ignorarlo.</p></td></tr></table>
+<h1 style="font-size:20px;margin:0 0 16px;color:#ffffff">${escapeHtml(title)}</h1>${body}${footer ? `
+<p style="font-size:12px;color:#8a8f98;margin-top:24px">${escapeHtml(footer)}</p>` : ""}</td></tr></table>
 </td></tr></table></body></html>`;
 }
 
-const escape = (value: string) =>
+export const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 export function signInLinkEmail(link: string, userFound: boolean) {
   const action = userFound ? "Ingresar a Tribuna" : "Crear mi cuenta en Tribuna";
   return {
     subject: userFound ? "Tu enlace para ingresar a Tribuna" : "Terminá de crear tu cuenta en Tribuna",
-    html: layout(
+    html: emailLayout(
       action,
       `<p>Tocá el botón para continuar. El enlace vence en 30 minutos y sirve una sola vez.</p>
-<p><a href="${escape(link)}" style="display:inline-block;background:#14b8a6;color:#0f1115;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">${action}</a></p>
-<p style="font-size:12px;color:#8a8f98;word-break:break-all">${escape(link)}</p>`,
+<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#14b8a6;color:#0f1115;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">${action}</a></p>
+<p style="font-size:12px;color:#8a8f98;word-break:break-all">${escapeHtml(link)}</p>`,
     ),
     text: `${action}: ${link}\nEl enlace vence en 30 minutos y sirve una sola vez.`,
   };
@@ -29,10 +34,10 @@ export function signInLinkEmail(link: string, userFound: boolean) {
 export function recoveryCodeEmail(code: string) {
   return {
     subject: `Tu código para recuperar la contraseña: ${code}`,
-    html: layout(
+    html: emailLayout(
       "Recuperá tu contraseña",
       `<p>Ingresá este código en Tribuna para elegir una contraseña nueva. Vence en 15 minutos.</p>
-<p style="font-size:32px;letter-spacing:8px;font-weight:bold;color:#ffffff">${escape(code)}</p>`,
+<p style="font-size:32px;letter-spacing:8px;font-weight:bold;color:#ffffff">${escapeHtml(code)}</p>`,
     ),
     text: `Tu código para recuperar la contraseña es ${code}. Vence en 15 minutos.`,
   };
@@ -58,23 +63,24 @@ export function ticketsEmail(input: TicketsEmailInput) {
     .map(
       (t, i) => `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:#ffffff;border-radius:12px">
 <tr><td align="center" style="padding:20px;color:#111111">
-<p style="margin:0 0 4px;font-size:13px;color:#555555">Entrada ${i + 1} de ${count} · ${escape(t.ticketTypeName)}</p>
-<p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:#111111">${escape(t.holderName)}</p>
-<img src="${escape(t.qrSrc)}" width="240" height="240" alt="Código QR de la entrada ${i + 1}" style="display:block;width:240px;height:240px;background:#ffffff;border:0">
-<p style="margin:12px 0 0;font-size:12px;color:#555555">Orden ${escape(input.orderCode)}</p>
+<p style="margin:0 0 4px;font-size:13px;color:#555555">Entrada ${i + 1} de ${count} · ${escapeHtml(t.ticketTypeName)}</p>
+<p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:#111111">${escapeHtml(t.holderName)}</p>
+<img src="${escapeHtml(t.qrSrc)}" width="240" height="240" alt="Código QR de la entrada ${i + 1}" style="display:block;width:240px;height:240px;background:#ffffff;border:0">
+<p style="margin:12px 0 0;font-size:12px;color:#555555">Orden ${escapeHtml(input.orderCode)}</p>
 </td></tr></table>`,
     )
     .join("\n");
   return {
     subject: `${plural} para ${input.eventName} · ${input.orderCode}`,
-    html: layout(
-      `¡Listo! ${plural} para ${escape(input.eventName)}`,
-      `<p style="margin:0 0 4px">${escape(input.when)}</p>
-<p style="margin:0 0 16px">${escape(input.venue)}</p>
+    html: emailLayout(
+      `¡Listo! ${plural} para ${input.eventName}`,
+      `<p style="margin:0 0 4px">${escapeHtml(input.when)}</p>
+<p style="margin:0 0 16px">${escapeHtml(input.venue)}</p>
 <p>Mostrá el QR en la entrada, desde el celular o impreso. También te adjuntamos el PDF. Cada entrada sirve una sola vez: no la compartas.</p>
 ${blocks}
-<p><a href="${escape(input.link)}" style="display:inline-block;background:#14b8a6;color:#0f1115;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">Ver mis entradas</a></p>
-<p style="font-size:12px;color:#8a8f98;word-break:break-all">${escape(input.link)}</p>`,
+<p><a href="${escapeHtml(input.link)}" style="display:inline-block;background:#14b8a6;color:#0f1115;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">Ver mis entradas</a></p>
+<p style="font-size:12px;color:#8a8f98;word-break:break-all">${escapeHtml(input.link)}</p>`,
+      "Guardá este correo: tiene tus entradas y el link a tu compra.",
     ),
     text: [
       `¡Listo! ${plural} para ${input.eventName}`,

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { documentTypeSchema, emailSchema, identificationNumberSchema, nameSchema, optional, phoneSchema } from "#app/lib/validation";
 import { CHECKOUT_MESSAGES, customFieldError } from "#app/lib/checkout";
 import type { Ctx } from "#server/context";
+import type { DbOrTx } from "#server/db/client";
 import { env } from "#server/env";
 import {
   billings,
@@ -367,23 +368,33 @@ export async function expireOrder(ctx: Ctx, orderId: string): Promise<"expired" 
       .where(and(eq(orders.id, orderId), eq(orders.status, "draft"), lte(orders.holdExpiresAt, ctx.now)))
       .returning({ id: orders.id });
     if (!order) return null;
-    const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.ticketTypeId));
-    for (const item of items) {
-      await tx
-        .update(ticketTypes)
-        .set({ sold: sql`${ticketTypes.sold} - ${item.qty}`, updatedAt: ctx.now })
-        .where(eq(ticketTypes.id, item.ticketTypeId));
-    }
-    await tx
-      .update(billings)
-      .set({ status: "cancelled", updatedAt: ctx.now })
-      .where(and(eq(billings.orderId, order.id), eq(billings.status, "pending")));
-    await releaseCouponUse(tx, order.id, ctx.now);
+    await releaseHold(tx, order.id, ctx.now);
     return "expired" as const;
   });
   if (result) return result;
   const [still] = await ctx.db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId));
   return still?.status === "draft" ? "not-due" : "skipped";
+}
+
+/**
+ * What ends an unpaid order, whatever ended it (hold expired, transfer
+ * rejected): the stock back on sale, the pending billing cancelled and the
+ * coupon use given back. Only for the caller whose conditional UPDATE just
+ * moved the order out of `draft`, in that same transaction: so it runs once.
+ */
+export async function releaseHold(tx: DbOrTx, orderId: string, now: Date) {
+  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.ticketTypeId));
+  for (const item of items) {
+    await tx
+      .update(ticketTypes)
+      .set({ sold: sql`${ticketTypes.sold} - ${item.qty}`, updatedAt: now })
+      .where(eq(ticketTypes.id, item.ticketTypeId));
+  }
+  await tx
+    .update(billings)
+    .set({ status: "cancelled", updatedAt: now })
+    .where(and(eq(billings.orderId, orderId), eq(billings.status, "pending")));
+  await releaseCouponUse(tx, orderId, now);
 }
 
 /** The buyer who placed it, or the organization's members who may read sales. Others: not found. */

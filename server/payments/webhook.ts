@@ -1,10 +1,12 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "#server/db/client";
-import { billings, orderItems, orders, paymentNotifications, ticketTypes } from "#server/db/schema";
+import { billings, events, orderItems, orders, paymentNotifications, ticketTypes } from "#server/db/schema";
 import type { BillingRow, OrderRow } from "#server/orders/orders";
 import { bookApprovedPayment, bookRefundedPayment } from "#server/ledger/ledger";
 import { issueTicketsForOrder } from "#server/tickets/issue";
 import { retakeCouponUse } from "#server/coupons/coupons";
+import { sendEmail } from "#server/email/send";
+import { paymentReversedEmail } from "#server/refunds/emails";
 import { chargeBackApprovedBilling, refundApprovedBilling } from "#server/refunds/transitions";
 import { queueProviderRefund } from "./refunds";
 import { getPaymentProvider, type PaymentProvider, type ProviderPayment } from "./provider";
@@ -189,7 +191,8 @@ export async function applyPayment(db: Db, payment: ProviderPayment, now: Date):
  * approved, another payment of the same billing) changes nothing.
  */
 async function applyReversal(db: Db, billingId: string, payment: ProviderPayment, now: Date): Promise<NotificationOutcome> {
-  return db.transaction(async (tx) => {
+  let undone: OrderRow | null = null;
+  const outcome = await db.transaction(async (tx): Promise<NotificationOutcome> => {
     const [billing] = await tx.select().from(billings).where(eq(billings.id, billingId));
     if (!billing) return "unknown-billing";
     if (payment.amount !== billing.amount) return "amount-mismatch";
@@ -200,8 +203,17 @@ async function applyReversal(db: Db, billingId: string, payment: ProviderPayment
         ? await chargeBackApprovedBilling(tx, billing.id, now)
         : await refundApprovedBilling(tx, billing.id, { reason: "reembolso hecho desde el proveedor de pagos", now, providerRefund: "none" });
     if (!done) return "already-applied";
+    undone = done.order;
     return payment.status === "charged_back" ? "charged-back" : "refunded";
   });
+  // Only the delivery that undid it tells the buyer; after the commit, so a rollback never emails.
+  if (undone) await emailPaymentReversed(db, undone, payment.amount, payment.status === "charged_back");
+  return outcome;
+}
+
+async function emailPaymentReversed(db: Db, order: OrderRow, amount: number, chargeback: boolean) {
+  const [event] = await db.select({ name: events.name }).from(events).where(eq(events.id, order.eventId));
+  await sendEmail(db, { to: order.payer.email, ...paymentReversedEmail({ orderCode: order.code, eventName: event?.name ?? "el evento", amount, chargeback }) });
 }
 
 async function approveBilling(tx: DbOrTx, billing: BillingRow, payment: ProviderPayment, now: Date, from: BillingRow["status"]): Promise<BillingRow> {

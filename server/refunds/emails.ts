@@ -1,17 +1,8 @@
 import { formatMoney } from "#app/lib/money";
+import { emailLayout, escapeHtml as escape } from "#server/email/templates";
 
-/** The buyer's emails about a withdrawal, one per step. Minimal inline HTML like server/email/templates.ts. */
-function layout(title: string, body: string): string {
-  return `<!doctype html><html lang="es"><body style="margin:0;background:#0f1115;font-family:Arial,sans-serif;color:#e6e6e6">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
-<table role="presentation" width="100%" style="max-width:520px;background:#171a21;border-radius:12px;padding:24px">
-<tr><td><p style="color:#14b8a6;font-size:20px;font-weight:bold;margin:0 0 16px">Tribuna</p>
-<h1 style="font-size:20px;margin:0 0 16px;color:#ffffff">${title}</h1>${body}</td></tr></table>
-</td></tr></table></body></html>`;
-}
-
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+/** The buyer's emails about a withdrawal, one per step. */
+const layout = (title: string, body: string) => emailLayout(title, body, "");
 
 export interface RefundEmailData {
   code: string;
@@ -24,7 +15,7 @@ export interface RefundEmailData {
 
 function mail(kind: string, subject: string, title: string, paragraphs: string[], d: RefundEmailData) {
   const html = layout(
-    escape(title),
+    title,
     `${paragraphs.map((p) => `<p>${escape(p)}</p>`).join("")}
 <p style="font-size:24px;letter-spacing:2px;font-weight:bold;color:#ffffff">${escape(d.code)}</p>
 <p><a href="${escape(d.statusUrl)}" style="color:#14b8a6">Ver el estado de tu devolución</a></p>`,
@@ -85,4 +76,28 @@ export function refundTransferredEmail(d: RefundEmailData) {
     [`La organización marcó como transferidos ${formatMoney(d.amount)} al CBU/CVU que nos diste, por la compra ${d.orderCode} (${d.eventName}).`],
     d,
   );
+}
+
+/**
+ * The buyer's email when the payment provider undid an approved payment on
+ * its side (a refund made from Mercado Pago's panel, or a chargeback): the
+ * tickets no longer get in.
+ */
+export function paymentReversedEmail(d: { orderCode: string; eventName: string; amount: number; chargeback: boolean }) {
+  const title = d.chargeback ? "Tu compra tuvo un contracargo" : "Te devolvimos tu compra";
+  const paragraphs = d.chargeback
+    ? [
+        `Tu banco o tarjeta desconoció el pago de la compra ${d.orderCode} para ${d.eventName} (${formatMoney(d.amount)}), así que las entradas quedaron anuladas y ya no sirven para entrar.`,
+        "Si no fuiste vos quien lo pidió, comunicate con tu banco.",
+      ]
+    : [
+        `El pago de la compra ${d.orderCode} para ${d.eventName} (${formatMoney(d.amount)}) fue devuelto por el medio de pago, así que las entradas quedaron anuladas y ya no sirven para entrar.`,
+        "Según tu banco o tarjeta, el dinero puede tardar unos días en verse.",
+      ];
+  return {
+    kind: d.chargeback ? "payment-charged-back" : "payment-refunded",
+    subject: `${title} (${d.orderCode})`,
+    html: layout(title, paragraphs.map((p) => `<p>${escape(p)}</p>`).join("")),
+    text: `${title}\n\n${paragraphs.join("\n\n")}`,
+  };
 }

@@ -275,6 +275,10 @@ describe("provider refunds and chargebacks (webhook)", () => {
     expect(ledger.reduce((sum, e) => sum + e.amount, 0)).toBe(0);
     await assertLedgerMatches(db, order.id);
     await expect(requestRefund(await ctxAs(), { orderCode: order.code, email: order.payer.email })).rejects.toMatchObject({ message: REFUND_MESSAGES.chargedBack });
+    // The buyer is told once, whatever the number of deliveries.
+    const mails = await emailsTo(order.payer.email, "payment-charged-back");
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text).toContain(order.code);
   });
 
   it("a refund made at the provider settles a withdrawal still waiting for the organizer", async () => {
