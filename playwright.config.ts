@@ -29,7 +29,7 @@ export default defineConfig({
   projects: [
     { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined } },
     // Buyers are mostly on phones: the buyer flows also run on a small screen.
-    { name: "phone", testMatch: /catalogue\.spec\.ts/, use: { ...devices["Pixel 5"], channel: undefined } },
+    { name: "phone", testMatch: /(catalogue|checkout)\.spec\.ts/, use: { ...devices["Pixel 5"], channel: undefined } },
   ],
   webServer: {
     command: "npm start",
