@@ -55,6 +55,9 @@ describe("/organizacion/resumen-de-ventas", () => {
     expect(listed.data.orders.map((o: { code: string }) => o.code)).toEqual([order.code]);
     expect(listed.data.orders[0]).toMatchObject({ displayStatus: "approved", pendingRefund: true });
     expect(listed.data.pending.map((r: { code: string }) => r.code)).toEqual([asked.request.code]);
+    // The owner sees the balance: the ticket price of the sale (the fee is ours).
+    expect(listed.data.ledger).toMatchObject({ total: 2 });
+    expect(listed.data.ledger.balance).toMatch(/\$\s?9\.000,00/);
 
     const path = `/organizacion/resumen-de-ventas/${order.id}`;
     const shown = await page(detail.loader, getRequest(path, { cookies: org.cookies }), { orderId: order.id });

@@ -2,6 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { listOrganizationOrders } from "#server/refunds/sales";
 import { listRefundRequests } from "#server/refunds/refunds";
+import { getOrganizationLedger } from "#server/ledger/ledger";
 import { formatDateTime } from "#app/lib/dates";
 import { formatMoney } from "#app/lib/money";
 import { guard, requireOrganization } from "#app/lib/backoffice.server";
@@ -26,10 +27,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const page = Math.max(0, Math.min(100_000, Number.parseInt(url.searchParams.get("pagina") ?? "0", 10) || 0));
   const eventId = bo.filters.eventId || null;
-  const [list, pending, toTransfer] = await Promise.all([
+  const [list, pending, toTransfer, ledger] = await Promise.all([
     guard(() => listOrganizationOrders(bo.ctx, { organizationId: bo.organization.id, eventId, page })),
     guard(() => listRefundRequests(bo.ctx, { organizationId: bo.organization.id, eventId, status: "pending" })),
     guard(() => listRefundRequests(bo.ctx, { organizationId: bo.organization.id, eventId, status: "transfer" })),
+    // The money (balance and latest movements) is for owners and admins only.
+    bo.can["money:manage"] ? guard(() => getOrganizationLedger(bo.ctx, { organizationId: bo.organization.id, limit: 10 })) : null,
   ]);
   const refundRow = (r: (typeof pending)[number]) => ({
     id: r.id,
@@ -62,19 +65,58 @@ export async function loader({ request }: LoaderFunctionArgs) {
       })),
       pending: pending.map(refundRow),
       toTransfer: toTransfer.map(refundRow),
+      ledger: ledger
+        ? {
+            balance: formatMoney(ledger.balance),
+            negative: ledger.balance < 0,
+            total: ledger.total,
+            items: ledger.items.map((e) => ({ id: e.id, description: e.description, amount: formatMoney(e.amount), positive: e.amount >= 0, createdAt: formatDateTime(e.createdAt) })),
+          }
+        : null,
     },
     { headers: bo.headers },
   );
 }
 
 export default function SalesPage() {
-  const { orders, page, limit, total, pending, toTransfer } = useLoaderData<typeof loader>();
+  const { orders, page, limit, total, pending, toTransfer, ledger } = useLoaderData<typeof loader>();
   const href = useBackofficeHref();
   const pages = Math.max(1, Math.ceil(total / limit));
   const detail = (orderId: string) => href(`${SALES_PATH}/${orderId}`);
   return (
     <BackofficePage title="Resumen de ventas" lead="Compras pagadas con Mercado Pago o transferencia, de la más nueva a la más vieja. Elegí un evento arriba para ver solo las suyas.">
       <div className="flex flex-col gap-6">
+        {ledger ? (
+          <Card title="Saldo">
+            <p className="text-3xl font-bold tabular-nums" data-balance>
+              {ledger.balance}
+            </p>
+            <p className="mt-1 text-sm text-[var(--muted)]">
+              {ledger.negative
+                ? "Es lo que debés de cargos por servicio de ventas cobradas por transferencia en tu cuenta; se descuenta de lo próximo que cobres con Mercado Pago."
+                : "Lo cobrado con Mercado Pago menos nuestro cargo por servicio y las devoluciones, de todos tus eventos."}
+            </p>
+            {ledger.items.length ? (
+              <ul className="mt-4 divide-y divide-[var(--border)] text-sm" aria-label="Últimos movimientos">
+                {ledger.items.map((e) => (
+                  <li key={e.id} className="flex items-baseline justify-between gap-3 py-2">
+                    <span>
+                      {e.description}
+                      <span className="block text-xs text-[var(--muted)]">{e.createdAt}</span>
+                    </span>
+                    <span className={`tabular-nums whitespace-nowrap ${e.positive ? "" : "text-[var(--muted)]"}`}>{e.amount}</span>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {ledger.total > ledger.items.length ? (
+              <p className="mt-2 text-xs text-[var(--muted)]">
+                Últimos {ledger.items.length} de {ledger.total} movimientos.
+              </p>
+            ) : null}
+          </Card>
+        ) : null}
+
         <Card title={`Devoluciones pendientes (${pending.length})`}>
           {pending.length === 0 ? (
             <p className="text-sm text-[var(--muted)]">No hay pedidos de devolución esperando tu respuesta.</p>

@@ -7,5 +7,6 @@ import "./coupons";
 import "./refunds";
 import "./bank-transfers";
 import "./payments";
+import "./ledger";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,6 +1,10 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
-import { ledgerEntries, type LedgerKind } from "#server/db/schema";
+import { ledgerEntries, orders, type LedgerKind } from "#server/db/schema";
+import { requireCapability } from "#server/organizations/permissions";
+import { parseInput } from "#server/validation";
 import type { BillingRow, OrderRow } from "#server/orders/orders";
 
 export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
@@ -97,4 +101,35 @@ export async function organizationBalance(db: DbOrTx, organizationId: string): P
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.organizationId, organizationId)));
   return Number(row?.total ?? 0);
+}
+
+const ledgerPageSchema = z.object({
+  organizationId: z.string().uuid("Identificador inválido"),
+  page: z.number().int().min(0).max(100_000).default(0),
+  limit: z.number().int().min(1).max(100).default(20),
+});
+
+/**
+ * The organization's money as the organizer reads it: the balance (the sum
+ * of every entry: what we owe them, negative when they owe us fees of bank
+ * transfers they collected themselves) and the entries, newest first, with
+ * the code of the order each belongs to. Owners and admins only (money:manage).
+ */
+export async function getOrganizationLedger(ctx: Ctx, rawInput: unknown) {
+  const input = parseInput(ledgerPageSchema, rawInput);
+  await requireCapability(ctx, input.organizationId, "money:manage");
+  const mine = eq(ledgerEntries.organizationId, input.organizationId);
+  const [balance, [{ total }], items] = await Promise.all([
+    organizationBalance(ctx.db, input.organizationId),
+    ctx.db.select({ total: count() }).from(ledgerEntries).where(mine),
+    ctx.db
+      .select({ entry: ledgerEntries, orderCode: orders.code })
+      .from(ledgerEntries)
+      .leftJoin(orders, eq(orders.id, ledgerEntries.orderId))
+      .where(mine)
+      .orderBy(desc(ledgerEntries.id))
+      .limit(input.limit)
+      .offset(input.page * input.limit),
+  ]);
+  return { balance, total, page: input.page, limit: input.limit, items: items.map((r) => ({ ...r.entry, orderCode: r.orderCode })) };
 }

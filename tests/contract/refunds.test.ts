@@ -33,6 +33,19 @@ const ORDERS = /* GraphQL */ `
     }
   }
 `;
+const LEDGER = /* GraphQL */ `
+  query Ledger($organizationId: ID!) {
+    ledger(organizationId: $organizationId, page: 0, limit: 20) {
+      balance
+      balanceFormatted
+      items { id kind amount amountFormatted description orderCode createdAt }
+      total
+      page
+      limit
+    }
+  }
+`;
+type LedgerData = { ledger: { balance: number; balanceFormatted: string; items: { kind: string; amount: number; orderCode: string }[]; total: number } };
 const APPROVE = /* GraphQL */ `
   mutation ApproveRefund($input: RefundIdInput!) {
     approveRefund(input: $input) { id code status decidedAt }
@@ -111,5 +124,14 @@ describe("refunds over GraphQL", () => {
       variables: { filter: { organizationId: producer.organization.id } },
     });
     expect(after.body.data?.orders.items[0]).toMatchObject({ displayStatus: "refunded", pendingRefund: false });
+
+    // The ledger tells the whole story: the sale, our fee, the refund and the fee given back; the balance nets to zero.
+    const ledger = await gql<LedgerData>(LEDGER, { tokens: organizerTokens, variables: { organizationId: producer.organization.id } });
+    expect(ledger.body.errors).toBeUndefined();
+    expect(ledger.body.data?.ledger).toMatchObject({ balance: 0, total: 4 });
+    expect(ledger.body.data?.ledger.balanceFormatted).toMatch(/\$\s?0,00/);
+    expect(ledger.body.data?.ledger.items.map((e) => e.kind).sort()).toEqual(["payment", "refund", "service_fee", "service_fee_refund"]);
+    expect(ledger.body.data?.ledger.items.every((e) => e.orderCode === order.code)).toBe(true);
+    expect(errorCode(await gql(LEDGER, { tokens: strangerTokens, variables: { organizationId: producer.organization.id } }))).toBe("FORBIDDEN");
   });
 });
