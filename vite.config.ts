@@ -1,6 +1,6 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 
 declare module "@remix-run/node" {
@@ -9,11 +9,32 @@ declare module "@remix-run/node" {
   }
 }
 
+/**
+ * Dev server only: Pothos registers every GraphQL type on one builder, created
+ * when server/graphql/builder.ts first runs. A change that re-runs a type file
+ * (or anything it imports) without re-running the builder registers its types
+ * twice ("Duplicate typename"). So any server-side change drops the whole
+ * server/graphql folder, builder included, and the next request builds the
+ * schema afresh.
+ */
+function reloadGraphqlTogether(): Plugin {
+  return {
+    name: "tribuna:reload-graphql-together",
+    apply: "serve",
+    handleHotUpdate({ server }) {
+      for (const mod of server.moduleGraph.idToModuleMap.values()) {
+        if (mod.file?.includes("/server/graphql/")) server.moduleGraph.invalidateModule(mod);
+      }
+    },
+  };
+}
+
 export default defineConfig({
   server: { port: 3000 },
   // Server-only packages: the dependency scanner must not try to bundle them for the browser.
   optimizeDeps: { exclude: ["@node-rs/argon2", "postgres", "@electric-sql/pglite"] },
   plugins: [
+    reloadGraphqlTogether(),
     tailwindcss(),
     remix({
       ignoredRouteFiles: ["**/__*", "**/*.test.*", "**/*.server.*"],
