@@ -9,11 +9,13 @@ import { FormErrors } from "#app/components/account/Notice";
 import { HoldCountdown, HoldExpired } from "#app/components/checkout/Countdown";
 import { Button, buttonClasses } from "#app/components/ui/Button";
 import { paymentPublicConfigFor } from "#server/payments/provider";
+import { preferenceIdForBilling } from "#server/payments/mercadopago";
 import { isDomainError } from "#server/errors";
 import { getCheckoutSummary, openPayment } from "#server/orders/checkout";
 import { withBillingToken } from "#server/orders/access";
 import { eventPath, longDay } from "./eventos.$slug.server";
 import { OrderLines } from "#app/components/checkout/OrderLines";
+import { MercadoPagoWallet } from "#app/components/checkout/MercadoPagoWallet";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Pagá tu compra ${data.order.code} · Tribuna` : "Tu compra · Tribuna" },
@@ -56,7 +58,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   headers.set("Cache-Control", "private, no-store");
   const { order, billing, event, startsAt, held, allows } = summary;
   if (billing.status === "approved") throw redirect(withBillingToken(`/tickets/${billingId}`, billingId), { headers });
-  const { publicKey } = await paymentPublicConfigFor(ctx.db, order.organizationId, ctx.now);
+  const { publicKey, sandbox } = await paymentPublicConfigFor(ctx.db, order.organizationId, ctx.now);
+  // Mercado Pago's button in the browser needs the public key and the order's preference (the sandbox has neither).
+  const preferenceId = publicKey && !sandbox && held && allows.MERCADO_PAGO ? await preferenceIdForBilling(ctx.db, billingId) : null;
 
   const expired = !held && (order.status === "expired" || billing.status === "cancelled" || (order.status === "draft" && !!order.holdExpiresAt));
   const hold = order.holdExpiresAt;
@@ -89,6 +93,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       bankTransferHref: withBillingToken(`/checkout/bank-transfer/${billingId}`, billingId),
       // Spec §8: without the public key (ours, or the organizer's connected account's) the page logs an error to the console.
       missingPublicKey: !publicKey,
+      wallet: publicKey && preferenceId ? { publicKey, preferenceId } : null,
     },
     { headers },
   );
@@ -110,7 +115,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CheckoutSummaryPage() {
-  const { order, event, hold, expired, closed, allows, bankTransferHref, missingPublicKey } = useLoaderData<typeof loader>();
+  const { order, event, hold, expired, closed, allows, bankTransferHref, missingPublicKey, wallet } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const paying = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
@@ -179,12 +184,14 @@ export default function CheckoutSummaryPage() {
           <div className="rounded-xl border border-[var(--border)] p-4">
             <h3 className="font-bold">Mercado Pago</h3>
             {allows.MERCADO_PAGO ? (
-              <Form method="post" className="mt-2">
+              <div className="mt-2">
                 <p className="text-sm text-[var(--muted)]">Tarjeta de crédito o débito, o dinero en tu cuenta de Mercado Pago.</p>
-                <Button type="submit" name="intent" value="mercadopago" pending={paying} pendingLabel="Abriendo Mercado Pago…" className="mt-3 min-h-11">
-                  Pagar {order.total} con Mercado Pago
-                </Button>
-              </Form>
+                {wallet ? (
+                  <MercadoPagoWallet publicKey={wallet.publicKey} preferenceId={wallet.preferenceId} fallback={<PayWithMercadoPago total={order.total} paying={paying} />} />
+                ) : (
+                  <PayWithMercadoPago total={order.total} paying={paying} />
+                )}
+              </div>
             ) : (
               <p className="mt-1 text-sm text-[var(--muted)]">Estas entradas no se pagan con Mercado Pago: el organizador pide transferencia bancaria.</p>
             )}
@@ -211,5 +218,16 @@ export default function CheckoutSummaryPage() {
         </Link>
       </div>
     </main>
+  );
+}
+
+/** Our own button: a plain form post (works without JavaScript) that redirects to Mercado Pago. */
+function PayWithMercadoPago({ total, paying }: { total: string; paying: boolean }) {
+  return (
+    <Form method="post">
+      <Button type="submit" name="intent" value="mercadopago" pending={paying} pendingLabel="Abriendo Mercado Pago…" className="mt-3 min-h-11">
+        Pagar {total} con Mercado Pago
+      </Button>
+    </Form>
   );
 }

@@ -264,3 +264,12 @@ export function notificationSellerId(body: unknown): string | null {
   const value = body && typeof body === "object" ? (body as { user_id?: unknown }).user_id : undefined;
   return value === undefined || value === null || value === "" ? null : String(value);
 }
+
+/**
+ * The Checkout Pro preference already opened for a billing (createOrder opens
+ * it), or null: what the checkout page hands Mercado Pago's Wallet button.
+ */
+export async function preferenceIdForBilling(db: DbOrTx, billingId: string): Promise<string | null> {
+  const [row] = await db.select({ preferenceId: mercadopagoPreferences.preferenceId }).from(mercadopagoPreferences).where(eq(mercadopagoPreferences.billingId, billingId));
+  return row?.preferenceId ?? null;
+}
