@@ -13,7 +13,7 @@ import { PROVIDER_REFUND_JOB } from "#server/payments/refunds";
 import { buildSignedNotification, payInSandbox } from "#server/payments/sandbox";
 import { handleMercadoPagoNotification } from "#server/payments/webhook";
 import { ticketsOfOrder } from "#server/tickets/issue";
-import { ctxAs } from "#tests/support/context";
+import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
 import { createProducer, createPublishedEvent, createTransferAccount } from "#tests/support/factories";
 import { emailsTo } from "#tests/support/mailbox";
@@ -369,10 +369,15 @@ describe("sales list", () => {
     await expect(getOrganizationOrder(stranger.ctx, order.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 
-  it("lists the signed-in buyer's refundable orders", async () => {
-    const { email, order } = await paidOrder();
-    const ctx = await ctxAs({ kind: "user", userId: "00000000-0000-4000-8000-000000000000", email: email.toLowerCase(), roles: [] });
-    const mine = await listMyRefundableOrders(ctx);
+  it("lists the signed-in buyer's refundable orders, never someone else's paid with the same email", async () => {
+    const { db, email, order } = await paidOrder();
+    const buyer = await createTestUser();
+    // Someone who registered with the payer's email sees nothing: the order is not theirs.
+    const sameEmail = await ctxAs({ kind: "user", userId: buyer.id, email: email.toLowerCase(), roles: [] });
+    expect(await listMyRefundableOrders(sameEmail)).toEqual([]);
+    // Bought (or claimed through its link) with the account: listed.
+    await db.update(orders).set({ buyerUserId: buyer.id }).where(eq(orders.id, order.id));
+    const mine = await listMyRefundableOrders(await ctxAs(actorFor(buyer)));
     expect(mine.map((o) => o.orderCode)).toEqual([order.code]);
     expect(mine[0].inWindow).toBe(true);
   });

@@ -364,7 +364,6 @@ export async function refundRequestsOfOrder(ctx: Ctx, orderId: string) {
  */
 export async function listMyRefundableOrders(ctx: Ctx) {
   if (ctx.actor.kind !== "user") return [];
-  const email = ctx.actor.email.toLowerCase();
   const rows = await ctx.db
     .select({ order: orders, billing: billings, eventName: events.name, startsAt: eventDates.startsAt })
     .from(orders)
@@ -376,7 +375,9 @@ export async function listMyRefundableOrders(ctx: Ctx) {
         eq(orders.status, "billed"),
         eq(orders.gift, false),
         sql`${orders.total} > 0`,
-        sql`(${orders.buyerUserId} = ${ctx.actor.userId} or lower(${orders.payer}->>'email') = ${email})`,
+        // Their own purchases only: matching the payer's email would show other people's order codes to
+        // anyone who registers with that address (accounts do not verify their email).
+        eq(orders.buyerUserId, ctx.actor.userId),
         gt(eventDates.startsAt, ctx.now),
         sql`not exists (select 1 from refund_requests r where r.order_id = ${orders.id} and r.status <> 'rejected')`,
       ),
