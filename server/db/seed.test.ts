@@ -1,8 +1,13 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { isValidCuit } from "#app/lib/cuit";
 import { getDatabase } from "#server/db/client";
 import { listPublicEvents, getPublicEvent } from "#server/events/catalogue";
-import { ctxAs } from "#tests/support/context";
+import { orders, organizations, users } from "#server/db/schema";
+import { assertLedgerMatches } from "#server/ledger/invariants";
+import { organizationBalance } from "#server/ledger/ledger";
+import { listMyTickets } from "#server/tickets/tickets";
+import { actorFor, ctxAs } from "#tests/support/context";
 import { DEMO_ORGANIZATIONS } from "./seed-events";
 import { seedDemo } from "./seed";
 
@@ -21,5 +26,17 @@ describe("demo seed", () => {
     const withPresale = await getPublicEvent(ctx, "fiesta-bresh", { presaleCode: "breshpre", accessCode: "amigosbresh" });
     expect(withPresale.ticketTypes.map((t) => t.name)).toEqual(["Preventa", "General", "Invitados RRPP"]);
     expect(DEMO_ORGANIZATIONS.every((o) => isValidCuit(o.cuit))).toBe(true);
+
+    // Two real purchases paid in the sandbox: tickets for the demo buyer, money in the producer's ledger.
+    const [buyer] = await db.select().from(users).where(eq(users.email, "comprador@tribuna.ar"));
+    const mine = await listMyTickets(await ctxAs(actorFor(buyer)));
+    expect(mine.upcoming.map((t) => [t.event.name, t.ticketTypeName, t.statusLabel])).toEqual([
+      ["Tango en el Conventillo", "Platea", "Válida"],
+      ["Tango en el Conventillo", "Platea", "Válida"],
+    ]);
+    const [org] = await db.select().from(organizations).where(eq(organizations.slug, "producciones-del-plata"));
+    // 2 × $ 15.000 + 1 × $ 48.000, our 10 % fee on top.
+    expect(await organizationBalance(db, org.id)).toBe(7_800_000);
+    for (const order of await db.select().from(orders).where(eq(orders.organizationId, org.id))) await assertLedgerMatches(db, order.id);
   });
 });

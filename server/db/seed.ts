@@ -1,7 +1,9 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { hashPassword } from "#server/auth/password";
+import { createOrder } from "#server/orders/orders";
+import { payInSandbox } from "#server/payments/sandbox";
 import type { Db } from "./client";
-import { users } from "./schema";
+import { eventDates, events, ticketTypes, users } from "./schema";
 import { seedDemoEvents } from "./seed-events";
 
 /** Demo accounts (README lists them). One password for all: handy on a laptop, never in production data. */
@@ -39,5 +41,40 @@ export async function seedDemo(db: Db) {
     .returning();
   const producer = inserted.find((u) => u.email === "productor@tribuna.ar");
   await seedDemoEvents(db, producer?.id ?? null);
+  const buyer = inserted.find((u) => u.email === "comprador@tribuna.ar");
+  if (buyer) await seedDemoSales(db, buyer);
   return { created: true };
+}
+
+/**
+ * Two purchases paid through the sandbox, so the demo has tickets in
+ * comprador@'s "Mis tickets" and money in Producciones del Plata's sales and
+ * ledger. Real orders through the domain (hold, payment, tickets, ledger,
+ * email), never rows written by hand. Skipped when real Mercado Pago is
+ * configured: the sandbox cannot pay there.
+ */
+async function seedDemoSales(db: Db, buyer: { id: string; email: string; firstName: string | null; lastName: string | null }) {
+  const [event] = await db.select().from(events).where(eq(events.slug, "tango-en-el-conventillo"));
+  if (!event) return;
+  const [firstDate] = await db.select().from(eventDates).where(eq(eventDates.eventId, event.id)).orderBy(asc(eventDates.startsAt)).limit(1);
+  const ticket = async (name: string) => (await db.select().from(ticketTypes).where(and(eq(ticketTypes.eventId, event.id), eq(ticketTypes.name, name))))[0];
+  const [platea, mesa] = [await ticket("Platea"), await ticket("Mesa para dos con cena")];
+  if (!platea || !mesa) return;
+  const now = new Date();
+  const purchases = [
+    {
+      actor: { kind: "user" as const, userId: buyer.id, email: buyer.email, roles: [] },
+      items: [{ ticketId: platea.id, qty: 2 }],
+      payer: { firstName: buyer.firstName ?? "Joaquín", lastName: buyer.lastName ?? "Muñoz", email: buyer.email, documentType: "dni", documentNumber: "30123456", phoneNumber: "+5491155551234" },
+    },
+    {
+      actor: { kind: "anonymous" as const },
+      items: [{ ticketId: mesa.id, qty: 1 }],
+      payer: { firstName: "Carla", lastName: "Benítez", email: "carla.benitez@example.com", documentType: "dni", documentNumber: "28456789", phoneNumber: "+5491144443333" },
+    },
+  ];
+  for (const purchase of purchases) {
+    const { billing } = await createOrder({ db, actor: purchase.actor, now }, { eventSlug: event.slug, eventDateId: firstDate?.id, items: purchase.items, payer: purchase.payer, paymentMethod: "MERCADO_PAGO" });
+    await payInSandbox(db, billing.id, "approved", now);
+  }
 }
