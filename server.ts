@@ -13,6 +13,7 @@ import { env } from "./server/env";
 import { prepareDatabase } from "./server/db/setup";
 import { CLIENT_IP_HEADER } from "./server/auth/request-auth";
 import { startJobRunner } from "./server/jobs/queue";
+import { bodyLimit } from "./server/http/body-limit";
 import { jobHandlers } from "./server/jobs/handlers";
 
 const dev = process.argv.includes("--dev");
@@ -35,6 +36,7 @@ const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", process.env.TRUST_PROXY === "true");
 app.use(compression());
+app.use(bodyLimit());
 
 // The client address for rate limits: from the socket, or the proxy when trusted. Never the client's own header.
 app.use((req, _res, next) => {
