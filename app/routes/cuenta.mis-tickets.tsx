@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "#app/lib/session.server";
 import { withBillingToken } from "#server/orders/access";
 import { listMyTickets, type MyTicket } from "#server/tickets/tickets";
+import { canTransfer } from "#server/tickets/transfer";
 import { ticketCard } from "#app/components/tickets/cards.server";
 import { TicketCard, TicketFullScreenStyles } from "#app/components/tickets/TicketCard";
 import { useTicketsOffline } from "#app/components/tickets/useTicketsOffline";
@@ -10,11 +11,12 @@ import { buttonClasses } from "#app/components/ui/Button";
 
 export const meta: MetaFunction = () => [{ title: "Mis tickets · Tribuna" }, { name: "robots", content: "noindex" }];
 
-async function cardsOf(tickets: MyTicket[]) {
+async function cardsOf(tickets: MyTicket[], now: Date) {
   return Promise.all(
     tickets.map(async (t) => ({
       ...(await ticketCard(t, t.event, t.orderCode)),
       purchasePath: t.billingId ? withBillingToken(`/tickets/${t.billingId}`, t.billingId) : null,
+      transferPath: canTransfer(t, now) ? `/cuenta/mis-tickets/enviar/${t.id}` : null,
     })),
   );
 }
@@ -24,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { ctx, headers } = await requireUser(request);
   const { upcoming, past } = await listMyTickets(ctx);
   headers.set("Cache-Control", "private, no-cache");
-  return data({ upcoming: await cardsOf(upcoming), past: await cardsOf(past) }, { headers });
+  return data({ upcoming: await cardsOf(upcoming, ctx.now), past: await cardsOf(past, ctx.now) }, { headers });
 }
 
 type Card = Awaited<ReturnType<typeof cardsOf>>[number];
@@ -40,11 +42,18 @@ function Group({ id, title, cards, empty }: { id: string; title: string; cards: 
           {cards.map((card) => (
             <li key={card.id}>
               <TicketCard ticket={card} />
-              {card.purchasePath ? (
-                <a href={card.purchasePath} className="mt-1 inline-block text-sm text-primary-400 hover:underline">
-                  Ver la compra {card.orderCode}
-                </a>
-              ) : null}
+              <div className="mt-1 flex flex-wrap gap-x-4 text-sm">
+                {card.purchasePath ? (
+                  <a href={card.purchasePath} className="text-primary-400 hover:underline">
+                    Ver la compra {card.orderCode}
+                  </a>
+                ) : null}
+                {card.transferPath ? (
+                  <Link to={card.transferPath} className="text-primary-400 hover:underline">
+                    Enviar a otra persona
+                  </Link>
+                ) : null}
+              </div>
             </li>
           ))}
         </ul>

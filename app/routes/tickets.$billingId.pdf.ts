@@ -9,7 +9,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, headers } = await getRequestContext(request);
   const token = new URL(request.url).searchParams.get("t");
   const purchase = await getPurchaseTickets(ctx, params.billingId ?? "", { token }).catch((error) => purchaseAccessError(request, error, headers));
-  const tickets = purchase.tickets.filter((t) => t.status !== "voided");
+  const tickets = purchase.tickets.filter((t) => t.status !== "voided" && !t.transferredTo);
   if (purchase.state !== "confirmed" || !tickets.length) {
     throw new Response("Esta compra no tiene entradas para descargar.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }

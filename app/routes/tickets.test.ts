@@ -12,10 +12,11 @@ import { payInSandbox } from "#server/payments/sandbox";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { lastEmailTo } from "#tests/support/mailbox";
-import { getRequest, run } from "#tests/support/remix";
+import { formRequest, getRequest, run } from "#tests/support/remix";
 import * as attachment from "./dev.correos.$id.adjuntos.$attachmentId";
 import * as mailbox from "./dev.correos.$id";
 import * as myTickets from "./cuenta.mis-tickets";
+import * as sendTicket from "./cuenta.mis-tickets_.enviar.$ticketId";
 import * as purchasePage from "./tickets.$billingId";
 import * as purchasePdf from "./tickets.$billingId.pdf";
 
@@ -130,5 +131,42 @@ describe("the tickets email in the dev mailbox", () => {
     const response = (await attachment.loader({ request: getRequest("/"), params: { id: sent.id, attachmentId: files[0].id }, context: {} } as never)) as Response;
     expect(response.headers.get("content-type")).toBe("application/pdf");
     expect((await PDFDocument.load(new Uint8Array(await response.arrayBuffer()))).getPageCount()).toBe(2);
+  });
+});
+
+describe("/cuenta/mis-tickets/enviar/{ticketId}", () => {
+  it("sends a ticket with a plain form post: errors next to the field, then back to Mis tickets with the snackbar and the ticket shown as sent", async () => {
+    const user = await createTestUser();
+    const cookies = await cookiesOf(user);
+    await purchase({ user, name: "Recital Para Enviar" });
+    const before = await run(myTickets.loader, getRequest("/cuenta/mis-tickets", { cookies }));
+    const [first, second] = before.data.upcoming;
+    expect(first.transferPath).toBe(`/cuenta/mis-tickets/enviar/${first.id}`);
+    const path = first.transferPath;
+
+    const page = await run(sendTicket.loader, getRequest(path, { cookies }), { ticketId: first.id });
+    expect(page.status).toBe(200);
+    expect(page.data.ticket).toMatchObject({ eventName: "Recital Para Enviar", ticketTypeName: "General" });
+
+    const invalid = await run(sendTicket.action, formRequest(path, { firstName: "Lucía", lastName: "Gómez", email: "lucia@" }, { cookies }), { ticketId: first.id });
+    expect(invalid.status).toBe(400);
+    expect(invalid.data.result.error).toEqual({ email: ["Este campo debe ser un email valido"] });
+
+    const email = `lucia-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const sent = await run(sendTicket.action, formRequest(path, { firstName: "Lucía", lastName: "Gómez", email }, { cookies }), { ticketId: first.id });
+    expect(sent.status).toBe(302);
+    expect(sent.location).toBe("/cuenta/mis-tickets");
+    expect(JSON.parse(sent.cookies.flash.value)).toEqual({ type: "success", message: `Le enviamos la entrada a Lucía Gómez (${email}).` });
+    expect((await lastEmailTo(email, "ticket-transfer")).subject).toContain("te envió una entrada para Recital Para Enviar");
+
+    const after = await run(myTickets.loader, getRequest("/cuenta/mis-tickets", { cookies }));
+    const sentCard = after.data.upcoming.find((c: { id: string }) => c.id === first.id);
+    expect(sentCard).toMatchObject({ statusLabel: "Enviada a Lucía Gómez", transferredTo: "Lucía Gómez", qrSvg: null, transferPath: null });
+    expect(after.data.upcoming.find((c: { id: string }) => c.id === second.id)).toMatchObject({ statusLabel: "Válida", transferPath: `/cuenta/mis-tickets/enviar/${second.id}` });
+
+    // Sent once: the form page is gone for it; a stranger never sees someone else's ticket.
+    expect((await run(sendTicket.loader, getRequest(path, { cookies }), { ticketId: first.id })).status).toBe(404);
+    const stranger = await cookiesOf(await createTestUser());
+    expect((await run(sendTicket.loader, getRequest(`/cuenta/mis-tickets/enviar/${second.id}`, { cookies: stranger }), { ticketId: second.id })).status).toBe(404);
   });
 });

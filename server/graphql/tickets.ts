@@ -2,6 +2,7 @@ import { builder } from "./builder";
 import { given, isoDate } from "./scalars";
 import { Billing } from "./orders";
 import { listMyTicketsPage, purchaseOfOrder, type TicketEventView, type TicketView } from "#server/tickets/tickets";
+import { transferTicket } from "#server/tickets/transfer";
 
 type TicketNode = { ticket: TicketView; event: TicketEventView; orderCode: string; billingId: string | null };
 
@@ -39,14 +40,19 @@ const Ticket = builder.objectRef<TicketNode>("Ticket").implement({
   description: "An issued ticket: one per unit bought, with its signed QR payload.",
   fields: (t) => ({
     id: t.id({ nullable: false, resolve: (n) => n.ticket.id }),
-    code: t.string({ nullable: false, resolve: (n) => n.ticket.code }),
-    qrPayload: t.string({ nullable: false, description: "What the QR carries: TRB1.<code>.<signature>.", resolve: (n) => n.ticket.qrPayload }),
+    code: t.string({ nullable: false, description: "Empty when the ticket was sent to another person (transferredTo).", resolve: (n) => n.ticket.code }),
+    qrPayload: t.string({
+      nullable: false,
+      description: "What the QR carries: TRB1.<code>.<signature>. Empty when the ticket was sent to another person: it is theirs now.",
+      resolve: (n) => n.ticket.qrPayload,
+    }),
+    transferredTo: t.string({ description: "Name of the person the buyer sent this ticket to (transferTicket), else null.", resolve: (n) => n.ticket.transferredTo }),
     status: t.string({
       nullable: false,
       description: "redeemable, redeemed or voided (a refunded or charged-back purchase shows its tickets voided).",
       resolve: (n) => n.ticket.status,
     }),
-    statusLabel: t.string({ nullable: false, description: "Válida, Usada or Anulada.", resolve: (n) => n.ticket.statusLabel }),
+    statusLabel: t.string({ nullable: false, description: "Válida, Usada, Anulada, or Enviada a <name> once sent to another person.", resolve: (n) => n.ticket.statusLabel }),
     holder: t.field({ type: TicketHolder, nullable: false, resolve: (n) => ({ name: n.ticket.holderName, email: n.ticket.holderEmail }) }),
     ticketType: t.field({ type: TicketTypeSummary, nullable: false, resolve: (n) => ({ id: n.ticket.ticketTypeId, name: n.ticket.ticketTypeName }) }),
     orderCode: t.string({ nullable: false, resolve: (n) => n.orderCode }),
@@ -91,6 +97,30 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, { ctx }) => {
       const list = await listMyTicketsPage(ctx, given(args));
       return { ...list, items: list.items.map((ticket) => ({ ticket, event: ticket.event, orderCode: ticket.orderCode, billingId: ticket.billingId })) };
+    },
+  }),
+}));
+
+const TransferTicketInput = builder.inputType("TransferTicketInput", {
+  description: "The person the ticket is sent to.",
+  fields: (t) => ({
+    ticketId: t.id({ required: true }),
+    firstName: t.string({ required: true }),
+    lastName: t.string({ required: true }),
+    email: t.string({ required: true }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  transferTicket: t.field({
+    type: Ticket,
+    nullable: false,
+    description:
+      "Sends one of the signed-in buyer's tickets to another person before the event starts: the ticket gets the new holder and a new code (the old QR stops working), the new holder gets it by email. Returns the ticket as the buyer now sees it (transferredTo set, no code). NOT_FOUND when it is not the account's; CONFLICT when used, voided, already sent, the event started, or sent at the same time.",
+    args: { input: t.arg({ type: TransferTicketInput, required: true }) },
+    resolve: async (_root, { input }, { ctx }) => {
+      const result = await transferTicket(ctx, given(input));
+      return { ticket: result.ticket, event: result.event, orderCode: result.orderCode, billingId: result.billingId };
     },
   }),
 }));

@@ -6,9 +6,22 @@ import { ticketsEmail } from "#server/email/templates";
 import { appUrl } from "#server/env";
 import { ticketsPdf } from "./pdf";
 import { qrPng } from "./qr";
-import { purchaseOfOrder, venueLabel, whenLabel } from "./tickets";
+import { purchaseOfOrder, venueLabel, whenLabel, type TicketEventView, type TicketView } from "./tickets";
 
 export const TICKETS_EMAIL_KIND = "tickets";
+
+/**
+ * What a tickets email attaches: one QR PNG per ticket (inline, `cid:`) and the
+ * PDF with one page per ticket. Shared by the purchase email and the email of a
+ * ticket sent to another person (transfer.ts).
+ */
+export async function ticketAttachments(orderCode: string, event: TicketEventView, tickets: TicketView[]): Promise<{ images: (EmailAttachment & { cid: string })[]; pdf: EmailAttachment }> {
+  const images = await Promise.all(
+    tickets.map(async (t, i) => ({ filename: `qr-${i + 1}.png`, contentType: "image/png", content: await qrPng(t.qrPayload, 480), cid: `qr-${i + 1}-${orderCode}@tribuna` })),
+  );
+  const content = await ticketsPdf({ orderCode, event, tickets });
+  return { images, pdf: { filename: `entradas-${orderCode}.pdf`, contentType: "application/pdf", content } };
+}
 
 export type TicketsEmailOutcome = "sent" | "already-sent" | "nothing-to-send";
 
@@ -31,7 +44,7 @@ export async function sendTicketsEmail(db: Db, orderId: string): Promise<Tickets
     .orderBy(sql`${billings.status} = 'approved' desc`, desc(billings.createdAt));
   if (!billing) return "nothing-to-send";
   const purchase = await purchaseOfOrder(db, order, billing);
-  const tickets = purchase.tickets.filter((t) => t.status !== "voided");
+  const tickets = purchase.tickets.filter((t) => t.status !== "voided" && !t.transferredTo);
   if (purchase.state !== "confirmed" || !tickets.length) return "nothing-to-send";
 
   const to = order.payer.email.toLowerCase();
@@ -42,10 +55,7 @@ export async function sendTicketsEmail(db: Db, orderId: string): Promise<Tickets
   if (already) return "already-sent";
 
   const { event } = purchase;
-  const images: EmailAttachment[] = await Promise.all(
-    tickets.map(async (t, i) => ({ filename: `qr-${i + 1}.png`, contentType: "image/png", content: await qrPng(t.qrPayload, 480), cid: `qr-${i + 1}-${order.code}@tribuna` })),
-  );
-  const pdf = await ticketsPdf({ orderCode: order.code, event, tickets });
+  const { images, pdf } = await ticketAttachments(order.code, event, tickets);
   const message = ticketsEmail({
     eventName: event.name,
     when: whenLabel(event),
@@ -58,7 +68,7 @@ export async function sendTicketsEmail(db: Db, orderId: string): Promise<Tickets
     ...message,
     to,
     kind: TICKETS_EMAIL_KIND,
-    attachments: [{ filename: `entradas-${order.code}.pdf`, contentType: "application/pdf", content: pdf }, ...images],
+    attachments: [pdf, ...images],
   });
   const [logged] = await db.select({ status: emailLog.status, error: emailLog.error }).from(emailLog).where(eq(emailLog.id, logEmailId));
   if (logged?.status === "failed") throw new Error(`No se pudo mandar el correo con las entradas de ${order.code}: ${logged.error ?? "error SMTP"}`);

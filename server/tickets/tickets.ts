@@ -1,9 +1,9 @@
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { formatDateTime, formatLongDay } from "#app/lib/dates";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
-import { billings, eventDates, events, issuedProducts, orderItems, orders, type IssuedProductStatus } from "#server/db/schema";
+import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers, type IssuedProductStatus } from "#server/db/schema";
 import { Unauthenticated } from "#server/errors";
 import { isBillingAccessToken, withBillingToken } from "#server/orders/access";
 import { getBillingForBuyer, type BillingRow, type OrderRow } from "#server/orders/orders";
@@ -25,6 +25,12 @@ export interface TicketView {
   holderEmail: string;
   ticketTypeId: string;
   ticketTypeName: string;
+  /**
+   * Whom the buyer sent this ticket to (transfer.ts), else null. A sent ticket
+   * belongs to its new holder: the buyer's views show "Enviada a …" without
+   * its code or QR (`code` and `qrPayload` are empty).
+   */
+  transferredTo: string | null;
 }
 
 export interface TicketEventView {
@@ -97,14 +103,16 @@ function toEventView(event: typeof events.$inferSelect, date: typeof eventDates.
   };
 }
 
-function toTicketView(row: { ticket: typeof issuedProducts.$inferSelect; ticketTypeName: string }, voided: boolean): TicketView {
+function toTicketView(row: { ticket: typeof issuedProducts.$inferSelect; ticketTypeName: string; transferredTo: string | null }, voided: boolean): TicketView {
   const status: IssuedProductStatus = voided ? "voided" : row.ticket.status;
+  const sent = row.transferredTo;
   return {
     id: row.ticket.id,
-    code: row.ticket.code,
-    qrPayload: qrPayloadFor(row.ticket.code),
+    code: sent ? "" : row.ticket.code,
+    qrPayload: sent ? "" : qrPayloadFor(row.ticket.code),
     status,
-    statusLabel: TICKET_STATUS_LABELS[status],
+    statusLabel: sent && status !== "voided" ? `Enviada a ${sent}` : TICKET_STATUS_LABELS[status],
+    transferredTo: sent,
     holderName: row.ticket.holderName,
     holderEmail: row.ticket.holderEmail,
     ticketTypeId: row.ticket.ticketTypeId,
@@ -115,7 +123,11 @@ function toTicketView(row: { ticket: typeof issuedProducts.$inferSelect; ticketT
 async function ticketRowsOf(db: DbOrTx, orderIds: string[]) {
   if (!orderIds.length) return [];
   return db
-    .select({ ticket: issuedProducts, ticketTypeName: orderItems.name })
+    .select({
+      ticket: issuedProducts,
+      ticketTypeName: orderItems.name,
+      transferredTo: sql<string | null>`(select ${ticketTransfers.toName} from ${ticketTransfers} where ${ticketTransfers.issuedProductId} = ${issuedProducts.id} order by ${ticketTransfers.createdAt} desc limit 1)`,
+    })
     .from(issuedProducts)
     .innerJoin(orderItems, eq(orderItems.id, issuedProducts.orderItemId))
     .where(inArray(issuedProducts.orderId, orderIds))

@@ -91,3 +91,60 @@ describe("myTickets", () => {
     expect(result.body.data!.billing.tickets[0]).toMatchObject({ status: "redeemable", holder: { name: "Joaquín Muñoz" }, ticketType: { name: "Campo" } });
   });
 });
+
+const TRANSFER_TICKET = /* GraphQL */ `
+  mutation TransferTicket($input: TransferTicketInput!) {
+    transferTicket(input: $input) {
+      id status statusLabel transferredTo code qrPayload
+      holder { name email }
+      event { slug name startsAt }
+    }
+  }
+`;
+
+type TransferData = { transferTicket: { id: string; status: string; statusLabel: string; transferredTo: string | null; code: string; qrPayload: string; holder: { name: string; email: string } } | null };
+
+describe("transferTicket", () => {
+  it("sends the buyer's ticket to another person: new holder, the old code stops working, the buyer no longer gets its QR; errors as codes", async () => {
+    const buyer = await createTestUser();
+    await paidOrderFor(buyer, 2);
+    const tokens = await startSession(await getDb(), buyer, new Date());
+    const before = (await gql<MyTicketsData>(MY_TICKETS, { tokens })).body.data!.myTickets!.items;
+    const [ticket] = before;
+    const email = `martina-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+    const anonymous = await gql<TransferData>(TRANSFER_TICKET, { variables: { input: { ticketId: ticket.id, firstName: "Martina", lastName: "Sosa", email } } });
+    expect(errorCode(anonymous)).toBe("UNAUTHENTICATED");
+
+    const bad = await gql<TransferData>(TRANSFER_TICKET, { tokens, variables: { input: { ticketId: ticket.id, firstName: "Martina", lastName: "Sosa", email: "martina@" } } });
+    expect(errorCode(bad)).toBe("BAD_USER_INPUT");
+    expect(bad.body.errors?.[0].extensions?.fieldErrors).toMatchObject({ email: ["Este campo debe ser un email valido"] });
+
+    const stranger = await createTestUser();
+    const strangerTokens = await startSession(await getDb(), stranger, new Date());
+    const notYours = await gql<TransferData>(TRANSFER_TICKET, { tokens: strangerTokens, variables: { input: { ticketId: ticket.id, firstName: "Martina", lastName: "Sosa", email } } });
+    expect(errorCode(notYours)).toBe("NOT_FOUND");
+
+    const sent = await gql<TransferData>(TRANSFER_TICKET, { tokens, variables: { input: { ticketId: ticket.id, firstName: "Martina", lastName: "Sosa", email } } });
+    expect(sent.body.errors).toBeUndefined();
+    expect(sent.body.data!.transferTicket).toEqual({
+      id: ticket.id,
+      status: "redeemable",
+      statusLabel: "Enviada a Martina Sosa",
+      transferredTo: "Martina Sosa",
+      code: "",
+      qrPayload: "",
+      holder: { name: "Martina Sosa", email },
+      event: expect.objectContaining({ name: "Fiesta Contrato" }),
+    });
+    // The old QR still verifies as ours, but its code is no longer any ticket's.
+    expect(verifyQrPayload(ticket.qrPayload)).toBe(ticket.code);
+    const after = (await gql<MyTicketsData>(MY_TICKETS, { tokens })).body.data!.myTickets!.items;
+    expect(after.find((t) => t.id === ticket.id)).toMatchObject({ statusLabel: "Enviada a Martina Sosa", code: "", qrPayload: "" });
+    expect(after.map((t) => t.code)).not.toContain(ticket.code);
+
+    const again = await gql<TransferData>(TRANSFER_TICKET, { tokens, variables: { input: { ticketId: ticket.id, firstName: "Otra", lastName: "Persona", email: "otra@example.com" } } });
+    expect(errorCode(again)).toBe("CONFLICT");
+    expect(again.body.errors?.[0].message).toBe("Ya le enviaste esta entrada a Martina Sosa.");
+  });
+});

@@ -13,6 +13,8 @@ export interface TicketCardData {
   venue: string;
   /** Inline SVG (server-rendered); null for voided tickets, which must not be shown at the door. */
   qrSvg: string | null;
+  /** Sent to another person (the buyer's view): "Enviada a …", no QR. */
+  transferredTo?: string | null;
   /** 1-based position and count, for "Entrada 1 de 3". */
   position?: { index: number; count: number };
 }
@@ -34,7 +36,7 @@ export function TicketCard({ ticket, headingLevel = 3 }: { ticket: TicketCardDat
       <div className="flex-1">
         <div className="flex flex-wrap items-center gap-2">
           <Heading className="text-lg font-bold">{ticket.eventName}</Heading>
-          <Badge tone={TONE[ticket.status]}>{ticket.statusLabel}</Badge>
+          <Badge tone={ticket.transferredTo && !voided ? "neutral" : TONE[ticket.status]}>{ticket.statusLabel}</Badge>
         </div>
         <p className="mt-1 text-sm">{ticket.when}</p>
         <p className="text-sm text-[var(--muted)]">{ticket.venue}</p>
@@ -60,7 +62,7 @@ export function TicketCard({ ticket, headingLevel = 3 }: { ticket: TicketCardDat
           <span className="mt-1 block text-center text-xs font-medium text-neutral-900">Tocá para agrandar</span>
         </a>
       ) : (
-        <p className="self-center text-sm text-[var(--muted)]">{voided ? "Esta entrada fue anulada: no sirve para entrar." : null}</p>
+        <p className="self-center text-sm text-[var(--muted)]">{voided ? "Esta entrada fue anulada: no sirve para entrar." : ticket.transferredTo ? `Se la enviaste a ${ticket.transferredTo}: ya no sirve con tu QR.` : null}</p>
       )}
       {ticket.qrSvg && !voided ? (
         <div

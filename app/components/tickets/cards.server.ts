@@ -17,7 +17,8 @@ export async function ticketCard(ticket: TicketView, event: TicketEventView, ord
     eventName: event.name,
     when: whenOf(event),
     venue: venueOf(event),
-    qrSvg: ticket.status === "voided" ? null : await qrSvg(ticket.qrPayload),
+    qrSvg: ticket.status === "voided" || ticket.transferredTo ? null : await qrSvg(ticket.qrPayload),
+    transferredTo: ticket.transferredTo,
     position,
   };
 }

@@ -10,3 +10,4 @@ export * from "./refunds";
 export * from "./coupons";
 export * from "./email-attachments";
 export * from "./bank";
+export * from "./ticket-transfers";

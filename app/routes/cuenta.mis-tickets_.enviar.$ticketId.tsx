@@ -1,0 +1,87 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { emailSchema, nameSchema } from "#app/lib/validation";
+import { withFlash } from "#app/lib/flash.server";
+import { domainErrorReply, invalidReply } from "#app/lib/forms.server";
+import { requireUser } from "#app/lib/session.server";
+import { isDomainError, SAVE_ERROR } from "#server/errors";
+import { getTransferableTicket, transferTicket } from "#server/tickets/transfer";
+import { whenLabel } from "#server/tickets/tickets";
+import { AccountPage } from "#app/components/account/AccountPage";
+import { FormErrors } from "#app/components/account/Notice";
+import { useAccountForm, useIsSubmitting } from "#app/components/account/useAccountForm";
+import { Button, buttonClasses } from "#app/components/ui/Button";
+import { Field } from "#app/components/ui/Field";
+import { FormSnackbar, type SnackbarMessage } from "#app/components/ui/FormSnackbar";
+
+export const meta: MetaFunction = () => [{ title: "Enviar entrada · Tribuna" }, { name: "robots", content: "noindex" }];
+
+const transferFormSchema = z.object({ firstName: nameSchema, lastName: nameSchema, email: emailSchema });
+
+async function ticketOr404(ctx: Parameters<typeof getTransferableTicket>[0], ticketId: string, headers: Headers) {
+  try {
+    const ticket = await getTransferableTicket(ctx, ticketId);
+    return { eventName: ticket.event.name, when: whenLabel(ticket.event), ticketTypeName: ticket.ticketTypeName, holderName: ticket.holderName, orderCode: ticket.orderCode };
+  } catch (error) {
+    if (isDomainError(error) && error.code === "NOT_FOUND") throw new Response(error.message, { status: 404, headers });
+    throw error;
+  }
+}
+
+/** `/cuenta/mis-tickets/enviar/{ticketId}`: send one of my tickets to another person (a plain form, works without JavaScript). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { ctx, headers } = await requireUser(request);
+  headers.set("Cache-Control", "private, no-cache");
+  return data({ ticket: await ticketOr404(ctx, params.ticketId ?? "", headers) }, { headers });
+}
+
+/** `transferTicket`: back to "Mis tickets" with "Le enviamos la entrada a …"; errors next to their fields. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { ctx, headers } = await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: transferFormSchema });
+  const saveError: SnackbarMessage = { type: "error", message: SAVE_ERROR };
+  if (submission.status !== "success") {
+    const reply = invalidReply(submission);
+    return data({ result: reply.result, snackbar: saveError }, { status: reply.status, headers });
+  }
+  try {
+    const result = await transferTicket(ctx, { ticketId: params.ticketId ?? "", ...submission.value });
+    return redirect("/cuenta/mis-tickets", { headers: withFlash(headers, { type: "success", message: `Le enviamos la entrada a ${result.toName} (${result.toEmail}).` }) });
+  } catch (error) {
+    const reply = domainErrorReply(submission, error, { fields: ["firstName", "lastName", "email"] });
+    const message = reply.result.error?.[""]?.[0] ?? SAVE_ERROR;
+    return data({ result: reply.result, snackbar: { type: "error", message } as SnackbarMessage }, { status: reply.status, headers });
+  }
+}
+
+export default function TransferTicketPage() {
+  const { ticket } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useAccountForm(transferFormSchema, { id: "enviar-entrada", lastResult: actionData?.result });
+  const submitting = useIsSubmitting();
+  return (
+    <AccountPage title="Enviar a otra persona" description={`${ticket.eventName} · ${ticket.when} · ${ticket.ticketTypeName} · Orden ${ticket.orderCode}`}>
+      <p className="mb-4 text-sm">
+        La entrada pasa a ser de la persona que elijas: le mandamos el QR por email y el tuyo deja de servir. No se puede deshacer.
+      </p>
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-2">
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field label="Nombre" inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "off" }} errors={fields.firstName.errors} />
+        <Field label="Apellido" inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "off" }} errors={fields.lastName.errors} />
+        <Field label="Email" inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }} errors={fields.email.errors} />
+        <div className="mt-2 flex flex-wrap justify-end gap-2">
+          <Link to="/cuenta/mis-tickets" className={buttonClasses("secondary")}>
+            Cancelar
+          </Link>
+          <Button type="submit" pending={submitting} pendingLabel="Enviando…">
+            Enviar entrada
+          </Button>
+        </div>
+      </Form>
+      <FormSnackbar snackbar={actionData?.snackbar} />
+    </AccountPage>
+  );
+}

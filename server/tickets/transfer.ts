@@ -1,0 +1,191 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { emailSchema, nameSchema } from "#app/lib/validation";
+import type { Ctx } from "#server/context";
+import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers } from "#server/db/schema";
+import { emailLayout, escapeHtml } from "#server/email/templates";
+import { sendEmail } from "#server/email/send";
+import { Conflict, NotFound, Unauthenticated } from "#server/errors";
+import { parseInput } from "#server/validation";
+import { ticketAttachments } from "./email";
+import { newTicketCode } from "./issue";
+import { qrPayloadFor } from "./qr";
+import { listMyTickets, TICKET_STATUS_LABELS, venueLabel, whenLabel, type MyTicket, type TicketEventView, type TicketView } from "./tickets";
+
+export const TICKET_TRANSFER_EMAIL_KIND = "ticket-transfer";
+export const TICKET_TRANSFER_NOTICE_EMAIL_KIND = "ticket-transfer-notice";
+
+const transferSchema = z.object({
+  ticketId: z.string({ error: "Elegí la entrada que querés enviar." }).uuid("Elegí la entrada que querés enviar."),
+  firstName: nameSchema,
+  lastName: nameSchema,
+  email: emailSchema,
+  documentNumber: z.string().optional(),
+});
+
+export type TransferTicketInput = z.input<typeof transferSchema>;
+
+export interface TransferResult {
+  /** The ticket as the buyer now reads it ("Enviada a …", no code). */
+  ticket: TicketView;
+  event: TicketEventView;
+  orderCode: string;
+  billingId: string | null;
+  toName: string;
+  toEmail: string;
+}
+
+const NOT_FOUND = "No encontramos esa entrada entre tus compras.";
+
+/** Whether "Enviar a otra persona" is offered for one of "Mis tickets": valid, not sent yet, its event not started. */
+export function canTransfer(ticket: Pick<MyTicket, "status" | "transferredTo" | "event">, now: Date): boolean {
+  return ticket.status === "redeemable" && !ticket.transferredTo && ticket.event.startsAt > now;
+}
+
+/** The signed-in buyer's ticket for the "Enviar a otra persona" page, only while it can be sent (else NotFound). */
+export async function getTransferableTicket(ctx: Ctx, ticketId: string): Promise<MyTicket> {
+  const { upcoming } = await listMyTickets(ctx);
+  const ticket = upcoming.find((t) => t.id === ticketId);
+  if (!ticket || !canTransfer(ticket, ctx.now)) throw new NotFound("Esta entrada no se puede enviar: ya la enviaste, se usó, se anuló o el evento ya empezó.");
+  return ticket;
+}
+const CHANGED = "La entrada cambió mientras la enviabas (ya la enviaste, se usó o se anuló). Recargá la página y fijate su estado.";
+
+/**
+ * Sends one of the buyer's tickets to another person (DESIGN.md §4): only the
+ * account that bought it (orders.buyer_user_id; anyone else: NotFound, so it
+ * does not reveal the ticket exists), while it is `redeemable`, its purchase
+ * paid (an approved billing) and its date not started. In one transaction a
+ * conditional UPDATE (still redeemable, still the same code) gives it the new
+ * holder and a NEW code, so the old QR stops getting in; the transfer is
+ * written to `ticket_transfers`. Of two transfers at once exactly one wins,
+ * the other gets Conflict. A ticket is sent once: afterwards it belongs to the
+ * new holder, and the buyer sees it as "Enviada a …" without its QR.
+ *
+ * After the commit, the new holder gets an email with the ticket's QR (inline
+ * PNG) and its one-page PDF, and the previous holder a short notice. Both go
+ * through sendEmail (email log); a failed delivery does not undo the transfer.
+ */
+export async function transferTicket(ctx: Ctx, rawInput: unknown): Promise<TransferResult> {
+  if (ctx.actor.kind !== "user") throw new Unauthenticated();
+  const userId = ctx.actor.userId;
+  const input = parseInput(transferSchema, rawInput);
+  const toName = `${input.firstName} ${input.lastName}`;
+  const toEmail = input.email;
+
+  const [row] = await ctx.db
+    .select({ ticket: issuedProducts, order: orders, event: events, date: eventDates, ticketTypeName: orderItems.name })
+    .from(issuedProducts)
+    .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
+    .innerJoin(orderItems, eq(orderItems.id, issuedProducts.orderItemId))
+    .innerJoin(events, eq(events.id, orders.eventId))
+    .innerJoin(eventDates, eq(eventDates.id, orders.eventDateId))
+    .where(eq(issuedProducts.id, input.ticketId));
+  if (!row || row.order.buyerUserId !== userId) throw new NotFound(NOT_FOUND);
+  const { ticket, order } = row;
+
+  const orderBillings = await ctx.db.select({ id: billings.id, status: billings.status }).from(billings).where(eq(billings.orderId, order.id));
+  const approved = orderBillings.find((b) => b.status === "approved");
+  if (!approved || ticket.status === "voided") throw new Conflict("Esta entrada fue anulada: no se puede enviar.");
+  if (ticket.status === "redeemed") throw new Conflict("Esta entrada ya se usó: no se puede enviar.");
+  if (row.date.startsAt <= ctx.now) throw new Conflict("El evento ya empezó: las entradas se pueden enviar solo antes del inicio.");
+  const [previous] = await ctx.db.select({ toName: ticketTransfers.toName }).from(ticketTransfers).where(eq(ticketTransfers.issuedProductId, ticket.id)).limit(1);
+  if (previous) throw new Conflict(`Ya le enviaste esta entrada a ${previous.toName}.`);
+  if (toEmail === ticket.holderEmail.toLowerCase()) {
+    throw new Conflict("Esa persona ya tiene esta entrada.", { email: ["Esa persona ya tiene esta entrada: ingresá el email de otra persona."] });
+  }
+
+  const code = newTicketCode();
+  await ctx.db.transaction(async (tx) => {
+    const updated = await tx
+      .update(issuedProducts)
+      .set({ holderName: toName, holderEmail: toEmail, code })
+      .where(and(eq(issuedProducts.id, ticket.id), eq(issuedProducts.status, "redeemable"), eq(issuedProducts.code, ticket.code)))
+      .returning({ id: issuedProducts.id });
+    if (!updated.length) throw new Conflict(CHANGED);
+    await tx.insert(ticketTransfers).values({
+      issuedProductId: ticket.id,
+      fromName: ticket.holderName,
+      fromEmail: ticket.holderEmail,
+      toName,
+      toEmail,
+      byUserId: userId,
+      createdAt: ctx.now,
+    });
+  });
+
+  const event: TicketEventView = {
+    id: row.event.id,
+    slug: row.event.slug,
+    name: row.event.name,
+    imageUrl: row.event.imageUrl,
+    venue: { name: row.event.venueName, address: row.event.venueAddress, city: row.event.city, province: row.event.province },
+    startsAt: row.date.startsAt,
+    endsAt: row.date.endsAt,
+    doorsAt: row.date.doorsAt,
+  };
+  const base = { id: ticket.id, status: "redeemable" as const, holderName: toName, holderEmail: toEmail, ticketTypeId: ticket.ticketTypeId, ticketTypeName: row.ticketTypeName };
+  const holderView: TicketView = { ...base, code, qrPayload: qrPayloadFor(code), statusLabel: TICKET_STATUS_LABELS.redeemable, transferredTo: null };
+  await sendTransferEmails(ctx, { event, orderCode: order.code, ticket: holderView, from: { name: ticket.holderName, email: ticket.holderEmail }, sender: `${order.payer.firstName} ${order.payer.lastName}`.trim() });
+
+  return {
+    ticket: { ...base, code: "", qrPayload: "", statusLabel: `Enviada a ${toName}`, transferredTo: toName },
+    event,
+    orderCode: order.code,
+    billingId: approved.id,
+    toName,
+    toEmail,
+  };
+}
+
+async function sendTransferEmails(
+  ctx: Ctx,
+  input: { event: TicketEventView; orderCode: string; ticket: TicketView; from: { name: string; email: string }; sender: string },
+) {
+  const { event, orderCode, ticket } = input;
+  const when = whenLabel(event);
+  const venue = venueLabel(event);
+  const { images, pdf } = await ticketAttachments(orderCode, event, [ticket]);
+  await sendEmail(ctx.db, {
+    to: ticket.holderEmail,
+    kind: TICKET_TRANSFER_EMAIL_KIND,
+    subject: `${input.sender} te envió una entrada para ${event.name}`,
+    html: emailLayout(
+      `Tenés una entrada para ${event.name}`,
+      `<p>${escapeHtml(input.sender)} te envió esta entrada. Es tuya: mostrá el QR en la entrada, desde el celular o impreso (también va en el PDF adjunto).</p>
+<p style="margin:0 0 4px">${escapeHtml(when)}</p>
+<p style="margin:0 0 16px">${escapeHtml(venue)}</p>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:#ffffff;border-radius:12px">
+<tr><td align="center" style="padding:20px;color:#111111">
+<p style="margin:0 0 4px;font-size:13px;color:#555555">${escapeHtml(ticket.ticketTypeName)}</p>
+<p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:#111111">${escapeHtml(ticket.holderName)}</p>
+<img src="cid:${escapeHtml(images[0].cid)}" width="240" height="240" alt="Código QR de tu entrada" style="display:block;width:240px;height:240px;background:#ffffff;border:0">
+<p style="margin:12px 0 0;font-size:12px;color:#555555">Orden ${escapeHtml(orderCode)}</p>
+</td></tr></table>
+<p>La entrada sirve una sola vez: no compartas el QR.</p>`,
+      "Guardá este correo: tiene tu entrada.",
+    ),
+    text: [
+      `${input.sender} te envió una entrada para ${event.name}`,
+      when,
+      venue,
+      `${ticket.ticketTypeName} — ${ticket.holderName}`,
+      `Orden ${orderCode}`,
+      "",
+      "Mostrá el QR en la entrada: lo tenés en el PDF adjunto. Sirve una sola vez.",
+    ].join("\n"),
+    attachments: [pdf, ...images],
+  });
+  await sendEmail(ctx.db, {
+    to: input.from.email,
+    kind: TICKET_TRANSFER_NOTICE_EMAIL_KIND,
+    subject: `Enviaste tu entrada a ${ticket.holderName}`,
+    html: emailLayout(
+      `Enviaste tu entrada a ${ticket.holderName}`,
+      `<p>La entrada ${escapeHtml(ticket.ticketTypeName)} para ${escapeHtml(event.name)} (${escapeHtml(when)}) ahora es de ${escapeHtml(ticket.holderName)} (${escapeHtml(ticket.holderEmail)}). Le mandamos su QR por correo.</p>
+<p>El QR que tenías ya no sirve para entrar.</p>`,
+      "Si no fuiste vos, escribinos respondiendo este correo.",
+    ),
+    text: `Enviaste tu entrada a ${ticket.holderName} (${ticket.holderEmail}) para ${event.name}, ${when}. El QR que tenías ya no sirve para entrar.`,
+  });
+}
