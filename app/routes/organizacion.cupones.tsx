@@ -6,11 +6,11 @@ import { formatDateTime } from "#app/lib/dates";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { FormErrorList, FormSnackbar } from "#app/components/backoffice/forms";
 import { BackofficePage, EmptyState } from "#app/components/backoffice/Page";
+import { StatusActions } from "#app/components/backoffice/StatusActions";
 import { useBackofficeHref, useShell } from "#app/components/backoffice/Shell";
 import type { FormReply } from "#app/components/backoffice/types";
 import { Badge } from "#app/components/ui/Badge";
 import { buttonClasses } from "#app/components/ui/Button";
-import { ConfirmButton } from "#app/components/ui/Dialog";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
@@ -157,31 +157,14 @@ export default function CouponsPage() {
                       <Link to={href(`${COUPONS_PATH}/${c.id}`)} className="text-primary-500 hover:underline">
                         Editar
                       </Link>
-                      <Form method="post" className="inline">
-                        <input type="hidden" name="couponId" value={c.id} />
-                        {c.status === "paused" ? (
-                          <button type="submit" name="intent" value="resume" className="text-primary-500 hover:underline">
-                            Reanudar
-                          </button>
-                        ) : (
-                          <button type="submit" name="intent" value="pause" className="text-primary-500 hover:underline">
-                            Pausar
-                          </button>
-                        )}
-                      </Form>
-                      <Form method="post" className="inline">
-                        <input type="hidden" name="couponId" value={c.id} />
-                        <ConfirmButton
-                          name="intent"
-                          value="delete"
-                          className="text-red-500 hover:underline"
-                          title={`¿Eliminar el cupón “${c.code}”?`}
-                          description="Deja de valer para compras nuevas; las compras hechas con él no cambian. No se puede deshacer."
-                          confirmLabel="Eliminar cupón"
-                        >
-                          Eliminar
-                        </ConfirmButton>
-                      </Form>
+                      <StatusActions
+                        idName="couponId"
+                        id={c.id}
+                        paused={c.status === "paused"}
+                        deleteTitle={`¿Eliminar el cupón “${c.code}”?`}
+                        deleteDescription="Deja de valer para compras nuevas; las compras hechas con él no cambian. No se puede deshacer."
+                        deleteConfirmLabel="Eliminar cupón"
+                      />
                     </div>
                   </td>
                 </tr>

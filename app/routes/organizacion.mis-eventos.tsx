@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { listOrganizationEvents, setEventStatus } from "#server/events/events";
 import type { Status } from "#server/db/schema";
 import { formatDate, formatDateTime } from "#app/lib/dates";
@@ -10,10 +10,10 @@ import { FormErrorList, FormSnackbar } from "#app/components/backoffice/forms";
 import { soldOfStock } from "#app/components/backoffice/format";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, EmptyState } from "#app/components/backoffice/Page";
+import { StatusActions } from "#app/components/backoffice/StatusActions";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import type { FormReply } from "#app/components/backoffice/types";
 import { buttonClasses } from "#app/components/ui/Button";
-import { ConfirmButton } from "#app/components/ui/Dialog";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
@@ -137,31 +137,14 @@ export default function MyEventsPage() {
                         <Link to={href(BO.editTickets(event.slug), { eventId: event.id })} className="text-primary-500 hover:underline">
                           Entradas
                         </Link>
-                        <Form method="post" className="inline">
-                          <input type="hidden" name="eventId" value={event.id} />
-                          {event.status === "paused" ? (
-                            <button type="submit" name="intent" value="resume" className="text-primary-500 hover:underline">
-                              Reanudar
-                            </button>
-                          ) : (
-                            <button type="submit" name="intent" value="pause" className="text-primary-500 hover:underline">
-                              Pausar
-                            </button>
-                          )}
-                        </Form>
-                        <Form method="post" className="inline">
-                          <input type="hidden" name="eventId" value={event.id} />
-                          <ConfirmButton
-                            name="intent"
-                            value="delete"
-                            className="text-red-500 hover:underline"
-                            title={`¿Eliminar “${event.name}”?`}
-                            description="Deja de verse y de venderse. Las compras hechas y sus entradas siguen valiendo. No se puede deshacer."
-                            confirmLabel="Eliminar evento"
-                          >
-                            Eliminar
-                          </ConfirmButton>
-                        </Form>
+                        <StatusActions
+                          idName="eventId"
+                          id={event.id}
+                          paused={event.status === "paused"}
+                          deleteTitle={`¿Eliminar “${event.name}”?`}
+                          deleteDescription="Deja de verse y de venderse. Las compras hechas y sus entradas siguen valiendo. No se puede deshacer."
+                          deleteConfirmLabel="Eliminar evento"
+                        />
                       </div>
                     ) : (
                       <span className="text-[var(--muted)]">—</span>
