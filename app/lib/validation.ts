@@ -168,3 +168,22 @@ export const profileSchema = z.object({
   state: optional(provinceSchema),
   phoneNumber: optional(phoneSchema),
 });
+
+/** Who pays a purchase (checkout form and `createOrder`): one schema for the page and the domain. */
+export const payerSchema = z.object({
+  firstName: nameSchema,
+  lastName: nameSchema,
+  email: emailSchema,
+  documentType: documentTypeSchema,
+  documentNumber: identificationNumberSchema,
+  phoneNumber: phoneSchema,
+});
+
+/** The holder of one ticket, when the event asks for one per ticket. */
+export const attendeeSchema = z.object({
+  firstName: nameSchema,
+  lastName: nameSchema,
+  documentType: documentTypeSchema,
+  documentNumber: identificationNumberSchema,
+  email: optional(emailSchema),
+});

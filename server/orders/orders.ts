@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, asc, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import { z } from "zod";
-import { documentTypeSchema, emailSchema, identificationNumberSchema, nameSchema, optional, phoneSchema } from "#app/lib/validation";
+import { attendeeSchema, payerSchema } from "#app/lib/validation";
 import { CHECKOUT_MESSAGES, customFieldError } from "#app/lib/checkout";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
@@ -65,23 +65,8 @@ const optionalText = z
   .nullish()
   .transform((v) => v?.trim() || undefined);
 
-export const payerSchema = z.object({
-  firstName: nameSchema,
-  lastName: nameSchema,
-  email: emailSchema,
-  documentType: documentTypeSchema,
-  documentNumber: identificationNumberSchema,
-  phoneNumber: phoneSchema,
-});
 
 /** The holder of one ticket unit (createOrder `attendees`, one per unit in item order). */
-export const attendeeSchema = z.object({
-  firstName: nameSchema,
-  lastName: nameSchema,
-  documentType: documentTypeSchema,
-  documentNumber: identificationNumberSchema,
-  email: optional(emailSchema),
-});
 
 /** Custom field answers keyed by field id; GraphQL's list of { fieldId, value } becomes the same record. */
 const customFieldAnswersSchema = z.preprocess(

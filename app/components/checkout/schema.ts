@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { customFieldError, type CheckoutCustomField } from "#app/lib/checkout";
-import { documentTypeSchema, emailSchema, identificationNumberSchema, nameSchema, optional, phoneSchema } from "#app/lib/validation";
+import { attendeeSchema, optional, payerSchema } from "#app/lib/validation";
 
 /**
  * The payer-info form (`/checkout/payer-info/{eventSlug}`): the payer, one
@@ -23,26 +23,13 @@ export function payerInfoSchema(options: { customFields: CheckoutCustomField[]; 
       ),
     ]),
   );
-  const holder = z.object({
-    firstName: nameSchema,
-    lastName: nameSchema,
-    documentType: documentTypeSchema,
-    documentNumber: identificationNumberSchema,
-    email: optional(emailSchema),
-  });
-  return z.object({
-    firstName: nameSchema,
-    lastName: nameSchema,
-    email: emailSchema,
-    documentType: documentTypeSchema,
-    documentNumber: identificationNumberSchema,
-    phoneNumber: phoneSchema,
+  return payerSchema.extend({
     couponCode: optional(z.string().trim().max(50, "El código es demasiado largo")),
     // Conform leaves out a row whose inputs are all empty: an absent row is one to fill in.
     attendees: options.holders
       ? z.preprocess(
           (v) => Array.from({ length: options.holders }, (_, i) => (Array.isArray(v) ? (v[i] ?? {}) : {})),
-          z.array(holder),
+          z.array(attendeeSchema),
         )
       : z.undefined().optional(),
     customFields: options.customFields.length ? z.preprocess((v) => v ?? {}, z.object(answers)) : z.undefined().optional(),
