@@ -333,6 +333,38 @@ export function savedRedirect(to: string, headers?: Headers, message: string = S
 
 export { SAVE_ERROR, SAVE_SUCCESS };
 
+const STATUS_OF_INTENT = { pause: "paused", resume: "active", delete: "deleted" } as const;
+type StatusOfIntent = (typeof STATUS_OF_INTENT)[keyof typeof STATUS_OF_INTENT];
+
+/**
+ * The action behind StatusActions (Pausar / Reanudar / Eliminar on a list
+ * row): reads `intent` and the row's id, calls the domain's set…Status, and
+ * comes back to the same list with a snackbar, or with the domain's message.
+ */
+export async function statusIntentAction(
+  request: Request,
+  options: {
+    idName: string;
+    /** "Elegí qué hacer con el cupón", when the intent is unknown. */
+    unknownIntent: string;
+    setStatus: (ctx: Backoffice["ctx"], input: { id: string; status: StatusOfIntent }) => Promise<unknown>;
+    /** Snackbar per new status; the spec's save-success one by default. */
+    messages?: Partial<Record<StatusOfIntent, string>>;
+  },
+) {
+  const bo = await requireOrganization(request);
+  const form = await readForm(request);
+  const status = STATUS_OF_INTENT[form.values.intent as keyof typeof STATUS_OF_INTENT] as StatusOfIntent | undefined;
+  if (!status) return failedReply(null, form.values, { headers: bo.headers, extraErrors: { _form: [options.unknownIntent] } });
+  try {
+    await options.setStatus(bo.ctx, { id: form.values[options.idName] ?? "", status });
+  } catch (error) {
+    return failedReply(error, form.values, { headers: bo.headers, fields: () => false });
+  }
+  const url = new URL(request.url);
+  return savedRedirect(`${url.pathname}${url.search}`, bo.headers, options.messages?.[status]);
+}
+
 /**
  * The domain schema's messages for an input, without running the use case
  * (to show every field's problem at once when the upload already failed).

@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { couponLabel, listCoupons, setCouponStatus } from "#server/coupons/coupons";
 import { appUrl } from "#server/env";
 import { formatDateTime } from "#app/lib/dates";
-import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
+import { guard, requireOrganization, statusIntentAction } from "#app/lib/backoffice.server";
 import { FormErrorList, FormSnackbar } from "#app/components/backoffice/forms";
 import { BackofficePage, EmptyState } from "#app/components/backoffice/Page";
 import { StatusActions } from "#app/components/backoffice/StatusActions";
@@ -46,21 +46,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-const INTENT_STATUS: Record<string, string> = { pause: "paused", resume: "active", delete: "deleted" };
-
 /** Pause, resume or delete a coupon (`setCouponStatus`); the domain checks it is this member's. */
-export async function action({ request }: ActionFunctionArgs) {
-  const bo = await requireOrganization(request);
-  const form = await readForm(request);
-  const status = INTENT_STATUS[form.values.intent ?? ""];
-  if (!status) return failedReply(null, form.values, { headers: bo.headers, extraErrors: { _form: ["Elegí qué hacer con el cupón"] } });
-  try {
-    await setCouponStatus(bo.ctx, { id: form.values.couponId ?? "", status });
-  } catch (error) {
-    return failedReply(error, form.values, { headers: bo.headers, fields: () => false });
-  }
-  const url = new URL(request.url);
-  return savedRedirect(`${url.pathname}${url.search}`, bo.headers, status === "deleted" ? "Eliminamos el cupón" : status === "paused" ? "Pausamos el cupón" : "Reactivamos el cupón");
+export function action({ request }: ActionFunctionArgs) {
+  return statusIntentAction(request, {
+    idName: "couponId",
+    unknownIntent: "Elegí qué hacer con el cupón",
+    setStatus: setCouponStatus,
+    messages: { deleted: "Eliminamos el cupón", paused: "Pausamos el cupón", active: "Reactivamos el cupón" },
+  });
 }
 
 export default function CouponsPage() {

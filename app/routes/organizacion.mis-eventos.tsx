@@ -4,7 +4,7 @@ import { listOrganizationEvents, setEventStatus } from "#server/events/events";
 import type { Status } from "#server/db/schema";
 import { formatDate, formatDateTime } from "#app/lib/dates";
 import { fromDateStart } from "#app/lib/filters";
-import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
+import { guard, requireOrganization, statusIntentAction } from "#app/lib/backoffice.server";
 import { EventStatusBadge } from "#app/components/backoffice/EventStatus";
 import { FormErrorList, FormSnackbar } from "#app/components/backoffice/forms";
 import { soldOfStock } from "#app/components/backoffice/format";
@@ -49,21 +49,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-const INTENT_STATUS: Record<string, Status> = { pause: "paused", resume: "active", delete: "deleted" };
-
 /** Pause, resume or delete an event (`setEventStatus`); the domain checks it is this member's to change. */
-export async function action({ request }: ActionFunctionArgs) {
-  const bo = await requireOrganization(request);
-  const form = await readForm(request);
-  const status = INTENT_STATUS[form.values.intent ?? ""];
-  if (!status) return failedReply(null, form.values, { headers: bo.headers, extraErrors: { _form: ["Elegí qué hacer con el evento"] } });
-  try {
-    await setEventStatus(bo.ctx, { id: form.values.eventId ?? "", status });
-  } catch (error) {
-    return failedReply(error, form.values, { headers: bo.headers, fields: () => false });
-  }
-  const url = new URL(request.url);
-  return savedRedirect(`${url.pathname}${url.search}`, bo.headers);
+export function action({ request }: ActionFunctionArgs) {
+  return statusIntentAction(request, { idName: "eventId", unknownIntent: "Elegí qué hacer con el evento", setStatus: setEventStatus });
 }
 
 export default function MyEventsPage() {
