@@ -9,7 +9,7 @@ import { payInSandbox } from "#server/payments/sandbox";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
-import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { createEventWithTickets } from "#tests/support/factories";
 import {
   COUPON_MESSAGES,
   couponForRedeemLink,
@@ -30,13 +30,7 @@ const PAYER = {
   phoneNumber: "+54 11 5555-1234",
 };
 
-async function setup(ticketTypeList: Record<string, unknown>[] = [{ name: "General", price: 1_500_000, stock: 100 }]) {
-  const producer = await createProducer();
-  const { event, date } = await createPublishedEvent(producer.ctx, producer.organization.id, { ticketTypes: ticketTypeList });
-  const db = await getDb();
-  const tickets = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id)).orderBy(ticketTypes.sortOrder);
-  return { ...producer, event, date, tickets: Object.fromEntries(tickets.map((t) => [t.name, t])) };
-}
+const setup = createEventWithTickets;
 
 function at(ctx: Ctx, now: Date): Ctx {
   return { ...ctx, now };

@@ -8,7 +8,7 @@ import { jobHandlers } from "#server/jobs/handlers";
 import { runDueJobs } from "#server/jobs/queue";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
-import { createProducer, createPublishedEvent, createTransferAccount } from "#tests/support/factories";
+import { createEventWithTickets, createTransferAccount } from "#tests/support/factories";
 import { assertLedgerMatches } from "#server/ledger/invariants";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { billingAccessToken } from "./access";
@@ -23,14 +23,7 @@ const PAYER = {
   phoneNumber: "+54 11 5555-1234",
 };
 
-async function setup(ticketTypeList: Record<string, unknown>[] = [{ name: "General", price: 1_500_000, stock: 100 }]) {
-  const producer = await createProducer();
-  const { event, date } = await createPublishedEvent(producer.ctx, producer.organization.id, { ticketTypes: ticketTypeList });
-  const db = await getDb();
-  const tickets = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id)).orderBy(ticketTypes.sortOrder);
-  const byName = Object.fromEntries(tickets.map((t) => [t.name, t]));
-  return { ...producer, event, date, tickets: byName };
-}
+const setup = createEventWithTickets;
 
 async function soldOf(id: string) {
   const db = await getDb();

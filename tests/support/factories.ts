@@ -54,3 +54,15 @@ export async function createTransferAccount(ctx: Ctx, organizationId: string) {
   const { createBankAccount } = await import("#server/payouts/bank-accounts");
   return createBankAccount(ctx, { organizationId, cbu: "2850590940090418135201", alias: "cuenta.entradas", holderName: "Productora de Prueba SRL", holderCuit: "30-71234567-1" });
 }
+
+/** A producer and a published event with these ticket types, the types by name (`tickets.General`). */
+export async function createEventWithTickets(ticketTypeList: Record<string, unknown>[] = [{ name: "General", price: 1_500_000, stock: 100 }]) {
+  const { getDb } = await import("#server/db/client");
+  const { ticketTypes } = await import("#server/db/schema");
+  const { eq } = await import("drizzle-orm");
+  const producer = await createProducer();
+  const { event, date } = await createPublishedEvent(producer.ctx, producer.organization.id, { ticketTypes: ticketTypeList });
+  const db = await getDb();
+  const tickets = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id)).orderBy(ticketTypes.sortOrder);
+  return { ...producer, event, date, tickets: Object.fromEntries(tickets.map((t) => [t.name, t])) };
+}
