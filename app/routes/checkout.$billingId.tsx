@@ -8,10 +8,8 @@ import { getRequestContext } from "#app/lib/session.server";
 import { FormErrors } from "#app/components/account/Notice";
 import { HoldCountdown, HoldExpired } from "#app/components/checkout/Countdown";
 import { Button, buttonClasses } from "#app/components/ui/Button";
-import { paymentPublicConfigFor } from "#server/payments/provider";
-import { preferenceIdForBilling } from "#server/payments/mercadopago";
 import { isDomainError } from "#server/errors";
-import { getCheckoutSummary, openPayment } from "#server/orders/checkout";
+import { getCheckoutSummary, mercadoPagoBrowserConfig, openPayment } from "#server/orders/checkout";
 import { withBillingToken } from "#server/orders/access";
 import { eventPath, longDay } from "./eventos.$slug.server";
 import { OrderLines } from "#app/components/checkout/OrderLines";
@@ -58,9 +56,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   headers.set("Cache-Control", "private, no-store");
   const { order, billing, event, startsAt, held, allows } = summary;
   if (billing.status === "approved") throw redirect(withBillingToken(`/tickets/${billingId}`, billingId), { headers });
-  const { publicKey, sandbox } = await paymentPublicConfigFor(ctx.db, order.organizationId, ctx.now);
-  // Mercado Pago's button in the browser needs the public key and the order's preference (the sandbox has neither).
-  const preferenceId = publicKey && !sandbox && held && allows.MERCADO_PAGO ? await preferenceIdForBilling(ctx.db, billingId) : null;
+  const { missingPublicKey, wallet } = await mercadoPagoBrowserConfig(ctx, summary);
 
   const expired = !held && (order.status === "expired" || billing.status === "cancelled" || (order.status === "draft" && !!order.holdExpiresAt));
   const hold = order.holdExpiresAt;
@@ -92,8 +88,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       allows,
       bankTransferHref: withBillingToken(`/checkout/bank-transfer/${billingId}`, billingId),
       // Spec §8: without the public key (ours, or the organizer's connected account's) the page logs an error to the console.
-      missingPublicKey: !publicKey,
-      wallet: publicKey && preferenceId ? { publicKey, preferenceId } : null,
+      missingPublicKey,
+      wallet,
     },
     { headers },
   );

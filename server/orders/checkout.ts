@@ -3,7 +3,8 @@ import type { Ctx } from "#server/context";
 import { billings, eventCustomFields, eventDates, events, ticketTypes } from "#server/db/schema";
 import { Invalid } from "#server/errors";
 import { appUrl } from "#server/env";
-import { getPaymentProvider } from "#server/payments/provider";
+import { preferenceIdForBilling } from "#server/payments/mercadopago";
+import { getPaymentProvider, paymentPublicConfigFor } from "#server/payments/provider";
 import { createOrder, getBillingForBuyer, type BillingRow, type OrderItemRow, type OrderRow } from "./orders";
 import { billingAccessToken, withBillingToken } from "./access";
 
@@ -99,4 +100,16 @@ export async function openPayment(ctx: Ctx, billingId: string, options: { token?
     await ctx.db.update(billings).set({ providerReference, updatedAt: ctx.now }).where(eq(billings.id, summary.billing.id));
   }
   return { paymentUrl };
+}
+
+/**
+ * What the checkout page needs for Mercado Pago in the browser: whether the
+ * public key is missing (the page logs it, spec §8) and, when the order can
+ * be paid with Mercado Pago for real (not the sandbox), the public key and
+ * the order's Checkout Pro preference for Mercado Pago's own button.
+ */
+export async function mercadoPagoBrowserConfig(ctx: Ctx, summary: Awaited<ReturnType<typeof getCheckoutSummary>>) {
+  const { publicKey, sandbox } = await paymentPublicConfigFor(ctx.db, summary.order.organizationId, ctx.now);
+  const preferenceId = publicKey && !sandbox && summary.held && summary.allows.MERCADO_PAGO ? await preferenceIdForBilling(ctx.db, summary.billing.id) : null;
+  return { missingPublicKey: !publicKey, wallet: publicKey && preferenceId ? { publicKey, preferenceId } : null };
 }
