@@ -19,7 +19,7 @@ import {
 import { parseCookies } from "#server/auth/cookies";
 import { publicEnv } from "#server/env";
 import { getUserById, toPublicUser } from "#server/accounts/users";
-import { isValidPixelId } from "#app/lib/validation";
+import { isValidPixelId } from "#common/validation";
 import { DEFAULT_THEME, parseTheme, THEME_KEY, type Theme } from "#app/lib/theme";
 import { readFlash } from "#app/lib/flash.server";
 import { getRequestContext } from "#app/lib/session.server";

@@ -9,7 +9,7 @@ import { getOrganizationForMember, listMyOrganizations } from "#server/organizat
 import { CAPABILITIES, roleAllows, type Capability } from "#server/organizations/permissions";
 import { withFlash } from "#app/lib/flash.server";
 import { FORCED_LOGIN_PATH, requireUser } from "#app/lib/session.server";
-import { filterQuery, fromSearchParams, type FilterState } from "#app/lib/filters";
+import { filterQuery, fromSearchParams, type FilterState } from "#common/filters";
 import type { Capabilities, FormReply } from "#app/components/backoffice/types";
 
 /**

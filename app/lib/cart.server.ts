@@ -11,7 +11,7 @@ import {
   type DropReason,
   type SavedCart,
   type SavedCartItem,
-} from "#app/lib/saved-cart";
+} from "#common/saved-cart";
 import { DATE_FIELD, ticketIdOfField } from "#app/components/events/picker-fields";
 import { checkTicketSelection, SELECTION_MESSAGES } from "#server/orders/rules";
 

@@ -1,9 +1,9 @@
 import { DateTime } from "luxon";
 import type { listPublicEvents } from "#server/events/catalogue";
 import { EVENT_CATEGORIES } from "#server/events/schemas";
-import { DATE_PICKER_MAX, DATE_PICKER_MIN, formatDateTime, TIME_ZONE } from "#app/lib/dates";
-import { formatMoney } from "#app/lib/money";
-import { PROVINCES } from "#app/lib/validation";
+import { DATE_PICKER_MAX, DATE_PICKER_MIN, formatDateTime, TIME_ZONE } from "#common/dates";
+import { formatMoney } from "#common/money";
+import { PROVINCES } from "#common/validation";
 import type { EventCardData } from "#app/components/events/EventCard";
 import type { CatalogueFilterValues, SelectChoice } from "#app/components/events/SearchForm";
 

@@ -1,7 +1,7 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { listPublicEvents } from "#server/events/catalogue";
-import { DATE_PICKER_MAX, DATE_PICKER_MIN } from "#app/lib/dates";
+import { DATE_PICKER_MAX, DATE_PICKER_MIN } from "#common/dates";
 import { applyPublicCache, cacheHeadersFrom } from "#app/lib/cache.server";
 import { CATEGORY_OPTIONS, pagination, parseCatalogueSearch, PROVINCE_OPTIONS, toEventCard } from "#app/lib/catalogue.server";
 import { getRequestContext } from "#app/lib/session.server";

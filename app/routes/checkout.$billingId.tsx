@@ -2,8 +2,8 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { DateTime } from "luxon";
 import { useEffect } from "react";
-import { formatDateTime, TIME_ZONE } from "#app/lib/dates";
-import { formatMoney } from "#app/lib/money";
+import { formatDateTime, TIME_ZONE } from "#common/dates";
+import { formatMoney } from "#common/money";
 import { getRequestContext } from "#app/lib/session.server";
 import { FormErrors } from "#app/components/account/Notice";
 import { HoldCountdown, HoldExpired } from "#app/components/checkout/Countdown";

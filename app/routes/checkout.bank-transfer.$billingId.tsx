@@ -1,9 +1,9 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatCbu } from "#app/lib/cbu";
-import { formatCuit } from "#app/lib/cuit";
-import { formatDateTime } from "#app/lib/dates";
-import { formatMoney } from "#app/lib/money";
+import { formatCbu } from "#common/cbu";
+import { formatCuit } from "#common/cuit";
+import { formatDateTime } from "#common/dates";
+import { formatMoney } from "#common/money";
 import { withFlash } from "#app/lib/flash.server";
 import { readReceiptForm } from "#app/lib/receipt-upload.server";
 import { getRequestContext } from "#app/lib/session.server";

@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { formatMoney } from "#app/lib/money";
+import { formatMoney } from "#common/money";
 import { getRequestContext } from "#app/lib/session.server";
 import { buttonClasses } from "#app/components/ui/Button";
 import { isDomainError } from "#server/errors";

@@ -10,7 +10,7 @@ import { getBillingForBuyer } from "#server/orders/orders";
 import { startCheckout } from "#server/orders/checkout";
 import { payInSandbox } from "#server/payments/sandbox";
 import { ANONYMOUS } from "#server/context";
-import { savedCartCookieName } from "#app/lib/saved-cart";
+import { savedCartCookieName } from "#common/saved-cart";
 import { createTestUser, ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent, createTransferAccount } from "#tests/support/factories";
 import { formRequest, getRequest, run } from "#tests/support/remix";

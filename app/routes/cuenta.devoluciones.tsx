@@ -3,8 +3,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { getRefundRequest, listMyRefundableOrders, refundRequestView, requestRefund, type RefundRequestView } from "#server/refunds/refunds";
 import { GENERIC_ERROR, isDomainError } from "#server/errors";
 import { getRequestContext } from "#app/lib/session.server";
-import { formatDateTime } from "#app/lib/dates";
-import { formatMoney } from "#app/lib/money";
+import { formatDateTime } from "#common/dates";
+import { formatMoney } from "#common/money";
 import { Notice } from "#app/components/account/Notice";
 import { Button } from "#app/components/ui/Button";
 import { Field, FieldFrame, controlAria, fieldInputClasses } from "#app/components/ui/Field";

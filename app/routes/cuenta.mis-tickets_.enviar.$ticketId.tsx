@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { emailSchema, nameSchema } from "#app/lib/validation";
+import { emailSchema, nameSchema } from "#common/validation";
 import { withFlash } from "#app/lib/flash.server";
 import { domainErrorReply, invalidReply } from "#app/lib/forms.server";
 import { requireUser } from "#app/lib/session.server";

@@ -8,7 +8,7 @@ import { rotateRefreshToken } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
 import { auditLog, emailLog, users } from "#server/db/schema";
 import { SAVE_ERROR, SAVE_SUCCESS } from "#server/errors";
-import { MESSAGES } from "#app/lib/validation";
+import { MESSAGES } from "#common/validation";
 import { FORCED_LOGIN_PATH } from "#app/lib/session.server";
 import { createTestUser } from "#tests/support/context";
 import { cookiesAfter, formRequest, getRequest, run } from "#tests/support/remix";

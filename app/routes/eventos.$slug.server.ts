@@ -5,10 +5,10 @@ import { getPublicEvent, TICKET_STATE_LABELS, type BuyerUnlock, type PublicEvent
 import { isDomainError } from "#server/errors";
 import { COUPON_MESSAGES, previewCoupon } from "#server/coupons/coupons";
 import { couponForEventPage, type CouponPagePreview } from "#server/coupons/preview";
-import { CARD_WALLET_METHOD, sameCode } from "#app/lib/saved-cart";
-import { formatDateTime, formatLongDay } from "#app/lib/dates";
-import { formatMoney } from "#app/lib/money";
-import { PATTERNS } from "#app/lib/validation";
+import { CARD_WALLET_METHOD, sameCode } from "#common/saved-cart";
+import { formatDateTime, formatLongDay } from "#common/dates";
+import { formatMoney } from "#common/money";
+import { PATTERNS } from "#common/validation";
 import { withFlash } from "#app/lib/flash.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { categoryLabel, provinceLabel } from "#app/lib/catalogue.server";

@@ -1,8 +1,8 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { acceptServiceConditions, DEFAULT_SERVICE_FEE_BPS, getEventForOrganizer, publishEvent } from "#server/events/events";
-import { formatMoney } from "#app/lib/money";
-import { formatDateTime } from "#app/lib/dates";
+import { formatMoney } from "#common/money";
+import { formatDateTime } from "#common/dates";
 import { failedReply, formReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { Checkbox, FormErrorList, FormScope, FormSnackbar, useIsPosting } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";

@@ -4,7 +4,7 @@ import QRCode from "qrcode";
 import { useEffect, useState } from "react";
 import { getEventForOrganizer } from "#server/events/events";
 import { appUrl } from "#server/env";
-import { formatDateTime } from "#app/lib/dates";
+import { formatDateTime } from "#common/dates";
 import { guard, requireOrganization } from "#app/lib/backoffice.server";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";

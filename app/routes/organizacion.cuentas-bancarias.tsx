@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { formatCbu } from "#app/lib/cbu";
-import { formatCuit } from "#app/lib/cuit";
+import { formatCbu } from "#common/cbu";
+import { formatCuit } from "#common/cuit";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { Checkbox, FormErrorList, FormScope, FormSnackbar, TextInput, useIsPosting, useRemountKey } from "#app/components/backoffice/forms";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";

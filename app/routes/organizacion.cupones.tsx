@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { couponLabel, listCoupons, setCouponStatus } from "#server/coupons/coupons";
 import { appUrl } from "#server/env";
-import { formatDateTime } from "#app/lib/dates";
+import { formatDateTime } from "#common/dates";
 import { guard, requireOrganization, statusIntentAction } from "#app/lib/backoffice.server";
 import { FormErrorList, FormSnackbar } from "#app/components/backoffice/forms";
 import { BackofficePage, EmptyState } from "#app/components/backoffice/Page";

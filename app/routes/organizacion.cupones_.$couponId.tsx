@@ -4,7 +4,7 @@ import QRCode from "qrcode";
 import { couponLabel, requireCoupon, updateCoupon } from "#server/coupons/coupons";
 import { getEventForOrganizer } from "#server/events/events";
 import { appUrl } from "#server/env";
-import { toDateTimeLocal } from "#app/lib/dates";
+import { toDateTimeLocal } from "#common/dates";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { centavosToInput } from "#app/components/backoffice/format";
 import { FormSnackbar } from "#app/components/backoffice/forms";

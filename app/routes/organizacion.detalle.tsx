@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { getOrganizationForMember, updateOrganization, updateOrganizationSchema } from "#server/organizations/organizations";
-import { formatCuit } from "#app/lib/cuit";
+import { formatCuit } from "#common/cuit";
 import {
   acceptImageUpload,
   failedReply,

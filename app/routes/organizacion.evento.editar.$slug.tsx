@@ -11,7 +11,7 @@ import {
   updateEventSchema,
 } from "#server/events/events";
 import { EVENT_CATEGORIES } from "#server/events/schemas";
-import { toDateTimeLocal } from "#app/lib/dates";
+import { toDateTimeLocal } from "#common/dates";
 import {
   acceptImageUpload,
   failedReply,

@@ -7,8 +7,8 @@ import {
   setTicketTypeStatus,
   updateTicketType,
 } from "#server/events/events";
-import { formatDateTime, toDateTimeLocal } from "#app/lib/dates";
-import { formatMoney } from "#app/lib/money";
+import { formatDateTime, toDateTimeLocal } from "#common/dates";
+import { formatMoney } from "#common/money";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { PAYMENT_METHOD_OPTIONS, TicketTypeFields } from "#app/components/backoffice/EventFields";
 import { EventStatusBadge, StatusBadge } from "#app/components/backoffice/EventStatus";

@@ -4,7 +4,7 @@ import { isDomainError } from "#server/errors";
 import { DISCONNECTED_MESSAGE, disconnectMercadoPago, getMercadoPagoConnection, startMercadoPagoConnection } from "#server/payments/mercadopago-accounts";
 import { errorResponse, guard, readForm, requireOrganization } from "#app/lib/backoffice.server";
 import { withFlash } from "#app/lib/flash.server";
-import { formatDateTime } from "#app/lib/dates";
+import { formatDateTime } from "#common/dates";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import { Badge } from "#app/components/ui/Badge";
 import { Button } from "#app/components/ui/Button";

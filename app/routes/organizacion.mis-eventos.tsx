@@ -2,8 +2,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { listOrganizationEvents, setEventStatus } from "#server/events/events";
 import type { Status } from "#server/db/schema";
-import { formatDate, formatDateTime } from "#app/lib/dates";
-import { fromDateStart } from "#app/lib/filters";
+import { formatDate, formatDateTime } from "#common/dates";
+import { fromDateStart } from "#common/filters";
 import { guard, requireOrganization, statusIntentAction } from "#app/lib/backoffice.server";
 import { EventStatusBadge } from "#app/components/backoffice/EventStatus";
 import { FormErrorList, FormSnackbar } from "#app/components/backoffice/forms";

@@ -2,8 +2,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { approveRefund, markRefundTransferred, rejectRefund } from "#server/refunds/refunds";
 import { getOrganizationOrder } from "#server/refunds/sales";
-import { formatDateTime } from "#app/lib/dates";
-import { formatMoney } from "#app/lib/money";
+import { formatDateTime } from "#common/dates";
+import { formatMoney } from "#common/money";
 import { failedReply, guard, requireBackoffice, savedRedirect } from "#app/lib/backoffice.server";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";

@@ -1,8 +1,8 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { listOrganizationEvents } from "#server/events/events";
-import { formatDate, formatDateTime } from "#app/lib/dates";
-import { fromDateStart } from "#app/lib/filters";
+import { formatDate, formatDateTime } from "#common/dates";
+import { fromDateStart } from "#common/filters";
 import { guard, requireOrganization } from "#app/lib/backoffice.server";
 import { EventStatusBadge } from "#app/components/backoffice/EventStatus";
 import { soldOfStock } from "#app/components/backoffice/format";

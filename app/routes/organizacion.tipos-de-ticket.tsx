@@ -1,8 +1,8 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { getEventForOrganizer } from "#server/events/events";
-import { formatDateTime } from "#app/lib/dates";
-import { formatMoney } from "#app/lib/money";
+import { formatDateTime } from "#common/dates";
+import { formatMoney } from "#common/money";
 import { guard, requireOrganization } from "#app/lib/backoffice.server";
 import { PAYMENT_METHOD_OPTIONS } from "#app/components/backoffice/EventFields";
 import { StatusBadge } from "#app/components/backoffice/EventStatus";

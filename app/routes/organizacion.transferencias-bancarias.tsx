@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { formatDateTime } from "#app/lib/dates";
-import { formatMoney } from "#app/lib/money";
+import { formatDateTime } from "#common/dates";
+import { formatMoney } from "#common/money";
 import { errorResponse, guard, readForm, requireOrganization } from "#app/lib/backoffice.server";
 import { withFlash } from "#app/lib/flash.server";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";

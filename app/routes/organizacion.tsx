@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { getEventForOrganizer, listOrganizationEvents } from "#server/events/events";
-import { formatDateTime } from "#app/lib/dates";
+import { formatDateTime } from "#common/dates";
 import { guard, POR_CREAR_PATH, requireBackoffice } from "#app/lib/backoffice.server";
 import { BackofficeShell } from "#app/components/backoffice/Shell";
 import { ROLE_LABELS } from "#app/components/backoffice/nav";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { emailSchema, nameSchema, passwordSchema, requiredText } from "#app/lib/validation";
+import { emailSchema, nameSchema, passwordSchema, requiredText } from "#common/validation";
 import type { Ctx } from "#server/context";
 import { hasRole } from "#server/context";
 import { attemptKeys, clearAttempts, takeAttempt } from "#server/auth/rate-limit";

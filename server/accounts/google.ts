@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { emailSchema, nameSchema } from "#app/lib/validation";
+import { emailSchema, nameSchema } from "#common/validation";
 import type { Ctx } from "#server/context";
 import { startSession, type Tokens } from "#server/auth/sessions";
 import { users } from "#server/db/schema";

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import { z } from "zod";
-import { emailSchema, passwordSchema } from "#app/lib/validation";
+import { emailSchema, passwordSchema } from "#common/validation";
 import type { Ctx } from "#server/context";
 import { attemptKeys, takeAttempt } from "#server/auth/rate-limit";
 import { revokeAllSessions, startSession, type Tokens } from "#server/auth/sessions";

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { emailSchema, nameSchema } from "#app/lib/validation";
+import { emailSchema, nameSchema } from "#common/validation";
 import type { Ctx } from "#server/context";
 import { attemptKeys, takeAttempt } from "#server/auth/rate-limit";
 import { startSession, type Tokens } from "#server/auth/sessions";

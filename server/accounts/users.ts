@@ -11,7 +11,7 @@ import {
   phoneSchema,
   provinceSchema,
   requiredText,
-} from "#app/lib/validation";
+} from "#common/validation";
 import type { Ctx } from "#server/context";
 import { hasRole } from "#server/context";
 import { memberships, users } from "#server/db/schema";

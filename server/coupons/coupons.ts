@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
-import { formatDateTime } from "#app/lib/dates";
-import { formatMoney } from "#app/lib/money";
+import { formatDateTime } from "#common/dates";
+import { formatMoney } from "#common/money";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { couponRedemptions, coupons, events, ticketTypes, type CouponKind, type CouponStatus } from "#server/db/schema";

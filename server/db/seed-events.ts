@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import { eq } from "drizzle-orm";
-import { TIME_ZONE } from "#app/lib/dates";
+import { TIME_ZONE } from "#common/dates";
 import { DEFAULT_SERVICE_FEE_BPS } from "#server/events/events";
 import type { Db } from "./client";
 import { bankAccounts, eventDates, events, memberships, organizations, ticketTypes } from "./schema";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { isValidCuit } from "#app/lib/cuit";
+import { isValidCuit } from "#common/cuit";
 import { getDatabase } from "#server/db/client";
 import { listPublicEvents, getPublicEvent } from "#server/events/catalogue";
 import { orders, organizations, users } from "#server/db/schema";

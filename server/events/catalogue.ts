@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql, type SQL } from "drizzle-orm";
-import { sameCode, type CartTicket } from "#app/lib/saved-cart";
+import { sameCode, type CartTicket } from "#common/saved-cart";
 import type { Ctx } from "#server/context";
 import { eventDates, events, organizations, ticketTypes, type Status } from "#server/db/schema";
 import { NotFound } from "#server/errors";

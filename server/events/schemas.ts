@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { parseDateTime } from "#app/lib/dates";
-import { parseMoney } from "#app/lib/money";
-import { MESSAGES, optional, provinceSchema, requiredText, PATTERNS } from "#app/lib/validation";
+import { parseDateTime } from "#common/dates";
+import { parseMoney } from "#common/money";
+import { MESSAGES, optional, provinceSchema, requiredText, PATTERNS } from "#common/validation";
 import { CUSTOM_FIELD_KINDS, PAYMENT_METHOD_KINDS, STATUSES } from "#server/db/schema";
 
 /** Field rules for events and tickets (the spec leaves them to us; see docs/decisions.md). */

@@ -16,7 +16,7 @@
  */
 import { builder } from "./builder";
 import { given, isoDate, money } from "./scalars";
-import { parseDateTime } from "#app/lib/dates";
+import { parseDateTime } from "#common/dates";
 import * as catalogue from "#server/events/catalogue";
 import * as eventsDomain from "#server/events/events";
 import { EVENT_MESSAGES } from "#server/events/schemas";

@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
-import { formatMoney } from "#app/lib/money";
-import { TIME_ZONE } from "#app/lib/dates";
+import { formatMoney } from "#common/money";
+import { TIME_ZONE } from "#common/dates";
 
 /** Dates for integrators: ISO 8601 with the Buenos Aires offset ("2026-12-20T21:30:00.000-03:00"). */
 export function isoDate(value: Date | string | null | undefined): string | null {

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import { and, asc, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import { z } from "zod";
-import { attendeeSchema, payerSchema } from "#app/lib/validation";
-import { CHECKOUT_MESSAGES, customFieldError } from "#app/lib/checkout";
+import { attendeeSchema, payerSchema } from "#common/validation";
+import { CHECKOUT_MESSAGES, customFieldError } from "#common/checkout";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { env } from "#server/env";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isValidCuit } from "#app/lib/cuit";
+import { isValidCuit } from "#common/cuit";
 import { getUserById } from "#server/accounts/users";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { createOrganization, getOrganizationBySlug, listMyOrganizations, updateOrganization } from "./organizations";

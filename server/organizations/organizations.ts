@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { INVALID_CUIT, isValidCuit, normalizeCuit } from "#app/lib/cuit";
-import { emailSchema, optional, phoneSchema, requiredText } from "#app/lib/validation";
+import { INVALID_CUIT, isValidCuit, normalizeCuit } from "#common/cuit";
+import { emailSchema, optional, phoneSchema, requiredText } from "#common/validation";
 import type { Ctx } from "#server/context";
 import { memberships, organizations, users } from "#server/db/schema";
 import { Invalid, NotFound, Unauthenticated } from "#server/errors";

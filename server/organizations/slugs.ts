@@ -17,7 +17,7 @@ export const SLUG_MESSAGES = {
   taken: "Ese link ya lo usa otra organización",
 } as const;
 
-export { slugify } from "#app/lib/slug";
+export { slugify } from "#common/slug";
 
 export function slugProblem(slug: string): string | null {
   if (slug.length < 3 || slug.length > 50) return SLUG_MESSAGES.length;

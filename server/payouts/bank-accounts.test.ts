@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildCbu } from "#app/lib/cbu";
+import { buildCbu } from "#common/cbu";
 import { getDb } from "#server/db/client";
 import { memberships } from "#server/db/schema";
 import { isDomainError } from "#server/errors";

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, isNull, ne } from "drizzle-orm";
 import { z } from "zod";
-import { CBU_MESSAGES, bankNameOf, isValidAlias, isValidCbu, normalizeCbu } from "#app/lib/cbu";
-import { INVALID_CUIT, isValidCuit, normalizeCuit } from "#app/lib/cuit";
-import { MESSAGES, optional } from "#app/lib/validation";
+import { CBU_MESSAGES, bankNameOf, isValidAlias, isValidCbu, normalizeCbu } from "#common/cbu";
+import { INVALID_CUIT, isValidCuit, normalizeCuit } from "#common/cuit";
+import { MESSAGES, optional } from "#common/validation";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { bankAccounts } from "#server/db/schema";

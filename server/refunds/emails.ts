@@ -1,4 +1,4 @@
-import { formatMoney } from "#app/lib/money";
+import { formatMoney } from "#common/money";
 import { emailLayout, escapeHtml as escape } from "#server/email/templates";
 
 /** The buyer's emails about a withdrawal, one per step. */

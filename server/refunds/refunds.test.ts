@@ -17,7 +17,7 @@ import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
 import { createProducer, createPublishedEvent, createTransferAccount } from "#tests/support/factories";
 import { emailsTo } from "#tests/support/mailbox";
-import { isValidCbu } from "#app/lib/cbu";
+import { isValidCbu } from "#common/cbu";
 import { approveRefund, getRefundRequest, listMyRefundableOrders, listRefundRequests, markRefundTransferred, rejectRefund, requestRefund, REFUND_MESSAGES, withdrawalDeadline } from "./refunds";
 import { getOrganizationOrder, listOrganizationOrders } from "./sales";
 

@@ -1,5 +1,5 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
-import { formatDateTime } from "#app/lib/dates";
+import { formatDateTime } from "#common/dates";
 import { qrPng } from "./qr";
 import { venueLabel, whenLabel, type TicketEventView, type TicketView } from "./tickets";
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { formatDateTime, formatLongDay } from "#app/lib/dates";
+import { formatDateTime, formatLongDay } from "#common/dates";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers, type IssuedProductStatus } from "#server/db/schema";

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { emailSchema, nameSchema } from "#app/lib/validation";
+import { emailSchema, nameSchema } from "#common/validation";
 import type { Ctx } from "#server/context";
 import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers } from "#server/db/schema";
 import { emailLayout, escapeHtml } from "#server/email/templates";

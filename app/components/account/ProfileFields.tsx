@@ -1,5 +1,5 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
-import { DOCUMENT_TYPES, PROVINCES } from "#app/lib/validation";
+import { DOCUMENT_TYPES, PROVINCES } from "#common/validation";
 import { Field } from "#app/components/ui/Field";
 import { SelectField } from "#app/components/ui/Select";
 

@@ -10,7 +10,7 @@ import {
   phoneSchema,
   provinceSchema,
   requiredText,
-} from "#app/lib/validation";
+} from "#common/validation";
 
 /**
  * The account forms' schemas, built only from the shared field schemas in
@@ -45,7 +45,7 @@ export const linkSignUpFormSchema = z.object({
   lastName: nameSchema,
 });
 
-export { profileSchema as profileFormSchema } from "#app/lib/validation";
+export { profileSchema as profileFormSchema } from "#common/validation";
 
 /** Optional profile fields: an empty input means "clear it", sent to the domain as null. */
 export const OPTIONAL_PROFILE_FIELDS = ["nickname", "documentType", "documentNumber", "address", "state", "phoneNumber"] as const;

@@ -1,4 +1,4 @@
-import { PROVINCES } from "#app/lib/validation";
+import { PROVINCES } from "#common/validation";
 import { Checkbox, SelectInput, TextArea, TextInput } from "./forms";
 
 export type Option = { value: string; label: string };

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { formatDate } from "#app/lib/dates";
+import { formatDate } from "#common/dates";
 import { EmptyState } from "./Page";
 import { useBackofficeHref, useShell } from "./Shell";
 import { BO } from "./nav";

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { Link, NavLink, useLocation, useNavigate, useRouteLoaderData } from "@remix-run/react";
-import { formatDate } from "#app/lib/dates";
-import { filterQuery, filtersReducer, fromDateStart, type FilterAction, type FilterState } from "#app/lib/filters";
+import { formatDate } from "#common/dates";
+import { filterQuery, filtersReducer, fromDateStart, type FilterAction, type FilterState } from "#common/filters";
 import { fieldInputClasses } from "#app/components/ui/Field";
 import { BO, FILTER_PAGES, visibleLinks } from "./nav";
 import type { ShellData } from "./types";

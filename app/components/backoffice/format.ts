@@ -12,4 +12,4 @@ export function soldOfStock(sold: number, stock: number): string {
 }
 
 /** The organization link suggested from its name; the server's rule (server/organizations/slugs.ts) decides. */
-export { slugify as suggestSlug } from "#app/lib/slug";
+export { slugify as suggestSlug } from "#common/slug";

@@ -1,4 +1,4 @@
-import type { FilterState } from "#app/lib/filters";
+import type { FilterState } from "#common/filters";
 
 /** The capabilities of the member's role (server/organizations/permissions.ts), as plain flags for the UI. */
 export type Capabilities = Record<

@@ -1,6 +1,6 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
-import type { CheckoutCustomField } from "#app/lib/checkout";
-import { DOCUMENT_TYPES } from "#app/lib/validation";
+import type { CheckoutCustomField } from "#common/checkout";
+import { DOCUMENT_TYPES } from "#common/validation";
 import { Field } from "#app/components/ui/Field";
 import { SelectField } from "#app/components/ui/Select";
 

@@ -1,7 +1,7 @@
 import { useForm } from "@conform-to/react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import type { CheckoutCustomField } from "#app/lib/checkout";
+import type { CheckoutCustomField } from "#common/checkout";
 import { PayerInfoFields } from "./PayerInfoFields";
 import { formFieldName, payerInfoSchema } from "./schema";
 

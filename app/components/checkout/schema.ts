@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { customFieldError, type CheckoutCustomField } from "#app/lib/checkout";
-import { attendeeSchema, optional, payerSchema } from "#app/lib/validation";
+import { customFieldError, type CheckoutCustomField } from "#common/checkout";
+import { attendeeSchema, optional, payerSchema } from "#common/validation";
 
 /**
  * The payer-info form (`/checkout/payer-info/{eventSlug}`): the payer, one

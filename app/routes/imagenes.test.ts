@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { getRequest, run } from "#tests/support/remix";
 import { isDomainError } from "#server/errors";
-import * as imageRoute from "#app/routes/imagenes.$file";
-import { checkImage, detectImageType, IMAGE_MESSAGES, isStoredImageUrl, MAX_IMAGE_BYTES, readImage, saveImage, uploadsDir } from "./images";
+import * as imageRoute from "./imagenes.$file";
+import { checkImage, detectImageType, IMAGE_MESSAGES, isStoredImageUrl, MAX_IMAGE_BYTES, readImage, saveImage, uploadsDir } from "#server/media/images";
 
 // Set before anything reads the environment (env() is read lazily): uploads go to a throwaway folder, never .data.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tribuna-media-"));
