@@ -4,7 +4,7 @@ import { parseMoney } from "#common/money";
 import { MESSAGES, optional, provinceSchema, requiredText, PATTERNS } from "#common/validation";
 import { CUSTOM_FIELD_KINDS, PAYMENT_METHOD_KINDS, STATUSES } from "#server/db/schema";
 
-/** Field rules for events and tickets (the spec leaves them to us; see docs/decisions.md). */
+/** Field rules for events and tickets (the spec leaves them to us; see docs/decisions/). */
 export const EVENT_CATEGORIES = [
   { value: "recitales", label: "Recitales" },
   { value: "fiestas", label: "Fiestas" },

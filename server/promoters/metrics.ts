@@ -19,8 +19,10 @@ export interface ReferralMetricsFilter {
 
 /**
  * Sales and accreditations through the signed-in promoter's referral link,
- * per event. Orders and check-in do not exist yet (issues 3 and 4), so every
- * promoter has no referral sales: the answer is an honest empty list.
+ * per event. Orders record their referral nick, but promoters are not yet
+ * members of an organization and the door does not redeem yet, so nothing
+ * says whose sales a nick's are: the answer is an honest empty list until
+ * the promoters issue (groups and attribution) lands.
  */
 export async function getMetricReferralSalesByUser(ctx: Ctx, _filter: ReferralMetricsFilter): Promise<ReferralMetric[]> {
   requireUserId(ctx);
