@@ -1,7 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { startSentry, type SentryPublicConfig } from "#app/lib/sentry";
+import { startSentry, type SentryPublicConfig } from "#app/lib/sentry-start";
 
 declare global {
   interface Window {

@@ -7,9 +7,9 @@ import {
   parseDsn,
   SENTRY_REPLAY_OPTIONS,
   SENTRY_SAMPLING,
-  startSentry,
   transactionNameFor,
 } from "./sentry";
+import { startSentry } from "./sentry-start";
 import { forwardEnvelope, MAX_ENVELOPE_BYTES } from "./sentry.server";
 
 const DSN = "https://abc123@o42.ingest.us.sentry.io/4501";

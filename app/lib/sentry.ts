@@ -114,32 +114,3 @@ export function useSentryRouteReporting() {
     // The location key changes on every navigation, even to the same URL.
   }, [location.key, location.pathname, leaf]);
 }
-
-// ── Lazy start ──
-
-export type SentryPublicConfig = { SENTRY_DSN?: string | null; MODE?: string };
-
-type SentryClientModule = typeof import("./sentry.client");
-let loading: Promise<SentryClientModule> | null = null;
-
-/** From entry.client: loads and starts the SDK only when a DSN is published. */
-export function startSentry(config: SentryPublicConfig | undefined): Promise<SentryClientModule> | null {
-  const dsn = config?.SENTRY_DSN;
-  if (!dsn) return null;
-  if (!loading) {
-    loading = import("./sentry.client").then((mod) => {
-      mod.initSentryClient({ dsn, environment: config?.MODE ?? "production" });
-      return mod;
-    });
-    loading.catch(() => {
-      // Monitoring must never break the page (e.g. the chunk is blocked).
-    });
-  }
-  return loading;
-}
-
-/** Reports an error caught by an ErrorBoundary, when Sentry is running. */
-export function captureBoundaryError(error: unknown) {
-  if (!loading) return;
-  loading.then((mod) => mod.captureBoundaryError(error)).catch(() => {});
-}

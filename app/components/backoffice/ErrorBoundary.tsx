@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 import { useEffect } from "react";
-import { captureBoundaryError } from "#app/lib/sentry";
+import { captureBoundaryError } from "#app/lib/sentry-start";
 import { SNACKBAR_MESSAGES } from "#app/components/ui/Snackbar";
 import { buttonClasses } from "#app/components/ui/Button";
 import { BO } from "./nav";
