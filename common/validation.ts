@@ -5,9 +5,9 @@ import { z } from "zod";
  * (domain functions and actions). Messages are the spec's, to the letter.
  */
 export const MESSAGES = {
-  trim: "Este campo no puede contenter espacios al inicio o al final",
-  noSpaces: "Este campo no puede contenter espacios",
-  email: "Este campo debe ser un email valido",
+  trim: "Este campo no puede contener espacios al inicio o al final",
+  noSpaces: "Este campo no puede contener espacios",
+  email: "Este campo debe ser un email válido",
   phone: "Ingresa un número de teléfono válido",
   document: "Ingresa un número de documento válido",
   required: "Este campo es requerido",

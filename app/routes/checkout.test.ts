@@ -74,7 +74,7 @@ describe("/checkout/payer-info/{eventSlug}", () => {
     expect(result.status).toBe(400);
     expect(result.data.result.error).toMatchObject({
       firstName: ["Este campo es requerido"],
-      email: ["Este campo debe ser un email valido"],
+      email: ["Este campo debe ser un email válido"],
       documentNumber: ["Ingresa un número de documento válido"],
       [`customFields.${fields[0].id}`]: ["Elegí una de las opciones"],
     });

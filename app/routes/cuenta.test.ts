@@ -79,8 +79,8 @@ describe("/cuenta/registro", () => {
     const { error, initialValue } = result.data.result;
     expect(error.firstName).toEqual([MESSAGES.required]);
     expect(error.firstName).toEqual(["Este campo es requerido"]);
-    expect(error.lastName).toContain("Este campo no puede contenter espacios al inicio o al final");
-    expect(error.email).toEqual(["Este campo debe ser un email valido"]);
+    expect(error.lastName).toContain("Este campo no puede contener espacios al inicio o al final");
+    expect(error.email).toEqual(["Este campo debe ser un email válido"]);
     expect(error.password).toEqual(["Este campo debe tener al menos 8 caracteres"]);
     expect(initialValue.email).toBe("juan@");
     expect(initialValue.password).toBeUndefined();
@@ -388,7 +388,7 @@ describe("sign-in link", () => {
   it("a bad email is refused in the page, and nothing is sent", async () => {
     const result = await run(signIn.action, formRequest("/cuenta/iniciar-sesion?index", { email: "no es un email" }));
     expect(result.status).toBe(400);
-    expect(result.data.result.error.email).toEqual(["Este campo no puede contenter espacios"]);
+    expect(result.data.result.error.email).toEqual(["Este campo no puede contener espacios"]);
     expect(result.data.sent).toBeNull();
   });
 });

@@ -150,7 +150,7 @@ describe("/cuenta/mis-tickets/enviar/{ticketId}", () => {
 
     const invalid = await run(sendTicket.action, formRequest(path, { firstName: "Lucía", lastName: "Gómez", email: "lucia@" }, { cookies }), { ticketId: first.id });
     expect(invalid.status).toBe(400);
-    expect(invalid.data.result.error).toEqual({ email: ["Este campo debe ser un email valido"] });
+    expect(invalid.data.result.error).toEqual({ email: ["Este campo debe ser un email válido"] });
 
     const email = `lucia-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const sent = await run(sendTicket.action, formRequest(path, { firstName: "Lucía", lastName: "Gómez", email }, { cookies }), { ticketId: first.id });

@@ -59,9 +59,9 @@ describe("register", () => {
     await expect(register(ctx, { firstName: " Ana", lastName: "Gómez2", email: "ana@example", password: "corta" })).rejects.toMatchObject({
       code: "BAD_USER_INPUT",
       fieldErrors: {
-        firstName: ["Este campo no puede contenter espacios al inicio o al final"],
+        firstName: ["Este campo no puede contener espacios al inicio o al final"],
         lastName: [expect.stringContaining("solo letras")],
-        email: ["Este campo debe ser un email valido"],
+        email: ["Este campo debe ser un email válido"],
         password: ["Este campo debe tener al menos 8 caracteres"],
       },
     });

@@ -47,7 +47,7 @@ describe("recoverPasswordCode", () => {
   it("refuses a malformed email in Spanish", async () => {
     await expect(recoverPasswordCode(await ctxAt(0), { email: "no-es-email" })).rejects.toMatchObject({
       code: "BAD_USER_INPUT",
-      fieldErrors: { email: ["Este campo debe ser un email valido"] },
+      fieldErrors: { email: ["Este campo debe ser un email válido"] },
     });
   });
 

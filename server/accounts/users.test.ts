@@ -142,9 +142,9 @@ describe("updateUser", () => {
       code: "BAD_USER_INPUT",
       fieldErrors: {
         firstName: [expect.stringContaining("solo letras")],
-        lastName: ["Este campo no puede contenter espacios al inicio o al final"],
-        email: ["Este campo debe ser un email valido"],
-        nickname: ["Este campo no puede contenter espacios"],
+        lastName: ["Este campo no puede contener espacios al inicio o al final"],
+        email: ["Este campo debe ser un email válido"],
+        nickname: ["Este campo no puede contener espacios"],
         documentNumber: ["Ingresa un número de documento válido"],
         phoneNumber: ["Ingresa un número de teléfono válido"],
         state: ["Elegí una provincia"],

@@ -66,7 +66,7 @@ describe("createOrder: one holder per ticket", () => {
     expect(bad).toEqual({
       "attendees.1.firstName": ["Ingresá solo letras (se permiten tildes, ñ y espacios entre palabras)"],
       "attendees.2.documentNumber": ["Ingresa un número de documento válido"],
-      "attendees.2.email": ["Este campo debe ser un email valido"],
+      "attendees.2.email": ["Este campo debe ser un email válido"],
     });
     // Nothing was held by the refused attempts.
     const db = await getDb();

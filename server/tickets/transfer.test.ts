@@ -107,7 +107,7 @@ describe("transferTicket", () => {
     const invalid = await transferTicket(ctx, { ticketId: tickets[0].id, firstName: "", lastName: "Gómez", email: "lucia@" }).catch((e) => e);
     expect(invalid).toMatchObject({ code: "BAD_USER_INPUT" });
     expect(invalid.fieldErrors.firstName).toEqual(["Este campo es requerido"]);
-    expect(invalid.fieldErrors.email).toEqual(["Este campo debe ser un email valido"]);
+    expect(invalid.fieldErrors.email).toEqual(["Este campo debe ser un email válido"]);
   }, 60_000);
 
   it("refuses used and voided tickets, and once the event started", async () => {

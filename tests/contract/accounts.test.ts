@@ -247,8 +247,8 @@ describe("errors", () => {
           code: "BAD_USER_INPUT",
           fieldErrors: {
             firstName: ["Ingresá solo letras (se permiten tildes, ñ y espacios entre palabras)"],
-            lastName: ["Este campo no puede contenter espacios al inicio o al final"],
-            email: ["Este campo debe ser un email valido"],
+            lastName: ["Este campo no puede contener espacios al inicio o al final"],
+            email: ["Este campo debe ser un email válido"],
             password: ["Este campo debe tener al menos 8 caracteres"],
           },
         },

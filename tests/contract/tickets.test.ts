@@ -118,7 +118,7 @@ describe("transferTicket", () => {
 
     const bad = await gql<TransferData>(TRANSFER_TICKET, { tokens, variables: { input: { ticketId: ticket.id, firstName: "Martina", lastName: "Sosa", email: "martina@" } } });
     expect(errorCode(bad)).toBe("BAD_USER_INPUT");
-    expect(bad.body.errors?.[0].extensions?.fieldErrors).toMatchObject({ email: ["Este campo debe ser un email valido"] });
+    expect(bad.body.errors?.[0].extensions?.fieldErrors).toMatchObject({ email: ["Este campo debe ser un email válido"] });
 
     const stranger = await createTestUser();
     const strangerTokens = await startSession(await getDb(), stranger, new Date());

@@ -56,8 +56,8 @@ test.describe("accounts with JavaScript", () => {
     await fill(page, "email", "ana@sin-dominio");
     await fill(page, "password", "corta");
     await submit(page);
-    await expect(page.getByText("Este campo no puede contenter espacios al inicio o al final")).toBeVisible();
-    await expect(page.getByText("Este campo debe ser un email valido")).toBeVisible();
+    await expect(page.getByText("Este campo no puede contener espacios al inicio o al final")).toBeVisible();
+    await expect(page.getByText("Este campo debe ser un email válido")).toBeVisible();
     await expect(page.getByText("Este campo debe tener al menos 8 caracteres")).toBeVisible();
     await expect(page).toHaveURL(/\/cuenta\/registro/);
   });
@@ -161,6 +161,6 @@ test.describe("accounts without JavaScript", () => {
     await fill(page, "email", "no-es-un-email");
     await fill(page, "password", "algo");
     await submit(page);
-    await expect(page.getByText("Este campo debe ser un email valido")).toBeVisible();
+    await expect(page.getByText("Este campo debe ser un email válido")).toBeVisible();
   });
 });

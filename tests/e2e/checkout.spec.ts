@@ -95,7 +95,7 @@ test.describe("checkout without JavaScript", () => {
     await fillPayer(page, "valen@", "12");
     await main.getByRole("button", { name: "Continuar al pago" }).click();
     await expect(page).toHaveURL(/\/checkout\/payer-info\/cuarteto-san-juan$/);
-    await expect(main.locator("#payer-info-email-error, [id$='-email-error']").first()).toHaveText("Este campo debe ser un email valido");
+    await expect(main.locator("#payer-info-email-error, [id$='-email-error']").first()).toHaveText("Este campo debe ser un email válido");
     await expect(main.getByText("Ingresa un número de documento válido")).toBeVisible();
     // What was typed is still there.
     await expect(main.getByLabel("Apellido", { exact: true })).toHaveValue("Quiroga");
