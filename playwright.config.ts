@@ -1,12 +1,14 @@
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_AUTH_SECRET, E2E_BASE_URL, E2E_DATABASE_URL, E2E_PORT } from "./tests/e2e/env";
 
-const PORT = Number(process.env.E2E_PORT ?? 3100);
-const baseURL = `http://localhost:${PORT}`;
+const PORT = E2E_PORT;
+const baseURL = E2E_BASE_URL;
 
 /**
- * End-to-end tests run against the production build (`npm start`), on the
- * PostgreSQL server when E2E_DATABASE_URL is set (CI), else on a throwaway
- * PGlite folder. Browser: Debian's Chromium, never a downloaded one.
+ * End-to-end tests run against the production build (`npm start`) on the
+ * PostgreSQL server of E2E_DATABASE_URL, without the demo seed: each test
+ * makes its own data through the fixtures (tests/e2e/fixtures.ts), which
+ * write to the same database. Browser: Debian's Chromium, never a downloaded one.
  */
 export default defineConfig({
   testDir: "tests/e2e",
@@ -41,9 +43,10 @@ export default defineConfig({
       PORT: String(PORT),
       APP_URL: baseURL,
       NODE_ENV: "production",
-      DATABASE_URL: process.env.E2E_DATABASE_URL ?? "",
+      DATABASE_URL: E2E_DATABASE_URL,
       DATA_DIR: process.env.E2E_DATA_DIR ?? ".data/e2e",
-      AUTH_SECRET: "e2e-secret-with-at-least-thirty-two-characters!!",
+      AUTH_SECRET: E2E_AUTH_SECRET,
+      SEED_DEMO: "false",
       SMTP_URL: "",
       ENABLE_DEV_MAILBOX: "true",
     },

@@ -1,75 +1,98 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test, type Factory } from "./fixtures";
 
 /**
- * Buyer side of the catalogue against the demo seed: find an event, pick
- * tickets and reach the checkout's first step, with and without JavaScript,
- * and the promoter's referral link.
+ * Buyer side of the catalogue: find an event, pick tickets and reach the
+ * checkout's first step, with and without JavaScript, and the promoter's
+ * referral link. Each test makes its own "Fiesta Bresh".
  */
-const CART_COOKIE = "incomplete-saved-order--fiesta-bresh";
+const VENUE = "Club Atlético Fernández Fierro";
 
-async function savedCart(page: Page) {
-  const cookie = (await page.context().cookies()).find((c) => c.name === CART_COOKIE);
+type Bresh = Awaited<ReturnType<Factory["event"]>> & { word: string };
+
+async function fiestaBresh(factory: Factory): Promise<Bresh> {
+  const word = factory.uniqueWord();
+  const event = await factory.event({
+    name: `Fiesta Bresh ${word}`,
+    ticketTypes: [
+      { name: "General", price: 1_200_000, stock: 300 },
+      { name: "Invitados RRPP", price: 0, stock: 40, hidden: true, accessCode: "AMIGOSBRESH", maxPerOrder: 2 },
+    ],
+  });
+  return { ...event, word };
+}
+
+function cartCookie(event: Bresh) {
+  return `incomplete-saved-order--${event.slug}`;
+}
+
+async function savedCart(page: Page, event: Bresh) {
+  const cookie = (await page.context().cookies()).find((c) => c.name === cartCookie(event));
   return cookie ? JSON.parse(decodeURIComponent(cookie.value)) : null;
 }
 
-async function findFiestaBresh(page: Page) {
+async function findFiestaBresh(page: Page, event: Bresh) {
   await page.goto("/");
   const main = page.locator("main");
   await expect(main.getByRole("heading", { level: 1 })).toHaveText("Próximos eventos");
-  await main.getByRole("searchbox", { name: "Buscar por nombre" }).fill("bresh");
+  await main.getByRole("searchbox", { name: "Buscar por nombre" }).fill(event.word);
   await main.getByRole("button", { name: "Buscar", exact: true }).click();
-  await expect(page).toHaveURL(/[?&]q=bresh/);
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${event.word}`));
   await expect(main.getByRole("heading", { level: 1 })).toHaveText("Resultados de tu búsqueda");
   const cards = main.getByRole("article");
   await expect(cards).toHaveCount(1);
-  await expect(cards.first()).toContainText("Niceto Club");
-  await cards.first().getByRole("link", { name: "Fiesta Bresh" }).click();
-  await expect(page).toHaveURL(/\/eventos\/fiesta-bresh$/);
-  await expect(main.getByRole("heading", { level: 1 })).toHaveText("Fiesta Bresh");
+  await expect(cards.first()).toContainText(VENUE);
+  await cards.first().getByRole("link", { name: event.name }).click();
+  await expect(page).toHaveURL(new RegExp(`/eventos/${event.slug}$`));
+  await expect(main.getByRole("heading", { level: 1 })).toHaveText(event.name);
 }
 
-async function pickTwoGeneralAndContinue(page: Page) {
+async function pickTwoGeneralAndContinue(page: Page, event: Bresh) {
   const main = page.locator("main");
   await main.getByLabel("Cantidad de General").selectOption("2");
   await main.getByRole("button", { name: "Continuar" }).click();
-  await expect(page).toHaveURL(/\/checkout\/payer-info\/fiesta-bresh$/);
-  await expect(main.getByRole("heading", { level: 1 })).toHaveText("Fiesta Bresh");
+  await expect(page).toHaveURL(new RegExp(`/checkout/payer-info/${event.slug}$`));
+  await expect(main.getByRole("heading", { level: 1 })).toHaveText(event.name);
   await expect(main.locator('[data-ticket="General"]')).toContainText("2 × General");
   await expect(main.getByRole("button", { name: "Continuar al pago" })).toBeVisible();
-  expect((await savedCart(page))?.items).toEqual([{ ticketId: expect.any(String), qty: 2 }]);
+  expect((await savedCart(page, event))?.items).toEqual([{ ticketId: event.tickets.General.id, qty: 2 }]);
 }
 
 test.describe("buyer with JavaScript", () => {
-  test("finds Fiesta Bresh, picks 2 General tickets and reaches the checkout", async ({ page }) => {
-    await findFiestaBresh(page);
-    await pickTwoGeneralAndContinue(page);
+  test("finds Fiesta Bresh, picks 2 General tickets and reaches the checkout", async ({ page, factory }) => {
+    const event = await fiestaBresh(factory);
+    await findFiestaBresh(page, event);
+    await pickTwoGeneralAndContinue(page, event);
 
     // Back on the event, the saved quantity is still chosen.
     await page.locator("main").getByRole("link", { name: "Cambiar entradas" }).click();
     await expect(page.locator("main").getByLabel("Cantidad de General")).toHaveValue("2");
   });
 
-  test("the picker says what is wrong, next to the tickets", async ({ page }) => {
-    await page.goto("/eventos/fiesta-bresh");
+  test("the picker says what is wrong, next to the tickets", async ({ page, factory }) => {
+    const event = await fiestaBresh(factory);
+    await page.goto(`/eventos/${event.slug}`);
     const main = page.locator("main");
     await main.getByRole("button", { name: "Continuar" }).click();
     await expect(main.getByRole("alert")).toContainText("Revisá tu elección");
     await expect(main.getByRole("alert")).toContainText("Elegí al menos una entrada");
     await expect(main.locator("#entradas-errores")).toHaveText("Elegí al menos una entrada");
-    await expect(page).toHaveURL(/\/eventos\/fiesta-bresh$/);
+    await expect(page).toHaveURL(new RegExp(`/eventos/${event.slug}$`));
   });
 });
 
 test.describe("buyer without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("finds Fiesta Bresh, picks 2 General tickets and reaches the checkout", async ({ page }) => {
-    await findFiestaBresh(page);
-    await pickTwoGeneralAndContinue(page);
+  test("finds Fiesta Bresh, picks 2 General tickets and reaches the checkout", async ({ page, factory }) => {
+    const event = await fiestaBresh(factory);
+    await findFiestaBresh(page, event);
+    await pickTwoGeneralAndContinue(page, event);
   });
 
-  test("an access code reveals the hidden ticket, whatever the case", async ({ page }) => {
-    await page.goto("/eventos/fiesta-bresh");
+  test("an access code reveals the hidden ticket, whatever the case", async ({ page, factory }) => {
+    const event = await fiestaBresh(factory);
+    await page.goto(`/eventos/${event.slug}`);
     const main = page.locator("main");
     await expect(main).not.toContainText("Invitados RRPP");
     const code = main.getByLabel("Código", { exact: true });
@@ -78,41 +101,48 @@ test.describe("buyer without JavaScript", () => {
     await code.fill("amigosbresh");
     await main.getByRole("button", { name: "Aplicar" }).click();
     await expect(main.getByRole("heading", { name: "Invitados RRPP" })).toBeVisible();
-    expect((await savedCart(page))?.accessCode).toBe("amigosbresh");
+    expect((await savedCart(page, event))?.accessCode).toBe("amigosbresh");
   });
 });
 
 test.describe("referral link", () => {
-  test("shows the promoter and keeps the nick up to the checkout", async ({ page }) => {
-    await page.goto("/eventos/fiesta-bresh/romi");
+  test("shows the promoter and keeps the nick up to the checkout", async ({ page, factory }) => {
+    const event = await fiestaBresh(factory);
+    const nick = `romi${factory.uniqueWord()}`;
+    await factory.user({ roles: ["promoter"], firstName: "Romina", lastName: "Relacionista", nickname: nick });
+    await page.goto(`/eventos/${event.slug}/${nick}`);
     const main = page.locator("main");
-    await expect(main.getByRole("heading", { level: 1 })).toHaveText("Fiesta Bresh");
+    await expect(main.getByRole("heading", { level: 1 })).toHaveText(event.name);
     await expect(main).toContainText("Te invitó Romina Relacionista");
-    await pickTwoGeneralAndContinue(page);
+    await pickTwoGeneralAndContinue(page, event);
     await expect(main).toContainText("Te invitó Romina Relacionista");
-    expect((await savedCart(page))?.referredNick).toBe("romi");
+    expect((await savedCart(page, event))?.referredNick).toBe(nick);
   });
 
-  test("a mistyped link lands on the event keeping the nick; an unknown nick just shows the event", async ({ page }) => {
-    await page.goto("/eventos/fiesta-bresh/romi/algo-de-mas");
-    await expect(page).toHaveURL(/\/eventos\/fiesta-bresh\/romi$/);
+  test("a mistyped link lands on the event keeping the nick; an unknown nick just shows the event", async ({ page, factory }) => {
+    const event = await fiestaBresh(factory);
+    const nick = `romi${factory.uniqueWord()}`;
+    await factory.user({ roles: ["promoter"], firstName: "Romina", lastName: "Relacionista", nickname: nick });
+    await page.goto(`/eventos/${event.slug}/${nick}/algo-de-mas`);
+    await expect(page).toHaveURL(new RegExp(`/eventos/${event.slug}/${nick}$`));
     await expect(page.locator("main")).toContainText("Te invitó Romina Relacionista");
 
     await page.context().clearCookies();
-    const response = await page.goto("/eventos/fiesta-bresh/nadie-con-este-nick");
+    const response = await page.goto(`/eventos/${event.slug}/nadie-con-este-nick`);
     expect(response?.status()).toBe(200);
-    await expect(page.locator("main").getByRole("heading", { level: 1 })).toHaveText("Fiesta Bresh");
+    await expect(page.locator("main").getByRole("heading", { level: 1 })).toHaveText(event.name);
     await expect(page.locator("main")).not.toContainText("Te invitó");
   });
 });
 
 test.describe("organization pages", () => {
-  test("an organization's page lists its events and an unknown one is a 404", async ({ page }) => {
-    await page.goto("/eventos/fiesta-bresh");
-    await page.locator("main").getByRole("link", { name: "Producciones del Plata" }).click();
-    await expect(page).toHaveURL(/\/producciones-del-plata$/);
-    await expect(page.locator("main").getByRole("heading", { level: 1 })).toHaveText("Producciones del Plata");
-    await expect(page.locator("main").getByRole("link", { name: "Fiesta Bresh" })).toBeVisible();
+  test("an organization's page lists its events and an unknown one is a 404", async ({ page, factory }) => {
+    const event = await fiestaBresh(factory);
+    await page.goto(`/eventos/${event.slug}`);
+    await page.locator("main").getByRole("link", { name: event.organizationName }).click();
+    await expect(page).toHaveURL(new RegExp(`/${event.organizationSlug}$`));
+    await expect(page.locator("main").getByRole("heading", { level: 1 })).toHaveText(event.organizationName);
+    await expect(page.locator("main").getByRole("link", { name: event.name })).toBeVisible();
 
     const missing = await page.goto("/no-existe-esta-productora");
     expect(missing?.status()).toBe(404);

@@ -1,19 +1,25 @@
-import { expect, test, type Page } from "@playwright/test";
-import { DEMO, signIn, uniqueEmail } from "./support";
+import type { Page } from "@playwright/test";
+import { expect, test, type Factory } from "./fixtures";
+import { uniqueEmail } from "./support";
 
 /**
- * A buyer without an account buys a demo event with the sandbox provider:
+ * A buyer without an account buys an event with the sandbox provider:
  * event page → tickets → payer info → summary → sandbox approve → status.
  * Runs with JavaScript and without it: every step is a real form.
  */
-const EVENT = "/eventos/cuarteto-san-juan";
+const EVENT_NAME = "Noche de Cuarteto Sanjuanina";
 
-async function pickAndContinue(page: Page) {
-  await page.goto(EVENT);
+/** An event of its own: Platea at $ 20.000. */
+function cuarteto(factory: Factory) {
+  return factory.event({ name: EVENT_NAME, ticketTypes: [{ name: "Platea", price: 2_000_000, stock: 50 }] });
+}
+
+async function pickAndContinue(page: Page, slug: string) {
+  await page.goto(`/eventos/${slug}`);
   const main = page.locator("main");
   await main.getByLabel("Cantidad de Platea").selectOption("2");
   await main.getByRole("button", { name: "Continuar" }).click();
-  await expect(page).toHaveURL(/\/checkout\/payer-info\/cuarteto-san-juan$/);
+  await expect(page).toHaveURL(new RegExp(`/checkout/payer-info/${slug}$`));
   await expect(main.locator('[data-ticket="Platea"]')).toContainText("2 × Platea");
 }
 
@@ -31,7 +37,7 @@ async function fillPayer(page: Page, email: string, documentNumber = "30.123.456
 async function summaryToApproved(page: Page): Promise<{ ticketsUrl: string; orderCode: string }> {
   const main = page.locator("main");
   await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}\?t=[\w-]+$/);
-  await expect(main.getByRole("heading", { level: 1 })).toHaveText("Noche de Cuarteto Sanjuanina");
+  await expect(main.getByRole("heading", { level: 1 })).toHaveText(EVENT_NAME);
   // 2 × $ 20.000 + 10 % service fee.
   await expect(main.locator("[data-total]")).toHaveText(/\$\s?44\.000,00/);
   await expect(main.locator("[data-service-fee]")).toHaveText(/\$\s?4\.000,00/);
@@ -49,7 +55,7 @@ async function summaryToApproved(page: Page): Promise<{ ticketsUrl: string; orde
   // The confirmation with the tickets, readable without an account thanks to the token.
   await main.getByRole("link", { name: "Ver mis entradas" }).click();
   await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}\?t=/);
-  await expect(page.locator("main")).toContainText("Noche de Cuarteto Sanjuanina");
+  await expect(page.locator("main")).toContainText(EVENT_NAME);
   const orderCode = (await page.locator("main").getByText(/Orden TRB-[0-9A-Z]{6}/).first().innerText()).match(/TRB-[0-9A-Z]{6}/)![0];
   return { ticketsUrl: page.url(), orderCode };
 }
@@ -63,12 +69,13 @@ async function expectInMyTickets(page: Page, orderCode: string) {
 }
 
 test.describe("checkout with JavaScript", () => {
-  test("buys two tickets with the sandbox and lands on the approved page", async ({ page }) => {
+  test("buys two tickets with the sandbox and lands on the approved page", async ({ page, context, factory, signIn }) => {
+    const event = await cuarteto(factory);
     const errors: string[] = [];
     page.on("console", (m) => {
       if (m.type() === "error") errors.push(m.text());
     });
-    await pickAndContinue(page);
+    await pickAndContinue(page, event.slug);
     await fillPayer(page, uniqueEmail("checkout-js"));
     await page.locator("main").getByRole("button", { name: "Continuar al pago" }).click();
     await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}\?t=/);
@@ -79,7 +86,7 @@ test.describe("checkout with JavaScript", () => {
     const { ticketsUrl, orderCode } = await summaryToApproved(page);
 
     // Bought without an account: opening the tickets link signed in keeps them in "Mis tickets".
-    await signIn(page, DEMO.buyer);
+    await signIn(context, await factory.user());
     await page.goto(ticketsUrl);
     await expectInMyTickets(page, orderCode);
   });
@@ -88,13 +95,14 @@ test.describe("checkout with JavaScript", () => {
 test.describe("checkout without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("shows the server's messages next to the fields, then a signed-in buyer buys with the sandbox and finds the tickets in Mis tickets", async ({ page }) => {
-    await signIn(page, DEMO.buyer);
-    await pickAndContinue(page);
+  test("shows the server's messages next to the fields, then a signed-in buyer buys with the sandbox and finds the tickets in Mis tickets", async ({ page, context, factory, signIn }) => {
+    const event = await cuarteto(factory);
+    await signIn(context, await factory.user());
+    await pickAndContinue(page, event.slug);
     const main = page.locator("main");
     await fillPayer(page, "valen@", "12");
     await main.getByRole("button", { name: "Continuar al pago" }).click();
-    await expect(page).toHaveURL(/\/checkout\/payer-info\/cuarteto-san-juan$/);
+    await expect(page).toHaveURL(new RegExp(`/checkout/payer-info/${event.slug}$`));
     await expect(main.locator("#payer-info-email-error, [id$='-email-error']").first()).toHaveText("Este campo debe ser un email válido");
     await expect(main.getByText("Ingresa un número de documento válido")).toBeVisible();
     // What was typed is still there.

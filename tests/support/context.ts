@@ -3,6 +3,7 @@ import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
 import { users } from "#server/db/schema";
 import { hashPassword } from "#server/auth/password";
+import { randomTag, RUN_TAG } from "./random";
 
 /** A domain context for the test file's database. */
 export async function ctxAs(actor: Actor = ANONYMOUS, now = new Date(), ip = "203.0.113.7"): Promise<Ctx> {
@@ -21,7 +22,7 @@ export async function createTestUser(
   const [user] = await db
     .insert(users)
     .values({
-      email: `persona${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`,
+      email: `persona${counter}-${RUN_TAG}-${randomTag()}@example.com`,
       firstName: "Sofía",
       lastName: "Peña",
       passwordHash: await hashPassword(password),

@@ -3,6 +3,7 @@ import type { Ctx } from "#server/context";
 import { createOrganization } from "#server/organizations/organizations";
 import { acceptServiceConditions, createEvent, publishEvent } from "#server/events/events";
 import { actorFor, createTestUser, ctxAs } from "./context";
+import { randomTag, RUN_TAG } from "./random";
 
 let n = 0;
 
@@ -12,7 +13,7 @@ export async function createProducer() {
   const user = await createTestUser();
   const ctx = await ctxAs(actorFor({ ...user, roles: ["producer"] }));
   const organization = await createOrganization(ctx, {
-    name: `Productora ${n} ${Math.random().toString(36).slice(2, 6)}`,
+    name: `Productora ${n} ${RUN_TAG} ${randomTag(4)}`,
     cuit: "30-71234567-1",
     contactEmail: "hola@productora.com.ar",
   });
@@ -56,12 +57,15 @@ export async function createTransferAccount(ctx: Ctx, organizationId: string) {
 }
 
 /** A producer and a published event with these ticket types, the types by name (`tickets.General`). */
-export async function createEventWithTickets(ticketTypeList: Record<string, unknown>[] = [{ name: "General", price: 1_500_000, stock: 100 }]) {
+export async function createEventWithTickets(
+  ticketTypeList: Record<string, unknown>[] = [{ name: "General", price: 1_500_000, stock: 100 }],
+  options: { name?: string; days?: number } = {},
+) {
   const { getDb } = await import("#server/db/client");
   const { ticketTypes } = await import("#server/db/schema");
   const { eq } = await import("drizzle-orm");
   const producer = await createProducer();
-  const { event, date } = await createPublishedEvent(producer.ctx, producer.organization.id, { ticketTypes: ticketTypeList });
+  const { event, date } = await createPublishedEvent(producer.ctx, producer.organization.id, { ...options, ticketTypes: ticketTypeList });
   const db = await getDb();
   const tickets = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id)).orderBy(ticketTypes.sortOrder);
   return { ...producer, event, date, tickets: Object.fromEntries(tickets.map((t) => [t.name, t])) };
