@@ -1,10 +1,11 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { DEMO, signIn, uniqueEmail } from "./support";
+import type { APIRequestContext, Browser, BrowserContext, Page } from "@playwright/test";
+import { expect, test, type Factory } from "./fixtures";
+import { uniqueEmail } from "./support";
 
 /**
- * Bank transfer end to end on the demo seed: "Feria de Vinos Naturales"
- * (Producciones del Plata, owned by productor@tribuna.ar, whose demo Banco
- * Macro account is the transfer account) sells "Entrada por transferencia".
+ * Bank transfer end to end: each test makes a "Feria de Vinos Naturales"
+ * whose organization has a Banco Macro transfer account and sells "Entrada
+ * por transferencia".
  * Without JavaScript the buyer goes through the event page, the payer form
  * and the summary; with it, the order comes from GraphQL createOrder (its
  * paymentUrl is the bank-transfer page). The buyer uploads the receipt, the organizer
@@ -12,7 +13,18 @@ import { DEMO, signIn, uniqueEmail } from "./support";
  * tickets page shows the tickets. Without JavaScript, then with it.
  */
 
-const EVENT_SLUG = "feria-vinos-naturales";
+type Feria = Awaited<ReturnType<Factory["event"]>>;
+
+function feria(factory: Factory): Promise<Feria> {
+  return factory.event({
+    name: "Feria de Vinos Naturales",
+    transferAccount: true,
+    ticketTypes: [
+      { name: "Entrada con copa", price: 1_800_000, stock: 400 },
+      { name: "Entrada por transferencia", price: 1_650_000, stock: 100, paymentMethod: "BankAccount" },
+    ],
+  });
+}
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
 
 async function graphql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown> = {}): Promise<T> {
@@ -23,11 +35,11 @@ async function graphql<T>(request: APIRequestContext, query: string, variables: 
 }
 
 /** A pending bank-transfer purchase of two tickets; the path of its bank-transfer page (with the buyer's token). */
-async function transferOrder(request: APIRequestContext) {
+async function transferOrder(request: APIRequestContext, slug: string) {
   const { event } = await graphql<{ event: { ticketTypes: { id: string; paymentMethod: string; available: number }[] } }>(
     request,
     `query($slug: String!) { event(slug: $slug) { ticketTypes { id paymentMethod available } } }`,
-    { slug: EVENT_SLUG },
+    { slug },
   );
   const ticket = event.ticketTypes.find((t) => t.paymentMethod === "BankAccount" && t.available >= 2)!;
   const email = uniqueEmail("transfiere");
@@ -36,7 +48,7 @@ async function transferOrder(request: APIRequestContext) {
     `mutation($input: CreateOrderInput!) { createOrder(input: $input) { billingId paymentUrl order { code total } } }`,
     {
       input: {
-        eventSlug: EVENT_SLUG,
+        eventSlug: slug,
         items: [{ ticketId: ticket.id, qty: 2 }],
         payer: { firstName: "Martina", lastName: "Transfiere", email, documentType: "dni", documentNumber: "31222333", phoneNumber: "+54 9 11 5555-1234" },
         paymentMethod: "BANK_TRANSFER",
@@ -48,24 +60,25 @@ async function transferOrder(request: APIRequestContext) {
   return { path: `${url.pathname}${url.search}`, code: createOrder.order.code, billingId: createOrder.billingId, email };
 }
 
-async function organizerPage(browser: Browser, javaScriptEnabled: boolean): Promise<Page> {
+type SignIn = (context: BrowserContext, user: Feria["owner"]) => Promise<void>;
+
+async function organizerPage(browser: Browser, javaScriptEnabled: boolean, signIn: SignIn, event: Feria): Promise<Page> {
   const context = await browser.newContext({ javaScriptEnabled, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
-  const page = await context.newPage();
-  await signIn(page, DEMO.producer);
-  await expect(page).toHaveURL("/");
-  return page;
+  await signIn(context, event.owner);
+  return context.newPage();
 }
 
 test.describe("transferencia bancaria sin JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("compra por transferencia, sube el comprobante, el organizador aprueba y llegan las entradas", async ({ page, request, browser }) => {
+  test("compra por transferencia, sube el comprobante, el organizador aprueba y llegan las entradas", async ({ page, request, browser, factory, signIn }) => {
+    const event = await feria(factory);
     // Event page → picker → payer info → summary → bank-transfer page, all plain forms.
-    await page.goto(`/eventos/${EVENT_SLUG}`);
+    await page.goto(`/eventos/${event.slug}`);
     const main = page.locator("main");
     await main.getByLabel("Cantidad de Entrada por transferencia").selectOption("2");
     await main.getByRole("button", { name: "Continuar" }).click();
-    await expect(page).toHaveURL(new RegExp(`/checkout/payer-info/${EVENT_SLUG}$`));
+    await expect(page).toHaveURL(new RegExp(`/checkout/payer-info/${event.slug}$`));
     await expect(main).toContainText("2 × Entrada por transferencia");
     await main.getByLabel("Nombre", { exact: true }).fill("Martina");
     await main.getByLabel("Apellido", { exact: true }).fill("Transfiere");
@@ -86,8 +99,8 @@ test.describe("transferencia bancaria sin JavaScript", () => {
     await expect(page.getByRole("heading", { name: /^Transferí \$\s?[\d.]+,\d{2}$/ })).toBeVisible();
     const account = page.getByTestId("transfer-account");
     await expect(account).toContainText("28505909 40090418135201");
-    await expect(account).toContainText("DELPLATA.ENTRADAS");
-    await expect(account).toContainText("Producciones del Plata");
+    await expect(account).toContainText(/cuenta\.entradas/i);
+    await expect(account).toContainText("Productora de Prueba SRL");
     await expect(account).toContainText("30-71234567-1");
     await expect(account).toContainText("Banco Macro");
     await expect(account).toContainText(order.code);
@@ -105,7 +118,7 @@ test.describe("transferencia bancaria sin JavaScript", () => {
     await expect(page.getByTestId("receipt-received")).toContainText("Recibimos tu comprobante. El organizador lo revisa y te avisamos por email.");
 
     // The organizer finds it pending, with the receipt, and approves it.
-    const organizer = await organizerPage(browser, false);
+    const organizer = await organizerPage(browser, false, signIn, event);
     await organizer.goto("/organizacion/transferencias-bancarias");
     const card = organizer.locator(`[data-testid="bank-transfer"][data-order-code="${order.code}"]`);
     await expect(card).toContainText("Martina Transfiere");
@@ -131,15 +144,16 @@ test.describe("transferencia bancaria sin JavaScript", () => {
 });
 
 test.describe("transferencia bancaria con JavaScript", () => {
-  test("copiar los datos, y un rechazo con motivo confirmado en el diálogo llega al comprador", async ({ page, request, browser, context }) => {
+  test("copiar los datos, y un rechazo con motivo confirmado en el diálogo llega al comprador", async ({ page, request, browser, context, factory, signIn }) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-    const order = await transferOrder(request);
+    const event = await feria(factory);
+    const order = await transferOrder(request, event.slug);
     await page.goto(order.path);
     await page.getByRole("button", { name: "Copiar Alias" }).click();
     await expect(page.getByRole("button", { name: "Copiar Alias" })).toHaveText("¡Copiado!");
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("DELPLATA.ENTRADAS");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^cuenta\.entradas$/i);
 
-    const organizer = await organizerPage(browser, true);
+    const organizer = await organizerPage(browser, true, signIn, event);
     await organizer.goto("/organizacion/transferencias-bancarias");
     const card = organizer.locator(`[data-testid="bank-transfer"][data-order-code="${order.code}"]`);
     await expect(card).toContainText("Sin comprobante todavía");

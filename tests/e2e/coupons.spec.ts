@@ -1,11 +1,11 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { DEMO, signIn, uniqueEmail } from "./support";
+import type { Browser, Page } from "@playwright/test";
+import { expect, test, type Factory } from "./fixtures";
+import { uniqueEmail } from "./support";
 
 /**
  * Coupons end to end, without JavaScript (every step is a real form):
- * the demo producer creates a coupon in /organizacion/cupones for
- * "Fiesta Bresh" (Producciones del Plata, the demo producer's
- * organization), a buyer opens its /canjear link, sees the discount on the
+ * a producer creates a coupon in /organizacion/cupones for their
+ * "Fiesta Bresh" (General at $ 12.000), a buyer opens its /canjear link, sees the discount on the
  * event page and buys through the checkout pages with the sandbox; a 100 %
  * coupon ends with tickets and no payment.
  */
@@ -13,9 +13,8 @@ test.use({ javaScriptEnabled: false });
 
 const EVENT_NAME = "Fiesta Bresh";
 
-async function signInAsProducer(page: Page) {
-  await signIn(page, DEMO.producer);
-  await expect(page).toHaveURL("/");
+function fiestaBresh(factory: Factory) {
+  return factory.event({ name: EVENT_NAME, ticketTypes: [{ name: "General", price: 1_200_000, stock: 300 }] });
 }
 
 /** Creates a coupon from the back office and returns its /canjear link. */
@@ -49,14 +48,14 @@ async function buyerPage(browser: Browser) {
   return context.newPage();
 }
 
-async function pickGeneralAndFillPayer(page: Page, redeemPath: string, code: string, qty: string) {
+async function pickGeneralAndFillPayer(page: Page, slug: string, redeemPath: string, code: string, qty: string) {
   await page.goto(redeemPath);
-  await expect(page).toHaveURL(/\/eventos\/fiesta-bresh$/);
+  await expect(page).toHaveURL(new RegExp(`/eventos/${slug}$`));
   const main = page.locator("main");
   await expect(main.locator(`[data-coupon="${code}"]`)).toContainText(`Cupón ${code} aplicado`);
   await main.getByLabel("Cantidad de General").selectOption(qty);
   await main.getByRole("button", { name: "Continuar" }).click();
-  await expect(page).toHaveURL(/\/checkout\/payer-info\/fiesta-bresh$/);
+  await expect(page).toHaveURL(new RegExp(`/checkout/payer-info/${slug}$`));
   // The coupon travels in the saved cart to the checkout.
   await expect(main.locator('[name="couponCode"]')).toHaveValue(code);
   await main.getByLabel("Nombre", { exact: true }).fill("Valentina");
@@ -68,9 +67,10 @@ async function pickGeneralAndFillPayer(page: Page, redeemPath: string, code: str
   await main.getByRole("button", { name: "Continuar al pago" }).click();
 }
 
-test("coupon purchase: created in the back office, applied by its link, paid with the discount", async ({ page, browser }) => {
-  const code = `E2E${Math.random().toString(36).slice(2, 7).toUpperCase()}`;
-  await signInAsProducer(page);
+test("coupon purchase: created in the back office, applied by its link, paid with the discount", async ({ page, browser, factory, signIn }) => {
+  const event = await fiestaBresh(factory);
+  const code = `E2E${factory.uniqueWord().toUpperCase()}`;
+  await signIn(page.context(), event.owner);
   const redeemPath = await createCoupon(page, { code, percent: "20", maxUses: "5" });
 
   const buyer = await buyerPage(browser);
@@ -80,7 +80,7 @@ test("coupon purchase: created in the back office, applied by its link, paid wit
   // General: $ 12.000 → $ 9.600 with the coupon.
   await expect(main.locator("li").filter({ hasText: "General" }).locator("[data-discounted-price]")).toHaveText(/\$\s?9\.600,00/);
 
-  await pickGeneralAndFillPayer(buyer, redeemPath, code, "2");
+  await pickGeneralAndFillPayer(buyer, event.slug, redeemPath, code, "2");
   await expect(buyer).toHaveURL(/\/checkout\/[0-9a-f-]{36}\?t=[\w-]+$/);
   // 2 × $ 12.000 = $ 24.000 − 20 % = $ 19.200, plus the 10 % fee on what is paid ($ 1.920).
   await expect(main.locator("[data-total]")).toHaveText(/\$\s?21\.120,00/);
@@ -95,13 +95,14 @@ test("coupon purchase: created in the back office, applied by its link, paid wit
   await buyer.context().close();
 });
 
-test("a 100 % coupon issues the tickets without payment", async ({ page, browser }) => {
-  const code = `GRATIS${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
-  await signInAsProducer(page);
+test("a 100 % coupon issues the tickets without payment", async ({ page, browser, factory, signIn }) => {
+  const event = await fiestaBresh(factory);
+  const code = `GRATIS${factory.uniqueWord().toUpperCase()}`;
+  await signIn(page.context(), event.owner);
   const redeemPath = await createCoupon(page, { code, percent: "100", maxUses: "1" });
 
   const buyer = await buyerPage(browser);
-  await pickGeneralAndFillPayer(buyer, redeemPath, code, "1");
+  await pickGeneralAndFillPayer(buyer, event.slug, redeemPath, code, "1");
   // Nothing to pay: straight to the confirmation, no provider page.
   await expect(buyer).toHaveURL(/\/checkout\/status\/approved\?billingId=[0-9a-f-]{36}&t=/);
   const main = buyer.locator("main");
@@ -113,7 +114,7 @@ test("a 100 % coupon issues the tickets without payment", async ({ page, browser
   // The link now explains that its uses ran out.
   const again = await buyerPage(browser);
   await again.goto(redeemPath);
-  await expect(again).toHaveURL(/\/eventos\/fiesta-bresh$/);
+  await expect(again).toHaveURL(new RegExp(`/eventos/${event.slug}$`));
   await expect(again.getByText(`Se agotaron los usos del cupón «${code}»`).first()).toBeVisible();
   await buyer.context().close();
   await again.context().close();

@@ -30,7 +30,7 @@ export interface Factory {
   /** A published event of a new organization, with these ticket types; `tickets` by name. */
   /** A word no other test's data contains (for searches), from the seeded generator and this run's tag. */
   uniqueWord(): string;
-  event(options?: { name?: string; days?: number; ticketTypes?: TicketTypeInput[]; transferAccount?: boolean }): Promise<{
+  event(options?: { name?: string; days?: number; startsAt?: Date; ticketTypes?: TicketTypeInput[]; transferAccount?: boolean }): Promise<{
     slug: string;
     name: string;
     eventId: string;
@@ -61,7 +61,7 @@ async function makeFactory(): Promise<Factory> {
       }),
     producer: () => createProducer(),
     async event(options = {}) {
-      const made = await createEventWithTickets(options.ticketTypes ?? [{ name: "General", price: 1_500_000, stock: 100 }], { name: options.name, days: options.days });
+      const made = await createEventWithTickets(options.ticketTypes ?? [{ name: "General", price: 1_500_000, stock: 100 }], { name: options.name, days: options.days, startsAt: options.startsAt });
       if (options.transferAccount) await createTransferAccount(made.ctx, made.organization.id);
       return {
         slug: made.event.slug,
@@ -107,7 +107,6 @@ export const test = base.extend<
     },
     { scope: "worker" },
   ],
-  // eslint-disable-next-line no-empty-pattern
   signIn: async ({}, use) => use(signInContext),
 });
 

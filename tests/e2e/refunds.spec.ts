@@ -1,9 +1,10 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { DEMO, fill, signIn, uniqueEmail } from "./support";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { fill, uniqueEmail } from "./support";
 
 /**
- * Withdrawal ("Botón de arrepentimiento") and refunds end to end, on the demo
- * seed (productor@tribuna.ar owns "Producciones del Plata"): a buyer without
+ * Withdrawal ("Botón de arrepentimiento") and refunds end to end, each test
+ * on an event of its own organization: a buyer without
  * an account asks on /cuenta/devoluciones inside the legal window and gets a
  * management code at once; a purchase for an event less than 24 hours away
  * goes to the organizer, who approves it on the order's page, and the order
@@ -11,46 +12,14 @@ import { DEMO, fill, signIn, uniqueEmail } from "./support";
  * sandbox payment (the checkout pages are another area).
  */
 
-const ORGANIZER = DEMO.producer;
-
-async function graphql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<T> {
+async function graphql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown> = {}): Promise<T> {
   const response = await request.post("/api/graphql", {
-    headers: { "content-type": "application/json", "x-graphql-csrf": "1", ...(token ? { "x-access-token": token } : {}) },
+    headers: { "content-type": "application/json", "x-graphql-csrf": "1" },
     data: { query, variables },
   });
   const body = (await response.json()) as { data?: T; errors?: { message: string }[] };
   if (body.errors?.length) throw new Error(body.errors.map((e) => e.message).join("; "));
   return body.data as T;
-}
-
-/** An event of the demo organization that starts in `hours` hours (created and published through GraphQL). */
-async function eventStartingIn(request: APIRequestContext, hours: number) {
-  const { login } = await graphql<{ login: { accessToken: string } }>(request, `mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken } }`, { e: ORGANIZER.email, p: ORGANIZER.password });
-  const token = login.accessToken;
-  const { organization } = await graphql<{ organization: { id: string } }>(request, `{ organization(slug: "producciones-del-plata") { id } }`, {}, token);
-  const startsAt = new Date(Date.now() + hours * 3600_000);
-  const endsAt = new Date(startsAt.getTime() + 4 * 3600_000);
-  const name = `Último momento ${Math.random().toString(36).slice(2, 7)}`;
-  const { createEvent } = await graphql<{ createEvent: { id: string; slug: string } }>(
-    request,
-    `mutation($input: CreateEventInput!) { createEvent(input: $input) { id slug } }`,
-    {
-      input: {
-        organizationId: organization.id,
-        name,
-        city: "Buenos Aires",
-        province: "AR-CF",
-        venueName: "Niceto Club",
-        venueAddress: "Niceto Vega 5510",
-        dates: [{ startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString() }],
-        ticketTypes: [{ name: "General", price: 500_000, stock: 50 }],
-      },
-    },
-    token,
-  );
-  await graphql(request, `mutation($input: EventIdInput!) { acceptServiceConditions(input: $input) { id } }`, { input: { id: createEvent.id } }, token);
-  await graphql(request, `mutation($input: EventIdInput!) { publishEvent(input: $input) { id } }`, { input: { id: createEvent.id } }, token);
-  return createEvent.slug;
 }
 
 /** A paid purchase (sandbox approval) for one ticket of the event; returns its order code and the payer's email. */
@@ -97,8 +66,9 @@ async function askForRefund(page: Page, orderCode: string, email: string) {
 for (const js of [true, false]) {
   test.describe(`withdrawal inside the window (${js ? "with" : "without"} JavaScript)`, () => {
     test.use({ javaScriptEnabled: js });
-    test("a buyer without an account gets a management code and the refund at once", async ({ page, request }) => {
-      const { orderCode, email } = await paidOrder(request, "fiesta-bresh");
+    test("a buyer without an account gets a management code and the refund at once", async ({ page, request, factory }) => {
+      const event = await factory.event({ name: "Fiesta para arrepentirse", ticketTypes: [{ name: "General", price: 1_200_000, stock: 50 }] });
+      const { orderCode, email } = await paidOrder(request, event.slug);
       const code = await askForRefund(page, orderCode, email);
       await expect(page.getByText("Devolución aprobada en el momento")).toBeVisible();
       await expect(page.getByText("Tus entradas quedaron anuladas")).toBeVisible();
@@ -115,16 +85,15 @@ for (const js of [true, false]) {
 }
 
 test.describe("refund request and approval", () => {
-  test("outside the window (event in less than 24 hours): the organizer approves it and the order shows refunded", async ({ page, request }) => {
-    const slug = await eventStartingIn(request, 20);
-    const { orderCode, email } = await paidOrder(request, slug);
+  test("outside the window (event in less than 24 hours): the organizer approves it and the order shows refunded", async ({ page, request, factory, signIn }) => {
+    const event = await factory.event({ name: "Último momento", startsAt: new Date(Date.now() + 20 * 3600_000), ticketTypes: [{ name: "General", price: 500_000, stock: 50 }] });
+    const { orderCode, email } = await paidOrder(request, event.slug);
     const code = await askForRefund(page, orderCode, email);
     await expect(page.getByText("Lo revisa la organización del evento.", { exact: true })).toBeVisible();
 
     // The organizer signs in and finds it under "Devoluciones pendientes".
     await page.context().clearCookies();
-    await signIn(page, ORGANIZER);
-    await expect(page).toHaveURL("/");
+    await signIn(page.context(), event.owner);
     await page.goto("/organizacion/resumen-de-ventas");
     await expect(page.getByRole("heading", { name: /Devoluciones pendientes/ })).toBeVisible();
     await page.getByRole("link", { name: `Revisar ${orderCode}` }).click();

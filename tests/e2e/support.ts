@@ -23,18 +23,3 @@ export async function newestEmailText(page: Page, email: string): Promise<string
   await expect(text).toBeVisible();
   return text.innerText();
 }
-
-/** Demo accounts (server/db/seed.ts), all with the same password. */
-export const DEMO = {
-  producer: { email: "productor@tribuna.ar", password: "tribuna1234" },
-  buyer: { email: "comprador@tribuna.ar", password: "tribuna1234" },
-} as const;
-
-/** Signs in through the email-and-password form and waits for the signed-in header. */
-export async function signIn(page: Page, account: { email: string; password: string }) {
-  await page.goto("/cuenta/iniciar-sesion/email");
-  await fill(page, "email", account.email);
-  await fill(page, "password", account.password);
-  await submit(page);
-  await expect(page).not.toHaveURL(/\/cuenta\/iniciar-sesion/);
-}

@@ -1,15 +1,20 @@
-import { expect, test, type APIRequestContext, type Page, type Route } from "@playwright/test";
-import { DEMO, newestEmailText, signIn } from "./support";
+import type { APIRequestContext, BrowserContext, Page, Route } from "@playwright/test";
+import { expect, test, type Factory } from "./fixtures";
+import { newestEmailText } from "./support";
 
 // `context.setOffline` does not reach a service worker's own fetches (microsoft/playwright#2311): with
 // these events on, the test cuts them with a route too, so "offline" really is offline for the worker.
 process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS = "1";
 
-const BUYER = DEMO.buyer;
+type Buyer = Awaited<ReturnType<Factory["user"]>>;
+type SignIn = (context: BrowserContext, user: Buyer) => Promise<void>;
 
-async function signInAsBuyer(page: Page) {
-  await signIn(page, BUYER);
+async function signInAsBuyer(page: Page, factory: Factory, signIn: SignIn): Promise<Buyer> {
+  const buyer = await factory.user({ firstName: "Joaquín", lastName: "Comprador" });
+  await signIn(page.context(), buyer);
+  await page.goto("/");
   await expect(page.locator('header a[href="/cuenta/mi-cuenta"]:visible').first()).toBeVisible();
+  return buyer;
 }
 
 async function gql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown> = {}): Promise<T> {
@@ -19,42 +24,31 @@ async function gql<T>(request: APIRequestContext, query: string, variables: Reco
   return body.data as T;
 }
 
-type EventData = {
-  event: { slug: string; name: string; dates: { id: string; status: string }[]; ticketTypes: { id: string; price: number; available: number; paymentMethod: string; hidden: boolean; presale: boolean }[] } | null;
-};
-
-/** Buys two tickets of a paid demo event with the browser's session (GraphQL createOrder), then pays them in the sandbox. */
-async function buyAndPay(page: Page) {
-  const { events } = await gql<{ events: { items: { slug: string }[] } }>(page.request, "query { events(limit: 48) { items { slug } } }");
-  for (const { slug } of events.items) {
-    const { event } = await gql<EventData>(page.request, "query E($slug: String!) { event(slug: $slug) { slug name dates { id status } ticketTypes { id price available paymentMethod hidden presale } } }", { slug });
-    const ticket = event?.ticketTypes.find((t) => t.price > 0 && t.available >= 2 && !t.hidden && !t.presale && /mercado/i.test(t.paymentMethod));
-    const date = event?.dates.find((d) => d.status === "active");
-    if (!event || !ticket || !date) continue;
-    const { createOrder } = await gql<{ createOrder: { billingId: string; order: { code: string } } }>(
-      page.request,
-      "mutation C($input: CreateOrderInput!) { createOrder(input: $input) { billingId order { code } } }",
-      {
-        input: {
-          eventSlug: event.slug,
-          eventDateId: date.id,
-          items: [{ ticketId: ticket.id, qty: 2 }],
-          payer: { firstName: "Joaquín", lastName: "Comprador", email: BUYER.email, documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
-          paymentMethod: "MERCADO_PAGO",
-        },
+/** Buys two tickets of a new event with the browser's session (GraphQL createOrder), then pays them in the sandbox. */
+async function buyAndPay(page: Page, factory: Factory, buyer: Buyer) {
+  const event = await factory.event({ name: "Noche de Cumbia", ticketTypes: [{ name: "General", price: 1_500_000, stock: 100 }] });
+  const { createOrder } = await gql<{ createOrder: { billingId: string; order: { code: string } } }>(
+    page.request,
+    "mutation C($input: CreateOrderInput!) { createOrder(input: $input) { billingId order { code } } }",
+    {
+      input: {
+        eventSlug: event.slug,
+        eventDateId: event.eventDateId,
+        items: [{ ticketId: event.tickets.General.id, qty: 2 }],
+        payer: { firstName: "Joaquín", lastName: "Comprador", email: buyer.email, documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
+        paymentMethod: "MERCADO_PAGO",
       },
-    );
-    const paid = await page.request.post(`/sandbox/mercadopago/${createOrder.billingId}`, { form: { status: "approved" }, maxRedirects: 0 });
-    expect(paid.status()).toBe(302);
-    return { eventName: event.name, billingId: createOrder.billingId, orderCode: createOrder.order.code };
-  }
-  throw new Error("No demo event with two tickets to buy by Mercado Pago");
+    },
+  );
+  const paid = await page.request.post(`/sandbox/mercadopago/${createOrder.billingId}`, { form: { status: "approved" }, maxRedirects: 0 });
+  expect(paid.status()).toBe(302);
+  return { eventName: event.name, billingId: createOrder.billingId, orderCode: createOrder.order.code };
 }
 
 test.describe("tickets", () => {
-  test("a paid order shows in Mis tickets with its QR full screen, and the page still opens offline", async ({ page, context }) => {
-    await signInAsBuyer(page);
-    const { eventName, billingId, orderCode } = await buyAndPay(page);
+  test("a paid order shows in Mis tickets with its QR full screen, and the page still opens offline", async ({ page, context, factory, signIn }) => {
+    const buyer = await signInAsBuyer(page, factory, signIn);
+    const { eventName, billingId, orderCode } = await buyAndPay(page, factory, buyer);
 
     await page.goto("/cuenta/mis-tickets");
     await expect(page.getByRole("heading", { name: "Mis tickets", level: 1 })).toBeVisible();
@@ -107,7 +101,7 @@ test.describe("tickets", () => {
     // The tickets email (sent by the job queue) links to the confirmation page, which shows the QRs and the PDF.
     let text = "";
     await expect(async () => {
-      text = await newestEmailText(page, BUYER.email);
+      text = await newestEmailText(page, buyer.email);
       expect(text).toContain(`Orden ${orderCode}`);
     }).toPass({ timeout: 30_000 });
     await expect(page.getByTestId("email-attachments")).toContainText(`entradas-${orderCode}.pdf`);
@@ -115,7 +109,7 @@ test.describe("tickets", () => {
     expect(link).toContain(`/tickets/${billingId}?t=`);
     await page.goto(link);
     await expect(page.getByRole("heading", { name: "¡Listo! Tu compra está confirmada" })).toBeVisible();
-    await expect(page.getByText(`Te los mandamos también a ${BUYER.email}.`)).toBeVisible();
+    await expect(page.getByText(`Te los mandamos también a ${buyer.email}.`)).toBeVisible();
     await expect(page.getByTestId("ticket")).toHaveCount(2);
     const pdf = await page.request.get(await page.getByRole("link", { name: "Descargar PDF" }).getAttribute("href").then((h) => h!));
     expect(pdf.headers()["content-type"]).toBe("application/pdf");
@@ -132,9 +126,9 @@ test.describe("tickets", () => {
 test.describe("tickets without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the purchase page shows the tickets and opens a QR full screen", async ({ page }) => {
-    await signInAsBuyer(page);
-    const { orderCode } = await buyAndPay(page);
+  test("the purchase page shows the tickets and opens a QR full screen", async ({ page, factory, signIn }) => {
+    const buyer = await signInAsBuyer(page, factory, signIn);
+    const { orderCode } = await buyAndPay(page, factory, buyer);
     await page.goto("/cuenta/mis-tickets");
     await page.getByRole("link", { name: `Ver la compra ${orderCode}` }).first().click();
     await expect(page.getByRole("heading", { name: "¡Listo! Tu compra está confirmada" })).toBeVisible();

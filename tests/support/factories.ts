@@ -28,9 +28,9 @@ export function daysFromNow(days: number, hour = 21) {
 export async function createPublishedEvent(
   ctx: Ctx,
   organizationId: string,
-  options: { name?: string; days?: number; province?: string; ticketTypes?: Record<string, unknown>[]; publish?: boolean } = {},
+  options: { name?: string; days?: number; startsAt?: Date; province?: string; ticketTypes?: Record<string, unknown>[]; publish?: boolean } = {},
 ) {
-  const startsAt = daysFromNow(options.days ?? 10);
+  const startsAt = options.startsAt ?? daysFromNow(options.days ?? 10);
   const { event, dates } = await createEvent(ctx, {
     organizationId,
     name: options.name ?? "Noche de Cumbia",
@@ -59,7 +59,7 @@ export async function createTransferAccount(ctx: Ctx, organizationId: string) {
 /** A producer and a published event with these ticket types, the types by name (`tickets.General`). */
 export async function createEventWithTickets(
   ticketTypeList: Record<string, unknown>[] = [{ name: "General", price: 1_500_000, stock: 100 }],
-  options: { name?: string; days?: number } = {},
+  options: { name?: string; days?: number; startsAt?: Date } = {},
 ) {
   const { getDb } = await import("#server/db/client");
   const { ticketTypes } = await import("#server/db/schema");
