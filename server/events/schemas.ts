@@ -3,6 +3,7 @@ import { parseDateTime } from "#common/dates";
 import { parseMoney } from "#common/money";
 import { MESSAGES, optional, provinceSchema, requiredText, PATTERNS } from "#common/validation";
 import { CUSTOM_FIELD_KINDS, PAYMENT_METHOD_KINDS, STATUSES } from "#server/db/schema";
+import { storedImageUrlSchema } from "#server/media/images";
 
 /** Field rules for events and tickets (the spec leaves them to us; see docs/decisions/). */
 export const EVENT_CATEGORIES = [
@@ -83,7 +84,7 @@ export const eventDateInput = z
 export const eventFields = {
   name: requiredText().refine((v) => v.length <= 120, "Usá hasta 120 caracteres"),
   description: z.string().trim().max(10_000, "Usá hasta 10000 caracteres").default(""),
-  imageUrl: optional(z.string().trim().max(500)),
+  imageUrl: optional(storedImageUrlSchema),
   category: z.enum(EVENT_CATEGORIES.map((c) => c.value) as [EventCategory, ...EventCategory[]], { error: "Elegí una categoría" }).default("otros"),
   minAge: intSchema(0, 99).default(0),
   venueName: requiredText(),

@@ -1,5 +1,7 @@
 import { builder } from "./builder";
 import { given, isoDate, money } from "./scalars";
+import { FileScalar, fileBytes } from "./uploads";
+import { MAX_RECEIPT_BYTES } from "#server/bank-transfers/receipts";
 import { appUrl } from "#server/env";
 import * as transfers from "#server/bank-transfers/bank-transfers";
 import type { BankTransferItem } from "#server/bank-transfers/bank-transfers";
@@ -210,3 +212,30 @@ builder.mutationFields((t) => ({
 }));
 
 export { BankAccount, BankTransfer };
+
+const UploadReceiptInput = builder.inputType("UploadBankTransferReceiptInput", {
+  fields: (t) => ({
+    billingId: t.id({ required: true }),
+    token: t.string({ description: "The purchase's access token (`accessToken` of createOrder), for a buyer without an account." }),
+    file: t.field({ type: FileScalar, required: true, description: "PDF, JPG or PNG, up to 5 MB (checked by its bytes)." }),
+  }),
+});
+
+builder.mutationField("uploadBankTransferReceipt", (t) =>
+  t.field({
+    type: BankTransferReceipt,
+    nullable: false,
+    description:
+      "The buyer uploads (or replaces) the receipt of a pending bank-transfer purchase, as on /checkout/bank-transfer/{billingId}. Multipart request. Errors: `BAD_USER_INPUT` with `fieldErrors.receipt` (type, size, hold over, not pending), `NOT_FOUND` without access to the billing.",
+    args: { input: t.arg({ type: UploadReceiptInput, required: true }) },
+    resolve: async (_root, { input }, { ctx }) => {
+      const row = await transfers.uploadBankTransferReceipt(ctx, {
+        billingId: String(input.billingId),
+        token: input.token ?? null,
+        bytes: await fileBytes(input.file, MAX_RECEIPT_BYTES),
+        fileName: input.file.name,
+      });
+      return { id: row.id, contentType: row.contentType, originalName: row.originalName, size: row.size, uploadedAt: row.createdAt };
+    },
+  }),
+);

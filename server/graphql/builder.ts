@@ -14,6 +14,7 @@ export interface GraphQLContext {
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   DefaultFieldNullability: true;
+  Scalars: { File: { Input: File; Output: never } };
 }>({});
 
 builder.queryType({});

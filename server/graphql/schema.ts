@@ -8,5 +8,6 @@ import "./refunds";
 import "./bank-transfers";
 import "./payments";
 import "./ledger";
+import "./uploads";
 
 export const schema = builder.toSchema({ sortSchema: true });

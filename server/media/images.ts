@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { z } from "zod";
 import type { Ctx } from "#server/context";
 import { env } from "#server/env";
 import { Invalid, Unauthenticated } from "#server/errors";
@@ -16,6 +17,7 @@ export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 export const IMAGE_MESSAGES = {
   type: "La imagen tiene que ser JPG, PNG o WebP",
   size: "La imagen no puede pesar más de 2 MB",
+  notStored: "Subí la imagen a Tribuna primero (desde el formulario o con uploadImage): no usamos imágenes de otros sitios",
 } as const;
 
 export const IMAGE_TYPES = {
@@ -88,6 +90,9 @@ export async function saveImage(ctx: Ctx, bytes: Uint8Array, field = "image"): P
 export function isStoredImageUrl(url: string): boolean {
   return url.startsWith(IMAGE_URL_PREFIX) && STORED_NAME.test(url.slice(IMAGE_URL_PREFIX.length));
 }
+
+/** An event's image or an organization's logo: only a URL of one of our uploads, whichever door it came through. */
+export const storedImageUrlSchema = z.string().trim().max(500).refine(isStoredImageUrl, IMAGE_MESSAGES.notStored);
 
 /**
  * A stored image by its file name, or null. The name must look exactly like

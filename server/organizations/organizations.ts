@@ -5,6 +5,7 @@ import { emailSchema, optional, phoneSchema, requiredText } from "#common/valida
 import type { Ctx } from "#server/context";
 import { memberships, organizations, users } from "#server/db/schema";
 import { Invalid, NotFound, Unauthenticated } from "#server/errors";
+import { storedImageUrlSchema } from "#server/media/images";
 import { parseInput } from "#server/validation";
 import { requireCapability } from "./permissions";
 import { SLUG_MESSAGES, slugProblem, slugify } from "./slugs";
@@ -27,7 +28,7 @@ const organizationFields = {
     .refine(isValidCuit, INVALID_CUIT),
   contactEmail: emailSchema,
   contactPhone: optional(phoneSchema),
-  logoUrl: optional(z.string().trim().max(500)),
+  logoUrl: optional(storedImageUrlSchema),
 };
 
 export const createOrganizationSchema = z.object({ ...organizationFields, slug: optional(slugSchema) });
