@@ -40,6 +40,19 @@ export function toDateTimeLocal(value: Date | string | null | undefined): string
   return toZoned(value).toFormat("yyyy-MM-dd'T'HH:mm");
 }
 
-/** Picker range of the spec. */
+/** Picker range of the spec: every date field, in every door, takes only dates inside it. */
 export const DATE_PICKER_MIN = "1900-01-01";
 export const DATE_PICKER_MAX = "2099-12-31";
+export const DATE_RANGE_MESSAGE = "Elegí una fecha entre el 01/01/1900 y el 31/12/2099";
+
+const RANGE_START = DateTime.fromISO(DATE_PICKER_MIN, { zone: TIME_ZONE }).startOf("day").toMillis();
+const RANGE_END = DateTime.fromISO(DATE_PICKER_MAX, { zone: TIME_ZONE }).endOf("day").toMillis();
+
+/** True when the instant falls on a Buenos Aires day inside the spec's picker range. */
+export function isWithinDateRange(value: Date): boolean {
+  const ms = value.getTime();
+  return ms >= RANGE_START && ms <= RANGE_END;
+}
+
+/** `min`/`max` for an `<input type="datetime-local">`, so the browser's picker keeps to the same range. */
+export const DATE_TIME_INPUT_RANGE = { min: `${DATE_PICKER_MIN}T00:00`, max: `${DATE_PICKER_MAX}T23:59` } as const;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseDateTime } from "#common/dates";
+import { DATE_RANGE_MESSAGE, isWithinDateRange, parseDateTime } from "#common/dates";
 import { parseMoney } from "#common/money";
 import { MESSAGES, optional, provinceSchema, requiredText, PATTERNS } from "#common/validation";
 import { CUSTOM_FIELD_KINDS, PAYMENT_METHOD_KINDS, STATUSES } from "#server/db/schema";
@@ -40,6 +40,10 @@ export const dateTimeSchema = z
     const parsed = v instanceof Date ? v : parseDateTime(v);
     if (!parsed || Number.isNaN(parsed.getTime())) {
       issue.addIssue({ code: "custom", message: EVENT_MESSAGES.date });
+      return z.NEVER;
+    }
+    if (!isWithinDateRange(parsed)) {
+      issue.addIssue({ code: "custom", message: DATE_RANGE_MESSAGE });
       return z.NEVER;
     }
     return parsed;

@@ -1,5 +1,6 @@
 import { PROVINCES } from "#common/validation";
 import { Checkbox, SelectInput, TextArea, TextInput } from "./forms";
+import { DATE_TIME_INPUT_RANGE } from "#common/dates";
 
 export type Option = { value: string; label: string };
 
@@ -35,9 +36,9 @@ export function VenueFields() {
 export function DateFields({ prefix = "" }: { prefix?: string }) {
   return (
     <div className="grid gap-x-4 gap-y-2 sm:grid-cols-3 sm:items-end">
-      <TextInput name={`${prefix}startsAt`} label="Empieza" type="datetime-local" required />
-      <TextInput name={`${prefix}endsAt`} label="Termina" type="datetime-local" required />
-      <TextInput name={`${prefix}doorsAt`} label="Apertura de puertas (opcional)" type="datetime-local" />
+      <TextInput name={`${prefix}startsAt`} label="Empieza" type="datetime-local" {...DATE_TIME_INPUT_RANGE} required />
+      <TextInput name={`${prefix}endsAt`} label="Termina" type="datetime-local" {...DATE_TIME_INPUT_RANGE} required />
+      <TextInput name={`${prefix}doorsAt`} label="Apertura de puertas (opcional)" type="datetime-local" {...DATE_TIME_INPUT_RANGE} />
     </div>
   );
 }
@@ -66,8 +67,8 @@ export function TicketTypeFields({ prefix = "", dates, salesWindow = false }: { 
       />
       {salesWindow ? (
         <>
-          <TextInput name={n("salesStartAt")} label="Venta desde (opcional)" type="datetime-local" className="sm:col-span-2" />
-          <TextInput name={n("salesEndAt")} label="Venta hasta (opcional)" type="datetime-local" className="sm:col-span-2" />
+          <TextInput name={n("salesStartAt")} label="Venta desde (opcional)" type="datetime-local" {...DATE_TIME_INPUT_RANGE} className="sm:col-span-2" />
+          <TextInput name={n("salesEndAt")} label="Venta hasta (opcional)" type="datetime-local" {...DATE_TIME_INPUT_RANGE} className="sm:col-span-2" />
         </>
       ) : null}
       <TextArea name={n("description")} label="Descripción (opcional)" rows={2} className="sm:col-span-2 lg:col-span-4" />
