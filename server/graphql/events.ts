@@ -19,6 +19,7 @@ import { given, isoDate, money } from "./scalars";
 import { parseDateTime } from "#common/dates";
 import * as catalogue from "#server/events/catalogue";
 import * as eventsDomain from "#server/events/events";
+import { CHANGE_ACTIONS, saveEventSchedule, type SaveEventScheduleInput, type ScheduleChange } from "#server/events/schedule";
 import { EVENT_MESSAGES } from "#server/events/schemas";
 import * as organizationsDomain from "#server/organizations/organizations";
 import { Invalid } from "#server/errors";
@@ -695,3 +696,68 @@ builder.mutationFields((t) => ({
     },
   }),
 }));
+
+// ── Dates and ticket types as one list, with the spec's change actions ──
+
+const ChangeActionEnum = builder.enumType("ChangeAction", { values: CHANGE_ACTIONS });
+
+const ScheduleDateInput = builder.inputType("ScheduleDateInput", {
+  description: "A date of the list: without `id` it is created; with `id` it is updated (or left alone when nothing changed); `remove: true` deletes it.",
+  fields: (t) => ({ id: t.id(), remove: t.boolean(), ...dateFields(t, true) }),
+});
+
+const ScheduleTicketTypeInput = builder.inputType("ScheduleTicketTypeInput", {
+  description: "A ticket type of the list: without `id` it is created; with `id` it is updated (or left alone when nothing changed); `remove: true` deletes it.",
+  fields: (t) => ({ id: t.id(), remove: t.boolean(), eventDateId: t.id({ description: "One of the event's dates; leave out for any date." }), ...ticketFields(t, true) }),
+});
+
+const SaveEventScheduleInput = builder.inputType("SaveEventScheduleInput", {
+  fields: (t) => ({
+    eventId: t.id({ required: true }),
+    dates: t.field({ type: [ScheduleDateInput], description: "Dates to create, change or delete; dates left out stay as they are." }),
+    ticketTypes: t.field({ type: [ScheduleTicketTypeInput], description: "Ticket types to create, change or delete; those left out stay as they are." }),
+  }),
+});
+
+const ScheduleDateChange = builder.objectRef<ScheduleChange>("ScheduleDateChange").implement({
+  fields: (t) => ({
+    id: t.exposeID("id", { nullable: false }),
+    action: t.field({ type: ChangeActionEnum, nullable: false, resolve: (c) => c.action as (typeof CHANGE_ACTIONS)[number] }),
+    status: t.exposeString("status", { nullable: false, description: "created or modified when this save made or changed it; deleted; else its status (active, paused)." }),
+  }),
+});
+
+const ScheduleTicketTypeChange = builder.objectRef<ScheduleChange>("ScheduleTicketTypeChange").implement({
+  fields: (t) => ({
+    id: t.exposeID("id", { nullable: false }),
+    action: t.field({ type: ChangeActionEnum, nullable: false, resolve: (c) => c.action as (typeof CHANGE_ACTIONS)[number] }),
+    status: t.exposeString("status", { nullable: false, description: "active, paused or deleted." }),
+  }),
+});
+
+const EventScheduleChanges = builder.objectRef<{ dates: ScheduleChange[]; ticketTypes: ScheduleChange[] }>("EventScheduleChanges").implement({
+  fields: (t) => ({
+    dates: t.field({ type: [ScheduleDateChange], nullable: false, resolve: (c) => c.dates }),
+    ticketTypes: t.field({ type: [ScheduleTicketTypeChange], nullable: false, resolve: (c) => c.ticketTypes }),
+  }),
+});
+
+builder.mutationField("saveEventSchedule", (t) =>
+  t.field({
+    type: EventScheduleChanges,
+    nullable: false,
+    description:
+      "Creates, changes and deletes an event's dates and ticket types in one transaction and says what happened to each row (create, update, delete, no_update). Any invalid row refuses the whole save with BAD_USER_INPUT (`dates.1.endsAt`, `ticketTypes.0.stock`…).",
+    args: { input: t.arg({ type: SaveEventScheduleInput, required: true }) },
+    // The helpers that build these input types take `required` as a plain boolean, so Pothos types every
+    // field as optional; the domain's parse is what enforces them.
+    resolve: (_root, { input }, { ctx }) =>
+      saveEventSchedule(ctx, {
+        eventId: String(input.eventId),
+        dates: (input.dates ?? []).map((d) => given({ ...d, id: d.id ? String(d.id) : undefined })) as SaveEventScheduleInput["dates"],
+        ticketTypes: (input.ticketTypes ?? []).map((tt) =>
+          given({ ...tt, id: tt.id ? String(tt.id) : undefined, eventDateId: tt.eventDateId ? String(tt.eventDateId) : undefined }),
+        ) as SaveEventScheduleInput["ticketTypes"],
+      }),
+  }),
+);

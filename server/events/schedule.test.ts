@@ -1,0 +1,86 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "#server/db/client";
+import { eventDates, ticketTypes } from "#server/db/schema";
+import { createEventWithTickets, createProducer } from "#tests/support/factories";
+import { saveEventSchedule } from "./schedule";
+
+async function rowsOf(eventId: string) {
+  const db = await getDb();
+  return {
+    dates: await db.select().from(eventDates).where(eq(eventDates.eventId, eventId)),
+    tickets: await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, eventId)),
+  };
+}
+
+describe("saveEventSchedule: dates and ticket types as one list, with the spec's change actions", () => {
+  it("creates, updates, deletes and leaves alone, and says which happened to each row", async () => {
+    const { ctx, event, date, tickets } = await createEventWithTickets([
+      { name: "General", price: 1_000_000, stock: 100 },
+      { name: "VIP", price: 3_000_000, stock: 20 },
+    ]);
+    const later = new Date(date.startsAt.getTime() + 7 * 24 * 3600_000);
+    const changes = await saveEventSchedule(ctx, {
+      eventId: event.id,
+      dates: [
+        { id: date.id, startsAt: date.startsAt, endsAt: date.endsAt },
+        { startsAt: later.toISOString(), endsAt: new Date(later.getTime() + 4 * 3600_000).toISOString() },
+      ],
+      ticketTypes: [
+        { id: tickets.General.id, name: "General", price: 1_000_000, stock: 100 },
+        { id: tickets.VIP.id, name: "VIP", price: 3_500_000, stock: 20 },
+        { name: "Preventa", price: 800_000, stock: 50 },
+      ],
+    });
+    expect(changes.dates).toEqual([
+      { id: date.id, action: "no_update", status: "active" },
+      { id: expect.any(String), action: "create", status: "created" },
+    ]);
+    expect(changes.ticketTypes.map((c) => c.action)).toEqual(["no_update", "update", "create"]);
+
+    const moved = new Date(date.startsAt.getTime() + 3600_000);
+    const second = await saveEventSchedule(ctx, {
+      eventId: event.id,
+      dates: [{ id: date.id, startsAt: moved, endsAt: date.endsAt }, { id: changes.dates[1].id, remove: true, startsAt: later, endsAt: new Date(later.getTime() + 4 * 3600_000) }],
+      ticketTypes: [{ id: changes.ticketTypes[2].id, remove: true, name: "Preventa", price: 800_000, stock: 50 }],
+    });
+    expect(second.dates).toEqual([
+      { id: date.id, action: "update", status: "modified" },
+      { id: changes.dates[1].id, action: "delete", status: "deleted" },
+    ]);
+    expect(second.ticketTypes).toEqual([{ id: changes.ticketTypes[2].id, action: "delete", status: "deleted" }]);
+
+    const rows = await rowsOf(event.id);
+    expect(rows.dates.find((d) => d.id === date.id)!.startsAt).toEqual(moved);
+    expect(rows.dates.find((d) => d.id === changes.dates[1].id)!.status).toBe("deleted");
+    expect(rows.tickets.find((t) => t.id === tickets.VIP.id)!.price).toBe(3_500_000);
+    expect(rows.tickets.find((t) => t.name === "Preventa")!.status).toBe("deleted");
+  });
+
+  it("refuses the whole save when one row is wrong, keeping everything as it was", async () => {
+    const { ctx, event, date, tickets } = await createEventWithTickets();
+    const before = await rowsOf(event.id);
+    const attempt = saveEventSchedule(ctx, {
+      eventId: event.id,
+      dates: [{ startsAt: "2030-01-02T21:00", endsAt: "2030-01-03T02:00" }],
+      ticketTypes: [
+        { name: "Nueva", price: 100, stock: 10 },
+        { id: tickets.General.id, name: "General", price: 1_500_000, stock: 100, minPerOrder: 5, maxPerOrder: 2 },
+      ],
+    });
+    await expect(attempt).rejects.toMatchObject({ code: "BAD_USER_INPUT", fieldErrors: { "ticketTypes.1.maxPerOrder": [expect.any(String)] } });
+    expect(await rowsOf(event.id)).toEqual(before);
+    expect(before.dates.map((d) => d.id)).toEqual([date.id]);
+  });
+
+  it("never touches another organization's event or rows of another event", async () => {
+    const mine = await createEventWithTickets();
+    const other = await createEventWithTickets();
+    await expect(saveEventSchedule(mine.ctx, { eventId: other.event.id, dates: [] })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      saveEventSchedule(mine.ctx, { eventId: mine.event.id, ticketTypes: [{ id: other.tickets.General.id, name: "Robada", price: 1, stock: 1 }] }),
+    ).rejects.toMatchObject({ fieldErrors: { "ticketTypes.0.id": ["No es de este evento"] } });
+    const stranger = await createProducer();
+    await expect(saveEventSchedule(stranger.ctx, { eventId: mine.event.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
+});

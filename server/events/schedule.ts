@@ -1,0 +1,162 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Ctx } from "#server/context";
+import type { DbOrTx } from "#server/db/client";
+import { eventDates, ticketTypes, type Status } from "#server/db/schema";
+import { Invalid } from "#server/errors";
+import { parseInput } from "#server/validation";
+import { requireEvent } from "./events";
+import { EVENT_MESSAGES, eventDateInput, ticketTypeFields, ticketTypeRefinements } from "./schemas";
+
+/**
+ * Editing an event's dates and ticket types as one list (the spec's "change
+ * actions"): each row is created, updated, deleted or left alone, all in one
+ * transaction, and the answer says which happened to every row. An event
+ * date created or modified by the save reports the spec's date statuses
+ * `created` / `modified`, so a page or an integrator can tell the organizer
+ * (and later the buyers) what changed.
+ */
+export const CHANGE_ACTIONS = ["create", "update", "delete", "no_update"] as const;
+export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
+export type EventDateChangeStatus = Status | "created" | "modified";
+
+const uuid = z.string().uuid("Identificador inválido");
+const remove = z.boolean().optional();
+
+const scheduleDate = z.object({ id: uuid.optional(), remove }).and(eventDateInput);
+const scheduleTicketType = z.object({ id: uuid.optional(), remove, ...ticketTypeFields }).superRefine(ticketTypeRefinements);
+
+export const saveEventScheduleSchema = z.object({
+  eventId: uuid,
+  dates: z.array(scheduleDate).max(100, "Usá hasta 100 fechas").default([]),
+  ticketTypes: z.array(scheduleTicketType).max(100, "Usá hasta 100 tipos de ticket").default([]),
+});
+export type SaveEventScheduleInput = z.input<typeof saveEventScheduleSchema>;
+
+export interface ScheduleChange<S extends string = string> {
+  id: string;
+  action: ChangeAction;
+  status: S;
+}
+
+export interface EventScheduleChanges {
+  dates: ScheduleChange<EventDateChangeStatus>[];
+  ticketTypes: ScheduleChange<Status>[];
+}
+
+const sameTime = (a: Date | null | undefined, b: Date | null | undefined) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
+
+async function rowsOf<T extends typeof eventDates | typeof ticketTypes>(tx: DbOrTx, table: T, eventId: string, ids: string[], field: "dates" | "ticketTypes") {
+  if (!ids.length) return new Map<string, T["$inferSelect"]>();
+  const rows = (await tx
+    .select()
+    .from(table as typeof eventDates)
+    .where(and(inArray(table.id, ids), eq(table.eventId, eventId)))
+    .for("update")) as T["$inferSelect"][];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  ids.forEach((id, index) => {
+    if (!byId.has(id)) throw new Invalid({ [`${field}.${index}.id`]: ["No es de este evento"] });
+  });
+  return byId;
+}
+
+export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput): Promise<EventScheduleChanges> {
+  const data = parseInput(saveEventScheduleSchema, input);
+  await requireEvent(ctx, data.eventId);
+  return ctx.db.transaction(async (tx) => {
+    const dateIds = data.dates.flatMap((d) => (d.id ? [d.id] : []));
+    const ticketIds = data.ticketTypes.flatMap((t) => (t.id ? [t.id] : []));
+    // Rows are locked in one statement per table, dates first (as every path that touches both).
+    const currentDates = await rowsOf(tx, eventDates, data.eventId, dateIds, "dates");
+    const currentTickets = await rowsOf(tx, ticketTypes, data.eventId, ticketIds, "ticketTypes");
+
+    const dates: ScheduleChange<EventDateChangeStatus>[] = [];
+    for (const date of data.dates) {
+      const current = date.id ? currentDates.get(date.id) : undefined;
+      if (!current) {
+        const [row] = await tx
+          .insert(eventDates)
+          .values({ eventId: data.eventId, startsAt: date.startsAt, endsAt: date.endsAt, doorsAt: date.doorsAt ?? null, createdAt: ctx.now, updatedAt: ctx.now })
+          .returning();
+        dates.push({ id: row.id, action: "create", status: "created" });
+      } else if (date.remove) {
+        if (current.status !== "deleted") await tx.update(eventDates).set({ status: "deleted", updatedAt: ctx.now }).where(eq(eventDates.id, current.id));
+        dates.push({ id: current.id, action: current.status === "deleted" ? "no_update" : "delete", status: "deleted" });
+      } else if (sameTime(current.startsAt, date.startsAt) && sameTime(current.endsAt, date.endsAt) && sameTime(current.doorsAt, date.doorsAt)) {
+        dates.push({ id: current.id, action: "no_update", status: current.status });
+      } else {
+        await tx.update(eventDates).set({ startsAt: date.startsAt, endsAt: date.endsAt, doorsAt: date.doorsAt ?? null, updatedAt: ctx.now }).where(eq(eventDates.id, current.id));
+        dates.push({ id: current.id, action: "update", status: "modified" });
+      }
+    }
+    const liveDateIds = new Set([...currentDates.keys(), ...dates.map((d) => d.id)]);
+
+    const tickets: ScheduleChange<Status>[] = [];
+    const [{ next }] = await tx
+      .select({ next: sql<number>`coalesce(max(${ticketTypes.sortOrder}) + 1, 0)::int` })
+      .from(ticketTypes)
+      .where(eq(ticketTypes.eventId, data.eventId));
+    let sortOrder = next;
+    for (const [index, ticket] of data.ticketTypes.entries()) {
+      const { id, remove: removeIt, ...fields } = ticket;
+      if (fields.eventDateId && !liveDateIds.has(fields.eventDateId)) {
+        const [row] = await tx.select({ id: eventDates.id }).from(eventDates).where(and(eq(eventDates.id, fields.eventDateId), eq(eventDates.eventId, data.eventId)));
+        if (!row) throw new Invalid({ [`ticketTypes.${index}.eventDateId`]: ["Esa fecha no es de este evento"] });
+      }
+      const values = {
+        ...fields,
+        eventDateId: fields.eventDateId ?? null,
+        accessCode: fields.accessCode ?? null,
+        salesStartAt: fields.salesStartAt ?? null,
+        salesEndAt: fields.salesEndAt ?? null,
+      };
+      const current = id ? currentTickets.get(id) : undefined;
+      if (!current) {
+        const [row] = await tx
+          .insert(ticketTypes)
+          .values({ eventId: data.eventId, ...values, sortOrder: sortOrder++, createdAt: ctx.now, updatedAt: ctx.now })
+          .returning();
+        tickets.push({ id: row.id, action: "create", status: row.status });
+      } else if (removeIt) {
+        if (current.status !== "deleted") await tx.update(ticketTypes).set({ status: "deleted", updatedAt: ctx.now }).where(eq(ticketTypes.id, current.id));
+        tickets.push({ id: current.id, action: current.status === "deleted" ? "no_update" : "delete", status: "deleted" });
+      } else if (ticketUnchanged(current, values)) {
+        tickets.push({ id: current.id, action: "no_update", status: current.status });
+      } else {
+        // Stock never below what is sold: checked in the UPDATE itself, next to live sales.
+        const [row] = await tx
+          .update(ticketTypes)
+          .set({ ...values, updatedAt: ctx.now })
+          .where(and(eq(ticketTypes.id, current.id), sql`${ticketTypes.sold} <= ${values.stock}`))
+          .returning();
+        if (!row) throw new Invalid({ [`ticketTypes.${index}.stock`]: [EVENT_MESSAGES.stockBelowSold] });
+        tickets.push({ id: current.id, action: "update", status: row.status });
+      }
+    }
+    return { dates, ticketTypes: tickets };
+  });
+}
+
+type TicketRow = typeof ticketTypes.$inferSelect;
+type TicketValues = Pick<
+  TicketRow,
+  "name" | "description" | "eventDateId" | "price" | "stock" | "minPerOrder" | "maxPerOrder" | "salesStartAt" | "salesEndAt" | "hidden" | "presale" | "accessCode" | "paymentMethod"
+>;
+
+function ticketUnchanged(current: TicketRow, next: TicketValues): boolean {
+  return (
+    current.name === next.name &&
+    current.description === next.description &&
+    current.eventDateId === next.eventDateId &&
+    current.price === next.price &&
+    current.stock === next.stock &&
+    current.minPerOrder === next.minPerOrder &&
+    current.maxPerOrder === next.maxPerOrder &&
+    sameTime(current.salesStartAt, next.salesStartAt) &&
+    sameTime(current.salesEndAt, next.salesEndAt) &&
+    current.hidden === next.hidden &&
+    current.presale === next.presale &&
+    current.accessCode === next.accessCode &&
+    current.paymentMethod === next.paymentMethod
+  );
+}
