@@ -220,7 +220,7 @@ describe("/cuenta/mi-cuenta", () => {
       formRequest("/cuenta/mi-cuenta", { firstName: "Sofía", lastName: "", email: user.email, phoneNumber: "llamame", documentNumber: "12", state: "AR-XX" }, { cookies: jar }),
     );
     expect(result.status).toBe(400);
-    expect(result.data.snackbar).toEqual({ type: "error", message: "Upppsss... parece parace que te faltaron cargar algunos datos." });
+    expect(result.data.snackbar).toEqual({ type: "error", message: "Upppsss... parece que te faltaron cargar algunos datos." });
     const { error } = result.data.result;
     expect(error.lastName).toEqual(["Este campo es requerido"]);
     expect(error.phoneNumber).toEqual(["Ingresa un número de teléfono válido"]);

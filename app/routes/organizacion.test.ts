@@ -34,7 +34,7 @@ process.env.DATA_DIR = dataDir;
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 const SAVE_SUCCESS = "¡Todo genial! Guardamos tus datos";
-const SAVE_ERROR = "Upppsss... parece parace que te faltaron cargar algunos datos.";
+const SAVE_ERROR = "Upppsss... parece que te faltaron cargar algunos datos.";
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
 
 type Cookies = Record<string, string>;

@@ -671,7 +671,7 @@ describe("back office over GraphQL (tokens in x-access-token)", () => {
     });
     expect(badCuit.body.data).toEqual({ createOrganization: null });
     expect(badCuit.body.errors?.[0]).toMatchObject({
-      message: "Upppsss... parece parace que te faltaron cargar algunos datos.",
+      message: "Upppsss... parece que te faltaron cargar algunos datos.",
       extensions: { code: "BAD_USER_INPUT", fieldErrors: { cuit: [MESSAGES.invalidCuit] } },
     });
     expect(dataOf(await gql<{ myOrganizations: unknown[] }>(`{ myOrganizations { slug } }`, { tokens })).myOrganizations).toEqual([{ slug: organization.slug }]);
