@@ -10,6 +10,7 @@ import { enqueue } from "#server/jobs/queue";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
 import { mercadoPagoRequest } from "./mercadopago-http";
+import { decryptSecret as decrypt, encryptSecret as encrypt } from "#server/auth/encryption";
 
 /**
  * Organizers connect their own Mercado Pago account (OAuth, DESIGN.md §5) so
@@ -42,24 +43,15 @@ export function mercadoPagoCallbackUrl(): string {
 
 // ───────────────────────── Token encryption ─────────────────────────
 
-function tokenKey(): Buffer {
-  return Buffer.from(crypto.hkdfSync("sha256", authSecret(), "tribuna", "mercadopago-oauth-tokens", 32));
-}
+const TOKENS = "mercadopago-oauth-tokens";
 
-/** AES-256-GCM with a random IV: `v1.<iv>.<tag>.<ciphertext>` in base64url. */
+/** The organizer's tokens, encrypted at rest (server/auth/encryption.ts). */
 export function encryptSecret(plain: string): string {
-  const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv("aes-256-gcm", tokenKey(), iv);
-  const encrypted = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), encrypted.toString("base64url")].join(".");
+  return encrypt(plain, TOKENS);
 }
 
 export function decryptSecret(stored: string): string {
-  const [version, iv, tag, data] = stored.split(".");
-  if (version !== "v1" || !iv || !tag || data === undefined) throw new Error("Token cifrado con formato desconocido");
-  const decipher = crypto.createDecipheriv("aes-256-gcm", tokenKey(), Buffer.from(iv, "base64url"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+  return decrypt(stored, TOKENS);
 }
 
 // ───────────────────────── OAuth state ─────────────────────────
