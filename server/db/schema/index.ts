@@ -11,3 +11,4 @@ export * from "./coupons";
 export * from "./email-attachments";
 export * from "./bank";
 export * from "./ticket-transfers";
+export * from "./two-factor";
