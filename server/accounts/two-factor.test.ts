@@ -1,0 +1,114 @@
+import { Secret, TOTP } from "otpauth";
+import { describe, expect, it } from "vitest";
+import type { Ctx } from "#server/context";
+import { startSession } from "#server/auth/sessions";
+import { verifyAccessToken } from "#server/auth/tokens";
+import { getDb } from "#server/db/client";
+import { createTestUser } from "#tests/support/context";
+import {
+  confirmTwoFactorEnrolment,
+  disableTwoFactor,
+  requireSecondFactor,
+  startTwoFactorEnrolment,
+  twoFactorStatus,
+  TWO_FACTOR_MESSAGES,
+  verifySecondFactor,
+  VERIFICATION_TTL_MS,
+} from "./two-factor";
+
+const T0 = new Date("2026-11-24T15:00:00.000Z");
+const at = (base: Date, ms: number) => new Date(base.getTime() + ms);
+
+/** A signed-in context as the request path builds it: the actor carries its session id. */
+async function signedIn(user: { id: string; email: string; roles: string[] }, now = T0, options: { impersonatorId?: string } = {}): Promise<Ctx> {
+  const db = await getDb();
+  const tokens = await startSession(db, user, now, options);
+  const check = await verifyAccessToken(tokens.accessToken, now);
+  if (!check.ok) throw new Error("token");
+  return { db, now, ip: "203.0.113.9", actor: { kind: "user", userId: user.id, email: user.email, roles: [], sessionId: check.claims.sid } };
+}
+
+function codeAt(secret: string, when: Date) {
+  return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" }).generate({ timestamp: when.getTime() });
+}
+
+async function enrolled() {
+  const user = await createTestUser({ roles: ["producer"] });
+  const ctx = await signedIn(user);
+  const { secret, otpauthUri, qrSvg } = await startTwoFactorEnrolment(ctx);
+  expect(otpauthUri).toMatch(/^otpauth:\/\/totp\/Tribuna:.+\?issuer=Tribuna&secret=[A-Z2-7]+/);
+  expect(qrSvg).toContain("<svg");
+  const { recoveryCodes } = await confirmTwoFactorEnrolment(ctx, { code: codeAt(secret, T0) });
+  return { user, ctx, secret, recoveryCodes };
+}
+
+describe("two-factor sign-in (TOTP)", () => {
+  it("enrols with a first code from the app, hands out ten one-time recovery codes and counts this sign-in as verified", async () => {
+    const user = await createTestUser();
+    const ctx = await signedIn(user);
+    const { secret } = await startTwoFactorEnrolment(ctx);
+    await expect(confirmTwoFactorEnrolment(ctx, { code: "123456" === codeAt(secret, T0) ? "654321" : "123456" })).rejects.toMatchObject({
+      fieldErrors: { code: [TWO_FACTOR_MESSAGES.wrongCode] },
+    });
+    expect((await twoFactorStatus(ctx)).enabled).toBe(false);
+    const { recoveryCodes } = await confirmTwoFactorEnrolment(ctx, { code: codeAt(secret, T0) });
+    expect(recoveryCodes).toHaveLength(10);
+    expect(new Set(recoveryCodes).size).toBe(10);
+    for (const code of recoveryCodes) expect(code).toMatch(/^[A-Z2-9]{5}-[A-Z2-9]{5}$/);
+    expect(await twoFactorStatus(ctx)).toEqual({ enabled: true, verifiedUntil: at(T0, VERIFICATION_TTL_MS), recoveryCodesLeft: 10 });
+    await expect(startTwoFactorEnrolment(ctx)).rejects.toMatchObject({ code: "CONFLICT" });
+  });
+
+  it("gates money and power: no second factor → enrol first; a new sign-in → verify; verified → allowed until it expires", async () => {
+    const newcomer = await createTestUser({ roles: ["producer"] });
+    await expect(requireSecondFactor(await signedIn(newcomer))).rejects.toMatchObject({ code: "FORBIDDEN", reason: "enrol", message: TWO_FACTOR_MESSAGES.enrolFirst });
+
+    const { user, ctx, secret } = await enrolled();
+    await expect(requireSecondFactor(ctx)).resolves.toBeUndefined();
+
+    const otherDevice = await signedIn(user, at(T0, 60_000));
+    await expect(requireSecondFactor(otherDevice)).rejects.toMatchObject({ reason: "verify", message: TWO_FACTOR_MESSAGES.verifyFirst });
+    await verifySecondFactor(otherDevice, { code: codeAt(secret, at(T0, 60_000)) });
+    await expect(requireSecondFactor(otherDevice)).resolves.toBeUndefined();
+
+    const later = { ...otherDevice, now: at(T0, 60_000 + VERIFICATION_TTL_MS) };
+    await expect(requireSecondFactor(later)).rejects.toMatchObject({ reason: "verify" });
+  });
+
+  it("accepts each code once: the same TOTP code twice, or a spent recovery code, is refused", async () => {
+    const { user, secret, recoveryCodes } = await enrolled();
+    const device = await signedIn(user, at(T0, 90_000));
+    const code = codeAt(secret, at(T0, 90_000));
+    await verifySecondFactor(device, { code });
+    await expect(verifySecondFactor(device, { code })).rejects.toMatchObject({ fieldErrors: { code: [TWO_FACTOR_MESSAGES.wrongCode] } });
+
+    const lost = await signedIn(user, at(T0, 120_000));
+    // Typed as people do: lower case, spaces instead of the dash.
+    const status = await verifySecondFactor(lost, { code: recoveryCodes[3].toLowerCase().replace("-", " ") });
+    expect(status.recoveryCodesLeft).toBe(9);
+    await expect(verifySecondFactor(lost, { code: recoveryCodes[3] })).rejects.toMatchObject({ code: "BAD_USER_INPUT" });
+  });
+
+  it("limits guesses per person, and a wrong code never unlocks", async () => {
+    const { user } = await enrolled();
+    const device = await signedIn(user, at(T0, 60_000));
+    const results = [];
+    for (let i = 0; i < 6; i += 1) results.push(await verifySecondFactor(device, { code: String(100000 + i) }).catch((e: { code: string }) => e.code));
+    expect(results.slice(0, 5)).toEqual(Array(5).fill("BAD_USER_INPUT"));
+    expect(results[5]).toBe("TOO_MANY_REQUESTS");
+    await expect(requireSecondFactor(device)).rejects.toMatchObject({ reason: "verify" });
+  });
+
+  it("an admin impersonating someone never passes their second factor; turning it off needs a valid code", async () => {
+    const { user, ctx, secret } = await enrolled();
+    const admin = await createTestUser({ roles: ["admin"] });
+    const impersonated = await signedIn(user, at(T0, 30_000), { impersonatorId: admin.id });
+    await verifySecondFactor(impersonated, { code: codeAt(secret, at(T0, 30_000)) });
+    await expect(requireSecondFactor(impersonated)).rejects.toMatchObject({ reason: "verify" });
+
+    await expect(disableTwoFactor({ ...ctx, now: at(T0, 600_000) }, { code: "000000" })).rejects.toMatchObject({ code: "BAD_USER_INPUT" });
+    const off = await disableTwoFactor({ ...ctx, now: at(T0, 600_000) }, { code: codeAt(secret, at(T0, 600_000)) });
+    expect(off).toEqual({ enabled: false, verifiedUntil: null, recoveryCodesLeft: 0 });
+    await expect(requireSecondFactor(ctx)).rejects.toMatchObject({ reason: "enrol" });
+  });
+});
