@@ -1,14 +1,14 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { updateUser } from "#server/accounts/users";
 import { SAVE_ERROR, SAVE_SUCCESS } from "#server/errors";
 import { withFlash } from "#app/lib/flash.server";
 import { domainErrorReply, invalidReply } from "#app/lib/forms.server";
 import { requireUser } from "#app/lib/session.server";
-import { AccountPage } from "#app/components/account/AccountPage";
+import { AccountLinks, AccountPage } from "#app/components/account/AccountPage";
 import { FormSnackbar, type SnackbarMessage } from "#app/components/ui/FormSnackbar";
 import { FormErrors } from "#app/components/account/Notice";
 import { ProfileFields, type ProfileFieldName } from "#app/components/account/ProfileFields";
@@ -100,6 +100,9 @@ function ProfileForm({ profile, saveError }: { profile: Record<string, string>; 
         </div>
       </Form>
       <FormSnackbar snackbar={localError ?? actionData?.snackbar} />
+      <AccountLinks>
+        <Link to="/cuenta/seguridad">Seguridad: verificación en dos pasos</Link>
+      </AccountLinks>
     </AccountPage>
   );
 }

@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
-import { z } from "zod";
+import type { z } from "zod";
+import { TWO_FACTOR_CODE_MESSAGE, twoFactorCodeForm } from "#common/two-factor";
 import type { Ctx } from "#server/context";
 import { sessions, twoFactorKeys, twoFactorRecoveryCodes, twoFactorVerifications } from "#server/db/schema";
 import { decryptSecret, encryptSecret } from "#server/auth/encryption";
@@ -25,7 +26,7 @@ const ISSUER = "Tribuna";
 const ATTEMPTS_PER_WINDOW = 5;
 
 export const TWO_FACTOR_MESSAGES = {
-  code: "Ingresá los 6 números de tu app o un código de recuperación",
+  code: TWO_FACTOR_CODE_MESSAGE,
   wrongCode: "Ese código no es válido o ya se usó. Probá con el que muestra ahora tu app.",
   notStarted: "Primero empezá la activación para ver el código QR.",
   alreadyOn: "La verificación en dos pasos ya está activada.",
@@ -50,12 +51,7 @@ function totpFor(secret: string, email: string) {
   return new TOTP({ issuer: ISSUER, label: email, secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
 }
 
-/** What people type: spaces and dashes are ignored, letters compared without case. */
-const codeSchema = z
-  .string({ error: TWO_FACTOR_MESSAGES.code })
-  .transform((v) => v.replace(/[\s-]/g, "").toUpperCase())
-  .refine((v) => /^\d{6}$/.test(v) || /^[A-Z0-9]{10}$/.test(v), TWO_FACTOR_MESSAGES.code);
-const codeInput = z.object({ code: codeSchema });
+const codeInput = twoFactorCodeForm;
 export type TwoFactorCodeInput = z.input<typeof codeInput>;
 
 async function currentFamily(ctx: Ctx): Promise<string | null> {

@@ -9,5 +9,6 @@ import "./bank-transfers";
 import "./payments";
 import "./ledger";
 import "./uploads";
+import "./two-factor";
 
 export const schema = builder.toSchema({ sortSchema: true });
