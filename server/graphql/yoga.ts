@@ -7,6 +7,8 @@ import { getDb } from "#server/db/client";
 import { GENERIC_ERROR, isDomainError } from "#server/errors";
 import type { GraphQLContext } from "./builder";
 import { schema } from "./schema";
+import { clientError } from "./client-errors";
+import { armor } from "./limits";
 
 interface PendingHeaders {
   tokens?: Tokens;
@@ -119,6 +121,9 @@ function maskError(error: unknown): Error {
       },
     });
   }
+  // A variable that does not fit its type, or a query over the limits, is the client's mistake, not our fault.
+  const clientMistake = graphqlError ? clientError(graphqlError) : null;
+  if (clientMistake) return clientMistake;
   if (graphqlError && !original) return graphqlError;
   return createGraphQLError(GENERIC_ERROR, {
     nodes: graphqlError?.nodes,
@@ -132,7 +137,7 @@ export const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
   graphqlEndpoint: "/api/graphql",
   graphiql: process.env.NODE_ENV !== "production",
   landingPage: false,
-  plugins: [csrfPrevention, tokenHeaders],
+  plugins: [csrfPrevention, tokenHeaders, ...armor.plugins],
   logging: logger,
   // Integrators may call from any origin with their tokens in headers, and
   // read refreshed tokens from the response. Never with the browser's
