@@ -14,6 +14,7 @@ import { prepareDatabase } from "./server/db/setup";
 import { CLIENT_IP_HEADER } from "./server/auth/request-auth";
 import { startJobRunner } from "./server/jobs/queue";
 import { bodyLimit } from "./server/http/body-limit";
+import { refuseForeignForms } from "./server/http/same-origin";
 import { jobHandlers } from "./server/jobs/handlers";
 
 const dev = process.argv.includes("--dev");
@@ -37,6 +38,7 @@ app.disable("x-powered-by");
 app.set("trust proxy", process.env.TRUST_PROXY === "true");
 app.use(compression());
 app.use(bodyLimit());
+app.use(refuseForeignForms());
 
 // The client address for rate limits: from the socket, or the proxy when trusted. Never the client's own header.
 app.use((req, _res, next) => {
