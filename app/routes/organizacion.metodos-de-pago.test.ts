@@ -23,6 +23,8 @@ import { MP_APP, MP_PLATFORM, mercadoPagoConsent, mercadoPagoHandlers, mercadoPa
 import { formRequest, getRequest, run, type RouteResult } from "#tests/support/remix";
 import * as page from "./organizacion.metodos-de-pago";
 import * as callback from "./organizacion_.metodos-de-pago.mercadopago.callback";
+import { enrolSecondFactor } from "#tests/support/two-factor";
+import { TWO_FACTOR_MESSAGES } from "#server/accounts/two-factor";
 
 process.env.MERCADOPAGO_ACCESS_TOKEN = MP_PLATFORM.accessToken;
 process.env.MERCADOPAGO_CLIENT_ID = MP_APP.clientId;
@@ -49,9 +51,12 @@ async function signedIn(userId: string): Promise<Cookies> {
   return { at: tokens.accessToken, rt: tokens.refreshToken };
 }
 
+/** An owner whose sign-in proved the second factor (connecting Mercado Pago asks for it). */
 async function owner() {
   const p = await createProducer();
-  return { ...p, cookies: await signedIn(p.user.id) };
+  const cookies = await signedIn(p.user.id);
+  await enrolSecondFactor(p.user, cookies.at);
+  return { ...p, cookies };
 }
 
 /** Like `run`, but a thrown `data(…, { status })` (403/404 pages) is a result too. */
@@ -85,6 +90,23 @@ async function accountOf(organizationId: string) {
   const [row] = await (await getDb()).select().from(mercadopagoAccounts).where(eq(mercadopagoAccounts.organizationId, organizationId));
   return row;
 }
+
+describe("/organizacion/metodos-de-pago: connecting asks for the second factor", () => {
+  it("without two-factor the owner is sent to turn it on; on a sign-in that has not proved it, to confirm it and come back", async () => {
+    const p = await createProducer();
+    const cookies = await signedIn(p.user.id);
+    const refused = await run(page.action, formRequest(PATH, { intent: "connect" }, { cookies }));
+    expect(refused.location).toBe("/cuenta/seguridad");
+    expect(flashOf(refused)).toEqual({ type: "error", message: TWO_FACTOR_MESSAGES.enrolFirst });
+
+    await enrolSecondFactor(p.user, cookies.at);
+    const otherDevice = await signedIn(p.user.id);
+    const confirm = await run(page.action, formRequest(PATH, { intent: "connect" }, { cookies: otherDevice }));
+    expect(confirm.location).toBe(`/cuenta/verificacion?returnTo=${encodeURIComponent(PATH)}`);
+    expect(flashOf(confirm)).toEqual({ type: "error", message: TWO_FACTOR_MESSAGES.verifyFirst });
+    expect(await accountOf(p.organization.id)).toBeUndefined();
+  });
+});
 
 describe("/organizacion/metodos-de-pago: connecting Mercado Pago by OAuth", () => {
   it("sends the owner to Mercado Pago's consent screen and stores the tokens encrypted on the way back", async () => {

@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { isDomainError } from "#server/errors";
+import { SecondFactorRequired } from "#server/accounts/two-factor";
 import { DISCONNECTED_MESSAGE, disconnectMercadoPago, getMercadoPagoConnection, startMercadoPagoConnection } from "#server/payments/mercadopago-accounts";
 import { errorResponse, guard, readForm, requireOrganization } from "#app/lib/backoffice.server";
 import { withFlash } from "#app/lib/flash.server";
@@ -58,6 +59,10 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     return redirect(back, { headers: bo.headers });
   } catch (error) {
+    if (error instanceof SecondFactorRequired) {
+      const to = error.reason === "enrol" ? "/cuenta/seguridad" : `/cuenta/verificacion?returnTo=${encodeURIComponent(back)}`;
+      return redirect(to, { headers: withFlash(bo.headers, { type: "error", message: error.message }) });
+    }
     if (isDomainError(error) && (error.code === "CONFLICT" || error.code === "BAD_USER_INPUT")) {
       return redirect(back, { headers: withFlash(bo.headers, { type: "error", message: error.message }) });
     }

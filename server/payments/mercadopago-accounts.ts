@@ -11,6 +11,7 @@ import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
 import { mercadoPagoRequest } from "./mercadopago-http";
 import { decryptSecret as decrypt, encryptSecret as encrypt } from "#server/auth/encryption";
+import { requireSecondFactor } from "#server/accounts/two-factor";
 
 /**
  * Organizers connect their own Mercado Pago account (OAuth, DESIGN.md §5) so
@@ -218,6 +219,8 @@ export async function startMercadoPagoConnection(ctx: Ctx, input: unknown): Prom
   await requireCapability(ctx, organizationId, "money:manage");
   if (ctx.actor.kind !== "user") throw new Unauthenticated();
   if (!isMercadoPagoConnectConfigured()) throw new Conflict(NOT_CONFIGURED);
+  // Where the organization's money goes: a stolen session alone must not be able to change it.
+  await requireSecondFactor(ctx);
   const state = signOAuthState({
     organizationId,
     userId: ctx.actor.userId,

@@ -30,6 +30,7 @@ import { getPaymentProvider, paymentPublicConfig, paymentPublicConfigFor } from 
 import { queueProviderRefund, runProviderRefund } from "./refunds";
 import { buildSignedNotification } from "./sandbox";
 import { handleMercadoPagoNotification } from "./webhook";
+import { ctxWithSecondFactor } from "#tests/support/two-factor";
 
 // Mercado Pago is configured for this file (env() is read lazily, on first use).
 process.env.MERCADOPAGO_ACCESS_TOKEN = MP_PLATFORM.accessToken;
@@ -71,7 +72,7 @@ async function setup(options: { connect?: boolean } = {}) {
   let seller: { userId: string } | null = null;
   if (options.connect) {
     seller = mercadoPagoSeller();
-    const ctx = await ctxAs(actorFor({ ...producer.user, roles: ["producer"] }));
+    const ctx = await ctxWithSecondFactor(producer.user);
     const { url } = await startMercadoPagoConnection(ctx, { organizationId: producer.organization.id });
     const back = new URL(mercadoPagoConsent(url, seller));
     await finishMercadoPagoConnection(ctx, { code: back.searchParams.get("code"), state: back.searchParams.get("state") });
