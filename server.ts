@@ -9,12 +9,13 @@ import { execSync } from "node:child_process";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
-import { env } from "./server/env";
+import { env, secureCookies } from "./server/env";
 import { prepareDatabase } from "./server/db/setup";
 import { CLIENT_IP_HEADER } from "./server/auth/request-auth";
 import { startJobRunner } from "./server/jobs/queue";
 import { bodyLimit } from "./server/http/body-limit";
 import { refuseForeignForms } from "./server/http/same-origin";
+import { securityHeaders } from "./server/http/security-headers";
 import { jobHandlers } from "./server/jobs/handlers";
 
 const dev = process.argv.includes("--dev");
@@ -39,6 +40,7 @@ app.set("trust proxy", process.env.TRUST_PROXY === "true");
 app.use(compression());
 app.use(bodyLimit());
 app.use(refuseForeignForms());
+app.use(securityHeaders({ https: secureCookies() }));
 
 // The client address for rate limits: from the socket, or the proxy when trusted. Never the client's own header.
 app.use((req, _res, next) => {

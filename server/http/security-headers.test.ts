@@ -1,0 +1,45 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { securityHeaders } from "./security-headers";
+
+async function serve(https: boolean) {
+  const app = express();
+  app.use(securityHeaders({ https }));
+  app.all("*", (_req, res) => res.send("ok"));
+  const server = app.listen(0);
+  await new Promise((resolve) => server.once("listening", resolve));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+let plain: { server: http.Server; base: string };
+let secure: { server: http.Server; base: string };
+beforeAll(async () => {
+  plain = await serve(false);
+  secure = await serve(true);
+});
+afterAll(async () => {
+  await new Promise((r) => plain.server.close(r));
+  await new Promise((r) => secure.server.close(r));
+});
+
+describe("security headers on every response", () => {
+  it("nobody frames us, features are off, popups cannot reach back; the camera only on the door screen", async () => {
+    for (const path of ["/", "/eventos/x", "/api/graphql", "/organizacion/resumen", "/imagenes/a.webp"]) {
+      const res = await fetch(`${plain.base}${path}`);
+      expect(res.headers.get("x-frame-options"), path).toBe("DENY");
+      expect(res.headers.get("content-security-policy"), path).toBe("frame-ancestors 'none'");
+      expect(res.headers.get("cross-origin-opener-policy"), path).toBe("same-origin-allow-popups");
+      expect(res.headers.get("permissions-policy"), path).toMatch(/^camera=\(\), microphone=\(\), geolocation=\(\)/);
+      expect(res.headers.get("strict-transport-security"), path).toBeNull();
+    }
+    const door = await fetch(`${plain.base}/vivos/acreditacion/fiesta`);
+    expect(door.headers.get("permissions-policy")).toMatch(/^camera=\(self\)/);
+  });
+
+  it("over https, HSTS", async () => {
+    const res = await fetch(`${secure.base}/`);
+    expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+  });
+});
