@@ -85,9 +85,10 @@ function asGraphQLError(value: unknown): GraphQLErrorLike | null {
   return value instanceof Error && value.name === "GraphQLError" ? (value as GraphQLErrorLike) : null;
 }
 
-/** A domain error (wrong password, not signed in…) is an answer, not a fault. */
+/** A domain error (wrong password, not signed in…) or a client's own mistake (bad variable, query over the limits) is an answer, not a fault. */
 function isExpected(value: unknown): boolean {
-  return isDomainError(asGraphQLError(value)?.originalError ?? value);
+  const graphqlError = asGraphQLError(value);
+  return isDomainError(graphqlError?.originalError ?? value) || (graphqlError !== null && clientError(graphqlError) !== null);
 }
 
 /**

@@ -7,6 +7,12 @@ import { securityHeaders } from "./security-headers";
 async function serve(https: boolean) {
   const app = express();
   app.use(securityHeaders({ https }));
+  app.get("/comprobantes/x", (_req, res) => {
+    // As Remix's adapter does: the route's own headers are appended.
+    res.append("Content-Security-Policy", "default-src 'none'; sandbox");
+    res.append("X-Content-Type-Options", "nosniff");
+    res.send("%PDF");
+  });
   app.all("*", (_req, res) => res.send("ok"));
   const server = app.listen(0);
   await new Promise((resolve) => server.once("listening", resolve));
@@ -34,6 +40,10 @@ describe("security headers on every response", () => {
       expect(res.headers.get("permissions-policy"), path).toMatch(/^camera=\(\), microphone=\(\), geolocation=\(\)/);
       expect(res.headers.get("strict-transport-security"), path).toBeNull();
     }
+    const receipt = await fetch(`${plain.base}/comprobantes/x`);
+    expect(receipt.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(receipt.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+    expect(receipt.headers.get("x-frame-options")).toBe("DENY");
     const door = await fetch(`${plain.base}/vivos/acreditacion/fiesta`);
     expect(door.headers.get("permissions-policy")).toMatch(/^camera=\(self\)/);
   });

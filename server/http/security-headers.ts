@@ -13,17 +13,27 @@ const CAMERA_PATHS = /^\/vivos\/acreditacion\//;
  */
 export function securityHeaders(options: { https: boolean }) {
   return (req: Request, res: Response, next: NextFunction) => {
-    res.setHeader("X-Frame-Options", "DENY");
-    res.setHeader("Content-Security-Policy", "frame-ancestors 'none'");
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-    res.setHeader(
-      "Permissions-Policy",
-      `camera=${CAMERA_PATHS.test(req.path) ? "(self)" : "()"}, microphone=(), geolocation=(), usb=(), serial=(), hid=(), payment=(), interest-cohort=()`,
-    );
-    // Mercado Pago's checkout may open in a popup: allow popups, but keep them from scripting this window.
-    res.setHeader("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
-    if (options.https) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    const defaults: [string, string][] = [
+      ["X-Frame-Options", "DENY"],
+      ["Content-Security-Policy", "frame-ancestors 'none'"],
+      ["X-Content-Type-Options", "nosniff"],
+      ["Referrer-Policy", "strict-origin-when-cross-origin"],
+      [
+        "Permissions-Policy",
+        `camera=${CAMERA_PATHS.test(req.path) ? "(self)" : "()"}, microphone=(), geolocation=(), usb=(), serial=(), hid=(), payment=(), interest-cohort=()`,
+      ],
+      // Mercado Pago's checkout may open in a popup: allow popups, but keep them from scripting this window.
+      ["Cross-Origin-Opener-Policy", "same-origin-allow-popups"],
+    ];
+    if (options.https) defaults.push(["Strict-Transport-Security", "max-age=31536000; includeSubDomains"]);
+    // Set when the headers go out, and only where the response did not set its own (a route's stricter
+    // CSP for a receipt, Remix's nosniff on pages): Remix appends its headers, so setting them here first
+    // would send two values.
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: Parameters<Response["writeHead"]>) {
+      for (const [name, value] of defaults) if (!res.hasHeader(name)) res.setHeader(name, value);
+      return writeHead.apply(this, args);
+    } as Response["writeHead"];
     next();
   };
 }
