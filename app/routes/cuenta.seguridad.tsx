@@ -75,7 +75,7 @@ function CodeForm({ intent, label, id }: { intent: "confirm" | "disable"; label:
       <FormErrors id={form.errorId} errors={form.errors} />
       <Field
         label="Código"
-        help="Los 6 números que muestra tu app ahora, o un código de recuperación."
+        help={intent === "confirm" ? "Los 6 números que muestra tu app ahora." : "Los 6 números que muestra tu app ahora, o un código de recuperación."}
         inputProps={{ ...getInputProps(fields.code, { type: "text" }), autoComplete: "one-time-code", inputMode: "text", spellCheck: false }}
         errors={fields.code.errors}
       />
@@ -113,7 +113,7 @@ export default function SecurityPage() {
   return (
     <AccountPage
       title="Seguridad"
-      description="La verificación en dos pasos protege lo que mueve plata: conectar Mercado Pago, cambiar roles del equipo y pedir extracciones te piden un código de tu app."
+      description="La verificación en dos pasos protege lo que mueve plata: para conectar Mercado Pago a tu organización te pedimos además un código de tu app."
       wide
     >
       {status.enabled ? (

@@ -16,8 +16,8 @@ import { qrSvg } from "#server/tickets/qr";
  * Two-factor sign-in (decision 100): a TOTP app (Google Authenticator,
  * Authy, 1Password…) or a one-time recovery code. Signing in itself keeps the
  * spec's contract (login returns tokens); what moves money or power asks for
- * the second factor on top (`requireSecondFactor`): connecting Mercado Pago,
- * changing someone's role, withdrawals. A sign-in that proved it (one device,
+ * the second factor on top (`requireSecondFactor`): connecting Mercado Pago today,
+ * role changes and withdrawals once they exist. A sign-in that proved it (one device,
  * one session family) is not asked again for VERIFICATION_TTL_MS.
  */
 export const VERIFICATION_TTL_MS = 12 * 60 * 60 * 1000;
