@@ -5,6 +5,9 @@
 export type ErrorCode = "UNAUTHENTICATED" | "FORBIDDEN" | "BAD_USER_INPUT" | "NOT_FOUND" | "CONFLICT" | "TOO_MANY_REQUESTS";
 
 export class DomainError extends Error {
+  /** Machine-readable detail for clients beyond the code (GraphQL `extensions.reason`), e.g. which step is missing. */
+  reason?: string;
+
   constructor(
     readonly code: ErrorCode,
     message: string,

@@ -45,7 +45,7 @@ describe("/cuenta/seguridad and /cuenta/verificacion without JavaScript", () => 
     const otherCookies = { at: other.accessToken, rt: other.refreshToken };
     const sid = (await verifyAccessToken(other.accessToken, new Date())) as { ok: true; claims: { sid: string } };
     const ctx = { db: await getDb(), now: new Date(), actor: { kind: "user" as const, userId: user.id, email: user.email, roles: [], sessionId: sid.claims.sid } };
-    await expect(requireSecondFactor(ctx)).rejects.toMatchObject({ reason: "verify" });
+    await expect(requireSecondFactor(ctx)).rejects.toMatchObject({ reason: "SECOND_FACTOR_VERIFY" });
     const recovery = confirmed.data.recoveryCodes[0];
     const verified = await run(
       verification.action,

@@ -25,6 +25,7 @@ import * as page from "./organizacion.metodos-de-pago";
 import * as callback from "./organizacion_.metodos-de-pago.mercadopago.callback";
 import { enrolSecondFactor } from "#tests/support/two-factor";
 import { TWO_FACTOR_MESSAGES } from "#server/accounts/two-factor";
+import { gql } from "#tests/support/graphql";
 
 process.env.MERCADOPAGO_ACCESS_TOKEN = MP_PLATFORM.accessToken;
 process.env.MERCADOPAGO_CLIENT_ID = MP_APP.clientId;
@@ -105,6 +106,18 @@ describe("/organizacion/metodos-de-pago: connecting asks for the second factor",
     expect(confirm.location).toBe(`/cuenta/verificacion?returnTo=${encodeURIComponent(PATH)}`);
     expect(flashOf(confirm)).toEqual({ type: "error", message: TWO_FACTOR_MESSAGES.verifyFirst });
     expect(await accountOf(p.organization.id)).toBeUndefined();
+  });
+
+  it("over GraphQL, connectMercadoPago answers FORBIDDEN with the missing step in extensions.reason", async () => {
+    const p = await createProducer();
+    const cookies = await signedIn(p.user.id);
+    const CONNECT = `mutation($input: OrganizationPaymentInput!) { connectMercadoPago(input: $input) { url } }`;
+    const enrolFirst = await gql(CONNECT, { tokens: { accessToken: cookies.at }, variables: { input: { organizationId: p.organization.id } } });
+    expect(enrolFirst.body.errors?.[0].extensions).toMatchObject({ code: "FORBIDDEN", reason: "SECOND_FACTOR_ENROL" });
+    await enrolSecondFactor(p.user, cookies.at);
+    const otherDevice = await signedIn(p.user.id);
+    const verifyFirst = await gql(CONNECT, { tokens: { accessToken: otherDevice.at }, variables: { input: { organizationId: p.organization.id } } });
+    expect(verifyFirst.body.errors?.[0].extensions).toMatchObject({ code: "FORBIDDEN", reason: "SECOND_FACTOR_VERIFY" });
   });
 });
 

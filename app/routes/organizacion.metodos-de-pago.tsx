@@ -60,7 +60,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirect(back, { headers: bo.headers });
   } catch (error) {
     if (error instanceof SecondFactorRequired) {
-      const to = error.reason === "enrol" ? "/cuenta/seguridad" : `/cuenta/verificacion?returnTo=${encodeURIComponent(back)}`;
+      const to = error.reason === "SECOND_FACTOR_ENROL" ? "/cuenta/seguridad" : `/cuenta/verificacion?returnTo=${encodeURIComponent(back)}`;
       return redirect(to, { headers: withFlash(bo.headers, { type: "error", message: error.message }) });
     }
     if (isDomainError(error) && (error.code === "CONFLICT" || error.code === "BAD_USER_INPUT")) {

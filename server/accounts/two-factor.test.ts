@@ -61,18 +61,18 @@ describe("two-factor sign-in (TOTP)", () => {
 
   it("gates money and power: no second factor → enrol first; a new sign-in → verify; verified → allowed until it expires", async () => {
     const newcomer = await createTestUser({ roles: ["producer"] });
-    await expect(requireSecondFactor(await signedIn(newcomer))).rejects.toMatchObject({ code: "FORBIDDEN", reason: "enrol", message: TWO_FACTOR_MESSAGES.enrolFirst });
+    await expect(requireSecondFactor(await signedIn(newcomer))).rejects.toMatchObject({ code: "FORBIDDEN", reason: "SECOND_FACTOR_ENROL", message: TWO_FACTOR_MESSAGES.enrolFirst });
 
     const { user, ctx, secret } = await enrolled();
     await expect(requireSecondFactor(ctx)).resolves.toBeUndefined();
 
     const otherDevice = await signedIn(user, at(T0, 60_000));
-    await expect(requireSecondFactor(otherDevice)).rejects.toMatchObject({ reason: "verify", message: TWO_FACTOR_MESSAGES.verifyFirst });
+    await expect(requireSecondFactor(otherDevice)).rejects.toMatchObject({ reason: "SECOND_FACTOR_VERIFY", message: TWO_FACTOR_MESSAGES.verifyFirst });
     await verifySecondFactor(otherDevice, { code: codeAt(secret, at(T0, 60_000)) });
     await expect(requireSecondFactor(otherDevice)).resolves.toBeUndefined();
 
     const later = { ...otherDevice, now: at(T0, 60_000 + VERIFICATION_TTL_MS) };
-    await expect(requireSecondFactor(later)).rejects.toMatchObject({ reason: "verify" });
+    await expect(requireSecondFactor(later)).rejects.toMatchObject({ reason: "SECOND_FACTOR_VERIFY" });
   });
 
   it("accepts each code once: the same TOTP code twice, or a spent recovery code, is refused", async () => {
@@ -96,7 +96,7 @@ describe("two-factor sign-in (TOTP)", () => {
     for (let i = 0; i < 6; i += 1) results.push(await verifySecondFactor(device, { code: String(100000 + i) }).catch((e: { code: string }) => e.code));
     expect(results.slice(0, 5)).toEqual(Array(5).fill("BAD_USER_INPUT"));
     expect(results[5]).toBe("TOO_MANY_REQUESTS");
-    await expect(requireSecondFactor(device)).rejects.toMatchObject({ reason: "verify" });
+    await expect(requireSecondFactor(device)).rejects.toMatchObject({ reason: "SECOND_FACTOR_VERIFY" });
   });
 
   it("an admin impersonating someone never passes their second factor; turning it off needs a valid code", async () => {
@@ -104,11 +104,11 @@ describe("two-factor sign-in (TOTP)", () => {
     const admin = await createTestUser({ roles: ["admin"] });
     const impersonated = await signedIn(user, at(T0, 30_000), { impersonatorId: admin.id });
     await verifySecondFactor(impersonated, { code: codeAt(secret, at(T0, 30_000)) });
-    await expect(requireSecondFactor(impersonated)).rejects.toMatchObject({ reason: "verify" });
+    await expect(requireSecondFactor(impersonated)).rejects.toMatchObject({ reason: "SECOND_FACTOR_VERIFY" });
 
     await expect(disableTwoFactor({ ...ctx, now: at(T0, 600_000) }, { code: "000000" })).rejects.toMatchObject({ code: "BAD_USER_INPUT" });
     const off = await disableTwoFactor({ ...ctx, now: at(T0, 600_000) }, { code: codeAt(secret, at(T0, 600_000)) });
     expect(off).toEqual({ enabled: false, verifiedUntil: null, recoveryCodesLeft: 0 });
-    await expect(requireSecondFactor(ctx)).rejects.toMatchObject({ reason: "enrol" });
+    await expect(requireSecondFactor(ctx)).rejects.toMatchObject({ reason: "SECOND_FACTOR_ENROL" });
   });
 });

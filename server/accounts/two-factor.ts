@@ -37,8 +37,11 @@ export const TWO_FACTOR_MESSAGES = {
 
 /** Why a sensitive action was refused: the page links to the matching step. */
 export class SecondFactorRequired extends Forbidden {
-  constructor(readonly reason: "enrol" | "verify") {
-    super(reason === "enrol" ? TWO_FACTOR_MESSAGES.enrolFirst : TWO_FACTOR_MESSAGES.verifyFirst);
+  declare reason: "SECOND_FACTOR_ENROL" | "SECOND_FACTOR_VERIFY";
+
+  constructor(step: "enrol" | "verify") {
+    super(step === "enrol" ? TWO_FACTOR_MESSAGES.enrolFirst : TWO_FACTOR_MESSAGES.verifyFirst);
+    this.reason = step === "enrol" ? "SECOND_FACTOR_ENROL" : "SECOND_FACTOR_VERIFY";
   }
 }
 

@@ -119,6 +119,7 @@ function maskError(error: unknown): Error {
       extensions: {
         code: original.code,
         ...(Object.keys(original.fieldErrors).length ? { fieldErrors: original.fieldErrors } : {}),
+        ...(original.reason ? { reason: original.reason } : {}),
       },
     });
   }
