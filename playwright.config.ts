@@ -47,6 +47,8 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR ?? ".data/e2e",
       AUTH_SECRET: E2E_AUTH_SECRET,
       SEED_DEMO: "false",
+      // Production on PostgreSQL: simulated payments only because we ask for them (the sandbox pages and "Modo de prueba").
+      PAYMENTS_SANDBOX: "true",
       SMTP_URL: "",
       ENABLE_DEV_MAILBOX: "true",
     },

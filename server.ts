@@ -9,7 +9,7 @@ import { execSync } from "node:child_process";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
-import { env, secureCookies } from "./server/env";
+import { env, paymentsMode, secureCookies, startupProblems } from "./server/env";
 import { prepareDatabase } from "./server/db/setup";
 import { CLIENT_IP_HEADER } from "./server/auth/request-auth";
 import { startJobRunner } from "./server/jobs/queue";
@@ -21,6 +21,14 @@ import { jobHandlers } from "./server/jobs/handlers";
 const dev = process.argv.includes("--dev");
 if (!dev) process.env.NODE_ENV ??= "production";
 
+// Fail closed before anything else (no build, no database): a server that would give tickets away, or
+// sign people out of each other across replicas, does not start (docs/deployment.md).
+const problems = startupProblems();
+if (problems.length) {
+  console.error(`Tribuna no arranca:\n\n${problems.join("\n\n")}\n\nVer docs/deployment.md.`);
+  process.exit(1);
+}
+
 const BUILD_ENTRY = path.resolve("build/server/index.js");
 if (!dev && !fs.existsSync(BUILD_ENTRY)) {
   console.log("No hay build de producción: compilando (npm run build)…");
@@ -30,6 +38,7 @@ if (!dev && !fs.existsSync(BUILD_ENTRY)) {
 const config = env();
 const database = await prepareDatabase();
 console.log(`Base de datos lista (${database.kind === "pglite" ? `PGlite en ${config.DATA_DIR}/pglite` : "PostgreSQL"}).`);
+if (paymentsMode() === "sandbox") console.warn("Modo de prueba: los pagos son simulados (sandbox). Nadie paga de verdad.");
 
 // Background jobs (hold expiry…) from the jobs table; JOBS=off leaves them to another process.
 const jobRunner = process.env.JOBS === "off" ? null : startJobRunner(async () => database.db, jobHandlers);

@@ -2,7 +2,7 @@ import "@fontsource/space-grotesk/400.css";
 import "@fontsource/space-grotesk/500.css";
 import "@fontsource/space-grotesk/700.css";
 import "./tailwind.css";
-import { useEffect } from "react";
+import { useEffect, type CSSProperties } from "react";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
@@ -31,6 +31,7 @@ import { Analytics, safeJson } from "#app/components/layout/Analytics";
 import { NotFoundPage, ServerErrorPage } from "#app/components/layout/ErrorPages";
 import { themeClass, usePendingTheme, useThemeEffects } from "#app/components/layout/ThemeSwitch";
 import { SnackbarHost } from "#app/components/ui/Snackbar";
+import { TestModeBanner } from "#app/components/layout/TestModeBanner";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -96,6 +97,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
   const theme = usePendingTheme() ?? root?.theme ?? DEFAULT_THEME;
   const bare = useMatches().some((match) => (match.handle as ShellHandle | undefined)?.shell === false);
+  const testMode = root?.env.PAYMENTS_SANDBOX ?? false;
   const script = themeScript(theme);
   useThemeEffects(theme);
   useSentryRouteReporting();
@@ -103,7 +105,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const browserEnv = root?.env ? { ...root.env, MODE: import.meta.env.MODE } : null;
 
   return (
-    <html lang="es-AR" className={themeClass(theme)} data-theme={theme} suppressHydrationWarning>
+    <html
+      lang="es-AR"
+      className={themeClass(theme)}
+      data-theme={theme}
+      style={testMode ? ({ "--spacing-test-banner": "1.75rem" } as CSSProperties) : undefined}
+      suppressHydrationWarning
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -123,9 +131,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen antialiased">
         {bare ? (
-          children
+          <>
+            {testMode ? <TestModeBanner /> : null}
+            {children}
+          </>
         ) : (
-          <AppShell user={root?.user ?? null} theme={theme}>
+          <AppShell user={root?.user ?? null} theme={theme} testMode={testMode}>
             {children}
           </AppShell>
         )}

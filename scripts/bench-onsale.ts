@@ -320,6 +320,7 @@ async function main() {
     NODE_ENV: "production",
     SEED_DEMO: "false",
     JOBS: "off",
+    PAYMENTS_SANDBOX: "true",
     AUTH_SECRET: crypto.randomBytes(36).toString("base64url"),
     APP_URL: baseUrl,
     DATA_DIR: path.join(os.tmpdir(), DB_NAME),

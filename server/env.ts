@@ -21,6 +21,8 @@ const schema = z.object({
   MERCADOPAGO_PUBLIC_KEY: z.string().optional(),
   MERCADOPAGO_ACCESS_TOKEN: z.string().optional(),
   MERCADOPAGO_WEBHOOK_SECRET: z.string().optional(),
+  /** `true`: simulated payments (the sandbox) even in production; `false`: never the sandbox. */
+  PAYMENTS_SANDBOX: z.enum(["true", "false"]).optional(),
   /** The marketplace application (OAuth): organizers connect their own Mercado Pago account with it. */
   MERCADOPAGO_CLIENT_ID: z.string().optional(),
   MERCADOPAGO_CLIENT_SECRET: z.string().optional(),
@@ -73,6 +75,45 @@ export function authSecret(): string {
   return generatedSecret;
 }
 
+/**
+ * How payments run (DESIGN.md §5, fail closed): real Mercado Pago with its
+ * token; the local sandbox only when asked for (PAYMENTS_SANDBOX=true), in
+ * development and tests, or on the embedded database (the `npm start` demo).
+ * A production server on PostgreSQL with neither is "misconfigured": it
+ * refuses to start (startupProblems) rather than give tickets away.
+ */
+export type PaymentsMode = "mercadopago" | "sandbox" | "misconfigured";
+
+export function paymentsMode(e: Env = env()): PaymentsMode {
+  if (e.PAYMENTS_SANDBOX === "true") return "sandbox";
+  if (e.MERCADOPAGO_ACCESS_TOKEN) return "mercadopago";
+  if (e.PAYMENTS_SANDBOX !== "false" && (e.NODE_ENV !== "production" || !e.DATABASE_URL)) return "sandbox";
+  return "misconfigured";
+}
+
+/**
+ * What stops a server from starting: one message per problem, in Spanish,
+ * naming the variables and what each does. Empty for the embedded demo.
+ */
+export function startupProblems(e: Env = env()): string[] {
+  const problems: string[] = [];
+  if (paymentsMode(e) === "misconfigured") {
+    problems.push(
+      [
+        "No hay cómo cobrar: en producción con DATABASE_URL definí una de estas dos variables.",
+        "  MERCADOPAGO_ACCESS_TOKEN: el token de acceso de la cuenta de Mercado Pago de la plataforma (cobros reales).",
+        "  PAYMENTS_SANDBOX=true: pagos simulados (\"Modo de prueba\"): nadie paga de verdad y cualquiera puede aprobar su compra; solo para demos y pruebas.",
+      ].join("\n"),
+    );
+  }
+  if (e.NODE_ENV === "production" && e.DATABASE_URL && !e.AUTH_SECRET) {
+    problems.push(
+      "Falta AUTH_SECRET (al menos 32 caracteres, el mismo en todas las réplicas): firma las sesiones. Sin ella cada proceso inventaría la suya y las personas se quedarían sin sesión al pasar de uno a otro.",
+    );
+  }
+  return problems;
+}
+
 export function appUrl(): string {
   return env().APP_URL ?? `http://localhost:${env().PORT}`;
 }
@@ -96,6 +137,8 @@ export function publicEnv() {
     SENTRY_DSN: e.SENTRY_DSN ?? null,
     POSTHOG_KEY: e.POSTHOG_KEY ?? null,
     MERCADOPAGO_PUBLIC_KEY: e.MERCADOPAGO_PUBLIC_KEY ?? null,
+    /** Payments are simulated: every page says "Modo de prueba". */
+    PAYMENTS_SANDBOX: paymentsMode(e) === "sandbox",
     GOOGLE_ENABLED: Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET),
   };
 }

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { getDb } from "#server/db/client";
-import { isSandbox } from "#server/payments/provider";
+import { paymentsMode } from "#server/env";
 import { getSandboxBilling, payInSandbox } from "#server/payments/sandbox";
 import { withBillingToken } from "#server/orders/access";
 
@@ -13,9 +13,9 @@ function notFound(): never {
 
 const money = new Intl.NumberFormat("es-AR", { style: "currency", currency: "ARS" });
 
-/** GET: the sandbox "provider" page, only when no Mercado Pago credentials are set. */
+/** GET: the sandbox "provider" page, only while payments are simulated (never next to the real provider). */
 export async function loader({ params }: LoaderFunctionArgs) {
-  if (!isSandbox()) notFound();
+  if (paymentsMode() !== "sandbox") notFound();
   const row = await getSandboxBilling(await getDb(), params.billingId ?? "");
   if (!row) notFound();
   return { billingId: row.billing.id, amount: money.format(row.billing.amount / 100), orderCode: row.order.code, status: row.billing.status };
@@ -27,7 +27,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
  * buyer to `/checkout/status/{status}?billingId=…` (page still to be built).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (!isSandbox()) notFound();
+  if (paymentsMode() !== "sandbox") notFound();
   const form = await request.formData();
   const status = String(form.get("status") ?? "");
   if (status !== "approved" && status !== "rejected") {

@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Transporter } from "nodemailer";
 import type { DbOrTx } from "#server/db/client";
 import { emailAttachments, emailLog } from "#server/db/schema";
-import { env } from "#server/env";
+import { env, paymentsMode } from "#server/env";
+import { TEST_MODE_NOTICE } from "./templates";
 
 export interface EmailMessage {
   to: string;
@@ -38,7 +39,9 @@ async function getTransporter(): Promise<Transporter | undefined> {
  * The one way the app sends mail: the log row is written first, so every
  * email is traceable (logEmailId) even when delivery fails or SMTP is absent.
  */
-export async function sendEmail(db: DbOrTx, message: EmailMessage): Promise<{ logEmailId: string }> {
+export async function sendEmail(db: DbOrTx, input: EmailMessage): Promise<{ logEmailId: string }> {
+  // The HTML says it in its layout (emailLayout); the text version here, for every email.
+  const message = paymentsMode() === "sandbox" && input.text ? { ...input, text: `${TEST_MODE_NOTICE}\n\n${input.text}` } : input;
   const { attachments = [], ...fields } = message;
   const [row] = await db
     .insert(emailLog)

@@ -1,3 +1,8 @@
+import { paymentsMode } from "#server/env";
+
+/** While payments are simulated every email says so, first thing (and the PDF tickets too). */
+export const TEST_MODE_NOTICE = "Modo de prueba: los pagos son simulados y estas entradas no valen para entrar.";
+
 /**
  * Minimal, inline-styled HTML that every mail client shows the same. `title`
  * is escaped here; `body` is HTML the caller built with `escapeHtml`. The
@@ -5,8 +10,12 @@
  * about a purchase pass their own.
  */
 export function emailLayout(title: string, body: string, footer = "Si no pediste este correo, podés ignorarlo."): string {
+  const testMode =
+    paymentsMode() === "sandbox"
+      ? `<p style="margin:0 0 16px;padding:8px 12px;border-radius:8px;background:#fcd34d;color:#111111;font-size:13px;font-weight:bold">${escapeHtml(TEST_MODE_NOTICE)}</p>`
+      : "";
   return `<!doctype html><html lang="es"><body style="margin:0;background:#0f1115;font-family:Arial,sans-serif;color:#e6e6e6">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">${testMode}
 <table role="presentation" width="100%" style="max-width:520px;background:#171a21;border-radius:12px;padding:24px">
 <tr><td><p style="color:#14b8a6;font-size:20px;font-weight:bold;margin:0 0 16px">Tribuna</p>
 <h1 style="font-size:20px;margin:0 0 16px;color:#ffffff">${escapeHtml(title)}</h1>${body}${footer ? `

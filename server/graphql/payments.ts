@@ -17,7 +17,7 @@ const PaymentConfig = builder.objectRef<{ publicKey: string | null; sandbox: boo
       description: "Mercado Pago public key for its browser SDK (the organization's connected account when given one); null when not configured.",
       resolve: (c) => c.publicKey,
     }),
-    sandbox: t.exposeBoolean("sandbox", { nullable: false, description: "Payments run on the local sandbox (no Mercado Pago credentials on this server)." }),
+    sandbox: t.exposeBoolean("sandbox", { nullable: false, description: "Test mode (\"Modo de prueba\"): payments are simulated on the local sandbox, nobody pays and the tickets are not real. Never true on a server that takes real payments." }),
   }),
 });
 

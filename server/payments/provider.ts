@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { getDb, type DbOrTx } from "#server/db/client";
 import { sandboxPayments } from "#server/db/schema";
 import type { BillingRow, OrderRow } from "#server/orders/orders";
-import { appUrl, env } from "#server/env";
+import { appUrl, env, paymentsMode } from "#server/env";
 import { MercadoPagoProvider } from "./mercadopago";
 import { accountForOrganization, isUsable } from "./mercadopago-accounts";
 
@@ -44,8 +44,8 @@ export function paymentUrlFor(billingId: string): string {
 }
 
 /**
- * The local stand-in for Mercado Pago used when MERCADOPAGO_ACCESS_TOKEN is
- * not set: its "payments" live in `sandbox_payments`.
+ * The local stand-in for Mercado Pago, only while payments are simulated
+ * (paymentsMode): its "payments" live in `sandbox_payments`.
  */
 export class SandboxProvider implements PaymentProvider {
   readonly name = "sandbox" as const;
@@ -88,8 +88,11 @@ export class SandboxProvider implements PaymentProvider {
 
 export { MercadoPagoProvider };
 
+/** True while payments are simulated (server/env.ts paymentsMode). A misconfigured server never gets here: it refused to start. */
 export function isSandbox(): boolean {
-  return !env().MERCADOPAGO_ACCESS_TOKEN;
+  const mode = paymentsMode();
+  if (mode === "misconfigured") throw new Error("Pagos sin configurar: definí MERCADOPAGO_ACCESS_TOKEN o PAYMENTS_SANDBOX=true (ver docs/deployment.md).");
+  return mode === "sandbox";
 }
 
 /**

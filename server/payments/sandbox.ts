@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { billings, orders } from "#server/db/schema";
-import { isSandbox, SandboxProvider } from "./provider";
+import { paymentsMode } from "#server/env";
+import { SandboxProvider } from "./provider";
 import { signNotification, webhookSecret } from "./signature";
 import { handleMercadoPagoNotification, type NotificationInput, type NotificationResult } from "./webhook";
 
@@ -42,7 +43,7 @@ export async function payInSandbox(
   status: "approved" | "rejected",
   now = new Date(),
 ): Promise<{ paymentId: string; result: NotificationResult } | null> {
-  if (!isSandbox()) return null;
+  if (paymentsMode() !== "sandbox") return null;
   const row = await getSandboxBilling(db, billingId);
   if (!row) return null;
   const provider = new SandboxProvider(db);

@@ -1,5 +1,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
 import { formatDateTime } from "#common/dates";
+import { paymentsMode } from "#server/env";
+import { TEST_MODE_NOTICE } from "#server/email/templates";
 import { qrPng } from "./qr";
 import { venueLabel, whenLabel, type TicketEventView, type TicketView } from "./tickets";
 
@@ -68,6 +70,12 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
     let y = height - margin;
 
     text("Tribuna", margin, y - 18, 22, bold, TEAL);
+    if (paymentsMode() === "sandbox") {
+      // Printed where nobody can miss it: a simulated purchase is not a ticket.
+      page.drawRectangle({ x: margin, y: y - 48, width: width - 2 * margin, height: 22, color: rgb(0.99, 0.83, 0.3) });
+      text(TEST_MODE_NOTICE, margin + 8, y - 41, 10, bold);
+      y -= 30;
+    }
     const counter = `Entrada ${index + 1} de ${input.tickets.length}`;
     text(counter, width - margin - regular.widthOfTextAtSize(counter, 11), y - 14, 11, regular, MUTED);
     y -= 64;

@@ -16,6 +16,7 @@ import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent, daysFromNow } from "#tests/support/factories";
 import { emailsTo } from "#tests/support/mailbox";
 import { sendTicketsEmail } from "./email";
+import { TEST_MODE_NOTICE } from "#server/email/templates";
 import { holdersFor, SEND_TICKETS_EMAIL_JOB } from "./issue";
 import { qrPayloadFor, qrSvg, verifyQrPayload } from "./qr";
 import { getPurchaseTickets, listMyTickets } from "./tickets";
@@ -140,6 +141,9 @@ describe("tickets email", () => {
     const [email] = sent;
     expect(email.kind).toBe("tickets");
     expect(email.subject).toBe(`Tus entradas para Fiesta Bresh · ${order.code}`);
+    // Tests run on simulated payments: the email says so first thing, in both versions.
+    expect(email.text.startsWith(TEST_MODE_NOTICE)).toBe(true);
+    expect(email.html).toContain(TEST_MODE_NOTICE);
     expect(email.text).toContain(`Orden ${order.code}`);
     expect(email.text).toContain("Entrada 3 de 3: VIP — Sofía Peña");
     expect(email.text).toContain(`http://localhost:3000/tickets/${billing.id}?t=${billingAccessToken(billing.id)}`);

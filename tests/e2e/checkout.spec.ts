@@ -39,6 +39,7 @@ async function summaryToApproved(page: Page): Promise<{ ticketsUrl: string; orde
   await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}\?t=[\w-]+$/);
   await expect(main.getByRole("heading", { level: 1 })).toHaveText(EVENT_NAME);
   // 2 × $ 20.000 + 10 % service fee.
+  await expect(page.getByTestId("test-mode-banner")).toBeVisible();
   await expect(main.locator("[data-total]")).toHaveText(/\$\s?44\.000,00/);
   await expect(main.locator("[data-service-fee]")).toHaveText(/\$\s?4\.000,00/);
   await expect(main).toContainText("Cargo de servicio (10 %)");
@@ -47,6 +48,8 @@ async function summaryToApproved(page: Page): Promise<{ ticketsUrl: string; orde
   await main.getByRole("button", { name: /Pagar .* con Mercado Pago/ }).click();
 
   await expect(page).toHaveURL(/\/sandbox\/mercadopago\/[0-9a-f-]{36}$/);
+  // The e2e server simulates payments (PAYMENTS_SANDBOX=true): every page says so, this one too.
+  await expect(page.getByTestId("test-mode-banner")).toHaveText("Modo de prueba · los pagos son simulados, nadie paga de verdad");
   await page.getByRole("button", { name: "Aprobar" }).click();
 
   await expect(page).toHaveURL(/\/checkout\/status\/approved\?billingId=[0-9a-f-]{36}&t=/);

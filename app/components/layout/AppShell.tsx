@@ -13,7 +13,7 @@ import { NavigationProgress } from "./NavigationProgress";
  * and the drawer and backdrop follow it (`peer-checked`). With JavaScript it
  * also closes on navigation and with Escape.
  */
-export function AppShell({ user, theme, children }: { user: ShellUser | null; theme: Theme; children: ReactNode }) {
+export function AppShell({ user, theme, testMode = false, children }: { user: ShellUser | null; theme: Theme; testMode?: boolean; children: ReactNode }) {
   const toggle = useRef<HTMLInputElement>(null);
   const location = useLocation();
 
@@ -49,7 +49,7 @@ export function AppShell({ user, theme, children }: { user: ShellUser | null; th
         aria-label="Menú"
         aria-controls="menu"
       />
-      <Header user={user} theme={theme} />
+      <Header user={user} theme={theme} testMode={testMode} />
       <label
         htmlFor={MENU_TOGGLE_ID}
         aria-hidden="true"

@@ -40,7 +40,7 @@ export function Drawer({ user, theme }: { user: ShellUser | null; theme: Theme }
         "fixed inset-y-0 left-0 z-50 flex w-drawer flex-col overflow-y-auto border-r border-[var(--border)] bg-[var(--bg)]",
         "invisible -translate-x-full transition-[transform,visibility] duration-200",
         "peer-checked:visible peer-checked:translate-x-0 peer-checked:shadow-2xl",
-        "md:visible md:top-header md:z-30 md:translate-x-0 md:shadow-none",
+        "md:visible md:top-[calc(var(--spacing-header)+var(--spacing-test-banner))] md:z-30 md:translate-x-0 md:shadow-none",
       ].join(" ")}
     >
       <div className="flex h-header shrink-0 items-center justify-between border-b border-[var(--border)] px-4 md:hidden">

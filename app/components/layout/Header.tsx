@@ -2,6 +2,7 @@ import { Form, Link, NavLink } from "@remix-run/react";
 import type { Theme } from "#app/lib/theme";
 import { accountLabel, mainLinks, PATHS, type ShellUser } from "./navigation";
 import { ThemeSwitch } from "./ThemeSwitch";
+import { TestModeBanner } from "./TestModeBanner";
 
 export const MENU_TOGGLE_ID = "menu-toggle";
 
@@ -41,9 +42,10 @@ const outlineButton =
  * desktop (md) up the drawer is always visible, so the header's page links
  * give way to it, and the theme switch and "Cerrar sesión" move up here.
  */
-export function Header({ user, theme }: { user: ShellUser | null; theme: Theme }) {
+export function Header({ user, theme, testMode = false }: { user: ShellUser | null; theme: Theme; testMode?: boolean }) {
   return (
     <header className="sticky top-0 z-40 border-b border-[var(--border)] bg-[var(--bg)]/90 backdrop-blur supports-[backdrop-filter]:bg-[var(--bg)]/75">
+      {testMode ? <TestModeBanner /> : null}
       <div className="flex h-header items-center gap-2 px-3 sm:px-4">
         <label
           htmlFor={MENU_TOGGLE_ID}
