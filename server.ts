@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { execSync } from "node:child_process";
-import { createRequestHandler } from "@remix-run/express";
+import { createRequestHandler } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { env, paymentsMode, secureCookies, startupProblems } from "./server/env";
@@ -15,6 +15,7 @@ import { CLIENT_IP_HEADER } from "./server/auth/request-auth";
 import { startJobRunner } from "./server/jobs/queue";
 import { bodyLimit } from "./server/http/body-limit";
 import { refuseForeignForms } from "./server/http/same-origin";
+import { guardedRemixHandler, refuseHostileUrls } from "./server/http/request-guard";
 import { securityHeaders } from "./server/http/security-headers";
 import { jobHandlers } from "./server/jobs/handlers";
 
@@ -48,6 +49,7 @@ app.disable("x-powered-by");
 app.set("trust proxy", process.env.TRUST_PROXY === "true");
 app.use(compression());
 app.use(bodyLimit());
+app.use(refuseHostileUrls());
 app.use(refuseForeignForms());
 app.use(securityHeaders({ https: secureCookies() }));
 
@@ -70,7 +72,7 @@ if (dev) {
   build = async () => serverBuild;
 }
 
-app.all("*", createRequestHandler({ build: build as never, mode: dev ? "development" : "production" }));
+app.all("*", guardedRemixHandler(createRequestHandler(build as never, dev ? "development" : "production")));
 
 const server = app.listen(config.PORT, () => {
   console.log(`Tribuna en http://localhost:${config.PORT}`);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from "./control-characters";
 
 /**
  * One schema per concept, shared by the browser (Conform) and the server
@@ -41,11 +42,12 @@ const hasEdgeSpaces = (value: string) => value !== value.trim();
  */
 const stop = (message: string) => ({ error: message, abort: true }) as const;
 
-/** Required text: required, then no spaces at either end. */
-export function requiredText(options: { min?: number } = {}) {
+/** Required text: required, no control characters (line breaks only when `multiLine`), then no spaces at either end. */
+export function requiredText(options: { min?: number; multiLine?: boolean } = {}) {
   let schema = z
     .string({ error: MESSAGES.required })
     .min(1, stop(MESSAGES.required))
+    .refine((v) => !hasControlCharacters(v, { multiLine: options.multiLine }), stop(CONTROL_CHARACTER_MESSAGE))
     .refine((v) => !hasEdgeSpaces(v), stop(MESSAGES.trim));
   if (options.min) schema = schema.refine((v) => v.length >= options.min!, stop(MESSAGES.minLength(options.min)));
   return schema;
@@ -59,6 +61,7 @@ export function optional<T extends z.ZodType>(schema: T) {
 export const emailSchema = z
   .string({ error: MESSAGES.required })
   .min(1, stop(MESSAGES.required))
+  .refine((v) => !hasControlCharacters(v), stop(CONTROL_CHARACTER_MESSAGE))
   .refine((v) => !/\s/.test(v), stop(MESSAGES.noSpaces))
   .refine((v) => PATTERNS.email.test(v), stop(MESSAGES.email))
   .transform((v) => v.toLowerCase());

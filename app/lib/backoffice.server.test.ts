@@ -26,6 +26,16 @@ describe("formToObject", () => {
   });
 });
 
+describe("formToObject with a hostile row index", () => {
+  it("drops a row past the limit instead of allocating an array that long (2 s of CPU for 10^8 before the limit)", () => {
+    const started = performance.now();
+    const parsed = formToObject({ code: "HOLA", "ticketTypeIds[100000000]": "x", "ticketTypeIds[4294967294]": "z", "ticketTypeIds[3]": "y" });
+    expect(parsed).toEqual({ code: "HOLA", ticketTypeIds: ["y"] });
+    // Generous bound: the point is milliseconds against seconds.
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
 describe("rows", () => {
   const values = { "dates[0].s": "a", "dates[1].s": "b", "dates[2].s": "c", name: "n" };
 

@@ -1,5 +1,6 @@
 import { data, redirect, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { collectPart } from "./multipart.server";
+import { FORM_LIMITS, formRefusal } from "#server/http/request-guard";
 import type { Ctx } from "#server/context";
 import { hasRole } from "#server/context";
 import type { MembershipRole } from "#server/db/schema";
@@ -143,6 +144,9 @@ const uploadHandler: UploadHandler = async (part) => {
 export async function readForm(request: Request): Promise<PostedForm> {
   const multipart = (request.headers.get("content-type") ?? "").startsWith("multipart/form-data");
   const formData = multipart ? await unstable_parseMultipartFormData(request, uploadHandler) : await request.formData();
+  // The HTTP server already refused oversized or hostile urlencoded forms; multipart ones are checked here, by the same rule.
+  const refusal = formRefusal([...formData.entries()].flatMap(([name, value]) => (typeof value === "string" ? [[name, value] as [string, string]] : [])));
+  if (refusal) throw data({ message: refusal.message }, { status: refusal.status });
   const values: Record<string, string> = {};
   const files: Record<string, Uint8Array> = {};
   for (const [name, value] of formData.entries()) {
@@ -185,7 +189,11 @@ function parsePath(name: string): (string | number)[] | null {
     if (match[1] !== undefined) {
       if (match[1] === "__proto__" || match[1] === "constructor" || match[1] === "prototype") return null;
       out.push(match[1]);
-    } else out.push(Number(match[2]));
+    } else {
+      // Row indexes past the limit are dropped, not allocated (an array as long as the index).
+      if (match[2].length > 4 || Number(match[2]) >= FORM_LIMITS.maxRows) return null;
+      out.push(Number(match[2]));
+    }
     consumed += match[0];
   }
   if (!out.length || consumed.length !== name.replace(/\./g, "").length) return null;

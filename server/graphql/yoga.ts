@@ -9,6 +9,7 @@ import type { GraphQLContext } from "./builder";
 import { schema } from "./schema";
 import { clientError } from "./client-errors";
 import { armor } from "./limits";
+import { controlCharacterError, isUnstorableText, refuseControlCharacters } from "./control-characters";
 
 interface PendingHeaders {
   tokens?: Tokens;
@@ -78,6 +79,7 @@ const tokenHeaders: Plugin = {
  */
 interface GraphQLErrorLike extends Error {
   originalError?: unknown;
+  extensions?: Record<string, unknown>;
   path?: readonly (string | number)[];
   nodes?: ReadonlyArray<ASTNode>;
 }
@@ -88,7 +90,10 @@ function asGraphQLError(value: unknown): GraphQLErrorLike | null {
 /** A domain error (wrong password, not signed in…) or a client's own mistake (bad variable, query over the limits) is an answer, not a fault. */
 function isExpected(value: unknown): boolean {
   const graphqlError = asGraphQLError(value);
-  return isDomainError(graphqlError?.originalError ?? value) || (graphqlError !== null && clientError(graphqlError) !== null);
+  return (
+    isDomainError(graphqlError?.originalError ?? value) ||
+    (graphqlError !== null && (graphqlError.extensions?.code === "BAD_USER_INPUT" || clientError(graphqlError) !== null))
+  );
 }
 
 /**
@@ -127,6 +132,7 @@ function maskError(error: unknown): Error {
   const clientMistake = graphqlError ? clientError(graphqlError) : null;
   if (clientMistake) return clientMistake;
   if (graphqlError && !original) return graphqlError;
+  if (isUnstorableText(original)) return controlCharacterError(graphqlError?.path?.join(".") ?? "input", graphqlError?.nodes ? [...graphqlError.nodes] : undefined);
   return createGraphQLError(GENERIC_ERROR, {
     nodes: graphqlError?.nodes,
     path: graphqlError?.path,
@@ -139,7 +145,7 @@ export const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
   graphqlEndpoint: "/api/graphql",
   graphiql: process.env.NODE_ENV !== "production",
   landingPage: false,
-  plugins: [csrfPrevention, tokenHeaders, ...armor.plugins],
+  plugins: [csrfPrevention, tokenHeaders, refuseControlCharacters, ...armor.plugins],
   logging: logger,
   // Integrators may call from any origin with their tokens in headers, and
   // read refreshed tokens from the response. Never with the browser's

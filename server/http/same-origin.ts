@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
+import { plainPage } from "./plain-page";
 
 /**
  * A form posted from another site (Origin ≠ Host) is refused with a Spanish
@@ -9,15 +10,9 @@ import type { NextFunction, Request, Response } from "express";
  * has its own rules: integrators call it from other origins with tokens in
  * headers, and yoga's CSRF check covers cookies.
  */
-export const FOREIGN_FORM_PAGE = `<!doctype html>
-<html lang="es-AR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Formulario rechazado · Tribuna</title>
-<style>body{font-family:system-ui,sans-serif;margin:0;min-height:100vh;display:grid;place-items:center;background:#0b1416;color:#e7f3f3}main{max-width:32rem;padding:2rem}a{color:#5eead4}@media (prefers-color-scheme: light){body{background:#f6fbfb;color:#0b1416}a{color:#0f766e}}</style>
-</head><body><main>
-<h1>No pudimos procesar el formulario</h1>
-<p>Por seguridad, solo aceptamos formularios enviados desde las páginas de Tribuna. Si llegaste desde otro sitio, volvé a Tribuna y probá de nuevo desde ahí.</p>
-<p><a href="/">Ir al inicio</a></p>
-</main></body></html>`;
+export const FOREIGN_FORM_PAGE = plainPage("No pudimos procesar el formulario", [
+  "Por seguridad, solo aceptamos formularios enviados desde las páginas de Tribuna. Si llegaste desde otro sitio, volvé a Tribuna y probá de nuevo desde ahí.",
+]);
 
 function requestHost(req: Request): string | undefined {
   const forwarded = req.headers["x-forwarded-host"];

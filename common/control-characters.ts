@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+/**
+ * Control characters (C0 and DEL) in text a stranger sends: PostgreSQL
+ * refuses NUL in text outright, and the rest only ever arrive by mistake or
+ * to break something. Tab, newline and carriage return are fine where a
+ * field is multi-line (descriptions, messages); nowhere else.
+ *
+ * The same rule runs at every door: the HTTP server (paths, query strings,
+ * form bodies), GraphQL (variables and string literals) and the field
+ * schemas below, which turn it into a message next to the field.
+ */
+const ANY_CONTROL = /[\u0000-\u001F\u007F]/;
+const CONTROL_BUT_LINE_BREAKS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+export const CONTROL_CHARACTER_MESSAGE = "Este campo no puede contener caracteres de control";
+
+export function hasControlCharacters(value: string, options: { multiLine?: boolean } = {}): boolean {
+  return (options.multiLine ? CONTROL_BUT_LINE_BREAKS : ANY_CONTROL).test(value);
+}
+
+/**
+ * The first string inside `value` (objects and arrays walked) with control
+ * characters, as a dotted path ("input.payer.email", "items.0.name"), or
+ * null. Line breaks pass: a request does not know which fields are
+ * multi-line; the field schemas refuse them in single-line fields.
+ */
+export function findControlCharacters(value: unknown, path: string[] = [], depth = 0): string | null {
+  if (typeof value === "string") return hasControlCharacters(value, { multiLine: true }) ? path.join(".") : null;
+  if (depth > 32 || value === null || typeof value !== "object") return null;
+  for (const [key, inner] of Object.entries(value)) {
+    if (hasControlCharacters(key, { multiLine: true })) return [...path, key].join(".");
+    const found = findControlCharacters(inner, [...path, key], depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** The field-schema refinement: single-line unless said otherwise. */
+export function withoutControlCharacters<T extends z.ZodType<string>>(schema: T, options: { multiLine?: boolean } = {}) {
+  return schema.refine((v) => !hasControlCharacters(v, options), { error: CONTROL_CHARACTER_MESSAGE, abort: true });
+}

@@ -1,0 +1,184 @@
+import type { NextFunction, Request, Response } from "express";
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
+import { hasControlCharacters } from "#common/control-characters";
+import { plainPage } from "./plain-page";
+
+/**
+ * Hostile input refused at the door, before Remix, GraphQL or the database
+ * see it (issue 17): control characters in the URL or a form (PostgreSQL
+ * refuses NUL in text, so any field could be made to crash a request), and
+ * forms too big to parse cheaply. Each refusal is a Spanish page (or a
+ * GraphQL-shaped error under /api/), a 400 or a 413, never a 500.
+ */
+export const FORM_LIMITS = {
+  /** A urlencoded form body; the largest real one (an event with many dates and ticket types) is a few KB. */
+  maxBytes: 256 * 1024,
+  /** Fields in one form. */
+  maxFields: 2_000,
+  /** Rows of a repeated group (`dates[199].startsAt`): indexes from 0 to maxRows - 1. */
+  maxRows: 200,
+} as const;
+
+export interface Refusal {
+  status: 400 | 413;
+  title: string;
+  message: string;
+}
+
+const BAD_CHARACTERS: Refusal = {
+  status: 400,
+  title: "No pudimos leer el pedido",
+  message: "El pedido tiene caracteres de control (como el carácter nulo), que no aceptamos en ningún campo ni dirección. Revisá lo que pegaste y probá de nuevo.",
+};
+const BAD_ADDRESS: Refusal = { status: 400, title: "La dirección no es válida", message: "Revisá el enlace: tiene caracteres que no se pueden leer." };
+const TOO_MANY_FIELDS: Refusal = {
+  status: 413,
+  title: "El formulario es demasiado grande",
+  message: `Un formulario puede tener hasta ${FORM_LIMITS.maxFields} campos.`,
+};
+const TOO_MANY_ROWS: Refusal = {
+  status: 400,
+  title: "El formulario tiene demasiadas filas",
+  message: `Un formulario puede tener hasta ${FORM_LIMITS.maxRows} filas por grupo (fechas, entradas…).`,
+};
+const TOO_BIG: Refusal = {
+  status: 413,
+  title: "El formulario es demasiado grande",
+  message: `Un formulario puede pesar hasta ${FORM_LIMITS.maxBytes / 1024} KB.`,
+};
+
+/** Why this URL (path and query string) is refused, or null. Under /api/ a query value may hold line breaks (a GraphQL document sent by GET). */
+export function urlRefusal(originalUrl: string): Refusal | null {
+  const queryAt = originalUrl.indexOf("?");
+  const path = queryAt === -1 ? originalUrl : originalUrl.slice(0, queryAt);
+  let decodedPath: string;
+  try {
+    decodedPath = decodeURIComponent(path);
+  } catch {
+    return BAD_ADDRESS;
+  }
+  if (hasControlCharacters(decodedPath)) return BAD_CHARACTERS;
+  if (queryAt === -1) return null;
+  const multiLine = path.startsWith("/api/");
+  for (const [name, value] of new URLSearchParams(originalUrl.slice(queryAt + 1))) {
+    if (hasControlCharacters(name) || hasControlCharacters(value, { multiLine })) return BAD_CHARACTERS;
+  }
+  return null;
+}
+
+const ROW_INDEX = /\[(\d+)\]/g;
+
+/**
+ * Why these form fields are refused, or null: too many fields, a row index
+ * past the limit (a form parser would otherwise build an array that long),
+ * or control characters. Line breaks pass here (multi-line fields); the
+ * field schemas refuse them in single-line fields, next to the field.
+ */
+export function formRefusal(entries: Iterable<[string, string]>): Refusal | null {
+  let count = 0;
+  for (const [name, value] of entries) {
+    if (++count > FORM_LIMITS.maxFields) return TOO_MANY_FIELDS;
+    for (const match of name.matchAll(ROW_INDEX)) {
+      if (match[1].length > 4 || Number(match[1]) >= FORM_LIMITS.maxRows) return TOO_MANY_ROWS;
+    }
+    if (hasControlCharacters(name) || hasControlCharacters(value, { multiLine: true })) return BAD_CHARACTERS;
+  }
+  return null;
+}
+
+export function refuse(req: Request, res: Response, refusal: Refusal): void {
+  res.status(refusal.status).set({ "Cache-Control": "no-store" });
+  if (refusal.status === 413) res.set("Connection", "close");
+  if (req.path.startsWith("/api/")) {
+    const code = refusal.status === 413 ? "PAYLOAD_TOO_LARGE" : "BAD_USER_INPUT";
+    res.json({ errors: [{ message: `${refusal.title}. ${refusal.message}`, extensions: { code } }] });
+  } else {
+    res.set("Content-Type", "text/html; charset=utf-8").send(plainPage(refusal.title, [refusal.message]));
+  }
+  req.resume();
+}
+
+/** Express middleware: every request's path and query string. */
+export function refuseHostileUrls() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const refusal = urlRefusal(req.originalUrl);
+    if (refusal) return refuse(req, res, refusal);
+    next();
+  };
+}
+
+const isForm = (req: Request) =>
+  req.method !== "GET" && req.method !== "HEAD" && !req.path.startsWith("/api/") && (req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded");
+
+/** Reads at most `limit` bytes of the body; null when it is longer (the rest is left unread: the connection closes). */
+async function readBody(req: Request, limit: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The URL the browser asked for: host from the proxy when trusted (req.hostname follows "trust proxy"), port kept. */
+function requestUrl(req: Request): string {
+  const host = req.get("x-forwarded-host") ?? req.get("host") ?? "";
+  const port = Number.parseInt(host.split(":")[1] ?? "", 10);
+  return `${req.protocol}://${req.hostname}${Number.isSafeInteger(port) ? `:${port}` : ""}${req.originalUrl}`;
+}
+
+function requestHeaders(req: Request): Headers {
+  const headers = new Headers();
+  for (const [key, values] of Object.entries(req.headers)) {
+    if (Array.isArray(values)) for (const value of values) headers.append(key, value);
+    else if (values) headers.set(key, values);
+  }
+  return headers;
+}
+
+/**
+ * The Remix request handler for Express (what @remix-run/express does, in
+ * a few lines), with urlencoded forms read here first: bounded in size,
+ * checked field by field with `formRefusal`, and handed to Remix whole.
+ * Multipart forms (images, receipts) are bounded where they are read
+ * (app/lib/backoffice.server.ts readForm runs the same `formRefusal`).
+ */
+export function guardedRemixHandler(handleRequest: (request: globalThis.Request) => Promise<globalThis.Response>) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      let body: BodyInit | undefined;
+      if (isForm(req)) {
+        if (Number(req.headers["content-length"] ?? 0) > FORM_LIMITS.maxBytes) return refuse(req, res, TOO_BIG);
+        const bytes = await readBody(req, FORM_LIMITS.maxBytes);
+        if (!bytes) return refuse(req, res, TOO_BIG);
+        const refusal = formRefusal(new URLSearchParams(bytes.toString("utf8")));
+        if (refusal) return refuse(req, res, refusal);
+        body = new Uint8Array(bytes);
+      } else if (req.method !== "GET" && req.method !== "HEAD") {
+        body = createReadableStreamFromReadable(req);
+      }
+      // Loaders and actions are aborted when the browser goes away before the response is sent.
+      const controller = new AbortController();
+      let sent = false;
+      res.on("finish", () => (sent = true));
+      res.on("close", () => sent || controller.abort());
+      const request = new Request(requestUrl(req), {
+        method: req.method,
+        headers: requestHeaders(req),
+        signal: controller.signal,
+        ...(body ? { body, duplex: "half" } : {}),
+      } as RequestInit);
+      const response = await handleRequest(request);
+      res.statusMessage = response.statusText;
+      res.status(response.status);
+      for (const [key, value] of response.headers.entries()) res.append(key, value);
+      if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
+      if (response.body) await writeReadableStreamToWritable(response.body, res);
+      else res.end();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
