@@ -18,6 +18,7 @@ import { refuseForeignForms } from "./server/http/same-origin";
 import { guardedRemixHandler, refuseHostileUrls } from "./server/http/request-guard";
 import { securityHeaders } from "./server/http/security-headers";
 import { jobHandlers } from "./server/jobs/handlers";
+import { schedulePruning } from "./server/payments/webhook";
 
 const dev = process.argv.includes("--dev");
 if (!dev) process.env.NODE_ENV ??= "production";
@@ -43,6 +44,8 @@ if (paymentsMode() === "sandbox") console.warn("Modo de prueba: los pagos son si
 
 // Background jobs (hold expiry…) from the jobs table; JOBS=off leaves them to another process.
 const jobRunner = process.env.JOBS === "off" ? null : startJobRunner(async () => database.db, jobHandlers);
+// Recurring jobs have one pending run at all times; each run schedules the next.
+if (jobRunner) await schedulePruning(database.db, new Date());
 
 const app = express();
 app.disable("x-powered-by");

@@ -23,7 +23,9 @@ describe("payments fail closed (DESIGN.md §5)", () => {
 
   it("a production server on PostgreSQL without a way to charge or without AUTH_SECRET has problems; the embedded demo has none", () => {
     expect(startupProblems({ ...base })).toEqual([]);
-    expect(startupProblems({ ...base, DATABASE_URL: POSTGRES, MERCADOPAGO_ACCESS_TOKEN: "APP_USR-1", AUTH_SECRET: SECRET })).toEqual([]);
+    expect(startupProblems({ ...base, DATABASE_URL: POSTGRES, MERCADOPAGO_ACCESS_TOKEN: "APP_USR-1", MERCADOPAGO_WEBHOOK_SECRET: "w", AUTH_SECRET: SECRET })).toEqual([]);
+    // Real payments whose notifications could never be verified: no purchase would ever be confirmed.
+    expect(startupProblems({ ...base, DATABASE_URL: POSTGRES, MERCADOPAGO_ACCESS_TOKEN: "APP_USR-1", AUTH_SECRET: SECRET })[0]).toContain("MERCADOPAGO_WEBHOOK_SECRET");
     expect(startupProblems({ ...base, DATABASE_URL: POSTGRES, PAYMENTS_SANDBOX: "true", AUTH_SECRET: SECRET })).toEqual([]);
     const [payments, secret] = startupProblems({ ...base, DATABASE_URL: POSTGRES });
     expect(payments).toContain("MERCADOPAGO_ACCESS_TOKEN");

@@ -106,6 +106,11 @@ export function startupProblems(e: Env = env()): string[] {
       ].join("\n"),
     );
   }
+  if (e.NODE_ENV === "production" && paymentsMode(e) === "mercadopago" && !e.MERCADOPAGO_WEBHOOK_SECRET) {
+    problems.push(
+      "Falta MERCADOPAGO_WEBHOOK_SECRET (la clave secreta de las notificaciones, en el panel de Mercado Pago): sin ella toda notificación de pago se rechaza y ninguna compra se confirma.",
+    );
+  }
   if (e.NODE_ENV === "production" && e.DATABASE_URL && !e.AUTH_SECRET) {
     problems.push(
       "Falta AUTH_SECRET (al menos 32 caracteres, el mismo en todas las réplicas): firma las sesiones. Sin ella cada proceso inventaría la suya y las personas se quedarían sin sesión al pasar de uno a otro.",

@@ -24,3 +24,26 @@ export function bodyLimit(maxBytes = MAX_BODY_BYTES) {
     next();
   };
 }
+
+/**
+ * A request's body as text, or null when it is (or says it is) longer than
+ * `maxBytes`: reading stops there, so a big body is never held whole.
+ */
+export async function readTextAtMost(request: globalThis.Request, maxBytes: number): Promise<string | null> {
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) return null;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

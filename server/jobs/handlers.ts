@@ -4,6 +4,7 @@ import { sendTicketsEmail } from "#server/tickets/email";
 import { SEND_TICKETS_EMAIL_JOB } from "#server/tickets/issue";
 import { MERCADOPAGO_REFRESH_JOB, refreshMercadoPagoToken } from "#server/payments/mercadopago-accounts";
 import { PROVIDER_REFUND_JOB, runProviderRefund } from "#server/payments/refunds";
+import { PRUNE_NOTIFICATIONS_JOB, pruneRefusedNotifications, schedulePruning } from "#server/payments/webhook";
 import { MAX_ATTEMPTS, type JobHandlers } from "./queue";
 
 /** Every job kind the app runs, with its handler. */
@@ -20,6 +21,11 @@ export const jobHandlers: JobHandlers = {
   },
   [PROVIDER_REFUND_JOB]: async (payload, { db, now, row }) => {
     await runProviderRefund(db, String(payload.paymentRefundId ?? ""), { now, finalAttempt: row.attempts >= MAX_ATTEMPTS });
+  },
+  // Daily: refused webhook deliveries are kept 30 days (docs/deployment.md, retention).
+  [PRUNE_NOTIFICATIONS_JOB]: async (_payload, { db, now }) => {
+    await pruneRefusedNotifications(db, now);
+    await schedulePruning(db, new Date(now.getTime() + 24 * 3600 * 1000));
   },
   [MERCADOPAGO_REFRESH_JOB]: async (payload, { db, now }) => {
     await refreshMercadoPagoToken(db, String(payload.accountId ?? ""), now);

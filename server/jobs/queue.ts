@@ -28,6 +28,20 @@ export async function enqueue(db: DbOrTx, kind: string, payload: Record<string, 
 }
 
 /**
+ * A recurring job's next run: enqueued unless one of that kind is already
+ * waiting (not running: a run schedules its successor while it is itself
+ * still pending). Idempotent, so every replica may call it at start.
+ */
+export async function ensureJob(db: DbOrTx, kind: string, runAt: Date = new Date()) {
+  const [pending] = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.kind, kind), isNull(jobs.doneAt), isNull(jobs.failedAt), isNull(jobs.lockedAt)))
+    .limit(1);
+  if (!pending) await enqueue(db, kind, {}, runAt);
+}
+
+/**
  * Runs up to `limit` due jobs. Claiming (attempts + 1, locked_at) happens in
  * its own short transaction with SKIP LOCKED; handlers run after it commits,
  * so a slow handler holds no lock. A job that throws is retried with backoff

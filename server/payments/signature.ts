@@ -52,6 +52,28 @@ export function parseSignatureHeader(header: string | null | undefined): { ts?: 
   return out;
 }
 
+/** How far a signature's `ts` may be from our clock, either way: a captured delivery cannot be replayed later. */
+export const SIGNATURE_TOLERANCE_MS = 5 * 60 * 1000;
+
+/**
+ * The `ts` of `x-signature` as a time. Mercado Pago's docs show seconds and
+ * its deliveries have carried milliseconds: 12 digits or more are read as
+ * milliseconds (seconds reach 12 digits only in the year 5138).
+ */
+export function signatureTime(ts: string | null | undefined): Date | null {
+  if (!ts || !/^\d{9,14}$/.test(ts)) return null;
+  const value = Number(ts);
+  return new Date(ts.length >= 12 ? value : value * 1000);
+}
+
+/** True when the header carries a `ts` more than SIGNATURE_TOLERANCE_MS from `now` (no `ts` at all is not stale: it is unsigned). */
+export function isSignatureStale(signatureHeader: string | null | undefined, now: Date): boolean {
+  const { ts } = parseSignatureHeader(signatureHeader);
+  if (!ts) return false;
+  const time = signatureTime(ts);
+  return time === null || Math.abs(time.getTime() - now.getTime()) > SIGNATURE_TOLERANCE_MS;
+}
+
 /** Constant-time check of `x-signature` against the data id and `x-request-id`. */
 export function verifyNotificationSignature(
   secret: string | null,

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "#server/db/client";
 import { billings, events, orderItems, orders, paymentNotifications, ticketTypes } from "#server/db/schema";
 import type { BillingRow, OrderRow } from "#server/orders/orders";
@@ -10,7 +10,10 @@ import { paymentReversedEmail } from "#server/refunds/emails";
 import { chargeBackApprovedBilling, refundApprovedBilling } from "#server/refunds/transitions";
 import { queueProviderRefund } from "./refunds";
 import { getPaymentProvider, type PaymentProvider, type ProviderPayment } from "./provider";
-import { verifyNotificationSignature, webhookSecret } from "./signature";
+import { isSignatureStale, verifyNotificationSignature, webhookSecret } from "./signature";
+import { takeAttempt } from "#server/auth/rate-limit";
+import { isDomainError } from "#server/errors";
+import { ensureJob } from "#server/jobs/queue";
 import { notificationSellerId } from "./mercadopago";
 
 export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
@@ -21,10 +24,26 @@ export interface NotificationInput {
   body: unknown;
   /** The notification URL's query (`?data.id=…&type=payment`), used when the body lacks them. */
   query?: URLSearchParams;
+  /** The body as it arrived: a refused delivery keeps only its start. */
+  rawBody?: string;
+  /** The sender's address (server.ts's client IP): refused deliveries are rate limited per address. */
+  remoteAddress?: string | null;
 }
+
+/** Largest notification body read (Mercado Pago's are well under 2 KB); a bigger one is a 413 before it is read whole. */
+export const MAX_NOTIFICATION_BYTES = 64 * 1024;
+/** What a refused delivery keeps of its body. */
+export const REFUSED_BODY_PREFIX = 200;
+/** Refused deliveries logged per address in the rate-limit window (15 minutes); past it, a 429 and nothing stored. */
+export const REFUSED_PER_ADDRESS = 30;
+/** Refused deliveries are deleted after this many days (PRUNE_NOTIFICATIONS_JOB); accepted ones stay: they are the money's audit trail. */
+export const REFUSED_RETENTION_DAYS = 30;
+export const PRUNE_NOTIFICATIONS_JOB = "prune-payment-notifications";
 
 export type NotificationOutcome =
   | "forged"
+  | "stale"
+  | "rate-limited"
   | "ignored-topic"
   | "missing-id"
   | "unknown-payment"
@@ -40,7 +59,7 @@ export type NotificationOutcome =
   | "no-change";
 
 export interface NotificationResult {
-  status: 200 | 401;
+  status: 200 | 401 | 429;
   outcome: NotificationOutcome;
   billingId?: string;
 }
@@ -75,20 +94,22 @@ export async function handleMercadoPagoNotification(
   options: { provider?: PaymentProvider; now?: Date } = {},
 ): Promise<NotificationResult> {
   const now = options.now ?? new Date();
+  const signatureHeader = header(input.headers, "x-signature");
   const { dataId, type } = readNotification(input.body, input.query);
   const requestId = header(input.headers, "x-request-id");
-  const signatureValid = verifyNotificationSignature(webhookSecret(), { signatureHeader: header(input.headers, "x-signature"), requestId, dataId });
+  // A signature from more than 5 minutes ago (or ahead) is a replay, whoever signed it: refused before anything else.
+  if (isSignatureStale(signatureHeader, now)) return refuse(db, input, "stale", { requestId, dataId, now });
+  if (!verifyNotificationSignature(webhookSecret(), { signatureHeader, requestId, dataId })) return refuse(db, input, "forged", { requestId, dataId, now });
 
   const [log] = await db
     .insert(paymentNotifications)
-    .values({ provider: "mercadopago", requestId, dataId, signatureValid, body: (input.body ?? null) as never, receivedAt: now, outcome: signatureValid ? null : "forged" })
+    .values({ provider: "mercadopago", requestId, dataId, signatureValid: true, body: (input.body ?? null) as never, remoteAddress: input.remoteAddress ?? null, receivedAt: now })
     .returning({ id: paymentNotifications.id });
   const finish = async (result: NotificationResult) => {
     await db.update(paymentNotifications).set({ outcome: result.outcome }).where(eq(paymentNotifications.id, log.id));
     return result;
   };
 
-  if (!signatureValid) return { status: 401, outcome: "forged" };
   if (type && type !== "payment") return finish({ status: 200, outcome: "ignored-topic" });
   if (!dataId) return finish({ status: 200, outcome: "missing-id" });
 
@@ -98,6 +119,61 @@ export async function handleMercadoPagoNotification(
   if (!payment) return finish({ status: 200, outcome: "unknown-payment" });
   const outcome = await applyPayment(db, payment, now);
   return finish({ status: 200, outcome, billingId: payment.externalReference ?? undefined });
+}
+
+/**
+ * A refused delivery (forged or stale): logged without its body, only its
+ * first REFUSED_BODY_PREFIX characters, and at most REFUSED_PER_ADDRESS per
+ * address in 15 minutes; past that, a 429 and nothing stored. Nobody can
+ * fill the table, and PRUNE_NOTIFICATIONS_JOB deletes what is kept after
+ * REFUSED_RETENTION_DAYS.
+ */
+async function refuse(
+  db: Db,
+  input: NotificationInput,
+  outcome: "forged" | "stale",
+  meta: { requestId: string | null; dataId: string | null; now: Date },
+): Promise<NotificationResult> {
+  const address = input.remoteAddress ?? "desconocida";
+  try {
+    await takeAttempt(db, [{ key: `webhook-refused:ip:${address}`, limit: REFUSED_PER_ADDRESS }], meta.now);
+  } catch (error) {
+    if (isDomainError(error) && error.code === "TOO_MANY_REQUESTS") return { status: 429, outcome: "rate-limited" };
+    throw error;
+  }
+  const raw = input.rawBody ?? (input.body === undefined ? "" : JSON.stringify(input.body) ?? "");
+  await db.insert(paymentNotifications).values({
+    provider: "mercadopago",
+    requestId: printable(meta.requestId, 200),
+    dataId: printable(meta.dataId, 200),
+    signatureValid: false,
+    body: null,
+    bodyPrefix: printable(raw, REFUSED_BODY_PREFIX),
+    remoteAddress: input.remoteAddress ?? null,
+    outcome,
+    receivedAt: meta.now,
+  });
+  return { status: 401, outcome };
+}
+
+/** A stranger's text cut to `max` characters, control characters replaced (PostgreSQL refuses NUL in text). */
+function printable(value: string | null, max: number): string | null {
+  return value === null ? null : value.slice(0, max).replace(/[\u0000-\u001f\u007f]/g, "\uFFFD");
+}
+
+/** The retention job: deletes refused deliveries older than REFUSED_RETENTION_DAYS, then schedules its next run a day later. */
+export async function pruneRefusedNotifications(db: Db, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - REFUSED_RETENTION_DAYS * 24 * 3600 * 1000);
+  const deleted = await db
+    .delete(paymentNotifications)
+    .where(and(eq(paymentNotifications.signatureValid, false), lt(paymentNotifications.receivedAt, before)))
+    .returning({ id: paymentNotifications.id });
+  return deleted.length;
+}
+
+/** Makes sure one pruning run is pending (server start, and after each run): idempotent, so replicas may all call it. */
+export async function schedulePruning(db: DbOrTx, runAt: Date): Promise<void> {
+  await ensureJob(db, PRUNE_NOTIFICATIONS_JOB, runAt);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -80,12 +80,17 @@ export const paymentNotifications = pgTable(
     requestId: text("request_id"),
     dataId: text("data_id"),
     signatureValid: boolean("signature_valid").notNull(),
+    /** The whole body, only for a delivery whose signature holds (at most 64 KB); null for refused ones. */
     body: jsonb("body"),
-    /** What the handler did with it ("approved", "duplicate", "forged", …). */
+    /** A refused delivery keeps only the start of its body (enough to recognise it), never the whole. */
+    bodyPrefix: text("body_prefix"),
+    /** Who sent it (the socket or the trusted proxy's client address): refused deliveries are rate limited per address. */
+    remoteAddress: text("remote_address"),
+    /** What the handler did with it ("approved", "duplicate", "forged", "stale", …). */
     outcome: text("outcome"),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("payment_notifications_data_idx").on(t.provider, t.dataId)],
+  (t) => [index("payment_notifications_data_idx").on(t.provider, t.dataId), index("payment_notifications_refused_idx").on(t.signatureValid, t.receivedAt)],
 );
 
 /** The sandbox provider's own payments: what `getPayment` reads back. */
