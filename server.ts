@@ -15,7 +15,7 @@ import { CLIENT_IP_HEADER } from "./server/auth/request-auth";
 import { startJobRunner } from "./server/jobs/queue";
 import { bodyLimit } from "./server/http/body-limit";
 import { refuseForeignForms } from "./server/http/same-origin";
-import { guardedRemixHandler, refuseHostileUrls } from "./server/http/request-guard";
+import { guardedRemixHandler, refuseHostileRequests } from "./server/http/request-guard";
 import { securityHeaders } from "./server/http/security-headers";
 import { jobHandlers } from "./server/jobs/handlers";
 import { schedulePruning } from "./server/payments/webhook";
@@ -52,7 +52,7 @@ app.disable("x-powered-by");
 app.set("trust proxy", process.env.TRUST_PROXY === "true");
 app.use(compression());
 app.use(bodyLimit());
-app.use(refuseHostileUrls());
+app.use(refuseHostileRequests());
 app.use(refuseForeignForms());
 app.use(securityHeaders({ https: secureCookies() }));
 

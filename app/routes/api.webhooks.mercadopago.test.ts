@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { CLIENT_IP_HEADER } from "#server/auth/request-auth";
 import { getDb } from "#server/db/client";
 import { billings, jobs, paymentNotifications } from "#server/db/schema";
-import { SandboxProvider } from "#server/payments/provider";
+import { SandboxProvider } from "#server/payments/sandbox-provider";
 import { buildSignedNotification } from "#server/payments/sandbox";
 import { signNotification, webhookSecret } from "#server/payments/signature";
 import {

@@ -7,7 +7,7 @@ import { assertLedgerMatches } from "#server/ledger/invariants";
 import { createOrder } from "#server/orders/orders";
 import { withBillingToken } from "#server/orders/access";
 import { buildSignedNotification } from "#server/payments/sandbox";
-import { SandboxProvider } from "#server/payments/provider";
+import { SandboxProvider } from "#server/payments/sandbox-provider";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Transporter } from "nodemailer";
 import type { DbOrTx } from "#server/db/client";
 import { emailAttachments, emailLog } from "#server/db/schema";
-import { env, paymentsMode } from "#server/env";
-import { TEST_MODE_NOTICE } from "./templates";
+import { env } from "#server/env";
+import { withTestModeNotice } from "./templates";
 
 export interface EmailMessage {
   to: string;
@@ -40,8 +40,7 @@ async function getTransporter(): Promise<Transporter | undefined> {
  * email is traceable (logEmailId) even when delivery fails or SMTP is absent.
  */
 export async function sendEmail(db: DbOrTx, input: EmailMessage): Promise<{ logEmailId: string }> {
-  // The HTML says it in its layout (emailLayout); the text version here, for every email.
-  const message = paymentsMode() === "sandbox" && input.text ? { ...input, text: `${TEST_MODE_NOTICE}\n\n${input.text}` } : input;
+  const message = withTestModeNotice(input);
   const { attachments = [], ...fields } = message;
   const [row] = await db
     .insert(emailLog)

@@ -1,7 +1,21 @@
 import { paymentsMode } from "#server/env";
 
-/** While payments are simulated every email says so, first thing (and the PDF tickets too). */
+/** While payments are simulated every email about a purchase says so, first thing (and the PDF tickets too). */
 export const TEST_MODE_NOTICE = "Modo de prueba: los pagos son simulados y estas entradas no valen para entrar.";
+
+/** Emails about access (sign-in link, recovery code) say nothing of purchases: no notice there. */
+const ACCESS_EMAIL_KINDS = new Set(["sign-in-link", "recovery-code"]);
+
+/** The message with TEST_MODE_NOTICE first in its text and HTML, while payments are simulated and when it is about a purchase. */
+export function withTestModeNotice<T extends { kind: string; html: string; text?: string }>(message: T): T {
+  if (paymentsMode() !== "sandbox" || ACCESS_EMAIL_KINDS.has(message.kind)) return message;
+  const strip = `<p style="margin:0;padding:10px 12px;background:#fcd34d;color:#111111;font-family:Arial,sans-serif;font-size:13px;font-weight:bold;text-align:center">${escapeHtml(TEST_MODE_NOTICE)}</p>`;
+  return {
+    ...message,
+    html: /<body[^>]*>/.test(message.html) ? message.html.replace(/(<body[^>]*>)/, `$1${strip}`) : `${strip}${message.html}`,
+    ...(message.text !== undefined ? { text: `${TEST_MODE_NOTICE}\n\n${message.text}` } : {}),
+  };
+}
 
 /**
  * Minimal, inline-styled HTML that every mail client shows the same. `title`
@@ -10,12 +24,8 @@ export const TEST_MODE_NOTICE = "Modo de prueba: los pagos son simulados y estas
  * about a purchase pass their own.
  */
 export function emailLayout(title: string, body: string, footer = "Si no pediste este correo, podés ignorarlo."): string {
-  const testMode =
-    paymentsMode() === "sandbox"
-      ? `<p style="margin:0 0 16px;padding:8px 12px;border-radius:8px;background:#fcd34d;color:#111111;font-size:13px;font-weight:bold">${escapeHtml(TEST_MODE_NOTICE)}</p>`
-      : "";
   return `<!doctype html><html lang="es"><body style="margin:0;background:#0f1115;font-family:Arial,sans-serif;color:#e6e6e6">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">${testMode}
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
 <table role="presentation" width="100%" style="max-width:520px;background:#171a21;border-radius:12px;padding:24px">
 <tr><td><p style="color:#14b8a6;font-size:20px;font-weight:bold;margin:0 0 16px">Tribuna</p>
 <h1 style="font-size:20px;margin:0 0 16px;color:#ffffff">${escapeHtml(title)}</h1>${body}${footer ? `

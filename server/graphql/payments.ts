@@ -6,7 +6,7 @@ import {
   startMercadoPagoConnection,
   type MercadoPagoConnection as Connection,
 } from "#server/payments/mercadopago-accounts";
-import { paymentPublicConfig, paymentPublicConfigFor } from "#server/payments/provider";
+import { paymentPublicConfig, paymentPublicConfigFor } from "#server/payments/providers";
 
 type ConnectedAccount = NonNullable<Connection["account"]>;
 

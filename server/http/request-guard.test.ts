@@ -2,19 +2,21 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FORM_LIMITS, guardedRemixHandler, refuseHostileUrls } from "./request-guard";
+import { FORM_LIMITS, guardedRemixHandler, refuseHostileRequests } from "./request-guard";
 
 // A real Express server with the guards as in server.ts; Remix's place is taken by a handler that echoes what it got.
 let server: http.Server;
 let base: string;
 const reached: string[] = [];
+const cookiesSeen: string[] = [];
 beforeAll(async () => {
   const app = express();
-  app.use(refuseHostileUrls());
+  app.use(refuseHostileRequests());
   app.all(
     "*",
     guardedRemixHandler(async (request) => {
       reached.push(new URL(request.url).pathname);
+      cookiesSeen.push(request.headers.get("cookie") ?? "");
       const body = request.method === "POST" ? await request.text() : "";
       return new Response(JSON.stringify({ method: request.method, url: request.url, body }), { headers: { "content-type": "application/json" } });
     }),
@@ -25,9 +27,9 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-function send(method: string, path: string, body?: string, contentType = "application/x-www-form-urlencoded") {
+function send(method: string, path: string, body?: string, contentType = "application/x-www-form-urlencoded", extra: Record<string, string> = {}) {
   return new Promise<{ status: number; body: string; type: string | undefined }>((resolve, reject) => {
-    const req = http.request(`${base}${path}`, { method, headers: body === undefined ? {} : { "content-type": contentType } }, (res) => {
+    const req = http.request(`${base}${path}`, { method, headers: { ...(body === undefined ? {} : { "content-type": contentType }), ...extra } }, (res) => {
       let text = "";
       res.on("data", (c) => (text += c));
       res.on("end", () => resolve({ status: res.statusCode!, body: text, type: res.headers["content-type"] }));
@@ -67,6 +69,16 @@ describe("control characters at the HTTP door", () => {
     // JSON bodies (GraphQL, webhooks) stream through untouched: GraphQL checks its own strings.
     const json = JSON.parse((await send("POST", "/api/graphql", '{"query":"{ __typename }"}', "application/json")).body);
     expect(json.body).toBe('{"query":"{ __typename }"}');
+  });
+});
+
+describe("control characters in cookies", () => {
+  it("drops a cookie whose decoded value holds a NUL and keeps the rest: the visitor keeps browsing", async () => {
+    cookiesSeen.length = 0;
+    const cookie = "theme=dark; incomplete-saved-order--fiesta=%7B%22code%22%3A%22a%00b%22%7D; at=abc";
+    const result = await send("GET", "/eventos/fiesta", undefined, undefined, { cookie });
+    expect(result.status).toBe(200);
+    expect(cookiesSeen).toEqual(["theme=dark; at=abc"]);
   });
 });
 

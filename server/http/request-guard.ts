@@ -98,11 +98,33 @@ export function refuse(req: Request, res: Response, refusal: Refusal): void {
   req.resume();
 }
 
-/** Express middleware: every request's path and query string. */
-export function refuseHostileUrls() {
+/**
+ * The Cookie header without the cookies whose decoded value holds control
+ * characters (null when none had any). Header values themselves cannot
+ * carry them (Node's parser refuses the request), but a cookie is decoded
+ * (`%00`) before the app reads it. Dropping the cookie, instead of
+ * refusing the request, keeps a visitor with a damaged cookie browsing.
+ */
+export function withoutHostileCookies(header: string | undefined): string | null {
+  if (!header || !header.includes("%")) return null;
+  const pairs = header.split(/;\s*/);
+  const kept = pairs.filter((pair) => {
+    try {
+      return !hasControlCharacters(decodeURIComponent(pair));
+    } catch {
+      return true; // not percent-encoding: the app's cookie parser leaves it as it is
+    }
+  });
+  return kept.length === pairs.length ? null : kept.join("; ");
+}
+
+/** Express middleware: every request's path and query string (refused) and cookies (dropped). */
+export function refuseHostileRequests() {
   return (req: Request, res: Response, next: NextFunction) => {
     const refusal = urlRefusal(req.originalUrl);
     if (refusal) return refuse(req, res, refusal);
+    const cookies = withoutHostileCookies(req.headers.cookie);
+    if (cookies !== null) req.headers.cookie = cookies;
     next();
   };
 }

@@ -10,7 +10,7 @@ import { ticketsOfOrder } from "#server/tickets/issue";
 import { payInSandbox } from "#server/payments/sandbox";
 import { handleMercadoPagoNotification } from "#server/payments/webhook";
 import { buildSignedNotification } from "#server/payments/sandbox";
-import { SandboxProvider } from "#server/payments/provider";
+import { SandboxProvider } from "#server/payments/sandbox-provider";
 import { ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { assertLedgerMatches } from "./invariants";

@@ -4,7 +4,7 @@ import { billings, eventCustomFields, eventDates, events, ticketTypes } from "#s
 import { Invalid } from "#server/errors";
 import { appUrl } from "#server/env";
 import { preferenceIdForBilling } from "#server/payments/mercadopago";
-import { getPaymentProvider, paymentPublicConfigFor } from "#server/payments/provider";
+import { getPaymentProvider, paymentPublicConfigFor } from "#server/payments/providers";
 import { createOrder, getBillingForBuyer, type BillingRow, type OrderItemRow, type OrderRow } from "./orders";
 import { billingAccessToken, withBillingToken } from "./access";
 

@@ -26,7 +26,7 @@ import {
 } from "#tests/support/msw/mercadopago";
 import { finishMercadoPagoConnection, startMercadoPagoConnection } from "./mercadopago-accounts";
 import { MercadoPagoProvider, mpDate } from "./mercadopago";
-import { getPaymentProvider, paymentPublicConfig, paymentPublicConfigFor } from "./provider";
+import { getPaymentProvider, paymentPublicConfig, paymentPublicConfigFor } from "./providers";
 import { queueProviderRefund, runProviderRefund } from "./refunds";
 import { buildSignedNotification } from "./sandbox";
 import { handleMercadoPagoNotification } from "./webhook";

@@ -10,7 +10,7 @@ import { createOrder } from "#server/orders/orders";
 import { actorFor, ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { NOT_CONFIGURED, getMercadoPagoConnection, startMercadoPagoConnection } from "./mercadopago-accounts";
-import { paymentPublicConfig } from "./provider";
+import { paymentPublicConfig } from "./providers";
 import { PROVIDER_REFUND_JOB, queueProviderRefund, runProviderRefund } from "./refunds";
 import { payInSandbox } from "./sandbox";
 

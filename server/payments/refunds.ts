@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
 import { billings, paymentRefunds } from "#server/db/schema";
 import { enqueue } from "#server/jobs/queue";
-import { paymentProviderFor, type PaymentProvider } from "./provider";
+import { paymentProviderFor } from "./providers";
+import { type PaymentProvider } from "./provider";
 
 /** Job kind that calls the provider to give a payment back (handler: see server/jobs/handlers.ts). */
 export const PROVIDER_REFUND_JOB = "provider-refund";

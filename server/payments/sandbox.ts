@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { billings, orders } from "#server/db/schema";
 import { paymentsMode } from "#server/env";
-import { SandboxProvider } from "./provider";
+import { SandboxProvider } from "./sandbox-provider";
 import { signNotification, webhookSecret } from "./signature";
 import { handleMercadoPagoNotification, type NotificationInput, type NotificationResult } from "./webhook";
 

@@ -11,7 +11,8 @@ import { ticketsOfOrder } from "#server/tickets/issue";
 import { ctxAs } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
-import { paymentUrlFor, getPaymentProvider, SandboxProvider } from "./provider";
+import { paymentUrlFor, SandboxProvider } from "./sandbox-provider";
+import { getPaymentProvider } from "./providers";
 import { buildSignedNotification, payInSandbox } from "./sandbox";
 import { handleMercadoPagoNotification } from "./webhook";
 

@@ -8,7 +8,7 @@ import { jobHandlers } from "#server/jobs/handlers";
 import { runDueJobs } from "#server/jobs/queue";
 import { billingAccessToken } from "#server/orders/access";
 import { createOrder, type OrderRow } from "#server/orders/orders";
-import { SandboxProvider } from "#server/payments/provider";
+import { SandboxProvider } from "#server/payments/sandbox-provider";
 import { buildSignedNotification, payInSandbox } from "#server/payments/sandbox";
 import { handleMercadoPagoNotification } from "#server/payments/webhook";
 import { hasPostgresServer } from "#tests/support/db";

@@ -1,0 +1,51 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+
+/**
+ * The README's demo still starts with no configuration after payments
+ * learned to fail closed: the production build (`npm start`, NODE_ENV
+ * production) on the embedded database, with no DATABASE_URL, no Mercado
+ * Pago and no AUTH_SECRET, serves the seeded events and says on every page
+ * that payments are simulated. (server/env.test.ts proves the opposite
+ * case: on PostgreSQL the same configuration refuses to start.)
+ */
+const PORT = 3197;
+
+test.describe("la demo embebida", () => {
+  test.setTimeout(180_000);
+  let server: ChildProcess | undefined;
+  let dataDir: string;
+
+  test.beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tribuna-demo-"));
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir };
+    for (const key of ["DATABASE_URL", "AUTH_SECRET", "MERCADOPAGO_ACCESS_TOKEN", "MERCADOPAGO_WEBHOOK_SECRET", "PAYMENTS_SANDBOX", "SEED_DEMO", "APP_URL", "ENABLE_DEV_MAILBOX"]) delete env[key];
+    server = spawn(process.execPath, ["--import", "tsx", "server.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    server.stdout!.on("data", (chunk) => (output += chunk));
+    server.stderr!.on("data", (chunk) => (output += chunk));
+    const deadline = Date.now() + 150_000;
+    while (!output.includes(`Tribuna en http://localhost:${PORT}`)) {
+      if (server.exitCode !== null) throw new Error(`La demo no arrancó:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`La demo no arrancó a tiempo:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(output).toContain("Modo de prueba: los pagos son simulados");
+  });
+
+  test.afterAll(async () => {
+    server?.kill("SIGTERM");
+    await new Promise((resolve) => (server?.exitCode !== null ? resolve(null) : server.once("exit", resolve)));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test("arranca sin configuración, con los eventos de demo y la franja de modo de prueba", async ({ page }) => {
+    await page.goto(`http://localhost:${PORT}/`);
+    await expect(page.getByTestId("test-mode-banner")).toHaveText("Modo de prueba · los pagos son simulados, nadie paga de verdad");
+    await expect(page.locator("main").getByRole("heading", { level: 1 })).toHaveText("Próximos eventos");
+    await expect(page.locator("main a[href^='/eventos/']").first()).toBeVisible();
+  });
+});
