@@ -1,17 +1,6 @@
 import { and, asc, count, eq, ilike, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import {
-  profileSchema,
-  documentTypeSchema,
-  emailSchema,
-  identificationNumberSchema,
-  nameSchema,
-  nicknameSchema,
-  optional,
-  phoneSchema,
-  provinceSchema,
-  requiredText,
-} from "#common/validation";
+import { profileSchema } from "#common/validation";
 import type { Ctx } from "#server/context";
 import { hasRole } from "#server/context";
 import { memberships, users } from "#server/db/schema";

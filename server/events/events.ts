@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { stockAtLeastSold } from "#server/stock/stock";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
 import { eventCustomFields, eventDates, events, ticketTypes, type Status } from "#server/db/schema";
@@ -262,7 +263,7 @@ export async function updateTicketType(ctx: Ctx, input: unknown) {
       status: fields.status ?? current.status,
       updatedAt: ctx.now,
     })
-    .where(and(eq(ticketTypes.id, id), sql`${ticketTypes.sold} <= ${fields.stock}`))
+    .where(and(eq(ticketTypes.id, id), stockAtLeastSold(fields.stock)))
     .returning();
   if (!row) throw new Invalid({ stock: [EVENT_MESSAGES.stockBelowSold] });
   return row;

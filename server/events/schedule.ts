@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { stockAtLeastSold } from "#server/stock/stock";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
@@ -127,7 +128,7 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
         const [row] = await tx
           .update(ticketTypes)
           .set({ ...values, updatedAt: ctx.now })
-          .where(and(eq(ticketTypes.id, current.id), sql`${ticketTypes.sold} <= ${values.stock}`))
+          .where(and(eq(ticketTypes.id, current.id), stockAtLeastSold(values.stock)))
           .returning();
         if (!row) throw new Invalid({ [`ticketTypes.${index}.stock`]: [EVENT_MESSAGES.stockBelowSold] });
         tickets.push({ id: current.id, action: "update", status: row.status });

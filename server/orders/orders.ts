@@ -23,6 +23,7 @@ import {
 } from "#server/db/schema";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
 import { isTicketVisible, ticketState } from "#server/events/catalogue";
+import { holdStock, releaseOrderStock } from "#server/stock/stock";
 import { enqueue } from "#server/jobs/queue";
 import { bookApprovedPayment } from "#server/ledger/ledger";
 import { requireTransferAccount } from "#server/payouts/bank-accounts";
@@ -213,18 +214,10 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
   for (let attempt = 0; ; attempt++) {
     try {
       return await ctx.db.transaction(async (tx) => {
-        // Hold the stock first, in id order (two orders never lock the same rows in opposite orders).
-        const held: { ticketTypeId: string; name: string; qty: number; unitPrice: number }[] = [];
-        for (const ticketId of [...wanted.keys()].sort()) {
-          const qty = wanted.get(ticketId)!;
-          const [row] = await tx
-            .update(ticketTypes)
-            .set({ sold: sql`${ticketTypes.sold} + ${qty}`, updatedAt: ctx.now })
-            .where(and(eq(ticketTypes.id, ticketId), eq(ticketTypes.status, "active"), sql`${ticketTypes.sold} + ${qty} <= ${ticketTypes.stock}`))
-            .returning({ id: ticketTypes.id, name: ticketTypes.name, price: ticketTypes.price });
-          if (!row) throw new Conflict(ORDER_MESSAGES.notEnough(byId.get(ticketId)!.name));
-          held.push({ ticketTypeId: row.id, name: row.name, qty, unitPrice: row.price });
-        }
+        // Hold the stock first (server/stock: conditional UPDATEs in id order, all or nothing).
+        const hold = await holdStock(tx, [...wanted].map(([ticketTypeId, qty]) => ({ ticketTypeId, qty })), ctx.now, { onlyActive: true });
+        if ("short" in hold) throw new Conflict(ORDER_MESSAGES.notEnough(byId.get(hold.short)!.name));
+        const held = hold.held;
         const subtotal = held.reduce((sum, i) => sum + i.qty * i.unitPrice, 0);
         // A coupon takes one use in this same transaction; the fee is on what the buyer pays (decisions: cupones).
         const coupon = input.couponCode ? await takeCouponUse(tx, { eventId: event.id, code: input.couponCode, lines: held, now: ctx.now }) : null;
@@ -368,13 +361,7 @@ export async function expireOrder(ctx: Ctx, orderId: string): Promise<"expired" 
  * moved the order out of `draft`, in that same transaction: so it runs once.
  */
 export async function releaseHold(tx: DbOrTx, orderId: string, now: Date) {
-  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.ticketTypeId));
-  for (const item of items) {
-    await tx
-      .update(ticketTypes)
-      .set({ sold: sql`${ticketTypes.sold} - ${item.qty}`, updatedAt: now })
-      .where(eq(ticketTypes.id, item.ticketTypeId));
-  }
+  await releaseOrderStock(tx, orderId, now);
   await tx
     .update(billings)
     .set({ status: "cancelled", updatedAt: now })

@@ -10,7 +10,7 @@ import { createOrder } from "#server/orders/orders";
 import { startCheckout } from "#server/orders/checkout";
 import { billingAccessToken, isBillingAccessToken } from "#server/orders/access";
 import { ticketsOfOrder } from "#server/tickets/issue";
-import { actorFor, ctxAs } from "#tests/support/context";
+import { ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import {
   MP_APP,

@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt } from "drizzle-orm";
 import type { Db, DbOrTx } from "#server/db/client";
-import { billings, events, orderItems, orders, paymentNotifications, ticketTypes } from "#server/db/schema";
+import { billings, events, orders, paymentNotifications } from "#server/db/schema";
 import type { BillingRow, OrderRow } from "#server/orders/orders";
 import { bookApprovedPayment, bookRefundedPayment } from "#server/ledger/ledger";
 import { issueTicketsForOrder } from "#server/tickets/issue";
@@ -12,6 +12,7 @@ import { queueProviderRefund } from "./refunds";
 import { getPaymentProvider } from "./providers";
 import { type PaymentProvider, type ProviderPayment } from "./provider";
 import { isSignatureStale, verifyNotificationSignature, webhookSecret } from "./signature";
+import { reholdOrderStock } from "#server/stock/stock";
 import { takeAttempt } from "#server/auth/rate-limit";
 import { isDomainError } from "#server/errors";
 import { ensureJob } from "#server/jobs/queue";
@@ -235,7 +236,7 @@ export async function applyPayment(db: Db, payment: ProviderPayment, now: Date):
           .where(and(eq(billings.id, billing.id), inArray(billings.status, ["cancelled", "pending"])))
           .returning();
         if (!reopened.length) throw new Error(`Billing ${billing.id} changed under an orphan order`);
-        if (await rehold(tx, order.id, now)) {
+        if (await reholdOrderStock(tx, order.id, now)) {
           const [billed] = await tx.update(orders).set({ status: "billed", holdExpiresAt: null, updatedAt: now }).where(and(eq(orders.id, order.id), eq(orders.status, "orphan"))).returning();
           const approved = await approveBilling(tx, billing, payment, now, "pending");
           // The expiry gave the coupon use back: the honoured order counts again (if the limit still has room; it was paid either way).
@@ -330,23 +331,3 @@ async function refundBilling(tx: DbOrTx, order: OrderRow, billing: BillingRow, p
   return true;
 }
 
-/** Holds the order's stock again, all or nothing, with the createOrder conditional UPDATE. */
-async function rehold(tx: DbOrTx, orderId: string, now: Date): Promise<boolean> {
-  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.ticketTypeId));
-  const held: { ticketTypeId: string; qty: number }[] = [];
-  for (const item of items) {
-    const [row] = await tx
-      .update(ticketTypes)
-      .set({ sold: sql`${ticketTypes.sold} + ${item.qty}`, updatedAt: now })
-      .where(and(eq(ticketTypes.id, item.ticketTypeId), sql`${ticketTypes.sold} + ${item.qty} <= ${ticketTypes.stock}`))
-      .returning({ id: ticketTypes.id });
-    if (!row) {
-      for (const h of held) {
-        await tx.update(ticketTypes).set({ sold: sql`${ticketTypes.sold} - ${h.qty}`, updatedAt: now }).where(eq(ticketTypes.id, h.ticketTypeId));
-      }
-      return false;
-    }
-    held.push({ ticketTypeId: item.ticketTypeId, qty: item.qty });
-  }
-  return true;
-}

@@ -1,6 +1,7 @@
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
+import { releaseOrderStock } from "#server/stock/stock";
 import type { DbOrTx } from "#server/db/client";
-import { billings, issuedProducts, orderItems, orders, refundRequests, ticketTypes } from "#server/db/schema";
+import { billings, issuedProducts, orders, refundRequests } from "#server/db/schema";
 import { bookChargeback, bookRefundOfApprovedPayment } from "#server/ledger/ledger";
 import type { BillingRow, OrderRow } from "#server/orders/orders";
 import { queueProviderRefund } from "#server/payments/refunds";
@@ -36,14 +37,8 @@ async function lockOrderOf(tx: DbOrTx, billingId: string): Promise<string | null
 
 async function voidTicketsAndReleaseStock(tx: DbOrTx, order: OrderRow, now: Date) {
   await tx.update(issuedProducts).set({ status: "voided" }).where(and(eq(issuedProducts.orderId, order.id), ne(issuedProducts.status, "voided")));
-  // The seats go back on sale: the tickets are void. Same order of ticket types as every stock UPDATE.
-  const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.ticketTypeId));
-  for (const item of items) {
-    await tx
-      .update(ticketTypes)
-      .set({ sold: sql`greatest(${ticketTypes.sold} - ${item.qty}, 0)`, updatedAt: now })
-      .where(eq(ticketTypes.id, item.ticketTypeId));
-  }
+  // The seats go back on sale: the tickets are void (server/stock, same lock order as every stock change).
+  await releaseOrderStock(tx, order.id, now);
 }
 
 /**

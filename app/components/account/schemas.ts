@@ -4,17 +4,14 @@ import {
   emailSchema,
   identificationNumberSchema,
   nameSchema,
-  nicknameSchema,
-  optional,
   passwordSchema,
   phoneSchema,
-  provinceSchema,
   requiredText,
 } from "#common/validation";
 
 /**
  * The account forms' schemas, built only from the shared field schemas in
- * app/lib/validation.ts: Conform runs them in the browser and the actions run
+ * common/validation.ts: Conform runs them in the browser and the actions run
  * them again with `parseWithZod` before calling the domain. Field names are
  * the GraphQL argument names.
  */

@@ -1,8 +1,8 @@
-import { createContext, useContext, useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
+import { createContext, useContext, useRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 import { useFormAction, useNavigation } from "@remix-run/react";
 import { controlAria, describedBy, Field, FieldErrors, FieldFrame, fieldInputClasses } from "#app/components/ui/Field";
 import { SelectField, type SelectOption } from "#app/components/ui/Select";
-import type { FormReply, SnackbarMessage } from "./types";
+import type { FormReply } from "./types";
 
 /**
  * Back-office form fields. A form scope holds what the page starts with
