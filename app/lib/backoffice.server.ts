@@ -1,5 +1,6 @@
 import { data, redirect, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { collectPart } from "./multipart.server";
+import { pageErrorResponse } from "./domain-errors.server";
 import { FORM_LIMITS, formRefusal } from "#server/http/request-guard";
 import type { Ctx } from "#server/context";
 import { hasRole } from "#server/context";
@@ -9,7 +10,7 @@ import { MAX_IMAGE_BYTES, isStoredImageUrl, saveImage } from "#server/media/imag
 import { getOrganizationForMember, listMyOrganizations } from "#server/organizations/organizations";
 import { CAPABILITIES, roleAllows, type Capability } from "#server/organizations/permissions";
 import { withFlash } from "#app/lib/flash.server";
-import { FORCED_LOGIN_PATH, requireUser } from "#app/lib/session.server";
+import { requireUser } from "#app/lib/session.server";
 import { filterQuery, fromSearchParams, type FilterState } from "#common/filters";
 import type { Capabilities, FormReply } from "#app/components/backoffice/types";
 
@@ -105,18 +106,9 @@ export async function guard<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A domain error as the page to show (app/lib/domain-errors.server.ts, the one mapping). */
 export function errorResponse(error: unknown): unknown {
-  if (!isDomainError(error)) return error;
-  switch (error.code) {
-    case "FORBIDDEN":
-      return data({ message: error.message }, { status: 403, statusText: "Forbidden" });
-    case "NOT_FOUND":
-      return data({ message: error.message }, { status: 404, statusText: "Not Found" });
-    case "UNAUTHENTICATED":
-      return redirect(FORCED_LOGIN_PATH);
-    default:
-      return data({ message: error.message }, { status: 400, statusText: "Bad Request" });
-  }
+  return pageErrorResponse(error);
 }
 
 // ───────────────────────── Forms ─────────────────────────

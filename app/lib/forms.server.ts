@@ -1,5 +1,6 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
-import { GENERIC_ERROR, isDomainError, type ErrorCode } from "#server/errors";
+import { GENERIC_ERROR, isDomainError } from "#server/errors";
+import { FORM_STATUS } from "./domain-errors.server";
 
 /**
  * Helpers for account (and later) actions: they turn a failed parse or a
@@ -23,15 +24,6 @@ export interface ReplyOptions {
   messageField?: string;
 }
 
-/** A form's answer is a 400 (the person can fix it), except when they may not do it at all or must wait. */
-const STATUS: Record<ErrorCode, number> = {
-  BAD_USER_INPUT: 400,
-  UNAUTHENTICATED: 400,
-  FORBIDDEN: 403,
-  NOT_FOUND: 400,
-  CONFLICT: 400,
-  TOO_MANY_REQUESTS: 429,
-};
 
 /** The reply for input that failed the form's own schema: status 400 with the schema's messages. */
 export function invalidReply(submission: AnySubmission, options: Pick<ReplyOptions, "hideFields"> = {}) {
@@ -65,7 +57,7 @@ export function domainErrorReply(submission: AnySubmission, error: unknown, opti
   }
   return {
     result: submission.reply({ fieldErrors, formErrors, hideFields: options.hideFields }) as SubmissionResult<string[]>,
-    status: STATUS[error.code] ?? 400,
+    status: FORM_STATUS[error.code] ?? 400,
     code: error.code,
   };
 }

@@ -1,7 +1,7 @@
+import { pageErrorResponse } from "#app/lib/domain-errors.server";
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { listPublicEvents } from "#server/events/catalogue";
-import { isDomainError } from "#server/errors";
 import { getOrganizationBySlug } from "#server/organizations/organizations";
 import { applyPublicCache, cacheHeadersFrom } from "#app/lib/cache.server";
 import { pagination, PAGE_SIZE, toEventCard } from "#app/lib/catalogue.server";
@@ -30,8 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     organization = await getOrganizationBySlug(ctx, params.orgSlug ?? "");
   } catch (error) {
-    if (isDomainError(error) && error.code === "NOT_FOUND") throw data(null, { status: 404, headers });
-    throw error;
+    throw pageErrorResponse(error, { headers });
   }
   const url = new URL(request.url);
   const pageNumber = Number(url.searchParams.get("pagina") ?? "1");

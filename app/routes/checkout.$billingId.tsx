@@ -9,6 +9,7 @@ import { FormErrors } from "#app/components/account/Notice";
 import { HoldCountdown, HoldExpired } from "#app/components/checkout/Countdown";
 import { Button, buttonClasses } from "#app/components/ui/Button";
 import { isDomainError } from "#server/errors";
+import { errorMessages, pageErrorResponse } from "#app/lib/domain-errors.server";
 import { getCheckoutSummary, mercadoPagoBrowserConfig, openPayment } from "#server/orders/checkout";
 import { withBillingToken } from "#server/orders/access";
 import { eventPath, longDay } from "./eventos.$slug.server";
@@ -27,10 +28,7 @@ async function summaryOr404(request: Request, billingId: string) {
   try {
     return { ctx, headers, summary: await getCheckoutSummary(ctx, billingId, { token }) };
   } catch (error) {
-    if (isDomainError(error) && ["NOT_FOUND", "UNAUTHENTICATED", "FORBIDDEN"].includes(error.code)) {
-      throw new Response("No encontramos tu compra.", { status: 404, headers: { "Cache-Control": "private, no-store", "Content-Type": "text/plain; charset=utf-8" } });
-    }
-    throw error;
+    throw pageErrorResponse(error, { conceal: true, notFoundText: "No encontramos tu compra." });
   }
 }
 
@@ -105,8 +103,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirect(paymentUrl, { headers });
   } catch (error) {
     if (!isDomainError(error)) throw error;
-    const errors = Object.values(error.fieldErrors).flat();
-    return data({ errors: errors.length ? errors : [error.message] }, { status: 400, headers });
+    return data({ errors: errorMessages(error) }, { status: 400, headers });
   }
 }
 

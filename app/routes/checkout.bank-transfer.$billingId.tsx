@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { errorMessages, FORM_STATUS, isFormError, pageErrorResponse } from "#app/lib/domain-errors.server";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { formatCbu } from "#common/cbu";
 import { formatCuit } from "#common/cuit";
@@ -11,7 +12,6 @@ import { CopyButton } from "#app/components/bank-transfers/CopyButton";
 import { Button } from "#app/components/ui/Button";
 import { BANK_TRANSFER_MESSAGES, getBankTransferPage, receiptPath, uploadBankTransferReceipt } from "#server/bank-transfers/bank-transfers";
 import { MAX_RECEIPT_BYTES } from "#server/bank-transfers/receipts";
-import { isDomainError } from "#server/errors";
 import { withBillingToken } from "#server/orders/access";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -19,7 +19,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: "robots", content: "noindex" },
 ];
 
-const NOT_FOUND_HEADERS = { "Cache-Control": "private, no-store", "Content-Type": "text/plain; charset=utf-8" };
 
 /** What the buyer may not read is simply not there (no hint that the billing exists). */
 async function pageOr404(request: Request, billingId: string) {
@@ -28,10 +27,7 @@ async function pageOr404(request: Request, billingId: string) {
   try {
     return { ctx, headers, token, page: await getBankTransferPage(ctx, billingId, { token }) };
   } catch (error) {
-    if (isDomainError(error) && ["NOT_FOUND", "UNAUTHENTICATED", "FORBIDDEN"].includes(error.code)) {
-      throw new Response("No encontramos tu compra.", { status: 404, headers: NOT_FOUND_HEADERS });
-    }
-    throw error;
+    throw pageErrorResponse(error, { conceal: true, notFoundText: "No encontramos tu compra." });
   }
 }
 
@@ -87,9 +83,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     await uploadBankTransferReceipt(ctx, { billingId, token, bytes: file?.bytes, fileName: file?.name });
   } catch (error) {
-    if (!isDomainError(error) || !["BAD_USER_INPUT", "CONFLICT"].includes(error.code)) throw error;
-    const errors = Object.values(error.fieldErrors).flat();
-    return data({ errors: errors.length ? errors : [error.message] }, { status: 400, headers });
+    if (!isFormError(error)) throw error;
+    return data({ errors: errorMessages(error) }, { status: FORM_STATUS[error.code], headers });
   }
   const url = new URL(request.url);
   return redirect(`${url.pathname}${url.search}`, { headers: withFlash(headers, { type: "success", message: BANK_TRANSFER_MESSAGES.uploaded }) });

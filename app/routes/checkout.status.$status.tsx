@@ -1,9 +1,9 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { pageErrorResponse } from "#app/lib/domain-errors.server";
 import { Link, useLoaderData } from "@remix-run/react";
 import { formatMoney } from "#common/money";
 import { getRequestContext } from "#app/lib/session.server";
 import { buttonClasses } from "#app/components/ui/Button";
-import { isDomainError } from "#server/errors";
 import { getCheckoutSummary } from "#server/orders/checkout";
 import { withBillingToken } from "#server/orders/access";
 import { eventPath } from "./eventos.$slug.server";
@@ -55,8 +55,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     summary = await getCheckoutSummary(ctx, billingId, { token: url.searchParams.get("t") });
   } catch (error) {
-    if (isDomainError(error) && ["NOT_FOUND", "UNAUTHENTICATED", "FORBIDDEN"].includes(error.code)) notFound();
-    throw error;
+    throw pageErrorResponse(error, { conceal: true, notFoundText: "No encontramos tu compra." });
   }
   const { order, billing, event, held } = summary;
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getRequestContext, requireUser } from "#app/lib/session.server";
+import { pageErrorResponse } from "#app/lib/domain-errors.server";
+import { getRequestContext } from "#app/lib/session.server";
 import { readBankTransferReceipt } from "#server/bank-transfers/bank-transfers";
-import { isDomainError } from "#server/errors";
 
 /**
  * GET /comprobantes/{receiptId}[?t=…]: a bank-transfer receipt, only for the
@@ -25,11 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     headers.set("Referrer-Policy", "no-referrer");
     return new Response(new Uint8Array(receipt.bytes), { status: 200, headers });
   } catch (error) {
-    // Not signed in and no token: the forced login, coming back here afterwards.
-    if (isDomainError(error) && error.code === "UNAUTHENTICATED") await requireUser(request);
-    if (isDomainError(error) && ["NOT_FOUND", "FORBIDDEN"].includes(error.code)) {
-      return new Response("No encontramos el comprobante.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff" } });
-    }
-    throw error;
+    // Not signed in and no token: the forced login, coming back here afterwards; anyone else who may not see it: not there.
+    throw pageErrorResponse(error, { conceal: true, notFoundText: "No encontramos el comprobante.", signIn: request });
   }
 }

@@ -1,3 +1,4 @@
+import { pageErrorResponse } from "#app/lib/domain-errors.server";
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -7,7 +8,7 @@ import { emailSchema, nameSchema } from "#common/validation";
 import { withFlash } from "#app/lib/flash.server";
 import { domainErrorReply, invalidReply } from "#app/lib/forms.server";
 import { requireUser } from "#app/lib/session.server";
-import { isDomainError, SAVE_ERROR } from "#server/errors";
+import { SAVE_ERROR } from "#server/errors";
 import { getTransferableTicket, transferTicket } from "#server/tickets/transfer";
 import { whenLabel } from "#server/tickets/tickets";
 import { AccountPage } from "#app/components/account/AccountPage";
@@ -26,8 +27,7 @@ async function ticketOr404(ctx: Parameters<typeof getTransferableTicket>[0], tic
     const ticket = await getTransferableTicket(ctx, ticketId);
     return { eventName: ticket.event.name, when: whenLabel(ticket.event), ticketTypeName: ticket.ticketTypeName, holderName: ticket.holderName, orderCode: ticket.orderCode };
   } catch (error) {
-    if (isDomainError(error) && error.code === "NOT_FOUND") throw new Response(error.message, { status: 404, headers });
-    throw error;
+    throw pageErrorResponse(error, { headers });
   }
 }
 

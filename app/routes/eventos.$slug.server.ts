@@ -1,3 +1,4 @@
+import { pageErrorResponse } from "#app/lib/domain-errors.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { Ctx } from "#server/context";
 import { fetchUserByNickname } from "#server/accounts/users";
@@ -62,8 +63,7 @@ export async function loadPublicEventOr404(ctx: Ctx, slug: string, unlock: Buyer
   try {
     return await getPublicEvent(ctx, slug, unlock);
   } catch (error) {
-    if (isDomainError(error) && error.code === "NOT_FOUND") throw data(null, { status: 404 });
-    throw error;
+    throw pageErrorResponse(error);
   }
 }
 

@@ -1,6 +1,6 @@
+import { isFormError } from "#app/lib/domain-errors.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { isDomainError } from "#server/errors";
 import { SecondFactorRequired } from "#server/accounts/two-factor";
 import { DISCONNECTED_MESSAGE, disconnectMercadoPago, getMercadoPagoConnection, startMercadoPagoConnection } from "#server/payments/mercadopago-accounts";
 import { errorResponse, guard, readForm, requireOrganization } from "#app/lib/backoffice.server";
@@ -63,7 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const to = error.reason === "SECOND_FACTOR_ENROL" ? "/cuenta/seguridad" : `/cuenta/verificacion?returnTo=${encodeURIComponent(back)}`;
       return redirect(to, { headers: withFlash(bo.headers, { type: "error", message: error.message }) });
     }
-    if (isDomainError(error) && (error.code === "CONFLICT" || error.code === "BAD_USER_INPUT")) {
+    if (isFormError(error)) {
       return redirect(back, { headers: withFlash(bo.headers, { type: "error", message: error.message }) });
     }
     throw errorResponse(error);

@@ -1,3 +1,4 @@
+import { errorMessages, isFormError } from "#app/lib/domain-errors.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { formatDateTime } from "#common/dates";
@@ -15,7 +16,6 @@ import {
   receiptPath,
   rejectBankTransfer,
 } from "#server/bank-transfers/bank-transfers";
-import { isDomainError } from "#server/errors";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
@@ -111,8 +111,8 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     return redirect(back, { headers: bo.headers });
   } catch (error) {
-    if (isDomainError(error) && (error.code === "CONFLICT" || error.code === "BAD_USER_INPUT")) {
-      const message = Object.values(error.fieldErrors).flat()[0] ?? error.message;
+    if (isFormError(error)) {
+      const message = errorMessages(error)[0];
       return redirect(back, { headers: withFlash(bo.headers, { type: "error", message }) });
     }
     throw errorResponse(error);

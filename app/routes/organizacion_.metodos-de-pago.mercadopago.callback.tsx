@@ -1,5 +1,5 @@
+import { isFormError } from "#app/lib/domain-errors.server";
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { isDomainError } from "#server/errors";
 import { CONNECTED_MESSAGE, finishMercadoPagoConnection } from "#server/payments/mercadopago-accounts";
 import { errorResponse } from "#app/lib/backoffice.server";
 import { withFlash } from "#app/lib/flash.server";
@@ -24,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     });
     return redirect(`${PAGE}?organizationId=${organizationId}`, { headers: withFlash(headers, { type: "success", message: CONNECTED_MESSAGE }) });
   } catch (error) {
-    if (isDomainError(error) && (error.code === "BAD_USER_INPUT" || error.code === "CONFLICT")) {
+    if (isFormError(error)) {
       return redirect(PAGE, { headers: withFlash(headers, { type: "error", message: error.message }) });
     }
     throw errorResponse(error);

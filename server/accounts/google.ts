@@ -1,3 +1,4 @@
+import type { UserRow } from "#server/db/schema";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { emailSchema, nameSchema } from "#common/validation";
@@ -7,7 +8,7 @@ import { users } from "#server/db/schema";
 import { Conflict, DomainError, Forbidden } from "#server/errors";
 import { parseInput } from "#server/validation";
 import { createUser } from "./auth";
-import { fieldsToComplete, getUserByEmail, type UserRow } from "./users";
+import { fieldsToComplete, getUserByEmail } from "./users";
 
 export const GOOGLE_EMAIL_NOT_VERIFIED =
   "Tu email de Google no está verificado. Verificalo en Google o ingresá con tu email y contraseña.";

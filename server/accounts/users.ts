@@ -1,3 +1,4 @@
+import type { UserRow } from "#server/db/schema";
 import { and, asc, count, eq, ilike, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { profileSchema } from "#common/validation";
@@ -7,7 +8,6 @@ import { memberships, users } from "#server/db/schema";
 import { Conflict, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
 import { parseInput } from "#server/validation";
 
-export type UserRow = typeof users.$inferSelect;
 
 /** What the spec's `current` returns, plus the id and roles the app needs. */
 export function toPublicUser(user: UserRow) {

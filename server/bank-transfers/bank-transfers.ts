@@ -1,3 +1,4 @@
+import type { BankAccountRow, BillingRow, OrderRow } from "#server/db/schema";
 import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
@@ -5,11 +6,11 @@ import type { Db } from "#server/db/client";
 import { bankTransferReceipts, bankTransferReviews, billings, events, orderItems, orders, organizations } from "#server/db/schema";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { sendEmail } from "#server/email/send";
-import { getBillingForBuyer, releaseHold, type BillingRow, type OrderRow } from "#server/orders/orders";
+import { getBillingForBuyer, releaseHold } from "#server/orders/orders";
 import { withBillingToken } from "#server/orders/access";
 import { requireCapability } from "#server/organizations/permissions";
 import { applyPayment, type NotificationOutcome } from "#server/payments/webhook";
-import { getTicketTransferAccount, type BankAccountRow } from "#server/payouts/bank-accounts";
+import { getTicketTransferAccount } from "#server/payouts/bank-accounts";
 import { parseInput } from "#server/validation";
 import { appUrl } from "#server/env";
 import { transferRejectedEmail } from "./emails";

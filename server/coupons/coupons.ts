@@ -1,3 +1,4 @@
+import type { CouponRow } from "#server/db/schema";
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { formatDateTime } from "#common/dates";
@@ -18,7 +19,6 @@ import { parseInput } from "#server/validation";
  * redemption inside createOrder) needs nothing but the code.
  */
 
-export type CouponRow = typeof coupons.$inferSelect;
 
 export const COUPON_CODE_PATTERN = /^[A-Za-z0-9_-]{3,30}$/;
 

@@ -1,9 +1,9 @@
+import type { EventDateRow, EventRow, TicketTypeRow } from "#server/db/schema";
 import { and, asc, eq, inArray, isNotNull, ne, sql, type SQL } from "drizzle-orm";
 import { sameCode, type CartTicket } from "#common/saved-cart";
 import type { Ctx } from "#server/context";
 import { eventDates, events, organizations, ticketTypes, type Status } from "#server/db/schema";
 import { NotFound } from "#server/errors";
-import type { EventDateRow, EventRow, TicketTypeRow } from "./events";
 
 export type TicketState = "on_sale" | "sold_out" | "paused" | "not_started" | "ended" | "needs_code";
 

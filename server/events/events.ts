@@ -20,9 +20,6 @@ import {
   ticketTypeRefinements,
 } from "./schemas";
 
-export type EventRow = typeof events.$inferSelect;
-export type EventDateRow = typeof eventDates.$inferSelect;
-export type TicketTypeRow = typeof ticketTypes.$inferSelect;
 
 /** Our service fee until commercial terms per organizer exist: 10 % on top of the ticket price. */
 export const DEFAULT_SERVICE_FEE_BPS = 1000;

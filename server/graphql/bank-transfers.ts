@@ -1,3 +1,4 @@
+import type { BankAccountRow } from "#server/db/schema";
 import { builder } from "./builder";
 import { given, isoDate, money } from "./scalars";
 import { FileScalar, fileBytes } from "./uploads";
@@ -6,7 +7,6 @@ import { appUrl } from "#server/env";
 import * as transfers from "#server/bank-transfers/bank-transfers";
 import type { BankTransferItem } from "#server/bank-transfers/bank-transfers";
 import * as accounts from "#server/payouts/bank-accounts";
-import type { BankAccountRow } from "#server/payouts/bank-accounts";
 
 /**
  * Bank accounts and bank transfers for integrators: the same domain

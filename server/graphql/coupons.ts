@@ -1,7 +1,8 @@
+import type { CouponRow } from "#server/db/schema";
 import { builder } from "./builder";
 import { given, isoDate, money } from "./scalars";
 import * as couponsDomain from "#server/coupons/coupons";
-import type { CouponListItem, CouponRow } from "#server/coupons/coupons";
+import type { CouponListItem } from "#server/coupons/coupons";
 import { appUrl } from "#server/env";
 
 /** Coupons for integrators: the same domain functions as /organizacion/cupones. */

@@ -14,6 +14,7 @@
  *   the Buenos Aires offset. Input dates are strings the domain validates,
  *   so a bad one is BAD_USER_INPUT with a Spanish message on its field.
  */
+import type { EventDateRow, EventRow, TicketTypeRow } from "#server/db/schema";
 import { builder } from "./builder";
 import { given, isoDate, money } from "./scalars";
 import { parseDateTime } from "#common/dates";
@@ -28,9 +29,6 @@ type PublicEvent = catalogue.PublicEvent;
 type PublicTicket = PublicEvent["ticketTypes"][number];
 type PublicDate = PublicEvent["dates"][number];
 type CatalogueItem = Awaited<ReturnType<typeof catalogue.listPublicEvents>>["items"][number];
-type EventRow = eventsDomain.EventRow;
-type TicketTypeRow = eventsDomain.TicketTypeRow;
-type EventDateRow = eventsDomain.EventDateRow;
 type OrganizerView = Awaited<ReturnType<typeof eventsDomain.getEventForOrganizer>>;
 type OrganizationEventItem = Awaited<ReturnType<typeof eventsDomain.listOrganizationEvents>>[number];
 

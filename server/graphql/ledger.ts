@@ -1,6 +1,7 @@
+import type { LedgerEntryRow } from "#server/db/schema";
 import { builder } from "./builder";
 import { given, isoDate, money } from "./scalars";
-import { getOrganizationLedger, type LedgerEntryRow } from "#server/ledger/ledger";
+import { getOrganizationLedger } from "#server/ledger/ledger";
 
 type LedgerItem = LedgerEntryRow & { orderCode: string | null };
 

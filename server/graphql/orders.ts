@@ -1,7 +1,7 @@
+import type { BillingRow, OrderItemRow, OrderRow } from "#server/db/schema";
 import { builder } from "./builder";
 import { given, isoDate, money } from "./scalars";
 import * as ordersDomain from "#server/orders/orders";
-import type { BillingRow, OrderItemRow, OrderRow } from "#server/orders/orders";
 import type { Attendee, CustomFieldAnswer } from "#server/db/schema";
 import { displayStatus } from "#server/orders/status";
 import { startCheckout, type CheckoutStarted } from "#server/orders/checkout";

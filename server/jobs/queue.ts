@@ -1,3 +1,4 @@
+import type { JobRow } from "#server/db/schema";
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "#server/db/client";
 import { jobs } from "#server/db/schema";
@@ -7,7 +8,6 @@ import { jobs } from "#server/db/schema";
  * `FOR UPDATE SKIP LOCKED` so any number of server processes can run them
  * without taking the same job twice.
  */
-export type JobRow = typeof jobs.$inferSelect;
 export type JobHandler = (payload: Record<string, unknown>, job: { db: Db; now: Date; row: JobRow }) => Promise<void>;
 export type JobHandlers = Record<string, JobHandler>;
 

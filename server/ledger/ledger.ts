@@ -1,3 +1,4 @@
+import type { BillingRow, LedgerEntryRow, OrderRow } from "#server/db/schema";
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
@@ -5,9 +6,7 @@ import type { DbOrTx } from "#server/db/client";
 import { ledgerEntries, orders, type LedgerKind } from "#server/db/schema";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
-import type { BillingRow, OrderRow } from "#server/orders/orders";
 
-export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
 
 /*
  * Sign convention (append-only ledger per organization, DESIGN.md §4):

@@ -1,3 +1,4 @@
+import type { BillingRow, OrderItemRow, OrderRow } from "#server/db/schema";
 import { asc, eq } from "drizzle-orm";
 import type { Ctx } from "#server/context";
 import { billings, eventCustomFields, eventDates, events, ticketTypes } from "#server/db/schema";
@@ -5,7 +6,7 @@ import { Invalid } from "#server/errors";
 import { appUrl } from "#server/env";
 import { preferenceIdForBilling } from "#server/payments/mercadopago";
 import { getPaymentProvider, paymentPublicConfigFor } from "#server/payments/providers";
-import { createOrder, getBillingForBuyer, type BillingRow, type OrderItemRow, type OrderRow } from "./orders";
+import { createOrder, getBillingForBuyer } from "./orders";
 import { billingAccessToken, withBillingToken } from "./access";
 
 export interface CheckoutStarted {

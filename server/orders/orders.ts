@@ -1,3 +1,4 @@
+import type { BillingRow, OrderItemRow, OrderRow } from "#server/db/schema";
 import crypto from "node:crypto";
 import { and, asc, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -39,9 +40,6 @@ export const EXPIRE_ORDER_JOB = "expire-order";
 /** How long a draft order holds its stock (DESIGN.md §4, §5). */
 export const HOLD_MINUTES = { MERCADO_PAGO: 15, BANK_TRANSFER: 48 * 60 } as const;
 
-export type OrderRow = typeof orders.$inferSelect;
-export type OrderItemRow = typeof orderItems.$inferSelect;
-export type BillingRow = typeof billings.$inferSelect;
 
 /** Which buyer payment method each ticket type's account takes. PromoterAccount tickets are not sold online. */
 const METHOD_OF_ACCOUNT: Partial<Record<PaymentMethodKind, "MERCADO_PAGO" | "BANK_TRANSFER">> = {

@@ -1,3 +1,4 @@
+import type { MercadoPagoAccountRow } from "#server/db/schema";
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
@@ -29,7 +30,6 @@ export const REFRESH_BEFORE_MS = 30 * 24 * 3600_000;
 /** How long the browser has to come back from Mercado Pago's consent screen. */
 const STATE_TTL_MS = 15 * 60_000;
 
-export type MercadoPagoAccountRow = typeof mercadopagoAccounts.$inferSelect;
 
 export const NOT_CONFIGURED = "La conexión con Mercado Pago no está configurada en este servidor.";
 

@@ -1,9 +1,9 @@
+import type { BillingRow, OrderRow } from "#server/db/schema";
 import { and, asc, eq } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { getDb, type DbOrTx } from "#server/db/client";
 import { billings, events, mercadopagoPreferences, orderItems } from "#server/db/schema";
 import { appUrl, env } from "#server/env";
-import type { BillingRow, OrderRow } from "#server/orders/orders";
 import { withBillingToken } from "#server/orders/access";
 import { accessTokenOf, accountForMercadoPagoUser, accountForOrganization, isUsable } from "./mercadopago-accounts";
 import { MercadoPagoApiError, mercadoPagoRequest } from "./mercadopago-http";

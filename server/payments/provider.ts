@@ -1,4 +1,3 @@
-import type { BillingRow, OrderRow } from "#server/orders/orders";
 
 /**
  * What a payment provider does for us (DESIGN.md §5): the interface only.
@@ -36,4 +35,5 @@ export interface ProviderRefund {
   id: string;
   status: "approved" | "in_process" | "rejected";
   amount: number;
-}
+}import type { BillingRow, OrderRow } from "#server/db/schema";
+

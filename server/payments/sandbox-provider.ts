@@ -1,8 +1,8 @@
+import type { BillingRow } from "#server/db/schema";
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { getDb, type DbOrTx } from "#server/db/client";
 import { sandboxPayments } from "#server/db/schema";
-import type { BillingRow } from "#server/orders/orders";
 import { appUrl } from "#server/env";
 import type { PaymentProvider, PaymentStatus, ProviderPayment, ProviderRefund } from "./provider";
 

@@ -1,7 +1,7 @@
+import type { BillingRow, OrderRow } from "#server/db/schema";
 import { and, eq, inArray, lt } from "drizzle-orm";
 import type { Db, DbOrTx } from "#server/db/client";
 import { billings, events, orders, paymentNotifications } from "#server/db/schema";
-import type { BillingRow, OrderRow } from "#server/orders/orders";
 import { bookApprovedPayment, bookRefundedPayment } from "#server/ledger/ledger";
 import { issueTicketsForOrder } from "#server/tickets/issue";
 import { retakeCouponUse } from "#server/coupons/coupons";

@@ -1,3 +1,4 @@
+import type { BankAccountRow } from "#server/db/schema";
 import { and, asc, desc, eq, isNull, ne } from "drizzle-orm";
 import { z } from "zod";
 import { CBU_MESSAGES, bankNameOf, isValidAlias, isValidCbu, normalizeCbu } from "#common/cbu";
@@ -16,7 +17,6 @@ import { parseInput } from "#server/validation";
  * oldest); withdrawals will pick any of them. Reading and writing them needs
  * `money:manage` (owners and admins).
  */
-export type BankAccountRow = typeof bankAccounts.$inferSelect;
 
 export const BANK_ACCOUNT_MESSAGES = {
   ...CBU_MESSAGES,

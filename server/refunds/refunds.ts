@@ -1,3 +1,4 @@
+import type { BillingRow, OrderRow, RefundRequestRow } from "#server/db/schema";
 import crypto from "node:crypto";
 import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import { DateTime } from "luxon";
@@ -11,13 +12,11 @@ import { appUrl } from "#server/env";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { takeAttempt } from "#server/auth/rate-limit";
 import { requireCapability } from "#server/organizations/permissions";
-import type { BillingRow, OrderRow } from "#server/orders/orders";
 import { parseInput } from "#server/validation";
 import { isValidCbu, normalizeCbu } from "#common/cbu";
 import { refundDoneEmail, refundPendingEmail, refundRejectedEmail, refundTransferredEmail, type RefundEmailData } from "./emails";
 import { refundApprovedBilling } from "./transitions";
 
-export type RefundRequestRow = typeof refundRequests.$inferSelect;
 
 /** Disposición 954/2025: 10 calendar days from delivery, and at least 24 hours before the event. */
 export const WITHDRAWAL_DAYS = 10;

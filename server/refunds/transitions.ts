@@ -1,9 +1,9 @@
+import type { BillingRow, OrderRow } from "#server/db/schema";
 import { and, eq, ne } from "drizzle-orm";
 import { releaseOrderStock } from "#server/stock/stock";
 import type { DbOrTx } from "#server/db/client";
 import { billings, issuedProducts, orders, refundRequests } from "#server/db/schema";
 import { bookChargeback, bookRefundOfApprovedPayment } from "#server/ledger/ledger";
-import type { BillingRow, OrderRow } from "#server/orders/orders";
 import { queueProviderRefund } from "#server/payments/refunds";
 
 /**

@@ -1,14 +1,13 @@
+import type { IssuedProductRow, OrderRow } from "#server/db/schema";
 import crypto from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
 import { issuedProducts, orderItems } from "#server/db/schema";
 import { enqueue } from "#server/jobs/queue";
-import type { OrderRow } from "#server/orders/orders";
 
 /** The job that emails an order's tickets once the transaction that issued them commits. */
 export const SEND_TICKETS_EMAIL_JOB = "send-tickets-email";
 
-export type IssuedProductRow = typeof issuedProducts.$inferSelect;
 
 /** 128 random bits, URL-safe: what the QR carries. Unguessable, never derived from ids. */
 export function newTicketCode(): string {

@@ -1,3 +1,4 @@
+import type { OrderRow } from "#server/db/schema";
 import { eq, sql } from "drizzle-orm";
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
@@ -7,7 +8,7 @@ import { billings, emailAttachments, emailLog, jobs, ticketTypes } from "#server
 import { jobHandlers } from "#server/jobs/handlers";
 import { runDueJobs } from "#server/jobs/queue";
 import { billingAccessToken } from "#server/orders/access";
-import { createOrder, type OrderRow } from "#server/orders/orders";
+import { createOrder } from "#server/orders/orders";
 import { SandboxProvider } from "#server/payments/sandbox-provider";
 import { buildSignedNotification, payInSandbox } from "#server/payments/sandbox";
 import { handleMercadoPagoNotification } from "#server/payments/webhook";

@@ -1,3 +1,4 @@
+import type { BillingRow, OrderRow } from "#server/db/schema";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { formatDateTime, formatLongDay } from "#common/dates";
@@ -6,7 +7,7 @@ import type { DbOrTx } from "#server/db/client";
 import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers, type IssuedProductStatus } from "#server/db/schema";
 import { Unauthenticated } from "#server/errors";
 import { isBillingAccessToken, withBillingToken } from "#server/orders/access";
-import { getBillingForBuyer, type BillingRow, type OrderRow } from "#server/orders/orders";
+import { getBillingForBuyer } from "#server/orders/orders";
 import { parseInput } from "#server/validation";
 import { qrPayloadFor } from "./qr";
 

@@ -95,12 +95,13 @@ function normalise(value: unknown): RouteResult {
   return { status: 200, headers: new Headers(), location: null, cookies: {}, data: value };
 }
 
-/** Runs a loader or an action; a thrown Response (redirect, 404) is a result too. */
+/** Runs a loader or an action; a thrown Response or `data()` (redirect, 404), as Remix renders it, is a result too. */
 export async function run<T = any>(fn: (args: any) => unknown, request: Request, params: Record<string, string> = {}): Promise<RouteResult<T>> {
   try {
     return normalise(await fn({ request, params, context: {} })) as RouteResult<T>;
   } catch (error) {
     if (error instanceof Response) return normalise(error) as RouteResult<T>;
+    if (error && typeof error === "object" && (error as { type?: string }).type === "DataWithResponseInit") return normalise(error) as RouteResult<T>;
     throw error;
   }
 }

@@ -1,7 +1,4 @@
-import { redirect } from "@remix-run/node";
-import { callbackCookie } from "#server/auth/cookies";
-import { isDomainError } from "#server/errors";
-import { FORCED_LOGIN_PATH } from "#app/lib/session.server";
+import { pageErrorResponse } from "#app/lib/domain-errors.server";
 
 /**
  * A purchase the request may not read: anonymous without the link's token goes
@@ -9,12 +6,5 @@ import { FORCED_LOGIN_PATH } from "#app/lib/session.server";
  * not revealed). Other errors pass through.
  */
 export function purchaseAccessError(request: Request, error: unknown, headers: Headers): never {
-  if (isDomainError(error) && error.code === "UNAUTHENTICATED") {
-    const url = new URL(request.url);
-    const out = new Headers(headers);
-    out.append("Set-Cookie", callbackCookie(url.pathname + url.search));
-    throw redirect(FORCED_LOGIN_PATH, { headers: out });
-  }
-  if (isDomainError(error) && error.code === "NOT_FOUND") throw new Response("No encontramos la compra.", { status: 404, headers });
-  throw error;
+  throw pageErrorResponse(error, { headers, conceal: true, notFoundText: "No encontramos la compra.", signIn: request });
 }

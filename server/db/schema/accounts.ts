@@ -99,3 +99,6 @@ export const auditLog = pgTable("audit_log", {
   data: jsonb("data"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Row types: what a select of these tables returns. */
+export type UserRow = typeof users.$inferSelect;

@@ -90,3 +90,6 @@ export const bankTransferReviews = pgTable(
   },
   (t) => [check("bank_transfer_reviews_decision_check", sql`${t.decision} in ('approved','rejected')`)],
 );
+
+/** Row types: what a select of these tables returns. */
+export type BankAccountRow = typeof bankAccounts.$inferSelect;

@@ -76,3 +76,6 @@ export const couponRedemptions = pgTable(
   },
   (t) => [index("coupon_redemptions_coupon_idx").on(t.couponId), check("coupon_redemptions_discount_check", sql`${t.discount} >= 0`)],
 );
+
+/** Row types: what a select of these tables returns. */
+export type CouponRow = typeof coupons.$inferSelect;

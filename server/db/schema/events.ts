@@ -123,3 +123,8 @@ export const eventCustomFields = pgTable(
   },
   (t) => [index("event_custom_fields_event_idx").on(t.eventId)],
 );
+
+/** Row types: what a select of these tables returns. */
+export type EventDateRow = typeof eventDates.$inferSelect;
+export type EventRow = typeof events.$inferSelect;
+export type TicketTypeRow = typeof ticketTypes.$inferSelect;

@@ -23,3 +23,6 @@ export const jobs = pgTable(
   // Claiming looks only at pending jobs, soonest first.
   (t) => [index("jobs_due_idx").on(t.runAt).where(sql`done_at is null and failed_at is null`)],
 );
+
+/** Row types: what a select of these tables returns. */
+export type JobRow = typeof jobs.$inferSelect;

@@ -56,3 +56,6 @@ export const mercadopagoPreferences = pgTable(
   },
   (t) => [uniqueIndex("mercadopago_preferences_preference_key").on(t.preferenceId)],
 );
+
+/** Row types: what a select of these tables returns. */
+export type MercadoPagoAccountRow = typeof mercadopagoAccounts.$inferSelect;

@@ -137,3 +137,8 @@ export const billings = pgTable(
     check("billings_amount_check", sql`${t.amount} >= 0`),
   ],
 );
+
+/** Row types: what a select of these tables returns. */
+export type BillingRow = typeof billings.$inferSelect;
+export type OrderItemRow = typeof orderItems.$inferSelect;
+export type OrderRow = typeof orders.$inferSelect;

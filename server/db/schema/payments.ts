@@ -133,3 +133,7 @@ export const paymentRefunds = pgTable(
   },
   (t) => [uniqueIndex("payment_refunds_billing_key").on(t.billingId), check("payment_refunds_status_check", sql`${t.status} in ('pending','done','failed')`)],
 );
+
+/** Row types: what a select of these tables returns. */
+export type IssuedProductRow = typeof issuedProducts.$inferSelect;
+export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;

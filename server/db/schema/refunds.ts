@@ -60,3 +60,6 @@ export const refundRequests = pgTable(
     check("refund_requests_method_check", sql`${t.method} in ('provider','bank_transfer')`),
   ],
 );
+
+/** Row types: what a select of these tables returns. */
+export type RefundRequestRow = typeof refundRequests.$inferSelect;
