@@ -62,7 +62,9 @@ app.use((req, _res, next) => {
   next();
 });
 
-let build: () => Promise<unknown>;
+// Development reloads the build on every request (Vite); production hands Remix the build object itself:
+// given a function, Remix rebuilds its route tree and matcher on every request (issue 12's profile).
+let build: unknown;
 if (dev) {
   const vite = await import("vite");
   const viteServer = await vite.createServer({ server: { middlewareMode: true } });
@@ -71,8 +73,7 @@ if (dev) {
 } else {
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
   app.use(express.static("build/client", { maxAge: "1h" }));
-  const serverBuild = await import(BUILD_ENTRY);
-  build = async () => serverBuild;
+  build = await import(BUILD_ENTRY);
 }
 
 app.all("*", guardedRemixHandler(createRequestHandler(build as never, dev ? "development" : "production")));

@@ -1,0 +1,175 @@
+/**
+ * `npm run bench:http`: requests per second and latency of the request path
+ * (issue 12), on the production build against PostgreSQL, next to a bare
+ * Node server sending the same bytes (the ceiling on this machine).
+ *
+ * Makes a fresh database (tribuna_bench_http_…) with the demo seed, starts
+ * the app as `npm start` would (its own process), warms it up and drives each
+ * endpoint with autocannon for a few seconds. Prints a table (or JSON with
+ * --json) and drops the database. Not a test: figures go to docs/benchmarks.md.
+ *
+ *   npm run bench:http
+ *   npm run bench:http -- --seconds 10 --connections 50 --json
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import postgres from "postgres";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const SECONDS = flag("seconds", 8);
+const CONNECTIONS = flag("connections", 50);
+const JSON_OUTPUT = args.includes("--json");
+const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const DB_NAME = `tribuna_bench_http_${Date.now().toString(36)}_${crypto.randomBytes(2).toString("hex")}`;
+const BENCH_URL = (() => {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${DB_NAME}`;
+  return url.toString();
+})();
+
+const log = (message: string) => {
+  if (!JSON_OUTPUT) console.log(message);
+};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = http.createServer();
+    server.listen(0, () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, output: () => string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`La app terminó antes de responder:\n${output().slice(-4000)}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`La app no respondió en ${timeoutMs / 1000} s:\n${output().slice(-4000)}`);
+}
+
+interface Figure {
+  name: string;
+  path: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  bytes: number;
+}
+
+async function drive(name: string, base: string, pathname: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Figure> {
+  const result = await autocannon({ url: `${base}${pathname}`, connections: CONNECTIONS, duration: SECONDS, method: (init.method ?? "GET") as "GET", body: init.body, headers: init.headers });
+  return {
+    name,
+    path: pathname,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    bytes: Math.round(result.throughput.average / Math.max(1, result.requests.average)),
+  };
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) {
+    log("No hay build de producción: npm run build…");
+    await new Promise<void>((resolve, reject) => spawn("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" }).on("exit", (code) => (code === 0 ? resolve() : reject(new Error("build falló")))));
+  }
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE "${DB_NAME}"`);
+  let app: ChildProcess | undefined;
+  let appLog = "";
+  try {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: BENCH_URL,
+      NODE_ENV: "production",
+      SEED_DEMO: "true",
+      JOBS: "off",
+      PAYMENTS_SANDBOX: "true",
+      AUTH_SECRET: crypto.randomBytes(36).toString("base64url"),
+      APP_URL: base,
+      DATA_DIR: path.join(os.tmpdir(), DB_NAME),
+    };
+    for (const key of ["MERCADOPAGO_ACCESS_TOKEN", "MERCADOPAGO_WEBHOOK_SECRET", "SENTRY_DSN", "POSTHOG_KEY", "SMTP_URL"]) delete env[key];
+    app = spawn("npm", ["start"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    app.stdout!.on("data", (c) => (appLog = (appLog + c).slice(-20_000)));
+    app.stderr!.on("data", (c) => (appLog = (appLog + c).slice(-20_000)));
+    await waitFor(`${base}/ayuda`, app, () => appLog, 180_000);
+
+    const events = await (await fetch(`${base}/api/graphql?query=${encodeURIComponent("{ events(limit: 1) { items { slug } } }")}`)).json();
+    const slug: string = events.data.events.items[0].slug;
+    const eventPage = `/eventos/${slug}`;
+    const graphqlGet = `/api/graphql?query=${encodeURIComponent("{ __typename }")}`;
+    // Warm-up: modules, connection pool, JIT.
+    for (const p of ["/", eventPage, graphqlGet]) await autocannon({ url: `${base}${p}`, connections: 10, amount: 300 });
+
+    const eventBytes = Buffer.from(await (await fetch(`${base}${eventPage}`)).arrayBuffer());
+    const ceiling = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(eventBytes));
+    await new Promise<void>((resolve) => ceiling.listen(0, resolve));
+    const ceilingBase = `http://127.0.0.1:${(ceiling.address() as AddressInfo).port}`;
+
+    log(`Build de producción en ${base}, ${CONNECTIONS} conexiones, ${SECONDS} s por punto…`);
+    const figures: Figure[] = [];
+    figures.push(await drive("GraphQL { __typename } (GET)", base, graphqlGet));
+    figures.push(await drive("GraphQL { __typename } (POST)", base, "/api/graphql", { method: "POST", body: JSON.stringify({ query: "{ __typename }" }), headers: { "content-type": "application/json" } }));
+    figures.push(await drive("Página de evento (anónimo)", base, eventPage));
+    figures.push(await drive("Inicio (anónimo)", base, "/"));
+    figures.push(await drive("Node pelado, mismos bytes que la página de evento", ceilingBase, "/"));
+    ceiling.close();
+
+    if (JSON_OUTPUT) {
+      console.log(JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, cpus: os.cpus().length, node: process.version, figures }, null, 2));
+    } else {
+      console.log("");
+      console.log("| punto | pedidos/s | p50 ms | p99 ms | errores | no 2xx | bytes/pedido |");
+      console.log("|---|---:|---:|---:|---:|---:|---:|");
+      for (const f of figures) console.log(`| ${f.name} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${f.bytes} |`);
+      const page = figures.find((f) => f.name.startsWith("Página"))!;
+      const bare = figures.at(-1)!;
+      console.log(`\nPágina de evento: ${(page.requestsPerSecond / bare.requestsPerSecond).toFixed(3)} × el servidor pelado.`);
+    }
+  } finally {
+    if (app?.pid) {
+      try {
+        process.kill(-app.pid, "SIGTERM");
+      } catch {
+        /* already gone */
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await admin.unsafe(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
