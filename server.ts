@@ -15,9 +15,11 @@ import { CLIENT_IP_HEADER } from "./server/auth/request-auth";
 import { startJobRunner } from "./server/jobs/queue";
 import { bodyLimit } from "./server/http/body-limit";
 import { refuseForeignForms } from "./server/http/same-origin";
-import { guardedRemixHandler, refuseHostileRequests } from "./server/http/request-guard";
+import { webRequestHandler, refuseHostileRequests } from "./server/http/request-guard";
 import { securityHeaders } from "./server/http/security-headers";
 import { jobHandlers } from "./server/jobs/handlers";
+import { PageCache } from "./server/http/page-cache";
+import { onEventChanged } from "./server/events/changes";
 import { schedulePruning } from "./server/payments/webhook";
 
 const dev = process.argv.includes("--dev");
@@ -65,6 +67,7 @@ app.use((req, _res, next) => {
 // Development reloads the build on every request (Vite); production hands Remix the build object itself:
 // given a function, Remix rebuilds its route tree and matcher on every request (issue 12's profile).
 let build: unknown;
+type GraphQLHandler = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => Promise<Response>;
 if (dev) {
   const vite = await import("vite");
   const viteServer = await vite.createServer({ server: { middlewareMode: true } });
@@ -76,7 +79,18 @@ if (dev) {
   build = await import(BUILD_ENTRY);
 }
 
-app.all("*", guardedRemixHandler(createRequestHandler(build as never, dev ? "development" : "production")));
+// GraphQL straight to yoga (the same instance, from the build's resource route): no route matching, no Remix pipeline.
+const graphqlRoute = !dev ? (build as { routes: Record<string, { module: { action?: GraphQLHandler } } | undefined> }).routes["routes/api.graphql"]?.module : undefined;
+if (graphqlRoute?.action) {
+  const handleGraphQL = graphqlRoute.action;
+  app.all("/api/graphql", webRequestHandler((request) => handleGraphQL({ request, params: {}, context: {} })));
+}
+
+// Anonymous public pages through the micro-cache (production only): one render for many visitors, a few seconds.
+const handleRemix = createRequestHandler(build as never, dev ? "development" : "production");
+const pageCache = dev ? null : new PageCache();
+if (pageCache) onEventChanged(() => pageCache.clear());
+app.all("*", webRequestHandler(pageCache ? (request) => pageCache.handle(request, handleRemix) : handleRemix));
 
 const server = app.listen(config.PORT, () => {
   console.log(`Tribuna en http://localhost:${config.PORT}`);

@@ -19,6 +19,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { createYoga } from "graphql-yoga";
 import postgres from "postgres";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -130,6 +131,13 @@ async function main() {
     // Warm-up: modules, connection pool, JIT.
     for (const p of ["/", eventPage, graphqlGet]) await autocannon({ url: `${base}${p}`, connections: 10, amount: 300 });
 
+    // A bare graphql-yoga with our schema and nothing else (no context, plugins or limits): GraphQL's ceiling here.
+    const { schema } = await import("../server/graphql/schema");
+    const bareYoga = http.createServer(createYoga({ schema, logging: false, graphiql: false }));
+    await new Promise<void>((resolve) => bareYoga.listen(0, resolve));
+    const bareYogaBase = `http://127.0.0.1:${(bareYoga.address() as AddressInfo).port}`;
+    await autocannon({ url: `${bareYogaBase}${graphqlGet.replace("/api/graphql", "/graphql")}`, connections: 10, amount: 300 });
+
     const eventBytes = Buffer.from(await (await fetch(`${base}${eventPage}`)).arrayBuffer());
     const ceiling = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(eventBytes));
     await new Promise<void>((resolve) => ceiling.listen(0, resolve));
@@ -139,6 +147,8 @@ async function main() {
     const figures: Figure[] = [];
     figures.push(await drive("GraphQL { __typename } (GET)", base, graphqlGet));
     figures.push(await drive("GraphQL { __typename } (POST)", base, "/api/graphql", { method: "POST", body: JSON.stringify({ query: "{ __typename }" }), headers: { "content-type": "application/json" } }));
+    figures.push(await drive("graphql-yoga pelado, mismo esquema (GET)", bareYogaBase, graphqlGet.replace("/api/graphql", "/graphql")));
+    bareYoga.close();
     figures.push(await drive("Página de evento (anónimo)", base, eventPage));
     figures.push(await drive("Inicio (anónimo)", base, "/"));
     figures.push(await drive("Node pelado, mismos bytes que la página de evento", ceilingBase, "/"));
@@ -153,7 +163,10 @@ async function main() {
       for (const f of figures) console.log(`| ${f.name} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${f.bytes} |`);
       const page = figures.find((f) => f.name.startsWith("Página"))!;
       const bare = figures.at(-1)!;
-      console.log(`\nPágina de evento: ${(page.requestsPerSecond / bare.requestsPerSecond).toFixed(3)} × el servidor pelado.`);
+      const graphql = figures[0];
+      const yoga = figures.find((f) => f.name.startsWith("graphql-yoga"))!;
+      console.log(`\nGraphQL: ${(graphql.requestsPerSecond / yoga.requestsPerSecond).toFixed(3)} × graphql-yoga pelado (objetivo ≥ 0,3).`);
+      console.log(`Página de evento: ${(page.requestsPerSecond / bare.requestsPerSecond).toFixed(3)} × el servidor pelado (objetivo ≥ 0,2).`);
     }
   } finally {
     if (app?.pid) {

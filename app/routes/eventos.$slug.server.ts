@@ -1,4 +1,5 @@
 import { pageErrorResponse } from "#app/lib/domain-errors.server";
+import { applyPublicCache } from "#app/lib/cache.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { Ctx } from "#server/context";
 import { fetchUserByNickname } from "#server/accounts/users";
@@ -228,7 +229,10 @@ export async function eventPageLoader({ request, params }: LoaderFunctionArgs) {
     path: eventPath(publicEvent.event.slug, params.nick ? params.nick : null),
     coupon,
   });
-  headers.set("Cache-Control", "private, no-cache");
+  // The plain page (no saved cart, no promoter link) is the same for every anonymous visitor: public, so the
+  // browser, a CDN and the server's micro-cache may keep it a few seconds. Anything personal: private.
+  if (!saved && !params.nick) applyPublicCache(request, headers);
+  else headers.set("Cache-Control", "private, no-cache");
   return data(page, { headers });
 }
 

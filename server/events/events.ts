@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { eventChanged } from "./changes";
 import { stockAtLeastSold } from "#server/stock/stock";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
@@ -71,6 +72,11 @@ export const createEventSchema = z.object({
  * `/organizacion/evento/crear` and `createEvent`: a draft event with its dates
  * and tickets, in one transaction. Buyers see it once it is published.
  */
+/** Public pages showing the event are dropped from the page cache (server/events/changes.ts). */
+function changedEvent(eventId: string | undefined) {
+  if (eventId) eventChanged(eventId);
+}
+
 export async function createEvent(ctx: Ctx, input: unknown) {
   const data = parseInput(createEventSchema, input);
   await requireCapability(ctx, data.organizationId, "events:manage");
@@ -119,6 +125,7 @@ export async function updateEvent(ctx: Ctx, input: unknown) {
     .set({ ...fields, imageUrl: fields.imageUrl ?? null, updatedAt: ctx.now })
     .where(eq(events.id, id))
     .returning();
+  changedEvent(updated?.id);
   return updated;
 }
 
@@ -131,6 +138,7 @@ export async function setEventStatus(ctx: Ctx, input: unknown) {
   const event = await requireEvent(ctx, data.id);
   if (event.status === "deleted") throw new Conflict("Un evento eliminado no se puede reactivar.");
   const [updated] = await ctx.db.update(events).set({ status: data.status, updatedAt: ctx.now }).where(eq(events.id, data.id)).returning();
+  changedEvent(updated?.id);
   return updated;
 }
 
@@ -174,6 +182,7 @@ export async function publishEvent(ctx: Ctx, input: unknown) {
     .set({ publishedAt: event.publishedAt ?? ctx.now, status: event.status === "deleted" ? "deleted" : "active", updatedAt: ctx.now })
     .where(eq(events.id, id))
     .returning();
+  changedEvent(updated?.id);
   return updated;
 }
 
@@ -184,6 +193,7 @@ export async function addEventDate(ctx: Ctx, input: unknown) {
     .insert(eventDates)
     .values({ eventId: data.eventId, startsAt: data.startsAt, endsAt: data.endsAt, doorsAt: data.doorsAt ?? null, createdAt: ctx.now, updatedAt: ctx.now })
     .returning();
+  changedEvent(row?.eventId);
   return row;
 }
 
@@ -204,6 +214,7 @@ export async function updateEventDate(ctx: Ctx, input: unknown) {
     .set({ startsAt: data.startsAt, endsAt: data.endsAt, doorsAt: data.doorsAt ?? null, updatedAt: ctx.now })
     .where(eq(eventDates.id, data.id))
     .returning();
+  changedEvent(row?.eventId);
   return row;
 }
 
@@ -211,6 +222,7 @@ export async function setEventDateStatus(ctx: Ctx, input: unknown) {
   const data = parseInput(z.object({ id: uuid, status: statusSchema }), input);
   await requireEventDate(ctx, data.id);
   const [row] = await ctx.db.update(eventDates).set({ status: data.status, updatedAt: ctx.now }).where(eq(eventDates.id, data.id)).returning();
+  changedEvent(row?.eventId);
   return row;
 }
 
@@ -232,6 +244,7 @@ export async function createTicketType(ctx: Ctx, input: unknown) {
     .insert(ticketTypes)
     .values({ ...data, eventDateId: data.eventDateId ?? null, accessCode: data.accessCode ?? null, sortOrder: next, createdAt: ctx.now, updatedAt: ctx.now })
     .returning();
+  changedEvent(row?.eventId);
   return row;
 }
 
@@ -263,6 +276,7 @@ export async function updateTicketType(ctx: Ctx, input: unknown) {
     .where(and(eq(ticketTypes.id, id), stockAtLeastSold(fields.stock)))
     .returning();
   if (!row) throw new Invalid({ stock: [EVENT_MESSAGES.stockBelowSold] });
+  changedEvent(row?.eventId);
   return row;
 }
 
@@ -275,6 +289,7 @@ export async function addTicketStock(ctx: Ctx, input: unknown) {
     .set({ stock: sql`${ticketTypes.stock} + ${data.quantity}`, updatedAt: ctx.now })
     .where(eq(ticketTypes.id, data.id))
     .returning();
+  changedEvent(row?.eventId);
   return row;
 }
 
@@ -282,6 +297,7 @@ export async function setTicketTypeStatus(ctx: Ctx, input: unknown) {
   const data = parseInput(z.object({ id: uuid, status: statusSchema }), input);
   await requireTicketType(ctx, data.id);
   const [row] = await ctx.db.update(ticketTypes).set({ status: data.status, updatedAt: ctx.now }).where(eq(ticketTypes.id, data.id)).returning();
+  changedEvent(row?.eventId);
   return row;
 }
 
@@ -306,6 +322,7 @@ export async function setPresaleCode(ctx: Ctx, input: unknown) {
     .set({ presaleCode: data.presaleCode || null, updatedAt: ctx.now })
     .where(eq(events.id, data.eventId))
     .returning();
+  changedEvent(row?.id);
   return row;
 }
 

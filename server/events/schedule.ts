@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { eventChanged } from "./changes";
 import { stockAtLeastSold } from "#server/stock/stock";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
@@ -64,7 +65,7 @@ async function rowsOf<T extends typeof eventDates | typeof ticketTypes>(tx: DbOr
 export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput): Promise<EventScheduleChanges> {
   const data = parseInput(saveEventScheduleSchema, input);
   await requireEvent(ctx, data.eventId);
-  return ctx.db.transaction(async (tx) => {
+  const changes = await ctx.db.transaction(async (tx) => {
     const dateIds = data.dates.flatMap((d) => (d.id ? [d.id] : []));
     const ticketIds = data.ticketTypes.flatMap((t) => (t.id ? [t.id] : []));
     // Rows are locked in one statement per table, dates first (as every path that touches both).
@@ -136,6 +137,8 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
     }
     return { dates, ticketTypes: tickets };
   });
+  eventChanged(data.eventId);
+  return changes;
 }
 
 type TicketRow = typeof ticketTypes.$inferSelect;

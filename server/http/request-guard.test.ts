@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FORM_LIMITS, guardedRemixHandler, refuseHostileRequests } from "./request-guard";
+import { FORM_LIMITS, webRequestHandler, refuseHostileRequests } from "./request-guard";
 
 // A real Express server with the guards as in server.ts; Remix's place is taken by a handler that echoes what it got.
 let server: http.Server;
@@ -14,7 +14,7 @@ beforeAll(async () => {
   app.use(refuseHostileRequests());
   app.all(
     "*",
-    guardedRemixHandler(async (request) => {
+    webRequestHandler(async (request) => {
       reached.push(new URL(request.url).pathname);
       cookiesSeen.push(request.headers.get("cookie") ?? "");
       const body = request.method === "POST" ? await request.text() : "";

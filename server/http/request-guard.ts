@@ -161,13 +161,14 @@ function requestHeaders(req: Request): Headers {
 }
 
 /**
- * The Remix request handler for Express (what @remix-run/express does, in
- * a few lines), with urlencoded forms read here first: bounded in size,
- * checked field by field with `formRefusal`, and handed to Remix whole.
+ * A web-standard handler (Remix's request handler, yoga) served by Express:
+ * what @remix-run/express does, in a few lines, with urlencoded forms read
+ * here first: bounded in size, checked field by field with `formRefusal`,
+ * and handed on whole.
  * Multipart forms (images, receipts) are bounded where they are read
  * (app/lib/backoffice.server.ts readForm runs the same `formRefusal`).
  */
-export function guardedRemixHandler(handleRequest: (request: globalThis.Request) => Promise<globalThis.Response>) {
+export function webRequestHandler(handleRequest: (request: globalThis.Request) => Promise<globalThis.Response>) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       let body: BodyInit | undefined;

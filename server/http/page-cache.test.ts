@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { PageCache } from "./page-cache";
+
+const URL_BASE = "http://localhost:3000";
+const page = (body: string, headers: Record<string, string> = { "cache-control": "public, max-age=30" }) => new Response(body, { status: 200, headers: { "content-type": "text/html", ...headers } });
+const request = (path: string, cookie?: string, method = "GET") => new Request(`${URL_BASE}${path}`, { method, headers: cookie ? { cookie } : {} });
+
+/** A renderer that counts its calls and answers after a tick, like a page render. */
+function renderer(make: (request: Request, n: number) => Response = (_r, n) => page(`render ${n}`)) {
+  let calls = 0;
+  const render = async (req: Request) => {
+    calls++;
+    const n = calls;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return make(req, n);
+  };
+  return { render, calls: () => calls };
+}
+
+describe("PageCache", () => {
+  it("renders once for many concurrent anonymous misses and serves the copy until the TTL ends", async () => {
+    let now = 1_000;
+    const cache = new PageCache({ ttlMs: 5_000, now: () => now });
+    const { render, calls } = renderer();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => cache.handle(request("/eventos/fiesta"), render)));
+    expect(calls()).toBe(1);
+    expect(new Set(await Promise.all(answers.map((a) => a.text())))).toEqual(new Set(["render 1"]));
+    now += 4_999;
+    expect(await (await cache.handle(request("/eventos/fiesta"), render)).text()).toBe("render 1");
+    now += 2;
+    expect(await (await cache.handle(request("/eventos/fiesta"), render)).text()).toBe("render 2");
+  });
+
+  it("keys by URL and theme; never serves a copy to a request with a session, a snackbar, a saved cart or an unknown cookie", async () => {
+    const cache = new PageCache();
+    const { render, calls } = renderer((req, n) => page(`${new URL(req.url).pathname} ${n}`));
+    await cache.handle(request("/"), render);
+    await cache.handle(request("/", "theme=light"), render);
+    await cache.handle(request("/?q=tango"), render);
+    expect(calls()).toBe(3);
+    await cache.handle(request("/", "ph_abc_posthog=%7B%7D; _ga=GA1"), render); // analytics cookies: the same copy
+    expect(calls()).toBe(3);
+    for (const cookie of ["at=token", "rt=token", "flash=hola", "incomplete-saved-order--fiesta=%7B%7D", "otra=cosa"]) {
+      const answer = await cache.handle(request("/", cookie), render);
+      expect(answer.headers.get("x-cache"), cookie).toBeNull();
+    }
+    expect(calls()).toBe(8);
+    await cache.handle(request("/", undefined, "POST"), render);
+    expect(calls()).toBe(9);
+  });
+
+  it("keeps only what the response allows: public, 200, no Set-Cookie", async () => {
+    const cache = new PageCache();
+    for (const response of [
+      () => page("privada", { "cache-control": "private, no-cache" }),
+      () => page("sin cabecera", {}),
+      () => page("con cookie", { "cache-control": "public, max-age=30", "set-cookie": "a=b" }),
+      () => new Response("no está", { status: 404, headers: { "cache-control": "public" } }),
+    ]) {
+      const { render, calls } = renderer(response);
+      await cache.handle(request("/x"), render);
+      await cache.handle(request("/x"), render);
+      expect(calls()).toBe(2);
+    }
+    expect(cache.size).toBe(0);
+  });
+
+  it("drops every copy when cleared (an event changed) and stays bounded", async () => {
+    const cache = new PageCache({ maxEntries: 3 });
+    const { render, calls } = renderer();
+    for (const path of ["/a", "/b", "/c", "/d"]) await cache.handle(request(path), render);
+    expect(cache.size).toBe(3);
+    cache.clear();
+    expect(cache.size).toBe(0);
+    await cache.handle(request("/a"), render);
+    expect(calls()).toBe(5);
+  });
+});

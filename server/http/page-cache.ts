@@ -1,0 +1,128 @@
+import { parseCookies } from "#server/auth/cookies";
+
+/**
+ * The micro-cache for anonymous public pages (DESIGN.md §8, issue 12): one
+ * render serves every identical anonymous request for a few seconds, and
+ * concurrent misses wait for that one render instead of each rendering.
+ *
+ * What may be kept is decided by the response, with HTTP's own words: a 200
+ * whose Cache-Control says `public` and that sets no cookie (the routes say
+ * `public` only for anonymous requests: app/lib/cache.server.ts). What may
+ * be served from it is decided by the request: GET or HEAD, and no cookie
+ * that changes the page (session, snackbar, saved cart, anything unknown),
+ * only the theme and analytics cookies. The key is the URL and the theme.
+ * Stock shown from a copy is advisory: the hold decides.
+ */
+export interface PageCacheOptions {
+  ttlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+interface Entry {
+  status: number;
+  headers: [string, string][];
+  body: ArrayBuffer;
+  expiresAt: number;
+}
+
+/** Cookies that never change the HTML: the theme is part of the key; analytics cookies are read by scripts only. */
+const NEUTRAL_COOKIE = /^(theme$|ph_|_ga|_gid$|_fbp$|_fbc$)/;
+
+export class PageCache {
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+  private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, Promise<Entry | null>>();
+  stats = { hits: 0, misses: 0, shared: 0 };
+
+  constructor(options: PageCacheOptions = {}) {
+    this.ttlMs = options.ttlMs ?? 5_000;
+    this.maxEntries = options.maxEntries ?? 1_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The key for a request that may be served a kept copy, or null when it must be rendered for itself. */
+  keyFor(request: Request): string | null {
+    if (request.method !== "GET" && request.method !== "HEAD") return null;
+    const url = new URL(request.url);
+    if (url.pathname.startsWith("/api/")) return null;
+    const cookies = parseCookies(request.headers.get("cookie"));
+    if (Object.keys(cookies).some((name) => !NEUTRAL_COOKIE.test(name))) return null;
+    return `${cookies.theme ?? ""} ${request.method} ${url.pathname}${url.search}`;
+  }
+
+  async handle(request: Request, render: (request: Request) => Promise<Response>): Promise<Response> {
+    const key = this.keyFor(request);
+    if (key === null) return render(request);
+    const kept = this.entries.get(key);
+    if (kept && kept.expiresAt > this.now()) {
+      this.stats.hits++;
+      return toResponse(kept, "HIT");
+    }
+    const inFlight = this.pending.get(key);
+    if (inFlight) {
+      const shared = await inFlight;
+      if (shared) {
+        this.stats.shared++;
+        return toResponse(shared, "HIT");
+      }
+      return render(request);
+    }
+    this.stats.misses++;
+    let settle!: (entry: Entry | null) => void;
+    this.pending.set(key, new Promise((resolve) => (settle = resolve)));
+    try {
+      const response = await render(request);
+      if (!isKeepable(response)) {
+        settle(null);
+        return response;
+      }
+      const entry: Entry = {
+        status: response.status,
+        headers: [...response.headers.entries()],
+        body: await response.arrayBuffer(),
+        expiresAt: this.now() + this.ttlMs,
+      };
+      this.store(key, entry);
+      settle(entry);
+      return toResponse(entry, "MISS");
+    } catch (error) {
+      settle(null);
+      throw error;
+    } finally {
+      this.pending.delete(key);
+    }
+  }
+
+  /** Drops every copy (an event changed: its pages, the home and the organization's page all show it). */
+  clear(): void {
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private store(key: string, entry: Entry) {
+    if (this.entries.size >= this.maxEntries) {
+      // Oldest first (Map keeps insertion order): a bounded cache, never a leak.
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(key, entry);
+  }
+}
+
+function isKeepable(response: Response): boolean {
+  if (response.status !== 200 || response.headers.has("set-cookie")) return false;
+  const cacheControl = response.headers.get("cache-control") ?? "";
+  return /\bpublic\b/.test(cacheControl) && !/\b(no-store|private)\b/.test(cacheControl);
+}
+
+function toResponse(entry: Entry, state: "HIT" | "MISS"): Response {
+  const headers = new Headers(entry.headers);
+  headers.set("X-Cache", state);
+  return new Response(entry.body, { status: entry.status, headers });
+}
