@@ -119,7 +119,9 @@ async function main() {
       DATA_DIR: path.join(os.tmpdir(), DB_NAME),
     };
     for (const key of ["MERCADOPAGO_ACCESS_TOKEN", "MERCADOPAGO_WEBHOOK_SECRET", "SENTRY_DSN", "POSTHOG_KEY", "SMTP_URL"]) delete env[key];
-    app = spawn("npm", ["start"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    // BENCH_SERVER_COMMAND measures another way of starting the same app (for example a compiled server.ts).
+    const [command, ...commandArgs] = (process.env.BENCH_SERVER_COMMAND ?? "npm start").split(" ");
+    app = spawn(command, commandArgs, { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     app.stdout!.on("data", (c) => (appLog = (appLog + c).slice(-20_000)));
     app.stderr!.on("data", (c) => (appLog = (appLog + c).slice(-20_000)));
     await waitFor(`${base}/ayuda`, app, () => appLog, 180_000);
