@@ -21,6 +21,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { createYoga } from "graphql-yoga";
 import postgres from "postgres";
+import { benchAppEnv, freePort } from "./bench-support";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -43,16 +44,6 @@ const log = (message: string) => {
   if (!JSON_OUTPUT) console.log(message);
 };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = http.createServer();
-    server.listen(0, () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 async function waitFor(url: string, child: ChildProcess, output: () => string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
@@ -106,19 +97,7 @@ async function main() {
   try {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: BENCH_URL,
-      NODE_ENV: "production",
-      SEED_DEMO: "true",
-      JOBS: "off",
-      PAYMENTS_SANDBOX: "true",
-      AUTH_SECRET: crypto.randomBytes(36).toString("base64url"),
-      APP_URL: base,
-      DATA_DIR: path.join(os.tmpdir(), DB_NAME),
-    };
-    for (const key of ["MERCADOPAGO_ACCESS_TOKEN", "MERCADOPAGO_WEBHOOK_SECRET", "SENTRY_DSN", "POSTHOG_KEY", "SMTP_URL"]) delete env[key];
+    const env = benchAppEnv({ port, databaseUrl: BENCH_URL, databaseName: DB_NAME, seedDemo: true });
     // BENCH_SERVER_COMMAND measures another way of starting the same app (for example a compiled server.ts).
     const [command, ...commandArgs] = (process.env.BENCH_SERVER_COMMAND ?? "npm start").split(" ");
     app = spawn(command, commandArgs, { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });

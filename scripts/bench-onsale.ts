@@ -22,12 +22,12 @@
 import { spawn, execSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
+import { benchAppEnv, freePort } from "./bench-support";
 import type { Ctx } from "#server/context";
 
 const HELP = `Uso: npm run bench:onsale -- [opciones]
@@ -148,18 +148,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 // ---------------------------------------------------------------- helpers
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return NaN;
@@ -313,20 +301,7 @@ async function main() {
   // 2. The real app on a free port.
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const childEnv: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    DATABASE_URL: BENCH_URL,
-    NODE_ENV: "production",
-    SEED_DEMO: "false",
-    JOBS: "off",
-    PAYMENTS_SANDBOX: "true",
-    AUTH_SECRET: crypto.randomBytes(36).toString("base64url"),
-    APP_URL: baseUrl,
-    DATA_DIR: path.join(os.tmpdir(), DB_NAME),
-  };
-  // The sandbox provider, always: a bench never talks to Mercado Pago, Sentry or PostHog.
-  for (const key of ["MERCADOPAGO_ACCESS_TOKEN", "MERCADOPAGO_WEBHOOK_SECRET", "SENTRY_DSN", "POSTHOG_KEY", "SMTP_URL"]) delete childEnv[key];
+  const childEnv = benchAppEnv({ port, databaseUrl: BENCH_URL, databaseName: DB_NAME, seedDemo: false });
   app = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["server.ts"], { cwd: ROOT, env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   const keepLog = (chunk: Buffer) => {
     appLog = (appLog + chunk.toString()).slice(-20_000);

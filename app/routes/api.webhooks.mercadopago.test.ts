@@ -15,9 +15,7 @@ import {
   REFUSED_RETENTION_DAYS,
   schedulePruning,
 } from "#server/payments/webhook";
-import { createEventWithTickets } from "#tests/support/factories";
-import { ctxAs } from "#tests/support/context";
-import { createOrder } from "#server/orders/orders";
+import { createPendingOrder } from "#tests/support/factories";
 import { BASE_URL } from "#tests/support/remix";
 import { randomTag, RUN_TAG } from "#tests/support/random";
 import { action } from "./api.webhooks.mercadopago";
@@ -28,13 +26,7 @@ import { action } from "./api.webhooks.mercadopago";
  * Mercado Pago would.
  */
 async function pendingBilling() {
-  const { event, tickets } = await createEventWithTickets();
-  const { billing } = await createOrder(await ctxAs(), {
-    eventSlug: event.slug,
-    items: [{ ticketId: tickets.General.id, qty: 1 }],
-    payer: { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
-    paymentMethod: "MERCADO_PAGO",
-  });
+  const { billing } = await createPendingOrder();
   const db = await getDb();
   const payment = await new SandboxProvider(db).recordPayment(billing, "approved");
   return { db, billing, payment };

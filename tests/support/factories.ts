@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import type { Ctx } from "#server/context";
 import { createOrganization } from "#server/organizations/organizations";
 import { acceptServiceConditions, createEvent, publishEvent } from "#server/events/events";
+import { createOrder } from "#server/orders/orders";
 import { actorFor, createTestUser, ctxAs } from "./context";
 import { randomTag, RUN_TAG } from "./random";
 
@@ -69,4 +70,16 @@ export async function createEventWithTickets(
   const db = await getDb();
   const tickets = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id)).orderBy(ticketTypes.sortOrder);
   return { ...producer, event, date, tickets: Object.fromEntries(tickets.map((t) => [t.name, t])) };
+}
+
+/** An anonymous buyer's pending Mercado Pago order of one General ticket of a new event. */
+export async function createPendingOrder() {
+  const made = await createEventWithTickets();
+  const { order, billing } = await createOrder(await ctxAs(), {
+    eventSlug: made.event.slug,
+    items: [{ ticketId: made.tickets.General.id, qty: 1 }],
+    payer: { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
+    paymentMethod: "MERCADO_PAGO",
+  });
+  return { ...made, order, billing };
 }
