@@ -75,7 +75,9 @@ if (dev) {
   build = () => viteServer.ssrLoadModule("virtual:remix/server-build");
 } else {
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
-  app.use(express.static("build/client", { maxAge: "1h" }));
+  // Only a path that names a file (favicon.svg, robots.txt, sw.js…) may be one: pages and the API skip the disk.
+  const publicFiles = express.static("build/client", { maxAge: "1h" });
+  app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()));
   build = await import(BUILD_ENTRY);
 }
 
