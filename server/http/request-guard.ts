@@ -34,7 +34,7 @@ const BAD_ADDRESS: Refusal = { status: 400, title: "La dirección no es válida"
 const TOO_MANY_FIELDS: Refusal = {
   status: 413,
   title: "El formulario es demasiado grande",
-  message: `Un formulario puede tener hasta ${FORM_LIMITS.maxFields} campos.`,
+  message: `Un formulario puede tener hasta ${FORM_LIMITS.maxFields.toLocaleString("es-AR")} campos.`,
 };
 const TOO_MANY_ROWS: Refusal = {
   status: 400,
