@@ -6,7 +6,7 @@ import { attendeeSchema, payerSchema } from "#common/validation";
 import { CHECKOUT_MESSAGES, customFieldError } from "#common/checkout";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
-import { env } from "#server/env";
+import { paymentsMode } from "#server/env";
 import {
   billings,
   eventCustomFields,
@@ -264,9 +264,9 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
           ? "free"
           : input.paymentMethod === "BANK_TRANSFER"
             ? "bank_transfer"
-            : env().MERCADOPAGO_ACCESS_TOKEN
-              ? "mercadopago"
-              : "sandbox";
+            : paymentsMode() === "sandbox"
+              ? "sandbox"
+              : "mercadopago";
         const [billing] = await tx
           .insert(billings)
           .values({ orderId: order.id, status: free ? "approved" : "pending", provider, amount: total, createdAt: ctx.now, updatedAt: ctx.now })

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { mercadopagoAccounts } from "#server/db/schema";
-import { appUrl, authSecret, env } from "#server/env";
+import { appUrl, authSecret, env, paymentsMode } from "#server/env";
 import { Conflict, Forbidden, Invalid, Unauthenticated } from "#server/errors";
 import { enqueue } from "#server/jobs/queue";
 import { requireCapability } from "#server/organizations/permissions";
@@ -194,7 +194,7 @@ export async function getMercadoPagoConnection(ctx: Ctx, input: unknown): Promis
   const account = await accountForOrganization(ctx.db, organizationId);
   return {
     configured: isMercadoPagoConnectConfigured(),
-    sandbox: !env().MERCADOPAGO_ACCESS_TOKEN,
+    sandbox: paymentsMode() === "sandbox",
     account: account
       ? {
           mpUserId: account.mpUserId,

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { authSecret, env } from "#server/env";
+import { authSecret, env, paymentsMode } from "#server/env";
 
 /**
  * Mercado Pago notification signatures (DESIGN.md §5). The `x-signature`
@@ -17,15 +17,15 @@ export function signatureManifest(parts: { dataId?: string | null; requestId?: s
 }
 
 /**
- * The secret: MERCADOPAGO_WEBHOOK_SECRET, or for the sandbox (no Mercado
- * Pago access token) one derived from the app's auth secret. With a real
- * access token and no webhook secret there is none: every notification is
- * rejected.
+ * The secret: MERCADOPAGO_WEBHOOK_SECRET, or while payments are simulated
+ * (paymentsMode) one derived from the app's auth secret. Real payments
+ * without a webhook secret have none: every notification is rejected (and
+ * a production server does not start that way).
  */
 export function webhookSecret(): string | null {
-  const { MERCADOPAGO_WEBHOOK_SECRET, MERCADOPAGO_ACCESS_TOKEN } = env();
+  const { MERCADOPAGO_WEBHOOK_SECRET } = env();
   if (MERCADOPAGO_WEBHOOK_SECRET) return MERCADOPAGO_WEBHOOK_SECRET;
-  if (MERCADOPAGO_ACCESS_TOKEN) return null;
+  if (paymentsMode() !== "sandbox") return null;
   return crypto.createHmac("sha256", authSecret()).update("tribuna:sandbox-mercadopago-webhook").digest("hex");
 }
 
