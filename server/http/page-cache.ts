@@ -35,7 +35,6 @@ export class PageCache {
   private readonly now: () => number;
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<Entry | null>>();
-  stats = { hits: 0, misses: 0, shared: 0 };
 
   constructor(options: PageCacheOptions = {}) {
     this.ttlMs = options.ttlMs ?? 5_000;
@@ -58,19 +57,16 @@ export class PageCache {
     if (key === null) return render(request);
     const kept = this.entries.get(key);
     if (kept && kept.expiresAt > this.now()) {
-      this.stats.hits++;
       return toResponse(kept, "HIT");
     }
     const inFlight = this.pending.get(key);
     if (inFlight) {
       const shared = await inFlight;
       if (shared) {
-        this.stats.shared++;
         return toResponse(shared, "HIT");
       }
       return render(request);
     }
-    this.stats.misses++;
     let settle!: (entry: Entry | null) => void;
     this.pending.set(key, new Promise((resolve) => (settle = resolve)));
     try {

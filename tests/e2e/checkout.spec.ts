@@ -49,7 +49,7 @@ async function summaryToApproved(page: Page): Promise<{ ticketsUrl: string; orde
 
   await expect(page).toHaveURL(/\/sandbox\/mercadopago\/[0-9a-f-]{36}$/);
   // The e2e server simulates payments (PAYMENTS_SANDBOX=true): every page says so, this one too.
-  await expect(page.getByTestId("test-mode-banner")).toHaveText("Modo de prueba · los pagos son simulados, nadie paga de verdad");
+  await expect(page.getByTestId("test-mode-banner")).toHaveText("Modo de prueba: los pagos son simulados");
   await page.getByRole("button", { name: "Aprobar" }).click();
 
   await expect(page).toHaveURL(/\/checkout\/status\/approved\?billingId=[0-9a-f-]{36}&t=/);

@@ -44,7 +44,7 @@ test.describe("la demo embebida", () => {
 
   test("arranca sin configuración, con los eventos de demo y la franja de modo de prueba", async ({ page }) => {
     await page.goto(`http://localhost:${PORT}/`);
-    await expect(page.getByTestId("test-mode-banner")).toHaveText("Modo de prueba · los pagos son simulados, nadie paga de verdad");
+    await expect(page.getByTestId("test-mode-banner")).toHaveText("Modo de prueba: los pagos son simulados");
     await expect(page.locator("main").getByRole("heading", { level: 1 })).toHaveText("Próximos eventos");
     await expect(page.locator("main a[href^='/eventos/']").first()).toBeVisible();
   });

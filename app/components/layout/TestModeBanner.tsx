@@ -6,7 +6,7 @@
 export function TestModeBanner() {
   return (
     <p role="note" data-testid="test-mode-banner" className="flex h-test-banner items-center justify-center bg-amber-300 px-3 text-center text-xs font-semibold text-black sm:text-sm">
-      Modo de prueba · los pagos son simulados, nadie paga de verdad
+      Modo de prueba: los pagos son simulados
     </p>
   );
 }
