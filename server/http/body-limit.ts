@@ -26,24 +26,25 @@ export function bodyLimit(maxBytes = MAX_BODY_BYTES) {
 }
 
 /**
- * A request's body as text, or null when it is (or says it is) longer than
- * `maxBytes`: reading stops there, so a big body is never held whole.
+ * A body's bytes, or null as soon as it passes `maxBytes`: reading stops
+ * there (the caller answers 413 and the connection closes), so a big body
+ * is never held whole. Works on a Node request and on a web stream alike.
  */
+export async function readAtMost(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<Buffer | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A web request's body as text, or null when it says or turns out to be longer than `maxBytes`. */
 export async function readTextAtMost(request: globalThis.Request, maxBytes: number): Promise<string | null> {
   if (Number(request.headers.get("content-length") ?? 0) > maxBytes) return null;
   if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const bytes = await readAtMost(request.body as unknown as AsyncIterable<Uint8Array>, maxBytes);
+  return bytes && bytes.toString("utf8");
 }

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
 import { hasControlCharacters } from "#common/control-characters";
+import { readAtMost } from "./body-limit";
 import { plainPage } from "./plain-page";
 
 /**
@@ -132,18 +133,6 @@ export function refuseHostileRequests() {
 const isForm = (req: Request) =>
   req.method !== "GET" && req.method !== "HEAD" && !req.path.startsWith("/api/") && (req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded");
 
-/** Reads at most `limit` bytes of the body; null when it is longer (the rest is left unread: the connection closes). */
-async function readBody(req: Request, limit: number): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 /** The URL the browser asked for: host from the proxy when trusted (req.hostname follows "trust proxy"), port kept. */
 function requestUrl(req: Request): string {
   const host = req.get("x-forwarded-host") ?? req.get("host") ?? "";
@@ -174,7 +163,7 @@ export function webRequestHandler(handleRequest: (request: globalThis.Request) =
       let body: BodyInit | undefined;
       if (isForm(req)) {
         if (Number(req.headers["content-length"] ?? 0) > FORM_LIMITS.maxBytes) return refuse(req, res, TOO_BIG);
-        const bytes = await readBody(req, FORM_LIMITS.maxBytes);
+        const bytes = await readAtMost(req, FORM_LIMITS.maxBytes);
         if (!bytes) return refuse(req, res, TOO_BIG);
         const refusal = formRefusal(new URLSearchParams(bytes.toString("utf8")));
         if (refusal) return refuse(req, res, refusal);
