@@ -56,3 +56,8 @@ export function isWithinDateRange(value: Date): boolean {
 
 /** `min`/`max` for an `<input type="datetime-local">`, so the browser's picker keeps to the same range. */
 export const DATE_TIME_INPUT_RANGE = { min: `${DATE_PICKER_MIN}T00:00`, max: `${DATE_PICKER_MAX}T23:59` } as const;
+
+/** "22:14" */
+export function formatTime(value: Date | string): string {
+  return toZoned(value).toFormat("HH:mm");
+}

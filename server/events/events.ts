@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Ctx } from "#server/context";
 import { eventCustomFields, eventDates, events, ticketTypes, type Status } from "#server/db/schema";
 import { Conflict, Invalid, NotFound } from "#server/errors";
-import { requireCapability } from "#server/organizations/permissions";
+import { requireCapability, type Capability } from "#server/organizations/permissions";
 import { slugify, SLUG_PATTERN } from "#server/organizations/slugs";
 import { parseInput } from "#server/validation";
 import {
@@ -33,7 +33,7 @@ function isUniqueViolation(error: unknown) {
 }
 
 /** Loads an event and checks the actor may act on it (its organization, with the capability). */
-export async function requireEvent(ctx: Ctx, eventId: string, capability: "events:manage" | "sales:read" | "door:operate" = "events:manage") {
+export async function requireEvent(ctx: Ctx, eventId: string, capability: Capability = "events:manage") {
   if (!uuid.safeParse(eventId).success) throw new NotFound("No encontramos el evento.");
   const [event] = await ctx.db.select().from(events).where(eq(events.id, eventId));
   if (!event) throw new NotFound("No encontramos el evento.");
@@ -41,7 +41,7 @@ export async function requireEvent(ctx: Ctx, eventId: string, capability: "event
   return event;
 }
 
-export async function requireEventBySlug(ctx: Ctx, slug: string, capability: "events:manage" | "sales:read" | "door:operate" = "events:manage") {
+export async function requireEventBySlug(ctx: Ctx, slug: string, capability: Capability = "events:manage") {
   const [event] = await ctx.db.select().from(events).where(eq(events.slug, slug.toLowerCase()));
   if (!event) throw new NotFound("No encontramos el evento.");
   await requireCapability(ctx, event.organizationId, capability);

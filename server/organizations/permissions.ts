@@ -13,6 +13,8 @@ export const CAPABILITIES = {
   "money:manage": ["owner", "admin"],
   "events:manage": ["owner", "admin", "operator"],
   "sales:read": ["owner", "admin", "operator"],
+  /** Read, rotate and revoke the events' door PINs. */
+  "door:pins": ["owner", "admin"],
   "door:operate": ["owner", "admin", "operator", "staff"],
 } as const satisfies Record<string, readonly MembershipRole[]>;
 export type Capability = keyof typeof CAPABILITIES;

@@ -12,3 +12,4 @@ export * from "./email-attachments";
 export * from "./bank";
 export * from "./ticket-transfers";
 export * from "./two-factor";
+export * from "./door";

@@ -29,6 +29,8 @@ export const issuedProducts = pgTable(
     holderEmail: text("holder_email").notNull(),
     status: text("status").$type<IssuedProductStatus>().notNull().default("redeemable"),
     redeemedAt: timestamp("redeemed_at", { withTimezone: true }),
+    /** Where it got in ("Puerta 2"), for the door's "ya ingresó" answer. */
+    redeemedDoor: text("redeemed_door"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

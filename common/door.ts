@@ -1,0 +1,78 @@
+import { formatDateTime, formatTime } from "./dates";
+
+/**
+ * What a door answers for one scan (DESIGN.md §12). The server and the door
+ * screen judging offline both speak it, so the words a doorperson reads are
+ * the same either way.
+ */
+export type DoorOutcome = "admitted" | "already_in" | "conflict" | "voided" | "other_event" | "other_date" | "unknown";
+
+export interface DoorVerdict {
+  outcome: DoorOutcome;
+  /** Holder, ticket type and the date the ticket is for, when the code is a ticket of this event. */
+  holderName?: string | null;
+  ticketTypeName?: string | null;
+  eventDateStartsAt?: string | null;
+  /** For already_in and conflict: when and where it got in first. */
+  redeemedAt?: string | null;
+  redeemedDoor?: string | null;
+  /** For other_event: which one. */
+  otherEventName?: string | null;
+}
+
+/** The big line on the door screen. */
+export function verdictTitle(verdict: DoorVerdict): string {
+  switch (verdict.outcome) {
+    case "admitted":
+      return "Adelante";
+    case "already_in":
+      return "Ya ingresó";
+    case "conflict":
+      return "Ingresó dos veces";
+    case "voided":
+      return "Entrada anulada";
+    case "other_event":
+      return "Es de otro evento";
+    case "other_date":
+      return "Es de otra fecha";
+    case "unknown":
+      return "Código no válido";
+  }
+}
+
+/** The sentence under it: why, in words a doorperson can repeat to the person in front. */
+export function verdictDetail(verdict: DoorVerdict, now: Date = new Date()): string {
+  switch (verdict.outcome) {
+    case "admitted":
+      return [verdict.holderName, verdict.ticketTypeName].filter(Boolean).join(" · ");
+    case "already_in":
+    case "conflict": {
+      const where = verdict.redeemedDoor ? ` por ${verdict.redeemedDoor}` : "";
+      const when = verdict.redeemedAt ? whenLabel(new Date(verdict.redeemedAt), now) : "";
+      const first = `Ya ingresó${when}${where}.`;
+      return verdict.outcome === "conflict" ? `${first} Dos puertas la aceptaron sin conexión: avisale a quien coordina.` : first;
+    }
+    case "voided":
+      return "La entrada fue anulada o reembolsada: no puede ingresar con ella.";
+    case "other_event":
+      return verdict.otherEventName ? `Es una entrada para ${verdict.otherEventName}.` : "Es una entrada para otro evento.";
+    case "other_date":
+      return verdict.eventDateStartsAt ? `Es una entrada para el ${formatDateTime(verdict.eventDateStartsAt)}.` : "Es una entrada para otra fecha.";
+    case "unknown":
+      return "No es una entrada de Tribuna o el código está mal copiado. Pedile que muestre el QR de nuevo.";
+  }
+}
+
+/** " a las 22:14" the same night; " el 12/12/2026 a las 22:14" if it was another day. */
+function whenLabel(at: Date, now: Date): string {
+  const sameNight = Math.abs(now.getTime() - at.getTime()) < 18 * 3600 * 1000;
+  if (sameNight) return ` a las ${formatTime(at)}`;
+  const [time, day] = formatDateTime(at).split(" - ");
+  return ` el ${day} a las ${time}`;
+}
+
+/** A door's name as staff type it ("Puerta 1"): trimmed, one line, short. */
+export function normalizeDoorName(value: string | null | undefined): string {
+  const name = (value ?? "").replace(/\s+/g, " ").trim().slice(0, 40);
+  return name || "Puerta principal";
+}

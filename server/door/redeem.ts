@@ -1,0 +1,232 @@
+import crypto from "node:crypto";
+import { and, asc, eq, gt, ne, sql } from "drizzle-orm";
+import type { DoorOutcome, DoorVerdict } from "#common/door";
+import { normalizeDoorName } from "#common/door";
+import type { Ctx } from "#server/context";
+import type { DbOrTx } from "#server/db/client";
+import { doorScans, eventDates, events, issuedProducts, orders, ticketTypes } from "#server/db/schema";
+import { Invalid } from "#server/errors";
+import { verifyQrPayload, QR_PREFIX } from "#server/tickets/qr";
+import type { DoorAccess } from "./access";
+
+/** One scan as a device sends it. Only `code` is required online; offline queues send all of it. */
+export interface DoorScanInput {
+  /** What the QR carries (`TRB1.…`) or a ticket code typed by hand. */
+  code: string;
+  door?: string | null;
+  deviceId?: string | null;
+  /** The device's id for this scan: sending it again changes nothing. */
+  scanId?: string | null;
+  /** When the device scanned it (offline queues); default now. */
+  scannedAt?: Date | string | null;
+  /** The date the door admits; default the event's date of tonight. */
+  eventDateId?: string | null;
+  /** The device judged it offline and let the person in. */
+  acceptedOffline?: boolean | null;
+}
+
+export interface DoorAnswer extends DoorVerdict {
+  scanId: string;
+}
+
+/** How far ahead of our clock a device's scan time may be (clocks drift). */
+const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+/** The ticket code in what was scanned or typed: a signed QR, or a bare code (the signature is checked on the QR only). */
+export function codeFromScan(raw: string): string | null {
+  const text = raw.trim();
+  if (text.startsWith(`${QR_PREFIX}.`)) return verifyQrPayload(text);
+  return /^[A-Za-z0-9_-]{8,64}$/.test(text) ? text : null;
+}
+
+/**
+ * The date a door admits now: the active date whose night (12 hours before
+ * it starts until 6 after it ends) holds this moment, else the next one, else
+ * the last.
+ */
+export async function doorDateOf(db: DbOrTx, eventId: string, now: Date, chosenId?: string | null) {
+  const dates = await db
+    .select({ id: eventDates.id, startsAt: eventDates.startsAt, endsAt: eventDates.endsAt })
+    .from(eventDates)
+    .where(and(eq(eventDates.eventId, eventId), ne(eventDates.status, "deleted")))
+    .orderBy(asc(eventDates.startsAt));
+  if (chosenId) {
+    const chosen = dates.find((d) => d.id === chosenId);
+    if (!chosen) throw new Invalid({ eventDateId: ["Esa fecha no es de este evento."] });
+    return chosen;
+  }
+  const t = now.getTime();
+  return (
+    dates.find((d) => d.startsAt.getTime() - 12 * 3600e3 <= t && t <= d.endsAt.getTime() + 6 * 3600e3) ??
+    dates.find((d) => d.startsAt.getTime() > t) ??
+    dates.at(-1) ??
+    null
+  );
+}
+
+async function ticketByCode(db: DbOrTx, code: string) {
+  const [row] = await db
+    .select({
+      id: issuedProducts.id,
+      status: issuedProducts.status,
+      eventId: issuedProducts.eventId,
+      holderName: issuedProducts.holderName,
+      redeemedAt: issuedProducts.redeemedAt,
+      redeemedDoor: issuedProducts.redeemedDoor,
+      ticketTypeName: ticketTypes.name,
+      eventDateId: orders.eventDateId,
+      eventDateStartsAt: eventDates.startsAt,
+      eventName: events.name,
+    })
+    .from(issuedProducts)
+    .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
+    .innerJoin(eventDates, eq(eventDates.id, orders.eventDateId))
+    .innerJoin(events, eq(events.id, issuedProducts.eventId))
+    .where(eq(issuedProducts.code, code));
+  return row ?? null;
+}
+
+type TicketAtDoor = NonNullable<Awaited<ReturnType<typeof ticketByCode>>>;
+
+function verdictOf(outcome: DoorOutcome, ticket: TicketAtDoor | null, sameEvent: boolean): DoorVerdict {
+  if (!ticket || outcome === "unknown") return { outcome: "unknown" };
+  // Another organizer's ticket: say only that, not whose it is.
+  if (!sameEvent) return { outcome: "other_event", otherEventName: ticket.eventName };
+  return {
+    outcome,
+    holderName: ticket.holderName,
+    ticketTypeName: ticket.ticketTypeName,
+    eventDateStartsAt: ticket.eventDateStartsAt.toISOString(),
+    redeemedAt: ticket.redeemedAt?.toISOString() ?? null,
+    redeemedDoor: ticket.redeemedDoor,
+  };
+}
+
+class ScanAlreadyApplied extends Error {}
+
+function scanTime(value: DoorScanInput["scannedAt"], now: Date): Date {
+  if (!value) return now;
+  const at = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(at.getTime())) throw new Invalid({ scannedAt: ["La hora del escaneo no es válida."] });
+  return at.getTime() > now.getTime() + MAX_CLOCK_SKEW_MS ? now : at;
+}
+
+/**
+ * Judges one scan at `access`'s door and, when it admits, redeems the ticket
+ * with one conditional update (`redeemable → redeemed` only where still
+ * redeemable), so two phones scanning the same code at once get one
+ * "Adelante" and one "Ya ingresó". Every scan is recorded; a scan id seen
+ * before answers what it answered then and changes nothing.
+ *
+ * A scan the device already accepted offline (`acceptedOffline`) that finds
+ * the ticket redeemed is a conflict, and the earliest scan keeps the
+ * redemption (first scan wins by scan time).
+ */
+export async function redeemAtDoor(ctx: Ctx, access: DoorAccess, input: DoorScanInput): Promise<DoorAnswer> {
+  const scanId = input.scanId?.trim().slice(0, 100) || crypto.randomUUID();
+  const door = normalizeDoorName(input.door);
+  const deviceId = input.deviceId?.trim().slice(0, 100) || "sin-identificar";
+  const scannedAt = scanTime(input.scannedAt, ctx.now);
+  const offline = Boolean(input.acceptedOffline) || (input.scannedAt != null && ctx.now.getTime() - scannedAt.getTime() > 60_000);
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const [prior] = await tx.select().from(doorScans).where(eq(doorScans.scanId, scanId));
+      if (prior) throw new ScanAlreadyApplied();
+      const doorDate = await doorDateOf(tx, access.event.id, ctx.now, input.eventDateId);
+      const code = codeFromScan(input.code ?? "");
+      let ticket = code ? await ticketByCode(tx, code) : null;
+      const sameEvent = ticket?.eventId === access.event.id;
+      let outcome: DoorOutcome;
+      if (!ticket) outcome = "unknown";
+      else if (!sameEvent) outcome = "other_event";
+      else if (ticket.status === "voided") outcome = "voided";
+      else if (doorDate && ticket.eventDateId !== doorDate.id) outcome = "other_date";
+      else {
+        const [won] = await tx
+          .update(issuedProducts)
+          .set({ status: "redeemed", redeemedAt: scannedAt, redeemedDoor: door })
+          .where(and(eq(issuedProducts.id, ticket.id), eq(issuedProducts.status, "redeemable")))
+          .returning({ id: issuedProducts.id });
+        if (won) outcome = "admitted";
+        else if (input.acceptedOffline) {
+          outcome = "conflict";
+          // First scan wins: an earlier offline scan takes the redemption over, and the later admission becomes the conflict.
+          const [earlier] = await tx
+            .update(issuedProducts)
+            .set({ redeemedAt: scannedAt, redeemedDoor: door })
+            .where(and(eq(issuedProducts.id, ticket.id), eq(issuedProducts.status, "redeemed"), gt(issuedProducts.redeemedAt, scannedAt)))
+            .returning({ id: issuedProducts.id });
+          if (earlier) {
+            outcome = "admitted";
+            await tx
+              .update(doorScans)
+              .set({ outcome: "conflict" })
+              .where(and(eq(doorScans.issuedProductId, ticket.id), eq(doorScans.outcome, "admitted")));
+          }
+        } else outcome = "already_in";
+        ticket = await ticketByCode(tx, code!);
+      }
+      const inserted = await tx
+        .insert(doorScans)
+        .values({
+          scanId,
+          eventId: access.event.id,
+          eventDateId: doorDate?.id ?? null,
+          issuedProductId: sameEvent ? ticket!.id : null,
+          outcome,
+          door,
+          deviceId,
+          userId: access.userId,
+          pinSessionId: access.pinSessionId,
+          offline,
+          scannedAt,
+          receivedAt: ctx.now,
+        })
+        .onConflictDoNothing({ target: doorScans.scanId })
+        .returning({ id: doorScans.id });
+      // The same scan id applied by a concurrent request first: undo ours, answer theirs.
+      if (!inserted.length) throw new ScanAlreadyApplied();
+      return { scanId, ...verdictOf(outcome, ticket, sameEvent) };
+    });
+  } catch (error) {
+    if (!(error instanceof ScanAlreadyApplied)) throw error;
+    return answerOfScan(ctx.db, scanId);
+  }
+}
+
+/** What an already recorded scan answered, read again (for resends). */
+async function answerOfScan(db: DbOrTx, scanId: string): Promise<DoorAnswer> {
+  const [row] = await db
+    .select({ outcome: doorScans.outcome, eventId: doorScans.eventId, code: issuedProducts.code })
+    .from(doorScans)
+    .leftJoin(issuedProducts, eq(issuedProducts.id, doorScans.issuedProductId))
+    .where(eq(doorScans.scanId, scanId));
+  const ticket = row?.code ? await ticketByCode(db, row.code) : null;
+  if (!row) return { scanId, outcome: "unknown" };
+  if (row.outcome === "other_event") return { scanId, outcome: "other_event" };
+  return { scanId, ...verdictOf(row.outcome, ticket, ticket?.eventId === row.eventId) };
+}
+
+/**
+ * Applies a device's queue of offline scans in scan-time order. Idempotent:
+ * each scan id counts once however many times the queue is sent.
+ */
+export async function syncDoorScans(ctx: Ctx, access: DoorAccess, scans: DoorScanInput[]): Promise<DoorAnswer[]> {
+  if (scans.length > 500) throw new Invalid({ scans: ["Mandá como mucho 500 escaneos por vez."] });
+  if (scans.some((s) => !s.scanId)) throw new Invalid({ scanId: ["Cada escaneo necesita su identificador."] });
+  const ordered = [...scans].sort((a, b) => scanTime(a.scannedAt, ctx.now).getTime() - scanTime(b.scannedAt, ctx.now).getTime());
+  const answers = new Map<string, DoorAnswer>();
+  for (const scan of ordered) answers.set(scan.scanId!, await redeemAtDoor(ctx, access, scan));
+  return scans.map((s) => answers.get(s.scanId!)!);
+}
+
+/** Entries so far for the door's running count. */
+export async function doorEntryCount(db: DbOrTx, eventId: string, eventDateId?: string | null): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(issuedProducts)
+    .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
+    .where(and(eq(issuedProducts.eventId, eventId), eq(issuedProducts.status, "redeemed"), eventDateId ? eq(orders.eventDateId, eventDateId) : undefined));
+  return row?.n ?? 0;
+}
