@@ -76,3 +76,18 @@ export function normalizeDoorName(value: string | null | undefined): string {
   const name = (value ?? "").replace(/\s+/g, " ").trim().slice(0, 40);
   return name || "Puerta principal";
 }
+
+/** Characters of a ticket's code that the door accepts typed by hand, case-insensitive. */
+export const SHORT_CODE_LENGTH = 10;
+
+/** What a ticket shows under its QR for typing at the door: "ABCDE FGHIJ". */
+export function shortTicketCode(code: string): string {
+  const head = code.slice(0, SHORT_CODE_LENGTH).toUpperCase();
+  return `${head.slice(0, 5)} ${head.slice(5)}`;
+}
+
+/** A typed short code, normalized for comparison (spaces out, upper case), or null when it is not one. */
+export function parseShortTicketCode(value: string): string | null {
+  const compact = value.replace(/\s+/g, "").toUpperCase();
+  return new RegExp(`^[A-Z0-9_-]{${SHORT_CODE_LENGTH}}$`).test(compact) ? compact : null;
+}

@@ -94,7 +94,8 @@ const pinSchema = z
 
 const key = () => new TextEncoder().encode(authSecret());
 
-async function publicEventBySlug(ctx: Ctx, slug: string) {
+/** The event a door screen is for (public facts only), or NotFound. */
+export async function doorEvent(ctx: Ctx, slug: string) {
   const [event] = await ctx.db
     .select({ id: events.id, organizationId: events.organizationId, name: events.name, slug: events.slug, status: events.status })
     .from(events)
@@ -124,7 +125,7 @@ function pinMatches(stored: string, given: string): boolean {
 export async function checkDoorPin(ctx: Ctx, input: { slug: string; pin: unknown }): Promise<{ access: DoorAccess; expiresAt: Date }> {
   const parsed = pinSchema.safeParse(input.pin);
   if (!parsed.success) throw new Invalid({ pin: [parsed.error.issues[0].message] }, parsed.error.issues[0].message);
-  const event = await publicEventBySlug(ctx, input.slug);
+  const event = await doorEvent(ctx, input.slug);
   const keys: { key: string; limit: number }[] = [{ key: `door-pin:event:${event.id}`, limit: DOOR_PIN_LIMITS.event }];
   if (ctx.ip) keys.push({ key: `door-pin:ip:${ctx.ip}`, limit: DOOR_PIN_LIMITS.ip });
   let attempt: { release(): Promise<void> };
@@ -175,7 +176,7 @@ async function accessFromSession(ctx: Ctx, eventId: string, token: string): Prom
  */
 export async function openDoor(ctx: Ctx, input: { slug: string; session?: string | null; pin?: string | null }): Promise<DoorAccess> {
   if (input.pin) return (await checkDoorPin(ctx, { slug: input.slug, pin: input.pin })).access;
-  const event = await publicEventBySlug(ctx, input.slug);
+  const event = await doorEvent(ctx, input.slug);
   const info = { id: event.id, organizationId: event.organizationId, name: event.name, slug: event.slug };
   if (input.session) {
     const pinSessionId = await accessFromSession(ctx, event.id, input.session);

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, asc, eq, gt, ne, sql } from "drizzle-orm";
 import type { DoorOutcome, DoorVerdict } from "#common/door";
-import { normalizeDoorName } from "#common/door";
+import { normalizeDoorName, parseShortTicketCode, SHORT_CODE_LENGTH } from "#common/door";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { doorScans, eventDates, events, issuedProducts, orders, ticketTypes } from "#server/db/schema";
@@ -32,11 +32,29 @@ export interface DoorAnswer extends DoorVerdict {
 /** How far ahead of our clock a device's scan time may be (clocks drift). */
 const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
 
-/** The ticket code in what was scanned or typed: a signed QR, or a bare code (the signature is checked on the QR only). */
-export function codeFromScan(raw: string): string | null {
+/**
+ * What was scanned or typed: a signed QR (its signature checked), a whole
+ * ticket code, or the short code printed under the QR (typed by hand).
+ */
+export function codeFromScan(raw: string): { code: string } | { shortCode: string } | null {
   const text = raw.trim();
-  if (text.startsWith(`${QR_PREFIX}.`)) return verifyQrPayload(text);
-  return /^[A-Za-z0-9_-]{8,64}$/.test(text) ? text : null;
+  if (text.startsWith(`${QR_PREFIX}.`)) {
+    const code = verifyQrPayload(text);
+    return code ? { code } : null;
+  }
+  const shortCode = parseShortTicketCode(text);
+  if (shortCode) return { shortCode };
+  return /^[A-Za-z0-9_-]{16,64}$/.test(text) ? { code: text } : null;
+}
+
+/** The whole code of this event's ticket whose short code was typed (none when unknown or, improbably, ambiguous). */
+async function codeOfShortCode(db: DbOrTx, eventId: string, shortCode: string): Promise<string | null> {
+  const rows = await db
+    .select({ code: issuedProducts.code })
+    .from(issuedProducts)
+    .where(and(eq(issuedProducts.eventId, eventId), sql`upper(left(${issuedProducts.code}, ${SHORT_CODE_LENGTH})) = ${shortCode}`))
+    .limit(2);
+  return rows.length === 1 ? rows[0].code : null;
 }
 
 /**
@@ -134,7 +152,8 @@ export async function redeemAtDoor(ctx: Ctx, access: DoorAccess, input: DoorScan
       const [prior] = await tx.select().from(doorScans).where(eq(doorScans.scanId, scanId));
       if (prior) throw new ScanAlreadyApplied();
       const doorDate = await doorDateOf(tx, access.event.id, ctx.now, input.eventDateId);
-      const code = codeFromScan(input.code ?? "");
+      const scanned = codeFromScan(input.code ?? "");
+      const code = scanned && "shortCode" in scanned ? await codeOfShortCode(tx, access.event.id, scanned.shortCode) : (scanned?.code ?? null);
       let ticket = code ? await ticketByCode(tx, code) : null;
       const sameEvent = ticket?.eventId === access.event.id;
       let outcome: DoorOutcome;

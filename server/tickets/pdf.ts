@@ -2,6 +2,7 @@ import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf
 import { formatDateTime } from "#common/dates";
 import { paymentsMode } from "#server/env";
 import { TEST_MODE_NOTICE } from "#server/email/templates";
+import { shortTicketCode } from "#common/door";
 import { qrPng } from "./qr";
 import { venueLabel, whenLabel, type TicketEventView, type TicketView } from "./tickets";
 
@@ -108,6 +109,7 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
       ["Titular", ticket.holderName],
       ["Entrada", ticket.ticketTypeName],
       ["Orden", input.orderCode],
+      ["Código", shortTicketCode(ticket.code)],
       ["Estado", ticket.statusLabel],
     ];
     for (const [label, value] of rows) {

@@ -23,6 +23,8 @@ export const BO = {
   bankTransfers: "/organizacion/transferencias-bancarias",
   bankAccounts: "/organizacion/cuentas-bancarias",
   paymentMethods: "/organizacion/metodos-de-pago",
+  staffPin: "/organizacion/staff-pin",
+  door: (slug: string) => `/vivos/acreditacion/${slug}`,
 } as const;
 
 export type Capability = keyof Capabilities;
@@ -46,6 +48,7 @@ export const BACKOFFICE_LINKS: BackofficeLink[] = [
   { to: BO.bankAccounts, label: "Cuentas bancarias", capability: "money:manage" },
   { to: BO.paymentMethods, label: "Métodos de pago", capability: "money:manage" },
   { to: BO.pixel, label: "Píxel de marketing", capability: "events:manage" },
+  { to: BO.staffPin, label: "PIN de puerta", capability: "door:pins" },
   { to: BO.detail, label: "Datos de la organización", capability: "organization:manage" },
 ];
 

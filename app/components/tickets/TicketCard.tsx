@@ -13,6 +13,8 @@ export interface TicketCardData {
   venue: string;
   /** Inline SVG (server-rendered); null for voided tickets, which must not be shown at the door. */
   qrSvg: string | null;
+  /** The short code under the QR, for the door to type when the QR will not scan. */
+  doorCode?: string | null;
   /** Sent to another person (the buyer's view): "Enviada a …", no QR. */
   transferredTo?: string | null;
   /** 1-based position and count, for "Entrada 1 de 3". */
@@ -59,6 +61,7 @@ export function TicketCard({ ticket, headingLevel = 3 }: { ticket: TicketCardDat
           aria-label={`Ver el QR de ${ticket.holderName} en pantalla completa`}
         >
           <span className="block" dangerouslySetInnerHTML={{ __html: ticket.qrSvg }} />
+          {ticket.doorCode ? <span className="mt-1 block text-center font-mono text-xs font-bold tracking-wider text-neutral-900" aria-label={`Código: ${ticket.doorCode}`}>{ticket.doorCode}</span> : null}
           <span className="mt-1 block text-center text-xs font-medium text-neutral-900">Tocá para agrandar</span>
         </a>
       ) : (
@@ -76,6 +79,7 @@ export function TicketCard({ ticket, headingLevel = 3 }: { ticket: TicketCardDat
         >
           <p className="text-center text-lg font-bold">{ticket.eventName}</p>
           <span className="block w-full max-w-[min(92vw,64vh)] shrink-0" dangerouslySetInnerHTML={{ __html: ticket.qrSvg }} />
+          {ticket.doorCode ? <p className="font-mono text-xl font-bold tracking-widest">{ticket.doorCode}</p> : null}
           <p className="text-center">
             <strong>{ticket.holderName}</strong> · {ticket.ticketTypeName}
             <br />

@@ -1,3 +1,4 @@
+import { shortTicketCode } from "#common/door";
 import { qrSvg } from "#server/tickets/qr";
 import { venueLabel, whenLabel, type TicketEventView, type TicketView } from "#server/tickets/tickets";
 import type { TicketCardData } from "./TicketCard";
@@ -18,6 +19,7 @@ export async function ticketCard(ticket: TicketView, event: TicketEventView, ord
     when: whenOf(event),
     venue: venueOf(event),
     qrSvg: ticket.status === "voided" || ticket.transferredTo ? null : await qrSvg(ticket.qrPayload),
+    doorCode: ticket.status === "voided" || ticket.transferredTo || !ticket.code ? null : shortTicketCode(ticket.code),
     transferredTo: ticket.transferredTo,
     position,
   };

@@ -1,0 +1,95 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { shortTicketCode } from "#common/door";
+import { startSession } from "#server/auth/sessions";
+import { getDb } from "#server/db/client";
+import { ticketTypes, users } from "#server/db/schema";
+import { createOrder } from "#server/orders/orders";
+import { payInSandbox } from "#server/payments/sandbox";
+import { ticketsOfOrder } from "#server/tickets/issue";
+import { qrPayloadFor } from "#server/tickets/qr";
+import { ctxAs } from "#tests/support/context";
+import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { cookiesAfter, formRequest, getRequest, run } from "#tests/support/remix";
+import * as door from "./vivos.acreditacion.$slug";
+import * as staffPin from "./organizacion.staff-pin";
+
+const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30.123.456", phoneNumber: "+54 11 5555-1234" };
+
+async function tonight() {
+  const producer = await createProducer();
+  const { event } = await createPublishedEvent(producer.ctx, producer.organization.id, { days: 0, ticketTypes: [{ name: "General", price: 1_000_000, stock: 100 }] });
+  const db = await getDb();
+  const [general] = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id));
+  const { order, billing } = await createOrder(await ctxAs(), { eventSlug: event.slug, items: [{ ticketId: general.id, qty: 2 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
+  await payInSandbox(db, billing.id, "approved");
+  const tickets = await ticketsOfOrder(db, order.id);
+  const [user] = await db.select().from(users).where(eq(users.id, producer.user.id));
+  const session = await startSession(db, user, new Date());
+  return { producer, event, order, tickets, owner: { at: session.accessToken, rt: session.refreshToken } };
+}
+
+describe("/organizacion/staff-pin and /vivos/acreditacion/{slug} without JavaScript", () => {
+  it("the owner generates a PIN; staff unlock the door with it, type a ticket's short code, see Adelante, then 'ya ingresó' with time and door", async () => {
+    const { event, order, tickets, owner } = await tonight();
+    const generated = await run(staffPin.action, formRequest("/organizacion/staff-pin", { intent: "rotate", eventId: event.id }, { cookies: owner }));
+    expect(generated.status).toBe(302);
+    const pins = await run(staffPin.loader, getRequest("/organizacion/staff-pin", { cookies: owner }));
+    const pin = pins.data.events.find((e: { id: string }) => e.id === event.id).pin as string;
+    expect(pin).toMatch(/^\d{8}$/);
+
+    const path = `/vivos/acreditacion/${event.slug}`;
+    const locked = await run(door.loader, getRequest(path), { slug: event.slug });
+    expect(locked.data).toMatchObject({ locked: true, event: { name: event.name } });
+    expect(locked.headers.get("Cache-Control")).toContain("no-store");
+
+    const wrong = await run(door.action, formRequest(path, { intent: "unlock", pin: "0000 0000", doorName: "Puerta 2" }), { slug: event.slug });
+    expect(wrong.status).toBe(400);
+    expect(wrong.data.error).toBe("El PIN no es correcto. Pedíselo a quien organiza el evento.");
+
+    const unlocked = await run(door.action, formRequest(path, { intent: "unlock", pin, doorName: "  Puerta   2 " }), { slug: event.slug });
+    expect(unlocked.status).toBe(302);
+    const staff = cookiesAfter(unlocked);
+    expect(Object.keys(staff).sort()).toEqual([`door-${event.slug}`, "door-device", "door-name"].sort());
+
+    const open = await run(door.loader, getRequest(path, { cookies: staff }), { slug: event.slug });
+    expect(open.data).toMatchObject({ locked: false, doorName: "Puerta 2", entries: 0, byPin: true });
+
+    const typed = shortTicketCode(tickets[0].code).toLowerCase();
+    const admitted = await run(door.action, formRequest(path, { intent: "redeem", code: typed, scanId: open.data.scanId }, { cookies: staff }), { slug: event.slug });
+    expect(admitted.data).toMatchObject({ outcome: "admitted", title: "Adelante", holderName: "Sofía Peña", ticketTypeName: "General" });
+    // The same form sent again (a reload) answers the same and admits nobody else.
+    const resent = await run(door.action, formRequest(path, { intent: "redeem", code: typed, scanId: open.data.scanId }, { cookies: staff }), { slug: event.slug });
+    expect(resent.data).toEqual(admitted.data);
+
+    const again = await run(door.action, formRequest(path, { intent: "redeem", code: qrPayloadFor(tickets[0].code) }, { cookies: staff }), { slug: event.slug });
+    expect(again.data).toMatchObject({ outcome: "already_in", title: "Ya ingresó" });
+    expect(again.data.detail).toMatch(/^Ya ingresó a las \d{2}:\d{2} por Puerta 2\.$/);
+
+    const forged = await run(door.action, formRequest(path, { intent: "redeem", code: "TRB1.AAAAAAAAAAAAAAAAAAAAAA.x" }, { cookies: staff }), { slug: event.slug });
+    expect(forged.data).toMatchObject({ outcome: "unknown", title: "Código no válido" });
+
+    const byDni = await run(door.loader, getRequest(`${path}?buscar=30.123.456`, { cookies: staff }), { slug: event.slug });
+    expect(byDni.data.entries).toBe(1);
+    expect(byDni.data.hits.map((h: { status: string }) => h.status).sort()).toEqual(["redeemable", "redeemed"]);
+    const byOrder = await run(door.loader, getRequest(`${path}?buscar=${order.code.toLowerCase()}`, { cookies: staff }), { slug: event.slug });
+    expect(byOrder.data.hits).toHaveLength(2);
+    expect(byOrder.data.hits[0]).not.toHaveProperty("holderEmail");
+
+    // Rotating the PIN closes this phone's door.
+    await run(staffPin.action, formRequest("/organizacion/staff-pin", { intent: "rotate", eventId: event.id }, { cookies: owner }));
+    const closed = await run(door.loader, getRequest(path, { cookies: staff }), { slug: event.slug });
+    expect(closed.data.locked).toBe(true);
+  });
+
+  it("another organization's member cannot open the door, and PIN pages are for owners and admins only", async () => {
+    const { event } = await tonight();
+    const stranger = await tonight();
+    const page = await run(door.loader, getRequest(`/vivos/acreditacion/${event.slug}`, { cookies: stranger.owner }), { slug: event.slug });
+    expect(page.status).toBe(403);
+    const rotate = await run(staffPin.action, formRequest("/organizacion/staff-pin", { intent: "rotate", eventId: event.id }, { cookies: stranger.owner }));
+    expect(rotate.status).not.toBe(302);
+    const missing = await run(door.loader, getRequest("/vivos/acreditacion/no-existe"), { slug: "no-existe" });
+    expect(missing.status).toBe(404);
+  });
+});

@@ -1,0 +1,48 @@
+import { and, asc, eq, ilike, or, sql } from "drizzle-orm";
+import type { Ctx } from "#server/context";
+import { issuedProducts, orders, ticketTypes } from "#server/db/schema";
+import type { DoorAccess } from "./access";
+
+export interface DoorSearchHit {
+  code: string;
+  holderName: string;
+  ticketTypeName: string;
+  orderCode: string;
+  status: "redeemable" | "redeemed" | "voided";
+  redeemedAt: Date | null;
+  redeemedDoor: string | null;
+}
+
+/**
+ * The door's manual search: this event's tickets by holder name, the buyer's
+ * DNI or the order code (at least 3 characters, 20 results). Staff see what
+ * the door needs to decide (holder, type, state), not the buyer's contact data.
+ */
+export async function searchAtDoor(ctx: Ctx, access: DoorAccess, query: string): Promise<DoorSearchHit[]> {
+  const q = query.replace(/\s+/g, " ").trim().slice(0, 80);
+  if (q.length < 3) return [];
+  const digits = q.replace(/\D/g, "");
+  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const conditions = [ilike(issuedProducts.holderName, like), eq(orders.code, q.toUpperCase())];
+  if (digits.length >= 6 && digits.length === q.replace(/[.\s-]/g, "").length) {
+    conditions.push(sql`regexp_replace(${orders.payer}->>'documentNumber', '\\D', '', 'g') = ${digits}`);
+    // A ticket held by someone else than the payer carries its holder's document.
+    conditions.push(sql`${orders.attendees} @> ${JSON.stringify([{ documentNumber: digits }])}::jsonb`);
+  }
+  return ctx.db
+    .select({
+      code: issuedProducts.code,
+      holderName: issuedProducts.holderName,
+      ticketTypeName: ticketTypes.name,
+      orderCode: orders.code,
+      status: issuedProducts.status,
+      redeemedAt: issuedProducts.redeemedAt,
+      redeemedDoor: issuedProducts.redeemedDoor,
+    })
+    .from(issuedProducts)
+    .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
+    .where(and(eq(issuedProducts.eventId, access.event.id), or(...conditions)))
+    .orderBy(asc(issuedProducts.holderName), asc(issuedProducts.id))
+    .limit(20);
+}
