@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { parseCookies, serializeCookie } from "#server/auth/cookies";
 import { normalizeDoorName } from "#common/door";
+import { doorSessionCookieName } from "#server/door/access";
 
 /**
  * The door device's cookies: the PIN session for one event (`door-{slug}`,
@@ -9,9 +10,6 @@ import { normalizeDoorName } from "#common/door";
 export const DOOR_NAME_COOKIE = "door-name";
 export const DOOR_DEVICE_COOKIE = "door-device";
 
-export function doorSessionCookieName(slug: string): string {
-  return `door-${slug}`;
-}
 
 export function readDoorCookies(request: Request, slug: string) {
   const cookies = parseCookies(request.headers.get("cookie"));

@@ -87,6 +87,11 @@ export async function listDoorPins(ctx: Ctx, organizationId: string) {
 // ---------------------------------------------------------------------------
 // The door's side.
 
+/** The cookie a door device keeps its PIN session in, one per event (the web door and GraphQL both read it). */
+export function doorSessionCookieName(slug: string): string {
+  return `door-${slug}`;
+}
+
 const pinSchema = z
   .string({ error: "Ingresá el PIN." })
   .transform((v) => v.replace(/\s+/g, ""))

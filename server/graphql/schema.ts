@@ -10,5 +10,6 @@ import "./payments";
 import "./ledger";
 import "./uploads";
 import "./two-factor";
+import "./door";
 
 export const schema = builder.toSchema({ sortSchema: true });

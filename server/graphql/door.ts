@@ -1,0 +1,168 @@
+import { verdictDetail, verdictTitle } from "#common/door";
+import { parseCookies } from "#server/auth/cookies";
+import * as access from "#server/door/access";
+import { redeemAtDoor, syncDoorScans, type DoorAnswer } from "#server/door/redeem";
+import { searchAtDoor, type DoorSearchHit } from "#server/door/search";
+import { builder, type GraphQLContext } from "./builder";
+import { isoDate } from "./scalars";
+
+/**
+ * The door for integrators and for the door screen once hydrated: the same
+ * domain functions as /vivos/acreditacion/{slug}. A door is opened by a
+ * member signed in, by `staffPin`, or by `doorSession` (from openDoor, or the
+ * door screen's cookie).
+ */
+
+function doorOf(gql: GraphQLContext, input: { eventSlug: string; staffPin?: string | null; doorSession?: string | null }) {
+  const cookie = parseCookies(gql.request.headers.get("cookie"))[access.doorSessionCookieName(input.eventSlug)];
+  return access.openDoor(gql.ctx, { slug: input.eventSlug, pin: input.staffPin ?? null, session: input.doorSession ?? cookie ?? null });
+}
+
+const DoorAnswerRef = builder.objectRef<DoorAnswer & { now: Date }>("DoorAnswer").implement({
+  description: "What the door answers for one scan.",
+  fields: (t) => ({
+    scanId: t.exposeString("scanId", { nullable: false, description: "The scan's id (yours, or ours when you sent none): sending it again changes nothing." }),
+    outcome: t.exposeString("outcome", {
+      nullable: false,
+      description: "admitted, already_in, conflict (two doors let it in offline), voided (voided or refunded), other_event, other_date or unknown (unknown or forged code).",
+    }),
+    admitted: t.boolean({ nullable: false, resolve: (a) => a.outcome === "admitted" }),
+    title: t.string({ nullable: false, description: "The screen's big line, in Spanish (\"Adelante\", \"Ya ingresó\"…).", resolve: (a) => verdictTitle(a) }),
+    detail: t.string({ nullable: false, description: "Why, in Spanish (\"Ya ingresó a las 22:14 por Puerta 2.\").", resolve: (a) => verdictDetail(a, a.now) }),
+    holderName: t.string({ resolve: (a) => a.holderName ?? null }),
+    ticketTypeName: t.string({ resolve: (a) => a.ticketTypeName ?? null }),
+    eventDateStartsAt: t.string({ description: "The date the ticket is for.", resolve: (a) => isoDate(a.eventDateStartsAt) }),
+    redeemedAt: t.string({ description: "When it got in (already_in, conflict).", resolve: (a) => isoDate(a.redeemedAt) }),
+    redeemedDoor: t.string({ description: "Through which door it got in.", resolve: (a) => a.redeemedDoor ?? null }),
+    otherEventName: t.string({ description: "For other_event.", resolve: (a) => a.otherEventName ?? null }),
+  }),
+});
+
+const DoorSearchHitRef = builder.objectRef<DoorSearchHit>("DoorSearchHit").implement({
+  fields: (t) => ({
+    code: t.exposeString("code", { nullable: false, description: "Send it to redeemProduct to let the person in." }),
+    holderName: t.exposeString("holderName", { nullable: false }),
+    ticketTypeName: t.exposeString("ticketTypeName", { nullable: false }),
+    orderCode: t.exposeString("orderCode", { nullable: false }),
+    status: t.exposeString("status", { nullable: false, description: "redeemable, redeemed or voided." }),
+    redeemedAt: t.string({ resolve: (h) => isoDate(h.redeemedAt) }),
+    redeemedDoor: t.exposeString("redeemedDoor"),
+  }),
+});
+
+const DoorPinRef = builder.objectRef<access.DoorPinView>("DoorPin").implement({
+  fields: (t) => ({
+    pin: t.exposeString("pin", { nullable: false, description: `${access.DOOR_PIN_LENGTH} digits.` }),
+    createdAt: t.string({ nullable: false, resolve: (p) => isoDate(p.createdAt)! }),
+  }),
+});
+
+const DoorSessionRef = builder.objectRef<{ token: string; expiresAt: Date; eventName: string }>("DoorSession").implement({
+  fields: (t) => ({
+    token: t.exposeString("token", { nullable: false, description: "Send it as doorSession instead of the PIN. Ends when the PIN is rotated or revoked, or hours after the event's last date." }),
+    expiresAt: t.string({ nullable: false, resolve: (s) => isoDate(s.expiresAt)! }),
+    eventName: t.exposeString("eventName", { nullable: false }),
+  }),
+});
+
+
+const RedeemProductInput = builder.inputType("RedeemProductInput", {
+  fields: (t) => ({
+    eventSlug: t.string({ required: true }),
+    staffPin: t.string({ description: "The event's door PIN (staff without an account). Wrong PINs are limited per event and per address." }),
+    doorSession: t.string({ description: "A session from openDoor." }),
+    code: t.string({ required: true, description: "What the QR carries (TRB1.…), the ticket's code, or the 10-character code printed under the QR." }),
+    door: t.string({ description: "Where the device stands (\"Puerta 1\")." }),
+    deviceId: t.string(),
+    scanId: t.string({ description: "Your id for this scan: resending it is a no-op that answers the same." }),
+    eventDateId: t.id({ description: "The date the door admits; default the event's date of tonight." }),
+  }),
+});
+
+const OfflineScanInput = builder.inputType("OfflineScanInput", {
+  fields: (t) => ({
+    scanId: t.string({ required: true }),
+    code: t.string({ required: true }),
+    scannedAt: t.string({ required: true, description: "ISO 8601, the device's clock." }),
+    acceptedOffline: t.boolean({ required: true, description: "The device let the person in." }),
+    door: t.string(),
+  }),
+});
+
+const SyncDoorScansInput = builder.inputType("SyncDoorScansInput", {
+  fields: (t) => ({
+    eventSlug: t.string({ required: true }),
+    staffPin: t.string({ description: "The event's door PIN (staff without an account). Wrong PINs are limited per event and per address." }),
+    doorSession: t.string({ description: "A session from openDoor." }),
+    deviceId: t.string({ required: true }),
+    scans: t.field({ type: [OfflineScanInput], required: true, description: "Up to 500, any order." }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  doorSearch: t.field({
+    type: [DoorSearchHitRef],
+    nullable: false,
+    description: "The door's manual search: this event's tickets by holder name, DNI or order code (3 characters at least, 20 results).",
+    args: { eventSlug: t.arg.string({ required: true }), query: t.arg.string({ required: true }), staffPin: t.arg.string(), doorSession: t.arg.string() },
+    resolve: async (_root, args, gql) => searchAtDoor(gql.ctx, await doorOf(gql, args), args.query),
+  }),
+  doorPin: t.field({
+    type: DoorPinRef,
+    description: "The event's door PIN, or null when it has none. Owners and admins.",
+    args: { eventId: t.arg.id({ required: true }) },
+    resolve: (_root, { eventId }, { ctx }) => access.doorPinOf(ctx, String(eventId)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  redeemProduct: t.field({
+    type: DoorAnswerRef,
+    nullable: false,
+    description: "Judges a scanned code at the event's door and lets the ticket in once: two devices at the same instant get one admitted and one already_in.",
+    args: { input: t.arg({ type: RedeemProductInput, required: true }) },
+    resolve: async (_root, { input }, gql) => {
+      const door = await doorOf(gql, input);
+      const answer = await redeemAtDoor(gql.ctx, door, { code: input.code, door: input.door, deviceId: input.deviceId, scanId: input.scanId, eventDateId: input.eventDateId == null ? null : String(input.eventDateId) });
+      return { ...answer, now: gql.ctx.now };
+    },
+  }),
+  syncDoorScans: t.field({
+    type: [DoorAnswerRef],
+    nullable: false,
+    description: "Applies a device's offline queue, idempotently (each scanId once) and first scan wins by scan time; answers in the order sent.",
+    args: { input: t.arg({ type: SyncDoorScansInput, required: true }) },
+    resolve: async (_root, { input }, gql) => {
+      const door = await doorOf(gql, input);
+      const answers = await syncDoorScans(gql.ctx, door, input.scans.map((s) => ({ ...s, deviceId: input.deviceId })));
+      return answers.map((a) => ({ ...a, now: gql.ctx.now }));
+    },
+  }),
+  openDoor: t.field({
+    type: DoorSessionRef,
+    nullable: false,
+    description: "Trades the event's door PIN for a door session (so devices do not send the PIN with every scan).",
+    args: { eventSlug: t.arg.string({ required: true }), staffPin: t.arg.string({ required: true }) },
+    resolve: async (_root, args, { ctx }) => {
+      const opened = await access.unlockDoor(ctx, { slug: args.eventSlug, pin: args.staffPin });
+      return { token: opened.token, expiresAt: opened.expiresAt, eventName: opened.access.event.name };
+    },
+  }),
+  rotateDoorPin: t.field({
+    type: DoorPinRef,
+    nullable: false,
+    description: "A new door PIN for the event; doors opened with the previous one close. Owners and admins.",
+    args: { eventId: t.arg.id({ required: true }) },
+    resolve: (_root, { eventId }, { ctx }) => access.rotateDoorPin(ctx, String(eventId)),
+  }),
+  revokeDoorPin: t.field({
+    type: "Boolean",
+    nullable: false,
+    description: "Removes the event's door PIN; doors opened with it close. Owners and admins.",
+    args: { eventId: t.arg.id({ required: true }) },
+    resolve: async (_root, { eventId }, { ctx }) => {
+      await access.revokeDoorPin(ctx, String(eventId));
+      return true;
+    },
+  }),
+}));

@@ -1,0 +1,84 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { startSession } from "#server/auth/sessions";
+import { getDb } from "#server/db/client";
+import { ticketTypes } from "#server/db/schema";
+import { createOrder } from "#server/orders/orders";
+import { payInSandbox } from "#server/payments/sandbox";
+import { ticketsOfOrder } from "#server/tickets/issue";
+import { qrPayloadFor } from "#server/tickets/qr";
+import { ctxAs } from "#tests/support/context";
+import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { errorCode, gql } from "#tests/support/graphql";
+
+const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
+
+async function night() {
+  const producer = await createProducer();
+  const { event } = await createPublishedEvent(producer.ctx, producer.organization.id, { days: 0, ticketTypes: [{ name: "General", price: 1_000_000, stock: 100 }] });
+  const db = await getDb();
+  const [general] = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id));
+  const { order, billing } = await createOrder(await ctxAs(), { eventSlug: event.slug, items: [{ ticketId: general.id, qty: 3 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
+  await payInSandbox(db, billing.id, "approved");
+  const tickets = await ticketsOfOrder(db, order.id);
+  const tokens = await startSession(db, producer.user, new Date());
+  return { event, tickets, tokens };
+}
+
+const ROTATE = `mutation($eventId: ID!) { rotateDoorPin(eventId: $eventId) { pin createdAt } }`;
+const REDEEM = `mutation($input: RedeemProductInput!) { redeemProduct(input: $input) { scanId outcome admitted title detail holderName ticketTypeName redeemedAt redeemedDoor } }`;
+const SYNC = `mutation($input: SyncDoorScansInput!) { syncDoorScans(input: $input) { scanId outcome detail } }`;
+const OPEN = `mutation($slug: String!, $pin: String!) { openDoor(eventSlug: $slug, staffPin: $pin) { token expiresAt eventName } }`;
+const SEARCH = `query($slug: String!, $q: String!, $session: String) { doorSearch(eventSlug: $slug, query: $q, doorSession: $session) { code holderName status } }`;
+
+type Answer = { scanId: string; outcome: string; admitted: boolean; title: string; detail: string; holderName: string | null; redeemedDoor: string | null };
+
+describe("the door over GraphQL", () => {
+  it("redeemProduct with the staff PIN: admitted once, then already_in with the door; a wrong PIN is refused", async () => {
+    const { event, tickets, tokens } = await night();
+    const rotated = await gql<{ rotateDoorPin: { pin: string } }>(ROTATE, { tokens, variables: { eventId: event.id } });
+    const pin = rotated.body.data!.rotateDoorPin.pin;
+    expect(pin).toMatch(/^\d{8}$/);
+
+    const input = { eventSlug: event.slug, staffPin: pin, code: qrPayloadFor(tickets[0].code), door: "Puerta 1", deviceId: "api-1" };
+    const first = await gql<{ redeemProduct: Answer }>(REDEEM, { variables: { input }, ip: "198.51.100.60" });
+    expect(first.body.errors).toBeUndefined();
+    expect(first.body.data!.redeemProduct).toMatchObject({ outcome: "admitted", admitted: true, title: "Adelante", holderName: "Sofía Peña" });
+    const second = await gql<{ redeemProduct: Answer }>(REDEEM, { variables: { input: { ...input, door: "Puerta 2" } }, ip: "198.51.100.60" });
+    expect(second.body.data!.redeemProduct).toMatchObject({ outcome: "already_in", admitted: false, redeemedDoor: "Puerta 1" });
+    expect(second.body.data!.redeemProduct.detail).toMatch(/^Ya ingresó a las \d{2}:\d{2} por Puerta 1\.$/);
+
+    const wrong = await gql(REDEEM, { variables: { input: { ...input, staffPin: "12345678" === pin ? "87654321" : "12345678" } }, ip: "198.51.100.61" });
+    expect(errorCode(wrong)).toBe("BAD_USER_INPUT");
+    const none = await gql(REDEEM, { variables: { input: { ...input, staffPin: null } }, ip: "198.51.100.61" });
+    expect(errorCode(none)).toBe("UNAUTHENTICATED");
+  });
+
+  it("openDoor trades the PIN for a session; syncDoorScans applies an offline queue once however often it is sent", async () => {
+    const { event, tickets, tokens } = await night();
+    const pin = (await gql<{ rotateDoorPin: { pin: string } }>(ROTATE, { tokens, variables: { eventId: event.id } })).body.data!.rotateDoorPin.pin;
+    const opened = await gql<{ openDoor: { token: string; eventName: string } }>(OPEN, { variables: { slug: event.slug, pin }, ip: "198.51.100.62" });
+    expect(opened.body.data!.openDoor.eventName).toBe(event.name);
+    const doorSession = opened.body.data!.openDoor.token;
+
+    const scans = tickets.slice(0, 2).map((t, i) => ({ scanId: `q-${i}`, code: qrPayloadFor(t.code), scannedAt: new Date(Date.now() - (5 - i) * 60_000).toISOString(), acceptedOffline: true, door: "Puerta 3" }));
+    const input = { eventSlug: event.slug, doorSession, deviceId: "phone-3", scans };
+    const first = await gql<{ syncDoorScans: Answer[] }>(SYNC, { variables: { input } });
+    const again = await gql<{ syncDoorScans: Answer[] }>(SYNC, { variables: { input } });
+    expect(first.body.data!.syncDoorScans.map((a) => a.outcome)).toEqual(["admitted", "admitted"]);
+    expect(again.body.data!.syncDoorScans).toEqual(first.body.data!.syncDoorScans);
+
+    const found = await gql<{ doorSearch: { status: string }[] }>(SEARCH, { variables: { slug: event.slug, q: "Peña", session: doorSession } });
+    expect(found.body.data!.doorSearch.map((h) => h.status).sort()).toEqual(["redeemable", "redeemed", "redeemed"]);
+  });
+
+  it("staff with a PIN read nothing else: PIN management and other events refuse them", async () => {
+    const { event, tokens } = await night();
+    const other = await night();
+    const pin = (await gql<{ rotateDoorPin: { pin: string } }>(ROTATE, { tokens, variables: { eventId: event.id } })).body.data!.rotateDoorPin.pin;
+    const session = (await gql<{ openDoor: { token: string } }>(OPEN, { variables: { slug: event.slug, pin }, ip: "198.51.100.63" })).body.data!.openDoor.token;
+    expect(errorCode(await gql(SEARCH, { variables: { slug: other.event.slug, q: "Peña", session } }))).toBe("UNAUTHENTICATED");
+    expect(errorCode(await gql(ROTATE, { variables: { eventId: event.id } }))).toBe("UNAUTHENTICATED");
+    expect(errorCode(await gql(ROTATE, { tokens: other.tokens, variables: { eventId: event.id } }))).toBe("FORBIDDEN");
+  });
+});
