@@ -29,6 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         finished: e.finished,
         since: e.pinCreatedAt ? formatDateTime(e.pinCreatedAt) : null,
         doorUrl: `${base}${BO.door(e.slug)}`,
+        livePath: BO.live(e.slug),
       })),
     },
     { headers: bo.headers },
@@ -79,6 +80,9 @@ export default function StaffPinPage() {
                     )}
                     <p className="mt-2 break-all text-sm">
                       Pantalla de puerta: <a href={event.doorUrl} className="font-bold text-primary-700 underline dark:text-primary-400">{event.doorUrl}</a>
+                    </p>
+                    <p className="mt-1 text-sm">
+                      <a href={event.livePath} className="font-bold text-primary-700 underline dark:text-primary-400">Ver los ingresos en vivo</a>
                     </p>
                   </div>
                   {event.finished ? null : (

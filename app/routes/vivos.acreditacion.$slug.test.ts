@@ -13,6 +13,7 @@ import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { cookiesAfter, formRequest, getRequest, run } from "#tests/support/remix";
 import * as door from "./vivos.acreditacion.$slug";
 import * as staffPin from "./organizacion.staff-pin";
+import * as liveView from "./vivos.$slug";
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30.123.456", phoneNumber: "+54 11 5555-1234" };
 
@@ -75,6 +76,14 @@ describe("/organizacion/staff-pin and /vivos/acreditacion/{slug} without JavaScr
     const byOrder = await run(door.loader, getRequest(`${path}?buscar=${order.code.toLowerCase()}`, { cookies: staff }), { slug: event.slug });
     expect(byOrder.data.hits).toHaveLength(2);
     expect(byOrder.data.hits[0]).not.toHaveProperty("holderEmail");
+
+    // The team's live view counts it; a PIN does not open the live view.
+    const live = await run(liveView.loader, getRequest(`/vivos/${event.slug}`, { cookies: owner }), { slug: event.slug });
+    expect(live.data.night).toMatchObject({ sold: 2, entered: 1, doors: [{ door: "Puerta 2", entered: 1 }] });
+    expect(live.data.night.latestScans.map((s: { outcome: string }) => s.outcome)).toEqual(["unknown", "already_in", "admitted"]);
+    const byPin = await run(liveView.loader, getRequest(`/vivos/${event.slug}`, { cookies: staff }), { slug: event.slug });
+    expect(byPin.status).toBe(302);
+    expect(byPin.location).toBe("/cuenta/iniciar-sesion/email?forcedLogin=true");
 
     // Rotating the PIN closes this phone's door.
     await run(staffPin.action, formRequest("/organizacion/staff-pin", { intent: "rotate", eventId: event.id }, { cookies: owner }));

@@ -252,10 +252,10 @@ function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>
         </p>
       </header>
 
-      <Form method="post" className="flex flex-col gap-2" aria-labelledby="code-label">
+      <Form method="post" className="flex flex-col gap-2">
         <input type="hidden" name="intent" value="redeem" />
         <input type="hidden" name="scanId" value={scanId} />
-        <label id="code-label" htmlFor="code" className="font-bold">Código de la entrada</label>
+        <label htmlFor="code" className="font-bold">Código de la entrada</label>
         <input
           id="code"
           name="code"

@@ -8,6 +8,7 @@ import { doorScans, eventDates, events, issuedProducts, orders, ticketTypes } fr
 import { Invalid } from "#server/errors";
 import { verifyQrPayload, QR_PREFIX } from "#server/tickets/qr";
 import type { DoorAccess } from "./access";
+import { doorChanged } from "./changes";
 
 /** One scan as a device sends it. Only `code` is required online; offline queues send all of it. */
 export interface DoorScanInput {
@@ -148,7 +149,7 @@ export async function redeemAtDoor(ctx: Ctx, access: DoorAccess, input: DoorScan
   const scannedAt = scanTime(input.scannedAt, ctx.now);
   const offline = Boolean(input.acceptedOffline) || (input.scannedAt != null && ctx.now.getTime() - scannedAt.getTime() > 60_000);
   try {
-    return await ctx.db.transaction(async (tx) => {
+    const answer = await ctx.db.transaction(async (tx) => {
       const [prior] = await tx.select().from(doorScans).where(eq(doorScans.scanId, scanId));
       if (prior) throw new ScanAlreadyApplied();
       const doorDate = await doorDateOf(tx, access.event.id, ctx.now, input.eventDateId);
@@ -208,6 +209,8 @@ export async function redeemAtDoor(ctx: Ctx, access: DoorAccess, input: DoorScan
       if (!inserted.length) throw new ScanAlreadyApplied();
       return { scanId, ...verdictOf(outcome, ticket, sameEvent) };
     });
+    doorChanged(access.event.id);
+    return answer;
   } catch (error) {
     if (!(error instanceof ScanAlreadyApplied)) throw error;
     return answerOfScan(ctx.db, scanId);

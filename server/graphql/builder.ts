@@ -19,3 +19,4 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});

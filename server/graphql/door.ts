@@ -3,6 +3,7 @@ import { parseCookies } from "#server/auth/cookies";
 import * as access from "#server/door/access";
 import { redeemAtDoor, syncDoorScans, type DoorAnswer } from "#server/door/redeem";
 import { searchAtDoor, type DoorSearchHit } from "#server/door/search";
+import * as live from "#server/door/live";
 import { builder, type GraphQLContext } from "./builder";
 import { isoDate } from "./scalars";
 
@@ -164,5 +165,74 @@ builder.mutationFields((t) => ({
       await access.revokeDoorPin(ctx, String(eventId));
       return true;
     },
+  }),
+}));
+
+// ---------------------------------------------------------------------------
+// The live view (`/vivos/{slug}`): a query, and the same as a subscription
+// over server-sent events (one recomputation per change, shared by every watcher).
+
+const LiveCount = builder.objectRef<{ name?: string; nick?: string; door?: string; sold?: number; entered: number }>("LiveCount").implement({
+  fields: (t) => ({
+    label: t.string({ nullable: false, description: "Ticket type name, promoter nick or door.", resolve: (c) => c.name ?? c.nick ?? c.door ?? "" }),
+    sold: t.int({ description: "Tickets sold and not voided (not for doors).", resolve: (c) => c.sold ?? null }),
+    entered: t.exposeInt("entered", { nullable: false }),
+  }),
+});
+
+const LiveSlot = builder.objectRef<live.LiveNight["perQuarterHour"][number]>("LiveSlot").implement({
+  fields: (t) => ({
+    at: t.string({ nullable: false, description: "Start of the 15 minutes.", resolve: (s) => isoDate(s.at)! }),
+    entered: t.exposeInt("entered", { nullable: false }),
+  }),
+});
+
+const LiveScan = builder.objectRef<live.LiveNight["latestScans"][number]>("LiveScan").implement({
+  fields: (t) => ({
+    at: t.string({ nullable: false, resolve: (s) => isoDate(s.at)! }),
+    door: t.exposeString("door", { nullable: false }),
+    outcome: t.exposeString("outcome", { nullable: false }),
+    holderName: t.exposeString("holderName"),
+    ticketTypeName: t.exposeString("ticketTypeName"),
+    offline: t.exposeBoolean("offline", { nullable: false }),
+  }),
+});
+
+const LiveNightRef = builder.objectRef<live.LiveNight>("LiveNight").implement({
+  description: "Entries against tickets sold for the event's date of tonight.",
+  fields: (t) => ({
+    eventName: t.string({ nullable: false, resolve: (n) => n.event.name }),
+    eventSlug: t.string({ nullable: false, resolve: (n) => n.event.slug }),
+    eventDateStartsAt: t.string({ resolve: (n) => isoDate(n.eventDateStartsAt) }),
+    updatedAt: t.string({ nullable: false, resolve: (n) => isoDate(n.updatedAt)! }),
+    sold: t.exposeInt("sold", { nullable: false }),
+    entered: t.exposeInt("entered", { nullable: false }),
+    ticketTypes: t.field({ type: [LiveCount], nullable: false, resolve: (n) => n.ticketTypes }),
+    doors: t.field({ type: [LiveCount], nullable: false, resolve: (n) => n.doors }),
+    promoters: t.field({ type: [LiveCount], nullable: false, description: "By referral nick.", resolve: (n) => n.promoters }),
+    perQuarterHour: t.field({ type: [LiveSlot], nullable: false, resolve: (n) => n.perQuarterHour }),
+    latestScans: t.field({ type: [LiveScan], nullable: false, description: "The last 15, newest first.", resolve: (n) => n.latestScans }),
+    conflicts: t.field({ type: [LiveScan], nullable: false, description: "Tickets two doors let in offline.", resolve: (n) => n.conflicts.map((c) => ({ ...c, outcome: "conflict" as const, offline: true })) }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  liveNight: t.field({
+    type: LiveNightRef,
+    nullable: false,
+    description: "The night's entries for the team (members whose role works doors).",
+    args: { eventSlug: t.arg.string({ required: true }) },
+    resolve: (_root, { eventSlug }, { ctx }) => live.liveNight(ctx, eventSlug),
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  liveNight: t.field({
+    type: LiveNightRef,
+    nullable: false,
+    description: "liveNight now and again after every scan (at most once a second), over server-sent events.",
+    args: { eventSlug: t.arg.string({ required: true }) },
+    subscribe: (_root, { eventSlug }, { ctx, request }) => live.watchLiveNight(ctx, eventSlug, request.signal),
+    resolve: (night) => night,
   }),
 }));

@@ -9,7 +9,9 @@ import { ticketsOfOrder } from "#server/tickets/issue";
 import { qrPayloadFor } from "#server/tickets/qr";
 import { ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
-import { errorCode, gql } from "#tests/support/graphql";
+import { errorCode, gql, GRAPHQL_URL } from "#tests/support/graphql";
+import { action as graphqlAction } from "#app/routes/api.graphql";
+import { cookieHeader } from "#tests/support/graphql";
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 
@@ -80,5 +82,65 @@ describe("the door over GraphQL", () => {
     expect(errorCode(await gql(SEARCH, { variables: { slug: other.event.slug, q: "Peña", session } }))).toBe("UNAUTHENTICATED");
     expect(errorCode(await gql(ROTATE, { variables: { eventId: event.id } }))).toBe("UNAUTHENTICATED");
     expect(errorCode(await gql(ROTATE, { tokens: other.tokens, variables: { eventId: event.id } }))).toBe("FORBIDDEN");
+  });
+});
+
+const LIVE = `subscription($slug: String!) { liveNight(eventSlug: $slug) { eventName sold entered ticketTypes { label sold entered } doors { label entered } latestScans { door outcome holderName } } }`;
+
+type Live = { eventName: string; sold: number; entered: number; ticketTypes: { label: string; sold: number; entered: number }[]; doors: { label: string; entered: number }[]; latestScans: { door: string; outcome: string }[] };
+
+/** Reads server-sent events from a streaming response, one `data:` payload at a time. */
+function sseReader(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  return async function next(): Promise<{ data?: { liveNight: Live }; errors?: unknown[] }> {
+    for (;;) {
+      const end = buffer.indexOf("\n\n");
+      if (end >= 0) {
+        const chunk = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = chunk.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("");
+        if (data) return JSON.parse(data);
+        continue;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error("stream ended");
+      buffer += decoder.decode(value, { stream: true });
+    }
+  };
+}
+
+describe("liveNight subscription (server-sent events)", () => {
+  it("the team sees the night now and again after each scan; a PIN session or a stranger cannot watch", async () => {
+    const { event, tickets, tokens } = await night();
+    const controller = new AbortController();
+    const response = await graphqlAction({
+      request: new Request(GRAPHQL_URL, {
+        method: "POST",
+        signal: controller.signal,
+        headers: { "content-type": "application/json", accept: "text/event-stream", cookie: cookieHeader(tokens) },
+        body: JSON.stringify({ query: LIVE, variables: { slug: event.slug } }),
+      }),
+      params: {},
+      context: {},
+    } as never);
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const next = sseReader(response.body!);
+    const first = await next();
+    expect(first.data!.liveNight).toMatchObject({ eventName: event.name, sold: 3, entered: 0, ticketTypes: [{ label: "General", sold: 3, entered: 0 }] });
+
+    const pin = (await gql<{ rotateDoorPin: { pin: string } }>(ROTATE, { tokens, variables: { eventId: event.id } })).body.data!.rotateDoorPin.pin;
+    await gql(REDEEM, { variables: { input: { eventSlug: event.slug, staffPin: pin, code: qrPayloadFor(tickets[0].code), door: "Puerta 2" } }, ip: "198.51.100.64" });
+    const second = await next();
+    expect(second.data!.liveNight).toMatchObject({ sold: 3, entered: 1, doors: [{ label: "Puerta 2", entered: 1 }] });
+    expect(second.data!.liveNight.latestScans[0]).toMatchObject({ door: "Puerta 2", outcome: "admitted" });
+    controller.abort();
+
+    const session = (await gql<{ openDoor: { token: string } }>(OPEN, { variables: { slug: event.slug, pin }, ip: "198.51.100.64" })).body.data!.openDoor.token;
+    const byPin = await gql(`query($slug: String!) { liveNight(eventSlug: $slug) { entered } }`, { variables: { slug: event.slug }, headers: { cookie: `door-${event.slug}=${session}` } });
+    expect(errorCode(byPin)).toBe("UNAUTHENTICATED");
+    const other = await night();
+    expect(errorCode(await gql(`query($slug: String!) { liveNight(eventSlug: $slug) { entered } }`, { variables: { slug: event.slug }, tokens: other.tokens }))).toBe("FORBIDDEN");
   });
 });

@@ -25,6 +25,7 @@ export const BO = {
   paymentMethods: "/organizacion/metodos-de-pago",
   staffPin: "/organizacion/staff-pin",
   door: (slug: string) => `/vivos/acreditacion/${slug}`,
+  live: (slug: string) => `/vivos/${slug}`,
 } as const;
 
 export type Capability = keyof Capabilities;
