@@ -4,6 +4,7 @@ import * as access from "#server/door/access";
 import { redeemAtDoor, syncDoorScans, type DoorAnswer } from "#server/door/redeem";
 import { searchAtDoor, type DoorSearchHit } from "#server/door/search";
 import * as live from "#server/door/live";
+import * as accreditations from "#server/door/accreditations";
 import { builder, type GraphQLContext } from "./builder";
 import { isoDate } from "./scalars";
 
@@ -234,5 +235,64 @@ builder.subscriptionFields((t) => ({
     args: { eventSlug: t.arg.string({ required: true }) },
     subscribe: (_root, { eventSlug }, { ctx, request }) => live.watchLiveNight(ctx, eventSlug, request.signal),
     resolve: (night) => night,
+  }),
+}));
+
+// ---------------------------------------------------------------------------
+// Back office: who entered (`/organizacion/acreditaciones`).
+
+const AccreditationRef = builder.objectRef<accreditations.Accreditation>("Accreditation").implement({
+  fields: (t) => ({
+    issuedProductId: t.exposeID("issuedProductId", { nullable: false }),
+    holderName: t.exposeString("holderName", { nullable: false }),
+    ticketTypeName: t.exposeString("ticketTypeName", { nullable: false }),
+    orderCode: t.exposeString("orderCode", { nullable: false }),
+    eventName: t.exposeString("eventName", { nullable: false }),
+    eventDateStartsAt: t.string({ nullable: false, resolve: (a) => isoDate(a.eventDateStartsAt)! }),
+    redeemedAt: t.string({ nullable: false, resolve: (a) => isoDate(a.redeemedAt)! }),
+    door: t.exposeString("door"),
+    deviceId: t.exposeString("deviceId"),
+    scannedBy: t.exposeString("scannedBy", { description: "The member's name, \"PIN de puerta\" for staff without an account, or null." }),
+    offline: t.exposeBoolean("offline", { nullable: false }),
+  }),
+});
+
+const AccreditationList = builder.objectRef<{ items: accreditations.Accreditation[]; total: number; page: number; limit: number }>("AccreditationList").implement({
+  fields: (t) => ({
+    items: t.field({ type: [AccreditationRef], nullable: false, resolve: (l) => l.items }),
+    total: t.exposeInt("total", { nullable: false }),
+    page: t.exposeInt("page", { nullable: false, description: "From 0." }),
+    limit: t.exposeInt("limit", { nullable: false }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  accreditations: t.field({
+    type: AccreditationList,
+    nullable: false,
+    description: "Who entered, newest first, optionally of one event or date, searched by holder, order code or door. Needs sales:read. Paged: page from 0, limit 1–100 (default 50).",
+    args: { organizationId: t.arg.id({ required: true }), eventId: t.arg.id(), eventDateId: t.arg.id(), query: t.arg.string(), page: t.arg.int(), limit: t.arg.int() },
+    resolve: (_root, args, { ctx }) =>
+      accreditations.listAccreditations(ctx, {
+        organizationId: String(args.organizationId),
+        eventId: args.eventId == null ? null : String(args.eventId),
+        eventDateId: args.eventDateId == null ? null : String(args.eventDateId),
+        query: args.query,
+        page: args.page,
+        limit: args.limit,
+      }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  undoRedemption: t.field({
+    type: "Boolean",
+    nullable: false,
+    description: "Undoes an entry: the ticket can enter again. Owners and admins; recorded in the audit log. CONFLICT when it had not entered.",
+    args: { issuedProductId: t.arg.id({ required: true }), reason: t.arg.string() },
+    resolve: async (_root, args, { ctx }) => {
+      await accreditations.undoRedemption(ctx, { issuedProductId: String(args.issuedProductId), reason: args.reason });
+      return true;
+    },
   }),
 }));

@@ -15,6 +15,8 @@ export const CAPABILITIES = {
   "sales:read": ["owner", "admin", "operator"],
   /** Read, rotate and revoke the events' door PINs. */
   "door:pins": ["owner", "admin"],
+  /** Undo a redemption someone let in by mistake (audited). */
+  "door:undo": ["owner", "admin"],
   "door:operate": ["owner", "admin", "operator", "staff"],
 } as const satisfies Record<string, readonly MembershipRole[]>;
 export type Capability = keyof typeof CAPABILITIES;

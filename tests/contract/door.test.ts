@@ -54,6 +54,15 @@ describe("the door over GraphQL", () => {
     expect(errorCode(wrong)).toBe("BAD_USER_INPUT");
     const none = await gql(REDEEM, { variables: { input: { ...input, staffPin: null } }, ip: "198.51.100.61" });
     expect(errorCode(none)).toBe("UNAUTHENTICATED");
+
+    const LIST = `query($org: ID!) { accreditations(organizationId: $org) { total page limit items { issuedProductId holderName door deviceId scannedBy offline } } }`;
+    const listed = await gql<{ accreditations: { total: number; items: { issuedProductId: string; door: string; scannedBy: string }[] } }>(LIST, { tokens, variables: { org: event.organizationId } });
+    expect(listed.body.data!.accreditations).toMatchObject({ total: 1, page: 0, limit: 50, items: [{ holderName: "Sofía Peña", door: "Puerta 1", deviceId: "api-1", scannedBy: "PIN de puerta", offline: false }] });
+    const UNDO = `mutation($id: ID!) { undoRedemption(issuedProductId: $id, reason: "Prueba") }`;
+    const id = listed.body.data!.accreditations.items[0].issuedProductId;
+    expect((await gql<{ undoRedemption: boolean }>(UNDO, { tokens, variables: { id } })).body.data!.undoRedemption).toBe(true);
+    expect(errorCode(await gql(UNDO, { tokens, variables: { id } }))).toBe("CONFLICT");
+    expect(errorCode(await gql(LIST, { variables: { org: event.organizationId } }))).toBe("UNAUTHENTICATED");
   });
 
   it("openDoor trades the PIN for a session; syncDoorScans applies an offline queue once however often it is sent", async () => {

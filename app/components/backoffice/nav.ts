@@ -26,6 +26,8 @@ export const BO = {
   staffPin: "/organizacion/staff-pin",
   door: (slug: string) => `/vivos/acreditacion/${slug}`,
   live: (slug: string) => `/vivos/${slug}`,
+  accreditations: "/organizacion/acreditaciones",
+  accreditationsCsv: "/organizacion/acreditaciones/exportar",
 } as const;
 
 export type Capability = keyof Capabilities;
@@ -50,6 +52,7 @@ export const BACKOFFICE_LINKS: BackofficeLink[] = [
   { to: BO.paymentMethods, label: "Métodos de pago", capability: "money:manage" },
   { to: BO.pixel, label: "Píxel de marketing", capability: "events:manage" },
   { to: BO.staffPin, label: "PIN de puerta", capability: "door:pins" },
+  { to: BO.accreditations, label: "Acreditaciones", capability: "sales:read" },
   { to: BO.detail, label: "Datos de la organización", capability: "organization:manage" },
 ];
 

@@ -2,7 +2,7 @@ import type { FilterState } from "#common/filters";
 
 /** The capabilities of the member's role (server/organizations/permissions.ts), as plain flags for the UI. */
 export type Capabilities = Record<
-  "organization:manage" | "members:manage" | "money:manage" | "events:manage" | "sales:read" | "door:pins" | "door:operate",
+  "organization:manage" | "members:manage" | "money:manage" | "events:manage" | "sales:read" | "door:pins" | "door:undo" | "door:operate",
   boolean
 >;
 

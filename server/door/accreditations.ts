@@ -1,0 +1,143 @@
+import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import { formatDateTime } from "#common/dates";
+import type { Ctx } from "#server/context";
+import { auditLog, doorScans, eventDates, events, issuedProducts, orders, ticketTypes, users } from "#server/db/schema";
+import { Conflict, NotFound } from "#server/errors";
+import { requireEvent } from "#server/events/events";
+import { requireCapability } from "#server/organizations/permissions";
+import { parseInput } from "#server/validation";
+import { doorChanged } from "./changes";
+
+const uuid = z.string().uuid("No encontramos ese evento.");
+
+const filterSchema = z.object({
+  organizationId: z.string().uuid("No encontramos la organización."),
+  eventId: uuid.nullish(),
+  eventDateId: z.string().uuid("No encontramos esa fecha.").nullish(),
+  query: z.string().max(80).nullish(),
+  page: z.number().int().min(0).max(100_000).nullish(),
+  limit: z.number().int().min(1).max(100).nullish(),
+});
+
+export type AccreditationFilter = z.input<typeof filterSchema>;
+
+export interface Accreditation {
+  issuedProductId: string;
+  holderName: string;
+  ticketTypeName: string;
+  orderCode: string;
+  eventName: string;
+  eventDateStartsAt: Date;
+  redeemedAt: Date;
+  door: string | null;
+  deviceId: string | null;
+  /** Who scanned: the member's name, "PIN de puerta" for staff without an account, null when unknown. */
+  scannedBy: string | null;
+  offline: boolean;
+}
+
+// The scan that let the ticket in (the latest admitted one: an undone redemption may have been admitted again).
+const admittingScan = sql`(select ds.id from ${doorScans} ds where ds.issued_product_id = ${issuedProducts.id} and ds.outcome = 'admitted' order by ds.scanned_at desc limit 1)`;
+
+async function query(ctx: Ctx, rawFilter: unknown, paging: { page: number; limit: number } | null) {
+  const filter = parseInput(filterSchema, rawFilter);
+  await requireCapability(ctx, filter.organizationId, "sales:read");
+  const q = filter.query?.replace(/\s+/g, " ").trim() ?? "";
+  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const where = and(
+    eq(events.organizationId, filter.organizationId),
+    eq(issuedProducts.status, "redeemed"),
+    filter.eventId ? eq(issuedProducts.eventId, filter.eventId) : undefined,
+    filter.eventDateId ? eq(orders.eventDateId, filter.eventDateId) : undefined,
+    q.length >= 2 ? or(ilike(issuedProducts.holderName, like), eq(orders.code, q.toUpperCase()), ilike(issuedProducts.redeemedDoor, like)) : undefined,
+  );
+  const base = ctx.db
+    .select({
+      issuedProductId: issuedProducts.id,
+      holderName: issuedProducts.holderName,
+      ticketTypeName: ticketTypes.name,
+      orderCode: orders.code,
+      eventName: events.name,
+      eventDateStartsAt: eventDates.startsAt,
+      redeemedAt: issuedProducts.redeemedAt,
+      door: issuedProducts.redeemedDoor,
+      deviceId: doorScans.deviceId,
+      scannedBy: sql<string | null>`case when ${doorScans.pinSessionId} is not null then 'PIN de puerta' when ${users.id} is not null then trim(${users.firstName} || ' ' || ${users.lastName}) end`,
+      offline: sql<boolean>`coalesce(${doorScans.offline}, false)`,
+    })
+    .from(issuedProducts)
+    .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
+    .innerJoin(events, eq(events.id, issuedProducts.eventId))
+    .innerJoin(eventDates, eq(eventDates.id, orders.eventDateId))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
+    .leftJoin(doorScans, sql`${doorScans.id} = ${admittingScan}`)
+    .leftJoin(users, eq(users.id, doorScans.userId))
+    .where(where)
+    .orderBy(desc(issuedProducts.redeemedAt), desc(issuedProducts.id));
+  if (!paging) return { items: (await base.limit(50_000)) as Accreditation[], total: 0 };
+  const [items, [{ total }]] = await Promise.all([
+    base.limit(paging.limit).offset(paging.page * paging.limit),
+    ctx.db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(issuedProducts)
+      .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
+      .innerJoin(events, eq(events.id, issuedProducts.eventId))
+      .where(where),
+  ]);
+  return { items: items as Accreditation[], total };
+}
+
+/** `/organizacion/acreditaciones`: who entered, when, through which door and device, newest first. Needs sales:read. */
+export async function listAccreditations(ctx: Ctx, rawFilter: AccreditationFilter) {
+  const page = rawFilter.page ?? 0;
+  const limit = rawFilter.limit ?? 50;
+  const { items, total } = await query(ctx, rawFilter, { page, limit });
+  return { items, total, page, limit };
+}
+
+function csvCell(value: string): string {
+  // Quote everything; a leading = + - @ would be a formula in a spreadsheet.
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+/** The same list as CSV (UTF-8 with BOM, so Excel reads the accents), every row. */
+export async function accreditationsCsv(ctx: Ctx, rawFilter: AccreditationFilter): Promise<string> {
+  const { items } = await query(ctx, rawFilter, null);
+  const header = ["Ingreso", "Titular", "Tipo de entrada", "Orden", "Evento", "Fecha del evento", "Puerta", "Dispositivo", "Acreditó", "Sin conexión"];
+  const lines = items.map((a) =>
+    [formatDateTime(a.redeemedAt), a.holderName, a.ticketTypeName, a.orderCode, a.eventName, formatDateTime(a.eventDateStartsAt), a.door ?? "", a.deviceId ?? "", a.scannedBy ?? "", a.offline ? "Sí" : "No"]
+      .map(csvCell)
+      .join(","),
+  );
+  return `\uFEFF${[header.map(csvCell).join(","), ...lines].join("\r\n")}\r\n`;
+}
+
+/**
+ * Undoes a redemption (someone let in by mistake, a wrong ticket scanned):
+ * the ticket can enter again. Owners and admins; recorded in the audit log.
+ */
+export async function undoRedemption(ctx: Ctx, input: { issuedProductId: string; reason?: string | null }) {
+  if (!z.string().uuid().safeParse(input.issuedProductId).success) throw new NotFound("No encontramos esa entrada.");
+  const [ticket] = await ctx.db.select().from(issuedProducts).where(eq(issuedProducts.id, input.issuedProductId));
+  if (!ticket) throw new NotFound("No encontramos esa entrada.");
+  const event = await requireEvent(ctx, ticket.eventId, "door:undo");
+  const reason = input.reason?.replace(/\s+/g, " ").trim().slice(0, 300) || null;
+  await ctx.db.transaction(async (tx) => {
+    const [undone] = await tx
+      .update(issuedProducts)
+      .set({ status: "redeemable", redeemedAt: null, redeemedDoor: null })
+      .where(and(eq(issuedProducts.id, ticket.id), eq(issuedProducts.status, "redeemed")))
+      .returning({ id: issuedProducts.id });
+    if (!undone) throw new Conflict("Esta entrada no figura como ingresada.");
+    await tx.insert(auditLog).values({
+      actorId: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+      action: "door.undo-redemption",
+      targetId: ticket.id,
+      data: { organizationId: event.organizationId, eventId: event.id, redeemedAt: ticket.redeemedAt?.toISOString() ?? null, door: ticket.redeemedDoor, reason },
+      createdAt: ctx.now,
+    });
+  });
+  doorChanged(event.id);
+}
