@@ -27,6 +27,7 @@ export const BO = {
   door: (slug: string) => `/vivos/acreditacion/${slug}`,
   live: (slug: string) => `/vivos/${slug}`,
   accreditations: "/organizacion/acreditaciones",
+  team: "/organizacion/operadores",
   accreditationsCsv: "/organizacion/acreditaciones/exportar",
 } as const;
 
@@ -53,6 +54,7 @@ export const BACKOFFICE_LINKS: BackofficeLink[] = [
   { to: BO.pixel, label: "Píxel de marketing", capability: "events:manage" },
   { to: BO.staffPin, label: "PIN de puerta", capability: "door:pins" },
   { to: BO.accreditations, label: "Acreditaciones", capability: "sales:read" },
+  { to: BO.team, label: "Equipo", capability: "members:manage" },
   { to: BO.detail, label: "Datos de la organización", capability: "organization:manage" },
 ];
 

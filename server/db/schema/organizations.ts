@@ -1,4 +1,4 @@
-import { pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
 
 export const organizations = pgTable(
@@ -35,3 +35,30 @@ export const memberships = pgTable(
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.userId] })],
 );
+
+/**
+ * An invitation to join an organization's team with a role (`/organizacion/operadores`).
+ * The link carries a random token (only its hash is kept); it works once,
+ * for 7 days, for whoever signs in with it (an existing account or a new one).
+ */
+export const membershipInvitations = pgTable(
+  "membership_invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role").$type<MembershipRole>().notNull(),
+    tokenHash: text("token_hash").notNull(),
+    invitedByUserId: uuid("invited_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    acceptedByUserId: uuid("accepted_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("membership_invitations_token_key").on(t.tokenHash), index("membership_invitations_organization_idx").on(t.organizationId, t.createdAt)],
+);
+
+export type MembershipInvitationRow = typeof membershipInvitations.$inferSelect;
