@@ -11,5 +11,6 @@ import "./ledger";
 import "./uploads";
 import "./two-factor";
 import "./door";
+import "./team";
 
 export const schema = builder.toSchema({ sortSchema: true });
