@@ -3,6 +3,7 @@ import { parseCookies } from "#server/auth/cookies";
 import * as access from "#server/door/access";
 import { redeemAtDoor, syncDoorScans, type DoorAnswer } from "#server/door/redeem";
 import { searchAtDoor, type DoorSearchHit } from "#server/door/search";
+import { doorManifest } from "#server/door/manifest";
 import * as live from "#server/door/live";
 import * as accreditations from "#server/door/accreditations";
 import { builder, type GraphQLContext } from "./builder";
@@ -101,7 +102,22 @@ const SyncDoorScansInput = builder.inputType("SyncDoorScansInput", {
   }),
 });
 
+const SignedManifest = builder.objectRef<{ payload: string; signature: string }>("DoorManifest").implement({
+  description: "A door manifest: JSON text (`payload`) and its ECDSA P-256 / SHA-256 signature (`signature`, base64url, IEEE P1363), verifiable with the public key the door page carries.",
+  fields: (t) => ({
+    payload: t.exposeString("payload", { nullable: false }),
+    signature: t.exposeString("signature", { nullable: false }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  doorManifest: t.field({
+    type: SignedManifest,
+    nullable: false,
+    description: "What a door device needs to judge codes offline: keyed hashes of the event's tickets (never the codes), holder, type, date and state. With `since` (the previous manifest's cursor) only what changed.",
+    args: { eventSlug: t.arg.string({ required: true }), staffPin: t.arg.string(), doorSession: t.arg.string(), since: t.arg.string() },
+    resolve: async (_root, args, gql) => doorManifest(gql.ctx, await doorOf(gql, args), { since: args.since }),
+  }),
   doorSearch: t.field({
     type: [DoorSearchHitRef],
     nullable: false,

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
-import { ticketTypes } from "#server/db/schema";
+import { issuedProducts, ticketTypes } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payments/sandbox";
 import { ticketsOfOrder } from "#server/tickets/issue";
@@ -151,5 +151,40 @@ describe("liveNight subscription (server-sent events)", () => {
     expect(errorCode(byPin)).toBe("UNAUTHENTICATED");
     const other = await night();
     expect(errorCode(await gql(`query($slug: String!) { liveNight(eventSlug: $slug) { entered } }`, { variables: { slug: event.slug }, tokens: other.tokens }))).toBe("FORBIDDEN");
+  });
+});
+
+const MANIFEST = `query($slug: String!, $session: String, $since: String) { doorManifest(eventSlug: $slug, doorSession: $session, since: $since) { payload signature } }`;
+
+describe("doorManifest", () => {
+  it("is signed, carries keyed hashes and never the codes, and refreshes incrementally", async () => {
+    const { createHmac, webcrypto } = await import("node:crypto");
+    const { manifestPublicKey } = await import("#server/door/manifest");
+    const { event, tickets, tokens } = await night();
+    // Sold an hour ago: an incremental refresh now carries only what changes from here on.
+    await (await getDb()).update(issuedProducts).set({ createdAt: new Date(Date.now() - 3600_000) }).where(eq(issuedProducts.eventId, event.id));
+    const pin = (await gql<{ rotateDoorPin: { pin: string } }>(ROTATE, { tokens, variables: { eventId: event.id } })).body.data!.rotateDoorPin.pin;
+    const session = (await gql<{ openDoor: { token: string } }>(OPEN, { variables: { slug: event.slug, pin }, ip: "198.51.100.65" })).body.data!.openDoor.token;
+
+    const full = (await gql<{ doorManifest: { payload: string; signature: string } }>(MANIFEST, { variables: { slug: event.slug, session } })).body.data!.doorManifest;
+    const key = await webcrypto.subtle.importKey("jwk", manifestPublicKey(), { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
+    const verify = (payload: string, signature: string) => webcrypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, Buffer.from(signature, "base64url"), new TextEncoder().encode(payload));
+    expect(await verify(full.payload, full.signature)).toBe(true);
+    expect(await verify(full.payload.replace("redeemable", "redeemed"), full.signature)).toBe(false);
+
+    const manifest = JSON.parse(full.payload);
+    expect(manifest).toMatchObject({ v: 1, eventId: event.id, full: true });
+    expect(manifest.entries).toHaveLength(3);
+    for (const t of tickets) expect(full.payload).not.toContain(t.code);
+    const hash = createHmac("sha256", Buffer.from(manifest.key, "base64url")).update(tickets[0].code).digest().subarray(0, 16).toString("base64url");
+    expect(manifest.entries.find((e: { k: string }) => e.k === hash)).toMatchObject({ n: "Sofía Peña", t: "General", st: "redeemable" });
+
+    await gql(REDEEM, { variables: { input: { eventSlug: event.slug, doorSession: session, code: qrPayloadFor(tickets[0].code), door: "Puerta 4" } } });
+    const next = JSON.parse((await gql<{ doorManifest: { payload: string } }>(MANIFEST, { variables: { slug: event.slug, session, since: manifest.cursor } })).body.data!.doorManifest.payload);
+    expect(next.full).toBe(false);
+    expect(next.entries).toEqual([expect.objectContaining({ k: hash, st: "redeemed", door: "Puerta 4" })]);
+
+    const other = await night();
+    expect(errorCode(await gql(MANIFEST, { variables: { slug: other.event.slug, session } }))).toBe("UNAUTHENTICATED");
   });
 });

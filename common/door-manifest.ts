@@ -1,0 +1,58 @@
+import type { DoorVerdict } from "./door";
+import { parseShortTicketCode } from "./door";
+
+/** One ticket in a door manifest: hashes, never the code (server/door/manifest.ts). */
+export interface DoorManifestEntry {
+  /** Keyed hash of the ticket's code. */
+  k: string;
+  /** Keyed hash of its short code, upper case (typed by hand). */
+  s: string;
+  n: string;
+  t: string;
+  /** The event date it is for. */
+  d: string;
+  st: "redeemable" | "redeemed" | "voided";
+  at: string | null;
+  door: string | null;
+}
+
+export interface DoorManifest {
+  v: 1;
+  eventId: string;
+  eventName: string;
+  doorDateId: string | null;
+  dates: Record<string, string>;
+  /** The event's hashing key (base64url). */
+  key: string;
+  /** A whole manifest, or the changes since the previous cursor. */
+  full: boolean;
+  cursor: string;
+  generatedAt: string;
+  entries: DoorManifestEntry[];
+}
+
+/** Where a scanned text points, for hashing on the device: the code inside a QR, or a short code typed by hand. */
+export function scannedLookup(raw: string): { kind: "code"; value: string } | { kind: "short"; value: string } | null {
+  const text = raw.trim();
+  if (text.startsWith("TRB1.")) {
+    const parts = text.split(".");
+    return parts.length === 3 && /^[A-Za-z0-9_-]{8,64}$/.test(parts[1]) ? { kind: "code", value: parts[1] } : null;
+  }
+  const short = parseShortTicketCode(text);
+  if (short) return { kind: "short", value: short };
+  return /^[A-Za-z0-9_-]{16,64}$/.test(text) ? { kind: "code", value: text } : null;
+}
+
+/**
+ * The offline verdict for a manifest entry (or none), given what this device
+ * already let in while offline. The server judges the same way online.
+ */
+export function judgeOffline(entry: DoorManifestEntry | undefined, manifest: Pick<DoorManifest, "doorDateId" | "dates">, localAdmission?: { at: string; door: string }): DoorVerdict {
+  if (!entry) return { outcome: "unknown" };
+  const base = { holderName: entry.n, ticketTypeName: entry.t, eventDateStartsAt: manifest.dates[entry.d] ?? null };
+  if (entry.st === "voided") return { outcome: "voided", ...base };
+  if (manifest.doorDateId && entry.d !== manifest.doorDateId) return { outcome: "other_date", ...base };
+  if (entry.st === "redeemed") return { outcome: "already_in", ...base, redeemedAt: entry.at, redeemedDoor: entry.door };
+  if (localAdmission) return { outcome: "already_in", ...base, redeemedAt: localAdmission.at, redeemedDoor: localAdmission.door };
+  return { outcome: "admitted", ...base };
+}
