@@ -1,7 +1,8 @@
 /*
- * Tribuna's tickets offline (registered only from /cuenta/mis-tickets and
- * /tickets/*): those pages are answered network first and kept in a cache, so
- * a ticket opened once still shows its QR at a door with no signal. Nothing
+ * Tribuna's tickets offline (registered only from /cuenta/mis-tickets,
+ * /tickets/* and the door screen /vivos/acreditacion/*): those pages are
+ * answered network first and kept in a cache, so a ticket opened once still
+ * shows its QR at a door with no signal, and the door screen reloads offline. Nothing
  * else is cached: other pages, /api/*, data requests and third parties go to
  * the network untouched. Built assets (/assets/*, hashed) are kept only when a
  * ticket page asks for them.
@@ -9,7 +10,13 @@
 const CACHE = "tribuna-tickets-v1";
 
 function isTicketPage(url) {
-  return url.origin === self.location.origin && (url.pathname === "/cuenta/mis-tickets" || /^\/tickets\/[^/]+$/.test(url.pathname));
+  return (
+    url.origin === self.location.origin &&
+    (url.pathname === "/cuenta/mis-tickets" ||
+      /^\/tickets\/[^/]+$/.test(url.pathname) ||
+      // The door screen itself, not its search results.
+      (/^\/vivos\/acreditacion\/[^/]+$/.test(url.pathname) && !url.search))
+  );
 }
 
 function isAsset(url) {

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { useEffect } from "react";
+import { useEffect, type FormEvent } from "react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { formatTime } from "#common/dates";
@@ -15,6 +15,10 @@ import { readForm } from "#app/lib/backoffice.server";
 import { fieldInputClasses } from "#app/components/ui/Field";
 import { Button } from "#app/components/ui/Button";
 import type { ShellHandle } from "#app/root";
+import { Verdict, useVerdictFeedback } from "#app/components/door/Verdict";
+import { CameraScanner, useDoorDevice } from "#app/components/door/DoorDevice";
+import { keepPageOffline } from "#app/components/tickets/useTicketsOffline";
+import { manifestPublicKey } from "#server/door/manifest";
 
 /** Full screen: the door needs every pixel and no menu to tap by mistake. */
 export const handle: ShellHandle = { shell: false };
@@ -49,13 +53,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return data({ locked: true as const, event: { name: event.name, slug: event.slug }, doorName: cookies.doorName ?? "" }, { headers });
   }
   const query = new URL(request.url).searchParams.get("buscar") ?? "";
+  let deviceId = cookies.deviceId;
+  if (!deviceId) {
+    const device = newDeviceCookie();
+    deviceId = device.deviceId;
+    headers.append("Set-Cookie", device.cookie);
+  }
   const doorDate = await doorDateOf(ctx.db, access.event.id, ctx.now);
   const [entries, hits] = await Promise.all([doorEntryCount(ctx.db, access.event.id, doorDate?.id), searchAtDoor(ctx, access, query)]);
   return data(
     {
       locked: false as const,
-      event: { name: access.event.name, slug: access.event.slug },
+      event: { id: access.event.id, name: access.event.name, slug: access.event.slug },
       doorName: cookies.doorName ?? "",
+      deviceId,
+      manifestKey: manifestPublicKey(),
       byPin: access.pinSessionId !== null,
       entries,
       query,
@@ -134,41 +146,11 @@ async function redeem(
   }
 }
 
-const VERDICT_COLORS: Record<DoorOutcome, string> = {
-  admitted: "bg-green-700 text-white",
-  already_in: "bg-red-700 text-white",
-  conflict: "bg-amber-400 text-black",
-  voided: "bg-red-700 text-white",
-  other_event: "bg-red-700 text-white",
-  other_date: "bg-red-700 text-white",
-  unknown: "bg-red-700 text-white",
-};
-
-/** A short buzz for "Adelante", a long double one for a refusal, where the phone allows it. */
-function useVerdictFeedback(outcome: DoorOutcome | null) {
-  useEffect(() => {
-    if (!outcome) return;
-    const ok = outcome === "admitted";
-    navigator.vibrate?.(ok ? 80 : [250, 120, 250]);
-    try {
-      const audio = new AudioContext();
-      const tone = audio.createOscillator();
-      tone.frequency.value = ok ? 880 : 220;
-      tone.connect(audio.destination);
-      tone.start();
-      tone.stop(audio.currentTime + (ok ? 0.12 : 0.4));
-      tone.onended = () => void audio.close();
-    } catch {
-      // No sound on this device: the screen says it all anyway.
-    }
-  }, [outcome]);
-}
-
 export default function DoorScreen() {
   const loaderData = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as ActionReply | undefined;
   const verdict = reply && "outcome" in reply ? reply : null;
-  useVerdictFeedback(verdict?.outcome ?? null);
+  useVerdictFeedback(verdict);
   if (loaderData.locked) return <LockedDoor eventName={loaderData.event.name} doorName={loaderData.doorName} error={reply && "error" in reply ? reply.error : null} />;
   if (verdict) return <Verdict verdict={verdict} />;
   return <OpenDoor {...loaderData} error={reply && "error" in reply ? reply.error : null} />;
@@ -216,29 +198,19 @@ function LockedDoor({ eventName, doorName, error }: { eventName: string; doorNam
   );
 }
 
-function Verdict({ verdict }: { verdict: Extract<ActionReply, { outcome: DoorOutcome }> }) {
-  return (
-    <main role="alert" className={`flex min-h-screen flex-col items-center justify-center gap-4 px-6 py-10 text-center ${VERDICT_COLORS[verdict.outcome]}`}>
-      <p className="text-6xl font-black leading-none sm:text-7xl">{verdict.title}</p>
-      {verdict.outcome === "admitted" ? (
-        <>
-          <p className="text-3xl font-bold">{verdict.holderName}</p>
-          <p className="text-xl">{verdict.ticketTypeName}</p>
-        </>
-      ) : (
-        <p className="max-w-md text-xl font-bold">{verdict.detail}</p>
-      )}
-      {/* A link, not a form: the next scan starts from a fresh screen (and a fresh scan id). */}
-      <Link to="." autoFocus className="mt-6 rounded-xl border-4 border-current px-8 py-4 text-xl font-black">
-        Escanear otra
-      </Link>
-    </main>
-  );
-}
-
 function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { locked: false }> & { error: string | null }) {
-  const { event, doorName, entries, query, hits, scanId, byPin, error } = props;
+  const { event, doorName, entries, query, hits, scanId, byPin, error, deviceId, manifestKey } = props;
   const pending = useNavigation().state !== "idle";
+  const device = useDoorDevice({ slug: event.slug, eventId: event.id, deviceId, doorName: doorName || "Puerta principal", publicKey: manifestKey as JsonWebKey });
+  useVerdictFeedback(device.verdict);
+  useEffect(() => keepPageOffline(), []);
+  // With JavaScript the code goes to the device (online redeem, or offline judge and queue); without it, the form posts.
+  const onSubmitCode = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const input = e.currentTarget.elements.namedItem("code") as HTMLInputElement;
+    void device.scan(input.value);
+    input.value = "";
+  };
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col gap-5 px-4 py-5">
       <header className="flex items-start justify-between gap-3">
@@ -247,12 +219,28 @@ function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>
           <h1 className="text-xl font-bold">{event.name}</h1>
         </div>
         <p className="text-right">
-          <span className="block text-3xl font-black tabular-nums" aria-live="polite">{entries.toLocaleString("es-AR")}</span>
+          <span className="block text-3xl font-black tabular-nums" aria-live="polite" data-testid="door-entries">{(entries + device.admittedHere).toLocaleString("es-AR")}</span>
           <span className="text-sm text-[var(--muted)]">ingresos</span>
         </p>
       </header>
+      {device.verdict ? <Verdict verdict={device.verdict} onNext={device.clearVerdict} /> : null}
+      <p className="text-sm" aria-live="polite" data-testid="door-status">
+        {device.online ? "Con conexión" : "Sin conexión: seguís acreditando con lo descargado"}
+        {device.pending ? ` · ${device.pending} ${device.pending === 1 ? "escaneo" : "escaneos"} sin sincronizar` : ""}
+      </p>
+      {device.conflicts.length ? (
+        <section aria-labelledby="door-conflicts" className="rounded-lg border-2 border-amber-500 p-3 text-sm">
+          <h2 id="door-conflicts" className="font-bold">Entradas aceptadas dos veces sin conexión</h2>
+          <ul>
+            {device.conflicts.map((c, i) => (
+              <li key={i}>{c.holderName ?? "Sin titular"}: {c.detail}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <CameraScanner onCode={(text) => void device.scan(text)} paused={device.verdict !== null} />
 
-      <Form method="post" className="flex flex-col gap-2">
+      <Form method="post" className="flex flex-col gap-2" onSubmit={onSubmitCode}>
         <input type="hidden" name="intent" value="redeem" />
         <input type="hidden" name="scanId" value={scanId} />
         <label htmlFor="code" className="font-bold">Código de la entrada</label>

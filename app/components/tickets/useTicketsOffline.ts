@@ -10,29 +10,37 @@ export const QR_HASH_PREFIX = "#qr-";
  * (Wake Lock API, where the browser has it — the web cannot raise brightness,
  * so the full-screen view is plain white with a big code).
  */
+/**
+ * Registers the offline service worker (public/sw.js) and hands it this page
+ * and the assets it loaded, so the page opens again without a connection
+ * (ticket pages and the door screen; the worker refuses any other page).
+ * Returns the cleanup for an effect.
+ */
+export function keepPageOffline(): () => void {
+  if (!("serviceWorker" in navigator)) return () => {};
+  let cancelled = false;
+  navigator.serviceWorker
+    .register("/sw.js")
+    .then(() => navigator.serviceWorker.ready)
+    .then((registration) => {
+      if (cancelled) return;
+      const assets = new Set<string>();
+      for (const entry of performance.getEntriesByType("resource")) assets.add(entry.name);
+      document.querySelectorAll<HTMLLinkElement>("link[href]").forEach((l) => assets.add(l.href));
+      document.querySelectorAll<HTMLScriptElement>("script[src]").forEach((s) => assets.add(s.src));
+      const urls = [location.href, ...[...assets].filter((u) => u.startsWith(location.origin))];
+      registration.active?.postMessage({ type: "cache-ticket-page", urls });
+    })
+    .catch(() => {
+      // No service worker (private mode, old browser): the page still works online.
+    });
+  return () => {
+    cancelled = true;
+  };
+}
+
 export function useTicketsOffline() {
-  useEffect(() => {
-    if (!("serviceWorker" in navigator)) return;
-    let cancelled = false;
-    navigator.serviceWorker
-      .register("/sw.js")
-      .then(() => navigator.serviceWorker.ready)
-      .then((registration) => {
-        if (cancelled) return;
-        const assets = new Set<string>();
-        for (const entry of performance.getEntriesByType("resource")) assets.add(entry.name);
-        document.querySelectorAll<HTMLLinkElement>("link[href]").forEach((l) => assets.add(l.href));
-        document.querySelectorAll<HTMLScriptElement>("script[src]").forEach((s) => assets.add(s.src));
-        const urls = [location.href, ...[...assets].filter((u) => u.startsWith(location.origin))];
-        registration.active?.postMessage({ type: "cache-ticket-page", urls });
-      })
-      .catch(() => {
-        // No service worker (private mode, old browser): the page still works online.
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, []);
+  useEffect(() => keepPageOffline(), []);
 
   useEffect(() => {
     type Sentinel = { release: () => Promise<void> };

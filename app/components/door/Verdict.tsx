@@ -1,0 +1,72 @@
+import { Link } from "@remix-run/react";
+import { useEffect } from "react";
+import type { DoorOutcome } from "#common/door";
+
+export interface VerdictView {
+  outcome: DoorOutcome;
+  title: string;
+  detail: string;
+  holderName: string | null;
+  ticketTypeName: string | null;
+  /** Judged on this phone without the network (synced later). */
+  offline?: boolean;
+}
+
+const VERDICT_COLORS: Record<DoorOutcome, string> = {
+  admitted: "bg-green-700 text-white",
+  already_in: "bg-red-700 text-white",
+  conflict: "bg-amber-400 text-black",
+  voided: "bg-red-700 text-white",
+  other_event: "bg-red-700 text-white",
+  other_date: "bg-red-700 text-white",
+  unknown: "bg-red-700 text-white",
+};
+
+/** A short buzz for "Adelante", a long double one for a refusal, where the phone allows it. */
+export function useVerdictFeedback(verdict: VerdictView | null) {
+  useEffect(() => {
+    if (!verdict) return;
+    const ok = verdict.outcome === "admitted";
+    navigator.vibrate?.(ok ? 80 : [250, 120, 250]);
+    try {
+      const audio = new AudioContext();
+      const tone = audio.createOscillator();
+      tone.frequency.value = ok ? 880 : 220;
+      tone.connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + (ok ? 0.12 : 0.4));
+      tone.onended = () => void audio.close();
+    } catch {
+      // No sound on this device: the screen says it all anyway.
+    }
+  }, [verdict]);
+}
+
+/** The full-screen answer a doorperson reads at arm's length. */
+export function Verdict({ verdict, onNext }: { verdict: VerdictView; onNext?: () => void }) {
+  const next = "mt-6 rounded-xl border-4 border-current px-8 py-4 text-xl font-black";
+  return (
+    <main role="alert" className={`fixed inset-0 z-50 flex min-h-screen flex-col items-center justify-center gap-4 overflow-auto px-6 py-10 text-center ${VERDICT_COLORS[verdict.outcome]}`}>
+      <p className="text-6xl font-black leading-none sm:text-7xl">{verdict.title}</p>
+      {verdict.outcome === "admitted" ? (
+        <>
+          <p className="text-3xl font-bold">{verdict.holderName}</p>
+          <p className="text-xl">{verdict.ticketTypeName}</p>
+        </>
+      ) : (
+        <p className="max-w-md text-xl font-bold">{verdict.detail}</p>
+      )}
+      {verdict.offline ? <p className="text-base font-bold">Sin conexión: se sincroniza al volver la red.</p> : null}
+      {onNext ? (
+        <button type="button" autoFocus onClick={onNext} className={next}>
+          Escanear otra
+        </button>
+      ) : (
+        // A link, not a form: without JavaScript the next scan starts from a fresh screen (and a fresh scan id).
+        <Link to="." autoFocus className={next}>
+          Escanear otra
+        </Link>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,193 @@
+import { judgeOffline, scannedLookup, type DoorManifest, type DoorManifestEntry } from "#common/door-manifest";
+import type { DoorOutcome, DoorVerdict } from "#common/door";
+
+/**
+ * The door device's memory (DESIGN.md §12): the signed manifests it has and
+ * the scans it queued without the network, in localStorage so a reload (or a
+ * dead battery swap) loses nothing. Talks to /api/graphql like any integrator.
+ */
+
+export interface QueuedScan {
+  scanId: string;
+  code: string;
+  scannedAt: string;
+  acceptedOffline: boolean;
+  door: string;
+  /** Hash of the code in the manifest, to know what this device already let in. */
+  hash: string | null;
+}
+
+interface StoredManifests {
+  /** The last full manifest and the incremental ones after it, each as signed. */
+  signed: { payload: string; signature: string }[];
+}
+
+const storageKey = (eventId: string, what: "manifest" | "queue") => `tribuna-door:${eventId}:${what}`;
+
+function read<T>(key: string, fallback: T): T {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw ? (JSON.parse(raw) as T) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key: string, value: unknown) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or blocked: the door keeps working online.
+  }
+}
+
+export function readQueue(eventId: string): QueuedScan[] {
+  return read<QueuedScan[]>(storageKey(eventId, "queue"), []);
+}
+
+export function writeQueue(eventId: string, queue: QueuedScan[]) {
+  write(storageKey(eventId, "queue"), queue);
+}
+
+const b64url = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const fromB64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+
+async function verified(signed: { payload: string; signature: string }, publicKey: JsonWebKey): Promise<DoorManifest | null> {
+  try {
+    const key = await crypto.subtle.importKey("jwk", publicKey, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
+    const ok = await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, fromB64url(signed.signature), new TextEncoder().encode(signed.payload));
+    return ok ? (JSON.parse(signed.payload) as DoorManifest) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What the device knows: entries by code hash and by short-code hash, merged from the stored signed manifests. */
+export class DoorBook {
+  manifest: DoorManifest | null = null;
+  private byCode = new Map<string, DoorManifestEntry>();
+  private byShort = new Map<string, DoorManifestEntry>();
+  private hmacKey: CryptoKey | null = null;
+
+  constructor(
+    private eventId: string,
+    private publicKey: JsonWebKey,
+  ) {}
+
+  get size() {
+    return this.byCode.size;
+  }
+
+  /** Loads what the device stored (each part verified against the page's public key). */
+  async load(): Promise<void> {
+    const stored = read<StoredManifests>(storageKey(this.eventId, "manifest"), { signed: [] });
+    for (const signed of stored.signed) {
+      const manifest = await verified(signed, this.publicKey);
+      if (!manifest || manifest.eventId !== this.eventId) return this.reset();
+      await this.apply(manifest);
+    }
+  }
+
+  private reset() {
+    this.manifest = null;
+    this.byCode.clear();
+    this.byShort.clear();
+    write(storageKey(this.eventId, "manifest"), { signed: [] });
+  }
+
+  private async apply(manifest: DoorManifest) {
+    if (manifest.full) {
+      this.byCode.clear();
+      this.byShort.clear();
+    }
+    if (!this.manifest || this.manifest.key !== manifest.key) {
+      this.hmacKey = await crypto.subtle.importKey("raw", fromB64url(manifest.key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    }
+    this.manifest = manifest;
+    for (const entry of manifest.entries) {
+      this.byCode.set(entry.k, entry);
+      this.byShort.set(entry.s, entry);
+    }
+  }
+
+  /** Adds a manifest fetched from the server (full or incremental) and stores it. */
+  async add(signed: { payload: string; signature: string }): Promise<boolean> {
+    const manifest = await verified(signed, this.publicKey);
+    if (!manifest || manifest.eventId !== this.eventId) return false;
+    if (!manifest.full && !this.manifest) return false;
+    await this.apply(manifest);
+    const stored = read<StoredManifests>(storageKey(this.eventId, "manifest"), { signed: [] });
+    write(storageKey(this.eventId, "manifest"), { signed: manifest.full ? [signed] : [...stored.signed, signed] });
+    return true;
+  }
+
+  async hashOf(value: string): Promise<string | null> {
+    if (!this.hmacKey) return null;
+    return b64url((await crypto.subtle.sign("HMAC", this.hmacKey, new TextEncoder().encode(value))).slice(0, 16));
+  }
+
+  /** Judges a scan with no network: the manifest plus what this device already let in. */
+  async judge(raw: string, queue: QueuedScan[]): Promise<{ verdict: DoorVerdict; hash: string | null }> {
+    const lookup = scannedLookup(raw);
+    if (!lookup || !this.manifest) return { verdict: { outcome: "unknown" }, hash: null };
+    const hash = await this.hashOf(lookup.value);
+    const entry = hash ? (lookup.kind === "code" ? this.byCode.get(hash) : this.byShort.get(hash)) : undefined;
+    const mine = entry ? queue.find((q) => q.acceptedOffline && q.hash === entry.k) : undefined;
+    return { verdict: judgeOffline(entry, this.manifest, mine ? { at: mine.scannedAt, door: mine.door } : undefined), hash: entry?.k ?? null };
+  }
+}
+
+// ---------------------------------------------------------------------------
+// GraphQL, as the door screen's client component.
+
+async function graphql<T>(query: string, variables: Record<string, unknown>, timeoutMs = 6000): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const response = await fetch("/api/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ query, variables }),
+      credentials: "same-origin",
+      signal: controller.signal,
+    });
+    const body = (await response.json()) as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
+    if (body.errors?.length) throw Object.assign(new Error(body.errors[0].message), { code: body.errors[0].extensions?.code, answered: true });
+    return body.data as T;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A failure of the network (no answer), as opposed to an answer that refused. */
+export function isNetworkFailure(error: unknown): boolean {
+  return !(error as { answered?: boolean })?.answered;
+}
+
+export interface ServerAnswer extends DoorVerdict {
+  scanId: string;
+  outcome: DoorOutcome;
+}
+
+const ANSWER_FIELDS = "scanId outcome holderName ticketTypeName eventDateStartsAt redeemedAt redeemedDoor otherEventName";
+
+export async function redeemOnline(slug: string, scan: { code: string; scanId: string; door: string; deviceId: string }): Promise<ServerAnswer> {
+  const data = await graphql<{ redeemProduct: ServerAnswer }>(`mutation($input: RedeemProductInput!) { redeemProduct(input: $input) { ${ANSWER_FIELDS} } }`, {
+    input: { eventSlug: slug, ...scan },
+  });
+  return data.redeemProduct;
+}
+
+export async function syncQueue(slug: string, deviceId: string, scans: QueuedScan[]): Promise<ServerAnswer[]> {
+  const data = await graphql<{ syncDoorScans: ServerAnswer[] }>(
+    `mutation($input: SyncDoorScansInput!) { syncDoorScans(input: $input) { ${ANSWER_FIELDS} } }`,
+    { input: { eventSlug: slug, deviceId, scans: scans.map(({ scanId, code, scannedAt, acceptedOffline, door }) => ({ scanId, code, scannedAt, acceptedOffline, door })) } },
+    15000,
+  );
+  return data.syncDoorScans;
+}
+
+export async function fetchManifest(slug: string, since: string | null): Promise<{ payload: string; signature: string }> {
+  const data = await graphql<{ doorManifest: { payload: string; signature: string } }>(`query($slug: String!, $since: String) { doorManifest(eventSlug: $slug, since: $since) { payload signature } }`, { slug, since }, 15000);
+  return data.doorManifest;
+}
