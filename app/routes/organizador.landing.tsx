@@ -28,11 +28,11 @@ const BENEFITS = [
   },
   {
     title: "QR y control de acceso",
-    text: "Cada entrada lleva un código QR único. Tu equipo lo escanea con el celular en la puerta, con un PIN para el staff y sin instalar nada. Una entrada no entra dos veces.",
+    text: "Cada entrada lleva un código QR único. Tu equipo lo escanea con la cámara del celular, con un PIN para el staff y sin instalar nada, y sigue acreditando aunque se corte la señal. Una entrada no entra dos veces.",
   },
   {
     title: "RRPP con links propios",
-    text: "Cada relacionista público comparte su link (tribuna.ar/eventos/tu-evento/su-nick) y ves cuántas entradas vendió y cuántas personas entraron con su link.",
+    text: "Cada relacionista público comparte su link (tribuna.ar/eventos/tu-evento/su-nick) y la noche del evento ves cuántas entradas vendió cada link y cuántas personas entraron con ellas.",
   },
   {
     title: "Cupones de descuento",
@@ -40,7 +40,7 @@ const BENEFITS = [
   },
   {
     title: "Reportes de ventas",
-    text: "Ventas por tipo de entrada, por fecha y por RRPP, y el ingreso en vivo la noche del evento.",
+    text: "Las ventas de cada evento en el panel y, la noche del evento, el ingreso en vivo por tipo de entrada, por puerta y por RRPP, con la lista de acreditaciones para descargar.",
   },
   {
     title: "Pensado para el celular",

@@ -28,6 +28,8 @@ export const BO = {
   live: (slug: string) => `/vivos/${slug}`,
   accreditations: "/organizacion/acreditaciones",
   team: "/organizacion/operadores",
+  qrGenerator: "/organizacion/generador-qr",
+  qrDownload: "/organizacion/generador-qr/descargar",
   accreditationsCsv: "/organizacion/acreditaciones/exportar",
 } as const;
 
@@ -52,6 +54,7 @@ export const BACKOFFICE_LINKS: BackofficeLink[] = [
   { to: BO.bankAccounts, label: "Cuentas bancarias", capability: "money:manage" },
   { to: BO.paymentMethods, label: "Métodos de pago", capability: "money:manage" },
   { to: BO.pixel, label: "Píxel de marketing", capability: "events:manage" },
+  { to: BO.qrGenerator, label: "Generador de QR", capability: "events:manage" },
   { to: BO.staffPin, label: "PIN de puerta", capability: "door:pins" },
   { to: BO.accreditations, label: "Acreditaciones", capability: "sales:read" },
   { to: BO.team, label: "Equipo", capability: "members:manage" },

@@ -1,0 +1,219 @@
+/**
+ * `npm run bench:door` (issue 8): N door devices scanning at once against the
+ * production build and PostgreSQL. Prints redeems per second and latency
+ * percentiles of `redeemProduct`, checks that no ticket got in twice, and
+ * drops its database. The goal: p95 under 100 ms with 50 devices on this machine.
+ *
+ *   npm run bench:door
+ *   npm run bench:door -- --devices 50 --tickets 5000 --json
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import type { Ctx } from "#server/context";
+import { benchAppEnv, freePort } from "./bench-support";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const { values: flags } = parseArgs({ options: { devices: { type: "string", default: "50" }, tickets: { type: "string", default: "5000" }, json: { type: "boolean", default: false } } });
+const DEVICES = Number(flags.devices);
+const TICKETS = Number(flags.tickets);
+const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const DB_NAME = `tribuna_bench_door_${Date.now().toString(36)}_${crypto.randomBytes(2).toString("hex")}`;
+const BENCH_URL = (() => {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${DB_NAME}`;
+  return url.toString();
+})();
+const log = (message: string) => {
+  if (!flags.json) console.log(message);
+};
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
+}
+
+async function waitForApp(base: string, child: ChildProcess, output: () => string) {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`La app terminó antes de responder:\n${output().slice(-4000)}`);
+    try {
+      if ((await fetch(`${base}/ayuda`, { signal: AbortSignal.timeout(2000) })).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`La app no respondió:\n${output().slice(-4000)}`);
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) {
+    log("No hay build de producción: npm run build…");
+    await new Promise<void>((resolve, reject) => spawn("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" }).on("exit", (code) => (code === 0 ? resolve() : reject(new Error("build falló")))));
+  }
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE "${DB_NAME}"`);
+  let app: ChildProcess | undefined;
+  let appLog = "";
+  let closeDb: (() => Promise<void>) | null = null;
+  try {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env = benchAppEnv({ port, databaseUrl: BENCH_URL, databaseName: DB_NAME, seedDemo: false });
+    // The bench makes the data with the app's own secret: the PIN is encrypted and the QR signed with it.
+    process.env.DATABASE_URL = BENCH_URL;
+    process.env.AUTH_SECRET = env.AUTH_SECRET;
+    const { connectPostgres, setDatabase } = await import("#server/db/client");
+    const schema = await import("#server/db/schema");
+    const { createOrganization } = await import("#server/organizations/organizations");
+    const { acceptServiceConditions, createEvent, publishEvent, getEventForOrganizer } = await import("#server/events/events");
+    const { createOrder } = await import("#server/orders/orders");
+    const { payInSandbox } = await import("#server/payments/sandbox");
+    const { ticketsOfOrder } = await import("#server/tickets/issue");
+    const { qrPayloadFor } = await import("#server/tickets/qr");
+    const { rotateDoorPin } = await import("#server/door/access");
+    const database = connectPostgres(BENCH_URL, { max: 4 });
+    setDatabase(database);
+    closeDb = () => database.close();
+    await database.migrate();
+    const db = database.db;
+
+    const [owner] = await db.insert(schema.users).values({ email: `puerta-${Date.now()}@bench.tribuna.ar`, firstName: "Productora", lastName: "Benchmark", roles: ["producer"] }).returning();
+    const ctx: Ctx = { db, actor: { kind: "user", userId: owner.id, email: owner.email, roles: ["producer"] }, now: new Date(), ip: "127.0.0.1" };
+    const organization = await createOrganization(ctx, { name: "Productora Benchmark", cuit: "30-71234567-1", contactEmail: "bench@productora.com.ar" });
+    const startsAt = new Date(Date.now() - 3600_000);
+    const { event } = await createEvent(ctx, {
+      organizationId: organization.id,
+      name: "Noche Benchmark",
+      description: "Muchas puertas a la vez.",
+      category: "fiestas",
+      venueName: "Estadio de prueba",
+      venueAddress: "Av. Siempre Viva 742",
+      city: "Buenos Aires",
+      province: "AR-CF",
+      dates: [{ startsAt: new Date(Date.now() + 3600_000).toISOString(), endsAt: new Date(Date.now() + 6 * 3600_000).toISOString() }],
+      ticketTypes: [{ name: "General", price: 1_000_000, stock: TICKETS + 10 }],
+    });
+    await acceptServiceConditions(ctx, { eventId: event.id });
+    await publishEvent(ctx, { id: event.id });
+    // Tonight started an hour ago (dates in the past cannot be created through the form).
+    await db.update(schema.eventDates).set({ startsAt }).where((await import("drizzle-orm")).eq(schema.eventDates.eventId, event.id));
+    const { tickets } = await getEventForOrganizer(ctx, event.id);
+    const payer = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
+    const { order, billing } = await createOrder({ ...ctx, actor: { kind: "anonymous" } }, { eventSlug: event.slug, items: [{ ticketId: tickets[0].id, qty: 1 }], payer, paymentMethod: "MERCADO_PAGO" });
+    await payInSandbox(db, billing.id, "approved");
+    const [first] = await ticketsOfOrder(db, order.id);
+    // The rest of the tickets as copies of the first (same order), each with its own random code.
+    const rows = Array.from({ length: TICKETS - 1 }, () => ({ orderId: first.orderId, orderItemId: first.orderItemId, ticketTypeId: first.ticketTypeId, eventId: first.eventId, code: crypto.randomBytes(16).toString("base64url"), holderName: first.holderName, holderEmail: first.holderEmail, status: "redeemable" as const }));
+    for (let i = 0; i < rows.length; i += 1000) await db.insert(schema.issuedProducts).values(rows.slice(i, i + 1000));
+    const codes = [first.code, ...rows.map((r) => r.code)].map(qrPayloadFor);
+    const { pin } = await rotateDoorPin(ctx, event.id);
+    log(`Evento «${event.name}» con ${codes.length} entradas y PIN de puerta.`);
+
+    app = spawn("npm", ["start"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    app.stdout!.on("data", (c) => (appLog = (appLog + c).slice(-20_000)));
+    app.stderr!.on("data", (c) => (appLog = (appLog + c).slice(-20_000)));
+    await waitForApp(base, app, () => appLog);
+
+    const graphql = async (query: string, variables: Record<string, unknown>) => {
+      const response = await fetch(`${base}/api/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
+      return (await response.json()) as { data?: Record<string, { outcome?: string; token?: string }>; errors?: { message: string }[] };
+    };
+    const opened = await graphql(`mutation($slug: String!, $pin: String!) { openDoor(eventSlug: $slug, staffPin: $pin) { token } }`, { slug: event.slug, pin });
+    const doorSession = opened.data!.openDoor.token!;
+    const REDEEM = `mutation($input: RedeemProductInput!) { redeemProduct(input: $input) { outcome } }`;
+    const redeem = async (code: string, device: number) => {
+      const started = performance.now();
+      const body = await graphql(REDEEM, { input: { eventSlug: event.slug, doorSession, code, door: `Puerta ${(device % 4) + 1}`, deviceId: `bench-${device}`, scanId: crypto.randomUUID() } });
+      return { ms: performance.now() - started, outcome: body.data?.redeemProduct?.outcome ?? `error: ${body.errors?.[0]?.message}` };
+    };
+    // Warm-up on a few codes kept out of the measurement.
+    const warm = codes.splice(0, 20);
+    for (const code of warm) await redeem(code, 0);
+
+    // Each device takes the next code; one scan in ten repeats a code already scanned (someone showing the QR twice).
+    const latencies: number[] = [];
+    const outcomes: Record<string, number> = {};
+    let next = 0;
+    const scanned: string[] = [];
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: DEVICES }, async (_, device) => {
+        for (;;) {
+          const repeat = scanned.length > 0 && Math.random() < 0.1;
+          if (!repeat && next >= codes.length) return;
+          const code = repeat ? scanned[Math.floor(Math.random() * scanned.length)] : codes[next++];
+          const { ms, outcome } = await redeem(code, device);
+          if (!repeat) scanned.push(code);
+          latencies.push(ms);
+          outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    // Every device at once on the same code: exactly one gets in.
+    const burstTicket = crypto.randomBytes(16).toString("base64url");
+    await db.insert(schema.issuedProducts).values({ ...rows[0], code: burstTicket });
+    const burst = await Promise.all(Array.from({ length: DEVICES }, (_, d) => redeem(qrPayloadFor(burstTicket), d)));
+    const burstAdmitted = burst.filter((b) => b.outcome === "admitted").length;
+
+    const { sql } = await import("drizzle-orm");
+    const [check] = await db
+      .select({ redeemed: sql<number>`count(*) filter (where status = 'redeemed')::int`, admittedScans: sql<number>`(select count(*)::int from door_scans where outcome = 'admitted')`, twice: sql<number>`(select count(*)::int from (select issued_product_id from door_scans where outcome = 'admitted' group by 1 having count(*) > 1) x)` })
+      .from(schema.issuedProducts);
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const figures = {
+      devices: DEVICES,
+      scans: latencies.length,
+      seconds: Number(seconds.toFixed(2)),
+      redeemsPerSecond: Math.round(latencies.length / seconds),
+      outcomes,
+      p50: Number(percentile(sorted, 50).toFixed(1)),
+      p95: Number(percentile(sorted, 95).toFixed(1)),
+      p99: Number(percentile(sorted, 99).toFixed(1)),
+      max: Number((sorted.at(-1) ?? 0).toFixed(1)),
+      goalP95Under100ms: percentile(sorted, 95) < 100,
+      burst: { devices: DEVICES, admitted: burstAdmitted },
+      redeemedTickets: check.redeemed,
+      admittedScans: check.admittedScans,
+      ticketsAdmittedTwice: check.twice,
+      cpus: os.cpus().length,
+      node: process.version,
+    };
+    const correct = check.twice === 0 && burstAdmitted === 1 && check.redeemed === check.admittedScans;
+    if (flags.json) console.log(JSON.stringify({ ...figures, correct }, null, 2));
+    else {
+      log(`\n${DEVICES} dispositivos, ${figures.scans} escaneos en ${figures.seconds} s (${os.cpus().length} núcleos, Node ${process.version})`);
+      log(`  canjes por segundo:   ${figures.redeemsPerSecond}`);
+      log(`  resultados:           ${Object.entries(outcomes).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+      log(`  latencia p50/p95/p99: ${figures.p50} / ${figures.p95} / ${figures.p99} ms (máx. ${figures.max} ms)`);
+      log(`  objetivo p95 < 100 ms: ${figures.goalP95Under100ms ? "cumplido" : "NO cumplido"}`);
+      log(`  ráfaga: ${DEVICES} dispositivos con el mismo código → ${burstAdmitted} adentro`);
+      log(`  entradas canjeadas ${check.redeemed}, escaneos aceptados ${check.admittedScans}, entradas aceptadas dos veces ${check.twice}`);
+      log(correct ? "Correcto: ninguna entrada pasó dos veces." : "ERROR: el resultado no cierra.");
+    }
+    if (!correct) process.exitCode = 1;
+  } finally {
+    if (app?.pid) {
+      try {
+        process.kill(-app.pid, "SIGTERM");
+      } catch {
+        /* already gone */
+      }
+    }
+    await closeDb?.();
+    await new Promise((r) => setTimeout(r, 500));
+    await admin.unsafe(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`).catch(() => undefined);
+    await admin.end({ timeout: 5 });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
