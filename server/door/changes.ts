@@ -4,7 +4,10 @@
  * where PostgreSQL LISTEN/NOTIFY goes (DESIGN.md §12).
  */
 type DoorListener = (eventId: string) => void;
-const listeners = new Map<string, Set<DoorListener>>();
+// On globalThis, like server/events/changes.ts: the HTTP server and the Remix build each load their own copy of this module.
+const KEY = Symbol.for("tribuna.doorChangeListeners");
+const registry = globalThis as typeof globalThis & { [KEY]?: Map<string, Set<DoorListener>> };
+const listeners = (registry[KEY] ??= new Map<string, Set<DoorListener>>());
 
 export function doorChanged(eventId: string): void {
   for (const listener of listeners.get(eventId) ?? []) listener(eventId);

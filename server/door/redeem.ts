@@ -9,6 +9,7 @@ import { Invalid } from "#server/errors";
 import { verifyQrPayload, QR_PREFIX } from "#server/tickets/qr";
 import type { DoorAccess } from "./access";
 import { doorChanged } from "./changes";
+import { onEventChanged } from "#server/events/changes";
 
 /** One scan as a device sends it. Only `code` is required online; offline queues send all of it. */
 export interface DoorScanInput {
@@ -64,11 +65,7 @@ async function codeOfShortCode(db: DbOrTx, eventId: string, shortCode: string): 
  * the last.
  */
 export async function doorDateOf(db: DbOrTx, eventId: string, now: Date, chosenId?: string | null) {
-  const dates = await db
-    .select({ id: eventDates.id, startsAt: eventDates.startsAt, endsAt: eventDates.endsAt })
-    .from(eventDates)
-    .where(and(eq(eventDates.eventId, eventId), ne(eventDates.status, "deleted")))
-    .orderBy(asc(eventDates.startsAt));
+  const dates = await datesOf(db, eventId);
   if (chosenId) {
     const chosen = dates.find((d) => d.id === chosenId);
     if (!chosen) throw new Invalid({ eventDateId: ["Esa fecha no es de este evento."] });
@@ -81,6 +78,25 @@ export async function doorDateOf(db: DbOrTx, eventId: string, now: Date, chosenI
     dates.at(-1) ??
     null
   );
+}
+
+type DateSpan = { id: string; startsAt: Date; endsAt: Date };
+/** An event's dates, kept a few seconds per event: every scan asks, and they change only when the organizer edits them. */
+const dateCache = new Map<string, { until: number; dates: DateSpan[] }>();
+const DATE_CACHE_MS = 10_000;
+onEventChanged((eventId) => dateCache.delete(eventId));
+
+async function datesOf(db: DbOrTx, eventId: string): Promise<DateSpan[]> {
+  const cached = dateCache.get(eventId);
+  if (cached && cached.until > Date.now()) return cached.dates;
+  const dates = await db
+    .select({ id: eventDates.id, startsAt: eventDates.startsAt, endsAt: eventDates.endsAt })
+    .from(eventDates)
+    .where(and(eq(eventDates.eventId, eventId), ne(eventDates.status, "deleted")))
+    .orderBy(asc(eventDates.startsAt));
+  if (dateCache.size > 1000) dateCache.clear();
+  dateCache.set(eventId, { until: Date.now() + DATE_CACHE_MS, dates });
+  return dates;
 }
 
 async function ticketByCode(db: DbOrTx, code: string) {
@@ -168,8 +184,10 @@ export async function redeemAtDoor(ctx: Ctx, access: DoorAccess, input: DoorScan
           .set({ status: "redeemed", redeemedAt: scannedAt, redeemedDoor: door })
           .where(and(eq(issuedProducts.id, ticket.id), eq(issuedProducts.status, "redeemable")))
           .returning({ id: issuedProducts.id });
-        if (won) outcome = "admitted";
-        else if (input.acceptedOffline) {
+        if (won) {
+          outcome = "admitted";
+          ticket = { ...ticket, status: "redeemed", redeemedAt: scannedAt, redeemedDoor: door };
+        } else if (input.acceptedOffline) {
           outcome = "conflict";
           // First scan wins: an earlier offline scan takes the redemption over, and the later admission becomes the conflict.
           const [earlier] = await tx
@@ -185,7 +203,8 @@ export async function redeemAtDoor(ctx: Ctx, access: DoorAccess, input: DoorScan
               .where(and(eq(doorScans.issuedProductId, ticket.id), eq(doorScans.outcome, "admitted")));
           }
         } else outcome = "already_in";
-        ticket = await ticketByCode(tx, code!);
+        // Lost the race, or took it over: read who got in, when and where.
+        if (!won) ticket = await ticketByCode(tx, code!);
       }
       const inserted = await tx
         .insert(doorScans)
