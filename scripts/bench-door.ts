@@ -9,14 +9,13 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import type { Ctx } from "#server/context";
-import { benchAppEnv, freePort } from "./bench-support";
+import { benchAppEnv, ensureProductionBuild, freePort, waitForApp } from "./bench-support";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const { values: flags } = parseArgs({
@@ -41,25 +40,8 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
 }
 
-async function waitForApp(base: string, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`La app terminó antes de responder:\n${output().slice(-4000)}`);
-    try {
-      if ((await fetch(`${base}/ayuda`, { signal: AbortSignal.timeout(2000) })).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`La app no respondió:\n${output().slice(-4000)}`);
-}
-
 async function main() {
-  if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) {
-    log("No hay build de producción: npm run build…");
-    await new Promise<void>((resolve, reject) => spawn("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" }).on("exit", (code) => (code === 0 ? resolve() : reject(new Error("build falló")))));
-  }
+  await ensureProductionBuild(ROOT, log);
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE "${DB_NAME}"`);
   let app: ChildProcess | undefined;
@@ -122,7 +104,7 @@ async function main() {
     app = spawn("npm", ["start"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     app.stdout!.on("data", (c) => (appLog = (appLog + c).slice(-20_000)));
     app.stderr!.on("data", (c) => (appLog = (appLog + c).slice(-20_000)));
-    await waitForApp(base, app, () => appLog);
+    await waitForApp(`${base}/ayuda`, app, () => appLog);
 
     const graphql = async (query: string, variables: Record<string, unknown>) => {
       const response = await fetch(`${base}/api/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });

@@ -13,7 +13,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -21,7 +20,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { createYoga } from "graphql-yoga";
 import postgres from "postgres";
-import { benchAppEnv, freePort } from "./bench-support";
+import { benchAppEnv, ensureProductionBuild, freePort, waitForApp } from "./bench-support";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -44,21 +43,6 @@ const log = (message: string) => {
   if (!JSON_OUTPUT) console.log(message);
 };
 
-
-async function waitFor(url: string, child: ChildProcess, output: () => string, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`La app terminó antes de responder:\n${output().slice(-4000)}`);
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      if (res.ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error(`La app no respondió en ${timeoutMs / 1000} s:\n${output().slice(-4000)}`);
-}
 
 interface Figure {
   name: string;
@@ -86,10 +70,7 @@ async function drive(name: string, base: string, pathname: string, init: { metho
 }
 
 async function main() {
-  if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) {
-    log("No hay build de producción: npm run build…");
-    await new Promise<void>((resolve, reject) => spawn("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" }).on("exit", (code) => (code === 0 ? resolve() : reject(new Error("build falló")))));
-  }
+  await ensureProductionBuild(ROOT, log);
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE "${DB_NAME}"`);
   let app: ChildProcess | undefined;
@@ -103,7 +84,7 @@ async function main() {
     app = spawn(command, commandArgs, { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     app.stdout!.on("data", (c) => (appLog = (appLog + c).slice(-20_000)));
     app.stderr!.on("data", (c) => (appLog = (appLog + c).slice(-20_000)));
-    await waitFor(`${base}/ayuda`, app, () => appLog, 180_000);
+    await waitForApp(`${base}/ayuda`, app, () => appLog);
 
     const events = await (await fetch(`${base}/api/graphql?query=${encodeURIComponent("{ events(limit: 1) { items { slug } } }")}`)).json();
     const slug: string = events.data.events.items[0].slug;

@@ -1,4 +1,6 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -35,4 +37,27 @@ export function freePort(): Promise<number> {
     });
     server.on("error", reject);
   });
+}
+
+/** Builds the production bundle first when there is none (benchmarks measure `npm start`). */
+export async function ensureProductionBuild(root: string, log: (message: string) => void): Promise<void> {
+  if (fs.existsSync(path.join(root, "build/server/index.js"))) return;
+  log("No hay build de producción: npm run build…");
+  await new Promise<void>((resolve, reject) => spawn("npm", ["run", "build"], { cwd: root, stdio: "inherit" }).on("exit", (code) => (code === 0 ? resolve() : reject(new Error("build falló")))));
+}
+
+/** Waits until the app answers `url`, failing early (with its output) when the process dies. */
+export async function waitForApp(url: string, child: ChildProcess, output: () => string, timeoutMs = 180_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`La app terminó antes de responder:\n${output().slice(-4000)}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  throw new Error(`La app no respondió en ${timeoutMs / 1000} s:\n${output().slice(-4000)}`);
 }

@@ -3,10 +3,11 @@ import { and, asc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
 import { SHORT_CODE_LENGTH } from "#common/door";
 import type { DoorManifest, DoorManifestEntry } from "#common/door-manifest";
 import type { Ctx } from "#server/context";
-import { doorScans, eventDates, issuedProducts, orders, ticketTypes } from "#server/db/schema";
+import { doorScans, eventDates, issuedProducts } from "#server/db/schema";
 import { authSecret } from "#server/env";
 import type { DoorAccess } from "./access";
 import { doorDateOf } from "./redeem";
+import { selectDoorTickets } from "./search";
 
 /**
  * The door manifest (DESIGN.md §12): what a door device needs to judge a
@@ -72,19 +73,7 @@ export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { sinc
         inArray(issuedProducts.id, ctx.db.select({ id: sql<string>`${doorScans.issuedProductId}` }).from(doorScans).where(and(eq(doorScans.eventId, eventId), gt(doorScans.receivedAt, since)))),
       )
     : undefined;
-  const rows = await ctx.db
-    .select({
-      code: issuedProducts.code,
-      holderName: issuedProducts.holderName,
-      ticketTypeName: ticketTypes.name,
-      eventDateId: orders.eventDateId,
-      status: issuedProducts.status,
-      redeemedAt: issuedProducts.redeemedAt,
-      redeemedDoor: issuedProducts.redeemedDoor,
-    })
-    .from(issuedProducts)
-    .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
-    .innerJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
+  const rows = await selectDoorTickets(ctx.db)
     .where(and(eq(issuedProducts.eventId, eventId), changed))
     .orderBy(asc(issuedProducts.createdAt));
   const key = eventKey(eventId);

@@ -1,5 +1,6 @@
 import { and, asc, eq, ilike, or, sql } from "drizzle-orm";
 import type { Ctx } from "#server/context";
+import type { DbOrTx } from "#server/db/client";
 import { issuedProducts, orders, ticketTypes } from "#server/db/schema";
 import type { DoorAccess } from "./access";
 
@@ -11,6 +12,24 @@ export interface DoorSearchHit {
   status: "redeemable" | "redeemed" | "voided";
   redeemedAt: Date | null;
   redeemedDoor: string | null;
+}
+
+/** A door's view of tickets (with their order and type): what the search and the manifest read. */
+export function selectDoorTickets(db: DbOrTx) {
+  return db
+    .select({
+      code: issuedProducts.code,
+      holderName: issuedProducts.holderName,
+      ticketTypeName: ticketTypes.name,
+      orderCode: orders.code,
+      eventDateId: orders.eventDateId,
+      status: issuedProducts.status,
+      redeemedAt: issuedProducts.redeemedAt,
+      redeemedDoor: issuedProducts.redeemedDoor,
+    })
+    .from(issuedProducts)
+    .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId));
 }
 
 /**
@@ -29,19 +48,7 @@ export async function searchAtDoor(ctx: Ctx, access: DoorAccess, query: string):
     // A ticket held by someone else than the payer carries its holder's document.
     conditions.push(sql`${orders.attendees} @> ${JSON.stringify([{ documentNumber: digits }])}::jsonb`);
   }
-  return ctx.db
-    .select({
-      code: issuedProducts.code,
-      holderName: issuedProducts.holderName,
-      ticketTypeName: ticketTypes.name,
-      orderCode: orders.code,
-      status: issuedProducts.status,
-      redeemedAt: issuedProducts.redeemedAt,
-      redeemedDoor: issuedProducts.redeemedDoor,
-    })
-    .from(issuedProducts)
-    .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
-    .innerJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
+  return selectDoorTickets(ctx.db)
     .where(and(eq(issuedProducts.eventId, access.event.id), or(...conditions)))
     .orderBy(asc(issuedProducts.holderName), asc(issuedProducts.id))
     .limit(20);

@@ -5,6 +5,7 @@ import { chromium, devices, type Route } from "@playwright/test";
 import QRCode from "qrcode";
 import { E2E_BASE_URL } from "./env";
 import { expect, test, type Factory } from "./fixtures";
+import { tonightWithPaidTickets } from "./support";
 
 // `context.setOffline` does not reach a service worker's own fetches (microsoft/playwright#2311): with
 // these events on, the test cuts them with a route too, so "offline" really is offline for the worker.
@@ -41,29 +42,14 @@ function qrVideo(payload: string): string {
 }
 
 async function nightWithTickets(factory: Factory) {
-  const event = await factory.event({ name: "Noche sin Red", days: 0, ticketTypes: [{ name: "General", price: 1_000_000, stock: 100 }] });
-  const [{ createOrder }, { payInSandbox }, { ticketsOfOrder }, { getDb }, { ctxAs }, { shortTicketCode }, { qrPayloadFor }, { rotateDoorPin }] = await Promise.all([
-    import("#server/orders/orders"),
-    import("#server/payments/sandbox"),
-    import("#server/tickets/issue"),
-    import("#server/db/client"),
-    import("#tests/support/context"),
+  const { event, tickets } = await tonightWithPaidTickets(factory, { name: "Noche sin Red", qty: 3 });
+  const [{ shortTicketCode }, { qrPayloadFor }, { rotateDoorPin }, { actorFor, ctxAs }] = await Promise.all([
     import("#common/door"),
     import("#server/tickets/qr"),
     import("#server/door/access"),
+    import("#tests/support/context"),
   ]);
-  const { order, billing } = await createOrder(await ctxAs(), {
-    eventSlug: event.slug,
-    items: [{ ticketId: event.tickets.General.id, qty: 3 }],
-    payer: { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
-    paymentMethod: "MERCADO_PAGO",
-  });
-  const db = await getDb();
-  await payInSandbox(db, billing.id, "approved");
-  const tickets = await ticketsOfOrder(db, order.id);
-  const { actorFor } = await import("#tests/support/context");
-  const owner = await ctxAs(actorFor(event.owner));
-  const { pin } = await rotateDoorPin(owner, event.eventId);
+  const { pin } = await rotateDoorPin(await ctxAs(actorFor(event.owner)), event.eventId);
   return { event, pin, qr: qrPayloadFor(tickets[0].code), shortCodes: tickets.map((t) => shortTicketCode(t.code)) };
 }
 

@@ -1,26 +1,11 @@
 import { devices } from "@playwright/test";
 import { expect, test, type Factory } from "./fixtures";
+import { tonightWithPaidTickets } from "./support";
 
 /** Two paid General tickets of a new event tonight; their codes as the door types them. */
 async function nightWithTickets(factory: Factory) {
-  const event = await factory.event({ name: "Noche de Puerta", days: 0, ticketTypes: [{ name: "General", price: 1_000_000, stock: 100 }] });
-  const [{ createOrder }, { payInSandbox }, { ticketsOfOrder }, { getDb }, { ctxAs }, { shortTicketCode }] = await Promise.all([
-    import("#server/orders/orders"),
-    import("#server/payments/sandbox"),
-    import("#server/tickets/issue"),
-    import("#server/db/client"),
-    import("#tests/support/context"),
-    import("#common/door"),
-  ]);
-  const { order, billing } = await createOrder(await ctxAs(), {
-    eventSlug: event.slug,
-    items: [{ ticketId: event.tickets.General.id, qty: 2 }],
-    payer: { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
-    paymentMethod: "MERCADO_PAGO",
-  });
-  const db = await getDb();
-  await payInSandbox(db, billing.id, "approved");
-  const tickets = await ticketsOfOrder(db, order.id);
+  const { event, tickets } = await tonightWithPaidTickets(factory, { name: "Noche de Puerta", qty: 2 });
+  const { shortTicketCode } = await import("#common/door");
   return { event, codes: tickets.map((t) => shortTicketCode(t.code)) };
 }
 

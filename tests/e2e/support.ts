@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+import type { Factory } from "./fixtures";
 
 export function uniqueEmail(prefix = "e2e") {
   return `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
@@ -22,4 +23,28 @@ export async function newestEmailText(page: Page, email: string): Promise<string
   const text = page.locator('[data-testid="email-text"]');
   await expect(text).toBeVisible();
   return text.innerText();
+}
+
+/**
+ * A new event tonight with `qty` paid General tickets of one order (payer Sofía Peña, DNI 30123456), made
+ * through the domain: the door tests start from sold tickets.
+ */
+export async function tonightWithPaidTickets(factory: Factory, options: { name: string; qty: number }) {
+  const event = await factory.event({ name: options.name, days: 0, ticketTypes: [{ name: "General", price: 1_000_000, stock: 100 }] });
+  const [{ createOrder }, { payInSandbox }, { ticketsOfOrder }, { getDb }, { ctxAs }] = await Promise.all([
+    import("#server/orders/orders"),
+    import("#server/payments/sandbox"),
+    import("#server/tickets/issue"),
+    import("#server/db/client"),
+    import("#tests/support/context"),
+  ]);
+  const { order, billing } = await createOrder(await ctxAs(), {
+    eventSlug: event.slug,
+    items: [{ ticketId: event.tickets.General.id, qty: options.qty }],
+    payer: { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
+    paymentMethod: "MERCADO_PAGO",
+  });
+  const db = await getDb();
+  await payInSandbox(db, billing.id, "approved");
+  return { event, tickets: await ticketsOfOrder(db, order.id) };
 }
