@@ -29,6 +29,8 @@ export interface DoorManifest {
   cursor: string;
   generatedAt: string;
   entries: DoorManifestEntry[];
+  /** Tickets two doors let in offline (newest first): every door's screen shows them. */
+  conflicts: { holderName: string | null; at: string; door: string }[];
 }
 
 /** Where a scanned text points, for hashing on the device: the code inside a QR, or a short code typed by hand. */

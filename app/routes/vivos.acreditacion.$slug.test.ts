@@ -58,7 +58,7 @@ describe("/organizacion/staff-pin and /vivos/acreditacion/{slug} without JavaScr
 
     const typed = shortTicketCode(tickets[0].code).toLowerCase();
     const admitted = await run(door.action, formRequest(path, { intent: "redeem", code: typed, scanId: open.data.scanId }, { cookies: staff }), { slug: event.slug });
-    expect(admitted.data).toMatchObject({ outcome: "admitted", title: "Adelante", holderName: "Sofía Peña", ticketTypeName: "General" });
+    expect(admitted.data).toMatchObject({ outcome: "admitted", title: "Adelante", holderName: "Sofía Peña", ticketTypeName: "General", when: expect.stringMatching(/^\d{2}:\d{2} - \d{2}\/\d{2}\/\d{4}$/) });
     // The same form sent again (a reload) answers the same and admits nobody else.
     const resent = await run(door.action, formRequest(path, { intent: "redeem", code: typed, scanId: open.data.scanId }, { cookies: staff }), { slug: event.slug });
     expect(resent.data).toEqual(admitted.data);

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { useEffect, type FormEvent } from "react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { formatTime } from "#common/dates";
+import { formatDateTime, formatTime } from "#common/dates";
 import { verdictDetail, verdictTitle, type DoorOutcome } from "#common/door";
 import { doorEvent, openDoor, unlockDoor, type DoorAccess } from "#server/door/access";
 import { doorDateOf, doorEntryCount, redeemAtDoor } from "#server/door/redeem";
@@ -81,7 +81,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 type ActionReply =
   | { intent: "unlock"; error: string }
-  | { intent: "redeem"; outcome: DoorOutcome; title: string; detail: string; holderName: string | null; ticketTypeName: string | null }
+  | { intent: "redeem"; outcome: DoorOutcome; title: string; detail: string; holderName: string | null; ticketTypeName: string | null; when: string | null }
   | { intent: "redeem"; error: string };
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -137,6 +137,7 @@ async function redeem(
         detail: verdictDetail(answer, ctx.now),
         holderName: answer.holderName ?? null,
         ticketTypeName: answer.ticketTypeName ?? null,
+        when: answer.eventDateStartsAt ? formatDateTime(answer.eventDateStartsAt) : null,
       },
       { headers: device.headers },
     );

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
 import { SHORT_CODE_LENGTH } from "#common/door";
 import type { DoorManifest, DoorManifestEntry } from "#common/door-manifest";
 import type { Ctx } from "#server/context";
@@ -76,6 +76,14 @@ export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { sinc
   const rows = await selectDoorTickets(ctx.db)
     .where(and(eq(issuedProducts.eventId, eventId), changed))
     .orderBy(asc(issuedProducts.createdAt));
+  const conflicts = await ctx.db
+    // Where it really got in (the earliest scan), as the door's "ya ingresó" says.
+    .select({ holderName: issuedProducts.holderName, at: sql<Date>`coalesce(${issuedProducts.redeemedAt}, ${doorScans.scannedAt})`.mapWith(doorScans.scannedAt), door: sql<string>`coalesce(${issuedProducts.redeemedDoor}, ${doorScans.door})` })
+    .from(doorScans)
+    .leftJoin(issuedProducts, eq(issuedProducts.id, doorScans.issuedProductId))
+    .where(and(eq(doorScans.eventId, eventId), eq(doorScans.outcome, "conflict")))
+    .orderBy(desc(doorScans.scannedAt))
+    .limit(20);
   const key = eventKey(eventId);
   const entries: DoorManifestEntry[] = rows.map((r) => ({
     k: keyedHash(key, r.code),
@@ -98,6 +106,7 @@ export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { sinc
     cursor: new Date(ctx.now.getTime() - CURSOR_OVERLAP_MS).toISOString(),
     generatedAt: ctx.now.toISOString(),
     entries,
+    conflicts: conflicts.map((c) => ({ ...c, at: c.at.toISOString() })),
   };
   const payload = JSON.stringify(manifest);
   return { payload, signature: signManifestPayload(payload) };

@@ -184,6 +184,19 @@ describe("doorManifest", () => {
     expect(next.full).toBe(false);
     expect(next.entries).toEqual([expect.objectContaining({ k: hash, st: "redeemed", door: "Puerta 4" })]);
 
+    // Two phones that let the same ticket in offline: every door's next manifest carries the conflict.
+    const code = qrPayloadFor(tickets[1].code);
+    const offlineScan = (device: string, minutesAgo: number) => ({
+      eventSlug: event.slug,
+      doorSession: session,
+      deviceId: device,
+      scans: [{ scanId: `${device}:1`, code, scannedAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(), acceptedOffline: true, door: device === "a" ? "Puerta 1" : "Puerta 2" }],
+    });
+    await gql(SYNC, { variables: { input: offlineScan("a", 6) } });
+    await gql(SYNC, { variables: { input: offlineScan("b", 3) } });
+    const withConflict = JSON.parse((await gql<{ doorManifest: { payload: string } }>(MANIFEST, { variables: { slug: event.slug, session, since: next.cursor } })).body.data!.doorManifest.payload);
+    expect(withConflict.conflicts).toEqual([expect.objectContaining({ holderName: "Sofía Peña", door: "Puerta 1" })]);
+
     const other = await night();
     expect(errorCode(await gql(MANIFEST, { variables: { slug: other.event.slug, session } }))).toBe("UNAUTHENTICATED");
   });

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { formatDateTime } from "#common/dates";
 import { verdictDetail, verdictTitle, type DoorVerdict } from "#common/door";
 import { DoorBook, fetchManifest, isNetworkFailure, readQueue, redeemOnline, syncQueue, writeQueue, type QueuedScan } from "./door-device";
 import type { VerdictView } from "./Verdict";
@@ -27,6 +28,7 @@ function view(verdict: DoorVerdict, offline: boolean): VerdictView {
     detail: verdictDetail(verdict, new Date()),
     holderName: verdict.holderName ?? null,
     ticketTypeName: verdict.ticketTypeName ?? null,
+    when: verdict.eventDateStartsAt ? formatDateTime(verdict.eventDateStartsAt) : null,
     offline,
   };
 }
@@ -61,12 +63,17 @@ export function useDoorDevice({ slug, eventId, deviceId, doorName, publicKey }: 
           const answers = await syncQueue(slug, deviceId, queue);
           const done = new Set(answers.map((a) => a.scanId));
           writeQueue(eventId, readQueue(eventId).filter((q) => !done.has(q.scanId)));
-          const found = answers.filter((a) => a.outcome === "conflict");
-          if (found.length) setConflicts((prev) => [...found.map((a) => ({ holderName: a.holderName ?? null, detail: verdictDetail(a, new Date()) })), ...prev].slice(0, 20));
         }
         const full = !device.manifest || Date.now() - lastFull > FULL_MANIFEST_EVERY_MS;
         const signed = await fetchManifest(slug, full ? null : device.manifest!.cursor);
         if ((await device.add(signed)) && full) lastFull = Date.now();
+        // Every door sees the conflicts, whichever phone synced second.
+        setConflicts(
+          (device.manifest?.conflicts ?? []).map((c) => ({
+            holderName: c.holderName,
+            detail: verdictDetail({ outcome: "conflict", redeemedAt: c.at, redeemedDoor: c.door }, new Date()),
+          })),
+        );
         setOnline(true);
       } catch {
         setOnline(false);

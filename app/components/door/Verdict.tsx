@@ -8,6 +8,8 @@ export interface VerdictView {
   detail: string;
   holderName: string | null;
   ticketTypeName: string | null;
+  /** The date the ticket is for ("21:00 - 20/12/2026"). */
+  when?: string | null;
   /** Judged on this phone without the network (synced later). */
   offline?: boolean;
 }
@@ -52,6 +54,7 @@ export function Verdict({ verdict, onNext }: { verdict: VerdictView; onNext?: ()
         <>
           <p className="text-3xl font-bold">{verdict.holderName}</p>
           <p className="text-xl">{verdict.ticketTypeName}</p>
+          {verdict.when ? <p className="text-lg">{verdict.when}</p> : null}
         </>
       ) : (
         <p className="max-w-md text-xl font-bold">{verdict.detail}</p>
