@@ -15,7 +15,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import type { Ctx } from "#server/context";
-import { benchAppEnv, ensureProductionBuild, freePort, waitForApp } from "./bench-support";
+import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, waitForApp } from "./bench-support";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const { values: flags } = parseArgs({
@@ -25,13 +25,7 @@ const { values: flags } = parseArgs({
 const PACE_MS = Number(flags.pace);
 const DEVICES = Number(flags.devices);
 const TICKETS = Number(flags.tickets);
-const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const DB_NAME = `tribuna_bench_door_${Date.now().toString(36)}_${crypto.randomBytes(2).toString("hex")}`;
-const BENCH_URL = (() => {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${DB_NAME}`;
-  return url.toString();
-})();
+const { adminUrl: ADMIN_URL, name: DB_NAME, url: BENCH_URL } = benchDatabase("door");
 const log = (message: string) => {
   if (!flags.json) console.log(message);
 };

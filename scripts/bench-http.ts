@@ -12,7 +12,6 @@
  *   npm run bench:http -- --seconds 10 --connections 50 --json
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -20,7 +19,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { createYoga } from "graphql-yoga";
 import postgres from "postgres";
-import { benchAppEnv, ensureProductionBuild, freePort, waitForApp } from "./bench-support";
+import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, waitForApp } from "./bench-support";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -31,13 +30,7 @@ const flag = (name: string, fallback: number) => {
 const SECONDS = flag("seconds", 8);
 const CONNECTIONS = flag("connections", 50);
 const JSON_OUTPUT = args.includes("--json");
-const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const DB_NAME = `tribuna_bench_http_${Date.now().toString(36)}_${crypto.randomBytes(2).toString("hex")}`;
-const BENCH_URL = (() => {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${DB_NAME}`;
-  return url.toString();
-})();
+const { adminUrl: ADMIN_URL, name: DB_NAME, url: BENCH_URL } = benchDatabase("http");
 
 const log = (message: string) => {
   if (!JSON_OUTPUT) console.log(message);

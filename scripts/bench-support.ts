@@ -61,3 +61,12 @@ export async function waitForApp(url: string, child: ChildProcess, output: () =>
   }
   throw new Error(`La app no respondió en ${timeoutMs / 1000} s:\n${output().slice(-4000)}`);
 }
+
+/** The PostgreSQL server benchmarks create their database on, and a fresh database there named after the bench. */
+export function benchDatabase(kind: string) {
+  const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  const name = `tribuna_bench_${kind}_${Date.now().toString(36)}_${crypto.randomBytes(2).toString("hex")}`;
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { adminUrl, name, url: url.toString() };
+}
