@@ -8,7 +8,7 @@ import { users } from "#server/db/schema";
 import { Conflict, DomainError, Forbidden } from "#server/errors";
 import { parseInput } from "#server/validation";
 import { createUser } from "./auth";
-import { fieldsToComplete, getUserByEmail } from "./users";
+import { fieldsToComplete, getUserByEmail, markEmailVerified } from "./users";
 
 export const GOOGLE_EMAIL_NOT_VERIFIED =
   "Tu email de Google no está verificado. Verificalo en Google o ingresá con tu email y contraseña.";
@@ -97,6 +97,7 @@ export async function signInWithGoogle(ctx: Ctx, input: unknown): Promise<Google
     }
   }
 
+  if (profile.email_verified && profile.email.trim().toLowerCase() === user.email) await markEmailVerified(ctx.db, user.id, ctx.now);
   const tokens = await startSession(ctx.db, user, ctx.now);
   return { ...tokens, fieldsToComplete: fieldsToComplete(user), created };
 }

@@ -11,7 +11,7 @@ import { recoveryCodeEmail } from "#server/email/templates";
 import { Invalid } from "#server/errors";
 import { parseInput } from "#server/validation";
 import { setPassword } from "./auth";
-import { getUserByEmail } from "./users";
+import { getUserByEmail, markEmailVerified } from "./users";
 
 export const RECOVERY_CODE_TTL_MS = 15 * 60 * 1000;
 export const RECOVERY_MAX_ATTEMPTS = 5;
@@ -82,6 +82,8 @@ export async function recoverPassword(ctx: Ctx, input: unknown): Promise<Tokens>
     const txCtx = { ...ctx, db: tx };
     await setPassword(txCtx, user.id, data.password);
     await revokeAllSessions(tx, user.id, ctx.now);
+    // The code reached this inbox: the address is proven.
+    await markEmailVerified(tx, user.id, ctx.now);
     return startSession(tx, user, ctx.now);
   });
 }

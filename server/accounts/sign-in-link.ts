@@ -12,7 +12,7 @@ import { appUrl } from "#server/env";
 import { Invalid } from "#server/errors";
 import { parseInput } from "#server/validation";
 import { createUser } from "./auth";
-import { getUserByEmail } from "./users";
+import { getUserByEmail, markEmailVerified } from "./users";
 
 export const SIGN_IN_LINK_TTL_MS = 30 * 60 * 1000;
 export const BAD_LINK = "El enlace no es válido o ya venció. Pedí uno nuevo.";
@@ -98,6 +98,7 @@ export async function finishSignInFromLink(ctx: Ctx, input: { token: string }): 
     const link = await consumeLink(txCtx, token);
     const user = await getUserByEmail(txCtx, link.email);
     if (!user) throw new Invalid({ token: [BAD_LINK] }, BAD_LINK);
+    await markEmailVerified(tx, user.id, ctx.now);
     return { ...(await startSession(tx, user, ctx.now)), returnTo: link.returnTo };
   });
 }
@@ -120,6 +121,7 @@ export async function registerFromLink(
     const txCtx = { ...ctx, db: tx };
     const link = await consumeLink(txCtx, data.token);
     const user = await createUser(txCtx, { email: link.email, firstName: data.firstName, lastName: data.lastName });
+    await markEmailVerified(tx, user.id, ctx.now);
     return { ...(await startSession(tx, user, ctx.now)), returnTo: link.returnTo };
   });
 }

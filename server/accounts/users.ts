@@ -1,5 +1,6 @@
 import type { UserRow } from "#server/db/schema";
-import { and, asc, count, eq, ilike, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, ilike, isNull, or, sql } from "drizzle-orm";
+import type { DbOrTx } from "#server/db/client";
 import { z } from "zod";
 import { profileSchema } from "#common/validation";
 import type { Ctx } from "#server/context";
@@ -49,6 +50,15 @@ export async function getUserById(ctx: Ctx, id: string): Promise<UserRow | undef
 export async function getUserByEmail(ctx: Ctx, email: string): Promise<UserRow | undefined> {
   const [user] = await ctx.db.select().from(users).where(eq(users.email, email.trim().toLowerCase()));
   return user;
+}
+
+/**
+ * The person proved they read this address (sign-in link, recovery code,
+ * Google's verified email): from now on invitations sent to it show in their
+ * account (docs/invitations.md). Only the first proof is kept.
+ */
+export async function markEmailVerified(db: DbOrTx, userId: string, now: Date): Promise<void> {
+  await db.update(users).set({ emailVerifiedAt: now }).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
 }
 
 /** `current`: the signed-in user. */

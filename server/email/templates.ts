@@ -72,12 +72,15 @@ export interface TicketsEmailInput {
   link: string;
   /** One per ticket; `qrSrc` is what the <img> loads (a `cid:` of an attached PNG). */
   tickets: { holderName: string; ticketTypeName: string; qrSrc: string }[];
+  /** An invitation (gift order): who invites, said in the title instead of "¡Listo!". */
+  invitedBy?: string;
 }
 
 /** The tickets after payment: one block per ticket with its QR, the PDF attached, and the link to the purchase page. */
 export function ticketsEmail(input: TicketsEmailInput) {
   const count = input.tickets.length;
   const plural = count === 1 ? "Tu entrada" : "Tus entradas";
+  const title = input.invitedBy ? `${input.invitedBy} te invitó a ${input.eventName}` : `¡Listo! ${plural} para ${input.eventName}`;
   const blocks = input.tickets
     .map(
       (t, i) => `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:#ffffff;border-radius:12px">
@@ -90,9 +93,9 @@ export function ticketsEmail(input: TicketsEmailInput) {
     )
     .join("\n");
   return {
-    subject: `${plural} para ${input.eventName} · ${input.orderCode}`,
+    subject: `${input.invitedBy ? (count === 1 ? "Tu invitación" : "Tus invitaciones") : plural} para ${input.eventName} · ${input.orderCode}`,
     html: emailLayout(
-      `¡Listo! ${plural} para ${input.eventName}`,
+      title,
       `<p style="margin:0 0 4px">${escapeHtml(input.when)}</p>
 <p style="margin:0 0 16px">${escapeHtml(input.venue)}</p>
 <p>Mostrá el QR en la entrada, desde el celular o impreso. También te adjuntamos el PDF. Cada entrada sirve una sola vez: no la compartas.</p>
@@ -102,7 +105,7 @@ ${blocks}
       "Guardá este correo: tiene tus entradas y el link a tu compra.",
     ),
     text: [
-      `¡Listo! ${plural} para ${input.eventName}`,
+      title,
       input.when,
       input.venue,
       `Orden ${input.orderCode}`,

@@ -5,6 +5,7 @@ import { SEND_TICKETS_EMAIL_JOB } from "#server/tickets/issue";
 import { MERCADOPAGO_REFRESH_JOB, refreshMercadoPagoToken } from "#server/payments/mercadopago-accounts";
 import { PROVIDER_REFUND_JOB, runProviderRefund } from "#server/payments/refunds";
 import { PRUNE_NOTIFICATIONS_JOB, pruneRefusedNotifications, schedulePruning } from "#server/payments/webhook";
+import { runGiveaway, SEND_GIVEAWAY_JOB } from "#server/invitations/giveaways";
 import { MAX_ATTEMPTS, type JobHandlers } from "./queue";
 
 /** Every job kind the app runs, with its handler. */
@@ -17,7 +18,11 @@ export const jobHandlers: JobHandlers = {
   },
   // The tickets email, queued by issueTicketsForOrder in the transaction that billed the order; SMTP failures throw and retry.
   [SEND_TICKETS_EMAIL_JOB]: async (payload, { db }) => {
-    await sendTicketsEmail(db, String(payload.orderId ?? ""));
+    await sendTicketsEmail(db, String(payload.orderId ?? ""), { resend: payload.resend === true });
+  },
+  // A giveaway's rows, ROWS_PER_RUN per run; each run queues the next until none is ready.
+  [SEND_GIVEAWAY_JOB]: async (payload, { db, now }) => {
+    await runGiveaway(db, String(payload.giveawayId ?? ""), now);
   },
   [PROVIDER_REFUND_JOB]: async (payload, { db, now, row }) => {
     await runProviderRefund(db, String(payload.paymentRefundId ?? ""), { now, finalAttempt: row.attempts >= MAX_ATTEMPTS });

@@ -20,7 +20,9 @@ import { ledgerOfOrder } from "./ledger";
  * - a bank transfer (paid into the organizer's own account) also carries
  *   direct_collection −amount, and direct_refund +amount once given back;
  * - refunded and charged_back billings net to zero;
- * - pending / cancelled billing: no entries; no entry without a billing.
+ * - pending / cancelled billing: no entries; no entry without a billing;
+ * - gift orders (invitations): never an entry; revoked ones (closed/cancelled)
+ *   keep one voided ticket per unit.
  * Throws with every mismatch found.
  */
 export async function assertLedgerMatches(db: DbOrTx, orderId: string): Promise<void> {
@@ -45,7 +47,9 @@ export async function assertLedgerMatches(db: DbOrTx, orderId: string): Promise<
   } else if (tickets.length) {
     if (tickets.length !== units) problems.push(`${tickets.length} issued products, expected ${units} or none`);
     if (voided.length !== tickets.length) problems.push(`${tickets.length - voided.length} live issued products without an approved billing`);
-    if (!undone) problems.push(`issued products without an approved, refunded or charged back billing`);
+    // A revoked invitation (gift, closed/cancelled) also leaves its tickets voided.
+    const revokedGift = order.gift && order.status === "closed";
+    if (!undone && !revokedGift) problems.push(`issued products without an approved, refunded or charged back billing`);
   } else if (chargedBack && units) problems.push(`0 issued products, expected ${units} voided (charged back)`);
   if (tickets.length) {
     for (const item of items) {
@@ -63,8 +67,10 @@ export async function assertLedgerMatches(db: DbOrTx, orderId: string): Promise<
     const feeBack: Record<string, number> = order.serviceFee > 0 ? { service_fee_refund: order.serviceFee } : {};
     // A refunded billing that had been approved carries the fee and its return; one refunded on arrival has neither.
     const refundedAfterApproval = byKind("service_fee").length > 0 || byKind("service_fee_refund").length > 0;
-    const expected: Record<string, number> =
-      billing.status === "approved"
+    // A gift order (invitation) is never money: no entries whatever its billing says.
+    const expected: Record<string, number> = order.gift
+      ? {}
+      : billing.status === "approved"
         ? { payment: billing.amount, ...fee }
         : billing.status === "refunded"
           ? { payment: billing.amount, refund: -billing.amount, ...(refundedAfterApproval ? { ...fee, ...feeBack } : {}) }

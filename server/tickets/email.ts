@@ -1,6 +1,6 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { billings, emailLog, orders } from "#server/db/schema";
+import { billings, emailLog, orders, organizations } from "#server/db/schema";
 import { sendEmail, type EmailAttachment } from "#server/email/send";
 import { ticketsEmail } from "#server/email/templates";
 import { appUrl } from "#server/env";
@@ -30,11 +30,12 @@ export type TicketsEmailOutcome = "sent" | "already-sent" | "nothing-to-send";
  * block per ticket and its QR as an inline PNG (`cid:`, which Gmail, Outlook
  * and Apple Mail show; data: URIs are blocked by several), a text version, the
  * PDF (one page per ticket) and the link to the purchase page with its access
- * token. Sent to the payer. Idempotent: a job run again after a delivery that
- * worked sends nothing; a delivery that failed (SMTP) throws so the queue
+ * token. Sent to the payer (for an invitation, the guest). Idempotent: a job
+ * run again after a delivery that worked sends nothing (unless `resend`: the
+ * organizer asked for it again); a delivery that failed (SMTP) throws so the queue
  * retries it.
  */
-export async function sendTicketsEmail(db: Db, orderId: string): Promise<TicketsEmailOutcome> {
+export async function sendTicketsEmail(db: Db, orderId: string, options: { resend?: boolean } = {}): Promise<TicketsEmailOutcome> {
   const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
   if (!order) return "nothing-to-send";
   const [billing] = await db
@@ -52,7 +53,7 @@ export async function sendTicketsEmail(db: Db, orderId: string): Promise<Tickets
     .select({ id: emailLog.id })
     .from(emailLog)
     .where(and(eq(emailLog.to, to), eq(emailLog.kind, TICKETS_EMAIL_KIND), ne(emailLog.status, "failed"), sql`${emailLog.subject} like ${`%· ${order.code}`}`));
-  if (already) return "already-sent";
+  if (already && !options.resend) return "already-sent";
 
   const { event } = purchase;
   const { images, pdf } = await ticketAttachments(order.code, event, tickets);
@@ -63,6 +64,7 @@ export async function sendTicketsEmail(db: Db, orderId: string): Promise<Tickets
     orderCode: order.code,
     link: `${appUrl()}${purchase.pagePath}`,
     tickets: tickets.map((t, i) => ({ holderName: t.holderName, ticketTypeName: t.ticketTypeName, qrSrc: `cid:${images[i].cid}` })),
+    invitedBy: order.gift ? await organizationName(db, order.organizationId) : undefined,
   });
   const { logEmailId } = await sendEmail(db, {
     ...message,
@@ -73,4 +75,9 @@ export async function sendTicketsEmail(db: Db, orderId: string): Promise<Tickets
   const [logged] = await db.select({ status: emailLog.status, error: emailLog.error }).from(emailLog).where(eq(emailLog.id, logEmailId));
   if (logged?.status === "failed") throw new Error(`No se pudo mandar el correo con las entradas de ${order.code}: ${logged.error ?? "error SMTP"}`);
   return "sent";
+}
+
+async function organizationName(db: Db, organizationId: string): Promise<string> {
+  const [row] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId));
+  return row?.name ?? "Tribuna";
 }

@@ -1,10 +1,10 @@
 import type { BillingRow, OrderRow } from "#server/db/schema";
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { formatDateTime, formatLongDay } from "#common/dates";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
-import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers, type IssuedProductStatus } from "#server/db/schema";
+import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers, users, type IssuedProductStatus } from "#server/db/schema";
 import { Unauthenticated } from "#server/errors";
 import { isBillingAccessToken, withBillingToken } from "#server/orders/access";
 import { getBillingForBuyer } from "#server/orders/orders";
@@ -200,10 +200,12 @@ export interface MyTicket extends TicketView {
 /**
  * "Mis tickets": the signed-in person's tickets — from orders placed with
  * their session or claimed by opening the purchase link signed in (see
- * claimWithToken). Upcoming first (soonest first), then past (latest first).
+ * claimWithToken), and invitations sent to their verified email. Upcoming first (soonest first), then past (latest first).
  */
 export async function listMyTickets(ctx: Ctx): Promise<{ upcoming: MyTicket[]; past: MyTicket[] }> {
   if (ctx.actor.kind !== "user") throw new Unauthenticated();
+  // Invitations sent to the account's address count as theirs once they proved they read it (docs/invitations.md).
+  const [me] = await ctx.db.select({ email: users.email, verifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, ctx.actor.userId));
   const mine = await ctx.db
     .select({ order: orders, event: events, date: eventDates })
     .from(orders)
@@ -212,7 +214,10 @@ export async function listMyTickets(ctx: Ctx): Promise<{ upcoming: MyTicket[]; p
     .where(
       and(
         inArray(orders.status, ["billed", "orphan", "closed"]),
-        eq(orders.buyerUserId, ctx.actor.userId),
+        or(
+          eq(orders.buyerUserId, ctx.actor.userId),
+          me?.verifiedAt ? and(eq(orders.gift, true), sql`lower(${orders.payer}->>'email') = ${me.email.toLowerCase()}`) : undefined,
+        ),
       ),
     );
   if (!mine.length) return { upcoming: [], past: [] };

@@ -17,6 +17,12 @@ export const users = pgTable(
     phoneNumber: text("phone_number"),
     roles: text("roles").array().notNull().default(sql`'{}'::text[]`),
     googleId: text("google_id"),
+    /**
+     * When the person proved they read this email (a sign-in link, a recovery
+     * code, Google saying so). Only then are things sent to the address
+     * (invitations) joined to the account.
+     */
+    emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -13,3 +13,4 @@ export * from "./bank";
 export * from "./ticket-transfers";
 export * from "./two-factor";
 export * from "./door";
+export * from "./invitations";

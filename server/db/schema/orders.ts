@@ -68,6 +68,14 @@ export const orders = pgTable(
     gift: boolean("gift").notNull().default(false),
     paymentMethod: text("payment_method").$type<OrderPaymentMethod>().notNull(),
     referredNick: text("referred_nick"),
+    /**
+     * Gift orders only: who the tickets are for and what, as a key unique per
+     * event (docs/invitations.md). A giveaway sent twice, or a job retried,
+     * finds the key taken and sends nothing again.
+     */
+    giftKey: text("gift_key"),
+    /** Gift orders only: the member who sent the invitation. */
+    invitedByUserId: uuid("invited_by_user_id").references(() => users.id, { onDelete: "set null" }),
     /** Integer centavos (ARS). */
     subtotal: integer("subtotal").notNull(),
     serviceFee: integer("service_fee").notNull().default(0),
@@ -83,6 +91,9 @@ export const orders = pgTable(
     index("orders_event_idx").on(t.eventId, t.createdAt),
     index("orders_organization_idx").on(t.organizationId, t.createdAt),
     index("orders_buyer_idx").on(t.buyerUserId),
+    uniqueIndex("orders_gift_key").on(t.eventId, t.giftKey).where(sql`gift_key is not null`),
+    // "Mis tickets" finds invitations sent to a verified email (docs/invitations.md).
+    index("orders_gift_email_idx").on(sql`lower(${t.payer}->>'email')`).where(sql`gift`),
     index("orders_draft_hold_idx").on(t.holdExpiresAt).where(sql`status = 'draft'`),
     check("orders_status_check", sql`${t.status} in ('draft','billed','closed','expired','orphan')`),
     check("orders_payment_method_check", sql`${t.paymentMethod} in ('MERCADO_PAGO','BANK_TRANSFER','FREE')`),

@@ -1,0 +1,425 @@
+import type { EventDateRow, EventRow, OrderRow, TicketTypeRow } from "#server/db/schema";
+import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { z } from "zod";
+import { emailSchema, optional, PATTERNS } from "#common/validation";
+import { hasControlCharacters } from "#common/control-characters";
+import type { Ctx } from "#server/context";
+import type { DbOrTx } from "#server/db/client";
+import { isUniqueViolation } from "#server/db/errors";
+import { auditLog, billings, eventDates, events, issuedProducts, orderItems, orders, ticketTypes, users } from "#server/db/schema";
+import { Conflict, Invalid, NotFound } from "#server/errors";
+import { requireEvent } from "#server/events/events";
+import { enqueue } from "#server/jobs/queue";
+import { newOrderCode } from "#server/orders/orders";
+import { requireCapability } from "#server/organizations/permissions";
+import { holdStock, releaseOrderStock, releaseStock } from "#server/stock/stock";
+import { issueTicketsForOrder, SEND_TICKETS_EMAIL_JOB } from "#server/tickets/issue";
+import { parseInput } from "#server/validation";
+
+/*
+ * Invitations (DESIGN.md §4, docs/invitations.md): complimentary tickets an
+ * organizer sends to a person. Each is a gift order — `gift = true`, payment
+ * method FREE, total 0, one approved "free" billing of 0 — that takes stock
+ * with the same conditional UPDATE as a sale (server/stock), issues QR tickets
+ * and queues the tickets email in the same transaction. Gift orders never
+ * book money in the ledger. Revoking one closes the order (closed/cancelled),
+ * voids its tickets and gives the stock back, once.
+ */
+
+export const MAX_INVITATION_QTY = 20;
+
+export const INVITATION_MESSAGES = {
+  ticketType: "Elegí un tipo de entrada de este evento.",
+  qty: `La cantidad tiene que ser un número entre 1 y ${MAX_INVITATION_QTY}.`,
+  document: "Ingresá un número de documento válido",
+  name: "Escribí el nombre como figura en el documento (hasta 80 caracteres).",
+  date: "Elegí la fecha a la que invitás.",
+  dateOver: "Esa fecha ya terminó.",
+  eventGone: "El evento fue eliminado: no se pueden mandar invitaciones.",
+  notEnough: (name: string, left: number) => (left > 0 ? `No alcanza el stock de ${name}: quedan ${left}.` : `No queda stock de ${name}.`),
+  notFound: "No encontramos esa invitación.",
+  alreadyRevoked: "Esa invitación ya estaba anulada.",
+  redeemed: "Alguien ya ingresó con esta invitación: no se puede anular.",
+} as const;
+
+/** A person's name as it comes in a form or a spreadsheet: required, one line, trimmed, at most 80 characters. */
+export const guestNameSchema = z
+  .string({ error: "Este campo es requerido" })
+  .transform((v) => v.trim().replace(/\s+/g, " ").normalize("NFC"))
+  .refine((v) => v.length > 0, {
+    error: "Este campo es requerido",
+    abort: true,
+  })
+  .refine((v) => v.length <= 80 && !hasControlCharacters(v), {
+    error: INVITATION_MESSAGES.name,
+    abort: true,
+  });
+
+/** DNI or other document: optional; dots, dashes and spaces dropped, then 5 to 11 letters or digits. */
+export const guestDocumentSchema = optional(
+  z
+    .string()
+    .transform((v) => v.replace(/[\s.-]/g, "").toUpperCase())
+    .refine((v) => PATTERNS.identificationNumber.test(v), INVITATION_MESSAGES.document)
+);
+
+const uuid = z.uuid({ error: "Identificador inválido." });
+
+export const invitationSchema = z.object({
+  eventId: uuid,
+  eventDateId: optional(uuid),
+  ticketTypeId: z.uuid({ error: INVITATION_MESSAGES.ticketType }),
+  email: emailSchema,
+  firstName: guestNameSchema,
+  lastName: guestNameSchema,
+  documentNumber: guestDocumentSchema,
+  qty: z.coerce.number({ error: INVITATION_MESSAGES.qty }).int(INVITATION_MESSAGES.qty).min(1, INVITATION_MESSAGES.qty).max(MAX_INVITATION_QTY, INVITATION_MESSAGES.qty),
+});
+export type InvitationInput = z.input<typeof invitationSchema>;
+
+export interface Guest {
+  email: string;
+  firstName: string;
+  lastName: string;
+  documentNumber?: string | null;
+}
+
+/** The date an invitation is for: the ticket type's own, the one chosen, or the event's only upcoming one. */
+export function invitationDate(ticket: Pick<TicketTypeRow, "eventDateId">, dates: EventDateRow[], chosen: string | null | undefined, now: Date): EventDateRow {
+  const live = dates.filter((d) => d.status !== "deleted");
+  const id = ticket.eventDateId ?? chosen ?? (live.filter((d) => d.endsAt > now).length === 1 ? live.find((d) => d.endsAt > now)!.id : undefined);
+  const date = live.find((d) => d.id === id);
+  if (!date) throw new Invalid({ eventDateId: [INVITATION_MESSAGES.date] });
+  if (date.endsAt <= now) throw new Invalid({ eventDateId: [INVITATION_MESSAGES.dateOver] });
+  return date;
+}
+
+export type GiftOutcome = { order: OrderRow } | { short: { name: string; left: number } } | { alreadySent: true };
+
+/**
+ * One gift order, all or nothing, in the caller's transaction: stock taken
+ * with the sale's conditional UPDATE, the order (billed, gift, FREE, 0), an
+ * approved free billing of 0, the tickets and their email job. No ledger
+ * entry: nothing was paid. `giftKey` (giveaways) makes a second send of the
+ * same person and ticket type find the key taken: `{ alreadySent }`.
+ */
+export async function issueGiftOrder(
+  tx: DbOrTx,
+  input: {
+    event: EventRow;
+    date: EventDateRow;
+    ticket: TicketTypeRow;
+    qty: number;
+    guest: Guest;
+    giftKey?: string | null;
+    invitedByUserId: string | null;
+    now: Date;
+  }
+): Promise<GiftOutcome> {
+  const { event, ticket, now } = input;
+  const hold = await holdStock(tx, [{ ticketTypeId: ticket.id, qty: input.qty }], now);
+  if ("short" in hold) {
+    const [row] = await tx.select({ stock: ticketTypes.stock, sold: ticketTypes.sold }).from(ticketTypes).where(eq(ticketTypes.id, ticket.id));
+    return {
+      short: {
+        name: ticket.name,
+        left: Math.max(0, (row?.stock ?? 0) - (row?.sold ?? 0)),
+      },
+    };
+  }
+  const values = {
+    code: newOrderCode(),
+    eventId: event.id,
+    eventDateId: input.date.id,
+    organizationId: event.organizationId,
+    buyerUserId: null,
+    payer: {
+      firstName: input.guest.firstName,
+      lastName: input.guest.lastName,
+      email: input.guest.email.toLowerCase(),
+      documentType: "dni",
+      documentNumber: input.guest.documentNumber ?? "",
+      phoneNumber: "",
+    },
+    status: "billed" as const,
+    gift: true,
+    paymentMethod: "FREE" as const,
+    giftKey: input.giftKey ?? null,
+    invitedByUserId: input.invitedByUserId,
+    subtotal: 0,
+    serviceFee: 0,
+    discount: 0,
+    total: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // The key taken means this person already got these tickets: nothing is written (the savepoint undoes the insert only).
+  let order: OrderRow;
+  try {
+    [order] = await tx.transaction(async (sp) => sp.insert(orders).values(values).returning());
+  } catch (error) {
+    if (input.giftKey && isUniqueViolation(error, "orders_gift_key")) {
+      // Only the savepoint rolled back: give back the stock this call took, and write nothing.
+      await releaseStock(tx, [{ ticketTypeId: ticket.id, qty: input.qty }], now);
+      return { alreadySent: true };
+    }
+    throw error;
+  }
+  await tx.insert(orderItems).values({
+    orderId: order.id,
+    ticketTypeId: ticket.id,
+    name: ticket.name,
+    qty: input.qty,
+    unitPrice: 0,
+  });
+  await tx.insert(billings).values({
+    orderId: order.id,
+    status: "approved",
+    provider: "free",
+    amount: 0,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await issueTicketsForOrder(tx, order, now);
+  return { order };
+}
+
+/** The event, its dates and one ticket type of it, for sending invitations (the actor must manage the event). */
+export async function invitationTarget(ctx: Ctx, eventId: string, ticketTypeId: string | null) {
+  const event = await requireEvent(ctx, eventId, "events:manage");
+  if (event.status === "deleted") throw new Invalid({ _form: [INVITATION_MESSAGES.eventGone] });
+  const [dates, tickets] = await Promise.all([
+    ctx.db.select().from(eventDates).where(eq(eventDates.eventId, event.id)).orderBy(asc(eventDates.startsAt)),
+    ctx.db
+      .select()
+      .from(ticketTypes)
+      .where(and(eq(ticketTypes.eventId, event.id), ne(ticketTypes.status, "deleted")))
+      .orderBy(asc(ticketTypes.sortOrder)),
+  ]);
+  const ticket = ticketTypeId ? tickets.find((t) => t.id === ticketTypeId) : undefined;
+  return { event, dates, tickets, ticket };
+}
+
+/**
+ * `sendInvitation`: complimentary tickets for one person. Out of stock is a
+ * Conflict naming the ticket type and what is left.
+ */
+export async function sendInvitation(ctx: Ctx, rawInput: unknown): Promise<OrderRow> {
+  const input = parseInput(invitationSchema, rawInput);
+  const { event, dates, ticket } = await invitationTarget(ctx, input.eventId, input.ticketTypeId);
+  if (!ticket) throw new Invalid({ ticketTypeId: [INVITATION_MESSAGES.ticketType] });
+  const date = invitationDate(ticket, dates, input.eventDateId, ctx.now);
+  const invitedByUserId = ctx.actor.kind === "user" ? ctx.actor.userId : null;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await ctx.db.transaction(async (tx) => {
+        const outcome = await issueGiftOrder(tx, {
+          event,
+          date,
+          ticket,
+          qty: input.qty,
+          guest: input,
+          invitedByUserId,
+          now: ctx.now,
+        });
+        if ("short" in outcome) throw new Conflict(INVITATION_MESSAGES.notEnough(outcome.short.name, outcome.short.left));
+        if (!("order" in outcome)) throw new Error("unreachable: no gift key");
+        await tx.insert(auditLog).values({
+          actorId: invitedByUserId,
+          action: "invitation.send",
+          targetId: outcome.order.id,
+          data: {
+            eventId: event.id,
+            ticketTypeId: ticket.id,
+            qty: input.qty,
+            email: input.email,
+          },
+          createdAt: ctx.now,
+        });
+        return outcome.order;
+      });
+    } catch (error) {
+      // Two orders drew the same short code: draw again (as createOrder does).
+      if (attempt < 3 && isUniqueViolation(error, "orders_code_key")) continue;
+      throw error;
+    }
+  }
+}
+
+/** A gift order of an organization the actor can manage, locked for the change. */
+async function lockGiftOrder(tx: DbOrTx, ctx: Ctx, orderId: string): Promise<OrderRow> {
+  if (!uuid.safeParse(orderId).success) throw new NotFound(INVITATION_MESSAGES.notFound);
+  const [order] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.gift, true)))
+    .for("update");
+  if (!order) throw new NotFound(INVITATION_MESSAGES.notFound);
+  await requireCapability({ ...ctx, db: tx }, order.organizationId, "events:manage");
+  return order;
+}
+
+/**
+ * `revokeInvitation`: the tickets stop getting in and their stock goes back
+ * on sale, exactly once (the order row is locked and moves billed → closed;
+ * a second revoke finds it closed). Refused once someone got in with it.
+ */
+export async function revokeInvitation(ctx: Ctx, orderId: string): Promise<OrderRow> {
+  return ctx.db.transaction(async (tx) => {
+    const order = await lockGiftOrder(tx, ctx, orderId);
+    if (order.status !== "billed") throw new Conflict(INVITATION_MESSAGES.alreadyRevoked);
+    const [used] = await tx
+      .select({ id: issuedProducts.id })
+      .from(issuedProducts)
+      .where(and(eq(issuedProducts.orderId, order.id), eq(issuedProducts.status, "redeemed")))
+      .limit(1);
+    if (used) throw new Conflict(INVITATION_MESSAGES.redeemed);
+    // The key is freed: the same person can be invited again later.
+    const [closed] = await tx
+      .update(orders)
+      .set({ status: "closed", giftKey: null, updatedAt: ctx.now })
+      .where(and(eq(orders.id, order.id), eq(orders.status, "billed")))
+      .returning();
+    await tx
+      .update(billings)
+      .set({ status: "cancelled", updatedAt: ctx.now })
+      .where(and(eq(billings.orderId, order.id), eq(billings.status, "approved")));
+    await tx
+      .update(issuedProducts)
+      .set({ status: "voided" })
+      .where(and(eq(issuedProducts.orderId, order.id), ne(issuedProducts.status, "voided")));
+    await releaseOrderStock(tx, order.id, ctx.now);
+    await tx.insert(auditLog).values({
+      actorId: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+      action: "invitation.revoke",
+      targetId: order.id,
+      data: { eventId: order.eventId },
+      createdAt: ctx.now,
+    });
+    return closed;
+  });
+}
+
+/** `resendInvitation`: the tickets email again, to the same guest (a job: it is retried if the mail server fails). */
+export async function resendInvitation(ctx: Ctx, orderId: string): Promise<OrderRow> {
+  return ctx.db.transaction(async (tx) => {
+    const order = await lockGiftOrder(tx, ctx, orderId);
+    if (order.status !== "billed") throw new Conflict(INVITATION_MESSAGES.alreadyRevoked);
+    await enqueue(tx, SEND_TICKETS_EMAIL_JOB, { orderId: order.id, resend: true }, ctx.now);
+    await tx.insert(auditLog).values({
+      actorId: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+      action: "invitation.resend",
+      targetId: order.id,
+      data: { eventId: order.eventId },
+      createdAt: ctx.now,
+    });
+    return order;
+  });
+}
+
+const listSchema = z.object({
+  organizationId: uuid,
+  eventId: optional(uuid),
+  search: optional(z.string().trim().max(100)),
+  page: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+});
+
+export interface InvitationView {
+  id: string;
+  code: string;
+  eventId: string;
+  eventName: string;
+  guestName: string;
+  email: string;
+  documentNumber: string;
+  tickets: { ticketTypeName: string; qty: number }[];
+  qty: number;
+  redeemed: number;
+  status: "active" | "revoked";
+  invitedBy: string | null;
+  createdAt: Date;
+}
+
+/** `invitations`: the organization's gift orders, newest first, optionally for one event or matching a name, email or DNI. */
+export async function listInvitations(
+  ctx: Ctx,
+  rawInput: unknown
+): Promise<{
+  items: InvitationView[];
+  total: number;
+  page: number;
+  limit: number;
+}> {
+  const input = parseInput(listSchema, rawInput);
+  await requireCapability(ctx, input.organizationId, "events:manage");
+  const term = input.search ? `%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const where = and(
+    eq(orders.organizationId, input.organizationId),
+    eq(orders.gift, true),
+    inArray(orders.status, ["billed", "closed"]),
+    input.eventId ? eq(orders.eventId, input.eventId) : undefined,
+    term
+      ? sql`(${orders.payer}->>'email' ilike ${term} or (${orders.payer}->>'firstName') || ' ' || (${orders.payer}->>'lastName') ilike ${term} or ${orders.payer}->>'documentNumber' ilike ${term} or ${orders.code} ilike ${term})`
+      : undefined
+  );
+  const [rows, [{ total }]] = await Promise.all([
+    ctx.db
+      .select({
+        order: orders,
+        eventName: events.name,
+        inviterFirst: users.firstName,
+        inviterLast: users.lastName,
+        inviterEmail: users.email,
+      })
+      .from(orders)
+      .innerJoin(events, eq(events.id, orders.eventId))
+      .leftJoin(users, eq(users.id, orders.invitedByUserId))
+      .where(where)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(input.limit)
+      .offset(input.page * input.limit),
+    ctx.db.select({ total: count() }).from(orders).where(where),
+  ]);
+  const ids = rows.map((r) => r.order.id);
+  const [items, redeemed] = ids.length
+    ? await Promise.all([
+        ctx.db
+          .select({
+            orderId: orderItems.orderId,
+            name: orderItems.name,
+            qty: orderItems.qty,
+          })
+          .from(orderItems)
+          .where(inArray(orderItems.orderId, ids)),
+        ctx.db
+          .select({ orderId: issuedProducts.orderId, n: count() })
+          .from(issuedProducts)
+          .where(and(inArray(issuedProducts.orderId, ids), eq(issuedProducts.status, "redeemed")))
+          .groupBy(issuedProducts.orderId),
+      ])
+    : [[], []];
+  return {
+    items: rows.map(({ order, eventName, inviterFirst, inviterLast, inviterEmail }) => {
+      const lines = items.filter((i) => i.orderId === order.id);
+      return {
+        id: order.id,
+        code: order.code,
+        eventId: order.eventId,
+        eventName,
+        guestName: `${order.payer.firstName} ${order.payer.lastName}`.trim(),
+        email: order.payer.email,
+        documentNumber: order.payer.documentNumber,
+        tickets: lines.map((l) => ({ ticketTypeName: l.name, qty: l.qty })),
+        qty: lines.reduce((n, l) => n + l.qty, 0),
+        redeemed: Number(redeemed.find((r) => r.orderId === order.id)?.n ?? 0),
+        status: order.status === "billed" ? "active" : "revoked",
+        invitedBy: inviterFirst || inviterLast ? `${inviterFirst ?? ""} ${inviterLast ?? ""}`.trim() : inviterEmail ?? null,
+        createdAt: order.createdAt,
+      };
+    }),
+    total: Number(total),
+    page: input.page,
+    limit: input.limit,
+  };
+}
