@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
+import { MAX_GIVEAWAY_ROWS, MAX_INVITATION_QTY } from "#common/invitations";
 import { emailSchema } from "#common/validation";
 import type { Ctx } from "#server/context";
 import type { Db, DbOrTx } from "#server/db/client";
@@ -12,7 +13,7 @@ import { Conflict, Invalid, NotFound } from "#server/errors";
 import { requireEvent } from "#server/events/events";
 import { enqueue } from "#server/jobs/queue";
 import { parseInput } from "#server/validation";
-import { guestDocumentSchema, guestNameSchema, invitationDate, invitationTarget, issueGiftOrder, MAX_INVITATION_QTY } from "./invitations";
+import { guestDocumentSchema, guestNameSchema, invitationDate, invitationTarget, issueGiftOrder } from "./invitations";
 
 /*
  * Giveaway in bulk (`/organizacion/evento/enviar-tickets/{slug}`,
@@ -27,7 +28,6 @@ import { guestDocumentSchema, guestNameSchema, invitationDate, invitationTarget,
  */
 
 export const SEND_GIVEAWAY_JOB = "send-giveaway";
-export const MAX_GIVEAWAY_ROWS = 10_000;
 export const MAX_GIVEAWAY_BYTES = 2 * 1024 * 1024;
 /** Rows one job run sends before queueing the next run: each run stays far below the queue's lock timeout. */
 const ROWS_PER_RUN = 500;
@@ -67,9 +67,6 @@ const COLUMN_ALIASES: Record<"email" | "firstName" | "lastName" | "documentNumbe
   qty: ["cantidad", "cant", "qty", "quantity", "entradas"],
   ticketType: ["tipo de entrada", "tipo", "entrada", "ticket", "ticket type", "tipo de ticket"],
 };
-
-/** The spreadsheet people can start from (the page offers it to download). */
-export const GIVEAWAY_TEMPLATE_CSV = "email,nombre,apellido,dni,cantidad,tipo de entrada\nsofia@example.com,Sofía,Peña,30123456,2,General\n";
 
 const normalizeTitle = (v: string) => v.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/[._]/g, " ").replace(/\s+/g, " ").trim();
 

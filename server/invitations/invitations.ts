@@ -1,6 +1,7 @@
 import type { EventDateRow, EventRow, OrderRow, TicketTypeRow } from "#server/db/schema";
 import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
+import { MAX_INVITATION_QTY } from "#common/invitations";
 import { emailSchema, optional, PATTERNS } from "#common/validation";
 import { hasControlCharacters } from "#common/control-characters";
 import type { Ctx } from "#server/context";
@@ -26,7 +27,6 @@ import { parseInput } from "#server/validation";
  * voids its tickets and gives the stock back, once.
  */
 
-export const MAX_INVITATION_QTY = 20;
 
 export const INVITATION_MESSAGES = {
   ticketType: "Elegí un tipo de entrada de este evento.",
