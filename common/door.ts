@@ -5,7 +5,7 @@ import { formatDateTime, formatTime } from "./dates";
  * screen judging offline both speak it, so the words a doorperson reads are
  * the same either way.
  */
-export type DoorOutcome = "admitted" | "already_in" | "conflict" | "voided" | "other_event" | "other_date" | "unknown";
+export type DoorOutcome = "admitted" | "already_in" | "conflict" | "voided" | "other_event" | "other_date" | "wrong_place" | "unknown";
 
 export interface DoorVerdict {
   outcome: DoorOutcome;
@@ -18,6 +18,8 @@ export interface DoorVerdict {
   redeemedDoor?: string | null;
   /** For other_event: which one. */
   otherEventName?: string | null;
+  /** What the code is: a ticket (the door) or a menu item (the bar); wrong_place says which. */
+  productKind?: "ticket" | "menu" | null;
 }
 
 /** The big line on the door screen. */
@@ -35,6 +37,8 @@ export function verdictTitle(verdict: DoorVerdict): string {
       return "Es de otro evento";
     case "other_date":
       return "Es de otra fecha";
+    case "wrong_place":
+      return verdict.productKind === "menu" ? "Es una consumición" : "Es una entrada";
     case "unknown":
       return "Código no válido";
   }
@@ -58,6 +62,8 @@ export function verdictDetail(verdict: DoorVerdict, now: Date = new Date()): str
       return verdict.otherEventName ? `Es una entrada para ${verdict.otherEventName}.` : "Es una entrada para otro evento.";
     case "other_date":
       return verdict.eventDateStartsAt ? `Es una entrada para el ${formatDateTime(verdict.eventDateStartsAt)}.` : "Es una entrada para otra fecha.";
+    case "wrong_place":
+      return verdict.productKind === "menu" ? "Se canjea en la barra, no en la puerta." : "Se valida en la puerta, no en la barra.";
     case "unknown":
       return "No es una entrada de Tribuna o el código está mal copiado. Pedile que muestre el QR de nuevo.";
   }

@@ -155,7 +155,7 @@ async function checkTicketTypes(ctx: Ctx, eventId: string, ids: string[]): Promi
   const found = await ctx.db
     .select({ id: ticketTypes.id })
     .from(ticketTypes)
-    .where(and(eq(ticketTypes.eventId, eventId), inArray(ticketTypes.id, unique), ne(ticketTypes.status, "deleted")));
+    .where(and(eq(ticketTypes.eventId, eventId), inArray(ticketTypes.id, unique), eq(ticketTypes.kind, "ticket"), ne(ticketTypes.status, "deleted")));
   if (found.length !== unique.length) throw new Invalid({ ticketTypeIds: [COUPON_MESSAGES.ticketTypes] });
   return unique.sort();
 }

@@ -8,6 +8,7 @@ import { requireEvent } from "#server/events/events";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
 import { doorChanged } from "./changes";
+import { TICKETS_ONLY } from "./search";
 
 const uuid = z.string().uuid("No encontramos ese evento.");
 
@@ -48,6 +49,7 @@ async function query(ctx: Ctx, rawFilter: unknown, paging: { page: number; limit
   const where = and(
     eq(events.organizationId, filter.organizationId),
     eq(issuedProducts.status, "redeemed"),
+    TICKETS_ONLY,
     filter.eventId ? eq(issuedProducts.eventId, filter.eventId) : undefined,
     filter.eventDateId ? eq(orders.eventDateId, filter.eventDateId) : undefined,
     q.length >= 2 ? or(ilike(issuedProducts.holderName, like), eq(orders.code, q.toUpperCase()), ilike(issuedProducts.redeemedDoor, like)) : undefined,

@@ -6,6 +6,7 @@ import type { DoorScanOutcome } from "#server/db/schema";
 import { requireEventBySlug } from "#server/events/events";
 import { onDoorChange } from "./changes";
 import { doorDateOf } from "./redeem";
+import { TICKETS_ONLY } from "./search";
 
 /** The team's view of the night (`/vivos/{slug}`): entries against tickets sold, by type, door, promoter and quarter hour. */
 export interface LiveNight {
@@ -29,7 +30,7 @@ const enteredExpr = sql<number>`count(*) filter (where ${issuedProducts.status} 
 /** Everything the live view shows, in a handful of grouped queries (run once per change, whatever the number of phones watching). */
 export async function computeLiveNight(db: DbOrTx, event: LiveNight["event"], now: Date): Promise<LiveNight> {
   const date = await doorDateOf(db, event.id, now);
-  const ofTheNight = and(eq(issuedProducts.eventId, event.id), date ? eq(orders.eventDateId, date.id) : undefined);
+  const ofTheNight = and(eq(issuedProducts.eventId, event.id), TICKETS_ONLY, date ? eq(orders.eventDateId, date.id) : undefined);
   const [types, promoters, doors, quarters, latest, conflicts] = await Promise.all([
     db
       .select({ name: ticketTypes.name, sold: soldExpr, entered: enteredExpr })

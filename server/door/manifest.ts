@@ -7,7 +7,7 @@ import { doorScans, eventDates, issuedProducts } from "#server/db/schema";
 import { authSecret } from "#server/env";
 import type { DoorAccess } from "./access";
 import { doorDateOf } from "./redeem";
-import { selectDoorTickets } from "./search";
+import { selectDoorTickets, TICKETS_ONLY } from "./search";
 
 /**
  * The door manifest (DESIGN.md §12): what a door device needs to judge a
@@ -74,7 +74,7 @@ export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { sinc
       )
     : undefined;
   const rows = await selectDoorTickets(ctx.db)
-    .where(and(eq(issuedProducts.eventId, eventId), changed))
+    .where(and(eq(issuedProducts.eventId, eventId), TICKETS_ONLY, changed))
     .orderBy(asc(issuedProducts.createdAt));
   const conflicts = await ctx.db
     // Where it really got in (the earliest scan), as the door's "ya ingresó" says.

@@ -25,6 +25,8 @@ export interface DoorScanInput {
   eventDateId?: string | null;
   /** The device judged it offline and let the person in. */
   acceptedOffline?: boolean | null;
+  /** "door" (default) admits tickets; "bar" serves menu items (decision 106). Each refuses the other's with `wrong_place`. */
+  mode?: "door" | "bar" | null;
 }
 
 export interface DoorAnswer extends DoorVerdict {
@@ -109,6 +111,7 @@ async function ticketByCode(db: DbOrTx, code: string) {
       redeemedAt: issuedProducts.redeemedAt,
       redeemedDoor: issuedProducts.redeemedDoor,
       ticketTypeName: ticketTypes.name,
+      kind: ticketTypes.kind,
       eventDateId: orders.eventDateId,
       eventDateStartsAt: eventDates.startsAt,
       eventName: events.name,
@@ -130,6 +133,7 @@ function verdictOf(outcome: DoorOutcome, ticket: TicketAtDoor | null, sameEvent:
   if (!sameEvent) return { outcome: "other_event", otherEventName: ticket.eventName };
   return {
     outcome,
+    productKind: ticket.kind,
     holderName: ticket.holderName,
     ticketTypeName: ticket.ticketTypeName,
     eventDateStartsAt: ticket.eventDateStartsAt.toISOString(),
@@ -176,6 +180,7 @@ export async function redeemAtDoor(ctx: Ctx, access: DoorAccess, input: DoorScan
       let outcome: DoorOutcome;
       if (!ticket) outcome = "unknown";
       else if (!sameEvent) outcome = "other_event";
+      else if (ticket.kind !== (input.mode === "bar" ? "menu" : "ticket")) outcome = "wrong_place";
       else if (ticket.status === "voided") outcome = "voided";
       else if (doorDate && ticket.eventDateId !== doorDate.id) outcome = "other_date";
       else {

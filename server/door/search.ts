@@ -15,6 +15,9 @@ export interface DoorSearchHit {
 }
 
 /** A door's view of tickets (with their order and type): what the search and the manifest read. */
+/** Tickets only: menu items share the table (decision 106) and are redeemed at the bar, not at the door. */
+export const TICKETS_ONLY = sql`${issuedProducts.ticketTypeId} in (select id from ticket_types where kind = 'ticket')`;
+
 export function selectDoorTickets(db: DbOrTx) {
   return db
     .select({
@@ -49,7 +52,7 @@ export async function searchAtDoor(ctx: Ctx, access: DoorAccess, query: string):
     conditions.push(sql`${orders.attendees} @> ${JSON.stringify([{ documentNumber: digits }])}::jsonb`);
   }
   return selectDoorTickets(ctx.db)
-    .where(and(eq(issuedProducts.eventId, access.event.id), or(...conditions)))
+    .where(and(eq(issuedProducts.eventId, access.event.id), TICKETS_ONLY, or(...conditions)))
     .orderBy(asc(issuedProducts.holderName), asc(issuedProducts.id))
     .limit(20);
 }

@@ -87,8 +87,8 @@ export async function listPublicEvents(ctx: Ctx, filter: CatalogueFilter = {}) {
       organizationName: organizations.name,
       organizationSlug: organizations.slug,
       nextDate,
-      minPrice: sql<number | null>`(select min(t.price) from ticket_types t where t.event_id = "events"."id" and t.status = 'active' and not t.hidden and not t.presale and t.access_code is null)`,
-      available: sql<number>`coalesce((select sum(t.stock - t.sold) from ticket_types t where t.event_id = "events"."id" and t.status = 'active' and not t.hidden), 0)::int`,
+      minPrice: sql<number | null>`(select min(t.price) from ticket_types t where t.event_id = "events"."id" and t.kind = 'ticket' and t.status = 'active' and not t.hidden and not t.presale and t.access_code is null)`,
+      available: sql<number>`coalesce((select sum(t.stock - t.sold) from ticket_types t where t.event_id = "events"."id" and t.kind = 'ticket' and t.status = 'active' and not t.hidden), 0)::int`,
     })
     .from(events)
     .innerJoin(organizations, eq(organizations.id, events.organizationId))
@@ -149,7 +149,7 @@ export async function getPublicEvent(ctx: Ctx, slug: string, unlock: BuyerUnlock
   const { event, organization } = row;
   const [dates, tickets] = await Promise.all([
     ctx.db.select().from(eventDates).where(and(eq(eventDates.eventId, event.id), ne(eventDates.status, "deleted"))).orderBy(asc(eventDates.startsAt)),
-    ctx.db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id)).orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.createdAt)),
+    ctx.db.select().from(ticketTypes).where(and(eq(ticketTypes.eventId, event.id), eq(ticketTypes.kind, "ticket"))).orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.createdAt)),
   ]);
   const upcomingDates = dates.filter((d) => d.endsAt > ctx.now);
   const presaleUnlocked = isPresaleUnlocked(event, unlock.presaleCode);

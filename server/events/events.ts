@@ -174,7 +174,7 @@ export async function publishEvent(ctx: Ctx, input: unknown) {
   const [{ n: ticketCount }] = await ctx.db
     .select({ n: sql<number>`count(*)::int` })
     .from(ticketTypes)
-    .where(and(eq(ticketTypes.eventId, id), eq(ticketTypes.status, "active")));
+    .where(and(eq(ticketTypes.eventId, id), eq(ticketTypes.kind, "ticket"), eq(ticketTypes.status, "active")));
   if (!ticketCount) problems.push(PUBLISH_MESSAGES.tickets);
   if (problems.length) throw new Invalid({ _form: problems }, problems[0]);
   const [updated] = await ctx.db
@@ -250,7 +250,8 @@ export async function createTicketType(ctx: Ctx, input: unknown) {
 
 export async function requireTicketType(ctx: Ctx, id: string) {
   if (!uuid.safeParse(id).success) throw new NotFound("No encontramos el tipo de ticket.");
-  const [row] = await ctx.db.select().from(ticketTypes).where(eq(ticketTypes.id, id));
+  // Menu items share the table (decision 106) but are not ticket types.
+  const [row] = await ctx.db.select().from(ticketTypes).where(and(eq(ticketTypes.id, id), eq(ticketTypes.kind, "ticket")));
   if (!row) throw new NotFound("No encontramos el tipo de ticket.");
   await requireEvent(ctx, row.eventId);
   return row;
@@ -356,7 +357,7 @@ export async function getEventForOrganizer(ctx: Ctx, eventId: string) {
   const event = await requireEvent(ctx, eventId, "sales:read");
   const [dates, tickets, customFields] = await Promise.all([
     ctx.db.select().from(eventDates).where(and(eq(eventDates.eventId, eventId), ne(eventDates.status, "deleted"))).orderBy(asc(eventDates.startsAt)),
-    ctx.db.select().from(ticketTypes).where(and(eq(ticketTypes.eventId, eventId), ne(ticketTypes.status, "deleted"))).orderBy(asc(ticketTypes.sortOrder)),
+    ctx.db.select().from(ticketTypes).where(and(eq(ticketTypes.eventId, eventId), eq(ticketTypes.kind, "ticket"), ne(ticketTypes.status, "deleted"))).orderBy(asc(ticketTypes.sortOrder)),
     ctx.db.select().from(eventCustomFields).where(eq(eventCustomFields.eventId, eventId)).orderBy(asc(eventCustomFields.sortOrder)),
   ]);
   return { event, dates, tickets, customFields };
@@ -382,8 +383,8 @@ export async function listOrganizationEvents(
       // Correlated subqueries name their tables explicitly: drizzle leaves columns unqualified here.
       firstDate: sql<Date | null>`(select min(d.starts_at) from event_dates d where d.event_id = "events"."id" and d.status <> 'deleted')`,
       lastDate: sql<Date | null>`(select max(d.ends_at) from event_dates d where d.event_id = "events"."id" and d.status <> 'deleted')`,
-      sold: sql<number>`coalesce((select sum(t.sold) from ticket_types t where t.event_id = "events"."id" and t.status <> 'deleted'), 0)::int`,
-      stock: sql<number>`coalesce((select sum(t.stock) from ticket_types t where t.event_id = "events"."id" and t.status <> 'deleted'), 0)::int`,
+      sold: sql<number>`coalesce((select sum(t.sold) from ticket_types t where t.event_id = "events"."id" and t.kind = 'ticket' and t.status <> 'deleted'), 0)::int`,
+      stock: sql<number>`coalesce((select sum(t.stock) from ticket_types t where t.event_id = "events"."id" and t.kind = 'ticket' and t.status <> 'deleted'), 0)::int`,
     })
     .from(events)
     .where(and(eq(events.organizationId, input.organizationId), inArray(events.status, statuses)))

@@ -55,7 +55,8 @@ async function rowsOf<T extends typeof eventDates | typeof ticketTypes>(tx: DbOr
     .from(table as typeof eventDates)
     .where(and(inArray(table.id, ids), eq(table.eventId, eventId)))
     .for("update")) as T["$inferSelect"][];
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  // Menu items live in ticket_types too (decision 106): never edited as ticket types.
+  const byId = new Map(rows.filter((r) => field !== "ticketTypes" || (r as typeof ticketTypes.$inferSelect).kind === "ticket").map((r) => [r.id, r]));
   ids.forEach((id, index) => {
     if (!byId.has(id)) throw new Invalid({ [`${field}.${index}.id`]: ["No es de este evento"] });
   });

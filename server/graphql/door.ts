@@ -27,7 +27,7 @@ const DoorAnswerRef = builder.objectRef<DoorAnswer & { now: Date }>("DoorAnswer"
     scanId: t.exposeString("scanId", { nullable: false, description: "The scan's id (yours, or ours when you sent none): sending it again changes nothing." }),
     outcome: t.exposeString("outcome", {
       nullable: false,
-      description: "admitted, already_in, conflict (two doors let it in offline), voided (voided or refunded), other_event, other_date or unknown (unknown or forged code).",
+      description: "admitted, already_in, conflict (two doors let it in offline), voided (voided or refunded), other_event, other_date, wrong_place (a menu item at the door, or a ticket at the bar) or unknown (unknown or forged code).",
     }),
     admitted: t.boolean({ nullable: false, resolve: (a) => a.outcome === "admitted" }),
     title: t.string({ nullable: false, description: "The screen's big line, in Spanish (\"Adelante\", \"Ya ingresó\"…).", resolve: (a) => verdictTitle(a) }),
@@ -79,6 +79,7 @@ const RedeemProductInput = builder.inputType("RedeemProductInput", {
     deviceId: t.string(),
     scanId: t.string({ description: "Your id for this scan: resending it is a no-op that answers the same." }),
     eventDateId: t.id({ description: "The date the door admits; default the event's date of tonight." }),
+    mode: t.string({ description: "\"door\" (default) admits tickets; \"bar\" serves the event's menu items. Each answers wrong_place for the other's codes." }),
   }),
 });
 
@@ -141,7 +142,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: RedeemProductInput, required: true }) },
     resolve: async (_root, { input }, gql) => {
       const door = await doorOf(gql, input);
-      const answer = await redeemAtDoor(gql.ctx, door, { code: input.code, door: input.door, deviceId: input.deviceId, scanId: input.scanId, eventDateId: input.eventDateId == null ? null : String(input.eventDateId) });
+      const answer = await redeemAtDoor(gql.ctx, door, { code: input.code, door: input.door, deviceId: input.deviceId, scanId: input.scanId, eventDateId: input.eventDateId == null ? null : String(input.eventDateId), mode: input.mode === "bar" ? "bar" : "door" });
       return { ...answer, now: gql.ctx.now };
     },
   }),

@@ -193,7 +193,7 @@ export async function invitationTarget(ctx: Ctx, eventId: string, ticketTypeId: 
     ctx.db
       .select()
       .from(ticketTypes)
-      .where(and(eq(ticketTypes.eventId, event.id), ne(ticketTypes.status, "deleted")))
+      .where(and(eq(ticketTypes.eventId, event.id), eq(ticketTypes.kind, "ticket"), ne(ticketTypes.status, "deleted")))
       .orderBy(asc(ticketTypes.sortOrder)),
   ]);
   const ticket = ticketTypeId ? tickets.find((t) => t.id === ticketTypeId) : undefined;

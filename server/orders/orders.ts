@@ -52,6 +52,7 @@ export const ORDER_MESSAGES = {
   ...SELECTION_MESSAGES,
   eventNotFound: "No encontramos el evento.",
   notOnline: (name: string) => `Por ahora «${name}» no se vende online.`,
+  mixedKinds: "Las consumiciones del menú se compran aparte, en el menú del evento. Hacé una compra para las entradas y otra para el menú.",
   mixedMethods: "No podés combinar en una compra entradas que se pagan con Mercado Pago y entradas que se pagan por transferencia bancaria. Hacé una compra para cada una.",
   wrongMethod: (name: string, method: "MERCADO_PAGO" | "BANK_TRANSFER") => `«${name}» se paga con ${METHOD_LABEL[method]}.`,
   orderNotFound: "No encontramos la compra.",
@@ -152,9 +153,13 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
     .from(ticketTypes)
     .where(and(eq(ticketTypes.eventId, event.id), inArray(ticketTypes.id, [...wanted.keys()])));
   const byId = new Map(tickets.map((t) => [t.id, t]));
+  // Tickets and menu items (decision 106) are bought apart: the menu has its own page and its own order.
+  if (new Set(tickets.map((t) => t.kind)).size > 1) invalid({ _form: [ORDER_MESSAGES.mixedKinds] });
+  const onlyMenu = tickets.length > 0 && tickets.every((t) => t.kind === "menu");
 
   // The date: the one asked for, the only one, or the one all chosen tickets are for.
-  let eventDateId = input.eventDateId ?? (dates.length === 1 ? dates[0].id : undefined);
+  // Menu items are for the event's next date unless the buyer says which.
+  let eventDateId = input.eventDateId ?? (dates.length === 1 || onlyMenu ? dates[0].id : undefined);
   if (!eventDateId) {
     const bound = new Set(tickets.map((t) => t.eventDateId));
     if (bound.size === 1 && [...bound][0]) eventDateId = [...bound][0]!;

@@ -70,6 +70,11 @@ export const eventDates = pgTable(
   ],
 );
 
+export const PRODUCT_KINDS = ["ticket", "menu"] as const;
+export type ProductKind = (typeof PRODUCT_KINDS)[number];
+export const MENU_CATEGORIES = ["drink", "food", "combo"] as const;
+export type MenuCategory = (typeof MENU_CATEGORIES)[number];
+
 export const ticketTypes = pgTable(
   "ticket_types",
   {
@@ -95,11 +100,23 @@ export const ticketTypes = pgTable(
     accessCode: text("access_code"),
     paymentMethod: text("payment_method").$type<PaymentMethodKind>().notNull().default("MercadoPagoAccount"),
     sortOrder: integer("sort_order").notNull().default(0),
+    /**
+     * What the row sells (decision 106): `ticket` gets you in, `menu` is a
+     * consumable of the event's menu (drink, food, combo) redeemed at the
+     * bar. Both go through the same stock, order, payment and refund path.
+     */
+    kind: text("kind").$type<ProductKind>().notNull().default("ticket"),
+    /** Menu items only: drink, food or combo. */
+    menuCategory: text("menu_category").$type<MenuCategory>(),
+    /** Menu items only: the picture shown on the menu. */
+    imageUrl: text("image_url"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("ticket_types_event_idx").on(t.eventId),
+    check("ticket_types_kind_check", sql`${t.kind} in ('ticket','menu')`),
+    check("ticket_types_menu_category_check", sql`${t.menuCategory} is null or ${t.menuCategory} in ('drink','food','combo')`),
     // The database itself refuses overselling, whatever the code does.
     check("ticket_types_stock_check", sql`${t.sold} >= 0 and ${t.sold} <= ${t.stock}`),
     check("ticket_types_price_check", sql`${t.price} >= 0`),

@@ -1,0 +1,198 @@
+import type { TicketTypeRow } from "#server/db/schema";
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { z } from "zod";
+import { optional, requiredText } from "#common/validation";
+import type { Ctx } from "#server/context";
+import { events, MENU_CATEGORIES, ticketTypes, type MenuCategory } from "#server/db/schema";
+import { Invalid, NotFound } from "#server/errors";
+import { eventChanged } from "#server/events/changes";
+import { requireEvent } from "#server/events/events";
+import { intSchema, moneySchema, statusSchema } from "#server/events/schemas";
+import { storedImageUrlSchema } from "#server/media/images";
+import { stockAtLeastSold } from "#server/stock/stock";
+import { parseInput } from "#server/validation";
+
+/*
+ * The event's menu (DESIGN.md §4 Menu, decision 106): consumables — drinks,
+ * food, combos — kept as products of the event in `ticket_types` with
+ * `kind = 'menu'`, so buying one takes the same stock hold, order, billing,
+ * payment, expiry, webhook and refund path as a ticket, and each unit is an
+ * issued product with its own QR, redeemed at the bar. Everything here reads
+ * and writes only `kind = 'menu'` rows; the ticket functions only `ticket`.
+ */
+
+export const MENU_CATEGORY_LABELS: Record<MenuCategory, string> = { drink: "Bebida", food: "Comida", combo: "Combo" };
+
+export const MENU_MESSAGES = {
+  notFound: "No encontramos esa consumición.",
+  category: "Elegí si es bebida, comida o combo.",
+  stockBelowSold: "El stock no puede ser menor a lo ya vendido.",
+} as const;
+
+const uuid = z.uuid({ error: "Identificador inválido." });
+const booleanish = z.union([z.boolean(), z.string()]).transform((v) => v === true || v === "on" || v === "true");
+
+const menuItemFields = {
+  name: requiredText().refine((v) => v.length <= 80, "Usá hasta 80 caracteres"),
+  description: z.string().trim().max(500, "Usá hasta 500 caracteres").default(""),
+  category: z.enum(MENU_CATEGORIES, { error: MENU_MESSAGES.category }),
+  price: moneySchema,
+  stock: intSchema(0, 1_000_000),
+  maxPerOrder: intSchema(1, 100).default(10),
+  imageUrl: optional(storedImageUrlSchema),
+  /** Visible on /menu/{slug}; hidden items cannot be bought. */
+  visible: booleanish.default(true),
+};
+
+export const createMenuItemSchema = z.object({ eventId: uuid, ...menuItemFields });
+export const updateMenuItemSchema = z.object({ id: uuid, ...menuItemFields });
+export type MenuItemInput = z.input<typeof createMenuItemSchema>;
+
+export interface MenuItemView {
+  id: string;
+  eventId: string;
+  name: string;
+  description: string;
+  category: MenuCategory;
+  categoryLabel: string;
+  price: number;
+  stock: number;
+  sold: number;
+  available: number;
+  maxPerOrder: number;
+  imageUrl: string | null;
+  visible: boolean;
+  status: TicketTypeRow["status"];
+  sortOrder: number;
+}
+
+export function toMenuItemView(row: TicketTypeRow): MenuItemView {
+  const category = row.menuCategory ?? "drink";
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    name: row.name,
+    description: row.description,
+    category,
+    categoryLabel: MENU_CATEGORY_LABELS[category],
+    price: row.price,
+    stock: row.stock,
+    sold: row.sold,
+    available: Math.max(0, row.stock - row.sold),
+    maxPerOrder: row.maxPerOrder,
+    imageUrl: row.imageUrl,
+    visible: !row.hidden,
+    status: row.status,
+    sortOrder: row.sortOrder,
+  };
+}
+
+/** A menu item of an event the actor manages. */
+async function requireMenuItem(ctx: Ctx, id: string): Promise<TicketTypeRow> {
+  if (!uuid.safeParse(id).success) throw new NotFound(MENU_MESSAGES.notFound);
+  const [row] = await ctx.db
+    .select()
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.id, id), eq(ticketTypes.kind, "menu")));
+  if (!row || row.status === "deleted") throw new NotFound(MENU_MESSAGES.notFound);
+  await requireEvent(ctx, row.eventId, "events:manage");
+  return row;
+}
+
+function columnsOf(data: z.output<typeof createMenuItemSchema> | z.output<typeof updateMenuItemSchema>) {
+  return {
+    name: data.name,
+    description: data.description,
+    menuCategory: data.category,
+    price: data.price,
+    maxPerOrder: data.maxPerOrder,
+    imageUrl: data.imageUrl ?? null,
+    hidden: !data.visible,
+  };
+}
+
+/** `createMenuItem`: a consumable on the event's menu, last in the order. */
+export async function createMenuItem(ctx: Ctx, rawInput: unknown): Promise<MenuItemView> {
+  const data = parseInput(createMenuItemSchema, rawInput);
+  await requireEvent(ctx, data.eventId, "events:manage");
+  const [{ next }] = await ctx.db
+    .select({ next: sql<number>`coalesce(max(${ticketTypes.sortOrder}) + 1, 0)::int` })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.eventId, data.eventId), eq(ticketTypes.kind, "menu")));
+  const [row] = await ctx.db
+    .insert(ticketTypes)
+    .values({ eventId: data.eventId, kind: "menu", ...columnsOf(data), stock: data.stock, minPerOrder: 1, sortOrder: next, createdAt: ctx.now, updatedAt: ctx.now })
+    .returning();
+  eventChanged(row.eventId);
+  return toMenuItemView(row);
+}
+
+/** `updateMenuItem`: stock never below what is sold or held (checked in the UPDATE itself, as for tickets). */
+export async function updateMenuItem(ctx: Ctx, rawInput: unknown): Promise<MenuItemView> {
+  const data = parseInput(updateMenuItemSchema, rawInput);
+  await requireMenuItem(ctx, data.id);
+  const [row] = await ctx.db
+    .update(ticketTypes)
+    .set({ ...columnsOf(data), stock: data.stock, updatedAt: ctx.now })
+    .where(and(eq(ticketTypes.id, data.id), stockAtLeastSold(data.stock)))
+    .returning();
+  if (!row) throw new Invalid({ stock: [MENU_MESSAGES.stockBelowSold] });
+  eventChanged(row.eventId);
+  return toMenuItemView(row);
+}
+
+/** `setMenuItemStatus`: pause (not sold for now), resume, or delete (gone from the menu; sold units stay valid). */
+export async function setMenuItemStatus(ctx: Ctx, rawInput: unknown): Promise<MenuItemView> {
+  const data = parseInput(z.object({ id: uuid, status: statusSchema }), rawInput);
+  await requireMenuItem(ctx, data.id);
+  const [row] = await ctx.db.update(ticketTypes).set({ status: data.status, updatedAt: ctx.now }).where(eq(ticketTypes.id, data.id)).returning();
+  eventChanged(row.eventId);
+  return toMenuItemView(row);
+}
+
+/** `reorderMenu`: the menu in this order (ids of the event's items; any left out keep their place after these). */
+export async function reorderMenu(ctx: Ctx, rawInput: unknown): Promise<MenuItemView[]> {
+  const data = parseInput(z.object({ eventId: uuid, ids: z.array(uuid).max(500) }), rawInput);
+  await requireEvent(ctx, data.eventId, "events:manage");
+  const items = await menuRows(ctx, data.eventId);
+  const wanted = data.ids.filter((id) => items.some((i) => i.id === id));
+  const order = [...wanted, ...items.map((i) => i.id).filter((id) => !wanted.includes(id))];
+  await ctx.db.transaction(async (tx) => {
+    for (const [index, id] of order.entries()) await tx.update(ticketTypes).set({ sortOrder: index, updatedAt: ctx.now }).where(eq(ticketTypes.id, id));
+  });
+  eventChanged(data.eventId);
+  return (await menuRows(ctx, data.eventId)).map(toMenuItemView);
+}
+
+async function menuRows(ctx: Ctx, eventId: string): Promise<TicketTypeRow[]> {
+  return ctx.db
+    .select()
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.eventId, eventId), eq(ticketTypes.kind, "menu"), ne(ticketTypes.status, "deleted")))
+    .orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.createdAt));
+}
+
+/** `menuItems` for the back office: every item not deleted, with sold counts, paused and hidden ones included. */
+export async function listMenuItems(ctx: Ctx, eventId: string): Promise<MenuItemView[]> {
+  await requireEvent(ctx, eventId, "sales:read");
+  return (await menuRows(ctx, eventId)).map(toMenuItemView);
+}
+
+/**
+ * `/menu/{slug}` and `menu(slug)`: what a buyer can order now — visible,
+ * active items of a published, active event — or null when the event does
+ * not exist for buyers.
+ */
+export async function publicMenu(ctx: Ctx, slug: string): Promise<{ event: { id: string; slug: string; name: string; imageUrl: string | null }; items: MenuItemView[] } | null> {
+  const [event] = await ctx.db.select().from(events).where(eq(events.slug, slug.toLowerCase()));
+  if (!event || !event.publishedAt || event.status === "deleted") return null;
+  const rows = event.status === "active" ? (await menuRows(ctx, event.id)).filter((r) => r.status === "active" && !r.hidden) : [];
+  return { event: { id: event.id, slug: event.slug, name: event.name, imageUrl: event.imageUrl }, items: rows.map(toMenuItemView) };
+}
+
+/** The kinds of the given products (ticket or menu), for order rules that keep them apart. */
+export async function kindsOf(ctx: Ctx, ids: string[]): Promise<Map<string, TicketTypeRow["kind"]>> {
+  if (!ids.length) return new Map();
+  const rows = await ctx.db.select({ id: ticketTypes.id, kind: ticketTypes.kind }).from(ticketTypes).where(inArray(ticketTypes.id, ids));
+  return new Map(rows.map((r) => [r.id, r.kind]));
+}
