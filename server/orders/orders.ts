@@ -133,7 +133,6 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
   const [event] = await ctx.db.select().from(events).where(eq(events.slug, input.eventSlug.toLowerCase()));
   if (!event || !event.publishedAt || event.status === "deleted") throw new NotFound(ORDER_MESSAGES.eventNotFound);
   if (event.status !== "active") invalid({ _form: [ORDER_MESSAGES.paused] });
-  const customFields = await checkCustomFields(ctx, event.id, input.customFields ?? {});
 
   const dates = (
     await ctx.db
@@ -156,6 +155,8 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
   // Tickets and menu items (decision 106) are bought apart: the menu has its own page and its own order.
   if (new Set(tickets.map((t) => t.kind)).size > 1) invalid({ _form: [ORDER_MESSAGES.mixedKinds] });
   const onlyMenu = tickets.length > 0 && tickets.every((t) => t.kind === "menu");
+  // The event's questions and one holder per ticket are about who gets in, not who orders a drink.
+  const customFields = onlyMenu ? null : await checkCustomFields(ctx, event.id, input.customFields ?? {});
 
   // The date: the one asked for, the only one, or the one all chosen tickets are for.
   // Menu items are for the event's next date unless the buyer says which.
@@ -208,7 +209,7 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
   const method = [...methods][0];
   const names = [...wanted.keys()].map((id) => byId.get(id)!.name);
   const wrongMethod = method && method !== input.paymentMethod ? ORDER_MESSAGES.wrongMethod(names[0], method) : undefined;
-  const attendees = holdersOf(event.oneHolderPerTicket, wanted, input.attendees);
+  const attendees = holdersOf(event.oneHolderPerTicket && !onlyMenu, wanted, input.attendees);
   const referredNick = await knownNick(ctx, input.referredNick);
 
   const holdMinutes = HOLD_MINUTES[input.paymentMethod];

@@ -1,0 +1,270 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useMemo } from "react";
+import { formatMoney } from "#common/money";
+import { getUserById } from "#server/accounts/users";
+import { GENERIC_ERROR, isDomainError } from "#server/errors";
+import { publicMenu, type MenuItemView } from "#server/menu/menu";
+import { startCheckout } from "#server/orders/checkout";
+import { withBillingToken } from "#server/orders/access";
+import { menuCartCookie, readMenuCart } from "#app/lib/menu-cart.server";
+import { getRequestContext } from "#app/lib/session.server";
+import { FormErrors } from "#app/components/account/Notice";
+import { useIsSubmitting } from "#app/components/account/useAccountForm";
+import { OrderLines } from "#app/components/checkout/OrderLines";
+import { PayerInfoFields } from "#app/components/checkout/PayerInfoFields";
+import { formFieldName, payerInfoSchema } from "#app/components/checkout/schema";
+import { Button, buttonClasses } from "#app/components/ui/Button";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Menú: ${data.event.name} · Tribuna` : "Menú · Tribuna" }];
+
+const CATEGORY_ORDER = ["drink", "food", "combo"] as const;
+const CATEGORY_TITLES = { drink: "Bebidas", food: "Comidas", combo: "Combos" } as const;
+const PAYER_SCHEMA = payerInfoSchema({ customFields: [], holders: 0 });
+
+export const MENU_PAGE_MESSAGES = {
+  empty: "Elegí al menos una consumición.",
+  changed: "Algunas cosas del menú cambiaron (sin stock o pausadas): revisá tu pedido.",
+  tooMany: (name: string, max: number) => `De «${name}» podés pedir hasta ${max}.`,
+} as const;
+
+/** The cart against the menu as it is now: only items still on it, quantities within stock and the per-order limit. */
+function cartLines(items: MenuItemView[], cart: { ticketId: string; qty: number }[]) {
+  let changed = false;
+  const lines = cart.flatMap((entry) => {
+    const item = items.find((i) => i.id === entry.ticketId);
+    const qty = item ? Math.min(entry.qty, item.available, item.maxPerOrder) : 0;
+    if (!item || qty !== entry.qty) changed = true;
+    return item && qty > 0 ? [{ item, qty }] : [];
+  });
+  return { lines, changed };
+}
+
+async function loadMenu(request: Request, slug: string) {
+  const { ctx, headers } = await getRequestContext(request);
+  const menu = await publicMenu(ctx, slug);
+  if (!menu) throw data({ message: "No encontramos el evento." }, { status: 404 });
+  const { lines, changed } = cartLines(menu.items, readMenuCart(request, slug));
+  return { ctx, headers, menu, lines, changed };
+}
+
+/**
+ * `/menu/{slug}`: the event's menu on a phone, without JavaScript. Step one
+ * picks quantities (saved in the cookie `menu-order-{slug}`); `?paso=datos`
+ * asks who pays and sends them to the same checkout as tickets.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const slug = (params.slug ?? "").toLowerCase();
+  const { ctx, headers, menu, lines, changed } = await loadMenu(request, slug);
+  if (changed) headers.append("Set-Cookie", menuCartCookie(slug, lines.map((l) => ({ ticketId: l.item.id, qty: l.qty }))));
+  const step = new URL(request.url).searchParams.get("paso") === "datos" && lines.length ? "payer" : "pick";
+  const user = ctx.actor.kind === "user" ? await getUserById(ctx, ctx.actor.userId) : undefined;
+  headers.set("Cache-Control", "private, no-store");
+  const total = lines.reduce((sum, l) => sum + l.qty * l.item.price, 0);
+  return data(
+    {
+      event: { name: menu.event.name, slug: menu.event.slug },
+      step,
+      changed,
+      sections: CATEGORY_ORDER.map((category) => ({
+        title: CATEGORY_TITLES[category],
+        items: menu.items
+          .filter((i) => i.category === category)
+          .map((i) => ({
+            id: i.id,
+            name: i.name,
+            description: i.description,
+            price: formatMoney(i.price),
+            imageUrl: i.imageUrl,
+            max: Math.min(i.available, i.maxPerOrder),
+            qty: lines.find((l) => l.item.id === i.id)?.qty ?? 0,
+          })),
+      })).filter((s) => s.items.length),
+      lines: lines.map((l) => ({ key: l.item.id, name: l.item.name, qty: l.qty, unitPrice: formatMoney(l.item.price), subtotal: formatMoney(l.qty * l.item.price) })),
+      total: formatMoney(total),
+      payer: {
+        firstName: user?.firstName ?? "",
+        lastName: user?.lastName ?? "",
+        email: user?.email ?? "",
+        documentType: user?.documentType ?? "dni",
+        documentNumber: user?.documentNumber ?? "",
+        phoneNumber: user?.phoneNumber ?? "",
+      },
+    },
+    { headers },
+  );
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const slug = (params.slug ?? "").toLowerCase();
+  const { ctx, headers, menu, lines, changed } = await loadMenu(request, slug);
+  headers.set("Cache-Control", "private, no-store");
+  const form = await request.formData();
+  if (form.get("intent") === "pick") {
+    const picked = menu.items.map((item) => ({ ticketId: item.id, qty: Math.max(0, Math.trunc(Number(form.get(`qty.${item.id}`) ?? 0)) || 0) }));
+    const errors = picked.flatMap((p) => {
+      const item = menu.items.find((i) => i.id === p.ticketId)!;
+      return p.qty > Math.min(item.available, item.maxPerOrder) ? [MENU_PAGE_MESSAGES.tooMany(item.name, Math.min(item.available, item.maxPerOrder))] : [];
+    });
+    if (errors.length) return data({ pickErrors: errors, result: undefined }, { status: 400, headers });
+    if (!picked.some((p) => p.qty > 0)) return data({ pickErrors: [MENU_PAGE_MESSAGES.empty], result: undefined }, { status: 400, headers });
+    headers.append("Set-Cookie", menuCartCookie(slug, picked));
+    return redirect(`/menu/${slug}?paso=datos`, { headers });
+  }
+
+  const submission = parseWithZod(form, { schema: PAYER_SCHEMA });
+  if (submission.status !== "success") return data({ result: submission.reply(), pickErrors: [] }, { status: 400, headers });
+  if (changed || !lines.length) return data({ result: submission.reply({ formErrors: [lines.length ? MENU_PAGE_MESSAGES.changed : MENU_PAGE_MESSAGES.empty] }), pickErrors: [] }, { status: 409, headers });
+  const { couponCode, attendees: _attendees, customFields: _customFields, ...payer } = submission.value;
+  try {
+    const started = await startCheckout(ctx, {
+      eventSlug: slug,
+      items: lines.map((l) => ({ ticketId: l.item.id, qty: l.qty })),
+      payer,
+      paymentMethod: "MERCADO_PAGO",
+      couponCode,
+    });
+    headers.append("Set-Cookie", menuCartCookie(slug, []));
+    const id = started.billing.id;
+    const to = started.billing.status === "pending" ? `/checkout/${id}` : `/checkout/status/approved?billingId=${id}`;
+    return redirect(withBillingToken(to, id), { headers });
+  } catch (error) {
+    if (!isDomainError(error)) {
+      console.error(error);
+      return data({ result: submission.reply({ formErrors: [GENERIC_ERROR] }), pickErrors: [] }, { status: 500, headers });
+    }
+    const fieldErrors: Record<string, string[]> = {};
+    const formErrors: string[] = [];
+    for (const [key, messages] of Object.entries(error.fieldErrors ?? {})) {
+      const name = formFieldName(key);
+      if (["firstName", "lastName", "email", "documentType", "documentNumber", "phoneNumber", "couponCode"].includes(name)) fieldErrors[name] = messages;
+      else formErrors.push(...messages);
+    }
+    if (!Object.keys(fieldErrors).length && !formErrors.length) formErrors.push(error.message);
+    return data({ result: submission.reply({ fieldErrors, formErrors }), pickErrors: [] }, { status: error.code === "CONFLICT" ? 409 : 400, headers });
+  }
+}
+
+export default function MenuPage() {
+  const { event, step, sections, lines, total, changed } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <main className="mx-auto flex w-full max-w-2xl flex-col gap-5 px-4 py-6 sm:px-6 sm:py-8">
+      <header>
+        <p className="text-sm font-bold tracking-wide text-[var(--accent)]">MENÚ</p>
+        <h1 className="text-2xl font-bold leading-tight sm:text-3xl">{event.name}</h1>
+        <p className="mt-1 text-sm text-[var(--muted)]">Pedí y pagá desde el celular; cada consumición llega con su QR y la retirás en la barra.</p>
+      </header>
+      {changed ? (
+        <p role="status" className="rounded-lg border border-amber-500 px-3 py-2 text-sm">
+          {MENU_PAGE_MESSAGES.changed}
+        </p>
+      ) : null}
+      {step === "pick" ? (
+        sections.length ? (
+          <Form method="post" className="flex flex-col gap-5">
+            {actionData?.pickErrors?.length ? (
+              <ul role="alert" className="rounded-lg border border-red-600 px-3 py-2 text-sm text-red-700 dark:border-red-400 dark:text-red-300">
+                {actionData.pickErrors.map((e) => (
+                  <li key={e}>{e}</li>
+                ))}
+              </ul>
+            ) : null}
+            {sections.map((section) => (
+              <section key={section.title} aria-labelledby={`menu-${section.title}`}>
+                <h2 id={`menu-${section.title}`} className="mb-2 text-lg font-bold">
+                  {section.title}
+                </h2>
+                <ul className="flex flex-col gap-3">
+                  {section.items.map((item) => (
+                    <li key={item.id} className="flex gap-3 rounded-xl border border-[var(--border)] bg-[var(--surface)] p-3">
+                      {item.imageUrl ? <img src={item.imageUrl} alt="" width={72} height={72} loading="lazy" className="h-18 w-18 shrink-0 rounded-lg object-cover" /> : null}
+                      <div className="min-w-0 flex-1">
+                        <p className="font-bold">{item.name}</p>
+                        {item.description ? <p className="text-sm text-[var(--muted)]">{item.description}</p> : null}
+                        <p className="mt-1 font-bold">{item.price}</p>
+                      </div>
+                      <div className="flex shrink-0 flex-col items-end justify-center">
+                        {item.max > 0 ? (
+                          <>
+                            <label htmlFor={`qty-${item.id}`} className="text-xs text-[var(--muted)]">
+                              Cantidad
+                            </label>
+                            <input
+                              id={`qty-${item.id}`}
+                              name={`qty.${item.id}`}
+                              type="number"
+                              inputMode="numeric"
+                              min={0}
+                              max={item.max}
+                              defaultValue={item.qty}
+                              aria-label={`Cantidad de ${item.name}`}
+                              className="mt-1 w-16 rounded-lg border border-[var(--border)] bg-[var(--bg)] px-2 py-2 text-center"
+                            />
+                          </>
+                        ) : (
+                          <span className="text-sm font-bold text-[var(--muted)]">Agotado</span>
+                        )}
+                      </div>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ))}
+            <Button type="submit" name="intent" value="pick" className="min-h-11">
+              Continuar
+            </Button>
+          </Form>
+        ) : (
+          <p className="rounded-xl border border-dashed border-[var(--border)] px-4 py-8 text-center">Este evento todavía no tiene nada en su menú.</p>
+        )
+      ) : (
+        <>
+          <section aria-labelledby="tu-pedido" className="rounded-xl border border-[var(--border)] bg-[var(--surface)] p-4">
+            <h2 id="tu-pedido" className="text-lg font-bold">
+              Tu pedido
+            </h2>
+            <OrderLines lines={lines} />
+            <p className="mt-2 flex justify-between border-t border-[var(--border)] pt-3 font-bold">
+              <span>Subtotal</span>
+              <span>{total}</span>
+            </p>
+          </section>
+          <MenuPayerForm />
+          <Link to={`/menu/${event.slug}`} className={buttonClasses("secondary", "min-h-11")}>
+            Cambiar el pedido
+          </Link>
+        </>
+      )}
+    </main>
+  );
+}
+
+function MenuPayerForm() {
+  const { payer } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const schema = useMemo(() => PAYER_SCHEMA, []);
+  const [form, fields] = useForm<Record<string, unknown>>({
+    id: "menu-payer",
+    lastResult: actionData?.result,
+    defaultValue: payer as never,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const submitting = useIsSubmitting();
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <PayerInfoFields fields={fields} customFields={[]} holderLabels={[]} />
+      <p className="text-sm text-[var(--muted)]">Vas a pagar con Mercado Pago. Te reservamos el pedido 15 minutos; los QR te llegan por email y quedan en Mis tickets.</p>
+      <div className="flex justify-end">
+        <Button type="submit" name="intent" value="pay" pending={submitting} pendingLabel="Reservando…" className="min-h-11">
+          Continuar al pago
+        </Button>
+      </div>
+    </Form>
+  );
+}
