@@ -1,6 +1,7 @@
 import type { TicketTypeRow } from "#server/db/schema";
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
+import { MENU_CATEGORY_LABELS } from "#common/menu";
 import { optional, requiredText } from "#common/validation";
 import type { Ctx } from "#server/context";
 import { events, MENU_CATEGORIES, ticketTypes, type MenuCategory } from "#server/db/schema";
@@ -20,8 +21,6 @@ import { parseInput } from "#server/validation";
  * issued product with its own QR, redeemed at the bar. Everything here reads
  * and writes only `kind = 'menu'` rows; the ticket functions only `ticket`.
  */
-
-export const MENU_CATEGORY_LABELS: Record<MenuCategory, string> = { drink: "Bebida", food: "Comida", combo: "Combo" };
 
 export const MENU_MESSAGES = {
   notFound: "No encontramos esa consumición.",

@@ -21,6 +21,7 @@ export const BO = {
   order: (orderId: string) => `/organizacion/resumen-de-ventas/${orderId}`,
   coupons: "/organizacion/cupones",
   invitations: "/organizacion/invitaciones",
+  menu: "/organizacion/menu",
   giveaway: (slug: string) => `/organizacion/evento/enviar-tickets/${slug}`,
   bankTransfers: "/organizacion/transferencias-bancarias",
   bankAccounts: "/organizacion/cuentas-bancarias",
@@ -53,6 +54,7 @@ export const BACKOFFICE_LINKS: BackofficeLink[] = [
   { to: BO.addStock, label: "Agregar entradas", capability: "events:manage" },
   { to: BO.coupons, label: "Cupones", capability: "events:manage" },
   { to: BO.invitations, label: "Invitaciones", capability: "events:manage" },
+  { to: BO.menu, label: "Menú", capability: "events:manage" },
   { to: BO.bankTransfers, label: "Transferencias bancarias", capability: "sales:read" },
   { to: BO.bankAccounts, label: "Cuentas bancarias", capability: "money:manage" },
   { to: BO.paymentMethods, label: "Métodos de pago", capability: "money:manage" },
@@ -73,7 +75,7 @@ export function visibleLinks(can: Capabilities): BackofficeLink[] {
  * (one about a given event, by its path) changing a selector goes to the
  * summary instead of mixing two events.
  */
-export const FILTER_PAGES = new Set<string>([BO.summary, BO.events, BO.createEvent, BO.ticketTypes, BO.addStock, BO.pixel, BO.detail, BO.sales, BO.coupons, BO.invitations, BO.bankTransfers]);
+export const FILTER_PAGES = new Set<string>([BO.summary, BO.events, BO.createEvent, BO.ticketTypes, BO.addStock, BO.pixel, BO.detail, BO.sales, BO.coupons, BO.invitations, BO.menu, BO.bankTransfers]);
 
 export const ROLE_LABELS: Record<string, string> = {
   owner: "Dueño/a",
