@@ -26,9 +26,9 @@ export interface DoorVerdict {
 export function verdictTitle(verdict: DoorVerdict): string {
   switch (verdict.outcome) {
     case "admitted":
-      return "Adelante";
+      return verdict.productKind === "menu" ? "Entregala" : "Adelante";
     case "already_in":
-      return "Ya ingresó";
+      return verdict.productKind === "menu" ? "Ya se canjeó" : "Ya ingresó";
     case "conflict":
       return "Ingresó dos veces";
     case "voided":
@@ -53,7 +53,7 @@ export function verdictDetail(verdict: DoorVerdict, now: Date = new Date()): str
     case "conflict": {
       const where = verdict.redeemedDoor ? ` por ${verdict.redeemedDoor}` : "";
       const when = verdict.redeemedAt ? whenLabel(new Date(verdict.redeemedAt), now) : "";
-      const first = `Ya ingresó${when}${where}.`;
+      const first = verdict.productKind === "menu" ? `Ya se canjeó${when}${where.replace(" por ", " en ")}.` : `Ya ingresó${when}${where}.`;
       return verdict.outcome === "conflict" ? `${first} Dos puertas la aceptaron sin conexión: avisale a quien coordina.` : first;
     }
     case "voided":

@@ -25,7 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 const SUBSCRIPTION = `subscription($slug: String!) { liveNight(eventSlug: $slug) {
   eventName eventSlug eventDateStartsAt updatedAt sold entered
-  ticketTypes { label sold entered } doors { label entered } promoters { label sold entered }
+  ticketTypes { label sold entered } bar { label sold entered } doors { label entered } promoters { label sold entered }
   perQuarterHour { at entered } latestScans { at door outcome holderName ticketTypeName offline } conflicts { at door holderName ticketTypeName }
 } }`;
 
@@ -38,6 +38,7 @@ interface LiveMessage {
   sold: number;
   entered: number;
   ticketTypes: Count[];
+  bar: Count[];
   doors: Count[];
   promoters: Count[];
   perQuarterHour: LiveNight["perQuarterHour"];
@@ -54,6 +55,7 @@ function fromMessage(m: LiveMessage, id: string): LiveNight {
     sold: m.sold,
     entered: m.entered,
     ticketTypes: m.ticketTypes.map((c) => ({ name: c.label, sold: c.sold ?? 0, entered: c.entered })),
+    bar: m.bar.map((c) => ({ name: c.label, sold: c.sold ?? 0, entered: c.entered })),
     doors: m.doors.map((c) => ({ door: c.label, entered: c.entered })),
     promoters: m.promoters.map((c) => ({ nick: c.label, sold: c.sold ?? 0, entered: c.entered })),
     perQuarterHour: m.perQuarterHour,
@@ -127,6 +129,7 @@ export default function LiveNightPage() {
         <CountTable title="Por tipo de entrada" rows={night.ticketTypes.map((t) => ({ label: t.name, sold: t.sold, entered: t.entered }))} />
         <CountTable title="Por puerta" rows={night.doors.map((d) => ({ label: d.door, entered: d.entered }))} empty="Todavía no ingresó nadie." />
         <CountTable title="Por RRPP" rows={night.promoters.map((p) => ({ label: p.nick, sold: p.sold, entered: p.entered }))} empty="Sin ventas por link de RRPP." />
+        {night.bar.length ? <CountTable title="Barra" rows={night.bar.map((b) => ({ label: b.name, sold: b.sold, entered: b.entered }))} enteredLabel="Entregadas" /> : null}
         <section aria-labelledby="quarters-title" className="rounded-2xl border border-[var(--border)] p-4">
           <h2 id="quarters-title" className="mb-2 font-bold">Ingresos cada 15 minutos</h2>
           {night.perQuarterHour.length ? (
@@ -170,7 +173,7 @@ export default function LiveNightPage() {
   );
 }
 
-function CountTable({ title, rows, empty = "Sin datos." }: { title: string; rows: { label: string; sold?: number; entered: number }[]; empty?: string }) {
+function CountTable({ title, rows, empty = "Sin datos.", enteredLabel = "Ingresaron" }: { title: string; rows: { label: string; sold?: number; entered: number }[]; empty?: string; enteredLabel?: string }) {
   const withSold = rows.some((r) => r.sold !== undefined);
   return (
     <section className="rounded-2xl border border-[var(--border)] p-4">
@@ -180,7 +183,7 @@ function CountTable({ title, rows, empty = "Sin datos." }: { title: string; rows
           <thead>
             <tr className="text-left text-[var(--muted)]">
               <th scope="col" className="font-normal">{title.replace("Por ", "").replace(/^./, (c) => c.toUpperCase())}</th>
-              <th scope="col" className="text-right font-normal">Ingresaron</th>
+              <th scope="col" className="text-right font-normal">{enteredLabel}</th>
               {withSold ? <th scope="col" className="text-right font-normal">Vendidas</th> : null}
             </tr>
           </thead>

@@ -102,3 +102,29 @@ describe("/organizacion/staff-pin and /vivos/acreditacion/{slug} without JavaScr
     expect(missing.status).toBe(404);
   });
 });
+
+describe("/vivos/acreditacion/{slug}?modo=barra without JavaScript", () => {
+  it("the bar serves a paid drink once by its short code and sends tickets to the door", async () => {
+    const { event, producer, tickets, owner } = await tonight();
+    const { createMenuItem } = await import("#server/menu/menu");
+    const drink = await createMenuItem(producer.ctx, { eventId: event.id, name: "Fernet con coca", category: "drink", price: "4500", stock: "10" });
+    const { order, billing } = await createOrder(await ctxAs(), { eventSlug: event.slug, items: [{ ticketId: drink.id, qty: 1 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
+    const db = await getDb();
+    await payInSandbox(db, billing.id, "approved");
+    const [served] = await ticketsOfOrder(db, order.id);
+
+    const path = `/vivos/acreditacion/${event.slug}?modo=barra`;
+    const screen = await run(door.loader, getRequest(path, { cookies: owner }), { slug: event.slug });
+    expect(screen.data).toMatchObject({ locked: false, mode: "bar", entries: 0 });
+    const first = await run(door.action, formRequest(path, { intent: "redeem", mode: "bar", code: shortTicketCode(served.code), scanId: crypto.randomUUID() }, { cookies: owner }), { slug: event.slug });
+    expect(first.data).toMatchObject({ outcome: "admitted", title: "Entregala", ticketTypeName: "Fernet con coca" });
+    const again = await run(door.action, formRequest(path, { intent: "redeem", mode: "bar", code: qrPayloadFor(served.code), scanId: crypto.randomUUID() }, { cookies: owner }), { slug: event.slug });
+    expect(again.data).toMatchObject({ outcome: "already_in", title: "Ya se canjeó" });
+    const ticketAtBar = await run(door.action, formRequest(path, { intent: "redeem", mode: "bar", code: qrPayloadFor(tickets[0].code), scanId: crypto.randomUUID() }, { cookies: owner }), { slug: event.slug });
+    expect(ticketAtBar.data).toMatchObject({ outcome: "wrong_place", title: "Es una entrada", detail: "Se valida en la puerta, no en la barra." });
+    const drinkAtDoor = await run(door.action, formRequest(`/vivos/acreditacion/${event.slug}`, { intent: "redeem", code: qrPayloadFor(served.code), scanId: crypto.randomUUID() }, { cookies: owner }), { slug: event.slug });
+    expect(drinkAtDoor.data).toMatchObject({ outcome: "wrong_place", title: "Es una consumición" });
+    const after = await run(door.loader, getRequest(path, { cookies: owner }), { slug: event.slug });
+    expect(after.data.entries).toBe(1);
+  });
+});

@@ -6,7 +6,7 @@ import { formatDateTime, formatTime } from "#common/dates";
 import { verdictDetail, verdictTitle, type DoorOutcome } from "#common/door";
 import { doorEvent, openDoor, unlockDoor, type DoorAccess } from "#server/door/access";
 import { doorDateOf, doorEntryCount, redeemAtDoor } from "#server/door/redeem";
-import { searchAtDoor } from "#server/door/search";
+import { searchAtDoor, type DoorMode } from "#server/door/search";
 import { isDomainError } from "#server/errors";
 import { getRequestContext } from "#app/lib/session.server";
 import { errorMessages, FORM_STATUS, isFormError, pageErrorResponse } from "#app/lib/domain-errors.server";
@@ -30,6 +30,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 const PRIVATE = { "Cache-Control": "private, no-store" };
 
+/** `?modo=barra`: the same screen serves the event's menu items at the bar (decision 106). */
+function modeOf(url: URL): DoorMode {
+  return url.searchParams.get("modo") === "barra" ? "bar" : "door";
+}
+
 async function doorFor(request: Request, slug: string) {
   const { ctx, headers } = await getRequestContext(request);
   const cookies = readDoorCookies(request, slug);
@@ -52,7 +57,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     });
     return data({ locked: true as const, event: { name: event.name, slug: event.slug }, doorName: cookies.doorName ?? "" }, { headers });
   }
-  const query = new URL(request.url).searchParams.get("buscar") ?? "";
+  const url = new URL(request.url);
+  const query = url.searchParams.get("buscar") ?? "";
+  const mode = modeOf(url);
   let deviceId = cookies.deviceId;
   if (!deviceId) {
     const device = newDeviceCookie();
@@ -60,10 +67,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     headers.append("Set-Cookie", device.cookie);
   }
   const doorDate = await doorDateOf(ctx.db, access.event.id, ctx.now);
-  const [entries, hits] = await Promise.all([doorEntryCount(ctx.db, access.event.id, doorDate?.id), searchAtDoor(ctx, access, query)]);
+  const [entries, hits] = await Promise.all([doorEntryCount(ctx.db, access.event.id, doorDate?.id, mode), searchAtDoor(ctx, access, query, mode)]);
   return data(
     {
       locked: false as const,
+      mode,
       event: { id: access.event.id, name: access.event.name, slug: access.event.slug },
       doorName: cookies.doorName ?? "",
       deviceId,
@@ -88,7 +96,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const slug = params.slug ?? "";
   const { values } = await readForm(request);
   const { ctx, headers, cookies, access } = await doorFor(request, slug);
-  const here = new URL(request.url).pathname;
+  const url = new URL(request.url);
+  const mode = values.mode === "bar" ? "bar" : modeOf(url);
+  const here = `${url.pathname}${mode === "bar" ? "?modo=barra" : ""}`;
   const device = cookies.deviceId ? null : newDeviceCookie();
   if (device) headers.append("Set-Cookie", device.cookie);
 
@@ -112,7 +122,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       return redirect(here, { headers });
     case "redeem": {
       if (!access) return redirect(here, { headers });
-      return redeem(ctx, access, values, { deviceId: cookies.deviceId ?? device!.deviceId, doorName: cookies.doorName, headers });
+      return redeem(ctx, access, values, { deviceId: cookies.deviceId ?? device!.deviceId, doorName: cookies.doorName, headers, mode });
     }
     default:
       return data({ intent: "redeem" as const, error: "No entendimos qué querías hacer." }, { status: 400, headers });
@@ -123,12 +133,12 @@ async function redeem(
   ctx: Awaited<ReturnType<typeof getRequestContext>>["ctx"],
   access: DoorAccess,
   values: Record<string, string>,
-  device: { deviceId: string; doorName: string | null; headers: Headers },
+  device: { deviceId: string; doorName: string | null; headers: Headers; mode: DoorMode },
 ) {
   const code = (values.code ?? "").trim();
   if (!code) return data<ActionReply>({ intent: "redeem", error: "Escribí o escaneá el código de la entrada." }, { status: 400, headers: device.headers });
   try {
-    const answer = await redeemAtDoor(ctx, access, { code, scanId: values.scanId || null, door: device.doorName, deviceId: device.deviceId });
+    const answer = await redeemAtDoor(ctx, access, { code, scanId: values.scanId || null, door: device.doorName, deviceId: device.deviceId, mode: device.mode });
     return data<ActionReply>(
       {
         intent: "redeem",
@@ -200,9 +210,11 @@ function LockedDoor({ eventName, doorName, error }: { eventName: string; doorNam
 }
 
 function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { locked: false }> & { error: string | null }) {
-  const { event, doorName, entries, query, hits, scanId, byPin, error, deviceId, manifestKey } = props;
+  const { event, doorName, entries, query, hits, scanId, byPin, error, deviceId, manifestKey, mode } = props;
+  const bar = mode === "bar";
+  const place = doorName || (bar ? "Barra" : "Puerta principal");
   const pending = useNavigation().state !== "idle";
-  const device = useDoorDevice({ slug: event.slug, eventId: event.id, deviceId, doorName: doorName || "Puerta principal", publicKey: manifestKey as JsonWebKey });
+  const device = useDoorDevice({ slug: event.slug, eventId: event.id, deviceId, doorName: place, publicKey: manifestKey as JsonWebKey, mode });
   useVerdictFeedback(device.verdict);
   useEffect(() => keepPageOffline(), []);
   // With JavaScript the code goes to the device (online redeem, or offline judge and queue); without it, the form posts.
@@ -216,12 +228,12 @@ function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>
     <main className="mx-auto flex min-h-screen max-w-md flex-col gap-5 px-4 py-5">
       <header className="flex items-start justify-between gap-3">
         <div>
-          <p className="text-sm font-bold uppercase tracking-wide text-[var(--muted)]">{doorName || "Puerta principal"}</p>
+          <p className="text-sm font-bold uppercase tracking-wide text-[var(--muted)]">{place}</p>
           <h1 className="text-xl font-bold">{event.name}</h1>
         </div>
         <p className="text-right">
           <span className="block text-3xl font-black tabular-nums" aria-live="polite" data-testid="door-entries">{(entries + device.admittedHere).toLocaleString("es-AR")}</span>
-          <span className="text-sm text-[var(--muted)]">ingresos</span>
+          <span className="text-sm text-[var(--muted)]">{bar ? "canjes" : "ingresos"}</span>
         </p>
       </header>
       {device.verdict ? <Verdict verdict={device.verdict} onNext={device.clearVerdict} /> : null}
@@ -243,8 +255,9 @@ function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>
 
       <Form method="post" className="flex flex-col gap-2" onSubmit={onSubmitCode}>
         <input type="hidden" name="intent" value="redeem" />
+        <input type="hidden" name="mode" value={mode} />
         <input type="hidden" name="scanId" value={scanId} />
-        <label htmlFor="code" className="font-bold">Código de la entrada</label>
+        <label htmlFor="code" className="font-bold">{bar ? "Código de la consumición" : "Código de la entrada"}</label>
         <input
           id="code"
           name="code"
@@ -260,7 +273,7 @@ function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>
         <p id="code-help" className="text-sm text-[var(--muted)]">Escaneá el QR con un lector o escribí el código que figura debajo del QR.</p>
         <p id="code-error" className="min-h-5 text-sm text-red-600 dark:text-red-400" aria-live="polite">{error}</p>
         <Button type="submit" pending={pending} pendingLabel="Validando…" className="py-4 text-lg">
-          Validar entrada
+          {bar ? "Canjear" : "Validar entrada"}
         </Button>
       </Form>
 
@@ -287,16 +300,17 @@ function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>
                   {hit.status === "redeemable" ? (
                     <Form method="post">
                       <input type="hidden" name="intent" value="redeem" />
+                      <input type="hidden" name="mode" value={mode} />
                       <input type="hidden" name="scanId" value={`${scanId}:${hit.code.slice(0, 8)}`} />
                       <input type="hidden" name="code" value={hit.code} />
-                      <Button type="submit" aria-label={`Dar ingreso a ${hit.holderName}`}>Dar ingreso</Button>
+                      <Button type="submit" aria-label={`${bar ? "Entregar a" : "Dar ingreso a"} ${hit.holderName}`}>{bar ? "Entregar" : "Dar ingreso"}</Button>
                     </Form>
                   ) : null}
                 </li>
               ))}
             </ul>
           ) : (
-            <p className="text-[var(--muted)]">No encontramos entradas de este evento con “{query}”.</p>
+            <p className="text-[var(--muted)]">No encontramos {bar ? "consumiciones" : "entradas"} de este evento con “{query}”.</p>
           )
         ) : null}
       </section>

@@ -6,7 +6,7 @@ import type { DoorScanOutcome } from "#server/db/schema";
 import { requireEventBySlug } from "#server/events/events";
 import { onDoorChange } from "./changes";
 import { doorDateOf } from "./redeem";
-import { TICKETS_ONLY } from "./search";
+import { productsOfMode, TICKETS_ONLY } from "./search";
 
 /** The team's view of the night (`/vivos/{slug}`): entries against tickets sold, by type, door, promoter and quarter hour. */
 export interface LiveNight {
@@ -16,6 +16,8 @@ export interface LiveNight {
   sold: number;
   entered: number;
   ticketTypes: { name: string; sold: number; entered: number }[];
+  /** The menu at the bar (decision 106): per item, units sold (not voided) and served (`entered`). */
+  bar: { name: string; sold: number; entered: number }[];
   doors: { door: string; entered: number }[];
   promoters: { nick: string; sold: number; entered: number }[];
   /** Entries per 15 minutes, oldest first. */
@@ -31,13 +33,21 @@ const enteredExpr = sql<number>`count(*) filter (where ${issuedProducts.status} 
 export async function computeLiveNight(db: DbOrTx, event: LiveNight["event"], now: Date): Promise<LiveNight> {
   const date = await doorDateOf(db, event.id, now);
   const ofTheNight = and(eq(issuedProducts.eventId, event.id), TICKETS_ONLY, date ? eq(orders.eventDateId, date.id) : undefined);
-  const [types, promoters, doors, quarters, latest, conflicts] = await Promise.all([
+  const [types, bar, promoters, doors, quarters, latest, conflicts] = await Promise.all([
     db
       .select({ name: ticketTypes.name, sold: soldExpr, entered: enteredExpr })
       .from(issuedProducts)
       .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
       .innerJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
       .where(ofTheNight)
+      .groupBy(ticketTypes.id, ticketTypes.name, ticketTypes.sortOrder)
+      .orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.name)),
+    db
+      .select({ name: ticketTypes.name, sold: soldExpr, entered: enteredExpr })
+      .from(issuedProducts)
+      .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
+      .innerJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
+      .where(and(eq(issuedProducts.eventId, event.id), productsOfMode("bar"), date ? eq(orders.eventDateId, date.id) : undefined))
       .groupBy(ticketTypes.id, ticketTypes.name, ticketTypes.sortOrder)
       .orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.name)),
     db
@@ -85,6 +95,7 @@ export async function computeLiveNight(db: DbOrTx, event: LiveNight["event"], no
     sold: types.reduce((n, t) => n + t.sold, 0),
     entered: types.reduce((n, t) => n + t.entered, 0),
     ticketTypes: types,
+    bar,
     doors,
     promoters,
     perQuarterHour: quarters,

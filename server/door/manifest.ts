@@ -7,7 +7,7 @@ import { doorScans, eventDates, issuedProducts } from "#server/db/schema";
 import { authSecret } from "#server/env";
 import type { DoorAccess } from "./access";
 import { doorDateOf } from "./redeem";
-import { selectDoorTickets, TICKETS_ONLY } from "./search";
+import { productsOfMode, selectDoorTickets, type DoorMode } from "./search";
 
 /**
  * The door manifest (DESIGN.md §12): what a door device needs to judge a
@@ -59,7 +59,7 @@ export function signManifestPayload(payload: string): string {
  * The event's manifest: every ticket (`since` null), or only what changed
  * after `since` (new tickets, scans). Answers the signed JSON text.
  */
-export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { since?: string | null } = {}): Promise<{ payload: string; signature: string }> {
+export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { since?: string | null; mode?: DoorMode | null } = {}): Promise<{ payload: string; signature: string }> {
   const since = options.since ? new Date(options.since) : null;
   const incremental = since !== null && !Number.isNaN(since.getTime());
   const eventId = access.event.id;
@@ -74,7 +74,7 @@ export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { sinc
       )
     : undefined;
   const rows = await selectDoorTickets(ctx.db)
-    .where(and(eq(issuedProducts.eventId, eventId), TICKETS_ONLY, changed))
+    .where(and(eq(issuedProducts.eventId, eventId), productsOfMode(options.mode), changed))
     .orderBy(asc(issuedProducts.createdAt));
   const conflicts = await ctx.db
     // Where it really got in (the earliest scan), as the door's "ya ingresó" says.

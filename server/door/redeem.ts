@@ -10,6 +10,7 @@ import { verifyQrPayload, QR_PREFIX } from "#server/tickets/qr";
 import type { DoorAccess } from "./access";
 import { doorChanged } from "./changes";
 import { onEventChanged } from "#server/events/changes";
+import { productsOfMode, type DoorMode } from "./search";
 
 /** One scan as a device sends it. Only `code` is required online; offline queues send all of it. */
 export interface DoorScanInput {
@@ -268,11 +269,11 @@ export async function syncDoorScans(ctx: Ctx, access: DoorAccess, scans: DoorSca
 }
 
 /** Entries so far for the door's running count. */
-export async function doorEntryCount(db: DbOrTx, eventId: string, eventDateId?: string | null): Promise<number> {
+export async function doorEntryCount(db: DbOrTx, eventId: string, eventDateId?: string | null, mode: DoorMode = "door"): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(issuedProducts)
     .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
-    .where(and(eq(issuedProducts.eventId, eventId), eq(issuedProducts.status, "redeemed"), eventDateId ? eq(orders.eventDateId, eventDateId) : undefined));
+    .where(and(eq(issuedProducts.eventId, eventId), eq(issuedProducts.status, "redeemed"), productsOfMode(mode), eventDateId ? eq(orders.eventDateId, eventDateId) : undefined));
   return row?.n ?? 0;
 }

@@ -15,8 +15,15 @@ export interface DoorSearchHit {
 }
 
 /** A door's view of tickets (with their order and type): what the search and the manifest read. */
-/** Tickets only: menu items share the table (decision 106) and are redeemed at the bar, not at the door. */
-export const TICKETS_ONLY = sql`${issuedProducts.ticketTypeId} in (select id from ticket_types where kind = 'ticket')`;
+/** Where a code is redeemed (decision 106): tickets at the door, menu items at the bar. */
+export type DoorMode = "door" | "bar";
+
+/** Issued products of one kind: menu items share the table and are redeemed at the bar, not at the door. */
+export function productsOfMode(mode: DoorMode | null | undefined) {
+  return sql`${issuedProducts.ticketTypeId} in (select id from ticket_types where kind = ${mode === "bar" ? "menu" : "ticket"})`;
+}
+
+export const TICKETS_ONLY = productsOfMode("door");
 
 export function selectDoorTickets(db: DbOrTx) {
   return db
@@ -40,7 +47,7 @@ export function selectDoorTickets(db: DbOrTx) {
  * DNI or the order code (at least 3 characters, 20 results). Staff see what
  * the door needs to decide (holder, type, state), not the buyer's contact data.
  */
-export async function searchAtDoor(ctx: Ctx, access: DoorAccess, query: string): Promise<DoorSearchHit[]> {
+export async function searchAtDoor(ctx: Ctx, access: DoorAccess, query: string, mode: DoorMode = "door"): Promise<DoorSearchHit[]> {
   const q = query.replace(/\s+/g, " ").trim().slice(0, 80);
   if (q.length < 3) return [];
   const digits = q.replace(/\D/g, "");
@@ -52,7 +59,7 @@ export async function searchAtDoor(ctx: Ctx, access: DoorAccess, query: string):
     conditions.push(sql`${orders.attendees} @> ${JSON.stringify([{ documentNumber: digits }])}::jsonb`);
   }
   return selectDoorTickets(ctx.db)
-    .where(and(eq(issuedProducts.eventId, access.event.id), TICKETS_ONLY, or(...conditions)))
+    .where(and(eq(issuedProducts.eventId, access.event.id), productsOfMode(mode), or(...conditions)))
     .orderBy(asc(issuedProducts.holderName), asc(issuedProducts.id))
     .limit(20);
 }

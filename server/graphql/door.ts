@@ -38,6 +38,7 @@ const DoorAnswerRef = builder.objectRef<DoorAnswer & { now: Date }>("DoorAnswer"
     redeemedAt: t.string({ description: "When it got in (already_in, conflict).", resolve: (a) => isoDate(a.redeemedAt) }),
     redeemedDoor: t.string({ description: "Through which door it got in.", resolve: (a) => a.redeemedDoor ?? null }),
     otherEventName: t.string({ description: "For other_event.", resolve: (a) => a.otherEventName ?? null }),
+    productKind: t.string({ description: "ticket or menu: what the code is (wrong_place says where it goes).", resolve: (a) => a.productKind ?? null }),
   }),
 });
 
@@ -100,6 +101,7 @@ const SyncDoorScansInput = builder.inputType("SyncDoorScansInput", {
     doorSession: t.string({ description: "A session from openDoor." }),
     deviceId: t.string({ required: true }),
     scans: t.field({ type: [OfflineScanInput], required: true, description: "Up to 500, any order." }),
+    mode: t.string({ description: "\"door\" (default) or \"bar\", as in redeemProduct." }),
   }),
 });
 
@@ -116,15 +118,15 @@ builder.queryFields((t) => ({
     type: SignedManifest,
     nullable: false,
     description: "What a door device needs to judge codes offline: keyed hashes of the event's tickets (never the codes), holder, type, date and state. With `since` (the previous manifest's cursor) only what changed.",
-    args: { eventSlug: t.arg.string({ required: true }), staffPin: t.arg.string(), doorSession: t.arg.string(), since: t.arg.string() },
-    resolve: async (_root, args, gql) => doorManifest(gql.ctx, await doorOf(gql, args), { since: args.since }),
+    args: { eventSlug: t.arg.string({ required: true }), staffPin: t.arg.string(), doorSession: t.arg.string(), since: t.arg.string(), mode: t.arg.string({ description: "\"door\" (default): tickets; \"bar\": menu items." }) },
+    resolve: async (_root, args, gql) => doorManifest(gql.ctx, await doorOf(gql, args), { since: args.since, mode: args.mode === "bar" ? "bar" : "door" }),
   }),
   doorSearch: t.field({
     type: [DoorSearchHitRef],
     nullable: false,
     description: "The door's manual search: this event's tickets by holder name, DNI or order code (3 characters at least, 20 results).",
-    args: { eventSlug: t.arg.string({ required: true }), query: t.arg.string({ required: true }), staffPin: t.arg.string(), doorSession: t.arg.string() },
-    resolve: async (_root, args, gql) => searchAtDoor(gql.ctx, await doorOf(gql, args), args.query),
+    args: { eventSlug: t.arg.string({ required: true }), query: t.arg.string({ required: true }), staffPin: t.arg.string(), doorSession: t.arg.string(), mode: t.arg.string({ description: "\"door\" (default): tickets; \"bar\": menu items." }) },
+    resolve: async (_root, args, gql) => searchAtDoor(gql.ctx, await doorOf(gql, args), args.query, args.mode === "bar" ? "bar" : "door"),
   }),
   doorPin: t.field({
     type: DoorPinRef,
@@ -153,7 +155,8 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SyncDoorScansInput, required: true }) },
     resolve: async (_root, { input }, gql) => {
       const door = await doorOf(gql, input);
-      const answers = await syncDoorScans(gql.ctx, door, input.scans.map((s) => ({ ...s, deviceId: input.deviceId })));
+      const mode = input.mode === "bar" ? "bar" : "door";
+      const answers = await syncDoorScans(gql.ctx, door, input.scans.map((s) => ({ ...s, deviceId: input.deviceId, mode })));
       return answers.map((a) => ({ ...a, now: gql.ctx.now }));
     },
   }),
@@ -226,6 +229,7 @@ const LiveNightRef = builder.objectRef<live.LiveNight>("LiveNight").implement({
     sold: t.exposeInt("sold", { nullable: false }),
     entered: t.exposeInt("entered", { nullable: false }),
     ticketTypes: t.field({ type: [LiveCount], nullable: false, resolve: (n) => n.ticketTypes }),
+    bar: t.field({ type: [LiveCount], nullable: false, description: "The menu at the bar: per item, units sold and served (entered).", resolve: (n) => n.bar }),
     doors: t.field({ type: [LiveCount], nullable: false, resolve: (n) => n.doors }),
     promoters: t.field({ type: [LiveCount], nullable: false, description: "By referral nick.", resolve: (n) => n.promoters }),
     perQuarterHour: t.field({ type: [LiveSlot], nullable: false, resolve: (n) => n.perQuarterHour }),

@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
 import { memberships, ticketTypes } from "#server/db/schema";
 import type { DoorAccess } from "#server/door/access";
-import { redeemAtDoor } from "#server/door/redeem";
+import { computeLiveNight } from "#server/door/live";
+import { doorEntryCount, redeemAtDoor } from "#server/door/redeem";
+import { searchAtDoor } from "#server/door/search";
 import { getPublicEvent } from "#server/events/catalogue";
 import { updateTicketType } from "#server/events/events";
 import { assertLedgerMatches } from "#server/ledger/invariants";
@@ -90,6 +92,15 @@ describe("the event's menu", () => {
     expect([first.outcome, second.outcome].sort()).toEqual(["admitted", "already_in"]);
     expect(first.ticketTypeName).toBe("Fernet con coca");
     expect(await redeemAtDoor(made.ctx, access, { code: qrPayloadFor(drinks[1].code), mode: "bar" })).toMatchObject({ outcome: "admitted" });
+
+    // The live view counts the bar apart from the door; the door's count and search never include drinks.
+    const night = await computeLiveNight(db, access.event, new Date());
+    expect(night.bar).toEqual([{ name: "Fernet con coca", sold: 2, entered: 2 }]);
+    expect(night.entered).toBe(0);
+    expect(await doorEntryCount(db, made.event.id, null, "bar")).toBe(2);
+    expect(await doorEntryCount(db, made.event.id, null, "door")).toBe(0);
+    expect(await searchAtDoor(made.ctx, access, "Sofía Peña")).toEqual([]);
+    expect((await searchAtDoor(made.ctx, access, "Sofía Peña", "bar")).map((h) => h.ticketTypeName)).toEqual(["Fernet con coca", "Fernet con coca"]);
 
     // A ticket at the bar is sent to the door.
     const { order: ticketOrder, billing: ticketBilling } = await createOrder(buyer, { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.General.id, qty: 1 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });

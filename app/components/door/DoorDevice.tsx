@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { formatDateTime } from "#common/dates";
 import { verdictDetail, verdictTitle, type DoorVerdict } from "#common/door";
-import { DoorBook, fetchManifest, isNetworkFailure, readQueue, redeemOnline, syncQueue, writeQueue, type QueuedScan } from "./door-device";
+import { DoorBook, fetchManifest, isNetworkFailure, readQueue, redeemOnline, syncQueue, writeQueue, type DeviceMode, type QueuedScan } from "./door-device";
 import type { VerdictView } from "./Verdict";
 
 /** How often the device syncs its queue and refreshes the manifest while online, and when it takes a whole one again. */
@@ -14,6 +14,8 @@ export interface DoorDeviceOptions {
   deviceId: string;
   doorName: string;
   publicKey: JsonWebKey;
+  /** "bar": menu items, with their own manifest and queue (decision 106). */
+  mode?: DeviceMode;
 }
 
 export interface DoorConflict {
@@ -38,7 +40,7 @@ function view(verdict: DoorVerdict, offline: boolean): VerdictView {
  * does not answer they are judged against the signed manifest and queued on
  * the device, and the queue is synced (idempotently) when it comes back.
  */
-export function useDoorDevice({ slug, eventId, deviceId, doorName, publicKey }: DoorDeviceOptions) {
+export function useDoorDevice({ slug, eventId, deviceId, doorName, publicKey, mode = "door" }: DoorDeviceOptions) {
   const book = useRef<DoorBook | null>(null);
   const [verdict, setVerdict] = useState<VerdictView | null>(null);
   const [online, setOnline] = useState(true);
@@ -49,23 +51,23 @@ export function useDoorDevice({ slug, eventId, deviceId, doorName, publicKey }: 
   const busy = useRef(false);
 
   useEffect(() => {
-    const device = new DoorBook(eventId, publicKey);
+    const device = new DoorBook(eventId, publicKey, mode);
     book.current = device;
-    setPending(readQueue(eventId).length);
+    setPending(readQueue(eventId, mode).length);
     let stopped = false;
     let lastFull = 0;
     let timer: ReturnType<typeof setTimeout> | null = null;
 
     async function tick() {
       try {
-        const queue = readQueue(eventId);
+        const queue = readQueue(eventId, mode);
         if (queue.length) {
-          const answers = await syncQueue(slug, deviceId, queue);
+          const answers = await syncQueue(slug, deviceId, queue, mode);
           const done = new Set(answers.map((a) => a.scanId));
-          writeQueue(eventId, readQueue(eventId).filter((q) => !done.has(q.scanId)));
+          writeQueue(eventId, readQueue(eventId, mode).filter((q) => !done.has(q.scanId)), mode);
         }
         const full = !device.manifest || Date.now() - lastFull > FULL_MANIFEST_EVERY_MS;
-        const signed = await fetchManifest(slug, full ? null : device.manifest!.cursor);
+        const signed = await fetchManifest(slug, full ? null : device.manifest!.cursor, mode);
         if ((await device.add(signed)) && full) lastFull = Date.now();
         // Every door sees the conflicts, whichever phone synced second.
         setConflicts(
@@ -78,7 +80,7 @@ export function useDoorDevice({ slug, eventId, deviceId, doorName, publicKey }: 
       } catch {
         setOnline(false);
       } finally {
-        setPending(readQueue(eventId).length);
+        setPending(readQueue(eventId, mode).length);
         setReady(device.manifest !== null);
         if (!stopped) timer = setTimeout(tick, REFRESH_MS);
       }
@@ -97,7 +99,7 @@ export function useDoorDevice({ slug, eventId, deviceId, doorName, publicKey }: 
       if (timer) clearTimeout(timer);
       window.removeEventListener("online", wake);
     };
-  }, [slug, eventId, deviceId, publicKey]);
+  }, [slug, eventId, deviceId, publicKey, mode]);
 
   const scan = useCallback(
     async (raw: string) => {
@@ -108,7 +110,7 @@ export function useDoorDevice({ slug, eventId, deviceId, doorName, publicKey }: 
         const scanId = crypto.randomUUID();
         const scannedAt = new Date().toISOString();
         try {
-          const answer = await redeemOnline(slug, { code, scanId, door: doorName, deviceId });
+          const answer = await redeemOnline(slug, { code, scanId, door: doorName, deviceId }, mode);
           if (answer.outcome === "admitted") setAdmittedHere((n) => n + 1);
           setOnline(true);
           setVerdict(view(answer, false));
@@ -120,11 +122,11 @@ export function useDoorDevice({ slug, eventId, deviceId, doorName, publicKey }: 
           }
         }
         setOnline(false);
-        const queue = readQueue(eventId);
+        const queue = readQueue(eventId, mode);
         const { verdict: offline, hash } = book.current ? await book.current.judge(code, queue) : { verdict: { outcome: "unknown" as const }, hash: null };
         const accepted = offline.outcome === "admitted";
         const queued: QueuedScan = { scanId, code, scannedAt, acceptedOffline: accepted, door: doorName, hash };
-        writeQueue(eventId, [...queue, queued]);
+        writeQueue(eventId, [...queue, queued], mode);
         setPending(queue.length + 1);
         if (accepted) setAdmittedHere((n) => n + 1);
         setVerdict(view(offline, true));
@@ -132,7 +134,7 @@ export function useDoorDevice({ slug, eventId, deviceId, doorName, publicKey }: 
         busy.current = false;
       }
     },
-    [slug, eventId, deviceId, doorName],
+    [slug, eventId, deviceId, doorName, mode],
   );
 
   return { scan, verdict, clearVerdict: () => setVerdict(null), online, pending, ready, admittedHere, conflicts };

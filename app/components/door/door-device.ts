@@ -22,7 +22,10 @@ interface StoredManifests {
   signed: { payload: string; signature: string }[];
 }
 
-const storageKey = (eventId: string, what: "manifest" | "queue") => `tribuna-door:${eventId}:${what}`;
+export type DeviceMode = "door" | "bar";
+
+/** The bar keeps its own manifest and queue beside the door's on the same phone. */
+const storageKey = (eventId: string, what: "manifest" | "queue", mode: DeviceMode = "door") => (mode === "bar" ? `tribuna-door:${eventId}:bar:${what}` : `tribuna-door:${eventId}:${what}`);
 
 function read<T>(key: string, fallback: T): T {
   try {
@@ -41,12 +44,12 @@ function write(key: string, value: unknown) {
   }
 }
 
-export function readQueue(eventId: string): QueuedScan[] {
-  return read<QueuedScan[]>(storageKey(eventId, "queue"), []);
+export function readQueue(eventId: string, mode: DeviceMode = "door"): QueuedScan[] {
+  return read<QueuedScan[]>(storageKey(eventId, "queue", mode), []);
 }
 
-export function writeQueue(eventId: string, queue: QueuedScan[]) {
-  write(storageKey(eventId, "queue"), queue);
+export function writeQueue(eventId: string, queue: QueuedScan[], mode: DeviceMode = "door") {
+  write(storageKey(eventId, "queue", mode), queue);
 }
 
 const b64url = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
@@ -72,6 +75,7 @@ export class DoorBook {
   constructor(
     private eventId: string,
     private publicKey: JsonWebKey,
+    private mode: DeviceMode = "door",
   ) {}
 
   get size() {
@@ -80,7 +84,7 @@ export class DoorBook {
 
   /** Loads what the device stored (each part verified against the page's public key). */
   async load(): Promise<void> {
-    const stored = read<StoredManifests>(storageKey(this.eventId, "manifest"), { signed: [] });
+    const stored = read<StoredManifests>(storageKey(this.eventId, "manifest", this.mode), { signed: [] });
     for (const signed of stored.signed) {
       const manifest = await verified(signed, this.publicKey);
       if (!manifest || manifest.eventId !== this.eventId) return this.reset();
@@ -92,7 +96,7 @@ export class DoorBook {
     this.manifest = null;
     this.byCode.clear();
     this.byShort.clear();
-    write(storageKey(this.eventId, "manifest"), { signed: [] });
+    write(storageKey(this.eventId, "manifest", this.mode), { signed: [] });
   }
 
   private async apply(manifest: DoorManifest) {
@@ -116,8 +120,8 @@ export class DoorBook {
     if (!manifest || manifest.eventId !== this.eventId) return false;
     if (!manifest.full && !this.manifest) return false;
     await this.apply(manifest);
-    const stored = read<StoredManifests>(storageKey(this.eventId, "manifest"), { signed: [] });
-    write(storageKey(this.eventId, "manifest"), { signed: manifest.full ? [signed] : [...stored.signed, signed] });
+    const stored = read<StoredManifests>(storageKey(this.eventId, "manifest", this.mode), { signed: [] });
+    write(storageKey(this.eventId, "manifest", this.mode), { signed: manifest.full ? [signed] : [...stored.signed, signed] });
     return true;
   }
 
@@ -169,25 +173,25 @@ export interface ServerAnswer extends DoorVerdict {
   outcome: DoorOutcome;
 }
 
-const ANSWER_FIELDS = "scanId outcome holderName ticketTypeName eventDateStartsAt redeemedAt redeemedDoor otherEventName";
+const ANSWER_FIELDS = "scanId outcome holderName ticketTypeName eventDateStartsAt redeemedAt redeemedDoor otherEventName productKind";
 
-export async function redeemOnline(slug: string, scan: { code: string; scanId: string; door: string; deviceId: string }): Promise<ServerAnswer> {
+export async function redeemOnline(slug: string, scan: { code: string; scanId: string; door: string; deviceId: string }, mode: DeviceMode = "door"): Promise<ServerAnswer> {
   const data = await graphql<{ redeemProduct: ServerAnswer }>(`mutation($input: RedeemProductInput!) { redeemProduct(input: $input) { ${ANSWER_FIELDS} } }`, {
-    input: { eventSlug: slug, ...scan },
+    input: { eventSlug: slug, ...scan, mode },
   });
   return data.redeemProduct;
 }
 
-export async function syncQueue(slug: string, deviceId: string, scans: QueuedScan[]): Promise<ServerAnswer[]> {
+export async function syncQueue(slug: string, deviceId: string, scans: QueuedScan[], mode: DeviceMode = "door"): Promise<ServerAnswer[]> {
   const data = await graphql<{ syncDoorScans: ServerAnswer[] }>(
     `mutation($input: SyncDoorScansInput!) { syncDoorScans(input: $input) { ${ANSWER_FIELDS} } }`,
-    { input: { eventSlug: slug, deviceId, scans: scans.map(({ scanId, code, scannedAt, acceptedOffline, door }) => ({ scanId, code, scannedAt, acceptedOffline, door })) } },
+    { input: { eventSlug: slug, deviceId, mode, scans: scans.map(({ scanId, code, scannedAt, acceptedOffline, door }) => ({ scanId, code, scannedAt, acceptedOffline, door })) } },
     15000,
   );
   return data.syncDoorScans;
 }
 
-export async function fetchManifest(slug: string, since: string | null): Promise<{ payload: string; signature: string }> {
-  const data = await graphql<{ doorManifest: { payload: string; signature: string } }>(`query($slug: String!, $since: String) { doorManifest(eventSlug: $slug, since: $since) { payload signature } }`, { slug, since }, 15000);
+export async function fetchManifest(slug: string, since: string | null, mode: DeviceMode = "door"): Promise<{ payload: string; signature: string }> {
+  const data = await graphql<{ doorManifest: { payload: string; signature: string } }>(`query($slug: String!, $since: String, $mode: String) { doorManifest(eventSlug: $slug, since: $since, mode: $mode) { payload signature } }`, { slug, since, mode }, 15000);
   return data.doorManifest;
 }
