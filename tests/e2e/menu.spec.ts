@@ -1,0 +1,56 @@
+import { devices } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { uniqueEmail } from "./support";
+
+test.describe("the menu and the bar", () => {
+  test("a buyer orders two drinks on a phone without JavaScript, pays in the sandbox, and the bar serves each once", async ({ browser, page, factory, signIn }) => {
+    const event = await factory.event({ name: "Noche de Barra", days: 0, ticketTypes: [{ name: "General", price: 1_000_000, stock: 100 }] });
+    const [{ createMenuItem }, { ctxAs, actorFor }] = await Promise.all([import("#server/menu/menu"), import("#tests/support/context")]);
+    const owner = await ctxAs(actorFor(event.owner));
+    await createMenuItem(owner, { eventId: event.eventId, name: "Fernet con coca", description: "Vaso de 500 ml", category: "drink", price: "4500", stock: "50" });
+    await createMenuItem(owner, { eventId: event.eventId, name: "Pancho", category: "food", price: "3000", stock: "50" });
+
+    const phone = await browser.newContext({ ...devices["Pixel 5"], javaScriptEnabled: false });
+    const buyer = await phone.newPage();
+    await buyer.goto(`/menu/${event.slug}`);
+    const main = buyer.locator("main");
+    await expect(main.getByRole("heading", { name: "Bebidas" })).toBeVisible();
+    await main.getByLabel("Cantidad de Fernet con coca").fill("2");
+    await main.getByRole("button", { name: "Continuar" }).click();
+
+    await expect(buyer).toHaveURL(new RegExp(`/menu/${event.slug}\\?paso=datos$`));
+    await expect(main.getByRole("region", { name: "Tu pedido" })).toContainText("Fernet con coca");
+    await main.getByLabel("Nombre", { exact: true }).fill("Valentina");
+    await main.getByLabel("Apellido", { exact: true }).fill("Quiroga");
+    await main.getByLabel("Email", { exact: true }).fill(uniqueEmail("barra"));
+    await main.getByLabel("Tipo de documento", { exact: true }).selectOption("dni");
+    await main.getByLabel("Número de documento", { exact: true }).fill("30123456");
+    await main.getByLabel("Teléfono", { exact: true }).fill("+54 9 264 555-1234");
+    await main.getByRole("button", { name: "Continuar al pago" }).click();
+
+    await expect(buyer).toHaveURL(/\/checkout\/[0-9a-f-]{36}\?t=[\w-]+$/);
+    await main.getByRole("button", { name: /Pagar .* con Mercado Pago/ }).click();
+    await expect(buyer).toHaveURL(/\/sandbox\/mercadopago\/[0-9a-f-]{36}$/);
+    await buyer.getByRole("button", { name: "Aprobar" }).click();
+    await expect(buyer).toHaveURL(/\/checkout\/status\/approved\?billingId=[0-9a-f-]{36}&t=/);
+    await main.getByRole("link", { name: "Ver mis entradas" }).click();
+    await expect(main).toContainText("Fernet con coca");
+    const codes = await main.getByLabel(/^Código: /).evaluateAll((els) => els.map((el) => el.getAttribute("aria-label")!.replace("Código: ", "")));
+    expect(codes).toHaveLength(2);
+    await phone.close();
+
+    // The bar: the door screen in bar mode, with the owner's session.
+    await signIn(page.context(), event.owner);
+    await page.goto(`/vivos/acreditacion/${event.slug}?modo=barra`);
+    for (const code of codes) {
+      await page.getByLabel("Código de la consumición").fill(code);
+      await page.getByRole("button", { name: "Canjear" }).click();
+      await expect(page.getByRole("alert")).toContainText("Entregala");
+      await expect(page.getByRole("alert")).toContainText("Fernet con coca");
+      await page.getByRole("button", { name: /Escanear otra|Siguiente/ }).or(page.getByRole("link", { name: "Escanear otra" })).first().click();
+    }
+    await page.getByLabel("Código de la consumición").fill(codes[0]);
+    await page.getByRole("button", { name: "Canjear" }).click();
+    await expect(page.getByRole("alert")).toContainText("Ya se canjeó");
+  });
+});
