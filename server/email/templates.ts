@@ -74,20 +74,23 @@ export interface TicketsEmailInput {
   tickets: { holderName: string; ticketTypeName: string; qrSrc: string }[];
   /** An invitation (gift order): who invites, said in the title instead of "¡Listo!". */
   invitedBy?: string;
+  /** A menu order (decision 106): drinks and food, shown at the bar instead of the door. */
+  menu?: boolean;
 }
 
 /** The tickets after payment: one block per ticket with its QR, the PDF attached, and the link to the purchase page. */
 export function ticketsEmail(input: TicketsEmailInput) {
   const count = input.tickets.length;
-  const plural = count === 1 ? "Tu entrada" : "Tus entradas";
+  const plural = input.menu ? (count === 1 ? "Tu consumición" : "Tus consumiciones") : count === 1 ? "Tu entrada" : "Tus entradas";
+  const unit = input.menu ? "Consumición" : "Entrada";
   const title = input.invitedBy ? `${input.invitedBy} te invitó a ${input.eventName}` : `¡Listo! ${plural} para ${input.eventName}`;
   const blocks = input.tickets
     .map(
       (t, i) => `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:#ffffff;border-radius:12px">
 <tr><td align="center" style="padding:20px;color:#111111">
-<p style="margin:0 0 4px;font-size:13px;color:#555555">Entrada ${i + 1} de ${count} · ${escapeHtml(t.ticketTypeName)}</p>
+<p style="margin:0 0 4px;font-size:13px;color:#555555">${unit} ${i + 1} de ${count} · ${escapeHtml(t.ticketTypeName)}</p>
 <p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:#111111">${escapeHtml(t.holderName)}</p>
-<img src="${escapeHtml(t.qrSrc)}" width="240" height="240" alt="Código QR de la entrada ${i + 1}" style="display:block;width:240px;height:240px;background:#ffffff;border:0">
+<img src="${escapeHtml(t.qrSrc)}" width="240" height="240" alt="Código QR de la ${unit.toLowerCase()} ${i + 1}" style="display:block;width:240px;height:240px;background:#ffffff;border:0">
 <p style="margin:12px 0 0;font-size:12px;color:#555555">Orden ${escapeHtml(input.orderCode)}</p>
 </td></tr></table>`,
     )
@@ -98,7 +101,7 @@ export function ticketsEmail(input: TicketsEmailInput) {
       title,
       `<p style="margin:0 0 4px">${escapeHtml(input.when)}</p>
 <p style="margin:0 0 16px">${escapeHtml(input.venue)}</p>
-<p>Mostrá el QR en la entrada, desde el celular o impreso. También te adjuntamos el PDF. Cada entrada sirve una sola vez: no la compartas.</p>
+<p>${input.menu ? "Mostrá cada QR en la barra, desde el celular o impreso, y te lo entregan. También te adjuntamos el PDF. Cada QR sirve una sola vez." : "Mostrá el QR en la entrada, desde el celular o impreso. También te adjuntamos el PDF. Cada entrada sirve una sola vez: no la compartas."}</p>
 ${blocks}
 <p><a href="${escapeHtml(input.link)}" style="display:inline-block;background:#14b8a6;color:#0f1115;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">Ver mis entradas</a></p>
 <p style="font-size:12px;color:#8a8f98;word-break:break-all">${escapeHtml(input.link)}</p>`,
@@ -110,9 +113,9 @@ ${blocks}
       input.venue,
       `Orden ${input.orderCode}`,
       "",
-      ...input.tickets.map((t, i) => `Entrada ${i + 1} de ${count}: ${t.ticketTypeName} — ${t.holderName}`),
+      ...input.tickets.map((t, i) => `${unit} ${i + 1} de ${count}: ${t.ticketTypeName} — ${t.holderName}`),
       "",
-      `Mostrá el QR en la entrada. Lo tenés en el PDF adjunto y acá: ${input.link}`,
+      `Mostrá el QR en ${input.menu ? "la barra" : "la entrada"}. Lo tenés en el PDF adjunto y acá: ${input.link}`,
     ].join("\n"),
   };
 }

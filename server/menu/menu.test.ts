@@ -11,11 +11,13 @@ import { updateTicketType } from "#server/events/events";
 import { assertLedgerMatches } from "#server/ledger/invariants";
 import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payments/sandbox";
+import { sendTicketsEmail } from "#server/tickets/email";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { qrPayloadFor } from "#server/tickets/qr";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
 import { createEventWithTickets } from "#tests/support/factories";
+import { emailsTo } from "#tests/support/mailbox";
 import { createMenuItem, listMenuItems, publicMenu, reorderMenu, setMenuItemStatus, updateMenuItem } from "./menu";
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
@@ -80,6 +82,12 @@ describe("the event's menu", () => {
     await payInSandbox(db, billing.id, "approved");
     const drinks = await ticketsOfOrder(db, order.id);
     expect(drinks).toHaveLength(2);
+    // The email says what they are and where they are shown.
+    expect(await sendTicketsEmail(db, order.id)).toBe("sent");
+    const mail = (await emailsTo(PAYER.email, "tickets")).find((m) => m.subject.endsWith(order.code))!;
+    expect(mail.subject).toBe(`Tus consumiciones para ${made.event.name} · ${order.code}`);
+    expect(mail.text).toContain("Consumición 1 de 2: Fernet con coca");
+    expect(mail.text).toContain("Mostrá el QR en la barra.");
     await assertLedgerMatches(db, order.id);
     expect((await listMenuItems(made.ctx, made.event.id))[0]).toMatchObject({ sold: 2, available: 3 });
 

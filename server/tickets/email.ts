@@ -1,6 +1,6 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { billings, emailLog, orders, organizations } from "#server/db/schema";
+import { billings, emailLog, orderItems, orders, organizations, ticketTypes } from "#server/db/schema";
 import { sendEmail, type EmailAttachment } from "#server/email/send";
 import { ticketsEmail } from "#server/email/templates";
 import { appUrl } from "#server/env";
@@ -65,6 +65,7 @@ export async function sendTicketsEmail(db: Db, orderId: string, options: { resen
     link: `${appUrl()}${purchase.pagePath}`,
     tickets: tickets.map((t, i) => ({ holderName: t.holderName, ticketTypeName: t.ticketTypeName, qrSrc: `cid:${images[i].cid}` })),
     invitedBy: order.gift ? await organizationName(db, order.organizationId) : undefined,
+    menu: await isMenuOrder(db, order.id),
   });
   const { logEmailId } = await sendEmail(db, {
     ...message,
@@ -80,4 +81,10 @@ export async function sendTicketsEmail(db: Db, orderId: string, options: { resen
 async function organizationName(db: Db, organizationId: string): Promise<string> {
   const [row] = await db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId));
   return row?.name ?? "Tribuna";
+}
+
+/** A menu order (decision 106): every line is a menu item. */
+async function isMenuOrder(db: Db, orderId: string): Promise<boolean> {
+  const lines = await db.select({ kind: ticketTypes.kind }).from(orderItems).innerJoin(ticketTypes, eq(ticketTypes.id, orderItems.ticketTypeId)).where(eq(orderItems.orderId, orderId));
+  return lines.length > 0 && lines.every((l) => l.kind === "menu");
 }
