@@ -9,6 +9,8 @@ import { searchAtDoor } from "#server/door/search";
 import { getPublicEvent } from "#server/events/catalogue";
 import { updateTicketType } from "#server/events/events";
 import { assertLedgerMatches } from "#server/ledger/invariants";
+import { ledgerOfOrder } from "#server/ledger/ledger";
+import { listOrganizationOrders } from "#server/refunds/sales";
 import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payments/sandbox";
 import { sendTicketsEmail } from "#server/tickets/email";
@@ -89,6 +91,9 @@ describe("the event's menu", () => {
     expect(mail.text).toContain("Consumición 1 de 2: Fernet con coca");
     expect(mail.text).toContain("Mostrá el QR en la barra.");
     await assertLedgerMatches(db, order.id);
+    // A menu sale is a sale: in the default sales list, with its payment in the ledger.
+    expect((await listOrganizationOrders(made.ctx, { organizationId: made.organization.id })).items.map((o) => o.id)).toContain(order.id);
+    expect((await ledgerOfOrder(db, order.id)).find((e) => e.kind === "payment")?.amount).toBe(order.total);
     expect((await listMenuItems(made.ctx, made.event.id))[0]).toMatchObject({ sold: 2, available: 3 });
 
     const access: DoorAccess = { event: { id: made.event.id, organizationId: made.organization.id, name: made.event.name, slug: made.event.slug }, userId: made.user.id, pinSessionId: null };

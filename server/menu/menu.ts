@@ -44,7 +44,18 @@ const menuItemFields = {
 };
 
 export const createMenuItemSchema = z.object({ eventId: uuid, ...menuItemFields });
-export const updateMenuItemSchema = z.object({ id: uuid, ...menuItemFields });
+/** Fields left out keep their value (the back-office form sends them all). */
+export const updateMenuItemSchema = z.object({
+  id: uuid,
+  name: menuItemFields.name.optional(),
+  description: z.string().trim().max(500, "Usá hasta 500 caracteres").optional(),
+  category: menuItemFields.category.optional(),
+  price: moneySchema.optional(),
+  stock: intSchema(0, 1_000_000).optional(),
+  maxPerOrder: intSchema(1, 100).optional(),
+  imageUrl: optional(storedImageUrlSchema).nullable(),
+  visible: booleanish.optional(),
+});
 export type MenuItemInput = z.input<typeof createMenuItemSchema>;
 
 export interface MenuItemView {
@@ -98,7 +109,7 @@ async function requireMenuItem(ctx: Ctx, id: string): Promise<TicketTypeRow> {
   return row;
 }
 
-function columnsOf(data: z.output<typeof createMenuItemSchema> | z.output<typeof updateMenuItemSchema>) {
+function columnsOf(data: z.output<typeof createMenuItemSchema>) {
   return {
     name: data.name,
     description: data.description,
@@ -129,11 +140,21 @@ export async function createMenuItem(ctx: Ctx, rawInput: unknown): Promise<MenuI
 /** `updateMenuItem`: stock never below what is sold or held (checked in the UPDATE itself, as for tickets). */
 export async function updateMenuItem(ctx: Ctx, rawInput: unknown): Promise<MenuItemView> {
   const data = parseInput(updateMenuItemSchema, rawInput);
-  await requireMenuItem(ctx, data.id);
+  const current = toMenuItemView(await requireMenuItem(ctx, data.id));
+  const merged = {
+    name: data.name ?? current.name,
+    description: data.description ?? current.description,
+    category: data.category ?? current.category,
+    price: data.price ?? current.price,
+    maxPerOrder: data.maxPerOrder ?? current.maxPerOrder,
+    imageUrl: data.imageUrl === undefined ? (current.imageUrl ?? undefined) : (data.imageUrl ?? undefined),
+    visible: data.visible ?? current.visible,
+  };
+  const stock = data.stock ?? current.stock;
   const [row] = await ctx.db
     .update(ticketTypes)
-    .set({ ...columnsOf(data), stock: data.stock, updatedAt: ctx.now })
-    .where(and(eq(ticketTypes.id, data.id), stockAtLeastSold(data.stock)))
+    .set({ ...columnsOf({ ...merged, eventId: current.eventId, stock }), stock, updatedAt: ctx.now })
+    .where(and(eq(ticketTypes.id, data.id), stockAtLeastSold(stock)))
     .returning();
   if (!row) throw new Invalid({ stock: [MENU_MESSAGES.stockBelowSold] });
   eventChanged(row.eventId);
