@@ -10,6 +10,7 @@ import { Conflict, Invalid, NotFound } from "#server/errors";
 import { dateTimeSchema, moneySchema } from "#server/events/schemas";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
+import { isUniqueViolation } from "#server/db/errors";
 
 /**
  * Coupons (DESIGN.md §4): a code of one event with a percent or fixed
@@ -123,11 +124,6 @@ function parseCoupon<T extends z.ZodType<CouponFields>>(schema: T, input: unknow
     if (kind === "fixed" && blank(raw.amount)) errors.amount ??= [COUPON_MESSAGES.amount];
   }
   throw new Invalid(errors);
-}
-
-function isUniqueViolation(error: unknown) {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === "23505" || e?.cause?.code === "23505";
 }
 
 async function requireEventOf(ctx: Ctx, eventId: string) {

@@ -8,6 +8,7 @@ import { Conflict, Invalid, NotFound } from "#server/errors";
 import { requireCapability, type Capability } from "#server/organizations/permissions";
 import { slugify, SLUG_PATTERN } from "#server/organizations/slugs";
 import { parseInput } from "#server/validation";
+import { isUniqueViolation } from "#server/db/errors";
 import {
   customFieldInput,
   EVENT_MESSAGES,
@@ -26,11 +27,6 @@ import {
 export const DEFAULT_SERVICE_FEE_BPS = 1000;
 
 const uuid = z.string().uuid("Identificador inválido");
-
-function isUniqueViolation(error: unknown) {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === "23505" || e?.cause?.code === "23505";
-}
 
 /** Loads an event and checks the actor may act on it (its organization, with the capability). */
 export async function requireEvent(ctx: Ctx, eventId: string, capability: Capability = "events:manage") {

@@ -35,6 +35,7 @@ import { parseInput } from "#server/validation";
 import { checkTicketSelection, SELECTION_MESSAGES } from "./rules";
 import { isBillingAccessToken } from "./access";
 import { displayStatus } from "./status";
+import { isUniqueViolation } from "#server/db/errors";
 
 export const EXPIRE_ORDER_JOB = "expire-order";
 /** How long a draft order holds its stock (DESIGN.md §4, §5). */
@@ -104,13 +105,6 @@ export function newOrderCode(): string {
 
 export function serviceFeeOf(subtotal: number, bps: number): number {
   return Math.round((subtotal * bps) / 10_000);
-}
-
-function isOrderCodeCollision(error: unknown) {
-  const e = error as { code?: string; constraint_name?: string; cause?: { code?: string; constraint_name?: string; constraint?: string } };
-  const code = e?.code ?? e?.cause?.code;
-  const constraint = e?.constraint_name ?? e?.cause?.constraint_name ?? e?.cause?.constraint;
-  return code === "23505" && (!constraint || constraint === "orders_code_key");
 }
 
 function invalid(fieldErrors: Record<string, string[]>): never {
@@ -286,7 +280,7 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
         return { order: { ...order, items }, billing };
       });
     } catch (error) {
-      if (attempt < 3 && !(error instanceof DomainError) && isOrderCodeCollision(error)) continue;
+      if (attempt < 3 && !(error instanceof DomainError) && isUniqueViolation(error, "orders_code_key")) continue;
       throw error;
     }
   }

@@ -9,6 +9,7 @@ import { storedImageUrlSchema } from "#server/media/images";
 import { parseInput } from "#server/validation";
 import { requireCapability } from "./permissions";
 import { SLUG_MESSAGES, slugProblem, slugify } from "./slugs";
+import { isUniqueViolation } from "#server/db/errors";
 
 export type Organization = typeof organizations.$inferSelect;
 
@@ -33,11 +34,6 @@ const organizationFields = {
 
 export const createOrganizationSchema = z.object({ ...organizationFields, slug: optional(slugSchema) });
 export const updateOrganizationSchema = z.object({ ...organizationFields, id: z.string().uuid(), slug: slugSchema });
-
-function isUniqueViolation(error: unknown) {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === "23505" || e?.cause?.code === "23505";
-}
 
 /**
  * `/organizacion/por-crear`: the signed-in user creates an organization and

@@ -10,6 +10,7 @@ import { bankAccounts } from "#server/db/schema";
 import { Invalid, NotFound } from "#server/errors";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
+import { isUniqueViolation } from "#server/db/errors";
 
 /**
  * An organization's bank accounts (DESIGN.md §4). Kept general: ticket
@@ -55,13 +56,6 @@ function bankNameFor(input: { bankName?: string; cbu: string }): string {
   const name = input.bankName?.trim() || bankNameOf(input.cbu);
   if (!name) throw new Invalid({ bankName: [BANK_ACCOUNT_MESSAGES.bankName] }, BANK_ACCOUNT_MESSAGES.bankName);
   return name;
-}
-
-function isUniqueViolation(error: unknown, constraint: string) {
-  const e = error as { code?: string; constraint_name?: string; cause?: { code?: string; constraint_name?: string; constraint?: string } };
-  const code = e?.code ?? e?.cause?.code;
-  const name = e?.constraint_name ?? e?.cause?.constraint_name ?? e?.cause?.constraint;
-  return code === "23505" && (!name || name === constraint);
 }
 
 async function getAccount(ctx: Ctx, id: string): Promise<BankAccountRow> {

@@ -16,6 +16,7 @@ import { parseInput } from "#server/validation";
 import { isValidCbu, normalizeCbu } from "#common/cbu";
 import { refundDoneEmail, refundPendingEmail, refundRejectedEmail, refundTransferredEmail, type RefundEmailData } from "./emails";
 import { refundApprovedBilling } from "./transitions";
+import { isUniqueViolation } from "#server/db/errors";
 
 
 /** Disposición 954/2025: 10 calendar days from delivery, and at least 24 hours before the event. */
@@ -96,11 +97,6 @@ function refundKeys(email: string, ip?: string) {
 
 function statusUrl(code: string) {
   return `${appUrl()}/cuenta/devoluciones?gestion=${encodeURIComponent(code)}`;
-}
-
-function isUniqueViolation(error: unknown) {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return (e?.code ?? e?.cause?.code) === "23505";
 }
 
 /** When the tickets were delivered: their issue time (the approval), else the billing's last change. */
