@@ -12,5 +12,6 @@ import "./uploads";
 import "./two-factor";
 import "./door";
 import "./team";
+import "./invitations";
 
 export const schema = builder.toSchema({ sortSchema: true });
