@@ -13,5 +13,6 @@ import "./two-factor";
 import "./door";
 import "./team";
 import "./invitations";
+import "./menu";
 
 export const schema = builder.toSchema({ sortSchema: true });
