@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { formatDateTime } from "#common/dates";
@@ -12,13 +12,12 @@ import { DroppedNotice, ReferralBanner } from "#app/components/events/Notices";
 import { FormErrors } from "#app/components/account/Notice";
 import { buttonClasses } from "#app/components/ui/Button";
 import { PayerInfoFields } from "#app/components/checkout/PayerInfoFields";
-import { formFieldName, payerInfoSchema } from "#app/components/checkout/schema";
+import { payerInfoSchema } from "#app/components/checkout/schema";
+import { checkoutFailure, redirectToCheckout } from "#app/lib/checkout-reply.server";
 import { useIsSubmitting } from "#app/components/account/useAccountForm";
 import { Button } from "#app/components/ui/Button";
 import { getUserById } from "#server/accounts/users";
-import { GENERIC_ERROR, isDomainError } from "#server/errors";
 import { getCheckoutQuestions, startCheckout } from "#server/orders/checkout";
-import { withBillingToken } from "#server/orders/access";
 import type { PublicEvent } from "#server/events/catalogue";
 import type { Ctx } from "#server/context";
 import { eventPath, findReferrer, loadPublicEventOr404, longDay } from "./eventos.$slug.server";
@@ -159,25 +158,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
       customFields: customFields ?? undefined,
     });
     headers.append("Set-Cookie", savedCartCookie(publicEvent.event.slug, { items: [] }));
-    const id = started.billing.id;
     // Nothing to pay (free tickets, a 100 % coupon): straight to the confirmation.
-    const to = started.billing.status === "pending" ? `/checkout/${id}` : `/checkout/status/approved?billingId=${id}`;
-    return redirect(withBillingToken(to, id), { headers });
+    return redirectToCheckout(started, headers);
   } catch (error) {
-    if (!isDomainError(error)) {
-      console.error(error);
-      return data({ result: submission.reply({ formErrors: [GENERIC_ERROR] }) }, { status: 500, headers });
-    }
-    const visible = new Set(Object.keys(submission.payload ?? {}).concat(["firstName", "lastName", "email", "documentType", "documentNumber", "phoneNumber", "couponCode"]));
-    const fieldErrors: Record<string, string[]> = {};
-    const formErrors: string[] = [];
-    for (const [key, messages] of Object.entries(error.fieldErrors ?? {})) {
-      const name = formFieldName(key);
-      if (visible.has(name) || name.startsWith("attendees[") || name.startsWith("customFields.")) fieldErrors[name] = messages;
-      else for (const m of messages) if (!formErrors.includes(m)) formErrors.push(m);
-    }
-    if (!Object.keys(fieldErrors).length && !formErrors.length) formErrors.push(error.message);
-    return data({ result: submission.reply({ fieldErrors, formErrors }) }, { status: error.code === "CONFLICT" ? 409 : 400, headers });
+    const posted = new Set(Object.keys(submission.payload ?? {}));
+    const { result, status } = checkoutFailure(error, submission, (name) => posted.has(name) || name.startsWith("attendees[") || name.startsWith("customFields."));
+    return data({ result }, { status, headers });
   }
 }
 

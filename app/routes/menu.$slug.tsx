@@ -5,17 +5,16 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useMemo } from "react";
 import { formatMoney } from "#common/money";
 import { getUserById } from "#server/accounts/users";
-import { GENERIC_ERROR, isDomainError } from "#server/errors";
 import { publicMenu, type MenuItemView } from "#server/menu/menu";
 import { startCheckout } from "#server/orders/checkout";
-import { withBillingToken } from "#server/orders/access";
 import { menuCartCookie, readMenuCart } from "#app/lib/menu-cart.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { FormErrors } from "#app/components/account/Notice";
 import { useIsSubmitting } from "#app/components/account/useAccountForm";
 import { OrderLines } from "#app/components/checkout/OrderLines";
 import { PayerInfoFields } from "#app/components/checkout/PayerInfoFields";
-import { formFieldName, payerInfoSchema } from "#app/components/checkout/schema";
+import { payerInfoSchema } from "#app/components/checkout/schema";
+import { checkoutFailure, redirectToCheckout } from "#app/lib/checkout-reply.server";
 import { Button, buttonClasses } from "#app/components/ui/Button";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Menú: ${data.event.name} · Tribuna` : "Menú · Tribuna" }];
@@ -127,23 +126,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       couponCode,
     });
     headers.append("Set-Cookie", menuCartCookie(slug, []));
-    const id = started.billing.id;
-    const to = started.billing.status === "pending" ? `/checkout/${id}` : `/checkout/status/approved?billingId=${id}`;
-    return redirect(withBillingToken(to, id), { headers });
+    return redirectToCheckout(started, headers);
   } catch (error) {
-    if (!isDomainError(error)) {
-      console.error(error);
-      return data({ result: submission.reply({ formErrors: [GENERIC_ERROR] }), pickErrors: [] }, { status: 500, headers });
-    }
-    const fieldErrors: Record<string, string[]> = {};
-    const formErrors: string[] = [];
-    for (const [key, messages] of Object.entries(error.fieldErrors ?? {})) {
-      const name = formFieldName(key);
-      if (["firstName", "lastName", "email", "documentType", "documentNumber", "phoneNumber", "couponCode"].includes(name)) fieldErrors[name] = messages;
-      else formErrors.push(...messages);
-    }
-    if (!Object.keys(fieldErrors).length && !formErrors.length) formErrors.push(error.message);
-    return data({ result: submission.reply({ fieldErrors, formErrors }), pickErrors: [] }, { status: error.code === "CONFLICT" ? 409 : 400, headers });
+    const { result, status } = checkoutFailure(error, submission);
+    return data({ result, pickErrors: [] }, { status, headers });
   }
 }
 

@@ -1,26 +1,20 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
-import { auditLog, issuedProducts, memberships, ticketTypes, users } from "#server/db/schema";
+import { auditLog, issuedProducts, memberships, ticketTypes } from "#server/db/schema";
 import type { DoorAccess } from "#server/door/access";
 import { redeemAtDoor } from "#server/door/redeem";
 import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payments/sandbox";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { qrPayloadFor } from "#server/tickets/qr";
-import { createTestUser, ctxAs } from "#tests/support/context";
+import { createTestUser, ctxAs, sessionCookiesFor } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { formRequest, getRequest, run } from "#tests/support/remix";
 import * as list from "./organizacion.acreditaciones";
 import * as csv from "./organizacion.acreditaciones_.exportar";
 
-async function cookiesFor(userId: string) {
-  const db = await getDb();
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
-  const session = await startSession(db, user, new Date());
-  return { at: session.accessToken, rt: session.refreshToken };
-}
+const cookiesFor = sessionCookiesFor;
 
 /** An event tonight with three paid tickets (one holder with a name a spreadsheet would run), two already in. */
 async function nightWithEntries() {

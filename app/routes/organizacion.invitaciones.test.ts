@@ -1,22 +1,15 @@
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
-import { memberships, users } from "#server/db/schema";
+import { memberships } from "#server/db/schema";
 import { runGiveaway } from "#server/invitations/giveaways";
-import { createTestUser } from "#tests/support/context";
+import { createTestUser, sessionCookiesFor } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { randomTag } from "#tests/support/random";
 import { BASE_URL, formRequest, getRequest, run } from "#tests/support/remix";
 import * as giveawayPage from "./organizacion.evento.enviar-tickets.$slug";
 import * as invitations from "./organizacion.invitaciones";
 
-async function cookiesFor(userId: string) {
-  const db = await getDb();
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
-  const session = await startSession(db, user, new Date());
-  return { at: session.accessToken, rt: session.refreshToken };
-}
+const cookiesFor = sessionCookiesFor;
 
 describe("/organizacion/invitaciones", () => {
   it("sends an invitation with the form, lists it, shows errors next to the fields, and revokes it", async () => {

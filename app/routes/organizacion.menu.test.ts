@@ -1,20 +1,13 @@
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { formatMoney } from "#common/money";
-import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
-import { memberships, users } from "#server/db/schema";
-import { createTestUser } from "#tests/support/context";
+import { memberships } from "#server/db/schema";
+import { createTestUser, sessionCookiesFor } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { formRequest, getRequest, run } from "#tests/support/remix";
 import * as page from "./organizacion.menu";
 
-async function cookiesFor(userId: string) {
-  const db = await getDb();
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
-  const session = await startSession(db, user, new Date());
-  return { at: session.accessToken, rt: session.refreshToken };
-}
+const cookiesFor = sessionCookiesFor;
 
 describe("/organizacion/menu", () => {
   it("adds items with the form, says what is wrong next to each field, edits, pauses and reorders them", async () => {

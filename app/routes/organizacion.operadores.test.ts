@@ -1,23 +1,17 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
-import { auditLog, memberships, users } from "#server/db/schema";
+import { auditLog, memberships } from "#server/db/schema";
 import { openDoor } from "#server/door/access";
 import { TEAM_INVITATION_EMAIL_KIND } from "#server/organizations/team";
-import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
+import { actorFor, createTestUser, ctxAs, sessionCookiesFor } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { lastEmailTo } from "#tests/support/mailbox";
 import { formRequest, getRequest, run } from "#tests/support/remix";
 import * as team from "./organizacion.operadores";
 import * as accept from "./organizacion_.operadores_.aceptar.$token";
 
-async function cookiesFor(userId: string) {
-  const db = await getDb();
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
-  const session = await startSession(db, user, new Date());
-  return { at: session.accessToken, rt: session.refreshToken };
-}
+const cookiesFor = sessionCookiesFor;
 
 const PATH = "/organizacion/operadores";
 

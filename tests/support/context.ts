@@ -35,3 +35,13 @@ export async function createTestUser(
 export function actorFor(user: { id: string; email: string; roles: string[] }): Actor {
   return { kind: "user", userId: user.id, email: user.email, roles: user.roles as Role[] };
 }
+
+/** The `at` / `rt` cookies of a fresh session for this user, as a browser signed in would send them. */
+export async function sessionCookiesFor(userId: string): Promise<{ at: string; rt: string }> {
+  const { startSession } = await import("#server/auth/sessions");
+  const { eq } = await import("drizzle-orm");
+  const db = await getDb();
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  const session = await startSession(db, user, new Date());
+  return { at: session.accessToken, rt: session.refreshToken };
+}

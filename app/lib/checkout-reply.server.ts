@@ -1,0 +1,45 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { redirect } from "@remix-run/node";
+import { GENERIC_ERROR, isDomainError } from "#server/errors";
+import { withBillingToken } from "#server/orders/access";
+import type { CheckoutStarted } from "#server/orders/checkout";
+import { formFieldName } from "#app/components/checkout/schema";
+
+/** The payer's own inputs: a domain message for one of them goes next to it. */
+const PAYER_INPUTS = ["firstName", "lastName", "email", "documentType", "documentNumber", "phoneNumber", "couponCode"];
+
+/**
+ * After `startCheckout` (tickets or menu): to the summary with the access
+ * token, or straight to the confirmation when nothing is due.
+ */
+export function redirectToCheckout(started: CheckoutStarted, headers: Headers) {
+  const id = started.billing.id;
+  const to = started.billing.status === "pending" ? `/checkout/${id}` : `/checkout/status/approved?billingId=${id}`;
+  return redirect(withBillingToken(to, id), { headers });
+}
+
+/**
+ * A failed `startCheckout` as the payer form shows it: each domain message
+ * next to its input when the form has one (`isField` says which others it
+ * has), the rest above the form; out of stock is 409, an unexpected error 500
+ * with the generic message.
+ */
+export function checkoutFailure(
+  error: unknown,
+  submission: { reply(options?: { fieldErrors?: Record<string, string[]>; formErrors?: string[] }): SubmissionResult<string[]> },
+  isField: (name: string) => boolean = () => false,
+): { result: SubmissionResult<string[]>; status: number } {
+  if (!isDomainError(error)) {
+    console.error(error);
+    return { result: submission.reply({ formErrors: [GENERIC_ERROR] }), status: 500 };
+  }
+  const fieldErrors: Record<string, string[]> = {};
+  const formErrors: string[] = [];
+  for (const [key, messages] of Object.entries(error.fieldErrors ?? {})) {
+    const name = formFieldName(key);
+    if (PAYER_INPUTS.includes(name) || isField(name)) fieldErrors[name] = messages;
+    else for (const m of messages) if (!formErrors.includes(m)) formErrors.push(m);
+  }
+  if (!Object.keys(fieldErrors).length && !formErrors.length) formErrors.push(error.message);
+  return { result: submission.reply({ fieldErrors, formErrors }), status: error.code === "CONFLICT" ? 409 : 400 };
+}
