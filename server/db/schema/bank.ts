@@ -93,3 +93,46 @@ export const bankTransferReviews = pgTable(
 
 /** Row types: what a select of these tables returns. */
 export type BankAccountRow = typeof bankAccounts.$inferSelect;
+
+export const WITHDRAWAL_STATUSES = ["requested", "approved", "paid", "rejected"] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+
+/**
+ * Money out (docs/payouts.md): an owner or admin asks for part of the
+ * available balance to go to one of the organization's bank accounts; the
+ * platform approves it, pays it (with the transfer's reference) or rejects it
+ * with a reason. The ledger takes the amount out on request and gives it
+ * back once on rejection.
+ */
+export const withdrawals = pgTable(
+  "withdrawals",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    bankAccountId: uuid("bank_account_id")
+      .notNull()
+      .references(() => bankAccounts.id),
+    /** Integer centavos. */
+    amount: integer("amount").notNull(),
+    status: text("status").$type<WithdrawalStatus>().notNull().default("requested"),
+    rejectionReason: text("rejection_reason"),
+    transferReference: text("transfer_reference"),
+    requestedByUserId: uuid("requested_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    decidedByUserId: uuid("decided_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+    approvedAt: timestamp("approved_at", { withTimezone: true }),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    rejectedAt: timestamp("rejected_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("withdrawals_organization_idx").on(t.organizationId, t.requestedAt),
+    index("withdrawals_open_idx").on(t.requestedAt).where(sql`status in ('requested','approved')`),
+    check("withdrawals_status_check", sql`${t.status} in ('requested','approved','paid','rejected')`),
+    check("withdrawals_amount_check", sql`${t.amount} > 0`),
+  ],
+);
+
+export type WithdrawalRow = typeof withdrawals.$inferSelect;

@@ -41,7 +41,7 @@ export const issuedProducts = pgTable(
   ],
 );
 
-export const LEDGER_KINDS = ["payment", "service_fee", "refund", "service_fee_refund", "chargeback", "withdrawal", "direct_collection", "direct_refund"] as const;
+export const LEDGER_KINDS = ["payment", "service_fee", "refund", "service_fee_refund", "chargeback", "withdrawal", "withdrawal_reversal", "direct_collection", "direct_refund"] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /**
@@ -60,6 +60,8 @@ export const ledgerEntries = pgTable(
       .references(() => organizations.id),
     orderId: uuid("order_id").references(() => orders.id),
     billingId: uuid("billing_id").references(() => billings.id),
+    /** Withdrawal entries (docs/payouts.md): the request that took the money out, or gave it back. */
+    withdrawalId: uuid("withdrawal_id"),
     kind: text("kind").$type<LedgerKind>().notNull(),
     amount: integer("amount").notNull(),
     description: text("description").notNull(),
@@ -67,9 +69,11 @@ export const ledgerEntries = pgTable(
   },
   (t) => [
     uniqueIndex("ledger_entries_billing_kind_key").on(t.billingId, t.kind),
+    // A withdrawal is taken out once and given back at most once.
+    uniqueIndex("ledger_entries_withdrawal_kind_key").on(t.withdrawalId, t.kind),
     index("ledger_entries_organization_idx").on(t.organizationId, t.createdAt),
     index("ledger_entries_order_idx").on(t.orderId),
-    check("ledger_entries_kind_check", sql`${t.kind} in ('payment','service_fee','refund','service_fee_refund','chargeback','withdrawal','direct_collection','direct_refund')`),
+    check("ledger_entries_kind_check", sql`${t.kind} in ('payment','service_fee','refund','service_fee_refund','chargeback','withdrawal','withdrawal_reversal','direct_collection','direct_refund')`),
   ],
 );
 
