@@ -3,6 +3,7 @@ import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { formatDateTime } from "#common/dates";
 import { formatMoney } from "#common/money";
+import { RELEASE_HOURS } from "#common/payouts";
 import type { Ctx } from "#server/context";
 import { hasRole } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
@@ -27,7 +28,7 @@ import { parseInput } from "#server/validation";
  *   available balance is read inside that same transaction.
  */
 
-export const RELEASE_HOURS = 72;
+export { RELEASE_HOURS };
 export const WITHDRAWAL_EMAIL_KIND = "withdrawal";
 
 export const WITHDRAWAL_MESSAGES = {
