@@ -14,5 +14,6 @@ import "./door";
 import "./team";
 import "./invitations";
 import "./menu";
+import "./withdrawals";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,59 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { RELEASE_HOURS } from "#common/payouts";
+import { startSession } from "#server/auth/sessions";
+import { getDb } from "#server/db/client";
+import { eventDates } from "#server/db/schema";
+import { createOrder } from "#server/orders/orders";
+import { payInSandbox } from "#server/payments/sandbox";
+import { createTestUser, ctxAs } from "#tests/support/context";
+import { createEventWithTickets, createTransferAccount } from "#tests/support/factories";
+import { errorCode, gql } from "#tests/support/graphql";
+
+const BALANCE = `query($organizationId: ID!) { withdrawalBalance(organizationId: $organizationId) { available total pending { releaseAt amount } } }`;
+const REQUEST = `mutation($input: RequestWithdrawalInput!) { requestWithdrawal(input: $input) { id amount status } }`;
+const QUEUE = `query($statuses: [String!]) { withdrawals(statuses: $statuses) { id organizationName status amount } }`;
+const APPROVE = `mutation($id: ID!) { approveWithdrawal(id: $id) { id status } }`;
+const PAID = `mutation($id: ID!, $ref: String!) { markWithdrawalPaid(id: $id, transferReference: $ref) { id status transferReference } }`;
+const REJECT = `mutation($id: ID!, $reason: String!) { rejectWithdrawal(id: $id, reason: $reason) { id status } }`;
+
+describe("withdrawals over GraphQL", () => {
+  it("an organization asks within its balance; the platform's admin approves and pays; strangers and organizers cannot decide", async () => {
+    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 10 }]);
+    const db = await getDb();
+    const { billing } = await createOrder(await ctxAs(), {
+      eventSlug: made.event.slug,
+      items: [{ ticketId: made.tickets.General.id, qty: 2 }],
+      payer: { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
+      paymentMethod: "MERCADO_PAGO",
+    });
+    await payInSandbox(db, billing.id, "approved");
+    const endsAt = new Date(Date.now() - (RELEASE_HOURS + 2) * 3600_000);
+    await db.update(eventDates).set({ startsAt: new Date(endsAt.getTime() - 3600_000), endsAt }).where(eq(eventDates.eventId, made.event.id));
+    const account = await createTransferAccount(made.ctx, made.organization.id);
+    const tokens = await startSession(db, made.user, new Date());
+
+    const balance = await gql<{ withdrawalBalance: { available: number; total: number } }>(BALANCE, { tokens, variables: { organizationId: made.organization.id } });
+    expect(balance.body.data!.withdrawalBalance).toMatchObject({ available: 2_000_000, total: 2_000_000 });
+    const tooMuch = await gql(REQUEST, { tokens, variables: { input: { organizationId: made.organization.id, bankAccountId: account.id, amount: 2_000_001 } } });
+    expect(errorCode(tooMuch)).toBe("BAD_USER_INPUT");
+    const requested = await gql<{ requestWithdrawal: { id: string; status: string } }>(REQUEST, { tokens, variables: { input: { organizationId: made.organization.id, bankAccountId: account.id, amount: 1_500_000 } } });
+    expect(requested.body.data!.requestWithdrawal.status).toBe("requested");
+    const id = requested.body.data!.requestWithdrawal.id;
+
+    expect(errorCode(await gql(APPROVE, { tokens, variables: { id } }))).toBe("FORBIDDEN");
+    expect(errorCode(await gql(QUEUE, { tokens, variables: {} }))).toBe("FORBIDDEN");
+    const stranger = await createEventWithTickets();
+    expect(errorCode(await gql(BALANCE, { tokens: await startSession(db, stranger.user, new Date()), variables: { organizationId: made.organization.id } }))).toBe("FORBIDDEN");
+
+    const admin = await createTestUser({ roles: ["admin"] });
+    const adminTokens = await startSession(db, admin, new Date());
+    const queue = await gql<{ withdrawals: { id: string; organizationName: string }[] }>(QUEUE, { tokens: adminTokens, variables: { statuses: ["requested", "approved"] } });
+    expect(queue.body.data!.withdrawals.find((w) => w.id === id)).toMatchObject({ organizationName: made.organization.name });
+    expect((await gql<{ approveWithdrawal: { status: string } }>(APPROVE, { tokens: adminTokens, variables: { id } })).body.data!.approveWithdrawal.status).toBe("approved");
+    expect(errorCode(await gql(APPROVE, { tokens: adminTokens, variables: { id } }))).toBe("CONFLICT");
+    const paid = await gql<{ markWithdrawalPaid: { status: string; transferReference: string } }>(PAID, { tokens: adminTokens, variables: { id, ref: "TRF-0042" } });
+    expect(paid.body.data!.markWithdrawalPaid).toMatchObject({ status: "paid", transferReference: "TRF-0042" });
+    expect(errorCode(await gql(REJECT, { tokens: adminTokens, variables: { id, reason: "Demasiado tarde" } }))).toBe("CONFLICT");
+  });
+});
