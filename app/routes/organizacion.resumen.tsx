@@ -1,6 +1,8 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { listOrganizationEvents } from "#server/events/events";
+import { organizationSummary, type SalesFigures } from "#server/reports/summary";
+import { formatMoney } from "#common/money";
 import { formatDate, formatDateTime } from "#common/dates";
 import { fromDateStart } from "#common/filters";
 import { guard, requireOrganization } from "#app/lib/backoffice.server";
@@ -19,14 +21,26 @@ export const meta: MetaFunction = () => [{ title: "Resumen · Mi organización �
 export async function loader({ request }: LoaderFunctionArgs) {
   const bo = await requireOrganization(request);
   const fromDate = fromDateStart(bo.filters.opts.fromDate);
-  const events = bo.can["sales:read"]
-    ? await guard(() => listOrganizationEvents(bo.ctx, { organizationId: bo.organization.id, fromDate }))
-    : null;
+  const [events, summary] = bo.can["sales:read"]
+    ? await Promise.all([guard(() => listOrganizationEvents(bo.ctx, { organizationId: bo.organization.id, fromDate })), guard(() => organizationSummary(bo.ctx, bo.organization.id))])
+    : [null, null];
+  const figures = (f: SalesFigures) => ({ orders: f.orders, tickets: f.tickets, menuItems: f.menuItems, revenue: formatMoney(f.revenue) });
   return data(
     {
       organization: bo.organization,
       can: bo.can,
       fromDate: fromDate?.toISOString() ?? null,
+      sales: summary
+        ? {
+            periods: [
+              { label: "Hoy", ...figures(summary.today) },
+              { label: "Últimos 7 días", ...figures(summary.lastSevenDays) },
+              { label: "Total", ...figures(summary.total) },
+            ],
+            pendingTransfers: summary.pendingTransfers,
+            refundsToDecide: summary.refundsToDecide,
+          }
+        : null,
       events: events?.map((e) => ({
         id: e.id,
         name: e.name,
@@ -43,7 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function SummaryPage() {
-  const { organization, can, events, fromDate } = useLoaderData<typeof loader>();
+  const { organization, can, events, fromDate, sales } = useLoaderData<typeof loader>();
   const href = useBackofficeHref();
   const drafts = events?.filter((e) => !e.publishedAt) ?? [];
   const totals = events?.reduce((acc, e) => ({ sold: acc.sold + e.sold, stock: acc.stock + e.stock }), { sold: 0, stock: 0 });
@@ -60,6 +74,43 @@ export default function SummaryPage() {
         ) : null
       }
     >
+      {sales ? (
+        <section aria-labelledby="sales-title" className="mb-6">
+          <h2 id="sales-title" className="sr-only">
+            Ventas
+          </h2>
+          <dl className="grid gap-4 sm:grid-cols-3">
+            {sales.periods.map((p) => (
+              <div key={p.label} className="rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-4" data-testid={`sales-${p.label}`}>
+                <dt className="text-sm text-[var(--muted)]">Ventas · {p.label}</dt>
+                <dd className="mt-1 text-2xl font-bold tabular-nums">{p.revenue}</dd>
+                <dd className="text-sm text-[var(--muted)]">
+                  {p.orders} {p.orders === 1 ? "compra" : "compras"} · {p.tickets} {p.tickets === 1 ? "entrada" : "entradas"}
+                  {p.menuItems ? ` · ${p.menuItems} ${p.menuItems === 1 ? "consumición" : "consumiciones"}` : ""}
+                </dd>
+              </div>
+            ))}
+          </dl>
+          {sales.pendingTransfers || sales.refundsToDecide ? (
+            <ul className="mt-3 flex flex-col gap-1 text-sm">
+              {sales.pendingTransfers ? (
+                <li>
+                  <Link to={href(BO.bankTransfers)} className="font-bold text-primary-700 underline dark:text-primary-400">
+                    {sales.pendingTransfers} {sales.pendingTransfers === 1 ? "transferencia espera" : "transferencias esperan"} tu revisión
+                  </Link>
+                </li>
+              ) : null}
+              {sales.refundsToDecide ? (
+                <li>
+                  <Link to={href(BO.sales)} className="font-bold text-primary-700 underline dark:text-primary-400">
+                    {sales.refundsToDecide} {sales.refundsToDecide === 1 ? "pedido de devolución espera" : "pedidos de devolución esperan"} tu decisión
+                  </Link>
+                </li>
+              ) : null}
+            </ul>
+          ) : null}
+        </section>
+      ) : null}
       {!events ? (
         <Card>
           <p className="text-[var(--muted)]">
