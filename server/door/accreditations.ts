@@ -9,6 +9,7 @@ import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
 import { doorChanged } from "./changes";
 import { TICKETS_ONLY } from "./search";
+import { csvCell } from "#server/reports/exports";
 
 const uuid = z.string().uuid("No encontramos ese evento.");
 
@@ -96,12 +97,6 @@ export async function listAccreditations(ctx: Ctx, rawFilter: AccreditationFilte
   const limit = rawFilter.limit ?? 50;
   const { items, total } = await query(ctx, rawFilter, { page, limit });
   return { items, total, page, limit };
-}
-
-function csvCell(value: string): string {
-  // Quote everything; a leading = + - @ would be a formula in a spreadsheet.
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replace(/"/g, '""')}"`;
 }
 
 /** The same list as CSV (UTF-8 with BOM, so Excel reads the accents), every row. */

@@ -26,6 +26,7 @@ export const BO = {
   bankTransfers: "/organizacion/transferencias-bancarias",
   bankAccounts: "/organizacion/cuentas-bancarias",
   withdrawals: "/organizacion/extracciones",
+  reports: "/organizacion/informes",
   newWithdrawal: "/organizacion/extracciones/crear",
   paymentMethods: "/organizacion/metodos-de-pago",
   staffPin: "/organizacion/staff-pin",
@@ -65,6 +66,7 @@ export const BACKOFFICE_LINKS: BackofficeLink[] = [
   { to: BO.qrGenerator, label: "Generador de QR", capability: "events:manage" },
   { to: BO.staffPin, label: "PIN de puerta", capability: "door:pins" },
   { to: BO.accreditations, label: "Acreditaciones", capability: "sales:read" },
+  { to: BO.reports, label: "Informes", capability: "sales:read" },
   { to: BO.team, label: "Equipo", capability: "members:manage" },
   { to: BO.detail, label: "Datos de la organización", capability: "organization:manage" },
 ];
@@ -78,7 +80,7 @@ export function visibleLinks(can: Capabilities): BackofficeLink[] {
  * (one about a given event, by its path) changing a selector goes to the
  * summary instead of mixing two events.
  */
-export const FILTER_PAGES = new Set<string>([BO.summary, BO.events, BO.createEvent, BO.ticketTypes, BO.addStock, BO.pixel, BO.detail, BO.sales, BO.coupons, BO.invitations, BO.menu, BO.bankTransfers]);
+export const FILTER_PAGES = new Set<string>([BO.summary, BO.events, BO.createEvent, BO.ticketTypes, BO.addStock, BO.pixel, BO.detail, BO.sales, BO.coupons, BO.invitations, BO.menu, BO.reports, BO.bankTransfers]);
 
 export const ROLE_LABELS: Record<string, string> = {
   owner: "Dueño/a",

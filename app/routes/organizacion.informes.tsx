@@ -1,0 +1,52 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { requireOrganization } from "#app/lib/backoffice.server";
+import { BackofficePage, Card } from "#app/components/backoffice/Page";
+import { useBackofficeHref, useShell } from "#app/components/backoffice/Shell";
+
+export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
+
+export const meta: MetaFunction = () => [{ title: "Informes · Tribuna" }];
+
+const REPORTS = [
+  { kind: "ventas", title: "Ventas", lead: "Las compras pagadas (sin invitaciones), con comprador, medio de pago, importes, RRPP y los datos extra.", money: false },
+  { kind: "asistentes", title: "Asistentes", lead: "Cada entrada con su titular, estado, ingreso y los datos extra de la compra.", money: false },
+  { kind: "cupones", title: "Usos de cupones", lead: "Cada compra que usó un cupón y cuánto descontó.", money: false },
+  { kind: "libro-mayor", title: "Libro mayor", lead: "Cada movimiento de plata: pagos, cargos, devoluciones, contracargos y extracciones.", money: true },
+] as const;
+
+/** `/organizacion/informes`: the organization's data to download, for the event chosen in the filter or all of them. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const bo = await requireOrganization(request, "sales:read");
+  return data({ canMoney: bo.can["money:manage"], eventId: bo.filters.eventId || null }, { headers: bo.headers });
+}
+
+export default function ReportsPage() {
+  const { canMoney, eventId } = useLoaderData<typeof loader>();
+  const href = useBackofficeHref();
+  const eventName = useShell()?.events.find((e) => e.id === eventId)?.name;
+  return (
+    <BackofficePage
+      title="Informes"
+      lead={`${eventName ? `De ${eventName}` : "De todos tus eventos"} (cambialo con el filtro “Evento” de arriba). Se descargan completos, aunque sean cientos de miles de filas. El CSV abre en cualquier planilla; el Excel, en Excel o Google Sheets.`}
+    >
+      <ul className="grid gap-4 sm:grid-cols-2">
+        {REPORTS.filter((r) => canMoney || !r.money).map((report) => (
+          <li key={report.kind}>
+            <Card title={report.title}>
+              <p className="text-sm text-[var(--muted)]">{report.lead}</p>
+              <p className="mt-3 flex gap-4 font-bold">
+                <a href={href("/organizacion/informes/descargar", {}, { tipo: report.kind, formato: "csv" })} className="text-primary-700 underline dark:text-primary-400" download>
+                  Bajar CSV
+                </a>
+                <a href={href("/organizacion/informes/descargar", {}, { tipo: report.kind, formato: "xlsx" })} className="text-primary-700 underline dark:text-primary-400" download>
+                  Bajar Excel
+                </a>
+              </p>
+            </Card>
+          </li>
+        ))}
+      </ul>
+    </BackofficePage>
+  );
+}

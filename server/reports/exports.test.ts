@@ -1,0 +1,89 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "#server/db/client";
+import { sendInvitation } from "#server/invitations/invitations";
+import { createOrder } from "#server/orders/orders";
+import { payInSandbox } from "#server/payments/sandbox";
+import { ctxAs } from "#tests/support/context";
+import { createEventWithTickets } from "#tests/support/factories";
+import { exportReport } from "./exports";
+
+const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
+
+async function text(body: ReadableStream<Uint8Array>) {
+  return new Response(body).text();
+}
+
+describe("exportReport", () => {
+  it("exports the sales list's orders as CSV (gifts and unpaid left out) and attendees as a real XLSX", async () => {
+    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 100 }]);
+    const db = await getDb();
+    const { order, billing } = await createOrder(await ctxAs(), { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.General.id, qty: 2 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
+    await payInSandbox(db, billing.id, "approved");
+    await createOrder(await ctxAs(), { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.General.id, qty: 1 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
+    await sendInvitation(made.ctx, { eventId: made.event.id, ticketTypeId: made.tickets.General.id, email: "invitada@example.com", firstName: "=HYPERLINK", lastName: "Venegas", qty: 1 });
+
+    const csv = await exportReport(made.ctx, { organizationId: made.organization.id, kind: "ventas", format: "csv" });
+    expect(csv).toMatchObject({ contentType: "text/csv; charset=utf-8", filename: expect.stringMatching(/^ventas-\d{4}-\d{2}-\d{2}\.csv$/) });
+    const lines = (await text(csv.body)).split("\r\n").filter(Boolean);
+    expect(lines).toHaveLength(2);
+    // (Response.text() drops the BOM; the bytes carry it, checked below.)
+    expect(lines[0]).toBe('"Fecha","Orden","Evento","Nombre","Apellido","Email","Documento","Teléfono","Medio de pago","Subtotal","Descuento","Cargo por servicio","Total","RRPP","Datos extra"');
+    expect(lines[1]).toContain(`"${order.code}"`);
+    expect(lines[1]).toContain('"20000,00"');
+    const raw = new Uint8Array(await new Response((await exportReport(made.ctx, { organizationId: made.organization.id, kind: "ventas" })).body).arrayBuffer());
+    expect([...raw.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    // A cell that would be a formula in a spreadsheet is neutralised.
+    const attendees = await text((await exportReport(made.ctx, { organizationId: made.organization.id, kind: "asistentes" })).body);
+    expect(attendees).toContain(`"'=HYPERLINK Venegas"`);
+
+    const xlsx = await exportReport(made.ctx, { organizationId: made.organization.id, kind: "asistentes", format: "xlsx" });
+    const bytes = Buffer.from(await new Response(xlsx.body).arrayBuffer());
+    const { default: ExcelJS } = await import("exceljs");
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(bytes as never);
+    const sheet = workbook.getWorksheet("Asistentes")!;
+    const rows = sheet.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1, 4));
+    expect(rows[0]).toEqual(["Titular", "Email", "Tipo de entrada"]);
+    // Two tickets of the sale and the invitation (an attendee too).
+    expect(rows.slice(1).map((r) => r[0]).sort()).toEqual(["=HYPERLINK Venegas", "Sofía Peña", "Sofía Peña"]);
+  });
+
+  it("the ledger is for owners and admins; strangers get nothing", async () => {
+    const made = await createEventWithTickets();
+    const stranger = await createEventWithTickets();
+    await expect(exportReport(stranger.ctx, { organizationId: made.organization.id, kind: "ventas" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(exportReport(made.ctx, { organizationId: made.organization.id, kind: "ventas", eventId: stranger.event.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(exportReport(made.ctx, { organizationId: made.organization.id, kind: "nada" })).rejects.toMatchObject({ code: "BAD_USER_INPUT" });
+  });
+
+  it("streams 100,000 ledger rows page by page, every row once", async () => {
+    const made = await createEventWithTickets();
+    const db = await getDb();
+    await db.execute(
+      sql`insert into ledger_entries (organization_id, kind, amount, description, created_at) select ${made.organization.id}, 'payment', g, 'Fila ' || g, now() from generate_series(1, 100000) g`,
+    );
+    const started = performance.now();
+    const file = await exportReport(made.ctx, { organizationId: made.organization.id, kind: "libro-mayor", format: "csv" });
+    const reader = file.body.getReader();
+    const decoder = new TextDecoder();
+    let lines = 0;
+    let sum = 0;
+    let rest = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const chunk = rest + decoder.decode(value);
+      const parts = chunk.split("\r\n");
+      rest = parts.pop()!;
+      for (const line of parts) {
+        lines++;
+        const amount = /"(\d+),(\d\d)"$/.exec(line);
+        if (amount) sum += Number(amount[1]) * 100 + Number(amount[2]);
+      }
+    }
+    console.log(`libro mayor de 100.000 filas en CSV: ${Math.round(performance.now() - started)} ms`);
+    expect(lines).toBe(100_001);
+    expect(sum).toBe((100_000 * 100_001) / 2);
+  }, 120_000);
+});

@@ -1,0 +1,258 @@
+import { PassThrough, Readable } from "node:stream";
+import { and, asc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { z } from "zod";
+import { formatDateTime } from "#common/dates";
+import type { Ctx } from "#server/context";
+import type { DbOrTx } from "#server/db/client";
+import { couponRedemptions, coupons, eventDates, events, issuedProducts, ledgerEntries, orders, ticketTypes } from "#server/db/schema";
+import { requireCapability, type Capability } from "#server/organizations/permissions";
+import { DEFAULT_ORDER_FILTER } from "#server/refunds/sales";
+import { parseInput } from "#server/validation";
+
+/*
+ * `/organizacion/informes` (issue 11): the organization's data as CSV or XLSX.
+ * Every export is streamed: rows are read in pages of PAGE_ROWS by keyset
+ * (created_at, id) and written out as they come, so 100,000 rows never sit in
+ * memory at once (bench: `npm run bench:exports`).
+ */
+
+const PAGE_ROWS = 1000;
+
+export const EXPORT_KINDS = ["ventas", "asistentes", "cupones", "libro-mayor"] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
+
+export const EXPORT_TITLES: Record<ExportKind, string> = {
+  ventas: "Ventas",
+  asistentes: "Asistentes",
+  cupones: "Usos de cupones",
+  "libro-mayor": "Libro mayor",
+};
+
+const CAPABILITY: Record<ExportKind, Capability> = { ventas: "sales:read", asistentes: "sales:read", cupones: "sales:read", "libro-mayor": "money:manage" };
+
+const money = (centavos: number) => (centavos / 100).toFixed(2).replace(".", ",");
+
+/** A spreadsheet cell from a CSV value: quoted, and a leading = + - @ neutralised so it is never a formula. */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+export function csvLine(values: string[]): string {
+  return `${values.map(csvCell).join(",")}\r\n`;
+}
+
+interface Exporter {
+  header: string[];
+  /** One page of rows after `after` (the last row's keyset), already as cells. */
+  page(db: DbOrTx, after: { at: Date; id: string } | null): Promise<{ rows: string[][]; last: { at: Date; id: string } | null }>;
+}
+
+/** Rows strictly after (at, id), for keyset pages (a row comparison PostgreSQL serves from the order of the index). */
+function after(atColumn: AnyPgColumn, idColumn: AnyPgColumn, cursor: { at: Date; id: string } | null) {
+  if (!cursor) return undefined;
+  return sql`(${keyTime(atColumn)}, ${idColumn}::text) > (${cursor.at.toISOString()}::timestamptz, ${cursor.id})`;
+}
+
+/** Times kept to the millisecond, as a JS Date holds them, so a cursor never re-reads its own row. */
+function keyTime(column: AnyPgColumn) {
+  return sql`date_trunc('milliseconds', ${column})`;
+}
+
+function exporterFor(kind: ExportKind, organizationId: string, eventId: string | null): Exporter {
+  switch (kind) {
+    case "ventas":
+      return {
+        header: ["Fecha", "Orden", "Evento", "Nombre", "Apellido", "Email", "Documento", "Teléfono", "Medio de pago", "Subtotal", "Descuento", "Cargo por servicio", "Total", "RRPP", "Datos extra"],
+        async page(db, cursor) {
+          // The sales list's default filter (spec §9): billed, not gift, card wallet and bank transfer.
+          const rows = await db
+            .select({ order: orders, eventName: events.name })
+            .from(orders)
+            .innerJoin(events, eq(events.id, orders.eventId))
+            .where(
+              and(
+                eq(orders.organizationId, organizationId),
+                eq(orders.status, DEFAULT_ORDER_FILTER.status),
+                eq(orders.gift, DEFAULT_ORDER_FILTER.gift),
+                inArray(orders.paymentMethod, DEFAULT_ORDER_FILTER.paymentMethods),
+                eventId ? eq(orders.eventId, eventId) : undefined,
+                after(orders.createdAt, orders.id, cursor),
+              ),
+            )
+            .orderBy(asc(keyTime(orders.createdAt)), asc(sql`${orders.id}::text`))
+            .limit(PAGE_ROWS);
+          return {
+            rows: rows.map(({ order: o, eventName }) => [
+              formatDateTime(o.createdAt),
+              o.code,
+              eventName,
+              o.payer.firstName,
+              o.payer.lastName,
+              o.payer.email,
+              o.payer.documentNumber,
+              o.payer.phoneNumber,
+              o.paymentMethod === "BANK_TRANSFER" ? "Transferencia" : "Mercado Pago",
+              money(o.subtotal),
+              money(o.discount),
+              money(o.serviceFee),
+              money(o.total),
+              o.referredNick ?? "",
+              (o.customFields ?? []).map((f) => `${f.label}: ${f.value}`).join(" · "),
+            ]),
+            last: rows.length ? { at: rows.at(-1)!.order.createdAt, id: rows.at(-1)!.order.id } : null,
+          };
+        },
+      };
+    case "asistentes":
+      return {
+        header: ["Titular", "Email", "Tipo de entrada", "Orden", "Evento", "Fecha del evento", "Estado", "Ingresó", "Puerta", "Datos extra"],
+        async page(db, cursor) {
+          const rows = await db
+            .select({ ticket: issuedProducts, orderCode: orders.code, customFields: orders.customFields, eventName: events.name, startsAt: eventDates.startsAt, typeName: ticketTypes.name })
+            .from(issuedProducts)
+            .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
+            .innerJoin(events, eq(events.id, issuedProducts.eventId))
+            .innerJoin(eventDates, eq(eventDates.id, orders.eventDateId))
+            .innerJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
+            .where(
+              and(
+                eq(events.organizationId, organizationId),
+                eq(ticketTypes.kind, "ticket"),
+                eventId ? eq(issuedProducts.eventId, eventId) : undefined,
+                after(issuedProducts.createdAt, issuedProducts.id, cursor),
+              ),
+            )
+            .orderBy(asc(keyTime(issuedProducts.createdAt)), asc(sql`${issuedProducts.id}::text`))
+            .limit(PAGE_ROWS);
+          return {
+            rows: rows.map((r) => [
+              r.ticket.holderName,
+              r.ticket.holderEmail,
+              r.typeName,
+              r.orderCode,
+              r.eventName,
+              formatDateTime(r.startsAt),
+              r.ticket.status === "redeemed" ? "Ingresó" : r.ticket.status === "voided" ? "Anulada" : "Válida",
+              r.ticket.redeemedAt ? formatDateTime(r.ticket.redeemedAt) : "",
+              r.ticket.redeemedDoor ?? "",
+              (r.customFields ?? []).map((f) => `${f.label}: ${f.value}`).join(" · "),
+            ]),
+            last: rows.length ? { at: rows.at(-1)!.ticket.createdAt, id: rows.at(-1)!.ticket.id } : null,
+          };
+        },
+      };
+    case "cupones":
+      return {
+        header: ["Fecha", "Cupón", "Orden", "Evento", "Descuento", "Devuelto (compra sin pagar)"],
+        async page(db, cursor) {
+          const rows = await db
+            .select({ use: couponRedemptions, code: coupons.code, orderCode: orders.code, eventName: events.name })
+            .from(couponRedemptions)
+            .innerJoin(coupons, eq(coupons.id, couponRedemptions.couponId))
+            .innerJoin(orders, eq(orders.id, couponRedemptions.orderId))
+            .innerJoin(events, eq(events.id, orders.eventId))
+            .where(and(eq(orders.organizationId, organizationId), eventId ? eq(orders.eventId, eventId) : undefined, after(couponRedemptions.createdAt, couponRedemptions.orderId, cursor)))
+            .orderBy(asc(keyTime(couponRedemptions.createdAt)), asc(sql`${couponRedemptions.orderId}::text`))
+            .limit(PAGE_ROWS);
+          return {
+            rows: rows.map((r) => [formatDateTime(r.use.createdAt), r.code, r.orderCode, r.eventName, money(r.use.discount), r.use.releasedAt ? "Sí" : "No"]),
+            last: rows.length ? { at: rows.at(-1)!.use.createdAt, id: rows.at(-1)!.use.orderId } : null,
+          };
+        },
+      };
+    case "libro-mayor":
+      return {
+        header: ["Fecha", "Tipo", "Descripción", "Orden", "Monto"],
+        async page(db, cursor) {
+          const rows = await db
+            .select({ entry: ledgerEntries, orderCode: orders.code })
+            .from(ledgerEntries)
+            .leftJoin(orders, eq(orders.id, ledgerEntries.orderId))
+            .where(
+              and(
+                eq(ledgerEntries.organizationId, organizationId),
+                eventId ? or(eq(orders.eventId, eventId), isNull(ledgerEntries.orderId)) : undefined,
+                // The ledger is append-only with a growing id: the id alone is the keyset.
+                cursor ? gt(ledgerEntries.id, Number(cursor.id)) : undefined,
+              ),
+            )
+            .orderBy(asc(ledgerEntries.id))
+            .limit(PAGE_ROWS);
+          return {
+            rows: rows.map((r) => [formatDateTime(r.entry.createdAt), r.entry.kind, r.entry.description, r.orderCode ?? "", money(r.entry.amount)]),
+            last: rows.length ? { at: rows.at(-1)!.entry.createdAt, id: String(rows.at(-1)!.entry.id) } : null,
+          };
+        },
+      };
+  }
+}
+
+/** Every row of an export, page by page (never all at once). */
+async function* rowsOf(db: DbOrTx, exporter: Exporter): AsyncGenerator<string[]> {
+  let cursor: { at: Date; id: string } | null = null;
+  for (;;) {
+    const { rows, last } = await exporter.page(db, cursor);
+    for (const row of rows) yield row;
+    if (rows.length < PAGE_ROWS || !last) return;
+    cursor = last;
+  }
+}
+
+const exportSchema = z.object({
+  organizationId: z.uuid({ error: "Identificador inválido." }),
+  kind: z.enum(EXPORT_KINDS, { error: "Elegí qué querés exportar." }),
+  format: z.enum(EXPORT_FORMATS, { error: "Elegí CSV o Excel." }).default("csv"),
+  eventId: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.uuid({ error: "Identificador inválido." }).optional()),
+});
+
+export interface ExportFile {
+  filename: string;
+  contentType: string;
+  body: ReadableStream<Uint8Array>;
+}
+
+/**
+ * `exportReport`: the export as a stream. CSV in UTF-8 with BOM (Excel reads
+ * the accents), XLSX written by exceljs' streaming writer. Sales, attendees
+ * and coupons need sales:read; the ledger money:manage.
+ */
+export async function exportReport(ctx: Ctx, rawInput: unknown): Promise<ExportFile> {
+  const input = parseInput(exportSchema, rawInput);
+  await requireCapability(ctx, input.organizationId, CAPABILITY[input.kind]);
+  if (input.eventId) {
+    const [event] = await ctx.db.select({ organizationId: events.organizationId }).from(events).where(eq(events.id, input.eventId));
+    if (!event || event.organizationId !== input.organizationId) await requireCapability(ctx, event?.organizationId ?? "", CAPABILITY[input.kind]);
+  }
+  const exporter = exporterFor(input.kind, input.organizationId, input.eventId ?? null);
+  const name = `${input.kind}-${new Date(ctx.now).toISOString().slice(0, 10)}`;
+  if (input.format === "csv") {
+    const encoder = new TextEncoder();
+    async function* lines() {
+      yield encoder.encode(`\uFEFF${csvLine(exporter.header)}`);
+      for await (const row of rowsOf(ctx.db, exporter)) yield encoder.encode(csvLine(row));
+    }
+    return { filename: `${name}.csv`, contentType: "text/csv; charset=utf-8", body: Readable.toWeb(Readable.from(lines())) as ReadableStream<Uint8Array> };
+  }
+  const { default: ExcelJS } = await import("exceljs");
+  const out = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+  const sheet = workbook.addWorksheet(EXPORT_TITLES[input.kind]);
+  void (async () => {
+    try {
+      sheet.addRow(exporter.header).commit();
+      for await (const row of rowsOf(ctx.db, exporter)) sheet.addRow(row).commit();
+      sheet.commit();
+      await workbook.commit();
+    } catch (error) {
+      out.destroy(error as Error);
+    }
+  })();
+  return {
+    filename: `${name}.xlsx`,
+    contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    body: Readable.toWeb(out) as ReadableStream<Uint8Array>,
+  };
+}
