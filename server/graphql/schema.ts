@@ -15,5 +15,6 @@ import "./team";
 import "./invitations";
 import "./menu";
 import "./withdrawals";
+import "./reports";
 
 export const schema = builder.toSchema({ sortSchema: true });

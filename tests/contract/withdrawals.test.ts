@@ -57,3 +57,22 @@ describe("withdrawals over GraphQL", () => {
     expect(errorCode(await gql(REJECT, { tokens: adminTokens, variables: { id, reason: "Demasiado tarde" } }))).toBe("CONFLICT");
   });
 });
+
+describe("organizationSummary over GraphQL", () => {
+  it("gives members the sales figures and strangers a FORBIDDEN", async () => {
+    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 10 }]);
+    const db = await getDb();
+    const { billing } = await createOrder(await ctxAs(), {
+      eventSlug: made.event.slug,
+      items: [{ ticketId: made.tickets.General.id, qty: 3 }],
+      payer: { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
+      paymentMethod: "MERCADO_PAGO",
+    });
+    await payInSandbox(db, billing.id, "approved");
+    const SUMMARY = `query($id: ID!) { organizationSummary(organizationId: $id) { today { orders tickets revenue } total { orders } pendingTransfers refundsToDecide } }`;
+    const result = await gql<{ organizationSummary: unknown }>(SUMMARY, { tokens: await startSession(db, made.user, new Date()), variables: { id: made.organization.id } });
+    expect(result.body.data!.organizationSummary).toEqual({ today: { orders: 1, tickets: 3, revenue: 3_000_000 }, total: { orders: 1 }, pendingTransfers: 0, refundsToDecide: 0 });
+    const stranger = await createEventWithTickets();
+    expect(errorCode(await gql(SUMMARY, { tokens: await startSession(db, stranger.user, new Date()), variables: { id: made.organization.id } }))).toBe("FORBIDDEN");
+  });
+});
