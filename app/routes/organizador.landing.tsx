@@ -40,7 +40,19 @@ const BENEFITS = [
   },
   {
     title: "Reportes de ventas",
-    text: "Las ventas de cada evento en el panel y, la noche del evento, el ingreso en vivo por tipo de entrada, por puerta y por RRPP, con la lista de acreditaciones para descargar.",
+    text: "Las ventas de hoy, de la semana y totales en el panel; ventas, asistentes, cupones y movimientos para bajar en CSV o Excel; y, la noche del evento, el ingreso en vivo por tipo de entrada, por puerta y por RRPP.",
+  },
+  {
+    title: "Invitaciones",
+    text: "Mandá entradas sin cargo a invitados, prensa o sponsors de a una o de a miles con una planilla: llegan por email con su QR y entran por la puerta como cualquier entrada.",
+  },
+  {
+    title: "Menú y barra",
+    text: "Tu público paga bebidas y comidas desde el celular y las retira en la barra con un QR que se canjea una sola vez, con el mismo PIN de la puerta.",
+  },
+  {
+    title: "Tu plata, clara",
+    text: "Ves lo disponible y lo que se libera después de cada evento, y pedís la extracción a tu cuenta bancaria desde el panel.",
   },
   {
     title: "Pensado para el celular",
