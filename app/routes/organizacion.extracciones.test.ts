@@ -1,30 +1,15 @@
-import { eq } from "drizzle-orm";
+
 import { describe, expect, it } from "vitest";
-import { getDb } from "#server/db/client";
-import { eventDates } from "#server/db/schema";
-import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
-import { RELEASE_HOURS } from "#common/payouts";
-import { ctxAs, sessionCookiesFor } from "#tests/support/context";
-import { createEventWithTickets, createTransferAccount } from "#tests/support/factories";
+import { sessionCookiesFor } from "#tests/support/context";
+import { createEventWithReleasedSales } from "#tests/support/factories";
 import { formRequest, getRequest, run } from "#tests/support/remix";
 import * as list from "./organizacion.extracciones";
 import * as create from "./organizacion.extracciones_.crear";
 
 describe("/organizacion/extracciones", () => {
   it("shows what is available and asks for a withdrawal with the form, with the error next to the amount", async () => {
-    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 10 }]);
-    const db = await getDb();
-    const { billing } = await createOrder(await ctxAs(), {
-      eventSlug: made.event.slug,
-      items: [{ ticketId: made.tickets.General.id, qty: 1 }],
-      payer: { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
-      paymentMethod: "MERCADO_PAGO",
-    });
-    await payInSandbox(db, billing.id, "approved");
-    const endsAt = new Date(Date.now() - (RELEASE_HOURS + 1) * 3600_000);
-    await db.update(eventDates).set({ startsAt: new Date(endsAt.getTime() - 3600_000), endsAt }).where(eq(eventDates.eventId, made.event.id));
-    const account = await createTransferAccount(made.ctx, made.organization.id);
+    const made = await createEventWithReleasedSales(1);
+    const { account } = made;
     const cookies = await sessionCookiesFor(made.user.id);
 
     const page = await run(list.loader, getRequest("/organizacion/extracciones", { cookies }));

@@ -1,13 +1,11 @@
-import { eq } from "drizzle-orm";
+
 import { describe, expect, it } from "vitest";
-import { RELEASE_HOURS } from "#common/payouts";
 import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
-import { eventDates } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payments/sandbox";
 import { createTestUser, ctxAs } from "#tests/support/context";
-import { createEventWithTickets, createTransferAccount } from "#tests/support/factories";
+import { createEventWithReleasedSales, createEventWithTickets } from "#tests/support/factories";
 import { errorCode, gql } from "#tests/support/graphql";
 
 const BALANCE = `query($organizationId: ID!) { withdrawalBalance(organizationId: $organizationId) { available total pending { releaseAt amount } } }`;
@@ -19,18 +17,8 @@ const REJECT = `mutation($id: ID!, $reason: String!) { rejectWithdrawal(id: $id,
 
 describe("withdrawals over GraphQL", () => {
   it("an organization asks within its balance; the platform's admin approves and pays; strangers and organizers cannot decide", async () => {
-    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 10 }]);
-    const db = await getDb();
-    const { billing } = await createOrder(await ctxAs(), {
-      eventSlug: made.event.slug,
-      items: [{ ticketId: made.tickets.General.id, qty: 2 }],
-      payer: { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
-      paymentMethod: "MERCADO_PAGO",
-    });
-    await payInSandbox(db, billing.id, "approved");
-    const endsAt = new Date(Date.now() - (RELEASE_HOURS + 2) * 3600_000);
-    await db.update(eventDates).set({ startsAt: new Date(endsAt.getTime() - 3600_000), endsAt }).where(eq(eventDates.eventId, made.event.id));
-    const account = await createTransferAccount(made.ctx, made.organization.id);
+    const made = await createEventWithReleasedSales(2);
+    const { db, account } = made;
     const tokens = await startSession(db, made.user, new Date());
 
     const balance = await gql<{ withdrawalBalance: { available: number; total: number } }>(BALANCE, { tokens, variables: { organizationId: made.organization.id } });

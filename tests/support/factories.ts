@@ -83,3 +83,30 @@ export async function createPendingOrder() {
   });
   return { ...made, order, billing };
 }
+
+/**
+ * A producer's event with one paid order of `qty` General tickets ($10.000 each), its date moved far enough
+ * into the past for the money to be available to withdraw, and a bank account to withdraw to.
+ */
+export async function createEventWithReleasedSales(qty = 1) {
+  const [{ getDb }, { eventDates }, { eq }, { payInSandbox }, { RELEASE_HOURS }] = await Promise.all([
+    import("#server/db/client"),
+    import("#server/db/schema"),
+    import("drizzle-orm"),
+    import("#server/payments/sandbox"),
+    import("#common/payouts"),
+  ]);
+  const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 100 }]);
+  const db = await getDb();
+  const { order, billing } = await createOrder(await ctxAs(), {
+    eventSlug: made.event.slug,
+    items: [{ ticketId: made.tickets.General.id, qty }],
+    payer: { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
+    paymentMethod: "MERCADO_PAGO",
+  });
+  await payInSandbox(db, billing.id, "approved");
+  const endsAt = new Date(Date.now() - (RELEASE_HOURS + 1) * 3600_000);
+  await db.update(eventDates).set({ startsAt: new Date(endsAt.getTime() - 3600_000), endsAt }).where(eq(eventDates.eventId, made.event.id));
+  const account = await createTransferAccount(made.ctx, made.organization.id);
+  return { ...made, db, order, account };
+}
