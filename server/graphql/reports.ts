@@ -1,5 +1,6 @@
 import { builder } from "./builder";
 import { money } from "./scalars";
+import * as metricsDomain from "#server/reports/metrics";
 import * as summaryDomain from "#server/reports/summary";
 import type { OrganizationSummary, SalesFigures } from "#server/reports/summary";
 
@@ -32,5 +33,59 @@ builder.queryFields((t) => ({
     description: "Sales today, in the last 7 days and in total, and what needs a decision. Needs sales:read.",
     args: { organizationId: t.arg.id({ required: true }) },
     resolve: (_root, args, { ctx }) => summaryDomain.organizationSummary(ctx, String(args.organizationId)),
+  }),
+}));
+
+type Metrics = Awaited<ReturnType<typeof metricsDomain.eventMetrics>>;
+
+const DaySales = builder.objectRef<Metrics["salesPerDay"][number]>("DaySales").implement({
+  fields: (t) => ({
+    day: t.exposeString("day", { nullable: false, description: "YYYY-MM-DD, Buenos Aires." }),
+    orders: t.exposeInt("orders", { nullable: false }),
+    tickets: t.exposeInt("tickets", { nullable: false }),
+    revenue: t.exposeInt("revenue", { nullable: false, description: "Integer centavos, without our fee." }),
+  }),
+});
+const TicketTypeSales = builder.objectRef<Metrics["ticketTypes"][number]>("TicketTypeSales").implement({
+  fields: (t) => ({
+    name: t.exposeString("name", { nullable: false }),
+    sold: t.exposeInt("sold", { nullable: false }),
+    stock: t.exposeInt("stock", { nullable: false }),
+    revenue: t.exposeInt("revenue", { nullable: false }),
+  }),
+});
+const CouponUse = builder.objectRef<Metrics["coupons"][number]>("CouponUse").implement({
+  fields: (t) => ({ code: t.exposeString("code", { nullable: false }), uses: t.exposeInt("uses", { nullable: false }), discount: t.exposeInt("discount", { nullable: false }) }),
+});
+const PromoterSales = builder.objectRef<Metrics["promoters"][number]>("PromoterSales").implement({
+  fields: (t) => ({ nick: t.exposeString("nick", { nullable: false }), orders: t.exposeInt("orders", { nullable: false }), tickets: t.exposeInt("tickets", { nullable: false }) }),
+});
+const EntrySlot = builder.objectRef<Metrics["entries"]["perQuarterHour"][number]>("EntrySlot").implement({
+  fields: (t) => ({ at: t.exposeString("at", { nullable: false, description: "Start of the 15 minutes (ISO 8601)." }), entered: t.exposeInt("entered", { nullable: false }) }),
+});
+const EventEntries = builder.objectRef<Metrics["entries"]>("EventEntries").implement({
+  fields: (t) => ({
+    sold: t.exposeInt("sold", { nullable: false, description: "Tickets that can get in (invitations included)." }),
+    entered: t.exposeInt("entered", { nullable: false }),
+    perQuarterHour: t.field({ type: [EntrySlot], nullable: false, resolve: (e) => e.perQuarterHour }),
+  }),
+});
+const EventMetricsRef = builder.objectRef<Metrics>("EventMetrics").implement({
+  fields: (t) => ({
+    salesPerDay: t.field({ type: [DaySales], nullable: false, resolve: (m) => m.salesPerDay }),
+    ticketTypes: t.field({ type: [TicketTypeSales], nullable: false, resolve: (m) => m.ticketTypes }),
+    coupons: t.field({ type: [CouponUse], nullable: false, resolve: (m) => m.coupons }),
+    promoters: t.field({ type: [PromoterSales], nullable: false, description: "Ranking by tickets sold through referral links.", resolve: (m) => m.promoters }),
+    entries: t.field({ type: EventEntries, nullable: false, resolve: (m) => m.entries }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  eventMetrics: t.field({
+    type: EventMetricsRef,
+    nullable: false,
+    description: "One event in numbers, as /organizacion/metricas-evento shows it. Needs sales:read.",
+    args: { eventId: t.arg.id({ required: true }) },
+    resolve: (_root, args, { ctx }) => metricsDomain.eventMetrics(ctx, String(args.eventId)),
   }),
 }));

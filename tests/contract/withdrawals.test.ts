@@ -64,3 +64,14 @@ describe("organizationSummary over GraphQL", () => {
     expect(errorCode(await gql(SUMMARY, { tokens: await startSession(db, stranger.user, new Date()), variables: { id: made.organization.id } }))).toBe("FORBIDDEN");
   });
 });
+
+describe("eventMetrics over GraphQL", () => {
+  it("gives the event's sales per type to its organization only", async () => {
+    const made = await createEventWithReleasedSales(3);
+    const METRICS = `query($id: ID!) { eventMetrics(eventId: $id) { ticketTypes { name sold revenue } entries { sold entered } } }`;
+    const result = await gql<{ eventMetrics: unknown }>(METRICS, { tokens: await startSession(made.db, made.user, new Date()), variables: { id: made.event.id } });
+    expect(result.body.data!.eventMetrics).toEqual({ ticketTypes: [{ name: "General", sold: 3, revenue: 3_000_000 }], entries: { sold: 3, entered: 0 } });
+    const stranger = await createEventWithTickets();
+    expect(errorCode(await gql(METRICS, { tokens: await startSession(made.db, stranger.user, new Date()), variables: { id: made.event.id } }))).toBe("FORBIDDEN");
+  });
+});

@@ -27,6 +27,7 @@ export const BO = {
   bankAccounts: "/organizacion/cuentas-bancarias",
   withdrawals: "/organizacion/extracciones",
   reports: "/organizacion/informes",
+  eventMetrics: "/organizacion/metricas-evento",
   newWithdrawal: "/organizacion/extracciones/crear",
   paymentMethods: "/organizacion/metodos-de-pago",
   staffPin: "/organizacion/staff-pin",
@@ -66,6 +67,7 @@ export const BACKOFFICE_LINKS: BackofficeLink[] = [
   { to: BO.qrGenerator, label: "Generador de QR", capability: "events:manage" },
   { to: BO.staffPin, label: "PIN de puerta", capability: "door:pins" },
   { to: BO.accreditations, label: "Acreditaciones", capability: "sales:read" },
+  { to: BO.eventMetrics, label: "Métricas", capability: "sales:read" },
   { to: BO.reports, label: "Informes", capability: "sales:read" },
   { to: BO.team, label: "Equipo", capability: "members:manage" },
   { to: BO.detail, label: "Datos de la organización", capability: "organization:manage" },
@@ -80,7 +82,7 @@ export function visibleLinks(can: Capabilities): BackofficeLink[] {
  * (one about a given event, by its path) changing a selector goes to the
  * summary instead of mixing two events.
  */
-export const FILTER_PAGES = new Set<string>([BO.summary, BO.events, BO.createEvent, BO.ticketTypes, BO.addStock, BO.pixel, BO.detail, BO.sales, BO.coupons, BO.invitations, BO.menu, BO.reports, BO.bankTransfers]);
+export const FILTER_PAGES = new Set<string>([BO.summary, BO.events, BO.createEvent, BO.ticketTypes, BO.addStock, BO.pixel, BO.detail, BO.sales, BO.coupons, BO.invitations, BO.menu, BO.reports, BO.eventMetrics, BO.bankTransfers]);
 
 export const ROLE_LABELS: Record<string, string> = {
   owner: "Dueño/a",
