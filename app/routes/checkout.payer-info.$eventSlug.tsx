@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -12,6 +12,7 @@ import { DroppedNotice, ReferralBanner } from "#app/components/events/Notices";
 import { FormErrors } from "#app/components/account/Notice";
 import { buttonClasses } from "#app/components/ui/Button";
 import { PayerInfoFields } from "#app/components/checkout/PayerInfoFields";
+import { usePayerForm } from "#app/components/checkout/usePayerForm";
 import { payerInfoSchema } from "#app/components/checkout/schema";
 import { checkoutFailure, redirectToCheckout } from "#app/lib/checkout-reply.server";
 import { useIsSubmitting } from "#app/components/account/useAccountForm";
@@ -234,14 +235,12 @@ function PayerForm({ paymentMethod }: { paymentMethod: "MERCADO_PAGO" | "BANK_TR
   const { payer, customFields, holders, holderLabels } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const schema = useMemo(() => payerInfoSchema({ customFields, holders }), [customFields, holders]);
-  const [form, fields] = useForm<Record<string, unknown>>({
+  const [form, fields] = usePayerForm({
     id: "payer-info",
     lastResult: actionData?.result,
     // One row per holder from the start (Conform lists as many rows as its value has).
-    defaultValue: { ...payer, attendees: holders ? Array.from({ length: holders }, () => ({ documentType: "dni" })) : undefined } as never,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    defaultValue: { ...payer, attendees: holders ? Array.from({ length: holders }, () => ({ documentType: "dni" })) : undefined },
+    schema,
   });
   const submitting = useIsSubmitting();
   return (

@@ -1,11 +1,10 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useMemo } from "react";
 import { formatMoney } from "#common/money";
 import { getUserById } from "#server/accounts/users";
-import { publicMenu, type MenuItemView } from "#server/menu/menu";
+import { checkMenuPick, maxOrderable, MENU_CART_MESSAGES, menuCartLines, publicMenu } from "#server/menu/menu";
 import { startCheckout } from "#server/orders/checkout";
 import { menuCartCookie, readMenuCart } from "#app/lib/menu-cart.server";
 import { getRequestContext } from "#app/lib/session.server";
@@ -13,6 +12,7 @@ import { FormErrors } from "#app/components/account/Notice";
 import { useIsSubmitting } from "#app/components/account/useAccountForm";
 import { OrderLines } from "#app/components/checkout/OrderLines";
 import { PayerInfoFields } from "#app/components/checkout/PayerInfoFields";
+import { usePayerForm } from "#app/components/checkout/usePayerForm";
 import { payerInfoSchema } from "#app/components/checkout/schema";
 import { checkoutFailure, redirectToCheckout } from "#app/lib/checkout-reply.server";
 import { Button, buttonClasses } from "#app/components/ui/Button";
@@ -23,29 +23,11 @@ const CATEGORY_ORDER = ["drink", "food", "combo"] as const;
 const CATEGORY_TITLES = { drink: "Bebidas", food: "Comidas", combo: "Combos" } as const;
 const PAYER_SCHEMA = payerInfoSchema({ customFields: [], holders: 0 });
 
-export const MENU_PAGE_MESSAGES = {
-  empty: "Elegí al menos una consumición.",
-  changed: "Algunas cosas del menú cambiaron (sin stock o pausadas): revisá tu pedido.",
-  tooMany: (name: string, max: number) => `De «${name}» podés pedir hasta ${max}.`,
-} as const;
-
-/** The cart against the menu as it is now: only items still on it, quantities within stock and the per-order limit. */
-function cartLines(items: MenuItemView[], cart: { ticketId: string; qty: number }[]) {
-  let changed = false;
-  const lines = cart.flatMap((entry) => {
-    const item = items.find((i) => i.id === entry.ticketId);
-    const qty = item ? Math.min(entry.qty, item.available, item.maxPerOrder) : 0;
-    if (!item || qty !== entry.qty) changed = true;
-    return item && qty > 0 ? [{ item, qty }] : [];
-  });
-  return { lines, changed };
-}
-
 async function loadMenu(request: Request, slug: string) {
   const { ctx, headers } = await getRequestContext(request);
   const menu = await publicMenu(ctx, slug);
   if (!menu) throw data({ message: "No encontramos el evento." }, { status: 404 });
-  const { lines, changed } = cartLines(menu.items, readMenuCart(request, slug));
+  const { lines, changed } = menuCartLines(menu.items, readMenuCart(request, slug));
   return { ctx, headers, menu, lines, changed };
 }
 
@@ -67,6 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       event: { name: menu.event.name, slug: menu.event.slug },
       step,
       changed,
+      changedNotice: changed ? MENU_CART_MESSAGES.changed : null,
       sections: CATEGORY_ORDER.map((category) => ({
         title: CATEGORY_TITLES[category],
         items: menu.items
@@ -77,7 +60,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
             description: i.description,
             price: formatMoney(i.price),
             imageUrl: i.imageUrl,
-            max: Math.min(i.available, i.maxPerOrder),
+            max: maxOrderable(i),
             qty: lines.find((l) => l.item.id === i.id)?.qty ?? 0,
           })),
       })).filter((s) => s.items.length),
@@ -103,19 +86,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await request.formData();
   if (form.get("intent") === "pick") {
     const picked = menu.items.map((item) => ({ ticketId: item.id, qty: Math.max(0, Math.trunc(Number(form.get(`qty.${item.id}`) ?? 0)) || 0) }));
-    const errors = picked.flatMap((p) => {
-      const item = menu.items.find((i) => i.id === p.ticketId)!;
-      return p.qty > Math.min(item.available, item.maxPerOrder) ? [MENU_PAGE_MESSAGES.tooMany(item.name, Math.min(item.available, item.maxPerOrder))] : [];
-    });
+    const errors = checkMenuPick(menu.items, picked);
     if (errors.length) return data({ pickErrors: errors, result: undefined }, { status: 400, headers });
-    if (!picked.some((p) => p.qty > 0)) return data({ pickErrors: [MENU_PAGE_MESSAGES.empty], result: undefined }, { status: 400, headers });
     headers.append("Set-Cookie", menuCartCookie(slug, picked));
     return redirect(`/menu/${slug}?paso=datos`, { headers });
   }
 
   const submission = parseWithZod(form, { schema: PAYER_SCHEMA });
   if (submission.status !== "success") return data({ result: submission.reply(), pickErrors: [] }, { status: 400, headers });
-  if (changed || !lines.length) return data({ result: submission.reply({ formErrors: [lines.length ? MENU_PAGE_MESSAGES.changed : MENU_PAGE_MESSAGES.empty] }), pickErrors: [] }, { status: 409, headers });
+  if (changed || !lines.length) return data({ result: submission.reply({ formErrors: [lines.length ? MENU_CART_MESSAGES.changed : MENU_CART_MESSAGES.empty] }), pickErrors: [] }, { status: 409, headers });
   const { couponCode, attendees: _attendees, customFields: _customFields, ...payer } = submission.value;
   try {
     const started = await startCheckout(ctx, {
@@ -134,7 +113,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function MenuPage() {
-  const { event, step, sections, lines, total, changed } = useLoaderData<typeof loader>();
+  const { event, step, sections, lines, total, changedNotice } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <main className="mx-auto flex w-full max-w-2xl flex-col gap-5 px-4 py-6 sm:px-6 sm:py-8">
@@ -143,9 +122,9 @@ export default function MenuPage() {
         <h1 className="text-2xl font-bold leading-tight sm:text-3xl">{event.name}</h1>
         <p className="mt-1 text-sm text-[var(--muted)]">Pedí y pagá desde el celular; cada consumición llega con su QR y la retirás en la barra.</p>
       </header>
-      {changed ? (
+      {changedNotice ? (
         <p role="status" className="rounded-lg border border-amber-500 px-3 py-2 text-sm">
-          {MENU_PAGE_MESSAGES.changed}
+          {changedNotice}
         </p>
       ) : null}
       {step === "pick" ? (
@@ -231,15 +210,7 @@ export default function MenuPage() {
 function MenuPayerForm() {
   const { payer } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const schema = useMemo(() => PAYER_SCHEMA, []);
-  const [form, fields] = useForm<Record<string, unknown>>({
-    id: "menu-payer",
-    lastResult: actionData?.result,
-    defaultValue: payer as never,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const [form, fields] = usePayerForm({ id: "menu-payer", lastResult: actionData?.result, defaultValue: payer, schema: PAYER_SCHEMA });
   const submitting = useIsSubmitting();
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">

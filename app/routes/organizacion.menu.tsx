@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatMoney } from "#common/money";
 import { getEventForOrganizer } from "#server/events/events";
 import { MENU_CATEGORY_LABELS } from "#common/menu";
-import { createMenuItem, listMenuItems, reorderMenu, setMenuItemStatus, updateMenuItem } from "#server/menu/menu";
+import { createMenuItem, listMenuItems, moveMenuItem, setMenuItemStatus, updateMenuItem } from "#server/menu/menu";
 import { acceptImageUpload, failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { centavosToInput } from "#app/components/backoffice/format";
 import { Checkbox, FormErrorList, FormScope, FormSnackbar, ImageInput, SelectInput, TextArea, TextInput, useIsPosting } from "#app/components/backoffice/forms";
@@ -73,11 +73,7 @@ export async function action({ request }: ActionFunctionArgs) {
         return savedRedirect(back, bo.headers, values.intent === "pause" ? "Pausamos la consumición: no se vende hasta que la reactives." : values.intent === "resume" ? "Reactivamos la consumición." : "Sacamos la consumición del menú. Lo ya vendido sigue valiendo en la barra.");
       case "up":
       case "down": {
-        const ids = (values.order ?? "").split(",").filter(Boolean);
-        const at = ids.indexOf(values.itemId ?? "");
-        const to = values.intent === "up" ? at - 1 : at + 1;
-        if (at >= 0 && to >= 0 && to < ids.length) [ids[at], ids[to]] = [ids[to], ids[at]];
-        await reorderMenu(bo.ctx, { eventId: bo.filters.eventId, ids });
+        await moveMenuItem(bo.ctx, { id: values.itemId ?? "", direction: values.intent });
         return savedRedirect(back, bo.headers, "Listo: cambiamos el orden del menú.");
       }
       default: {
@@ -140,7 +136,6 @@ export default function MenuAdminPage() {
       </BackofficePage>
     );
   }
-  const order = items.map((i) => i.id).join(",");
   return (
     <BackofficePage
       title={`Menú de ${event.name}`}
@@ -190,7 +185,6 @@ export default function MenuAdminPage() {
                     </Link>
                     <Form method="post" className="flex gap-2">
                       <input type="hidden" name="itemId" value={item.id} />
-                      <input type="hidden" name="order" value={order} />
                       <Button type="submit" name="intent" value="up" variant="ghost" disabled={index === 0} aria-label={`Subir ${item.name}`}>
                         ↑
                       </Button>

@@ -1,5 +1,5 @@
 import type { TicketTypeRow } from "#server/db/schema";
-import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { MENU_CATEGORY_LABELS } from "#common/menu";
 import { optional, requiredText } from "#common/validation";
@@ -184,6 +184,17 @@ export async function reorderMenu(ctx: Ctx, rawInput: unknown): Promise<MenuItem
   return (await menuRows(ctx, data.eventId)).map(toMenuItemView);
 }
 
+/** `moveMenuItem`: one place up or down in the menu as it is now (the back office's arrows). */
+export async function moveMenuItem(ctx: Ctx, rawInput: unknown): Promise<MenuItemView[]> {
+  const data = parseInput(z.object({ id: uuid, direction: z.enum(["up", "down"], { error: "Elegí subir o bajar." }) }), rawInput);
+  const item = await requireMenuItem(ctx, data.id);
+  const ids = (await menuRows(ctx, item.eventId)).map((r) => r.id);
+  const at = ids.indexOf(item.id);
+  const to = data.direction === "up" ? at - 1 : at + 1;
+  if (to >= 0 && to < ids.length) [ids[at], ids[to]] = [ids[to], ids[at]];
+  return reorderMenu(ctx, { eventId: item.eventId, ids });
+}
+
 async function menuRows(ctx: Ctx, eventId: string): Promise<TicketTypeRow[]> {
   return ctx.db
     .select()
@@ -210,9 +221,39 @@ export async function publicMenu(ctx: Ctx, slug: string): Promise<{ event: { id:
   return { event: { id: event.id, slug: event.slug, name: event.name, imageUrl: event.imageUrl }, items: rows.map(toMenuItemView) };
 }
 
-/** The kinds of the given products (ticket or menu), for order rules that keep them apart. */
-export async function kindsOf(ctx: Ctx, ids: string[]): Promise<Map<string, TicketTypeRow["kind"]>> {
-  if (!ids.length) return new Map();
-  const rows = await ctx.db.select({ id: ticketTypes.id, kind: ticketTypes.kind }).from(ticketTypes).where(inArray(ticketTypes.id, ids));
-  return new Map(rows.map((r) => [r.id, r.kind]));
+export const MENU_CART_MESSAGES = {
+  empty: "Elegí al menos una consumición.",
+  changed: "Algunas cosas del menú cambiaron (sin stock o pausadas): revisá tu pedido.",
+  tooMany: (name: string, max: number) => `De «${name}» podés pedir hasta ${max}.`,
+} as const;
+
+/** How many of an item one order can take now: its per-order limit and what is left. */
+export function maxOrderable(item: Pick<MenuItemView, "available" | "maxPerOrder">): number {
+  return Math.max(0, Math.min(item.available, item.maxPerOrder));
+}
+
+/**
+ * A saved menu cart against the menu as it is now: only items still on it,
+ * quantities cut to what can be ordered; `changed` when anything was cut
+ * (createOrder checks again, with the stock hold as the truth).
+ */
+export function menuCartLines(items: MenuItemView[], cart: { ticketId: string; qty: number }[]) {
+  let changed = false;
+  const lines = cart.flatMap((entry) => {
+    const item = items.find((i) => i.id === entry.ticketId);
+    const qty = item ? Math.min(entry.qty, maxOrderable(item)) : 0;
+    if (!item || qty !== entry.qty) changed = true;
+    return item && qty > 0 ? [{ item, qty }] : [];
+  });
+  return { lines, changed };
+}
+
+/** What a buyer picked on the menu: every quantity within what can be ordered, and at least one item. */
+export function checkMenuPick(items: MenuItemView[], picked: { ticketId: string; qty: number }[]): string[] {
+  const errors = picked.flatMap((p) => {
+    const item = items.find((i) => i.id === p.ticketId);
+    return item && p.qty > maxOrderable(item) ? [MENU_CART_MESSAGES.tooMany(item.name, maxOrderable(item))] : [];
+  });
+  if (!errors.length && !picked.some((p) => p.qty > 0)) errors.push(MENU_CART_MESSAGES.empty);
+  return errors;
 }
