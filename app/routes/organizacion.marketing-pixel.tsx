@@ -14,7 +14,7 @@ export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backof
 export const meta: MetaFunction = () => [{ title: "Píxel de marketing · Tribuna" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const bo = await requireOrganization(request, "events:manage");
+  const bo = await requireOrganization(request, "pixel:manage");
   const { eventId } = bo.filters;
   if (!eventId) return data({ event: null }, { headers: bo.headers });
   const { event } = await guard(() => getEventForOrganizer(bo.ctx, eventId));

@@ -1,9 +1,8 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDate } from "#common/dates";
-import { MEMBERSHIP_ROLES } from "#server/db/schema";
 import { Conflict, isDomainError } from "#server/errors";
-import { changeMemberRole, inviteMember, listTeam, removeMember, revokeInvitation, ROLE_LABELS, roleTable } from "#server/organizations/team";
+import { changeMemberRole, inviteMember, listTeam, removeMember, revokeInvitation, ROLE_LABELS, roleTable, TEAM_ROLES } from "#server/organizations/team";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { FormErrorList, FormScope, FormSnackbar, SelectInput, TextInput, useRemountKey } from "#app/components/backoffice/forms";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
@@ -24,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       myRole: bo.role,
       members: team.members.map((m) => ({ ...m, since: formatDate(m.since) })),
       invitations: team.invitations.map((i) => ({ ...i, roleLabel: ROLE_LABELS[i.role], expiresAt: formatDate(i.expiresAt) })),
-      roles: MEMBERSHIP_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] })),
+      roles: TEAM_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] })),
       table: roleTable(),
     },
     { headers: bo.headers },

@@ -23,8 +23,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   let events: ShellData["events"] = [];
   let dates: ShellData["dates"] = [];
   const filters = { ...bo.filters };
-  if (bo.organization && bo.can["sales:read"]) {
-    const list = await guard(() => listOrganizationEvents(bo.ctx, { organizationId: bo.organization!.id, fromDate: null }));
+  const eventsCapability = bo.can["sales:read"] ? "sales:read" : bo.can["pixel:manage"] ? "pixel:manage" : bo.can["campaigns:manage"] ? "campaigns:manage" : null;
+  if (bo.organization && eventsCapability) {
+    const list = await guard(() => listOrganizationEvents(bo.ctx, { organizationId: bo.organization!.id, fromDate: null }, eventsCapability));
     events = list.map((e) => ({ id: e.id, name: e.name, slug: e.slug, firstDate: e.firstDate?.toISOString() ?? null }));
     // A page about one event by its path (editar/{slug}, condiciones-de-servicio/{eventId}…) shows it in the selector.
     const fromPath = events.find((e) => (params.slug && e.slug === params.slug) || (params.eventId && e.id === params.eventId));
@@ -32,10 +33,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       filters.eventId = fromPath.id;
       filters.eventDateId = "";
     }
-    if (events.some((e) => e.id === filters.eventId)) {
+    if (!events.some((e) => e.id === filters.eventId)) filters.eventId = "";
+    else if (bo.can["sales:read"]) {
       const detail = await guard(() => getEventForOrganizer(bo.ctx, filters.eventId));
       dates = detail.dates.map((d) => ({ id: d.id, label: formatDateTime(d.startsAt) }));
-    } else filters.eventId = "";
+    }
   } else filters.eventId = "";
   if (!dates.some((d) => d.id === filters.eventDateId)) filters.eventDateId = "";
 

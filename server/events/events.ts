@@ -301,7 +301,7 @@ export async function setTicketTypeStatus(ctx: Ctx, input: unknown) {
 /** `/organizacion/marketing-pixel`: digits only, empty removes it. */
 export async function setEventPixel(ctx: Ctx, input: unknown) {
   const data = parseInput(z.object({ eventId: uuid, pixelId: pixelIdSchema }), input);
-  await requireEvent(ctx, data.eventId);
+  await requireEvent(ctx, data.eventId, "pixel:manage");
   const [row] = await ctx.db
     .update(events)
     .set({ pixelId: data.pixelId || null, updatedAt: ctx.now })
@@ -366,8 +366,10 @@ export async function getEventForOrganizer(ctx: Ctx, eventId: string) {
 export async function listOrganizationEvents(
   ctx: Ctx,
   input: { organizationId: string; fromDate?: Date | null; statuses?: Status[] },
+  /** The names and dates of the events are also what marketing picks a pixel or an audience from. */
+  capability: Extract<Capability, "sales:read" | "pixel:manage" | "campaigns:manage"> = "sales:read",
 ) {
-  await requireCapability(ctx, input.organizationId, "sales:read");
+  await requireCapability(ctx, input.organizationId, capability);
   const statuses = input.statuses ?? ["active", "paused"];
   const rows = await ctx.db
     .select({

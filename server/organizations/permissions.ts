@@ -18,6 +18,16 @@ export const CAPABILITIES = {
   /** Undo a redemption someone let in by mistake (audited). */
   "door:undo": ["owner", "admin"],
   "door:operate": ["owner", "admin", "operator", "staff"],
+  /** The ad pixel of the events (`/organizacion/marketing-pixel`). */
+  "pixel:manage": ["owner", "admin", "operator", "marketing"],
+  /** Email templates and campaigns. */
+  "campaigns:manage": ["owner", "admin", "marketing"],
+  /** Every email the app sent for the organization (`/organizacion/log-emails`). */
+  "emails:read": ["owner", "admin", "marketing"],
+  /** Promoter groups: create, lead, members, commission, cash handed in (`relaciones-publicas/grupos`). */
+  "promoters:manage": ["owner", "admin"],
+  /** A promoter's own links and numbers; a lead also runs their group (`relaciones-publicas/mi-grupo`). */
+  "promoters:sell": ["promoter", "promoter_lead"],
 } as const satisfies Record<string, readonly MembershipRole[]>;
 export type Capability = keyof typeof CAPABILITIES;
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { emailSchema } from "#common/validation";
 import type { Ctx } from "#server/context";
 import { hashToken, randomToken } from "#server/auth/tokens";
-import { auditLog, MEMBERSHIP_ROLES, membershipInvitations, memberships, organizations, users, type MembershipRole } from "#server/db/schema";
+import { auditLog, MEMBERSHIP_ROLES, membershipInvitations, memberships, organizations, promoterGroupMembers, promoterGroups, users, type MembershipRole } from "#server/db/schema";
 import { emailLayout, escapeHtml } from "#server/email/templates";
 import { sendEmail } from "#server/email/send";
 import { appUrl } from "#server/env";
@@ -14,7 +14,18 @@ import { CAPABILITIES, requireCapability, type Capability } from "./permissions"
 export const TEAM_INVITATION_EMAIL_KIND = "team-invitation";
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
-export const ROLE_LABELS: Record<MembershipRole, string> = { owner: "Dueño", admin: "Admin", operator: "Operador", staff: "Staff de puerta" };
+export const ROLE_LABELS: Record<MembershipRole, string> = {
+  owner: "Dueño",
+  admin: "Admin",
+  operator: "Operador",
+  staff: "Staff de puerta",
+  marketing: "Marketing",
+  promoter: "RRPP",
+  promoter_lead: "Líder de RRPP",
+};
+
+/** Roles handed out from the team page; promoters join through a group (server/promoters/groups.ts). */
+export const TEAM_ROLES = ["owner", "admin", "operator", "staff", "marketing"] as const satisfies readonly MembershipRole[];
 
 /** What each role may do, in words, for the table on `/organizacion/operadores` and docs/team.md. */
 export const CAPABILITY_LABELS: Record<Capability, string> = {
@@ -26,6 +37,11 @@ export const CAPABILITY_LABELS: Record<Capability, string> = {
   "door:pins": "Ver y cambiar el PIN de puerta",
   "door:undo": "Deshacer un ingreso",
   "door:operate": "Acreditar en la puerta y ver los ingresos en vivo",
+  "pixel:manage": "Configurar el píxel de marketing de los eventos",
+  "campaigns:manage": "Plantillas y campañas de email",
+  "emails:read": "Ver y reenviar los emails enviados",
+  "promoters:manage": "Armar los grupos de RRPP, sus líderes y comisiones",
+  "promoters:sell": "Vender con su link de RRPP y ver sus números (el líder, los de su grupo)",
 };
 
 export function roleTable() {
@@ -36,12 +52,12 @@ export function roleTable() {
   }));
 }
 
-const roleSchema = z.enum(MEMBERSHIP_ROLES, { error: "Elegí un rol." });
+const roleSchema = z.enum(TEAM_ROLES, { error: "Elegí un rol." });
 
 /** Only owners hand out or take away the owner and admin roles; admins manage operators and staff. */
 function mayGrant(actorRole: MembershipRole | "platform-admin", role: MembershipRole): boolean {
   if (actorRole === "platform-admin" || actorRole === "owner") return true;
-  return actorRole === "admin" && (role === "operator" || role === "staff");
+  return actorRole === "admin" && (role === "operator" || role === "staff" || role === "marketing");
 }
 
 export async function listTeam(ctx: Ctx, organizationId: string) {
@@ -52,7 +68,7 @@ export async function listTeam(ctx: Ctx, organizationId: string) {
       .from(memberships)
       .innerJoin(users, eq(users.id, memberships.userId))
       .where(eq(memberships.organizationId, organizationId))
-      .orderBy(asc(sql`array_position(array['owner','admin','operator','staff'], ${memberships.role})`), asc(users.firstName)),
+      .orderBy(asc(sql`array_position(array['owner','admin','operator','staff','marketing','promoter_lead','promoter'], ${memberships.role})`), asc(users.firstName)),
     ctx.db
       .select({ id: membershipInvitations.id, email: membershipInvitations.email, role: membershipInvitations.role, createdAt: membershipInvitations.createdAt, expiresAt: membershipInvitations.expiresAt })
       .from(membershipInvitations)
@@ -206,6 +222,9 @@ export async function removeMember(ctx: Ctx, input: { organizationId: string; us
   if (member.role === "owner" && (await ownerCount(ctx, input.organizationId)) <= 1) throw new Conflict("La organización necesita al menos un dueño.");
   await ctx.db.transaction(async (tx) => {
     await tx.delete(memberships).where(and(eq(memberships.organizationId, input.organizationId), eq(memberships.userId, member.userId)));
+    // A promoter leaves their group too (and a lead stops leading it): their link stops counting.
+    await tx.delete(promoterGroupMembers).where(and(eq(promoterGroupMembers.organizationId, input.organizationId), eq(promoterGroupMembers.userId, member.userId)));
+    await tx.update(promoterGroups).set({ leadUserId: null }).where(and(eq(promoterGroups.organizationId, input.organizationId), eq(promoterGroups.leadUserId, member.userId)));
     await tx.insert(auditLog).values({ actorId: ctx.actor.kind === "user" ? ctx.actor.userId : null, action: "team.remove", targetId: member.userId, data: { organizationId: input.organizationId, role: member.role }, createdAt: ctx.now });
   });
 }

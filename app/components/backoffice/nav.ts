@@ -38,6 +38,12 @@ export const BO = {
   qrGenerator: "/organizacion/generador-qr",
   qrDownload: "/organizacion/generador-qr/descargar",
   accreditationsCsv: "/organizacion/acreditaciones/exportar",
+  promoterGroups: "/organizacion/relaciones-publicas/grupos",
+  myGroup: "/organizacion/relaciones-publicas/mi-grupo",
+  campaigns: "/organizacion/campanias-de-email",
+  templates: "/organizacion/campanias-de-email/plantillas",
+  newTemplate: "/organizacion/campanias-de-email/plantillas/crear",
+  emailLog: "/organizacion/log-emails",
 } as const;
 
 export type Capability = keyof Capabilities;
@@ -63,7 +69,12 @@ export const BACKOFFICE_LINKS: BackofficeLink[] = [
   { to: BO.bankAccounts, label: "Cuentas bancarias", capability: "money:manage" },
   { to: BO.withdrawals, label: "Extracciones", capability: "money:manage" },
   { to: BO.paymentMethods, label: "Métodos de pago", capability: "money:manage" },
-  { to: BO.pixel, label: "Píxel de marketing", capability: "events:manage" },
+  { to: BO.myGroup, label: "Mis ventas de RRPP", capability: "promoters:sell" },
+  { to: BO.promoterGroups, label: "Grupos de RRPP", capability: "promoters:manage" },
+  { to: BO.campaigns, label: "Campañas de email", capability: "campaigns:manage" },
+  { to: BO.templates, label: "Plantillas de email", capability: "campaigns:manage" },
+  { to: BO.emailLog, label: "Emails enviados", capability: "emails:read" },
+  { to: BO.pixel, label: "Píxel de marketing", capability: "pixel:manage" },
   { to: BO.qrGenerator, label: "Generador de QR", capability: "events:manage" },
   { to: BO.staffPin, label: "PIN de puerta", capability: "door:pins" },
   { to: BO.accreditations, label: "Acreditaciones", capability: "sales:read" },
@@ -89,5 +100,8 @@ export const ROLE_LABELS: Record<string, string> = {
   admin: "Administrador/a",
   operator: "Operador/a",
   staff: "Staff",
+  marketing: "Marketing",
+  promoter: "RRPP",
+  promoter_lead: "Líder de RRPP",
   "platform-admin": "Soporte de Tribuna",
 };

@@ -1,10 +1,8 @@
+import type { Capability } from "#server/organizations/permissions";
 import type { FilterState } from "#common/filters";
 
 /** The capabilities of the member's role (server/organizations/permissions.ts), as plain flags for the UI. */
-export type Capabilities = Record<
-  "organization:manage" | "members:manage" | "money:manage" | "events:manage" | "sales:read" | "door:pins" | "door:undo" | "door:operate",
-  boolean
->;
+export type Capabilities = Record<Capability, boolean>;
 
 export type SnackbarMessage = { type: "success" | "error"; message: string };
 

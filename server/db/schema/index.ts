@@ -14,3 +14,4 @@ export * from "./ticket-transfers";
 export * from "./two-factor";
 export * from "./door";
 export * from "./invitations";
+export * from "./promoters";

@@ -7,13 +7,14 @@ import { eventDates, events, ticketTypes } from "./events";
 export const ORDER_STATUSES = ["draft", "billed", "closed", "expired", "orphan"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-export const ORDER_PAYMENT_METHODS = ["MERCADO_PAGO", "BANK_TRANSFER", "FREE"] as const;
+/** PROMOTER: sold in hand by a promoter, who collected the money (PromoterAccount ticket types, docs/promoters.md). */
+export const ORDER_PAYMENT_METHODS = ["MERCADO_PAGO", "BANK_TRANSFER", "FREE", "PROMOTER"] as const;
 export type OrderPaymentMethod = (typeof ORDER_PAYMENT_METHODS)[number];
 
 export const BILLING_STATUSES = ["pending", "approved", "cancelled", "refunded", "charged_back"] as const;
 export type BillingStatus = (typeof BILLING_STATUSES)[number];
 
-export const BILLING_PROVIDERS = ["sandbox", "mercadopago", "bank_transfer", "free"] as const;
+export const BILLING_PROVIDERS = ["sandbox", "mercadopago", "bank_transfer", "free", "promoter"] as const;
 export type BillingProvider = (typeof BILLING_PROVIDERS)[number];
 
 /** The person who pays, as typed at checkout (may differ from the signed-in user). */
@@ -68,6 +69,8 @@ export const orders = pgTable(
     gift: boolean("gift").notNull().default(false),
     paymentMethod: text("payment_method").$type<OrderPaymentMethod>().notNull(),
     referredNick: text("referred_nick"),
+    /** The promoter the sale is attributed to: the referral nick's owner when they sold the event for this organization then. */
+    promoterUserId: uuid("promoter_user_id").references(() => users.id, { onDelete: "set null" }),
     /**
      * Gift orders only: who the tickets are for and what, as a key unique per
      * event (docs/invitations.md). A giveaway sent twice, or a job retried,
@@ -91,12 +94,13 @@ export const orders = pgTable(
     index("orders_event_idx").on(t.eventId, t.createdAt),
     index("orders_organization_idx").on(t.organizationId, t.createdAt),
     index("orders_buyer_idx").on(t.buyerUserId),
+    index("orders_promoter_idx").on(t.promoterUserId, t.eventId).where(sql`promoter_user_id is not null`),
     uniqueIndex("orders_gift_key").on(t.eventId, t.giftKey).where(sql`gift_key is not null`),
     // "Mis tickets" finds invitations sent to a verified email (docs/invitations.md).
     index("orders_gift_email_idx").on(sql`lower(${t.payer}->>'email')`).where(sql`gift`),
     index("orders_draft_hold_idx").on(t.holdExpiresAt).where(sql`status = 'draft'`),
     check("orders_status_check", sql`${t.status} in ('draft','billed','closed','expired','orphan')`),
-    check("orders_payment_method_check", sql`${t.paymentMethod} in ('MERCADO_PAGO','BANK_TRANSFER','FREE')`),
+    check("orders_payment_method_check", sql`${t.paymentMethod} in ('MERCADO_PAGO','BANK_TRANSFER','FREE','PROMOTER')`),
     check("orders_amounts_check", sql`${t.subtotal} >= 0 and ${t.serviceFee} >= 0 and ${t.discount} >= 0 and ${t.total} >= 0`),
   ],
 );
@@ -144,7 +148,7 @@ export const billings = pgTable(
     index("billings_order_idx").on(t.orderId),
     uniqueIndex("billings_provider_reference_key").on(t.provider, t.providerReference),
     check("billings_status_check", sql`${t.status} in ('pending','approved','cancelled','refunded','charged_back')`),
-    check("billings_provider_check", sql`${t.provider} in ('sandbox','mercadopago','bank_transfer','free')`),
+    check("billings_provider_check", sql`${t.provider} in ('sandbox','mercadopago','bank_transfer','free','promoter')`),
     check("billings_amount_check", sql`${t.amount} >= 0`),
   ],
 );

@@ -18,7 +18,7 @@ export const organizations = pgTable(
   (t) => [uniqueIndex("organizations_slug_key").on(t.slug)],
 );
 
-export const MEMBERSHIP_ROLES = ["owner", "admin", "operator", "staff"] as const;
+export const MEMBERSHIP_ROLES = ["owner", "admin", "operator", "staff", "marketing", "promoter", "promoter_lead"] as const;
 export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
 
 export const memberships = pgTable(
@@ -57,6 +57,8 @@ export const membershipInvitations = pgTable(
     acceptedAt: timestamp("accepted_at", { withTimezone: true }),
     acceptedByUserId: uuid("accepted_by_user_id").references(() => users.id, { onDelete: "set null" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** Promoter invitations only: the group (promoter_groups) the person joins on accepting. */
+    promoterGroupId: uuid("promoter_group_id"),
   },
   (t) => [uniqueIndex("membership_invitations_token_key").on(t.tokenHash), index("membership_invitations_organization_idx").on(t.organizationId, t.createdAt)],
 );
