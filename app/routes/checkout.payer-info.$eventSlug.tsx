@@ -73,7 +73,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, headers } = await getRequestContext(request);
   const { saved, publicEvent, cart, dropped, changed, questions, holders } = await loadCheckout(request, ctx, slug);
   if (changed) headers.append("Set-Cookie", savedCartCookie(publicEvent.event.slug, cart));
-  const referrer = cart.referredNick ? await findReferrer(ctx, cart.referredNick) : null;
+  const referrer = cart.referredNick ? await findReferrer(ctx, publicEvent, cart.referredNick) : null;
 
   const tickets = new Map(publicEvent.ticketTypes.map((t) => [t.id, t]));
   const items = cart.items.flatMap((item) => {

@@ -2,15 +2,13 @@ import { pageErrorResponse } from "#app/lib/domain-errors.server";
 import { applyPublicCache } from "#app/lib/cache.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { Ctx } from "#server/context";
-import { fetchUserByNickname } from "#server/accounts/users";
+import { referrerForEvent } from "#server/promoters/attribution";
 import { getPublicEvent, TICKET_STATE_LABELS, type BuyerUnlock, type PublicEvent } from "#server/events/catalogue";
-import { isDomainError } from "#server/errors";
 import { COUPON_MESSAGES, previewCoupon } from "#server/coupons/coupons";
 import { couponForEventPage, type CouponPagePreview } from "#server/coupons/preview";
 import { CARD_WALLET_METHOD, sameCode } from "#common/saved-cart";
 import { formatDateTime, formatLongDay } from "#common/dates";
 import { formatMoney } from "#common/money";
-import { PATTERNS } from "#common/validation";
 import { withFlash } from "#app/lib/flash.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { categoryLabel, provinceLabel } from "#app/lib/catalogue.server";
@@ -68,17 +66,9 @@ export async function loadPublicEventOr404(ctx: Ctx, slug: string, unlock: Buyer
   }
 }
 
-/** The promoter behind a referral nick, or null for an unknown (or malformed) one: never an error. */
-export async function findReferrer(ctx: Ctx, nick: string | null | undefined) {
-  const clean = nick?.trim();
-  if (!clean || !PATTERNS.nickname.test(clean)) return null;
-  try {
-    const user = await fetchUserByNickname(ctx, clean);
-    return { nick: clean, firstName: user.firstName ?? "", lastName: user.lastName ?? "" };
-  } catch (error) {
-    if (isDomainError(error) && error.code === "NOT_FOUND") return null;
-    throw error;
-  }
+/** The promoter behind a referral nick for this event, or null (unknown, malformed, or not a promoter of it): never an error. */
+export function findReferrer(ctx: Ctx, publicEvent: Pick<PublicEvent, "event" | "organization">, nick: string | null | undefined) {
+  return referrerForEvent(ctx.db, { id: publicEvent.event.id, organizationId: publicEvent.organization.id }, nick);
 }
 
 /** `/eventos/{slug}/{nick}/{anything}`: back to the referral link, keeping the query (pixelId…). */
@@ -204,8 +194,8 @@ export async function eventPageLoader({ request, params }: LoaderFunctionArgs) {
   }
 
   // The link's promoter wins; otherwise the one saved in the cart (if still a promoter).
-  const fromLink = params.nick ? await findReferrer(ctx, params.nick) : null;
-  const referrer = fromLink ?? (cart?.referredNick ? await findReferrer(ctx, cart.referredNick) : null);
+  const fromLink = params.nick ? await findReferrer(ctx, publicEvent, params.nick) : null;
+  const referrer = fromLink ?? (cart?.referredNick ? await findReferrer(ctx, publicEvent, cart.referredNick) : null);
 
   // The coupon saved by /canjear/{id} or the code form: shown with its prices, or dropped with the reason.
   let coupon: CouponPagePreview | null = null;
@@ -292,8 +282,8 @@ export async function eventPageAction({ request, params }: ActionFunctionArgs) {
     const { ok: _ok, ...errors } = result;
     return data<EventPageActionData>({ intent: "comprar", ...errors }, { status: 400, headers });
   }
-  const fromLink = params.nick ? await findReferrer(ctx, params.nick) : null;
-  const referrer = fromLink ?? (saved.referredNick ? await findReferrer(ctx, saved.referredNick) : null);
+  const fromLink = params.nick ? await findReferrer(ctx, publicEvent, params.nick) : null;
+  const referrer = fromLink ?? (saved.referredNick ? await findReferrer(ctx, publicEvent, saved.referredNick) : null);
   const cart: StoredCart = {
     items: result.items,
     eventDateId: result.eventDateId,

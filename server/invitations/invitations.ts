@@ -11,7 +11,8 @@ import { auditLog, billings, eventDates, events, issuedProducts, orderItems, ord
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { requireEvent } from "#server/events/events";
 import { enqueue } from "#server/jobs/queue";
-import { newOrderCode } from "#server/orders/orders";
+import { bookApprovedPayment } from "#server/ledger/ledger";
+import { newOrderCode, serviceFeeOf } from "#server/orders/orders";
 import { requireCapability } from "#server/organizations/permissions";
 import { holdStock, releaseOrderStock, releaseStock } from "#server/stock/stock";
 import { issueTicketsForOrder, SEND_TICKETS_EMAIL_JOB } from "#server/tickets/issue";
@@ -103,7 +104,27 @@ export type GiftOutcome = { order: OrderRow } | { short: { name: string; left: n
  * entry: nothing was paid. `giftKey` (giveaways) makes a second send of the
  * same person and ticket type find the key taken: `{ alreadySent }`.
  */
-export async function issueGiftOrder(
+export function issueGiftOrder(
+  tx: DbOrTx,
+  input: { event: EventRow; date: EventDateRow; ticket: TicketTypeRow; qty: number; guest: Guest; giftKey?: string | null; invitedByUserId: string | null; now: Date },
+): Promise<GiftOutcome> {
+  return issueDirectOrder(tx, { ...input, sale: null });
+}
+
+/** A promoter's sale in hand: the price of the ticket type, our fee on it, the cash in the promoter's hands. */
+export interface SaleInHand {
+  promoterUserId: string;
+  referredNick: string;
+  serviceFeeBps: number;
+}
+
+/**
+ * An order issued on the spot, without a checkout: a gift (sale null) or a
+ * promoter's sale in hand (docs/promoters.md: PROMOTER order, approved
+ * `promoter` billing of the total, booked in the ledger as collected outside
+ * Tribuna). Stock, tickets and their email as for any sale.
+ */
+export async function issueDirectOrder(
   tx: DbOrTx,
   input: {
     event: EventRow;
@@ -113,10 +134,11 @@ export async function issueGiftOrder(
     guest: Guest;
     giftKey?: string | null;
     invitedByUserId: string | null;
+    sale: SaleInHand | null;
     now: Date;
   }
 ): Promise<GiftOutcome> {
-  const { event, ticket, now } = input;
+  const { event, ticket, now, sale } = input;
   const hold = await holdStock(tx, [{ ticketTypeId: ticket.id, qty: input.qty }], now);
   if ("short" in hold) {
     const [row] = await tx.select({ stock: ticketTypes.stock, sold: ticketTypes.sold }).from(ticketTypes).where(eq(ticketTypes.id, ticket.id));
@@ -127,6 +149,9 @@ export async function issueGiftOrder(
       },
     };
   }
+  const unitPrice = sale ? hold.held[0].unitPrice : 0;
+  const subtotal = unitPrice * input.qty;
+  const serviceFee = sale ? serviceFeeOf(subtotal, sale.serviceFeeBps) : 0;
   const values = {
     code: newOrderCode(),
     eventId: event.id,
@@ -142,14 +167,16 @@ export async function issueGiftOrder(
       phoneNumber: "",
     },
     status: "billed" as const,
-    gift: true,
-    paymentMethod: "FREE" as const,
+    gift: !sale,
+    paymentMethod: sale ? ("PROMOTER" as const) : ("FREE" as const),
+    referredNick: sale?.referredNick ?? null,
+    promoterUserId: sale?.promoterUserId ?? null,
     giftKey: input.giftKey ?? null,
     invitedByUserId: input.invitedByUserId,
-    subtotal: 0,
-    serviceFee: 0,
+    subtotal,
+    serviceFee,
     discount: 0,
-    total: 0,
+    total: subtotal + serviceFee,
     createdAt: now,
     updatedAt: now,
   };
@@ -170,21 +197,24 @@ export async function issueGiftOrder(
     ticketTypeId: ticket.id,
     name: ticket.name,
     qty: input.qty,
-    unitPrice: 0,
+    unitPrice,
   });
-  await tx.insert(billings).values({
-    orderId: order.id,
-    status: "approved",
-    provider: "free",
-    amount: 0,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const [billing] = await tx
+    .insert(billings)
+    .values({
+      orderId: order.id,
+      status: "approved",
+      provider: sale ? "promoter" : "free",
+      amount: order.total,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
   await issueTicketsForOrder(tx, order, now);
+  if (sale) await bookApprovedPayment(tx, order, billing, now);
   return { order };
 }
 
-/** The event, its dates and one ticket type of it, for sending invitations (the actor must manage the event). */
 export async function invitationTarget(ctx: Ctx, eventId: string, ticketTypeId: string | null) {
   const event = await requireEvent(ctx, eventId, "events:manage");
   if (event.status === "deleted") throw new Invalid({ _form: [INVITATION_MESSAGES.eventGone] });

@@ -3,7 +3,7 @@ import type { DbOrTx } from "#server/db/client";
 import { billings, orderItems, orders } from "#server/db/schema";
 import { displayStatus } from "#server/orders/status";
 import { ticketsOfOrder } from "#server/tickets/issue";
-import { ledgerOfOrder } from "./ledger";
+import { ledgerOfOrder, paidToOrganizer } from "./ledger";
 
 /**
  * Invariant: an order's ledger, billings and issued tickets agree.
@@ -78,7 +78,7 @@ export async function assertLedgerMatches(db: DbOrTx, orderId: string): Promise<
             ? { payment: billing.amount, ...fee, chargeback: -billing.amount, ...feeBack }
             : {};
     // A bank transfer went straight to the organizer's account: out of the balance on approval, back in when they return it.
-    if (billing.provider === "bank_transfer" && (billing.status === "approved" || billing.status === "refunded")) {
+    if (paidToOrganizer(billing) && (billing.status === "approved" || billing.status === "refunded")) {
       expected.direct_collection = -billing.amount;
       if (billing.status === "refunded") expected.direct_refund = billing.amount;
     }

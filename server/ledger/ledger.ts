@@ -27,6 +27,8 @@ import { parseInput } from "#server/validation";
  *                the fee they owe us, −fee)
  *   direct_refund      +amount  that transfer given back by the organizer
  *                from their own account
+ *   (a promoter's sale in hand, billing provider "promoter", books the same
+ *   direct_collection: the promoter holds the cash for the organization)
  * So an approved sale nets +subtotal − discount for the organizer (−fee
  * for a bank transfer: they already hold the money), and a refunded one
  * nets to zero. UNIQUE (billing_id, kind) makes every booking
@@ -39,13 +41,14 @@ function entry(order: OrderRow, billing: BillingRow, kind: LedgerKind, amount: n
   return { organizationId: order.organizationId, orderId: order.id, billingId: billing.id, kind, amount, description, createdAt: now };
 }
 
-/** Bank transfers land in the organizer's own account, not ours. */
-function paidToOrganizer(billing: BillingRow) {
-  return billing.provider === "bank_transfer";
+/** Bank transfers land in the organizer's own account, and a promoter's sale in hand in the promoter's pocket: never through us. */
+export function paidToOrganizer(billing: Pick<BillingRow, "provider">) {
+  return billing.provider === "bank_transfer" || billing.provider === "promoter";
 }
 
 function directCollection(order: OrderRow, billing: BillingRow, now: Date) {
-  return entry(order, billing, "direct_collection", -billing.amount, `Cobrado por transferencia en tu cuenta: compra ${order.code}`, now);
+  const how = billing.provider === "promoter" ? "Cobrado en mano por tu RRPP" : "Cobrado por transferencia en tu cuenta";
+  return entry(order, billing, "direct_collection", -billing.amount, `${how}: compra ${order.code}`, now);
 }
 
 function directRefund(order: OrderRow, billing: BillingRow, now: Date) {

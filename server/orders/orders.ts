@@ -1,6 +1,6 @@
 import type { BillingRow, OrderItemRow, OrderRow } from "#server/db/schema";
 import crypto from "node:crypto";
-import { and, asc, eq, inArray, lte, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, ne } from "drizzle-orm";
 import { z } from "zod";
 import { attendeeSchema, payerSchema } from "#common/validation";
 import { CHECKOUT_MESSAGES, customFieldError } from "#common/checkout";
@@ -15,7 +15,6 @@ import {
   orderItems,
   orders,
   ticketTypes,
-  users,
   type Attendee,
   type BillingProvider,
   type CustomFieldAnswer,
@@ -30,6 +29,7 @@ import { bookApprovedPayment } from "#server/ledger/ledger";
 import { requireTransferAccount } from "#server/payouts/bank-accounts";
 import { issueTicketsForOrder } from "#server/tickets/issue";
 import { recordCouponUse, releaseCouponUse, takeCouponUse } from "#server/coupons/coupons";
+import { referrerForEvent } from "#server/promoters/attribution";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
 import { checkTicketSelection, SELECTION_MESSAGES } from "./rules";
@@ -204,7 +204,9 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
   const names = [...wanted.keys()].map((id) => byId.get(id)!.name);
   const wrongMethod = method && method !== input.paymentMethod ? ORDER_MESSAGES.wrongMethod(names[0], method) : undefined;
   const attendees = holdersOf(event.oneHolderPerTicket && !onlyMenu, wanted, input.attendees);
-  const referredNick = await knownNick(ctx, input.referredNick);
+  // The referral link's promoter, when they sell this event for its organization (else the sale is just unattributed).
+  const referrer = await referrerForEvent(ctx.db, event, input.referredNick);
+  const referredNick = referrer?.nick ?? null;
 
   const holdMinutes = HOLD_MINUTES[input.paymentMethod];
   const buyerUserId = ctx.actor.kind === "user" ? ctx.actor.userId : null;
@@ -244,6 +246,7 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
             status: free ? "billed" : "draft",
             paymentMethod,
             referredNick,
+            promoterUserId: referrer?.userId ?? null,
             subtotal,
             serviceFee,
             discount,
@@ -315,17 +318,6 @@ function holdersOf(required: boolean, wanted: Map<string, number>, given: z.outp
   if (!given?.length && !required) return null;
   if (given?.length !== units.length) invalid({ attendees: [CHECKOUT_MESSAGES.attendeesCount(units.length)] });
   return given!.map((a, i) => ({ ticketTypeId: units[i], ...a, email: a.email ?? undefined }));
-}
-
-/**
- * A referral nick counts only when a user has it (stored as they spell it);
- * an unknown or mistyped one is dropped (null), never an error: a broken
- * referral link must not stop a purchase.
- */
-async function knownNick(ctx: Ctx, nick: string | undefined): Promise<string | null> {
-  if (!nick) return null;
-  const [user] = await ctx.db.select({ nickname: users.nickname }).from(users).where(sql`lower(${users.nickname}) = ${nick.toLowerCase()}`);
-  return user?.nickname ?? null;
 }
 
 /**

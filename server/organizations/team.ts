@@ -9,6 +9,7 @@ import { sendEmail } from "#server/email/send";
 import { appUrl } from "#server/env";
 import { Conflict, Forbidden, NotFound, Unauthenticated } from "#server/errors";
 import { parseInput } from "#server/validation";
+import { joinPromoterGroup } from "#server/promoters/membership";
 import { CAPABILITIES, requireCapability, type Capability } from "./permissions";
 
 export const TEAM_INVITATION_EMAIL_KIND = "team-invitation";
@@ -99,19 +100,30 @@ export async function inviteMember(ctx: Ctx, input: unknown) {
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.organizationId, data.organizationId), sql`lower(${users.email}) = ${email}`));
   if (already) throw new Conflict("Esa persona ya es parte del equipo.", { email: ["Esa persona ya es parte del equipo."] });
-  const [organization] = await ctx.db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, data.organizationId));
+  return sendMembershipInvitation(ctx, { organizationId: data.organizationId, email, role: data.role, promoterGroupId: null });
+}
+
+/**
+ * Writes the one-time invitation (replacing a pending one to the same email)
+ * and emails its link: the team page's and the promoter groups' (with the
+ * group the person joins) share it, and the same accept page.
+ */
+export async function sendMembershipInvitation(ctx: Ctx, input: { organizationId: string; email: string; role: MembershipRole; promoterGroupId: string | null; groupName?: string }) {
+  const email = input.email.toLowerCase();
+  const [organization] = await ctx.db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, input.organizationId));
   const token = randomToken();
   const invitation = await ctx.db.transaction(async (tx) => {
     await tx
       .update(membershipInvitations)
       .set({ revokedAt: ctx.now })
-      .where(and(eq(membershipInvitations.organizationId, data.organizationId), eq(membershipInvitations.email, email), isNull(membershipInvitations.acceptedAt), isNull(membershipInvitations.revokedAt)));
+      .where(and(eq(membershipInvitations.organizationId, input.organizationId), eq(membershipInvitations.email, email), isNull(membershipInvitations.acceptedAt), isNull(membershipInvitations.revokedAt)));
     const [row] = await tx
       .insert(membershipInvitations)
       .values({
-        organizationId: data.organizationId,
+        organizationId: input.organizationId,
         email,
-        role: data.role,
+        role: input.role,
+        promoterGroupId: input.promoterGroupId,
         tokenHash: hashToken(token),
         invitedByUserId: ctx.actor.kind === "user" ? ctx.actor.userId : null,
         createdAt: ctx.now,
@@ -122,18 +134,19 @@ export async function inviteMember(ctx: Ctx, input: unknown) {
   });
   const link = `${appUrl()}/organizacion/operadores/aceptar/${token}`;
   const orgName = organization?.name ?? "una organización";
+  const as = input.groupName ? `${ROLE_LABELS[input.role]} del grupo ${input.groupName}` : ROLE_LABELS[input.role];
   await sendEmail(ctx.db, {
     to: email,
     kind: TEAM_INVITATION_EMAIL_KIND,
     subject: `Te invitaron al equipo de ${orgName} en Tribuna`,
     html: emailLayout(
       `Te invitaron al equipo de ${orgName}`,
-      `<p>Te sumaron como <strong>${escapeHtml(ROLE_LABELS[data.role])}</strong> en ${escapeHtml(orgName)}.</p>
+      `<p>Te sumaron como <strong>${escapeHtml(as)}</strong> en ${escapeHtml(orgName)}.</p>
 <p><a href="${escapeHtml(link)}" style="display:inline-block;padding:12px 20px;background:#f5c518;color:#000;font-weight:bold;border-radius:8px;text-decoration:none">Aceptar la invitación</a></p>
 <p>Si todavía no tenés cuenta en Tribuna, la creás al entrar. El link vence en 7 días y sirve una sola vez.</p>`,
       "Si no esperabas esta invitación, podés ignorar este correo.",
     ),
-    text: `Te sumaron como ${ROLE_LABELS[data.role]} en ${orgName}.\n\nAceptá la invitación: ${link}\n\nSi todavía no tenés cuenta en Tribuna, la creás al entrar. El link vence en 7 días y sirve una sola vez.`,
+    text: `Te sumaron como ${as} en ${orgName}.\n\nAceptá la invitación: ${link}\n\nSi todavía no tenés cuenta en Tribuna, la creás al entrar. El link vence en 7 días y sirve una sola vez.`,
   });
   return { invitation, link };
 }
@@ -154,11 +167,18 @@ async function pendingInvitation(ctx: Ctx, token: string) {
 /** What the accept page shows before the person accepts. */
 export async function invitationPreview(ctx: Ctx, token: string) {
   const { invitation, organizationName } = await pendingInvitation(ctx, token);
-  return { organizationName, email: invitation.email, role: invitation.role, roleLabel: ROLE_LABELS[invitation.role] };
+  const promoter = invitation.promoterGroupId !== null;
+  // A promoter's link is their nickname: who has none yet picks it on the accept page.
+  const [me] = ctx.actor.kind === "user" ? await ctx.db.select({ nickname: users.nickname }).from(users).where(eq(users.id, ctx.actor.userId)) : [];
+  return { organizationName, email: invitation.email, role: invitation.role, roleLabel: ROLE_LABELS[invitation.role], promoter, needsNickname: promoter && !me?.nickname };
 }
 
-/** The signed-in person joins with the invited role (someone already in keeps the role they had). */
-export async function acceptInvitation(ctx: Ctx, token: string) {
+/**
+ * The signed-in person joins with the invited role (someone already in keeps
+ * the role they had). A promoter invitation also puts them in its group
+ * (server/promoters/membership.ts), with the nickname they chose if they had none.
+ */
+export async function acceptInvitation(ctx: Ctx, token: string, options: { nickname?: string | null } = {}) {
   if (ctx.actor.kind !== "user") throw new Unauthenticated();
   const userId = ctx.actor.userId;
   const { invitation, organizationName } = await pendingInvitation(ctx, token);
@@ -169,9 +189,11 @@ export async function acceptInvitation(ctx: Ctx, token: string) {
       .where(and(eq(membershipInvitations.id, invitation.id), isNull(membershipInvitations.acceptedAt), isNull(membershipInvitations.revokedAt)))
       .returning({ id: membershipInvitations.id });
     if (!taken) throw new Conflict("Esta invitación ya fue aceptada.");
-    await tx.insert(memberships).values({ organizationId: invitation.organizationId, userId, role: invitation.role, createdAt: ctx.now }).onConflictDoNothing();
+    if (invitation.promoterGroupId && (invitation.role === "promoter" || invitation.role === "promoter_lead")) {
+      await joinPromoterGroup(tx, { organizationId: invitation.organizationId, groupId: invitation.promoterGroupId, userId, role: invitation.role, nickname: options.nickname, now: ctx.now });
+    } else await tx.insert(memberships).values({ organizationId: invitation.organizationId, userId, role: invitation.role, createdAt: ctx.now }).onConflictDoNothing();
   });
-  return { organizationId: invitation.organizationId, organizationName };
+  return { organizationId: invitation.organizationId, organizationName, promoter: invitation.promoterGroupId !== null };
 }
 
 export async function revokeInvitation(ctx: Ctx, input: { organizationId: string; invitationId: string }) {

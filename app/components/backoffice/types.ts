@@ -1,8 +1,23 @@
-import type { Capability } from "#server/organizations/permissions";
 import type { FilterState } from "#common/filters";
 
 /** The capabilities of the member's role (server/organizations/permissions.ts), as plain flags for the UI. */
-export type Capabilities = Record<Capability, boolean>;
+/** The capabilities of server/organizations/permissions.ts (capabilitiesOf in app/lib/backoffice.server.ts does not compile if one is missing). */
+export type Capabilities = Record<
+  | "organization:manage"
+  | "members:manage"
+  | "money:manage"
+  | "events:manage"
+  | "sales:read"
+  | "door:pins"
+  | "door:undo"
+  | "door:operate"
+  | "pixel:manage"
+  | "campaigns:manage"
+  | "emails:read"
+  | "promoters:manage"
+  | "promoters:sell",
+  boolean
+>;
 
 export type SnackbarMessage = { type: "success" | "error"; message: string };
 
