@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ticketTypes } from "#server/db/schema";
 import { addEventDate, setEventPixel, setEventStatus, setPresaleCode } from "#server/events/events";
 import { createTestUser } from "#tests/support/context";
-import { createProducer, createPublishedEvent, daysFromNow } from "#tests/support/factories";
+import { createProducer, createPublishedEvent, daysFromNow, makePromoter } from "#tests/support/factories";
 import { cookiesAfter, formRequest, getRequest, run, type RouteResult } from "#tests/support/remix";
 import * as home from "./_index";
 import * as eventPage from "./eventos.$slug";
@@ -262,9 +262,12 @@ describe("codes: hidden tickets and presale", () => {
 
 describe("referral links", () => {
   it("shows who invited the buyer and keeps the nick in the saved cart", async () => {
-    await createTestUser({ nickname: "romi.test", firstName: "Romina", lastName: "Relacionista" });
+    const romi = await createTestUser({ nickname: "romi.test", firstName: "Romina", lastName: "Relacionista" });
     const { ctx, organization } = await createProducer();
     const { event } = await createPublishedEvent(ctx, organization.id, { name: "Fiesta Referida" });
+    // A nickname counts only for a promoter of the event's organization.
+    expect((await openEvent(event.slug, {}, `/eventos/${event.slug}/romi.test`)).data.referrer).toBeNull();
+    await makePromoter(ctx, organization.id, romi.id);
 
     const landing = await openEvent(event.slug, {}, `/eventos/${event.slug}/romi.test`);
     expect(landing.data.referrer).toEqual({ firstName: "Romina", lastName: "Relacionista" });
@@ -277,6 +280,13 @@ describe("referral links", () => {
     const checkout = await run(payerInfo.loader, getRequest(`/checkout/payer-info/${event.slug}`, { cookies: cookiesAfter(result) }), { eventSlug: event.slug });
     expect(checkout.data.referrer).toEqual({ firstName: "Romina", lastName: "Relacionista" });
     expect(checkout.data.backTo).toBe(`/eventos/${event.slug}/romi.test`);
+
+    // The last link wins: another promoter's link replaces Romina in the saved cart.
+    const fede = await createTestUser({ nickname: "fede.test", firstName: "Federico", lastName: "Noche" });
+    await makePromoter(ctx, organization.id, fede.id);
+    const second = await openEvent(event.slug, cookiesAfter(result), `/eventos/${event.slug}/fede.test`);
+    expect(second.data.referrer).toEqual({ firstName: "Federico", lastName: "Noche" });
+    expect(savedCart(second, event.slug)).toMatchObject({ referredNick: "fede.test", items: [{ qty: 2 }] });
   });
 
   it("just shows the event for an unknown nick, and sends a mistyped link back to the nick", async () => {

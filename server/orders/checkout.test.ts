@@ -5,7 +5,7 @@ import { orders, ticketTypes } from "#server/db/schema";
 import { ANONYMOUS } from "#server/context";
 import { setCustomFields } from "#server/events/events";
 import { ctxAs, createTestUser } from "#tests/support/context";
-import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { createProducer, createPublishedEvent, makePromoter } from "#tests/support/factories";
 import { billingAccessToken } from "./access";
 import { startCheckout } from "./checkout";
 import { getBillingForBuyer } from "./orders";
@@ -29,7 +29,7 @@ async function setup(options: { oneHolderPerTicket?: boolean; fields?: { label: 
   const db = await getDb();
   const tickets = Object.fromEntries((await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id))).map((t) => [t.name, t]));
   const fields = Object.fromEntries(saved.map((f) => [f.label, f]));
-  return { event, tickets, fields };
+  return { event, tickets, fields, producer };
 }
 
 async function anonymous() {
@@ -142,9 +142,10 @@ describe("createOrder: custom fields", () => {
 
 describe("createOrder: referredNick", () => {
   it("keeps a known promoter's nick as they spell it and drops an unknown one without blocking the purchase", async () => {
-    const { event, tickets } = await setup();
+    const { event, tickets, producer } = await setup();
     const nick = `Rrpp.${Math.random().toString(36).slice(2, 8)}`;
-    await createTestUser({ nickname: nick });
+    const promoter = await createTestUser({ nickname: nick });
+    await makePromoter(producer.ctx, producer.organization.id, promoter.id);
     const base = { eventSlug: event.slug, items: [{ ticketId: tickets.General.id, qty: 1 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" };
     const known = await startCheckout(await anonymous(), { ...base, referredNick: nick.toLowerCase() });
     expect(known.order.referredNick).toBe(nick);

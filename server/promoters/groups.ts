@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { parseMoney } from "#common/money";
 import { hasControlCharacters } from "#common/control-characters";
@@ -73,11 +73,12 @@ function moneyOrEmpty(message: string) {
   });
 }
 
+const ticketTypeList = z.preprocess((v) => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]), z.array(z.string().uuid(GROUP_MESSAGES.ticketTypes)).max(500));
 const groupFields = {
   name: nameSchema,
-  commissionPerTicket: moneyOrEmpty(GROUP_MESSAGES.commission),
-  eventIds: idList,
-  ticketTypeIds: z.preprocess((v) => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]), z.array(z.string().uuid(GROUP_MESSAGES.ticketTypes)).max(500)),
+  commissionPerTicket: moneyOrEmpty(GROUP_MESSAGES.commission).optional().transform((v) => v ?? null),
+  eventIds: idList.optional().transform((v) => v ?? []),
+  ticketTypeIds: ticketTypeList.optional().transform((v) => v ?? []),
 };
 const createSchema = z.object({ organizationId: uuid, ...groupFields });
 const updateSchema = z.object({ groupId: uuid, ...groupFields });
@@ -396,7 +397,8 @@ export async function myPromoterGroup(ctx: Ctx, organizationId: string) {
         eq(events.organizationId, organizationId),
         eq(events.status, "active"),
         group.eventIds.length ? inArray(events.id, group.eventIds) : undefined,
-        sql`exists (select 1 from event_dates d where d.event_id = ${events.id} and d.status = 'active' and d.ends_at > ${ctx.now})`,
+        isNotNull(events.publishedAt),
+        sql`exists (select 1 from event_dates d where d.event_id = ${events.id} and d.status = 'active' and d.ends_at > ${ctx.now.toISOString()}::timestamptz)`,
       ),
     )
     .orderBy(asc(events.name));

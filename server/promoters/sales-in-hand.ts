@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, ne } from "drizzle-orm";
 import { z } from "zod";
 import { emailSchema, optional } from "#common/validation";
 import type { Ctx } from "#server/context";
@@ -55,6 +55,7 @@ export async function ticketsSellableInHand(ctx: Ctx, organizationId: string) {
       and(
         eq(events.organizationId, organizationId),
         eq(events.status, "active"),
+        isNotNull(events.publishedAt),
         eq(ticketTypes.kind, "ticket"),
         eq(ticketTypes.status, "active"),
         eq(ticketTypes.paymentMethod, "PromoterAccount"),
@@ -98,6 +99,7 @@ export async function sellTicketsInHand(ctx: Ctx, rawInput: unknown): Promise<Or
     found.ticket.kind === "ticket" &&
     found.ticket.status === "active" &&
     found.event.status === "active" &&
+    found.event.publishedAt !== null &&
     found.ticket.paymentMethod === "PromoterAccount" &&
     (!group.eventIds.length || group.eventIds.includes(found.event.id)) &&
     (!group.ticketTypeIds.length || group.ticketTypeIds.includes(found.ticket.id));

@@ -110,3 +110,12 @@ export async function createEventWithReleasedSales(qty = 1) {
   const account = await createTransferAccount(made.ctx, made.organization.id);
   return { ...made, db, order, account };
 }
+
+/** Makes a user (who has a nickname) a promoter of the organization, in a new group that sells all its events. */
+export async function makePromoter(ctx: Ctx, organizationId: string, userId: string) {
+  const { createPromoterGroup } = await import("#server/promoters/groups");
+  const { joinPromoterGroup } = await import("#server/promoters/membership");
+  const group = await createPromoterGroup(ctx, { organizationId, name: `RRPP ${randomTag(6)}` });
+  await ctx.db.transaction((tx) => joinPromoterGroup(tx, { organizationId, groupId: group.id, userId, role: "promoter", now: new Date() }));
+  return group;
+}
