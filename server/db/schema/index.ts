@@ -15,3 +15,4 @@ export * from "./two-factor";
 export * from "./door";
 export * from "./invitations";
 export * from "./promoters";
+export * from "./campaigns";
