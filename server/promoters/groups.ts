@@ -23,6 +23,8 @@ import {
 import { Conflict, Forbidden, Invalid, NotFound } from "#server/errors";
 import { requireCapability } from "#server/organizations/permissions";
 import { sendMembershipInvitation } from "#server/organizations/team";
+import { appUrl } from "#server/env";
+import { qrSvg } from "#server/tickets/qr";
 import { parseInput } from "#server/validation";
 import { PROMOTER_ROLES } from "./attribution";
 import { groupOfPromoter, leavePromoterGroup, makeLead, PROMOTER_MESSAGES } from "./membership";
@@ -402,12 +404,39 @@ export async function myPromoterGroup(ctx: Ctx, organizationId: string) {
       ),
     )
     .orderBy(asc(events.name));
+  const nick = members.find((m) => m.userId === me)?.nickname ?? null;
+  const links = nick
+    ? await Promise.all(
+        sellable.map(async (e) => {
+          const url = `${appUrl()}/eventos/${e.slug}/${nick}`;
+          return { eventId: e.id, eventName: e.name, url, qrSvg: await qrSvg(url) };
+        }),
+      )
+    : [];
   return {
     group: { id: group.id, name: group.name, commissionPerTicket: group.commissionPerTicket, eventIds: group.eventIds, ticketTypeIds: group.ticketTypeIds },
+    links,
     isLead,
     me: members.find((m) => m.userId === me) ?? null,
-    events: sellable,
     members: isLead ? members : [],
     invitations: isLead ? await pendingInvitations(ctx, group.id) : [],
   };
+}
+
+/** What a group can be set to sell: the organization's events (not deleted) and their ticket types. */
+export async function promoterScopeOptions(ctx: Ctx, organizationId: string) {
+  await requireCapability(ctx, organizationId, "promoters:manage");
+  const rows = await ctx.db
+    .select({ eventId: events.id, eventName: events.name, ticketTypeId: ticketTypes.id, ticketName: ticketTypes.name })
+    .from(events)
+    .leftJoin(ticketTypes, and(eq(ticketTypes.eventId, events.id), eq(ticketTypes.kind, "ticket"), sql`${ticketTypes.status} <> 'deleted'`))
+    .where(and(eq(events.organizationId, organizationId), sql`${events.status} <> 'deleted'`))
+    .orderBy(asc(events.name), asc(ticketTypes.sortOrder));
+  const out = new Map<string, { id: string; name: string; ticketTypes: { id: string; name: string }[] }>();
+  for (const r of rows) {
+    const event = out.get(r.eventId) ?? { id: r.eventId, name: r.eventName, ticketTypes: [] };
+    if (r.ticketTypeId) event.ticketTypes.push({ id: r.ticketTypeId, name: r.ticketName ?? "" });
+    out.set(r.eventId, event);
+  }
+  return [...out.values()];
 }
