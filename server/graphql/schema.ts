@@ -16,5 +16,6 @@ import "./invitations";
 import "./menu";
 import "./withdrawals";
 import "./reports";
+import "./promoters";
 
 export const schema = builder.toSchema({ sortSchema: true });
