@@ -382,6 +382,6 @@ export async function rejectBankTransfer(ctx: Ctx, rawInput: unknown): Promise<{
     statusUrl: withBillingToken(`${appUrl()}/checkout/bank-transfer/${input.billingId}`, input.billingId),
     eventUrl: event ? `${appUrl()}/eventos/${event.slug}` : appUrl(),
   });
-  await sendEmail(ctx.db, { to: closed.payer.email, kind: "bank-transfer-rejected", ...email });
+  await sendEmail(ctx.db, { to: closed.payer.email, kind: "bank-transfer-rejected", ...email, organizationId: closed.organizationId });
   return { outcome: "rejected", transfer: await getBankTransfer(ctx, input.billingId) };
 }

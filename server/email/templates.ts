@@ -4,7 +4,7 @@ import { paymentsMode } from "#server/env";
 export const TEST_MODE_NOTICE = "Modo de prueba: los pagos son simulados y estas entradas no valen para entrar.";
 
 /** Emails about access (sign-in link, recovery code) say nothing of purchases: no notice there. */
-const ACCESS_EMAIL_KINDS = new Set(["sign-in-link", "recovery-code"]);
+const ACCESS_EMAIL_KINDS = new Set(["sign-in-link", "recovery-code", "campaign", "campaign-test"]);
 
 /** The message with TEST_MODE_NOTICE first in its text and HTML, while payments are simulated and when it is about a purchase. */
 export function withTestModeNotice<T extends { kind: string; html: string; text?: string }>(message: T): T {

@@ -6,6 +6,7 @@ import { MERCADOPAGO_REFRESH_JOB, refreshMercadoPagoToken } from "#server/paymen
 import { PROVIDER_REFUND_JOB, runProviderRefund } from "#server/payments/refunds";
 import { PRUNE_NOTIFICATIONS_JOB, pruneRefusedNotifications, schedulePruning } from "#server/payments/webhook";
 import { runGiveaway, SEND_GIVEAWAY_JOB } from "#server/invitations/giveaways";
+import { runCampaign, SEND_CAMPAIGN_JOB } from "#server/campaigns/campaigns";
 import { MAX_ATTEMPTS, type JobHandlers } from "./queue";
 
 /** Every job kind the app runs, with its handler. */
@@ -23,6 +24,10 @@ export const jobHandlers: JobHandlers = {
   // A giveaway's rows, ROWS_PER_RUN per run; each run queues the next until none is ready.
   [SEND_GIVEAWAY_JOB]: async (payload, { db, now }) => {
     await runGiveaway(db, String(payload.giveawayId ?? ""), now);
+  },
+  // A campaign's recipients, RECIPIENTS_PER_RUN per run; each run queues the next (docs/campaigns.md).
+  [SEND_CAMPAIGN_JOB]: async (payload, { db, now }) => {
+    await runCampaign(db, String(payload.campaignId ?? ""), now);
   },
   [PROVIDER_REFUND_JOB]: async (payload, { db, now, row }) => {
     await runProviderRefund(db, String(payload.paymentRefundId ?? ""), { now, finalAttempt: row.attempts >= MAX_ATTEMPTS });

@@ -291,7 +291,7 @@ async function applyReversal(db: Db, billingId: string, payment: ProviderPayment
 
 async function emailPaymentReversed(db: Db, order: OrderRow, amount: number, chargeback: boolean) {
   const [event] = await db.select({ name: events.name }).from(events).where(eq(events.id, order.eventId));
-  await sendEmail(db, { to: order.payer.email, ...paymentReversedEmail({ orderCode: order.code, eventName: event?.name ?? "el evento", amount, chargeback }) });
+  await sendEmail(db, { to: order.payer.email, ...paymentReversedEmail({ orderCode: order.code, eventName: event?.name ?? "el evento", amount, chargeback }), organizationId: order.organizationId });
 }
 
 async function approveBilling(tx: DbOrTx, billing: BillingRow, payment: ProviderPayment, now: Date, from: BillingRow["status"]): Promise<BillingRow> {

@@ -261,6 +261,7 @@ async function notify(ctx: Ctx, row: WithdrawalRow, status: WithdrawalStatus) {
     await sendEmail(ctx.db, {
       to: email,
       kind: WITHDRAWAL_EMAIL_KIND,
+      organizationId: row.organizationId,
       subject: title,
       html: emailLayout(title, `<p>${escapeHtml(detail)}</p>`, "Te escribimos porque sos dueño/a o administrador/a de la organización en Tribuna."),
       text: `${title}\n${detail}`,

@@ -128,9 +128,9 @@ async function emailData(ctx: Ctx, request: RefundRequestRow): Promise<RefundEma
   return { code: request.code, orderCode: row.orderCode, eventName: row.eventName, amount: row.amount, method: request.method, statusUrl: statusUrl(request.code) };
 }
 
-async function notify(ctx: Ctx, to: string, message: { kind: string; subject: string; html: string; text: string }) {
+async function notify(ctx: Ctx, to: string, message: { kind: string; subject: string; html: string; text: string }, organizationId: string) {
   try {
-    await sendEmail(ctx.db, { to, ...message });
+    await sendEmail(ctx.db, { to, ...message, organizationId });
   } catch (error) {
     // The refund stands; a failed email is in the log.
     console.error(error);
@@ -226,7 +226,7 @@ export async function requestRefund(ctx: Ctx, rawInput: unknown): Promise<{ requ
     return { request: other, outcome: other.status === "refunded" ? "refunded" : "pending", existing: true };
   }
   const data = await emailData(ctx, request);
-  await notify(ctx, email, automatic ? refundDoneEmail(data, true) : refundPendingEmail(data));
+  await notify(ctx, email, automatic ? refundDoneEmail(data, true) : refundPendingEmail(data), request.organizationId);
   return { request, outcome: automatic ? "refunded" : "pending", existing: false };
 }
 
@@ -294,7 +294,7 @@ export async function approveRefund(ctx: Ctx, rawInput: unknown): Promise<Refund
     if (!done) throw new Conflict(REFUND_MESSAGES.changed);
     return row;
   });
-  await notify(ctx, request.email, refundDoneEmail(await emailData(ctx, request), false));
+  await notify(ctx, request.email, refundDoneEmail(await emailData(ctx, request), false), request.organizationId);
   return refundRequestView(ctx, request);
 }
 
@@ -308,7 +308,7 @@ export async function rejectRefund(ctx: Ctx, rawInput: unknown): Promise<RefundR
     .where(and(eq(refundRequests.id, pending.id), eq(refundRequests.status, "pending")))
     .returning();
   if (!request) throw new Conflict(REFUND_MESSAGES.decided);
-  await notify(ctx, request.email, refundRejectedEmail(await emailData(ctx, request), input.reason));
+  await notify(ctx, request.email, refundRejectedEmail(await emailData(ctx, request), input.reason), request.organizationId);
   return refundRequestView(ctx, request);
 }
 
@@ -322,7 +322,7 @@ export async function markRefundTransferred(ctx: Ctx, rawInput: unknown): Promis
     .where(and(eq(refundRequests.id, found.id), eq(refundRequests.status, "refunded"), eq(refundRequests.method, "bank_transfer"), sql`${refundRequests.transferredAt} is null`))
     .returning();
   if (!request) throw new Conflict(REFUND_MESSAGES.notManual);
-  await notify(ctx, request.email, refundTransferredEmail(await emailData(ctx, request)));
+  await notify(ctx, request.email, refundTransferredEmail(await emailData(ctx, request)), request.organizationId);
   return refundRequestView(ctx, request);
 }
 

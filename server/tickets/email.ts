@@ -72,6 +72,7 @@ export async function sendTicketsEmail(db: Db, orderId: string, options: { resen
     to,
     kind: TICKETS_EMAIL_KIND,
     attachments: [pdf, ...images],
+    organizationId: order.organizationId,
   });
   const [logged] = await db.select({ status: emailLog.status, error: emailLog.error }).from(emailLog).where(eq(emailLog.id, logEmailId));
   if (logged?.status === "failed") throw new Error(`No se pudo mandar el correo con las entradas de ${order.code}: ${logged.error ?? "error SMTP"}`);

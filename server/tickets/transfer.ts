@@ -126,7 +126,7 @@ export async function transferTicket(ctx: Ctx, rawInput: unknown): Promise<Trans
   };
   const base = { id: ticket.id, status: "redeemable" as const, holderName: toName, holderEmail: toEmail, ticketTypeId: ticket.ticketTypeId, ticketTypeName: row.ticketTypeName };
   const holderView: TicketView = { ...base, code, qrPayload: qrPayloadFor(code), statusLabel: TICKET_STATUS_LABELS.redeemable, transferredTo: null };
-  await sendTransferEmails(ctx, { event, orderCode: order.code, ticket: holderView, from: { name: ticket.holderName, email: ticket.holderEmail }, sender: `${order.payer.firstName} ${order.payer.lastName}`.trim() });
+  await sendTransferEmails(ctx, { event, orderCode: order.code, ticket: holderView, from: { name: ticket.holderName, email: ticket.holderEmail }, sender: `${order.payer.firstName} ${order.payer.lastName}`.trim(), organizationId: order.organizationId });
 
   return {
     ticket: { ...base, code: "", qrPayload: "", statusLabel: `Enviada a ${toName}`, transferredTo: toName },
@@ -140,7 +140,7 @@ export async function transferTicket(ctx: Ctx, rawInput: unknown): Promise<Trans
 
 async function sendTransferEmails(
   ctx: Ctx,
-  input: { event: TicketEventView; orderCode: string; ticket: TicketView; from: { name: string; email: string }; sender: string },
+  input: { event: TicketEventView; orderCode: string; ticket: TicketView; from: { name: string; email: string }; sender: string; organizationId: string },
 ) {
   const { event, orderCode, ticket } = input;
   const when = whenLabel(event);
@@ -149,6 +149,7 @@ async function sendTransferEmails(
   await sendEmail(ctx.db, {
     to: ticket.holderEmail,
     kind: TICKET_TRANSFER_EMAIL_KIND,
+    organizationId: input.organizationId,
     subject: `${input.sender} te envió una entrada para ${event.name}`,
     html: emailLayout(
       `Tenés una entrada para ${event.name}`,
@@ -179,6 +180,7 @@ async function sendTransferEmails(
   await sendEmail(ctx.db, {
     to: input.from.email,
     kind: TICKET_TRANSFER_NOTICE_EMAIL_KIND,
+    organizationId: input.organizationId,
     subject: `Enviaste tu entrada a ${ticket.holderName}`,
     html: emailLayout(
       `Enviaste tu entrada a ${ticket.holderName}`,
