@@ -9,6 +9,7 @@ import * as accept from "./organizacion_.operadores_.aceptar.$token";
 import * as groups from "./organizacion.relaciones-publicas.grupos";
 import * as myGroup from "./organizacion.relaciones-publicas.mi-grupo";
 import * as home from "./organizacion._index";
+import * as sales from "./organizacion.resumen-de-ventas";
 
 const GROUPS = "/organizacion/relaciones-publicas/grupos";
 const MY_GROUP = "/organizacion/relaciones-publicas/mi-grupo";
@@ -71,6 +72,12 @@ describe("/organizacion/relaciones-publicas", () => {
     const after = await run(myGroup.loader, getRequest(MY_GROUP, { cookies: leadCookies }));
     expect(after.data.mine.me).toMatchObject({ sold: 2, accredited: 0, commission: 2 * 150_000, owed: expect.any(Number) });
     expect(after.data.metrics).toEqual([expect.objectContaining({ totalCount: 2, tickets: [{ name: "Mano", count: 2, accredited: 0 }] })]);
+
+    // The sales list: the spec's default leaves sales in hand out; the promoter's filter shows them, with the nick.
+    const defaultList = await run(sales.loader, getRequest("/organizacion/resumen-de-ventas", { cookies: owner }));
+    expect(defaultList.data.orders).toEqual([]);
+    const theirs = await run(sales.loader, getRequest(`/organizacion/resumen-de-ventas?rrpp=${nickname.toUpperCase()}`, { cookies: owner }));
+    expect(theirs.data.orders).toEqual([expect.objectContaining({ units: 2, paymentMethod: "En mano (RRPP)", promoter: nickname })]);
 
     // Roles: the lead is refused the organization's groups page; a buyer without membership gets the create page; the owner has no promoter page.
     expect((await run(groups.loader, getRequest(GROUPS, { cookies: leadCookies }))).status).toBe(403);

@@ -1,5 +1,5 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { listOrganizationOrders } from "#server/refunds/sales";
 import { listRefundRequests } from "#server/refunds/refunds";
 import { getOrganizationLedger } from "#server/ledger/ledger";
@@ -10,6 +10,7 @@ import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Pag
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import { DisplayStatusBadge, PAYMENT_METHOD_LABEL } from "#app/components/sales/status";
 import { Badge } from "#app/components/ui/Badge";
+import { Button } from "#app/components/ui/Button";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
@@ -27,8 +28,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const page = Math.max(0, Math.min(100_000, Number.parseInt(url.searchParams.get("pagina") ?? "0", 10) || 0));
   const eventId = bo.filters.eventId || null;
+  const promoterNick = url.searchParams.get("rrpp")?.trim().slice(0, 31) || null;
   const [list, pending, toTransfer, ledger] = await Promise.all([
-    guard(() => listOrganizationOrders(bo.ctx, { organizationId: bo.organization.id, eventId, page })),
+    guard(() => listOrganizationOrders(bo.ctx, { organizationId: bo.organization.id, eventId, page, promoterNick })),
     guard(() => listRefundRequests(bo.ctx, { organizationId: bo.organization.id, eventId, status: "pending" })),
     guard(() => listRefundRequests(bo.ctx, { organizationId: bo.organization.id, eventId, status: "transfer" })),
     // The money (balance and latest movements) is for owners and admins only.
@@ -47,6 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
   return data(
     {
+      promoterNick,
       page: list.page,
       limit: list.limit,
       total: list.total,
@@ -60,6 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         units: o.units,
         total: formatMoney(o.total),
         paymentMethod: PAYMENT_METHOD_LABEL[o.paymentMethod] ?? o.paymentMethod,
+        promoter: o.promoterUserId ? o.referredNick : null,
         displayStatus: o.displayStatus,
         pendingRefund: o.pendingRefund,
       })),
@@ -79,7 +83,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function SalesPage() {
-  const { orders, page, limit, total, pending, toTransfer, ledger } = useLoaderData<typeof loader>();
+  const { orders, page, limit, total, pending, toTransfer, ledger, promoterNick } = useLoaderData<typeof loader>();
   const href = useBackofficeHref();
   const pages = Math.max(1, Math.ceil(total / limit));
   const detail = (orderId: string) => href(`${SALES_PATH}/${orderId}`);
@@ -93,7 +97,7 @@ export default function SalesPage() {
             </p>
             <p className="mt-1 text-sm text-[var(--muted)]">
               {ledger.negative
-                ? "Es lo que debés de cargos por servicio de ventas cobradas por transferencia en tu cuenta; se descuenta de lo próximo que cobres con Mercado Pago."
+                ? "Es lo que debés de cargos por servicio de ventas cobradas fuera de Tribuna (transferencias a tu cuenta, efectivo de tus RRPP); se descuenta de lo próximo que cobres con Mercado Pago."
                 : "Lo cobrado con Mercado Pago menos nuestro cargo por servicio y las devoluciones, de todos tus eventos."}
             </p>
             {ledger.items.length ? (
@@ -160,9 +164,23 @@ export default function SalesPage() {
         ) : null}
 
         <section aria-labelledby="ventas">
-          <h2 id="ventas" className="mb-3 text-lg font-bold">
-            Ventas ({total})
-          </h2>
+          <div className="mb-3 flex flex-wrap items-end justify-between gap-2">
+            <h2 id="ventas" className="text-lg font-bold">
+              {promoterNick ? `Ventas de @${promoterNick.replace(/^@/, "")}` : "Ventas"} ({total})
+            </h2>
+            <Form method="get" className="flex items-end gap-2" role="search">
+              {Object.entries(Object.fromEntries(new URLSearchParams(href(SALES_PATH).split("?")[1] ?? ""))).map(([k, v]) => (
+                <input key={k} type="hidden" name={k} value={v} />
+              ))}
+              <label className="flex flex-col text-sm">
+                <span>Ventas de un RRPP (nickname)</span>
+                <input name="rrpp" defaultValue={promoterNick ?? ""} autoCapitalize="none" spellCheck={false} className="mt-1 rounded-lg border border-[var(--border)] bg-[var(--surface)] px-3 py-2" />
+              </label>
+              <Button type="submit" variant="secondary">
+                Ver
+              </Button>
+            </Form>
+          </div>
           {orders.length === 0 ? (
             <EmptyState>Todavía no hay ventas para mostrar.</EmptyState>
           ) : (
@@ -177,6 +195,7 @@ export default function SalesPage() {
                     <th scope="col" className="px-4 py-3">Entradas</th>
                     <th scope="col" className="px-4 py-3">Total</th>
                     <th scope="col" className="px-4 py-3">Medio</th>
+                    <th scope="col" className="px-4 py-3">RRPP</th>
                     <th scope="col" className="px-4 py-3">Estado</th>
                   </tr>
                 </thead>
@@ -197,6 +216,7 @@ export default function SalesPage() {
                       <td className="px-4 py-3">{o.units}</td>
                       <td className="px-4 py-3 whitespace-nowrap">{o.total}</td>
                       <td className="px-4 py-3">{o.paymentMethod}</td>
+                      <td className="px-4 py-3">{o.promoter ? `@${o.promoter}` : "—"}</td>
                       <td className="px-4 py-3">
                         <span className="flex flex-wrap gap-1">
                           <DisplayStatusBadge status={o.displayStatus} />
@@ -212,7 +232,7 @@ export default function SalesPage() {
           {pages > 1 ? (
             <nav aria-label="Páginas" className="mt-4 flex items-center justify-between text-sm">
               {page > 0 ? (
-                <Link to={href(SALES_PATH, {}, { pagina: String(page - 1) })} className="text-primary-500 hover:underline">
+                <Link to={href(SALES_PATH, {}, { pagina: String(page - 1), ...(promoterNick ? { rrpp: promoterNick } : {}) })} className="text-primary-500 hover:underline">
                   ← Anteriores
                 </Link>
               ) : (
@@ -222,7 +242,7 @@ export default function SalesPage() {
                 Página {page + 1} de {pages}
               </span>
               {page + 1 < pages ? (
-                <Link to={href(SALES_PATH, {}, { pagina: String(page + 1) })} className="text-primary-500 hover:underline">
+                <Link to={href(SALES_PATH, {}, { pagina: String(page + 1), ...(promoterNick ? { rrpp: promoterNick } : {}) })} className="text-primary-500 hover:underline">
                   Siguientes →
                 </Link>
               ) : (

@@ -54,6 +54,7 @@ const SalesOrder = builder.objectRef<SalesListItem>("SalesOrder").implement({
     eventId: t.exposeID("eventId", { nullable: false }),
     eventName: t.exposeString("eventName", { nullable: false }),
     buyer: t.field({ type: SalesBuyer, nullable: false, resolve: (o) => o.payer }),
+    promoterNick: t.string({ description: "The promoter the sale is attributed to (their link or their sale in hand); null when none.", resolve: (o) => (o.promoterUserId ? o.referredNick : null) }),
     units: t.exposeInt("units", { nullable: false }),
     total: t.exposeInt("total", { nullable: false }),
     totalFormatted: t.string({ nullable: false, resolve: (o) => money(o.total)! }),
@@ -74,7 +75,7 @@ const SalesOrderList = builder
   });
 
 const OrderStatusEnum = builder.enumType("OrderStatus", { values: ["draft", "billed", "closed", "expired", "orphan"] as const });
-const OrderPaymentMethodEnum = builder.enumType("OrderPaymentMethod", { values: ["MERCADO_PAGO", "BANK_TRANSFER", "FREE"] as const });
+const OrderPaymentMethodEnum = builder.enumType("OrderPaymentMethod", { values: ["MERCADO_PAGO", "BANK_TRANSFER", "FREE", "PROMOTER"] as const, description: "PROMOTER: sold in hand by a promoter (PromoterAccount ticket types)." });
 
 const OrdersFilter = builder.inputType("OrdersFilter", {
   description: "Defaults (spec §9): status billed, gift false, paymentMethods MERCADO_PAGO and BANK_TRANSFER, page 0, limit 10; newest first.",
@@ -84,6 +85,7 @@ const OrdersFilter = builder.inputType("OrdersFilter", {
     status: t.field({ type: OrderStatusEnum }),
     gift: t.boolean(),
     paymentMethods: t.field({ type: [OrderPaymentMethodEnum] }),
+    promoterNick: t.string({ description: "Only the sales attributed to this promoter (nickname, any case); then paymentMethods defaults to MERCADO_PAGO, BANK_TRANSFER and PROMOTER." }),
     page: t.int(),
     limit: t.int({ description: "1 to 100." }),
   }),

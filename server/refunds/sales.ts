@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
 import { billings, eventDates, events, orderItems, orders, ORDER_STATUSES, type OrderPaymentMethod } from "#server/db/schema";
@@ -26,7 +26,14 @@ export const orderFilterSchema = z.object({
   eventId: uuid.nullish(),
   status: z.enum(ORDER_STATUSES, { error: "Estado inválido" }).nullish(),
   gift: z.boolean().nullish(),
-  paymentMethods: z.array(z.enum(["MERCADO_PAGO", "BANK_TRANSFER", "FREE"], { error: "Medio de pago inválido" })).max(3).nullish(),
+  paymentMethods: z.array(z.enum(["MERCADO_PAGO", "BANK_TRANSFER", "FREE", "PROMOTER"], { error: "Medio de pago inválido" })).max(4).nullish(),
+  /** Only the sales of this promoter (their nickname, any case): online through their link and in hand, unless paymentMethods says otherwise. */
+  promoterNick: z
+    .string()
+    .trim()
+    .max(30, "Nickname inválido")
+    .nullish()
+    .transform((v) => v?.replace(/^@/, "").toLowerCase() || null),
   page: z.number().int().min(0).max(100_000).nullish(),
   limit: z.number().int().min(1).max(100).nullish(),
 });
@@ -40,7 +47,8 @@ export async function listOrganizationOrders(ctx: Ctx, rawFilter: unknown) {
   await requireCapability(ctx, input.organizationId, "sales:read");
   const status = input.status ?? DEFAULT_ORDER_FILTER.status;
   const gift = input.gift ?? DEFAULT_ORDER_FILTER.gift;
-  const methods = input.paymentMethods?.length ? input.paymentMethods : DEFAULT_ORDER_FILTER.paymentMethods;
+  // A promoter's sales include those they sold in hand.
+  const methods = input.paymentMethods?.length ? input.paymentMethods : input.promoterNick ? [...DEFAULT_ORDER_FILTER.paymentMethods, "PROMOTER" as const] : DEFAULT_ORDER_FILTER.paymentMethods;
   const page = input.page ?? DEFAULT_ORDER_FILTER.page;
   const limit = input.limit ?? DEFAULT_ORDER_FILTER.limit;
   const where = and(
@@ -49,6 +57,7 @@ export async function listOrganizationOrders(ctx: Ctx, rawFilter: unknown) {
     eq(orders.gift, gift),
     inArray(orders.paymentMethod, methods),
     input.eventId ? eq(orders.eventId, input.eventId) : undefined,
+    input.promoterNick ? and(isNotNull(orders.promoterUserId), sql`lower(${orders.referredNick}) = ${input.promoterNick}`) : undefined,
   );
   const [[{ total }], rows] = await Promise.all([
     ctx.db.select({ total: count() }).from(orders).where(where),

@@ -25,6 +25,7 @@ export const PAYMENT_METHOD_LABEL: Record<string, string> = {
   MERCADO_PAGO: "Mercado Pago",
   BANK_TRANSFER: "Transferencia",
   FREE: "Sin cargo",
+  PROMOTER: "En mano (RRPP)",
 };
 
 export const TICKET_STATUS_LABEL: Record<string, string> = { redeemable: "Válida", redeemed: "Usada", voided: "Anulada" };
