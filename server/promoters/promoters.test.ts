@@ -16,6 +16,7 @@ import { createEventWithTickets, createPublishedEvent } from "#tests/support/fac
 import { lastEmailTo } from "#tests/support/mailbox";
 import { randomTag } from "#tests/support/random";
 import { createPromoterGroup, invitePromoter, listPromoterGroups, myPromoterGroup, recordPromoterSettlement, removePromoter, updatePromoterGroup } from "./groups";
+import { exportReport } from "#server/reports/exports";
 import { getMetricReferralSalesByUser } from "./metrics";
 import { sellTicketsInHand, ticketsSellableInHand } from "./sales-in-hand";
 
@@ -112,6 +113,14 @@ describe("promoter attribution and getMetricReferralSalesByUser", () => {
     const romiRow = listed.members.find((m) => m.userId === romi.user.id)!;
     expect(romiRow).toMatchObject({ sold: 3, accredited: 1, commissionTickets: 2, commission: 2 * 50_000 });
     expect(listed.members.find((m) => m.userId === other.user.id)).toMatchObject({ sold: 1, accredited: 0 });
+
+    // The promoters' export lists exactly the three attributed paid orders, with tickets and entries.
+    const file = await exportReport(made.ctx, { organizationId: made.organization.id, kind: "rrpp", format: "csv" });
+    const lines = (await new Response(file.body).text()).replace(/^\uFEFF/, "").split("\r\n").filter(Boolean);
+    expect(lines[0]).toBe('"Fecha","Orden","Evento","RRPP","Medio de pago","Entradas","Ingresaron","Anuladas","Total","Estado"');
+    expect(lines.slice(1).map((l) => l.split(",").slice(3, 8).join(",")).sort()).toEqual(
+      [`"${romi.nickname}","Mercado Pago","2","1","0"`, `"${romi.nickname}","Mercado Pago","1","0","0"`, `"${other.nickname}","Mercado Pago","1","0","0"`].sort(),
+    );
   });
 
   it("ignores a promoter's link on an event their group does not sell, and once they leave the group", async () => {

@@ -1,11 +1,11 @@
 import { PassThrough, Readable } from "node:stream";
-import { and, asc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { formatDateTime } from "#common/dates";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
-import { couponRedemptions, coupons, eventDates, events, issuedProducts, ledgerEntries, orders, ticketTypes } from "#server/db/schema";
+import { couponRedemptions, coupons, eventDates, events, issuedProducts, ledgerEntries, orders, ticketTypes, type OrderPaymentMethod } from "#server/db/schema";
 import { requireCapability, type Capability } from "#server/organizations/permissions";
 import { DEFAULT_ORDER_FILTER } from "#server/refunds/sales";
 import { parseInput } from "#server/validation";
@@ -19,7 +19,7 @@ import { parseInput } from "#server/validation";
 
 const PAGE_ROWS = 1000;
 
-export const EXPORT_KINDS = ["ventas", "asistentes", "cupones", "libro-mayor"] as const;
+export const EXPORT_KINDS = ["ventas", "asistentes", "cupones", "rrpp", "libro-mayor"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
 
@@ -27,10 +27,13 @@ export const EXPORT_TITLES: Record<ExportKind, string> = {
   ventas: "Ventas",
   asistentes: "Asistentes",
   cupones: "Usos de cupones",
+  rrpp: "Ventas de RRPP",
   "libro-mayor": "Libro mayor",
 };
 
-const CAPABILITY: Record<ExportKind, Capability> = { ventas: "sales:read", asistentes: "sales:read", cupones: "sales:read", "libro-mayor": "money:manage" };
+const CAPABILITY: Record<ExportKind, Capability> = { ventas: "sales:read", asistentes: "sales:read", cupones: "sales:read", rrpp: "sales:read", "libro-mayor": "money:manage" };
+
+const PAYMENT_METHOD_NAMES: Record<OrderPaymentMethod, string> = { MERCADO_PAGO: "Mercado Pago", BANK_TRANSFER: "Transferencia", FREE: "Sin cargo", PROMOTER: "En mano (RRPP)" };
 
 const money = (centavos: number) => (centavos / 100).toFixed(2).replace(".", ",");
 
@@ -94,7 +97,7 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
               o.payer.email,
               o.payer.documentNumber,
               o.payer.phoneNumber,
-              o.paymentMethod === "BANK_TRANSFER" ? "Transferencia" : "Mercado Pago",
+              PAYMENT_METHOD_NAMES[o.paymentMethod],
               money(o.subtotal),
               money(o.discount),
               money(o.serviceFee),
@@ -160,6 +163,50 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
           return {
             rows: rows.map((r) => [formatDateTime(r.use.createdAt), r.code, r.orderCode, r.eventName, money(r.use.discount), r.use.releasedAt ? "Sí" : "No"]),
             last: rows.length ? { at: rows.at(-1)!.use.createdAt, id: rows.at(-1)!.use.orderId } : null,
+          };
+        },
+      };
+    case "rrpp":
+      return {
+        header: ["Fecha", "Orden", "Evento", "RRPP", "Medio de pago", "Entradas", "Ingresaron", "Anuladas", "Total", "Estado"],
+        async page(db, cursor) {
+          // Every paid order attributed to a promoter (docs/promoters.md): through their link or sold in hand.
+          const rows = await db
+            .select({
+              order: orders,
+              eventName: events.name,
+              tickets: sql<number>`(select count(*)::int from issued_products p where p.order_id = ${orders.id})`,
+              entered: sql<number>`(select count(*)::int from issued_products p where p.order_id = ${orders.id} and p.status = 'redeemed')`,
+              voided: sql<number>`(select count(*)::int from issued_products p where p.order_id = ${orders.id} and p.status = 'voided')`,
+            })
+            .from(orders)
+            .innerJoin(events, eq(events.id, orders.eventId))
+            .where(
+              and(
+                eq(orders.organizationId, organizationId),
+                isNotNull(orders.promoterUserId),
+                eq(orders.gift, false),
+                sql`exists (select 1 from issued_products p where p.order_id = ${orders.id})`,
+                eventId ? eq(orders.eventId, eventId) : undefined,
+                after(orders.createdAt, orders.id, cursor),
+              ),
+            )
+            .orderBy(asc(keyTime(orders.createdAt)), asc(sql`${orders.id}::text`))
+            .limit(PAGE_ROWS);
+          return {
+            rows: rows.map(({ order: o, eventName, tickets, entered, voided }) => [
+              formatDateTime(o.createdAt),
+              o.code,
+              eventName,
+              o.referredNick ?? "",
+              PAYMENT_METHOD_NAMES[o.paymentMethod],
+              String(tickets),
+              String(entered),
+              String(voided),
+              money(o.total),
+              voided === tickets ? "Anulada" : "Pagada",
+            ]),
+            last: rows.length ? { at: rows.at(-1)!.order.createdAt, id: rows.at(-1)!.order.id } : null,
           };
         },
       };
