@@ -1,6 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { getEventForOrganizer, setEventPixel } from "#server/events/events";
+import { requireEvent, setEventPixel } from "#server/events/events";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { FormErrorList, FormScope, FormSnackbar, TextInput, useRemountKey } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
@@ -17,7 +17,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const bo = await requireOrganization(request, "pixel:manage");
   const { eventId } = bo.filters;
   if (!eventId) return data({ event: null }, { headers: bo.headers });
-  const { event } = await guard(() => getEventForOrganizer(bo.ctx, eventId));
+  // pixel:manage, not sales:read: the marketing role sets pixels without seeing sales.
+  const event = await guard(() => requireEvent(bo.ctx, eventId, "pixel:manage"));
   return data({ event: { id: event.id, name: event.name, slug: event.slug, pixelId: event.pixelId ?? "" } }, { headers: bo.headers });
 }
 
