@@ -7,6 +7,8 @@ import { orders, organizations, users } from "#server/db/schema";
 import { assertLedgerMatches } from "#server/ledger/invariants";
 import { organizationBalance } from "#server/ledger/ledger";
 import { listMyTickets } from "#server/tickets/tickets";
+import { myPromoterGroup } from "#server/promoters/groups";
+import { getMetricReferralSalesByUser } from "#server/promoters/metrics";
 import { actorFor, ctxAs } from "#tests/support/context";
 import { DEMO_ORGANIZATIONS } from "./seed-events";
 import { seedDemo } from "./seed";
@@ -38,5 +40,11 @@ describe("demo seed", () => {
     // 2 × $ 15.000 + 1 × $ 48.000, our 10 % fee on top.
     expect(await organizationBalance(db, org.id)).toBe(7_800_000);
     for (const order of await db.select().from(orders).where(eq(orders.organizationId, org.id))) await assertLedgerMatches(db, order.id);
+
+    // The demo promoters are in a group of that organization, and Romina has Carla's purchase to show.
+    const [romi] = await db.select().from(users).where(eq(users.email, "rrpp@tribuna.ar"));
+    expect(await getMetricReferralSalesByUser(await ctxAs(actorFor(romi)), { organizationId: org.id })).toMatchObject([{ eventName: "Tango en el Conventillo", totalCount: 1, totalAccreditedCount: 0 }]);
+    const [lead] = await db.select().from(users).where(eq(users.email, "lider-rrpp@tribuna.ar"));
+    expect(await myPromoterGroup(await ctxAs(actorFor(lead)), org.id)).toMatchObject({ isLead: true, group: { name: "RRPP del Plata" } });
   });
 });

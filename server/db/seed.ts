@@ -3,7 +3,8 @@ import { hashPassword } from "#server/auth/password";
 import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payments/sandbox";
 import type { Db } from "./client";
-import { eventDates, events, ticketTypes, users } from "./schema";
+import { joinPromoterGroup } from "#server/promoters/membership";
+import { eventDates, events, memberships, promoterGroups, ticketTypes, users } from "./schema";
 import { seedDemoEvents } from "./seed-events";
 
 /** Demo accounts (README lists them). One password for all: handy on a laptop, never in production data. */
@@ -41,9 +42,32 @@ export async function seedDemo(db: Db) {
     .returning();
   const producer = inserted.find((u) => u.email === "productor@tribuna.ar");
   await seedDemoEvents(db, producer?.id ?? null);
+  if (producer) await seedDemoTeam(db, producer.id, inserted);
   const buyer = inserted.find((u) => u.email === "comprador@tribuna.ar");
   if (buyer) await seedDemoSales(db, buyer);
   return { created: true };
+}
+
+/**
+ * The demo organization's team beyond its owner: marketing@ with the
+ * marketing role, and a promoter group led by lider-rrpp@ with rrpp@ in it,
+ * as accepting their invitations would leave them.
+ */
+async function seedDemoTeam(db: Db, producerId: string, people: { id: string; email: string }[]) {
+  const [membership] = await db.select({ organizationId: memberships.organizationId }).from(memberships).where(eq(memberships.userId, producerId)).limit(1);
+  if (!membership) return;
+  const organizationId = membership.organizationId;
+  const idOf = (email: string) => people.find((p) => p.email === email)?.id;
+  const marketing = idOf("marketing@tribuna.ar");
+  if (marketing) await db.insert(memberships).values({ organizationId, userId: marketing, role: "marketing" }).onConflictDoNothing();
+  const [lead, promoter] = [idOf("lider-rrpp@tribuna.ar"), idOf("rrpp@tribuna.ar")];
+  if (!lead || !promoter) return;
+  const now = new Date();
+  await db.transaction(async (tx) => {
+    const [group] = await tx.insert(promoterGroups).values({ organizationId, name: "RRPP del Plata", commissionPerTicket: 100_000 }).returning();
+    await joinPromoterGroup(tx, { organizationId, groupId: group.id, userId: lead, role: "promoter_lead", now });
+    await joinPromoterGroup(tx, { organizationId, groupId: group.id, userId: promoter, role: "promoter", now });
+  });
 }
 
 /**
@@ -71,10 +95,12 @@ async function seedDemoSales(db: Db, buyer: { id: string; email: string; firstNa
       actor: { kind: "anonymous" as const },
       items: [{ ticketId: mesa.id, qty: 1 }],
       payer: { firstName: "Carla", lastName: "Benítez", email: "carla.benitez@example.com", documentType: "dni", documentNumber: "28456789", phoneNumber: "+5491144443333" },
+      // Through Romina's referral link: the demo promoter has a sale to show.
+      referredNick: "romi",
     },
   ];
   for (const purchase of purchases) {
-    const { billing } = await createOrder({ db, actor: purchase.actor, now }, { eventSlug: event.slug, eventDateId: firstDate?.id, items: purchase.items, payer: purchase.payer, paymentMethod: "MERCADO_PAGO" });
+    const { billing } = await createOrder({ db, actor: purchase.actor, now }, { eventSlug: event.slug, eventDateId: firstDate?.id, items: purchase.items, payer: purchase.payer, paymentMethod: "MERCADO_PAGO", referredNick: "referredNick" in purchase ? purchase.referredNick : undefined });
     await payInSandbox(db, billing.id, "approved", now);
   }
 }
