@@ -166,7 +166,7 @@ export default function TeamPage() {
               </tbody>
             </table>
           </div>
-          <p className="mt-3 text-sm text-[var(--muted)]">Los admins suman y quitan operadores y staff; solo un dueño suma o quita dueños y admins. La organización siempre tiene al menos un dueño.</p>
+          <p className="mt-3 text-sm text-[var(--muted)]">Los admins suman y quitan operadores, staff y marketing; solo un dueño suma o quita dueños y admins. La organización siempre tiene al menos un dueño. Los RRPP se suman desde Grupos de RRPP.</p>
         </Card>
       </div>
       <FormSnackbar snackbar={reply?.snackbar} />
