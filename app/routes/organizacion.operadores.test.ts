@@ -34,7 +34,7 @@ describe("/organizacion/operadores", () => {
     const token = link[1];
     const listed = await run(team.loader, getRequest(PATH, { cookies }));
     expect(listed.data.invitations.map((i: { email: string; roleLabel: string }) => [i.email, i.roleLabel])).toEqual([[email, "Staff de puerta"]]);
-    expect(listed.data.table.find((r: { capability: string }) => r.capability === "door:operate").roles).toEqual({ owner: true, admin: true, operator: true, staff: true, marketing: false, promoter: false, promoter_lead: false });
+    expect(listed.data.table.find((r: { capability: string }) => r.capability === "door:operate").roles).toEqual({ owner: true, admin: true, operator: true, staff: true, marketing: false });
 
     // Someone without an account yet: the link first sends them to sign in (where they can create it), then back.
     const anonymous = await run(accept.loader, getRequest(`${PATH}/aceptar/${token}`), { token });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { emailSchema } from "#common/validation";
 import type { Ctx } from "#server/context";
 import { hashToken, randomToken } from "#server/auth/tokens";
-import { auditLog, MEMBERSHIP_ROLES, membershipInvitations, memberships, organizations, promoterGroupMembers, promoterGroups, users, type MembershipRole } from "#server/db/schema";
+import { auditLog, membershipInvitations, memberships, organizations, promoterGroupMembers, promoterGroups, users, type MembershipRole } from "#server/db/schema";
 import { emailLayout, escapeHtml } from "#server/email/templates";
 import { sendEmail } from "#server/email/send";
 import { appUrl } from "#server/env";
@@ -45,12 +45,16 @@ export const CAPABILITY_LABELS: Record<Capability, string> = {
   "promoters:sell": "Vender con su link de RRPP y ver sus números (el líder, los de su grupo)",
 };
 
+/** The team roles' capabilities (promoters have their own page and rules: docs/promoters.md). */
 export function roleTable() {
-  return (Object.keys(CAPABILITIES) as Capability[]).map((capability) => ({
-    capability,
-    label: CAPABILITY_LABELS[capability],
-    roles: Object.fromEntries(MEMBERSHIP_ROLES.map((role) => [role, (CAPABILITIES[capability] as readonly MembershipRole[]).includes(role)])) as Record<MembershipRole, boolean>,
-  }));
+  const allows = (capability: Capability, role: MembershipRole) => (CAPABILITIES[capability] as readonly MembershipRole[]).includes(role);
+  return (Object.keys(CAPABILITIES) as Capability[])
+    .filter((capability) => TEAM_ROLES.some((role) => allows(capability, role)))
+    .map((capability) => ({
+      capability,
+      label: CAPABILITY_LABELS[capability],
+      roles: Object.fromEntries(TEAM_ROLES.map((role) => [role, allows(capability, role)])) as Record<(typeof TEAM_ROLES)[number], boolean>,
+    }));
 }
 
 const roleSchema = z.enum(TEAM_ROLES, { error: "Elegí un rol." });
