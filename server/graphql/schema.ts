@@ -17,5 +17,6 @@ import "./menu";
 import "./withdrawals";
 import "./reports";
 import "./promoters";
+import "./campaigns";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -141,6 +141,7 @@ export async function sendMembershipInvitation(ctx: Ctx, input: { organizationId
   const as = input.groupName ? `${ROLE_LABELS[input.role]} del grupo ${input.groupName}` : ROLE_LABELS[input.role];
   await sendEmail(ctx.db, {
     to: email,
+    organizationId: input.organizationId,
     kind: TEAM_INVITATION_EMAIL_KIND,
     subject: `Te invitaron al equipo de ${orgName} en Tribuna`,
     html: emailLayout(
