@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { formatTime } from "#common/dates";
+import { formatDateTime, formatTime } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { getEventForOrganizer } from "#server/events/events";
 import { eventMetrics } from "#server/reports/metrics";
@@ -19,11 +19,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const bo = await requireOrganization(request, "sales:read");
   const eventId = bo.filters.eventId || null;
   if (!eventId) return data({ event: null, metrics: null }, { headers: bo.headers });
-  const [{ event }, metrics] = await Promise.all([guard(() => getEventForOrganizer(bo.ctx, eventId)), guard(() => eventMetrics(bo.ctx, eventId))]);
+  // The date chosen in the filter narrows everything to it.
+  const eventDateId = bo.filters.eventDateId || null;
+  const [{ event, dates }, metrics] = await Promise.all([guard(() => getEventForOrganizer(bo.ctx, eventId)), guard(() => eventMetrics(bo.ctx, eventId, eventDateId))]);
   bo.headers.set("Cache-Control", "private, no-store");
   return data(
     {
-      event: { name: event.name },
+      event: { name: event.name, date: eventDateId ? (dates.find((d) => d.id === eventDateId)?.startsAt.toISOString() ?? null) : null, dates: dates.length },
       metrics: {
         salesPerDay: metrics.salesPerDay.map((d) => ({ label: `${d.day.slice(8, 10)}/${d.day.slice(5, 7)}`, orders: d.orders, tickets: d.tickets, revenue: d.revenue, revenueLabel: formatMoney(d.revenue) })),
         ticketTypes: metrics.ticketTypes.map((t) => ({ ...t, revenueLabel: formatMoney(t.revenue) })),
@@ -86,7 +88,10 @@ export default function EventMetricsPage() {
   }
   const { salesPerDay, ticketTypes, coupons, promoters, entries } = metrics;
   return (
-    <BackofficePage title={`Métricas de ${event.name}`} lead="Compras pagadas (sin invitaciones); la recaudación es lo que queda para vos, sin el cargo por servicio.">
+    <BackofficePage
+      title={`Métricas de ${event.name}`}
+      lead={`${event.date ? `Solo la función del ${formatDateTime(event.date)}. ` : event.dates > 1 ? "Todas las funciones: elegí una fecha arriba para ver solo esa. " : ""}Compras pagadas (sin invitaciones); la recaudación es lo que queda para vos, sin el cargo por servicio.`}
+    >
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Ventas por día">
           {salesPerDay.length ? (

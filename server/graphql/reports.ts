@@ -84,8 +84,8 @@ builder.queryFields((t) => ({
   eventMetrics: t.field({
     type: EventMetricsRef,
     nullable: false,
-    description: "One event in numbers, as /organizacion/metricas-evento shows it. Needs sales:read.",
-    args: { eventId: t.arg.id({ required: true }) },
-    resolve: (_root, args, { ctx }) => metricsDomain.eventMetrics(ctx, String(args.eventId)),
+    description: "One event in numbers, as /organizacion/metricas-evento shows it; with eventDateId, only that date's orders and tickets. Needs sales:read.",
+    args: { eventId: t.arg.id({ required: true }), eventDateId: t.arg.id() },
+    resolve: (_root, args, { ctx }) => metricsDomain.eventMetrics(ctx, String(args.eventId), args.eventDateId ? String(args.eventDateId) : null),
   }),
 }));

@@ -55,3 +55,32 @@ describe("eventMetrics", () => {
     await expect(eventMetrics(stranger.ctx, made.event.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 });
+
+describe("eventMetrics of one date", () => {
+  it("counts only the orders for that date and their tickets; a date of another event is NOT_FOUND", async () => {
+    const { eventDates } = await import("#server/db/schema");
+    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 100 }]);
+    const db = await getDb();
+    const startsAt = new Date(made.date.startsAt.getTime() + 7 * 24 * 3600_000);
+    const [second] = await db.insert(eventDates).values({ eventId: made.event.id, startsAt, endsAt: new Date(startsAt.getTime() + 5 * 3600_000) }).returning();
+    const buy = async (eventDateId: string, qty: number) => {
+      const { billing } = await createOrder(await ctxAs(), { eventSlug: made.event.slug, eventDateId, items: [{ ticketId: made.tickets.General.id, qty }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
+      await payInSandbox(db, billing.id, "approved");
+    };
+    await buy(made.date.id, 2);
+    await buy(second.id, 3);
+
+    expect((await eventMetrics(made.ctx, made.event.id)).ticketTypes[0]).toMatchObject({ sold: 5 });
+    const first = await eventMetrics(made.ctx, made.event.id, made.date.id);
+    expect(first.ticketTypes[0]).toMatchObject({ sold: 2, revenue: 2_000_000 });
+    expect(first.entries).toMatchObject({ sold: 2, entered: 0 });
+    const later = await eventMetrics(made.ctx, made.event.id, second.id);
+    expect(later.ticketTypes[0]).toMatchObject({ sold: 3 });
+    expect(later.salesPerDay[0]).toMatchObject({ orders: 1, tickets: 3 });
+    expect(later.entries.sold).toBe(3);
+
+    const other = await createEventWithTickets();
+    await expect(eventMetrics(made.ctx, made.event.id, other.date.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(eventMetrics(made.ctx, made.event.id, "no-es-un-id")).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+});

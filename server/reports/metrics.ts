@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { TIME_ZONE } from "#common/dates";
 import type { Ctx } from "#server/context";
-import { billings, couponRedemptions, coupons, issuedProducts, orderItems, orders, ticketTypes } from "#server/db/schema";
+import { billings, couponRedemptions, coupons, eventDates, issuedProducts, orderItems, orders, ticketTypes } from "#server/db/schema";
+import { NotFound } from "#server/errors";
+import { z } from "zod";
 import { requireEvent } from "#server/events/events";
 
 /*
@@ -19,10 +21,19 @@ export interface EventMetrics {
   entries: { sold: number; entered: number; perQuarterHour: { at: string; entered: number }[] };
 }
 
-export async function eventMetrics(ctx: Ctx, eventId: string): Promise<EventMetrics> {
+/** One event's numbers; with `eventDateId`, only that date's orders and tickets (an unknown date is NOT_FOUND). */
+export async function eventMetrics(ctx: Ctx, eventId: string, eventDateId: string | null = null): Promise<EventMetrics> {
   const event = await requireEvent(ctx, eventId, "sales:read");
+  if (eventDateId) {
+    const [date] = z.string().uuid().safeParse(eventDateId).success ? await ctx.db.select({ id: eventDates.id }).from(eventDates).where(and(eq(eventDates.id, eventDateId), eq(eventDates.eventId, event.id))) : [];
+    if (!date) throw new NotFound("No encontramos esa fecha del evento.");
+  }
+  const ofTheDate = eventDateId ? eq(orders.eventDateId, eventDateId) : undefined;
+  // Tickets of the date: their order's date (a ticket belongs to the date its order was for).
+  const ticketsOfTheDate = eventDateId ? sql`${issuedProducts.orderId} in (select id from orders where event_date_id = ${eventDateId})` : undefined;
   const paid = and(
     eq(orders.eventId, event.id),
+    ofTheDate,
     eq(orders.status, "billed"),
     eq(orders.gift, false),
     sql`exists (select 1 from ${billings} where ${billings.orderId} = ${orders.id} and ${billings.status} = 'approved')`,
@@ -54,7 +65,7 @@ export async function eventMetrics(ctx: Ctx, eventId: string): Promise<EventMetr
       .from(ticketTypes)
       .leftJoin(orderItems, eq(orderItems.ticketTypeId, ticketTypes.id))
       .leftJoin(orders, and(eq(orders.id, orderItems.orderId), paid))
-      .where(and(eq(ticketTypes.eventId, event.id), eq(ticketTypes.kind, "ticket"), sql`${ticketTypes.status} <> 'deleted'`))
+      .where(and(eq(ticketTypes.eventId, event.id), eq(ticketTypes.kind, "ticket"), sql`${ticketTypes.status} <> 'deleted'`, eventDateId ? sql`(${ticketTypes.eventDateId} is null or ${ticketTypes.eventDateId} = ${eventDateId})` : undefined))
       .groupBy(ticketTypes.id, ticketTypes.name, ticketTypes.stock, ticketTypes.sortOrder)
       .orderBy(asc(ticketTypes.sortOrder)),
     ctx.db
@@ -78,11 +89,11 @@ export async function eventMetrics(ctx: Ctx, eventId: string): Promise<EventMetr
         entered: sql<number>`count(*) filter (where ${issuedProducts.status} = 'redeemed')::int`,
       })
       .from(issuedProducts)
-      .where(and(eq(issuedProducts.eventId, event.id), ticketsOnly)),
+      .where(and(eq(issuedProducts.eventId, event.id), ticketsOnly, ticketsOfTheDate)),
     ctx.db
       .select({ at: sql<string>`to_char(to_timestamp(floor(extract(epoch from ${issuedProducts.redeemedAt}) / 900) * 900) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`, entered: sql<number>`count(*)::int` })
       .from(issuedProducts)
-      .where(and(eq(issuedProducts.eventId, event.id), ticketsOnly, eq(issuedProducts.status, "redeemed")))
+      .where(and(eq(issuedProducts.eventId, event.id), ticketsOnly, ticketsOfTheDate, eq(issuedProducts.status, "redeemed")))
       .groupBy(sql`1`)
       .orderBy(sql`1`),
   ]);
