@@ -11,6 +11,7 @@ export const meta: MetaFunction = () => [{ title: "Informes · Tribuna" }];
 const REPORTS = [
   { kind: "ventas", title: "Ventas", lead: "Las compras pagadas (sin invitaciones), con comprador, medio de pago, importes, RRPP y los datos extra.", money: false },
   { kind: "asistentes", title: "Asistentes", lead: "Cada entrada con su titular, estado, ingreso y los datos extra de la compra.", money: false },
+  { kind: "acreditaciones", title: "Acreditaciones", lead: "Quién entró, cuándo, por qué puerta y con qué dispositivo (la puerta, con o sin conexión).", money: false },
   { kind: "cupones", title: "Usos de cupones", lead: "Cada compra que usó un cupón y cuánto descontó.", money: false },
   { kind: "rrpp", title: "Ventas de RRPP", lead: "Cada compra hecha con el link de un RRPP o vendida en mano, con sus entradas, cuántas ingresaron y cuántas se anularon.", money: false },
   { kind: "libro-mayor", title: "Libro mayor", lead: "Cada movimiento de plata: pagos, cargos, devoluciones, contracargos y extracciones.", money: true },

@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { formatDateTime } from "#common/dates";
 import type { Ctx } from "#server/context";
@@ -9,7 +9,8 @@ import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
 import { doorChanged } from "./changes";
 import { TICKETS_ONLY } from "./search";
-import { csvCell } from "#server/reports/exports";
+import type { DbOrTx } from "#server/db/client";
+import { csvCell } from "#server/reports/csv";
 
 const uuid = z.string().uuid("No encontramos ese evento.");
 
@@ -39,23 +40,18 @@ export interface Accreditation {
   offline: boolean;
 }
 
+export const ACCREDITATION_HEADER = ["Ingreso", "Titular", "Tipo de entrada", "Orden", "Evento", "Fecha del evento", "Puerta", "Dispositivo", "Acreditó", "Sin conexión"];
+
+/** One accreditation as spreadsheet cells (the CSV here and the streamed export of /organizacion/informes). */
+export function accreditationCells(a: Accreditation): string[] {
+  return [formatDateTime(a.redeemedAt), a.holderName, a.ticketTypeName, a.orderCode, a.eventName, formatDateTime(a.eventDateStartsAt), a.door ?? "", a.deviceId ?? "", a.scannedBy ?? "", a.offline ? "Sí" : "No"];
+}
+
 // The scan that let the ticket in (the latest admitted one: an undone redemption may have been admitted again).
 const admittingScan = sql`(select ds.id from ${doorScans} ds where ds.issued_product_id = ${issuedProducts.id} and ds.outcome = 'admitted' order by ds.scanned_at desc limit 1)`;
 
-async function query(ctx: Ctx, rawFilter: unknown, paging: { page: number; limit: number } | null) {
-  const filter = parseInput(filterSchema, rawFilter);
-  await requireCapability(ctx, filter.organizationId, "sales:read");
-  const q = filter.query?.replace(/\s+/g, " ").trim() ?? "";
-  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const where = and(
-    eq(events.organizationId, filter.organizationId),
-    eq(issuedProducts.status, "redeemed"),
-    TICKETS_ONLY,
-    filter.eventId ? eq(issuedProducts.eventId, filter.eventId) : undefined,
-    filter.eventDateId ? eq(orders.eventDateId, filter.eventDateId) : undefined,
-    q.length >= 2 ? or(ilike(issuedProducts.holderName, like), eq(orders.code, q.toUpperCase()), ilike(issuedProducts.redeemedDoor, like)) : undefined,
-  );
-  const base = ctx.db
+function accreditationsSelect(db: DbOrTx) {
+  return db
     .select({
       issuedProductId: issuedProducts.id,
       holderName: issuedProducts.holderName,
@@ -75,7 +71,23 @@ async function query(ctx: Ctx, rawFilter: unknown, paging: { page: number; limit
     .innerJoin(eventDates, eq(eventDates.id, orders.eventDateId))
     .innerJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
     .leftJoin(doorScans, sql`${doorScans.id} = ${admittingScan}`)
-    .leftJoin(users, eq(users.id, doorScans.userId))
+    .leftJoin(users, eq(users.id, doorScans.userId));
+}
+
+async function query(ctx: Ctx, rawFilter: unknown, paging: { page: number; limit: number } | null) {
+  const filter = parseInput(filterSchema, rawFilter);
+  await requireCapability(ctx, filter.organizationId, "sales:read");
+  const q = filter.query?.replace(/\s+/g, " ").trim() ?? "";
+  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const where = and(
+    eq(events.organizationId, filter.organizationId),
+    eq(issuedProducts.status, "redeemed"),
+    TICKETS_ONLY,
+    filter.eventId ? eq(issuedProducts.eventId, filter.eventId) : undefined,
+    filter.eventDateId ? eq(orders.eventDateId, filter.eventDateId) : undefined,
+    q.length >= 2 ? or(ilike(issuedProducts.holderName, like), eq(orders.code, q.toUpperCase()), ilike(issuedProducts.redeemedDoor, like)) : undefined,
+  );
+  const base = accreditationsSelect(ctx.db)
     .where(where)
     .orderBy(desc(issuedProducts.redeemedAt), desc(issuedProducts.id));
   if (!paging) return { items: (await base.limit(50_000)) as Accreditation[], total: 0 };
@@ -102,13 +114,31 @@ export async function listAccreditations(ctx: Ctx, rawFilter: AccreditationFilte
 /** The same list as CSV (UTF-8 with BOM, so Excel reads the accents), every row. */
 export async function accreditationsCsv(ctx: Ctx, rawFilter: AccreditationFilter): Promise<string> {
   const { items } = await query(ctx, rawFilter, null);
-  const header = ["Ingreso", "Titular", "Tipo de entrada", "Orden", "Evento", "Fecha del evento", "Puerta", "Dispositivo", "Acreditó", "Sin conexión"];
-  const lines = items.map((a) =>
-    [formatDateTime(a.redeemedAt), a.holderName, a.ticketTypeName, a.orderCode, a.eventName, formatDateTime(a.eventDateStartsAt), a.door ?? "", a.deviceId ?? "", a.scannedBy ?? "", a.offline ? "Sí" : "No"]
-      .map(csvCell)
-      .join(","),
-  );
-  return `\uFEFF${[header.map(csvCell).join(","), ...lines].join("\r\n")}\r\n`;
+  const lines = items.map((a) => accreditationCells(a).map(csvCell).join(","));
+  return `\uFEFF${[ACCREDITATION_HEADER.map(csvCell).join(","), ...lines].join("\r\n")}\r\n`;
+}
+
+/**
+ * One page of an organization's accreditations in the order they happened,
+ * after the keyset `cursor` (redeemed at, ticket id): the streamed export of
+ * /organizacion/informes (server/reports/exports.ts), which checked the
+ * member may read sales.
+ */
+export async function accreditationsPage(db: DbOrTx, scope: { organizationId: string; eventId: string | null }, cursor: { at: Date; id: string } | null, limit: number) {
+  const redeemedAt = sql`date_trunc('milliseconds', ${issuedProducts.redeemedAt})`;
+  const rows = await accreditationsSelect(db)
+    .where(
+      and(
+        eq(events.organizationId, scope.organizationId),
+        eq(issuedProducts.status, "redeemed"),
+        TICKETS_ONLY,
+        scope.eventId ? eq(issuedProducts.eventId, scope.eventId) : undefined,
+        cursor ? sql`(${redeemedAt}, ${issuedProducts.id}::text) > (${cursor.at.toISOString()}::timestamptz, ${cursor.id})` : undefined,
+      ),
+    )
+    .orderBy(asc(redeemedAt), asc(sql`${issuedProducts.id}::text`))
+    .limit(limit);
+  return rows as Accreditation[];
 }
 
 /**

@@ -4,6 +4,9 @@ import { getDb } from "#server/db/client";
 import { sendInvitation } from "#server/invitations/invitations";
 import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payments/sandbox";
+import { redeemAtDoor } from "#server/door/redeem";
+import { ticketsOfOrder } from "#server/tickets/issue";
+import { qrPayloadFor } from "#server/tickets/qr";
 import { ctxAs } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { exportReport } from "./exports";
@@ -47,6 +50,25 @@ describe("exportReport", () => {
     expect(rows[0]).toEqual(["Titular", "Email", "Tipo de entrada"]);
     // Two tickets of the sale and the invitation (an attendee too).
     expect(rows.slice(1).map((r) => r[0]).sort()).toEqual(["=HYPERLINK Venegas", "Sofía Peña", "Sofía Peña"]);
+  });
+
+  it("exports the door's accreditations in the order they happened, with door and device, and only those", async () => {
+    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 100 }], { days: 0 });
+    const db = await getDb();
+    const { order, billing } = await createOrder(await ctxAs(), { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.General.id, qty: 3 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
+    await payInSandbox(db, billing.id, "approved");
+    const tickets = await ticketsOfOrder(db, order.id);
+    const access = { event: { id: made.event.id, organizationId: made.organization.id, name: made.event.name, slug: made.event.slug }, userId: made.user.id, pinSessionId: null };
+    for (const [n, [i, door]] of ([[1, "Puerta 2"], [0, "Puerta 1"]] as const).entries()) {
+      const later = { ...made.ctx, now: new Date(made.ctx.now.getTime() + n * 60_000) };
+      expect(await redeemAtDoor(later, access, { code: qrPayloadFor(tickets[i].code), door, deviceId: `celu-${i}` })).toMatchObject({ outcome: "admitted" });
+    }
+    const lines = (await text((await exportReport(made.ctx, { organizationId: made.organization.id, kind: "acreditaciones" })).body)).split("\r\n").filter(Boolean);
+    expect(lines[0]).toBe('"Ingreso","Titular","Tipo de entrada","Orden","Evento","Fecha del evento","Puerta","Dispositivo","Acreditó","Sin conexión"');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain('"Puerta 2","celu-1"');
+    expect(lines[2]).toContain('"Puerta 1","celu-0"');
+    expect(lines[1]).toContain(`"${order.code}"`);
   });
 
   it("the ledger is for owners and admins; strangers get nothing", async () => {

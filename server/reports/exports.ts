@@ -9,6 +9,8 @@ import { couponRedemptions, coupons, eventDates, events, issuedProducts, ledgerE
 import { requireCapability, type Capability } from "#server/organizations/permissions";
 import { DEFAULT_ORDER_FILTER } from "#server/refunds/sales";
 import { parseInput } from "#server/validation";
+import { accreditationCells, accreditationsPage, ACCREDITATION_HEADER } from "#server/door/accreditations";
+import { csvLine } from "./csv";
 
 /*
  * `/organizacion/informes` (issue 11): the organization's data as CSV or XLSX.
@@ -19,33 +21,25 @@ import { parseInput } from "#server/validation";
 
 const PAGE_ROWS = 1000;
 
-export const EXPORT_KINDS = ["ventas", "asistentes", "cupones", "rrpp", "libro-mayor"] as const;
+export const EXPORT_KINDS = ["ventas", "asistentes", "acreditaciones", "cupones", "rrpp", "libro-mayor"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
 
 export const EXPORT_TITLES: Record<ExportKind, string> = {
   ventas: "Ventas",
   asistentes: "Asistentes",
+  acreditaciones: "Acreditaciones",
   cupones: "Usos de cupones",
   rrpp: "Ventas de RRPP",
   "libro-mayor": "Libro mayor",
 };
 
-const CAPABILITY: Record<ExportKind, Capability> = { ventas: "sales:read", asistentes: "sales:read", cupones: "sales:read", rrpp: "sales:read", "libro-mayor": "money:manage" };
+const CAPABILITY: Record<ExportKind, Capability> = { ventas: "sales:read", asistentes: "sales:read", acreditaciones: "sales:read", cupones: "sales:read", rrpp: "sales:read", "libro-mayor": "money:manage" };
 
 const PAYMENT_METHOD_NAMES: Record<OrderPaymentMethod, string> = { MERCADO_PAGO: "Mercado Pago", BANK_TRANSFER: "Transferencia", FREE: "Sin cargo", PROMOTER: "En mano (RRPP)" };
 
 const money = (centavos: number) => (centavos / 100).toFixed(2).replace(".", ",");
 
-/** A spreadsheet cell from a CSV value: quoted, and a leading = + - @ neutralised so it is never a formula. */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
-
-export function csvLine(values: string[]): string {
-  return `${values.map(csvCell).join(",")}\r\n`;
-}
 
 interface Exporter {
   header: string[];
@@ -145,6 +139,14 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
             ]),
             last: rows.length ? { at: rows.at(-1)!.ticket.createdAt, id: rows.at(-1)!.ticket.id } : null,
           };
+        },
+      };
+    case "acreditaciones":
+      return {
+        header: ACCREDITATION_HEADER,
+        async page(db, cursor) {
+          const rows = await accreditationsPage(db, { organizationId, eventId }, cursor, PAGE_ROWS);
+          return { rows: rows.map(accreditationCells), last: rows.length ? { at: rows.at(-1)!.redeemedAt, id: rows.at(-1)!.issuedProductId } : null };
         },
       };
     case "cupones":
