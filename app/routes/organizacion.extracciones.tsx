@@ -71,7 +71,7 @@ export default function WithdrawalsPage() {
           <p className="text-3xl font-black tabular-nums" data-testid="available">
             {available}
           </p>
-          {owed ? <p className="mt-1 text-sm">Debés {owed} de cargos por servicio de ventas cobradas por transferencia.</p> : null}
+          {owed ? <p className="mt-1 text-sm">Debés {owed} de cargos por servicio de ventas cobradas fuera de Tribuna (transferencias a tu cuenta, efectivo de tus RRPP).</p> : null}
         </Card>
         <Card title="A liberar">
           <p className="text-3xl font-black tabular-nums">{pendingTotal}</p>

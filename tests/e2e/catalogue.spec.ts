@@ -109,7 +109,7 @@ test.describe("referral link", () => {
   test("shows the promoter and keeps the nick up to the checkout", async ({ page, factory }) => {
     const event = await fiestaBresh(factory);
     const nick = `romi${factory.uniqueWord()}`;
-    await factory.user({ roles: ["promoter"], firstName: "Romina", lastName: "Relacionista", nickname: nick });
+    await factory.promoter(event, { firstName: "Romina", lastName: "Relacionista", nickname: nick });
     await page.goto(`/eventos/${event.slug}/${nick}`);
     const main = page.locator("main");
     await expect(main.getByRole("heading", { level: 1 })).toHaveText(event.name);
@@ -122,7 +122,7 @@ test.describe("referral link", () => {
   test("a mistyped link lands on the event keeping the nick; an unknown nick just shows the event", async ({ page, factory }) => {
     const event = await fiestaBresh(factory);
     const nick = `romi${factory.uniqueWord()}`;
-    await factory.user({ roles: ["promoter"], firstName: "Romina", lastName: "Relacionista", nickname: nick });
+    await factory.promoter(event, { firstName: "Romina", lastName: "Relacionista", nickname: nick });
     await page.goto(`/eventos/${event.slug}/${nick}/algo-de-mas`);
     await expect(page).toHaveURL(new RegExp(`/eventos/${event.slug}/${nick}$`));
     await expect(page.locator("main")).toContainText("Te invitó Romina Relacionista");

@@ -25,6 +25,8 @@ type TicketTypeInput = Record<string, unknown>;
 export interface Factory {
   /** A person with a complete buyer profile (DNI, phone), password `clave-segura-1`. */
   user(options?: { roles?: Roles; firstName?: string; lastName?: string; nickname?: string }): Promise<TestUser>;
+  /** A person with this nickname who is a promoter of the event's organization (in a group that sells all its events). */
+  promoter(event: { organizationId: string; owner: TestUser }, options: { firstName: string; lastName: string; nickname: string }): Promise<TestUser>;
   /** A producer who owns a new organization. */
   producer(): Promise<Awaited<ReturnType<typeof import("#tests/support/factories").createProducer>>>;
   /** A published event of a new organization, with these ticket types; `tickets` by name. */
@@ -60,6 +62,12 @@ async function makeFactory(): Promise<Factory> {
         phoneNumber: "+54 9 11 5555-1234",
       }),
     producer: () => createProducer(),
+    async promoter(event, options) {
+      const [{ makePromoter }, { actorFor, ctxAs }] = await Promise.all([import("#tests/support/factories"), import("#tests/support/context")]);
+      const person = await createTestUser({ ...options, roles: ["promoter"], documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 9 11 5555-1234" });
+      await makePromoter(await ctxAs(actorFor({ ...event.owner, roles: ["producer"] })), event.organizationId, person.id);
+      return person;
+    },
     async event(options = {}) {
       const made = await createEventWithTickets(options.ticketTypes ?? [{ name: "General", price: 1_500_000, stock: 100 }], { name: options.name, days: options.days, startsAt: options.startsAt });
       if (options.transferAccount) await createTransferAccount(made.ctx, made.organization.id);
