@@ -8,6 +8,7 @@ import { pageErrorResponse } from "#app/lib/domain-errors.server";
 import { requireUser } from "#app/lib/session.server";
 import { Button } from "#app/components/ui/Button";
 import { fieldInputClasses } from "#app/components/ui/Field";
+import { AdminNav } from "#app/components/admin/AdminNav";
 
 export const meta: MetaFunction = () => [{ title: "Extracciones por aprobar · Tribuna" }, { name: "robots", content: "noindex" }];
 
@@ -66,6 +67,7 @@ export default function WithdrawalQueue() {
   const failure = useActionData<typeof action>();
   return (
     <main className="mx-auto flex w-full max-w-4xl flex-col gap-5 px-4 py-8">
+      <AdminNav />
       <h1 className="text-2xl font-bold">Extracciones por aprobar</h1>
       {withdrawals.length === 0 ? (
         <p className="text-[var(--muted)]">No hay extracciones pendientes.</p>

@@ -56,11 +56,22 @@ const pageSchema = z
     return Number.isFinite(n) && n >= 1 ? Math.min(n, 100_000) : 1;
   });
 
-/** Free text: trimmed, spaces collapsed, at most 100 characters (longer is cut, never an error). */
+/**
+ * Free text: control characters dropped (PostgreSQL refuses NUL), spaces
+ * collapsed, trimmed, at most 100 characters (longer is cut, never an error).
+ */
 const searchSchema = z
   .unknown()
   .optional()
-  .transform((v) => (typeof v === "string" ? v.replace(/\s+/g, " ").trim().slice(0, 100) : ""));
+  .transform((v) =>
+    typeof v === "string"
+      ? v
+          .replace(/[\u0000-\u001F\u007F]/g, " ")
+          .replace(/\s+/g, " ")
+          .trim()
+          .slice(0, 100)
+      : ""
+  );
 
 export interface Paged<T> {
   items: T[];
