@@ -2,6 +2,7 @@ import { builder } from "./builder";
 import { money } from "./scalars";
 import * as metricsDomain from "#server/reports/metrics";
 import * as summaryDomain from "#server/reports/summary";
+import * as exportsDomain from "#server/reports/exports";
 import type { OrganizationSummary, SalesFigures } from "#server/reports/summary";
 
 /** The organization's dashboard for integrators: the same function as /organizacion/resumen. */
@@ -87,5 +88,32 @@ builder.queryFields((t) => ({
     description: "One event in numbers, as /organizacion/metricas-evento shows it; with eventDateId, only that date's orders and tickets. Needs sales:read.",
     args: { eventId: t.arg.id({ required: true }), eventDateId: t.arg.id() },
     resolve: (_root, args, { ctx }) => metricsDomain.eventMetrics(ctx, String(args.eventId), args.eventDateId ? String(args.eventDateId) : null),
+  }),
+}));
+
+const ReportDownload = builder.objectRef<{ path: string; filename: string }>("ReportDownload").implement({
+  description: "Where to download an export: GET the path on this server with the same x-access-token header; it streams CSV or XLSX.",
+  fields: (t) => ({
+    path: t.exposeString("path", { nullable: false }),
+    filename: t.exposeString("filename", { nullable: false }),
+  }),
+});
+
+const ReportDownloadInput = builder.inputType("ReportDownloadInput", {
+  fields: (t) => ({
+    organizationId: t.id({ required: true }),
+    kind: t.string({ required: true, description: "ventas, asistentes, acreditaciones, cupones, rrpp or libro-mayor." }),
+    format: t.string({ description: "csv (default) or xlsx." }),
+    eventId: t.id({ description: "Only this event's rows." }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  reportDownload: t.field({
+    type: ReportDownload,
+    nullable: false,
+    description: "Checks the actor may take this export (sales:read; the ledger money:manage) and says where to download it.",
+    args: { input: t.arg({ type: ReportDownloadInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) => exportsDomain.exportDownloadPath(ctx, { organizationId: String(input.organizationId), kind: input.kind, format: input.format ?? undefined, eventId: input.eventId ? String(input.eventId) : undefined }),
   }),
 }));

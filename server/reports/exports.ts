@@ -268,13 +268,30 @@ export interface ExportFile {
  * the accents), XLSX written by exceljs' streaming writer. Sales, attendees
  * and coupons need sales:read; the ledger money:manage.
  */
-export async function exportReport(ctx: Ctx, rawInput: unknown): Promise<ExportFile> {
+async function authorizedExport(ctx: Ctx, rawInput: unknown) {
   const input = parseInput(exportSchema, rawInput);
   await requireCapability(ctx, input.organizationId, CAPABILITY[input.kind]);
   if (input.eventId) {
     const [event] = await ctx.db.select({ organizationId: events.organizationId }).from(events).where(eq(events.id, input.eventId));
     if (!event || event.organizationId !== input.organizationId) await requireCapability(ctx, event?.organizationId ?? "", CAPABILITY[input.kind]);
   }
+  return input;
+}
+
+/**
+ * `reportDownload` (GraphQL): where to download an export the actor may take,
+ * checked as the download itself is. Integrators GET the path with their
+ * `x-access-token` header; the file streams like the page's (a GraphQL
+ * answer would have to hold it whole in memory).
+ */
+export async function exportDownloadPath(ctx: Ctx, rawInput: unknown): Promise<{ path: string; filename: string }> {
+  const input = await authorizedExport(ctx, rawInput);
+  const query = new URLSearchParams({ tipo: input.kind, formato: input.format, organizationId: input.organizationId, ...(input.eventId ? { eventId: input.eventId } : {}) });
+  return { path: `/organizacion/informes/descargar?${query}`, filename: `${input.kind}-${new Date(ctx.now).toISOString().slice(0, 10)}.${input.format}` };
+}
+
+export async function exportReport(ctx: Ctx, rawInput: unknown): Promise<ExportFile> {
+  const input = await authorizedExport(ctx, rawInput);
   const exporter = exporterFor(input.kind, input.organizationId, input.eventId ?? null);
   const name = `${input.kind}-${new Date(ctx.now).toISOString().slice(0, 10)}`;
   if (input.format === "csv") {

@@ -75,3 +75,25 @@ describe("eventMetrics over GraphQL", () => {
     expect(errorCode(await gql(METRICS, { tokens: await startSession(made.db, stranger.user, new Date()), variables: { id: made.event.id } }))).toBe("FORBIDDEN");
   });
 });
+
+describe("reportDownload over GraphQL", () => {
+  it("says where to download an export the member may take; the path streams it with the same token; the ledger is refused to an operator", async () => {
+    const made = await createEventWithReleasedSales(2);
+    const tokens = await startSession(made.db, made.user, new Date());
+    const DOWNLOAD = `query($input: ReportDownloadInput!) { reportDownload(input: $input) { path filename } }`;
+    const result = await gql<{ reportDownload: { path: string; filename: string } }>(DOWNLOAD, { tokens, variables: { input: { organizationId: made.organization.id, kind: "asistentes", format: "csv", eventId: made.event.id } } });
+    expect(result.body.errors).toBeUndefined();
+    const { path, filename } = result.body.data!.reportDownload;
+    expect(filename).toMatch(/^asistentes-\d{4}-\d{2}-\d{2}\.csv$/);
+    const { loader: download } = await import("#app/routes/organizacion.informes_.descargar");
+    const response = (await download({ request: new Request(`http://localhost${path}`, { headers: { "x-access-token": tokens.accessToken } }), params: {}, context: {} })) as Response;
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    const lines = (await response.text()).split("\r\n").filter(Boolean);
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(made.order.code);
+
+    expect(errorCode(await gql(DOWNLOAD, { tokens, variables: { input: { organizationId: made.organization.id, kind: "nada" } } }))).toBe("BAD_USER_INPUT");
+    const stranger = await createEventWithTickets();
+    expect(errorCode(await gql(DOWNLOAD, { tokens: await startSession(made.db, stranger.user, new Date()), variables: { input: { organizationId: made.organization.id, kind: "ventas" } } }))).toBe("FORBIDDEN");
+  });
+});
