@@ -3,14 +3,28 @@ import { DateTime } from "luxon";
 /** Every time a person reads is Buenos Aires time (spec §9). */
 export const TIME_ZONE = "America/Argentina/Buenos_Aires";
 
+// One formatter for the two formats read most (lists, exports of 100,000 rows): Intl, built once, is
+// many times faster than a Luxon DateTime per value.
+const NUMERIC = new Intl.DateTimeFormat("en-GB", { timeZone: TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+
+function numericParts(value: Date | string): Record<"year" | "month" | "day" | "hour" | "minute", string> | null {
+  const date = typeof value === "string" ? DateTime.fromISO(value).toJSDate() : value;
+  if (Number.isNaN(date.getTime())) return null;
+  const out = { year: "", month: "", day: "", hour: "", minute: "" };
+  for (const part of NUMERIC.formatToParts(date)) if (part.type in out) out[part.type as keyof typeof out] = part.value;
+  return out;
+}
+
 /** "21:30 - 20/12/2026" */
 export function formatDateTime(value: Date | string): string {
-  return toZoned(value).toFormat("HH:mm - dd/MM/yyyy");
+  const p = numericParts(value);
+  return p ? `${p.hour}:${p.minute} - ${p.day}/${p.month}/${p.year}` : toZoned(value).toFormat("HH:mm - dd/MM/yyyy");
 }
 
 /** "20/12/2026" */
 export function formatDate(value: Date | string): string {
-  return toZoned(value).toFormat("dd/MM/yyyy");
+  const p = numericParts(value);
+  return p ? `${p.day}/${p.month}/${p.year}` : toZoned(value).toFormat("dd/MM/yyyy");
 }
 
 /** "sábado 20 de diciembre" */

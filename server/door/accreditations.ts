@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { formatDateTime } from "#common/dates";
 import type { Ctx } from "#server/context";
@@ -50,9 +50,10 @@ export function accreditationCells(a: Accreditation): string[] {
 // The scan that let the ticket in (the latest admitted one: an undone redemption may have been admitted again).
 const admittingScan = sql`(select ds.id from ${doorScans} ds where ds.issued_product_id = ${issuedProducts.id} and ds.outcome = 'admitted' order by ds.scanned_at desc limit 1)`;
 
-function accreditationsSelect(db: DbOrTx) {
+function accreditationsSelect<Extra extends Record<string, SQL>>(db: DbOrTx, extra?: Extra) {
   return db
     .select({
+      ...(extra as Extra),
       issuedProductId: issuedProducts.id,
       holderName: issuedProducts.holderName,
       ticketTypeName: ticketTypes.name,
@@ -124,21 +125,20 @@ export async function accreditationsCsv(ctx: Ctx, rawFilter: AccreditationFilter
  * /organizacion/informes (server/reports/exports.ts), which checked the
  * member may read sales.
  */
-export async function accreditationsPage(db: DbOrTx, scope: { organizationId: string; eventId: string | null }, cursor: { at: Date; id: string } | null, limit: number) {
-  const redeemedAt = sql`date_trunc('milliseconds', ${issuedProducts.redeemedAt})`;
-  const rows = await accreditationsSelect(db)
+export async function accreditationsPage(db: DbOrTx, scope: { organizationId: string; eventId: string | null }, cursor: { at: string; id: string } | null, limit: number) {
+  const rows = await accreditationsSelect(db, { keyAt: sql<string>`${issuedProducts.redeemedAt}::text` })
     .where(
       and(
         eq(events.organizationId, scope.organizationId),
         eq(issuedProducts.status, "redeemed"),
         TICKETS_ONLY,
         scope.eventId ? eq(issuedProducts.eventId, scope.eventId) : undefined,
-        cursor ? sql`(${redeemedAt}, ${issuedProducts.id}::text) > (${cursor.at.toISOString()}::timestamptz, ${cursor.id})` : undefined,
+        cursor ? sql`${issuedProducts.redeemedAt} >= ${cursor.at}::timestamptz and (${issuedProducts.redeemedAt}, ${issuedProducts.id}) > (${cursor.at}::timestamptz, ${cursor.id}::uuid)` : undefined,
       ),
     )
-    .orderBy(asc(redeemedAt), asc(sql`${issuedProducts.id}::text`))
+    .orderBy(asc(issuedProducts.redeemedAt), asc(issuedProducts.id))
     .limit(limit);
-  return rows as Accreditation[];
+  return rows as (Accreditation & { keyAt: string })[];
 }
 
 /**
