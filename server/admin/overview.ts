@@ -1,7 +1,6 @@
 import { and, count, desc, eq, gte, ilike, inArray, isNotNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
-import { hasRole } from "#server/context";
 import {
   billings,
   events,
@@ -16,7 +15,7 @@ import {
   type RefundMethod,
   type RefundRequestStatus,
 } from "#server/db/schema";
-import { Forbidden, Unauthenticated } from "#server/errors";
+import { requirePlatformAdmin as requireAnyPlatformAdmin } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
 
 /*
@@ -42,10 +41,7 @@ export const ADMIN_MESSAGES = {
 } as const;
 
 /** Signed-in (UNAUTHENTICATED otherwise) and with the platform's `admin` role (FORBIDDEN otherwise). */
-export function requirePlatformAdmin(ctx: Ctx): void {
-  if (ctx.actor.kind !== "user") throw new Unauthenticated();
-  if (!hasRole(ctx.actor, "admin")) throw new Forbidden(ADMIN_MESSAGES.onlyPlatform);
-}
+const requirePlatformAdmin = (ctx: Ctx) => requireAnyPlatformAdmin(ctx, ADMIN_MESSAGES.onlyPlatform);
 
 /** A page number from a URL or an API: anything that is not a whole number ≥ 1 is page 1 (never an error). */
 const pageSchema = z

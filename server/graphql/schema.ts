@@ -18,5 +18,6 @@ import "./withdrawals";
 import "./reports";
 import "./promoters";
 import "./campaigns";
+import "./admin";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -58,3 +58,9 @@ export async function requireCapability(ctx: Ctx, organizationId: string, capabi
   if (!roleAllows(role, capability)) throw new Forbidden();
   return role!;
 }
+
+/** The platform team (global role `admin`): its screens under /admin and their GraphQL. */
+export function requirePlatformAdmin(ctx: Ctx, message = "Solo el equipo de Tribuna puede hacer esto."): void {
+  if (ctx.actor.kind !== "user") throw new Unauthenticated();
+  if (!hasRole(ctx.actor, "admin")) throw new Forbidden(message);
+}

@@ -5,14 +5,13 @@ import { formatDateTime } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { RELEASE_HOURS } from "#common/payouts";
 import type { Ctx } from "#server/context";
-import { hasRole } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { bankAccounts, eventDates, ledgerEntries, memberships, orders, organizations, users, withdrawals, type WithdrawalStatus } from "#server/db/schema";
 import { sendEmail } from "#server/email/send";
 import { emailLayout, escapeHtml } from "#server/email/templates";
-import { Conflict, Forbidden, Invalid, NotFound } from "#server/errors";
+import { Conflict, Invalid, NotFound } from "#server/errors";
 import { moneySchema } from "#server/events/schemas";
-import { requireCapability } from "#server/organizations/permissions";
+import { requireCapability, requirePlatformAdmin as requireAnyPlatformAdmin } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
 
 /*
@@ -138,9 +137,7 @@ export async function requestWithdrawal(ctx: Ctx, rawInput: unknown): Promise<Wi
   return created;
 }
 
-function requirePlatformAdmin(ctx: Ctx) {
-  if (!hasRole(ctx.actor, "admin")) throw new Forbidden(WITHDRAWAL_MESSAGES.onlyPlatform);
-}
+const requirePlatformAdmin = (ctx: Ctx) => requireAnyPlatformAdmin(ctx, WITHDRAWAL_MESSAGES.onlyPlatform);
 
 /** One conditional UPDATE per transition: of two admins clicking at once, one changes it and the other is told. */
 async function transition(
