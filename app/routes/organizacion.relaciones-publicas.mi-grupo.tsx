@@ -59,7 +59,16 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     switch (values.intent) {
       case "sell": {
-        const order = await sellTicketsInHand(bo.ctx, { ...values, organizationId: bo.organization.id });
+        const order = await sellTicketsInHand(bo.ctx, {
+          organizationId: bo.organization.id,
+          ticketTypeId: values.ticketTypeId ?? "",
+          eventDateId: values.eventDateId,
+          qty: values.qty,
+          email: values.email ?? "",
+          firstName: values.firstName ?? "",
+          lastName: values.lastName ?? "",
+          documentNumber: values.documentNumber,
+        });
         return savedRedirect(back, bo.headers, `¡Vendidas! Le mandamos las entradas a ${order.payer.email}. Cobraste ${formatMoney(order.total)}.`);
       }
       case "invite": {

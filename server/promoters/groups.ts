@@ -110,7 +110,7 @@ async function saving<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function createPromoterGroup(ctx: Ctx, input: unknown): Promise<PromoterGroupRow> {
+export async function createPromoterGroup(ctx: Ctx, input: z.input<typeof createSchema>): Promise<PromoterGroupRow> {
   const data = parseInput(createSchema, input);
   await requireCapability(ctx, data.organizationId, "promoters:manage");
   await checkScope(ctx, data.organizationId, data.eventIds, data.ticketTypeIds);
@@ -149,7 +149,7 @@ async function requireGroupAccess(ctx: Ctx, groupId: string, leadMay: boolean): 
   return { group, asLead: false };
 }
 
-export async function updatePromoterGroup(ctx: Ctx, input: unknown): Promise<PromoterGroupRow> {
+export async function updatePromoterGroup(ctx: Ctx, input: z.input<typeof updateSchema>): Promise<PromoterGroupRow> {
   const data = parseInput(updateSchema, input);
   const { group } = await requireGroupAccess(ctx, data.groupId, false);
   await checkScope(ctx, group.organizationId, data.eventIds, data.ticketTypeIds);
@@ -187,7 +187,7 @@ const inviteSchema = z.object({
  * (the email is looked up, never shown). As lead: only the organization; a
  * lead invites promoters to their own group.
  */
-export async function invitePromoter(ctx: Ctx, input: unknown) {
+export async function invitePromoter(ctx: Ctx, input: z.input<typeof inviteSchema>) {
   const data = parseInput(inviteSchema, input);
   const { group } = await requireGroupAccess(ctx, data.groupId, !data.lead);
   let email: string;
@@ -364,7 +364,7 @@ const settlementSchema = z.object({
 });
 
 /** Cash a promoter handed in for tickets sold in hand: lowers what they owe. */
-export async function recordPromoterSettlement(ctx: Ctx, input: unknown) {
+export async function recordPromoterSettlement(ctx: Ctx, input: z.input<typeof settlementSchema>) {
   const data = parseInput(settlementSchema, input);
   await requireCapability(ctx, data.organizationId, "promoters:manage");
   const [member] = await ctx.db.select({ userId: promoterGroupMembers.userId }).from(promoterGroupMembers).where(and(eq(promoterGroupMembers.organizationId, data.organizationId), eq(promoterGroupMembers.userId, data.userId)));

@@ -82,7 +82,7 @@ export async function ticketsSellableInHand(ctx: Ctx, organizationId: string) {
 }
 
 /** `sellTicketsInHand`: the promoter issues paid tickets to a buyer who gave them the cash. */
-export async function sellTicketsInHand(ctx: Ctx, rawInput: unknown): Promise<OrderRow> {
+export async function sellTicketsInHand(ctx: Ctx, rawInput: z.input<typeof saleSchema>): Promise<OrderRow> {
   const input = parseInput(saleSchema, rawInput);
   await requireCapability(ctx, input.organizationId, "promoters:sell");
   const me = ctx.actor.kind === "user" ? ctx.actor.userId : "";

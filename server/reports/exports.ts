@@ -279,7 +279,10 @@ export interface ExportFile {
  * the accents), XLSX written by exceljs' streaming writer. Sales, attendees
  * and coupons need sales:read; the ledger money:manage.
  */
-async function authorizedExport(ctx: Ctx, rawInput: unknown) {
+/** What a page or an integrator asks for: the kind and format as typed (checked here, BAD_USER_INPUT when unknown). */
+export type ExportInput = Omit<z.input<typeof exportSchema>, "kind" | "format"> & { kind: string; format?: string };
+
+async function authorizedExport(ctx: Ctx, rawInput: ExportInput) {
   const input = parseInput(exportSchema, rawInput);
   await requireCapability(ctx, input.organizationId, CAPABILITY[input.kind]);
   if (input.eventId) {
@@ -295,13 +298,13 @@ async function authorizedExport(ctx: Ctx, rawInput: unknown) {
  * `x-access-token` header; the file streams like the page's (a GraphQL
  * answer would have to hold it whole in memory).
  */
-export async function exportDownloadPath(ctx: Ctx, rawInput: unknown): Promise<{ path: string; filename: string }> {
+export async function exportDownloadPath(ctx: Ctx, rawInput: ExportInput): Promise<{ path: string; filename: string }> {
   const input = await authorizedExport(ctx, rawInput);
   const query = new URLSearchParams({ tipo: input.kind, formato: input.format, organizationId: input.organizationId, ...(input.eventId ? { eventId: input.eventId } : {}) });
   return { path: `/organizacion/informes/descargar?${query}`, filename: `${input.kind}-${new Date(ctx.now).toISOString().slice(0, 10)}.${input.format}` };
 }
 
-export async function exportReport(ctx: Ctx, rawInput: unknown): Promise<ExportFile> {
+export async function exportReport(ctx: Ctx, rawInput: ExportInput): Promise<ExportFile> {
   const input = await authorizedExport(ctx, rawInput);
   const exporter = exporterFor(input.kind, input.organizationId, input.eventId ?? null);
   const name = `${input.kind}-${new Date(ctx.now).toISOString().slice(0, 10)}`;
