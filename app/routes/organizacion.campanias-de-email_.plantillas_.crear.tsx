@@ -88,7 +88,7 @@ export default function TemplateEditorPage() {
         </Link>
       }
     >
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_auto]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_auto]">
         <Card>
           <Form method="post" className="flex flex-col gap-4" noValidate>
             <FormScope reply={reply} defaults={{ ...defaults, eventId: "" }}>

@@ -199,7 +199,7 @@ export default function PromoterGroupsPage() {
             </div>
 
             {group.members.length ? (
-              <div className="mt-3 overflow-x-auto">
+              <div className="relative mt-3 overflow-x-auto">
                 <table className="w-full min-w-[40rem] text-sm">
                   <caption className="sr-only">RRPP de {group.name} y sus números</caption>
                   <thead>

@@ -89,6 +89,11 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+/** "1 vendida · 1 ingresó", "3 vendidas · 0 ingresaron". */
+function soldAndIn(sold: number, entered: number): string {
+  return `${sold} ${sold === 1 ? "vendida" : "vendidas"} · ${entered} ${entered === 1 ? "ingresó" : "ingresaron"}`;
+}
+
 function svgDownload(svg: string): string {
   return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 }
@@ -111,18 +116,21 @@ export default function MyPromoterGroupPage() {
       title={mine.isLead ? `Mi grupo: ${mine.group.name}` : "Mis ventas de RRPP"}
       lead={`Grupo ${mine.group.name}${mine.group.commissionPerTicket ? ` · ${formatMoney(mine.group.commissionPerTicket)} de comisión por entrada` : ""}. Compartí tu link: cada compra que entra por él suma a tus ventas.`}
     >
-      <div className="grid gap-4 sm:grid-cols-3">
-        <Card title="Vendidas">
-          <p className="text-3xl font-bold tabular-nums" data-testid="sold">{me?.sold ?? 0}</p>
-        </Card>
-        <Card title="Ingresaron">
-          <p className="text-3xl font-bold tabular-nums" data-testid="accredited">{me?.accredited ?? 0}</p>
-        </Card>
-        <Card title="Tu comisión">
-          <p className="text-3xl font-bold tabular-nums">{formatMoney(me?.commission ?? 0)}</p>
-          {me && me.owed > 0 ? <p className="mt-1 text-sm">Efectivo a rendir: {formatMoney(me.owed)}</p> : null}
-        </Card>
-      </div>
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4">
+        <div className="rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-4">
+          <dt className="text-sm font-bold">Vendidas</dt>
+          <dd className="text-3xl font-bold tabular-nums" data-testid="sold">{me?.sold ?? 0}</dd>
+        </div>
+        <div className="rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-4">
+          <dt className="text-sm font-bold">Ingresaron</dt>
+          <dd className="text-3xl font-bold tabular-nums" data-testid="accredited">{me?.accredited ?? 0}</dd>
+        </div>
+        <div className="col-span-2 rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-4 sm:col-span-1">
+          <dt className="text-sm font-bold">Tu comisión</dt>
+          <dd className="text-3xl font-bold tabular-nums">{formatMoney(me?.commission ?? 0)}</dd>
+          {me && me.owed > 0 ? <dd className="mt-1 text-sm">Efectivo a rendir: {formatMoney(me.owed)}</dd> : null}
+        </div>
+      </dl>
 
       <Card title="Tus links" className="mt-4">
         {mine.links.length === 0 ? (
@@ -155,7 +163,7 @@ export default function MyPromoterGroupPage() {
         {metrics.length === 0 ? (
           <p>Todavía no hay ventas con tu link.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full text-sm">
               <thead>
                 <tr className="text-left">
@@ -248,7 +256,7 @@ export default function MyPromoterGroupPage() {
                       {m.name} {m.isLead ? <Badge tone="secondary">Líder</Badge> : null}
                     </p>
                     <p className="text-sm text-[var(--muted)]">
-                      {m.nickname ? `@${m.nickname}` : "Sin nickname"} · {m.sold} vendidas · {m.accredited} ingresaron
+                      {m.nickname ? `@${m.nickname}` : "Sin nickname"} · {soldAndIn(m.sold, m.accredited)}
                     </p>
                   </div>
                   {!m.isLead ? (
@@ -265,7 +273,7 @@ export default function MyPromoterGroupPage() {
                   <ul className="mt-2 text-sm">
                     {m.perEvent.map((e) => (
                       <li key={e.eventId}>
-                        {e.eventName}: {e.sold} vendidas, {e.accredited} ingresaron
+                        {e.eventName}: {soldAndIn(e.sold, e.accredited)}
                       </li>
                     ))}
                   </ul>

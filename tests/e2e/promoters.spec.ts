@@ -89,7 +89,7 @@ test.describe("promoters", () => {
     await expect(asPromoter.page.getByTestId("accredited")).toHaveText("1");
     await expect(asPromoter.page.locator("main")).toContainText("Noche de RRPP");
     await asLead.page.reload();
-    await expect(asLead.page.locator(`[data-promoter="fede.${tag}"]`)).toContainText("1 vendidas · 1 ingresaron");
+    await expect(asLead.page.locator(`[data-promoter="fede.${tag}"]`)).toContainText("1 vendida · 1 ingresó");
 
     await Promise.all([asLead.context.close(), asPromoter.context.close(), buyer.context.close()]);
   });

@@ -61,7 +61,7 @@ export function AdminPager({ page, pages, href }: { page: number; pages: number;
 
 /** Table classes shared by the admin screens: scrolls sideways on a phone, readable in both themes. */
 export const adminTable = {
-  wrapper: "overflow-x-auto rounded-2xl border border-[var(--border)]",
+  wrapper: "relative overflow-x-auto rounded-2xl border border-[var(--border)]",
   head: "bg-[var(--surface)] text-xs uppercase tracking-wide text-[var(--muted)]",
   body: "divide-y divide-[var(--border)]",
   th: "px-3 py-2 whitespace-nowrap",

@@ -56,7 +56,8 @@ export function BackofficeShell({ shell, children }: { shell: ShellData; childre
               </NavLink>
             ))}
           </nav>
-          <FilterBar key={JSON.stringify(shell.filters)} shell={shell} />
+          {/* A promoter of one organization has nothing to filter (their page is about their own sales). */}
+          {shell.events.length || shell.organizations.length > 1 || shell.can["sales:read"] ? <FilterBar key={JSON.stringify(shell.filters)} shell={shell} /> : null}
         </div>
       </div>
       {children}
