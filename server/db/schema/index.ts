@@ -16,3 +16,4 @@ export * from "./door";
 export * from "./invitations";
 export * from "./promoters";
 export * from "./campaigns";
+export * from "./webhooks";
