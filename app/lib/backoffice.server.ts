@@ -10,6 +10,7 @@ import { MAX_IMAGE_BYTES, isStoredImageUrl, saveImage } from "#server/media/imag
 import { getOrganizationForMember, listMyOrganizations } from "#server/organizations/organizations";
 import { CAPABILITIES, roleAllows, type Capability } from "#server/organizations/permissions";
 import { withFlash } from "#app/lib/flash.server";
+import { SecondFactorRequired } from "#server/accounts/two-factor";
 import { requireUser } from "#app/lib/session.server";
 import { filterQuery, fromSearchParams, type FilterState } from "#common/filters";
 import type { Capabilities, FormReply } from "#app/components/backoffice/types";
@@ -87,6 +88,17 @@ export async function requireOrganization(request: Request, capability?: Capabil
   const organization = backoffice.organization!;
   if (capability && !backoffice.can[capability]) throw forbiddenResponse();
   return { ...backoffice, organization };
+}
+
+/**
+ * What moves money or power asks for the second factor (server/accounts/two-factor.ts):
+ * the person goes to turn it on, or to confirm it and come back to `back`, with the reason
+ * said. Null for any other error.
+ */
+export function secondFactorRedirect(error: unknown, back: string, headers: Headers): Response | null {
+  if (!(error instanceof SecondFactorRequired)) return null;
+  const to = error.reason === "SECOND_FACTOR_ENROL" ? "/cuenta/seguridad" : `/cuenta/verificacion?returnTo=${encodeURIComponent(back)}`;
+  return redirect(to, { headers: withFlash(headers, { type: "error", message: error.message }) });
 }
 
 export function forbiddenResponse(message = "No tenés permiso para ver esta página.") {

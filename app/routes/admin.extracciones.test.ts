@@ -16,7 +16,7 @@ describe("/admin/extracciones", () => {
 
     expect((await run(queue.loader, getRequest("/admin/extracciones", { cookies: await sessionCookiesFor(made.user.id) }))).status).toBe(403);
     const admin = await createTestUser({ roles: ["admin"] });
-    const cookies = await sessionCookiesFor(admin.id);
+    const cookies = await sessionCookiesFor(admin.id, { secondFactor: true });
     const page = await run(queue.loader, getRequest("/admin/extracciones", { cookies }));
     expect(page.data.withdrawals.filter((w: { id: string }) => [first.id, second.id].includes(w.id))).toHaveLength(2);
 

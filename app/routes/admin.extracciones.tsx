@@ -6,6 +6,7 @@ import { isDomainError } from "#server/errors";
 import { approveWithdrawal, listWithdrawals, markWithdrawalPaid, rejectWithdrawal } from "#server/payouts/withdrawals";
 import { pageErrorResponse } from "#app/lib/domain-errors.server";
 import { requireUser } from "#app/lib/session.server";
+import { secondFactorRedirect } from "#app/lib/backoffice.server";
 import { Button } from "#app/components/ui/Button";
 import { fieldInputClasses } from "#app/components/ui/Field";
 import { AdminNav } from "#app/components/admin/AdminNav";
@@ -54,6 +55,8 @@ export async function action({ request }: ActionFunctionArgs) {
     else if (intent === "reject") await rejectWithdrawal(ctx, { id, reason: String(form.get("reason") ?? "") });
     return redirect(PATH, { headers });
   } catch (error) {
+    const verify = secondFactorRedirect(error, PATH, headers);
+    if (verify) return verify;
     if (isDomainError(error) && (error.code === "BAD_USER_INPUT" || error.code === "CONFLICT")) {
       const messages = Object.values(error.fieldErrors).flat();
       return data({ id, error: messages[0] ?? error.message }, { status: error.code === "CONFLICT" ? 409 : 400, headers });

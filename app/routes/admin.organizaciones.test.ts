@@ -19,7 +19,7 @@ describe("/admin/organizaciones", () => {
     expect((await run(page.loader, getRequest("/admin/organizaciones"))).location).toMatch(/^\/cuenta\//);
 
     const admin = await createTestUser({ roles: ["admin"] });
-    const cookies = await sessionCookiesFor(admin.id);
+    const cookies = await sessionCookiesFor(admin.id, { secondFactor: true });
     const all = await run(page.loader, getRequest("/admin/organizaciones", { cookies }));
     expect(all.status).toBe(200);
     expect(all.headers.get("Cache-Control")).toBe("private, no-store");

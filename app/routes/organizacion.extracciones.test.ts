@@ -10,7 +10,7 @@ describe("/organizacion/extracciones", () => {
   it("shows what is available and asks for a withdrawal with the form, with the error next to the amount", async () => {
     const made = await createEventWithReleasedSales(1);
     const { account } = made;
-    const cookies = await sessionCookiesFor(made.user.id);
+    const cookies = await sessionCookiesFor(made.user.id, { secondFactor: true });
 
     const page = await run(list.loader, getRequest("/organizacion/extracciones", { cookies }));
     expect(page.data).toMatchObject({ canWithdraw: true, withdrawals: [] });

@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatMoney } from "#common/money";
 import { listBankAccounts } from "#server/payouts/bank-accounts";
 import { getWithdrawalBalance, requestWithdrawal } from "#server/payouts/withdrawals";
-import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
+import { failedReply, guard, readForm, requireOrganization, savedRedirect, secondFactorRedirect } from "#app/lib/backoffice.server";
 import { FormErrorList, FormScope, FormSnackbar, SelectInput, TextInput, useIsPosting } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
@@ -36,6 +36,8 @@ export async function action({ request }: ActionFunctionArgs) {
     const withdrawal = await requestWithdrawal(bo.ctx, { organizationId: bo.organization.id, bankAccountId: values.bankAccountId, amount: values.amount });
     return savedRedirect(`${BO.withdrawals}${bo.query()}`, bo.headers, `Pedimos la extracción de ${formatMoney(withdrawal.amount)}. Te avisamos por email cuando la aprobemos y cuando la transfiramos.`);
   } catch (error) {
+    const verify = secondFactorRedirect(error, new URL(request.url).pathname + new URL(request.url).search, bo.headers);
+    if (verify) return verify;
     return failedReply(error, values, { headers: bo.headers, fields: (key) => key === "amount" || key === "bankAccountId" });
   }
 }

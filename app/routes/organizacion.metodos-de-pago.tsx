@@ -1,9 +1,8 @@
 import { isFormError } from "#app/lib/domain-errors.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { SecondFactorRequired } from "#server/accounts/two-factor";
 import { DISCONNECTED_MESSAGE, disconnectMercadoPago, getMercadoPagoConnection, startMercadoPagoConnection } from "#server/payments/mercadopago-accounts";
-import { errorResponse, guard, readForm, requireOrganization } from "#app/lib/backoffice.server";
+import { errorResponse, guard, readForm, requireOrganization, secondFactorRedirect } from "#app/lib/backoffice.server";
 import { withFlash } from "#app/lib/flash.server";
 import { formatDateTime } from "#common/dates";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
@@ -59,10 +58,8 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     return redirect(back, { headers: bo.headers });
   } catch (error) {
-    if (error instanceof SecondFactorRequired) {
-      const to = error.reason === "SECOND_FACTOR_ENROL" ? "/cuenta/seguridad" : `/cuenta/verificacion?returnTo=${encodeURIComponent(back)}`;
-      return redirect(to, { headers: withFlash(bo.headers, { type: "error", message: error.message }) });
-    }
+    const verify = secondFactorRedirect(error, back, bo.headers);
+    if (verify) return verify;
     if (isFormError(error)) {
       return redirect(back, { headers: withFlash(bo.headers, { type: "error", message: error.message }) });
     }

@@ -70,8 +70,12 @@ describe("/organizacion/operadores", () => {
       { organizationId: owner.organization.id, userId: admin.id, role: "admin" },
       { organizationId: owner.organization.id, userId: operator.id, role: "operator" },
     ]);
-    const adminCookies = await cookiesFor(admin.id);
-    const ownerCookies = await cookiesFor(owner.user.id);
+    // Changing roles asks for the second factor: without it, the person is sent to turn it on or confirm it.
+    const unproved = await run(team.action, formRequest(PATH, { intent: "role", userId: operator.id, role: "staff" }, { cookies: await cookiesFor(admin.id) }));
+    expect(unproved.status).toBe(302);
+    expect(unproved.location).toBe("/cuenta/seguridad");
+    const adminCookies = await cookiesFor(admin.id, { secondFactor: true });
+    const ownerCookies = await cookiesFor(owner.user.id, { secondFactor: true });
 
     const promote = await run(team.action, formRequest(PATH, { intent: "role", userId: operator.id, role: "staff" }, { cookies: adminCookies }));
     expect(promote.status).toBe(302);

@@ -3,7 +3,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDate } from "#common/dates";
 import { Conflict, isDomainError } from "#server/errors";
 import { changeMemberRole, inviteMember, listTeam, removeMember, revokeInvitation, ROLE_LABELS, roleTable, TEAM_ROLES } from "#server/organizations/team";
-import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
+import { failedReply, guard, readForm, requireOrganization, savedRedirect, secondFactorRedirect } from "#app/lib/backoffice.server";
 import { FormErrorList, FormScope, FormSnackbar, SelectInput, TextInput, useRemountKey } from "#app/components/backoffice/forms";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import type { FormReply } from "#app/components/backoffice/types";
@@ -59,6 +59,8 @@ export async function action({ request }: ActionFunctionArgs) {
         return data({ errors: {}, formErrors: ["No entendimos qué querías hacer."], values } as FormReply, { status: 400, headers: bo.headers });
     }
   } catch (error) {
+    const verify = secondFactorRedirect(error, new URL(request.url).pathname + new URL(request.url).search, bo.headers);
+    if (verify) return verify;
     // A rule about roles ("solo un dueño…") is an answer next to the form, not a page that ends the visit.
     const shown = isDomainError(error) && error.code === "FORBIDDEN" && bo.can["members:manage"] ? new Conflict(error.message) : error;
     return failedReply(shown, values, { headers: bo.headers, target: values.intent === "invite" ? "invite" : null, fields: (key) => values.intent === "invite" && (key === "email" || key === "role") });

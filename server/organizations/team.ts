@@ -10,6 +10,7 @@ import { appUrl } from "#server/env";
 import { Conflict, Forbidden, NotFound, Unauthenticated } from "#server/errors";
 import { parseInput } from "#server/validation";
 import { joinPromoterGroup } from "#server/promoters/membership";
+import { requireSecondFactor } from "#server/accounts/two-factor";
 import { CAPABILITIES, requireCapability, type Capability } from "./permissions";
 
 export const TEAM_INVITATION_EMAIL_KIND = "team-invitation";
@@ -97,6 +98,8 @@ export async function inviteMember(ctx: Ctx, input: unknown) {
   const data = parseInput(inviteSchema, input);
   const actorRole = await requireCapability(ctx, data.organizationId, "members:manage");
   if (!mayGrant(actorRole, data.role)) throw new Forbidden("Solo un dueño puede sumar dueños o admins.");
+  // Handing out power (owners and admins move money) asks for the second factor.
+  if (data.role === "owner" || data.role === "admin") await requireSecondFactor(ctx);
   const email = data.email.toLowerCase();
   const [already] = await ctx.db
     .select({ userId: memberships.userId })
@@ -232,6 +235,7 @@ export async function changeMemberRole(ctx: Ctx, input: unknown) {
   const member = await memberOf(ctx, data.organizationId, data.userId);
   if (ctx.actor.kind === "user" && member.userId === ctx.actor.userId) throw new Conflict("No podés cambiar tu propio rol: pedíselo a otro dueño.");
   if (!mayGrant(actorRole, member.role) || !mayGrant(actorRole, data.role)) throw new Forbidden("Solo un dueño puede cambiar dueños o admins.");
+  await requireSecondFactor(ctx);
   if (member.role === "owner" && data.role !== "owner" && (await ownerCount(ctx, data.organizationId)) <= 1) throw new Conflict("La organización necesita al menos un dueño.");
   await ctx.db.transaction(async (tx) => {
     await tx.update(memberships).set({ role: data.role }).where(and(eq(memberships.organizationId, data.organizationId), eq(memberships.userId, member.userId)));
@@ -246,6 +250,7 @@ export async function removeMember(ctx: Ctx, input: { organizationId: string; us
   if (self && !z.string().uuid().safeParse(input.organizationId).success) throw new NotFound("No encontramos la organización.");
   const member = await memberOf(ctx, input.organizationId, input.userId);
   if (actorRole && !mayGrant(actorRole, member.role)) throw new Forbidden("Solo un dueño puede quitar dueños o admins.");
+  if (actorRole && (member.role === "owner" || member.role === "admin")) await requireSecondFactor(ctx);
   if (member.role === "owner" && (await ownerCount(ctx, input.organizationId)) <= 1) throw new Conflict("La organización necesita al menos un dueño.");
   await ctx.db.transaction(async (tx) => {
     await tx.delete(memberships).where(and(eq(memberships.organizationId, input.organizationId), eq(memberships.userId, member.userId)));

@@ -6,7 +6,7 @@ import { organizationBalance } from "#server/ledger/ledger";
 import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payments/sandbox";
 import { chargeBackApprovedBilling, refundApprovedBilling } from "#server/refunds/transitions";
-import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
+import { actorFor, createTestUser, ctxAs, withSecondFactor } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
 import { createEventWithTickets, createTransferAccount } from "#tests/support/factories";
 import { emailsTo } from "#tests/support/mailbox";
@@ -27,7 +27,8 @@ async function organizationWithSales(sales: number, endedHoursAgo: number) {
   const endsAt = new Date(Date.now() - endedHoursAgo * 3600_000);
   await db.update(eventDates).set({ startsAt: new Date(endsAt.getTime() - 5 * 3600_000), endsAt }).where(eq(eventDates.eventId, made.event.id));
   const account = await createTransferAccount(made.ctx, made.organization.id);
-  return { ...made, db, paid, account };
+  // The owner acts from a sign-in that proved the second factor (money leaving asks for it).
+  return { ...made, ctx: await withSecondFactor(made.ctx), db, paid, account };
 }
 
 describe("withdrawal balance", () => {
@@ -62,7 +63,7 @@ describe("withdrawals", () => {
     expect(first).toMatchObject({ status: "requested", amount: 1_200_000 });
     expect((await getWithdrawalBalance(ctx, organization.id)).available).toBe(800_000);
 
-    const admin = await ctxAs(actorFor(await createTestUser({ roles: ["admin"] })));
+    const admin = await withSecondFactor(await ctxAs(actorFor(await createTestUser({ roles: ["admin"] }))));
     await expect(approveWithdrawal(ctx, first.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(markWithdrawalPaid(admin, { id: first.id, transferReference: "TRF-123" })).rejects.toMatchObject({ code: "CONFLICT" });
     await approveWithdrawal(admin, first.id);
@@ -116,6 +117,12 @@ describe("withdrawals", () => {
     const { memberships } = await import("#server/db/schema");
     await org.db.insert(memberships).values({ organizationId: org.organization.id, userId: operator.id, role: "operator" });
     await expect(getWithdrawalBalance(await ctxAs(actorFor(operator)), org.organization.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    // The owner without the second factor on, or on a sign-in that has not proved it: asked for it, nothing taken.
+    await expect(requestWithdrawal(await ctxAs(actorFor(org.user)), { organizationId: org.organization.id, bankAccountId: org.account.id, amount: "100" })).rejects.toMatchObject({ code: "FORBIDDEN", reason: "SECOND_FACTOR_VERIFY" });
+    const fresh = await createTestUser();
+    await org.db.insert(memberships).values({ organizationId: org.organization.id, userId: fresh.id, role: "admin" });
+    await expect(requestWithdrawal(await ctxAs(actorFor(fresh)), { organizationId: org.organization.id, bankAccountId: org.account.id, amount: "100" })).rejects.toMatchObject({ code: "FORBIDDEN", reason: "SECOND_FACTOR_ENROL" });
+    expect((await getWithdrawalBalance(org.ctx, org.organization.id)).available).toBe(1_000_000);
   });
 });
 

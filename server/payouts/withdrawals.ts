@@ -10,6 +10,7 @@ import { bankAccounts, eventDates, ledgerEntries, memberships, orders, organizat
 import { sendEmail } from "#server/email/send";
 import { emailLayout, escapeHtml } from "#server/email/templates";
 import { Conflict, Invalid, NotFound } from "#server/errors";
+import { requireSecondFactor } from "#server/accounts/two-factor";
 import { moneySchema } from "#server/events/schemas";
 import { requireCapability, requirePlatformAdmin as requireAnyPlatformAdmin } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
@@ -103,6 +104,8 @@ const requestSchema = z.object({
 export async function requestWithdrawal(ctx: Ctx, rawInput: unknown): Promise<WithdrawalRow> {
   const input = parseInput(requestSchema, rawInput);
   await requireCapability(ctx, input.organizationId, "money:manage");
+  // Money leaving: only from a sign-in that proved the second factor (docs/api.md, two-factor sign-in).
+  await requireSecondFactor(ctx);
   const created = await ctx.db.transaction(async (tx) => {
     await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, input.organizationId)).for("update");
     const [account] = await tx
@@ -161,6 +164,7 @@ async function transition(
 /** `approveWithdrawal` (platform admins): requested → approved. */
 export async function approveWithdrawal(ctx: Ctx, id: string): Promise<WithdrawalRow> {
   requirePlatformAdmin(ctx);
+  await requireSecondFactor(ctx);
   const row = await transition(ctx.db, id, ["requested"], { status: "approved", approvedAt: ctx.now, decidedByUserId: actorId(ctx), updatedAt: ctx.now });
   await notify(ctx, row, "approved");
   return row;
@@ -169,6 +173,7 @@ export async function approveWithdrawal(ctx: Ctx, id: string): Promise<Withdrawa
 /** `markWithdrawalPaid` (platform admins): approved → paid, with the bank transfer's reference. */
 export async function markWithdrawalPaid(ctx: Ctx, rawInput: unknown): Promise<WithdrawalRow> {
   requirePlatformAdmin(ctx);
+  await requireSecondFactor(ctx);
   const input = parseInput(z.object({ id: z.string(), transferReference: z.string().trim().min(3, WITHDRAWAL_MESSAGES.reference).max(100) }), rawInput);
   const row = await transition(ctx.db, input.id, ["approved"], { status: "paid", paidAt: ctx.now, transferReference: input.transferReference, decidedByUserId: actorId(ctx), updatedAt: ctx.now });
   await notify(ctx, row, "paid");

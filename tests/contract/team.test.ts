@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { startSession } from "#server/auth/sessions";
+import { sessionTokensFor } from "#tests/support/context";
 import { getDb } from "#server/db/client";
 import { createTestUser } from "#tests/support/context";
 import { createProducer } from "#tests/support/factories";
@@ -15,7 +16,7 @@ describe("the team over GraphQL", () => {
   it("invite, accept with the emailed token, list, and the role rules as typed errors", async () => {
     const owner = await createProducer();
     const db = await getDb();
-    const tokens = await startSession(db, owner.user, new Date());
+    const tokens = await sessionTokensFor(owner.user.id, { secondFactor: true });
     const person = await createTestUser();
     const invited = await gql<{ inviteMember: { email: string; role: string } }>(INVITE, { tokens, variables: { org: owner.organization.id, email: person.email, role: "admin" } });
     expect(invited.body.data!.inviteMember).toMatchObject({ email: person.email.toLowerCase(), role: "admin" });
@@ -23,7 +24,7 @@ describe("the team over GraphQL", () => {
 
     const mail = await lastEmailTo(person.email);
     const token = /\/organizacion\/operadores\/aceptar\/([A-Za-z0-9_-]+)/.exec(mail!.text ?? mail!.html)![1];
-    const personTokens = await startSession(db, person, new Date());
+    const personTokens = await sessionTokensFor(person.id, { secondFactor: true });
     expect(errorCode(await gql(ACCEPT, { variables: { token } }))).toBe("UNAUTHENTICATED");
     const accepted = await gql<{ acceptTeamInvitation: { organizationId: string } }>(ACCEPT, { tokens: personTokens, variables: { token } });
     expect(accepted.body.data!.acceptTeamInvitation.organizationId).toBe(owner.organization.id);

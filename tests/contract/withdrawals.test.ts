@@ -1,6 +1,7 @@
 
 import { describe, expect, it } from "vitest";
 import { startSession } from "#server/auth/sessions";
+import { sessionTokensFor } from "#tests/support/context";
 import { getDb } from "#server/db/client";
 import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payments/sandbox";
@@ -19,7 +20,10 @@ describe("withdrawals over GraphQL", () => {
   it("an organization asks within its balance; the platform's admin approves and pays; strangers and organizers cannot decide", async () => {
     const made = await createEventWithReleasedSales(2);
     const { db, account } = made;
-    const tokens = await startSession(db, made.user, new Date());
+    const tokens = await sessionTokensFor(made.user.id, { secondFactor: true });
+    // A sign-in that has not proved the second factor is asked for it first.
+    const unproved = await gql(REQUEST, { tokens: await startSession(db, made.user, new Date()), variables: { input: { organizationId: made.organization.id, bankAccountId: account.id, amount: 100 } } });
+    expect(unproved.body.errors?.[0]?.extensions).toMatchObject({ code: "FORBIDDEN", reason: "SECOND_FACTOR_VERIFY" });
 
     const balance = await gql<{ withdrawalBalance: { available: number; total: number } }>(BALANCE, { tokens, variables: { organizationId: made.organization.id } });
     expect(balance.body.data!.withdrawalBalance).toMatchObject({ available: 2_000_000, total: 2_000_000 });
@@ -35,7 +39,7 @@ describe("withdrawals over GraphQL", () => {
     expect(errorCode(await gql(BALANCE, { tokens: await startSession(db, stranger.user, new Date()), variables: { organizationId: made.organization.id } }))).toBe("FORBIDDEN");
 
     const admin = await createTestUser({ roles: ["admin"] });
-    const adminTokens = await startSession(db, admin, new Date());
+    const adminTokens = await sessionTokensFor(admin.id, { secondFactor: true });
     const queue = await gql<{ withdrawals: { id: string; organizationName: string }[] }>(QUEUE, { tokens: adminTokens, variables: { statuses: ["requested", "approved"] } });
     expect(queue.body.data!.withdrawals.find((w) => w.id === id)).toMatchObject({ organizationName: made.organization.name });
     expect((await gql<{ approveWithdrawal: { status: string } }>(APPROVE, { tokens: adminTokens, variables: { id } })).body.data!.approveWithdrawal.status).toBe("approved");

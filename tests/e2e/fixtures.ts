@@ -86,14 +86,13 @@ async function makeFactory(): Promise<Factory> {
   };
 }
 
-/** Signs `user` in for every page of `context` by minting a session, as the sign-in form would. */
-async function signInContext(context: BrowserContext, user: { id: string; email: string; roles: string[] }) {
-  const [{ getDb }, { startSession }, cookies] = await Promise.all([
-    import("#server/db/client"),
-    import("#server/auth/sessions"),
-    import("#server/auth/cookies"),
-  ]);
-  const tokens = await startSession(await getDb(), { id: user.id, email: user.email, roles: user.roles as Roles }, new Date());
+/**
+ * Signs `user` in for every page of `context` by minting a session, as the sign-in form would; with
+ * `secondFactor`, a sign-in that also proved two-factor verification (withdrawals and role changes ask for it).
+ */
+async function signInContext(context: BrowserContext, user: { id: string; email: string; roles: string[] }, options: { secondFactor?: boolean } = {}) {
+  const [{ sessionTokensFor }, cookies] = await Promise.all([import("#tests/support/context"), import("#server/auth/cookies")]);
+  const tokens = await sessionTokensFor(user.id, { ...options, roles: user.roles });
   const url = new URL(E2E_BASE_URL);
   await context.addCookies(
     [
@@ -104,7 +103,7 @@ async function signInContext(context: BrowserContext, user: { id: string; email:
 }
 
 export const test = base.extend<
-  { signIn: (context: BrowserContext, user: { id: string; email: string; roles: string[] }) => Promise<void> },
+  { signIn: (context: BrowserContext, user: { id: string; email: string; roles: string[] }, options?: { secondFactor?: boolean }) => Promise<void> },
   { factory: Factory }
 >({
   factory: [

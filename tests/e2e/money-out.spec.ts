@@ -10,7 +10,8 @@ test.describe("withdrawals and exports", () => {
     const { createEventWithReleasedSales } = await import("#tests/support/factories");
     // One paid order of 2 × $ 10.000 (10 % fee on top) of an event that ended more than 72 hours ago, and a bank account.
     const made = await createEventWithReleasedSales(2);
-    await signIn(page.context(), { ...made.user, roles: ["producer"] });
+    // Money leaving asks for the second factor: the owner's sign-in proved it.
+    await signIn(page.context(), { ...made.user, roles: ["producer"] }, { secondFactor: true });
 
     await page.goto("/organizacion/extracciones");
     await expect(page.getByTestId("available")).toHaveText(/\$\s?20\.000,00/);
@@ -25,7 +26,7 @@ test.describe("withdrawals and exports", () => {
     // The platform team approves and pays it.
     const adminUser = await factory.user({ roles: ["admin"] });
     const admin = await browser.newContext();
-    await signIn(admin, adminUser);
+    await signIn(admin, adminUser, { secondFactor: true });
     const queue = await admin.newPage();
     await queue.goto("/admin/extracciones");
     const item = queue.locator("li", { hasText: made.organization.name });

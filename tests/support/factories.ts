@@ -108,7 +108,9 @@ export async function createEventWithReleasedSales(qty = 1) {
   const endsAt = new Date(Date.now() - (RELEASE_HOURS + 1) * 3600_000);
   await db.update(eventDates).set({ startsAt: new Date(endsAt.getTime() - 3600_000), endsAt }).where(eq(eventDates.eventId, made.event.id));
   const account = await createTransferAccount(made.ctx, made.organization.id);
-  return { ...made, db, order, account };
+  // The owner acts from a sign-in that proved the second factor: withdrawals ask for it.
+  const { withSecondFactor } = await import("./context");
+  return { ...made, ctx: await withSecondFactor(made.ctx), db, order, account };
 }
 
 /** Makes a user (who has a nickname) a promoter of the organization, in a new group that sells all its events. */
