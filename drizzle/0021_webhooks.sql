@@ -13,7 +13,7 @@ CREATE TABLE "webhook_deliveries" (
 	"endpoint_id" uuid NOT NULL,
 	"organization_id" uuid NOT NULL,
 	"event_type" text NOT NULL,
-	"payload" jsonb NOT NULL,
+	"body" text NOT NULL,
 	"status" text DEFAULT 'pending' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"last_status_code" integer,

@@ -11,6 +11,7 @@ import type { DoorAccess } from "./access";
 import { doorChanged } from "./changes";
 import { onEventChanged } from "#server/events/changes";
 import { productsOfMode, type DoorMode } from "./search";
+import { recordTicketRedeemed } from "#server/webhooks/deliveries";
 
 /** One scan as a device sends it. Only `code` is required online; offline queues send all of it. */
 export interface DoorScanInput {
@@ -192,6 +193,7 @@ export async function redeemAtDoor(ctx: Ctx, access: DoorAccess, input: DoorScan
           .returning({ id: issuedProducts.id });
         if (won) {
           outcome = "admitted";
+          await recordTicketRedeemed(tx, won.id, ctx.now);
           ticket = { ...ticket, status: "redeemed", redeemedAt: scannedAt, redeemedDoor: door };
         } else if (input.acceptedOffline) {
           outcome = "conflict";

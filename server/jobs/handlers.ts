@@ -7,6 +7,7 @@ import { PROVIDER_REFUND_JOB, runProviderRefund } from "#server/payments/refunds
 import { PRUNE_NOTIFICATIONS_JOB, pruneRefusedNotifications, schedulePruning } from "#server/payments/webhook";
 import { runGiveaway, SEND_GIVEAWAY_JOB } from "#server/invitations/giveaways";
 import { runCampaign, SEND_CAMPAIGN_JOB } from "#server/campaigns/campaigns";
+import { deliverWebhook, WEBHOOK_DELIVERY_JOB } from "#server/webhooks/deliveries";
 import { MAX_ATTEMPTS, type JobHandlers } from "./queue";
 
 /** Every job kind the app runs, with its handler. */
@@ -36,6 +37,10 @@ export const jobHandlers: JobHandlers = {
   [PRUNE_NOTIFICATIONS_JOB]: async (_payload, { db, now }) => {
     await pruneRefusedNotifications(db, now);
     await schedulePruning(db, new Date(now.getTime() + 24 * 3600 * 1000));
+  },
+  // One attempt of an outgoing webhook (docs/webhooks.md): throws on failure so the queue retries; the last attempt marks the delivery failed.
+  [WEBHOOK_DELIVERY_JOB]: async (payload, { db, now, row }) => {
+    await deliverWebhook(db, String(payload.deliveryId ?? ""), { now, finalAttempt: row.attempts >= MAX_ATTEMPTS });
   },
   [MERCADOPAGO_REFRESH_JOB]: async (payload, { db, now }) => {
     await refreshMercadoPagoToken(db, String(payload.accountId ?? ""), now);

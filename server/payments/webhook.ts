@@ -4,6 +4,7 @@ import type { Db, DbOrTx } from "#server/db/client";
 import { billings, events, orders, paymentNotifications } from "#server/db/schema";
 import { bookApprovedPayment, bookRefundedPayment } from "#server/ledger/ledger";
 import { issueTicketsForOrder } from "#server/tickets/issue";
+import { recordBankTransferApproved } from "#server/webhooks/deliveries";
 import { retakeCouponUse } from "#server/coupons/coupons";
 import { sendEmail } from "#server/email/send";
 import { paymentReversedEmail } from "#server/refunds/emails";
@@ -302,6 +303,7 @@ async function approveBilling(tx: DbOrTx, billing: BillingRow, payment: Provider
     .returning();
   // The order UPDATE above already serialized us: a miss here is a bug, so roll back.
   if (!approved) throw new Error(`Billing ${billing.id} was not ${from}`);
+  await recordBankTransferApproved(tx, approved, now);
   return approved;
 }
 

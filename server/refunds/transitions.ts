@@ -5,6 +5,7 @@ import type { DbOrTx } from "#server/db/client";
 import { billings, issuedProducts, orders, refundRequests } from "#server/db/schema";
 import { bookChargeback, bookRefundOfApprovedPayment } from "#server/ledger/ledger";
 import { queueProviderRefund } from "#server/payments/refunds";
+import { recordOrderRefunded } from "#server/webhooks/deliveries";
 
 /**
  * The two ways an APPROVED billing is undone after its tickets were delivered.
@@ -59,6 +60,7 @@ export async function refundApprovedBilling(tx: DbOrTx, billingId: string, optio
   const [order] = await tx.update(orders).set({ updatedAt: options.now }).where(eq(orders.id, billing.orderId)).returning();
   await voidTicketsAndReleaseStock(tx, order, options.now);
   await bookRefundOfApprovedPayment(tx, order, billing, options.reason, options.now);
+  await recordOrderRefunded(tx, order, billing, options.now);
   // A withdrawal still waiting for the organizer is settled by this refund (e.g. one made from Mercado Pago's panel).
   await tx
     .update(refundRequests)

@@ -4,6 +4,7 @@ import { asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
 import { issuedProducts, orderItems } from "#server/db/schema";
 import { enqueue } from "#server/jobs/queue";
+import { recordOrderPaid } from "#server/webhooks/deliveries";
 
 /** The job that emails an order's tickets once the transaction that issued them commits. */
 export const SEND_TICKETS_EMAIL_JOB = "send-tickets-email";
@@ -66,6 +67,7 @@ export async function issueTicketsForOrder(tx: DbOrTx, order: OrderRow, now: Dat
   if (!rows.length) return [];
   const issued = await tx.insert(issuedProducts).values(rows).returning();
   await enqueue(tx, SEND_TICKETS_EMAIL_JOB, { orderId: order.id }, now);
+  await recordOrderPaid(tx, order, now);
   return issued;
 }
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigserial, boolean, check, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
 import { organizations } from "./organizations";
 
@@ -26,7 +26,7 @@ export const webhookEndpoints = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("webhook_endpoints_organization_idx").on(t.organizationId, t.createdAt)],
+  (t) => [index("webhook_endpoints_organization_idx").on(t.organizationId, t.createdAt)]
 );
 
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
@@ -35,7 +35,8 @@ export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 /**
  * One event for one endpoint, written in the transaction of the change that
  * produced it. Its id is the `Tribuna-Webhook-Id` on every attempt (and
- * replay). `payload` is the exact JSON body sent.
+ * replay). `body` is the exact JSON sent, byte for byte the same on every
+ * attempt.
  */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
@@ -48,7 +49,7 @@ export const webhookDeliveries = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
     eventType: text("event_type").notNull(),
-    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    body: text("body").notNull(),
     status: text("status").$type<WebhookDeliveryStatus>().notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     lastStatusCode: integer("last_status_code"),
@@ -59,10 +60,7 @@ export const webhookDeliveries = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
-    check("webhook_deliveries_status_check", sql`${t.status} in ('pending','delivered','failed')`),
-  ],
+  (t) => [index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt), check("webhook_deliveries_status_check", sql`${t.status} in ('pending','delivered','failed')`)]
 );
 
 /** Every HTTP attempt of a delivery: the log the back office shows. */
@@ -80,7 +78,7 @@ export const webhookAttempts = pgTable(
     replay: boolean("replay").notNull().default(false),
     attemptedAt: timestamp("attempted_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.id)],
+  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.id)]
 );
 
 /** Row types: what a select of these tables returns. */

@@ -1,0 +1,243 @@
+import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from "#server/db/schema";
+import net from "node:net";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import type { Ctx } from "#server/context";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "#server/db/schema";
+import { env } from "#server/env";
+import { Invalid, NotFound } from "#server/errors";
+import { requireCapability } from "#server/organizations/permissions";
+import { parseInput } from "#server/validation";
+import { isWebhookEventType, MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENT_TYPES, WEBHOOK_MESSAGES, type WebhookEventType } from "#common/webhooks";
+import { attemptDelivery, encryptWebhookSecret, newWebhookSecret } from "./deliveries";
+
+/**
+ * An organization's webhook endpoints (docs/webhooks.md): create, change,
+ * pause, rotate the secret, delete, read the deliveries and replay one.
+ * Owners and admins only (`organization:manage`); every function checks the
+ * organization that owns the row, so another organization's member gets
+ * FORBIDDEN.
+ */
+
+const uuid = z.string().uuid("Identificador inválido");
+
+/** The endpoint as the back office and the API show it: never the secret. */
+export type WebhookEndpointView = Omit<WebhookEndpointRow, "secretEncrypted" | "events"> & { events: WebhookEventType[] };
+
+function view(row: WebhookEndpointRow): WebhookEndpointView {
+  const rest: Partial<WebhookEndpointRow> = { ...row };
+  delete rest.secretEncrypted;
+  return { ...(rest as Omit<WebhookEndpointRow, "secretEncrypted">), events: row.events.filter(isWebhookEventType) };
+}
+
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+function isLocalHost(hostname: string): boolean {
+  return LOCAL_HOSTS.has(hostname) || hostname.endsWith(".localhost");
+}
+
+/** Loopback, private, link-local and unspecified addresses: not ours to call in production. */
+function isPrivateAddress(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const kind = net.isIP(host);
+  if (kind === 4) {
+    const [a, b] = host.split(".").map(Number);
+    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+  }
+  if (kind === 6) return host === "::" || host === "::1" || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith("::ffff:");
+  return false;
+}
+
+/** https only; http only to localhost outside production (tests, a developer's machine). */
+export function webhookUrlProblem(value: string, production = env().NODE_ENV === "production"): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return WEBHOOK_MESSAGES.urlInvalid;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return WEBHOOK_MESSAGES.urlInvalid;
+  if (!url.hostname) return WEBHOOK_MESSAGES.urlInvalid;
+  if (url.protocol === "http:" && (production || !isLocalHost(url.hostname))) return WEBHOOK_MESSAGES.urlHttps;
+  if (production && (isLocalHost(url.hostname) || isPrivateAddress(url.hostname))) return WEBHOOK_MESSAGES.urlPrivate;
+  return null;
+}
+
+const urlField = z
+  .string({ error: WEBHOOK_MESSAGES.urlInvalid })
+  .trim()
+  .min(1, WEBHOOK_MESSAGES.urlInvalid)
+  .max(2000, WEBHOOK_MESSAGES.urlTooLong)
+  .superRefine((value, check) => {
+    const problem = webhookUrlProblem(value);
+    if (problem) check.addIssue({ code: "custom", message: problem });
+  });
+
+const descriptionField = z
+  .string()
+  .trim()
+  .max(200, WEBHOOK_MESSAGES.descriptionTooLong)
+  .nullish()
+  .transform((v) => v ?? "");
+
+const eventsField = z
+  .array(z.string(), { error: WEBHOOK_MESSAGES.eventsRequired })
+  .transform((list) => [...new Set(list)])
+  .refine((list) => list.length > 0 && list.every(isWebhookEventType), WEBHOOK_MESSAGES.eventsRequired)
+  .transform((list) => WEBHOOK_EVENT_TYPES.filter((t) => list.includes(t)));
+
+export const createWebhookEndpointSchema = z.object({ organizationId: uuid, url: urlField, description: descriptionField, events: eventsField });
+export const updateWebhookEndpointSchema = z.object({
+  id: uuid,
+  url: urlField.optional(),
+  description: descriptionField.optional(),
+  events: eventsField.optional(),
+  active: z.boolean().optional(),
+});
+
+async function endpointFor(ctx: Ctx, id: string): Promise<WebhookEndpointRow> {
+  const [row] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+  if (!row) throw new NotFound(WEBHOOK_MESSAGES.notFound);
+  await requireCapability(ctx, row.organizationId, "organization:manage");
+  return row;
+}
+
+export async function listWebhookEndpoints(ctx: Ctx, organizationId: string): Promise<WebhookEndpointView[]> {
+  await requireCapability(ctx, organizationId, "organization:manage");
+  const rows = await ctx.db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.organizationId, organizationId))
+    .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
+  return rows.map(view);
+}
+
+export async function getWebhookEndpoint(ctx: Ctx, id: string): Promise<WebhookEndpointView> {
+  return view(await endpointFor(ctx, parseInput(uuid, id)));
+}
+
+/** A new endpoint and its secret, in clear this once (it is stored encrypted). */
+export async function createWebhookEndpoint(ctx: Ctx, rawInput: unknown): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+  const input = parseInput(createWebhookEndpointSchema, rawInput);
+  await requireCapability(ctx, input.organizationId, "organization:manage");
+  const [{ total }] = await ctx.db.select({ total: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, input.organizationId));
+  if (total >= MAX_WEBHOOK_ENDPOINTS) throw new Invalid({ _form: [WEBHOOK_MESSAGES.tooMany] }, WEBHOOK_MESSAGES.tooMany);
+  const secret = newWebhookSecret();
+  const [row] = await ctx.db
+    .insert(webhookEndpoints)
+    .values({
+      organizationId: input.organizationId,
+      url: input.url,
+      description: input.description,
+      events: input.events,
+      active: true,
+      secretEncrypted: encryptWebhookSecret(secret),
+      createdByUserId: ctx.actor.kind === "user" ? ctx.actor.userId : null,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    })
+    .returning();
+  return { endpoint: view(row), secret };
+}
+
+/** URL, description, events and the active flag (pause/resume); what is not sent stays. */
+export async function updateWebhookEndpoint(ctx: Ctx, rawInput: unknown): Promise<WebhookEndpointView> {
+  const input = parseInput(updateWebhookEndpointSchema, rawInput);
+  await endpointFor(ctx, input.id);
+  const [row] = await ctx.db
+    .update(webhookEndpoints)
+    .set({
+      ...(input.url !== undefined && { url: input.url }),
+      ...(input.description !== undefined && { description: input.description }),
+      ...(input.events !== undefined && { events: input.events }),
+      ...(input.active !== undefined && { active: input.active }),
+      updatedAt: ctx.now,
+    })
+    .where(eq(webhookEndpoints.id, input.id))
+    .returning();
+  return view(row);
+}
+
+/** A new secret replaces the old one at once (no overlap: pending retries are signed with the new one). */
+export async function rotateWebhookSecret(ctx: Ctx, rawInput: unknown): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+  const { id } = parseInput(z.object({ id: uuid }), rawInput);
+  await endpointFor(ctx, id);
+  const secret = newWebhookSecret();
+  const [row] = await ctx.db
+    .update(webhookEndpoints)
+    .set({ secretEncrypted: encryptWebhookSecret(secret), updatedAt: ctx.now })
+    .where(eq(webhookEndpoints.id, id))
+    .returning();
+  return { endpoint: view(row), secret };
+}
+
+/** Deletes the endpoint with its deliveries and their log; pending retries find nothing and stop. */
+export async function deleteWebhookEndpoint(ctx: Ctx, rawInput: unknown): Promise<boolean> {
+  const { id } = parseInput(z.object({ id: uuid }), rawInput);
+  await endpointFor(ctx, id);
+  await ctx.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+  return true;
+}
+
+export type WebhookDeliveryView = Omit<WebhookDeliveryRow, "body"> & { body: string; endpointUrl: string; attemptLog: WebhookAttemptRow[] };
+
+const deliveriesSchema = z
+  .object({
+    organizationId: uuid.optional(),
+    endpointId: uuid.optional(),
+    page: z.number().int().min(0).max(100_000).default(0),
+    limit: z.number().int().min(1).max(100).default(20),
+  })
+  .refine((v) => v.organizationId || v.endpointId, { message: "Indicá la organización o el webhook.", path: ["_form"] });
+
+/** Deliveries newest first, of one endpoint or of every endpoint of the organization, each with its attempts (oldest first). */
+export async function listWebhookDeliveries(ctx: Ctx, rawInput: unknown): Promise<{ items: WebhookDeliveryView[]; total: number; page: number; limit: number }> {
+  const input = parseInput(deliveriesSchema, rawInput);
+  let where;
+  if (input.endpointId) {
+    const endpoint = await endpointFor(ctx, input.endpointId);
+    if (input.organizationId && input.organizationId !== endpoint.organizationId) throw new NotFound(WEBHOOK_MESSAGES.notFound);
+    where = eq(webhookDeliveries.endpointId, endpoint.id);
+  } else {
+    await requireCapability(ctx, input.organizationId!, "organization:manage");
+    where = eq(webhookDeliveries.organizationId, input.organizationId!);
+  }
+  const [[{ total }], rows] = await Promise.all([
+    ctx.db.select({ total: count() }).from(webhookDeliveries).where(where),
+    ctx.db
+      .select({ delivery: webhookDeliveries, endpointUrl: webhookEndpoints.url })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(where)
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .limit(input.limit)
+      .offset(input.page * input.limit),
+  ]);
+  const ids = rows.map((r) => r.delivery.id);
+  const attempts = ids.length ? await ctx.db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids)).orderBy(webhookAttempts.id) : [];
+  const items = rows.map((r) => ({ ...r.delivery, endpointUrl: r.endpointUrl, attemptLog: attempts.filter((a) => a.deliveryId === r.delivery.id) }));
+  return { items, total, page: input.page, limit: input.limit };
+}
+
+/**
+ * Replay: one new attempt of the same delivery (same id, same body, signed
+ * now with the current secret), sent right away and logged as a replay. A
+ * failed replay is not retried by the queue: the person can press again.
+ */
+export async function replayWebhookDelivery(ctx: Ctx, rawInput: unknown): Promise<WebhookDeliveryView> {
+  const { deliveryId } = parseInput(z.object({ deliveryId: uuid }), rawInput);
+  const [row] = await ctx.db
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(eq(webhookDeliveries.id, deliveryId));
+  if (!row) throw new NotFound(WEBHOOK_MESSAGES.deliveryNotFound);
+  await requireCapability(ctx, row.endpoint.organizationId, "organization:manage");
+  await attemptDelivery(ctx.db, row.delivery, row.endpoint, { replay: true });
+  const [delivery] = await ctx.db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, deliveryId)));
+  const attemptLog = await ctx.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(webhookAttempts.id);
+  return { ...delivery, endpointUrl: row.endpoint.url, attemptLog };
+}
