@@ -11,6 +11,7 @@ import { PickEvent } from "#app/components/backoffice/PickEvent";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import type { FormReply } from "#app/components/backoffice/types";
 import { Badge } from "#app/components/ui/Badge";
+import { Pager } from "#app/components/ui/Pager";
 import { Button, buttonClasses } from "#app/components/ui/Button";
 import { ConfirmButton } from "#app/components/ui/Dialog";
 
@@ -181,15 +182,7 @@ export default function InvitationsPage() {
             ))}
           </ul>
         )}
-        {pages > 1 ? (
-          <nav aria-label="Páginas" className="mt-4 flex items-center justify-between text-sm">
-            {page > 0 ? <Link to={href(BO.invitations, {}, { q: search, pagina: String(page) })}>← Anteriores</Link> : <span />}
-            <span>
-              Página {page + 1} de {pages}
-            </span>
-            {page + 1 < pages ? <Link to={href(BO.invitations, {}, { q: search, pagina: String(page + 2) })}>Siguientes →</Link> : <span />}
-          </nav>
-        ) : null}
+        <Pager page={page + 1} pages={pages} href={(n) => href(BO.invitations, {}, { q: search, pagina: String(n) })} />
       </section>
       <FormSnackbar snackbar={reply?.snackbar} />
     </BackofficePage>

@@ -12,6 +12,7 @@ import type { FormReply } from "#app/components/backoffice/types";
 import { EmailPreview } from "#app/components/campaigns/EmailPreview";
 import { Badge, type BadgeTone } from "#app/components/ui/Badge";
 import { Button } from "#app/components/ui/Button";
+import { Pager } from "#app/components/ui/Pager";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
@@ -136,15 +137,7 @@ export default function EmailLogPage() {
           ))}
         </ul>
       )}
-      {pages > 1 ? (
-        <nav aria-label="Páginas" className="mt-4 flex items-center justify-between text-sm">
-          {page > 0 ? <Link to={href(BO.emailLog, {}, { q: search, pagina: String(page) })}>← Anteriores</Link> : <span />}
-          <span>
-            Página {page + 1} de {pages}
-          </span>
-          {page + 1 < pages ? <Link to={href(BO.emailLog, {}, { q: search, pagina: String(page + 2) })}>Siguientes →</Link> : <span />}
-        </nav>
-      ) : null}
+      <Pager page={page + 1} pages={pages} href={(n) => href(BO.emailLog, {}, { q: search, pagina: String(n) })} />
       <FormSnackbar snackbar={reply?.snackbar} />
     </BackofficePage>
   );

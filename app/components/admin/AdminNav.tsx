@@ -1,4 +1,4 @@
-import { Link, NavLink } from "@remix-run/react";
+import { NavLink } from "@remix-run/react";
 
 /** The platform team's screens (docs/admin.md), in the order of the nav. */
 export const ADMIN_LINKS = [
@@ -33,31 +33,7 @@ export function AdminNav() {
   );
 }
 
-/** "← Anteriores · Página 2 de 5 · Siguientes →" for an admin list; `href(page)` builds the link of a 1-based page. */
-export function AdminPager({ page, pages, href }: { page: number; pages: number; href: (page: number) => string }) {
-  if (pages <= 1) return null;
-  return (
-    <nav aria-label="Páginas" className="mt-4 flex items-center justify-between gap-2 text-sm">
-      {page > 1 ? (
-        <Link to={href(page - 1)} className="text-primary-700 hover:underline dark:text-primary-400">
-          ← Anteriores
-        </Link>
-      ) : (
-        <span />
-      )}
-      <span>
-        Página {page} de {pages}
-      </span>
-      {page < pages ? (
-        <Link to={href(page + 1)} className="text-primary-700 hover:underline dark:text-primary-400">
-          Siguientes →
-        </Link>
-      ) : (
-        <span />
-      )}
-    </nav>
-  );
-}
+export { Pager as AdminPager } from "#app/components/ui/Pager";
 
 /** Table classes shared by the admin screens: scrolls sideways on a phone, readable in both themes. */
 export const adminTable = {
