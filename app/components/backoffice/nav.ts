@@ -44,6 +44,7 @@ export const BO = {
   templates: "/organizacion/campanias-de-email/plantillas",
   newTemplate: "/organizacion/campanias-de-email/plantillas/crear",
   emailLog: "/organizacion/log-emails",
+  webhooks: "/organizacion/webhooks",
 } as const;
 
 export type Capability = keyof Capabilities;
@@ -80,6 +81,7 @@ export const BACKOFFICE_LINKS: BackofficeLink[] = [
   { to: BO.accreditations, label: "Acreditaciones", capability: "sales:read" },
   { to: BO.eventMetrics, label: "Métricas", capability: "sales:read" },
   { to: BO.reports, label: "Informes", capability: "sales:read" },
+  { to: BO.webhooks, label: "Webhooks", capability: "organization:manage" },
   { to: BO.team, label: "Equipo", capability: "members:manage" },
   { to: BO.detail, label: "Datos de la organización", capability: "organization:manage" },
 ];
