@@ -1,0 +1,109 @@
+import crypto from "node:crypto";
+import { readFileSync } from "node:fs";
+import { parse, validate } from "graphql";
+import { describe, expect, it, vi } from "vitest";
+import { startSession } from "#server/auth/sessions";
+import { getDb } from "#server/db/client";
+import { createProducer } from "#tests/support/factories";
+import { errorCode, gql } from "#tests/support/graphql";
+import { WEBHOOK_MESSAGES } from "#common/webhooks";
+import { webhookHeaders } from "./deliveries";
+
+// server/graphql/webhooks.ts is not in schema.ts yet: the endpoint under test serves the schema with it added
+// (once it is registered, this is the same schema).
+vi.mock("#server/graphql/schema", async (importOriginal) => {
+  await importOriginal();
+  await import("#server/graphql/webhooks");
+  const { builder } = await import("#server/graphql/builder");
+  return { schema: builder.toSchema({ sortSchema: true }) };
+});
+
+const CREATE = `mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) {
+  createWebhookEndpoint(input: $input) { secret endpoint { id url events active } }
+}`;
+const LIST = `query WebhookEndpoints($organizationId: ID!) { webhookEndpoints(organizationId: $organizationId) { id url description events active createdAt } }`;
+const UPDATE = `mutation Update($input: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $input) { id active events } }`;
+const ROTATE = `mutation Rotate($id: ID!) { rotateWebhookSecret(id: $id) { secret endpoint { id } } }`;
+const DELIVERIES = `query Deliveries($endpointId: ID!) { webhookDeliveries(endpointId: $endpointId) { total page limit items { id } } }`;
+const DELETE = `mutation Delete($id: ID!) { deleteWebhookEndpoint(id: $id) }`;
+const REPLAY = `mutation Replay($deliveryId: ID!) { replayWebhookDelivery(deliveryId: $deliveryId) { id } }`;
+
+describe("webhooks over GraphQL", () => {
+  it("create, list, pause, rotate, deliveries and delete for the owner; FORBIDDEN for another organization's owner; field errors in Spanish", async () => {
+    const made = await createProducer();
+    const db = await getDb();
+    const tokens = await startSession(db, made.user, new Date());
+    const organizationId = made.organization.id;
+
+    const bad = await gql(CREATE, { tokens, variables: { input: { organizationId, url: "http://example.com/hook", events: ["order.paid"] } } });
+    expect(errorCode(bad)).toBe("BAD_USER_INPUT");
+    expect(bad.body.errors![0].extensions!.fieldErrors).toEqual({ url: [WEBHOOK_MESSAGES.urlHttps] });
+
+    const created = await gql<{ createWebhookEndpoint: { secret: string; endpoint: { id: string; events: string[]; active: boolean } } }>(CREATE, {
+      tokens,
+      variables: { input: { organizationId, url: "https://hooks.example.com/tribuna", description: "Acreditaciones", events: ["ticket.redeemed", "order.paid"] } },
+    });
+    expect(created.body.errors).toBeUndefined();
+    const { secret, endpoint } = created.body.data!.createWebhookEndpoint;
+    expect(secret).toMatch(/^whsec_/);
+    expect(endpoint).toMatchObject({ events: ["order.paid", "ticket.redeemed"], active: true });
+
+    const list = await gql<{ webhookEndpoints: { id: string; description: string; createdAt: string }[] }>(LIST, { tokens, variables: { organizationId } });
+    expect(list.body.errors).toBeUndefined();
+    expect(list.body.data!.webhookEndpoints).toEqual([expect.objectContaining({ id: endpoint.id, description: "Acreditaciones" })]);
+    expect(JSON.stringify(list.body)).not.toContain(secret);
+
+    const paused = await gql<{ updateWebhookEndpoint: { active: boolean; events: string[] } }>(UPDATE, { tokens, variables: { input: { id: endpoint.id, active: false } } });
+    expect(paused.body.data!.updateWebhookEndpoint).toEqual({ id: endpoint.id, active: false, events: ["order.paid", "ticket.redeemed"] });
+    const rotated = await gql<{ rotateWebhookSecret: { secret: string } }>(ROTATE, { tokens, variables: { id: endpoint.id } });
+    expect(rotated.body.data!.rotateWebhookSecret.secret).not.toBe(secret);
+    const deliveries = await gql<{ webhookDeliveries: { total: number } }>(DELIVERIES, { tokens, variables: { endpointId: endpoint.id } });
+    expect(deliveries.body.data!.webhookDeliveries).toEqual({ total: 0, page: 0, limit: 20, items: [] });
+
+    const other = await createProducer();
+    const otherTokens = await startSession(db, other.user, new Date());
+    const missing = "00000000-0000-4000-8000-000000000000";
+    expect(errorCode(await gql(LIST, { tokens: otherTokens, variables: { organizationId } }))).toBe("FORBIDDEN");
+    expect(errorCode(await gql(CREATE, { tokens: otherTokens, variables: { input: { organizationId, url: "https://x.example.com", events: ["order.paid"] } } }))).toBe("FORBIDDEN");
+    expect(errorCode(await gql(UPDATE, { tokens: otherTokens, variables: { input: { id: endpoint.id, active: true } } }))).toBe("FORBIDDEN");
+    expect(errorCode(await gql(ROTATE, { tokens: otherTokens, variables: { id: endpoint.id } }))).toBe("FORBIDDEN");
+    expect(errorCode(await gql(DELIVERIES, { tokens: otherTokens, variables: { endpointId: endpoint.id } }))).toBe("FORBIDDEN");
+    expect(errorCode(await gql(DELETE, { tokens: otherTokens, variables: { id: endpoint.id } }))).toBe("FORBIDDEN");
+    expect(errorCode(await gql(REPLAY, { tokens: otherTokens, variables: { deliveryId: missing } }))).toBe("NOT_FOUND");
+    expect(errorCode(await gql(LIST, { variables: { organizationId } }))).toBe("UNAUTHENTICATED");
+
+    const deleted = await gql<{ deleteWebhookEndpoint: boolean }>(DELETE, { tokens, variables: { id: endpoint.id } });
+    expect(deleted.body.data!.deleteWebhookEndpoint).toBe(true);
+    expect((await gql<{ webhookEndpoints: unknown[] }>(LIST, { tokens, variables: { organizationId } })).body.data!.webhookEndpoints).toEqual([]);
+  });
+
+  it("the examples of docs/webhooks.md are valid against the schema, one section per operation", async () => {
+    const { schema } = await import("#server/graphql/schema");
+    const doc = readFileSync(new URL("../../docs/webhooks.md", import.meta.url), "utf8");
+    const api = doc.slice(doc.indexOf("\n## API"));
+    const examples = [...api.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]);
+    expect(examples).toHaveLength(7);
+    for (const example of examples) expect(validate(schema, parse(example)).map((e) => e.message)).toEqual([]);
+    for (const op of [
+      "webhookEndpoints",
+      "webhookDeliveries",
+      "createWebhookEndpoint",
+      "updateWebhookEndpoint",
+      "rotateWebhookSecret",
+      "deleteWebhookEndpoint",
+      "replayWebhookDelivery",
+    ]) {
+      expect(api).toContain(`### \`${op}\``);
+    }
+    expect(api).toContain("### Verifying a webhook");
+
+    // The Node.js snippet verifies what we send, and refuses a tampered body.
+    const js = /```js\n([\s\S]*?)```/.exec(api)![1];
+    const source = js.slice(js.indexOf("export function verifyWebhookSignature"), js.indexOf("\nconst app")).replace("export ", "");
+    const verify = new Function("crypto", `${source}; return verifyWebhookSignature;`)(crypto) as (...args: unknown[]) => boolean;
+    const body = JSON.stringify({ id: "x", type: "order.paid" });
+    const headers = webhookHeaders("whsec_prueba", "x", body, new Date());
+    expect(verify("whsec_prueba", headers["Tribuna-Webhook-Timestamp"], headers["Tribuna-Signature"], body)).toBe(true);
+    expect(verify("whsec_prueba", headers["Tribuna-Webhook-Timestamp"], headers["Tribuna-Signature"], `${body} `)).toBe(false);
+  });
+});
