@@ -181,6 +181,25 @@ describe.skipIf(!hasPostgresServer)("outgoing webhooks", () => {
     expect(requestsTo(a.path)).toHaveLength(1);
   });
 
+  it("an invitation (gift order) is not a sale: no order.paid", async () => {
+    const made = await producerWithEvent();
+    const hook = await endpoint(made.ctx, made.organization.id, ["order.paid"], "invitaciones");
+    const { sendInvitation } = await import("#server/invitations/invitations");
+    const gift = await sendInvitation(made.ctx, {
+      eventId: made.event.id,
+      ticketTypeId: made.ticket.id,
+      email: "invitada@example.com",
+      firstName: "Julieta",
+      lastName: "Venegas",
+      qty: 1,
+    });
+    expect(gift.gift).toBe(true);
+    expect(await ticketsOfOrder(made.db, gift.id)).toHaveLength(1);
+    await runJobs();
+    expect(await deliveriesOf(hook.endpoint.id)).toHaveLength(0);
+    expect(requestsTo(hook.path)).toHaveLength(0);
+  });
+
   it("a rolled-back change records no delivery and queues no job", async () => {
     const made = await producerWithEvent();
     const hook = await endpoint(made.ctx, made.organization.id, ["order.paid"], "rollback");
