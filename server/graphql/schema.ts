@@ -19,5 +19,6 @@ import "./reports";
 import "./promoters";
 import "./campaigns";
 import "./admin";
+import "./webhooks";
 
 export const schema = builder.toSchema({ sortSchema: true });

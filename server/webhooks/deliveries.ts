@@ -22,7 +22,7 @@ import { WEBHOOK_TIMEOUT_SECONDS, type WebhookEventType } from "#common/webhooks
 export const WEBHOOK_DELIVERY_JOB = "webhook-delivery";
 
 /** Signing secrets are encrypted at rest with their own key (server/auth/encryption.ts). */
-const SECRETS = "webhook-secrets" as SecretPurpose;
+const SECRETS: SecretPurpose = "webhook-secrets";
 
 export function encryptWebhookSecret(plain: string): string {
   return encryptSecret(plain, SECRETS);
