@@ -8,6 +8,7 @@ import type { DbOrTx } from "#server/db/client";
 import { couponRedemptions, coupons, events, ticketTypes, type CouponKind, type CouponStatus } from "#server/db/schema";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { dateTimeSchema, moneySchema } from "#server/events/schemas";
+import { recordAudit } from "#server/organizations/audit";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
 import { isUniqueViolation } from "#server/db/errors";
@@ -182,6 +183,7 @@ export async function createCoupon(ctx: Ctx, input: unknown): Promise<CouponRow>
         updatedAt: ctx.now,
       })
       .returning();
+    await recordAudit(ctx.db, ctx, { organizationId: coupon.organizationId, action: "coupon.create", targetId: coupon.id, data: { code: coupon.code, kind: coupon.kind, value: coupon.value } });
     return coupon;
   } catch (error) {
     if (isUniqueViolation(error)) throw new Invalid({ code: [COUPON_MESSAGES.codeTaken] });
@@ -238,6 +240,7 @@ export async function updateCoupon(ctx: Ctx, input: unknown): Promise<CouponRow>
       if (!now || now.status === "deleted") throw new NotFound(COUPON_MESSAGES.notFound);
       throw new Invalid({ maxUses: [COUPON_MESSAGES.maxBelowUses(now.uses)] });
     }
+    await recordAudit(ctx.db, ctx, { organizationId: updated.organizationId, action: "coupon.update", targetId: updated.id, data: { code: updated.code, value: { from: current.value, to: updated.value }, maxUses: updated.maxUses } });
     return updated;
   } catch (error) {
     if (isUniqueViolation(error)) throw new Invalid({ code: [COUPON_MESSAGES.codeTaken] });
@@ -264,6 +267,7 @@ export async function setCouponStatus(ctx: Ctx, input: unknown): Promise<CouponR
     .where(and(eq(coupons.id, data.id), ne(coupons.status, "deleted")))
     .returning();
   if (!updated) throw new Conflict(COUPON_MESSAGES.deletedIsFinal);
+  await recordAudit(ctx.db, ctx, { organizationId: updated.organizationId, action: "coupon.status", targetId: updated.id, data: { code: updated.code, from: coupon.status, to: updated.status } });
   return updated;
 }
 

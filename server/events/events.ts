@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { Ctx } from "#server/context";
 import { eventCustomFields, eventDates, events, ticketTypes, type Status } from "#server/db/schema";
 import { Conflict, Invalid, NotFound } from "#server/errors";
+import { recordAudit } from "#server/organizations/audit";
 import { requireCapability, type Capability } from "#server/organizations/permissions";
 import { slugify, SLUG_PATTERN } from "#server/organizations/slugs";
 import { parseInput } from "#server/validation";
@@ -135,6 +136,7 @@ export async function setEventStatus(ctx: Ctx, input: unknown) {
   if (event.status === "deleted") throw new Conflict("Un evento eliminado no se puede reactivar.");
   const [updated] = await ctx.db.update(events).set({ status: data.status, updatedAt: ctx.now }).where(eq(events.id, data.id)).returning();
   changedEvent(updated?.id);
+  await recordAudit(ctx.db, ctx, { organizationId: event.organizationId, action: "event.status", targetId: event.id, data: { name: event.name, from: event.status, to: data.status } });
   return updated;
 }
 
@@ -179,6 +181,7 @@ export async function publishEvent(ctx: Ctx, input: unknown) {
     .where(eq(events.id, id))
     .returning();
   changedEvent(updated?.id);
+  if (!event.publishedAt) await recordAudit(ctx.db, ctx, { organizationId: event.organizationId, action: "event.publish", targetId: event.id, data: { name: event.name } });
   return updated;
 }
 
@@ -249,8 +252,8 @@ export async function requireTicketType(ctx: Ctx, id: string) {
   // Menu items share the table (decision 106) but are not ticket types.
   const [row] = await ctx.db.select().from(ticketTypes).where(and(eq(ticketTypes.id, id), eq(ticketTypes.kind, "ticket")));
   if (!row) throw new NotFound("No encontramos el tipo de ticket.");
-  await requireEvent(ctx, row.eventId);
-  return row;
+  const event = await requireEvent(ctx, row.eventId);
+  return { ...row, organizationId: event.organizationId };
 }
 
 /** Edits a ticket type; stock can never go below what is already sold (the check runs in the UPDATE itself). */
@@ -274,27 +277,30 @@ export async function updateTicketType(ctx: Ctx, input: unknown) {
     .returning();
   if (!row) throw new Invalid({ stock: [EVENT_MESSAGES.stockBelowSold] });
   changedEvent(row?.eventId);
+  await recordAudit(ctx.db, ctx, { organizationId: current.organizationId, action: "ticket-type.update", targetId: row.id, data: { name: row.name, price: { from: current.price, to: row.price }, stock: { from: current.stock, to: row.stock } } });
   return row;
 }
 
 /** `/organizacion/agregar-entradas` and `addTicketStock`: one conditional increment, safe next to live sales. */
 export async function addTicketStock(ctx: Ctx, input: unknown) {
   const data = parseInput(z.object({ id: uuid, quantity: intSchema(1, 1_000_000) }), input);
-  await requireTicketType(ctx, data.id);
+  const current = await requireTicketType(ctx, data.id);
   const [row] = await ctx.db
     .update(ticketTypes)
     .set({ stock: sql`${ticketTypes.stock} + ${data.quantity}`, updatedAt: ctx.now })
     .where(eq(ticketTypes.id, data.id))
     .returning();
   changedEvent(row?.eventId);
+  await recordAudit(ctx.db, ctx, { organizationId: current.organizationId, action: "ticket-type.add-stock", targetId: data.id, data: { name: current.name, quantity: data.quantity, stock: row?.stock } });
   return row;
 }
 
 export async function setTicketTypeStatus(ctx: Ctx, input: unknown) {
   const data = parseInput(z.object({ id: uuid, status: statusSchema }), input);
-  await requireTicketType(ctx, data.id);
+  const current = await requireTicketType(ctx, data.id);
   const [row] = await ctx.db.update(ticketTypes).set({ status: data.status, updatedAt: ctx.now }).where(eq(ticketTypes.id, data.id)).returning();
   changedEvent(row?.eventId);
+  await recordAudit(ctx.db, ctx, { organizationId: current.organizationId, action: "ticket-type.status", targetId: data.id, data: { name: current.name, from: current.status, to: data.status } });
   return row;
 }
 

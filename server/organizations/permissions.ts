@@ -28,6 +28,8 @@ export const CAPABILITIES = {
   "promoters:manage": ["owner", "admin"],
   /** A promoter's own links and numbers; a lead also runs their group (`relaciones-publicas/mi-grupo`). */
   "promoters:sell": ["promoter", "promoter_lead"],
+  /** The organization's record of changes (`/organizacion/registro-de-cambios`). */
+  "audit:read": ["owner"],
 } as const satisfies Record<string, readonly MembershipRole[]>;
 export type Capability = keyof typeof CAPABILITIES;
 

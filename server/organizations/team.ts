@@ -44,6 +44,7 @@ export const CAPABILITY_LABELS: Record<Capability, string> = {
   "emails:read": "Ver y reenviar los emails enviados",
   "promoters:manage": "Armar los grupos de RRPP, sus líderes y comisiones",
   "promoters:sell": "Vender con su link de RRPP y ver sus números (el líder, los de su grupo)",
+  "audit:read": "Ver el registro de cambios de la organización",
 };
 
 /** The team roles' capabilities (promoters have their own page and rules: docs/promoters.md). */

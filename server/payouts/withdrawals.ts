@@ -11,6 +11,7 @@ import { sendEmail } from "#server/email/send";
 import { emailLayout, escapeHtml } from "#server/email/templates";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { requireSecondFactor } from "#server/accounts/two-factor";
+import { recordAudit } from "#server/organizations/audit";
 import { moneySchema } from "#server/events/schemas";
 import { requireCapability, requirePlatformAdmin as requireAnyPlatformAdmin } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
@@ -134,6 +135,7 @@ export async function requestWithdrawal(ctx: Ctx, rawInput: unknown): Promise<Wi
       description: `Extracción a la cuenta ${account.bankName} terminada en ${account.cbu.slice(-4)}`,
       createdAt: ctx.now,
     });
+    await recordAudit(tx, ctx, { organizationId: input.organizationId, action: "withdrawal.request", targetId: row.id, data: { amount: input.amount, cbuEnd: account.cbu.slice(-4) } });
     return row;
   });
   await notify(ctx, created, "requested");
@@ -166,6 +168,7 @@ export async function approveWithdrawal(ctx: Ctx, id: string): Promise<Withdrawa
   requirePlatformAdmin(ctx);
   await requireSecondFactor(ctx);
   const row = await transition(ctx.db, id, ["requested"], { status: "approved", approvedAt: ctx.now, decidedByUserId: actorId(ctx), updatedAt: ctx.now });
+  await recordAudit(ctx.db, ctx, { organizationId: row.organizationId, action: "withdrawal.approve", targetId: row.id, data: { amount: row.amount } });
   await notify(ctx, row, "approved");
   return row;
 }
@@ -176,6 +179,7 @@ export async function markWithdrawalPaid(ctx: Ctx, rawInput: unknown): Promise<W
   await requireSecondFactor(ctx);
   const input = parseInput(z.object({ id: z.string(), transferReference: z.string().trim().min(3, WITHDRAWAL_MESSAGES.reference).max(100) }), rawInput);
   const row = await transition(ctx.db, input.id, ["approved"], { status: "paid", paidAt: ctx.now, transferReference: input.transferReference, decidedByUserId: actorId(ctx), updatedAt: ctx.now });
+  await recordAudit(ctx.db, ctx, { organizationId: row.organizationId, action: "withdrawal.paid", targetId: row.id, data: { amount: row.amount, transferReference: input.transferReference } });
   await notify(ctx, row, "paid");
   return row;
 }
@@ -194,6 +198,7 @@ export async function rejectWithdrawal(ctx: Ctx, rawInput: unknown): Promise<Wit
       description: `Extracción rechazada: ${input.reason}`,
       createdAt: ctx.now,
     });
+    await recordAudit(tx, ctx, { organizationId: rejected.organizationId, action: "withdrawal.reject", targetId: rejected.id, data: { amount: rejected.amount, reason: input.reason } });
     return rejected;
   });
   await notify(ctx, row, "rejected");

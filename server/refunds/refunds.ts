@@ -11,6 +11,7 @@ import { sendEmail } from "#server/email/send";
 import { appUrl } from "#server/env";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { takeAttempt } from "#server/auth/rate-limit";
+import { recordAudit } from "#server/organizations/audit";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
 import { isValidCbu, normalizeCbu } from "#common/cbu";
@@ -292,6 +293,7 @@ export async function approveRefund(ctx: Ctx, rawInput: unknown): Promise<Refund
       providerRefund: row.method === "provider" ? "queue" : "none",
     });
     if (!done) throw new Conflict(REFUND_MESSAGES.changed);
+    await recordAudit(tx, ctx, { organizationId: row.organizationId, action: "refund.approve", targetId: row.id, data: { code: row.code } });
     return row;
   });
   await notify(ctx, request.email, refundDoneEmail(await emailData(ctx, request), false), request.organizationId);
@@ -308,6 +310,7 @@ export async function rejectRefund(ctx: Ctx, rawInput: unknown): Promise<RefundR
     .where(and(eq(refundRequests.id, pending.id), eq(refundRequests.status, "pending")))
     .returning();
   if (!request) throw new Conflict(REFUND_MESSAGES.decided);
+  await recordAudit(ctx.db, ctx, { organizationId: request.organizationId, action: "refund.reject", targetId: request.id, data: { code: request.code, reason: input.reason } });
   await notify(ctx, request.email, refundRejectedEmail(await emailData(ctx, request), input.reason), request.organizationId);
   return refundRequestView(ctx, request);
 }

@@ -44,6 +44,7 @@ export const BO = {
   templates: "/organizacion/campanias-de-email/plantillas",
   newTemplate: "/organizacion/campanias-de-email/plantillas/crear",
   emailLog: "/organizacion/log-emails",
+  audit: "/organizacion/registro-de-cambios",
   webhooks: "/organizacion/webhooks",
 } as const;
 
@@ -83,6 +84,7 @@ export const BACKOFFICE_LINKS: BackofficeLink[] = [
   { to: BO.reports, label: "Informes", capability: "sales:read" },
   { to: BO.webhooks, label: "Webhooks", capability: "organization:manage" },
   { to: BO.team, label: "Equipo", capability: "members:manage" },
+  { to: BO.audit, label: "Registro de cambios", capability: "audit:read" },
   { to: BO.detail, label: "Datos de la organización", capability: "organization:manage" },
 ];
 

@@ -15,7 +15,8 @@ export type Capabilities = Record<
   | "campaigns:manage"
   | "emails:read"
   | "promoters:manage"
-  | "promoters:sell",
+  | "promoters:sell"
+  | "audit:read",
   boolean
 >;
 

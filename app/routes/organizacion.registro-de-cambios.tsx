@@ -1,0 +1,84 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { formatDateTime } from "#common/dates";
+import { formatMoney } from "#common/money";
+import { listOrganizationAudit } from "#server/organizations/audit";
+import { guard, requireOrganization } from "#app/lib/backoffice.server";
+import { BO } from "#app/components/backoffice/nav";
+import { BackofficePage, EmptyState } from "#app/components/backoffice/Page";
+import { useBackofficeHref } from "#app/components/backoffice/Shell";
+import { Pager } from "#app/components/ui/Pager";
+
+export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
+
+export const meta: MetaFunction = () => [{ title: "Registro de cambios · Tribuna" }];
+
+const PAGE_SIZE = 50;
+
+const STATUS_WORDS: Record<string, string> = { active: "activo", paused: "pausado", deleted: "eliminado" };
+
+/** One line about what changed, from what the domain recorded (names, codes, amounts, before → after). */
+function detailOf(entry: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const key of ["name", "code", "email"]) if (typeof entry[key] === "string") parts.push(entry[key] as string);
+  const change = (value: unknown, money: boolean) => {
+    if (value && typeof value === "object" && "from" in value && "to" in value) {
+      const { from, to } = value as { from: unknown; to: unknown };
+      if (from === to) return null;
+      const show = (v: unknown) => (money && typeof v === "number" ? formatMoney(v) : String(v));
+      return `${show(from)} → ${show(to)}`;
+    }
+    return null;
+  };
+  const price = change(entry.price, true);
+  if (price) parts.push(`precio ${price}`);
+  const stock = change(entry.stock, false);
+  if (stock) parts.push(`stock ${stock}`);
+  if (typeof entry.from === "string" && typeof entry.to === "string") parts.push(`${STATUS_WORDS[entry.from] ?? entry.from} → ${STATUS_WORDS[entry.to] ?? entry.to}`);
+  if (typeof entry.quantity === "number") parts.push(`+${entry.quantity}`);
+  if (typeof entry.amount === "number") parts.push(formatMoney(entry.amount));
+  if (typeof entry.reason === "string") parts.push(`motivo: ${entry.reason}`);
+  if (typeof entry.transferReference === "string") parts.push(`referencia ${entry.transferReference}`);
+  return parts.join(" · ");
+}
+
+/** `/organizacion/registro-de-cambios`: who changed what in the organization, newest first. Owners only (audit:read). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const bo = await requireOrganization(request, "audit:read");
+  const page = Math.max(0, Math.min(10_000, Number.parseInt(new URL(request.url).searchParams.get("pagina") ?? "1", 10) - 1 || 0));
+  const list = await guard(() => listOrganizationAudit(bo.ctx, { organizationId: bo.organization.id, page, limit: PAGE_SIZE }));
+  bo.headers.set("Cache-Control", "private, no-store");
+  return data(
+    {
+      page: list.page,
+      pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
+      items: list.items.map((e) => ({ id: e.id, label: e.label, actor: e.actor, detail: detailOf(e.data), createdAt: formatDateTime(e.createdAt) })),
+    },
+    { headers: bo.headers },
+  );
+}
+
+export default function AuditPage() {
+  const { items, page, pages } = useLoaderData<typeof loader>();
+  const href = useBackofficeHref();
+  return (
+    <BackofficePage title="Registro de cambios" lead="Quién cambió qué en la organización: eventos, precios y stock, cupones, equipo, extracciones, devoluciones, la puerta y los RRPP. Solo lo ven los dueños.">
+      {items.length === 0 ? (
+        <EmptyState>Todavía no hay cambios registrados.</EmptyState>
+      ) : (
+        <ol className="flex flex-col divide-y divide-[var(--border)] rounded-2xl border border-[var(--border)] bg-[var(--surface)]">
+          {items.map((e) => (
+            <li key={e.id} className="p-4">
+              <p className="font-bold">{e.label}</p>
+              {e.detail ? <p className="break-words text-sm">{e.detail}</p> : null}
+              <p className="text-sm text-[var(--muted)]">
+                {e.actor} · {e.createdAt}
+              </p>
+            </li>
+          ))}
+        </ol>
+      )}
+      <Pager page={page + 1} pages={pages} href={(n) => href(BO.audit, {}, { pagina: String(n) })} />
+    </BackofficePage>
+  );
+}
