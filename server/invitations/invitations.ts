@@ -259,6 +259,7 @@ export async function sendInvitation(ctx: Ctx, rawInput: unknown): Promise<Order
           action: "invitation.send",
           targetId: outcome.order.id,
           data: {
+            organizationId: event.organizationId,
             eventId: event.id,
             ticketTypeId: ticket.id,
             qty: input.qty,
@@ -323,7 +324,7 @@ export async function revokeInvitation(ctx: Ctx, orderId: string): Promise<Order
       actorId: ctx.actor.kind === "user" ? ctx.actor.userId : null,
       action: "invitation.revoke",
       targetId: order.id,
-      data: { eventId: order.eventId },
+      data: { organizationId: order.organizationId, eventId: order.eventId, email: order.payer.email },
       createdAt: ctx.now,
     });
     return closed;
@@ -340,7 +341,7 @@ export async function resendInvitation(ctx: Ctx, orderId: string): Promise<Order
       actorId: ctx.actor.kind === "user" ? ctx.actor.userId : null,
       action: "invitation.resend",
       targetId: order.id,
-      data: { eventId: order.eventId },
+      data: { organizationId: order.organizationId, eventId: order.eventId, email: order.payer.email },
       createdAt: ctx.now,
     });
     return order;
