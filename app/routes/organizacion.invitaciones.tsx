@@ -6,6 +6,7 @@ import { invitationTarget, listInvitations, resendInvitation, revokeInvitation, 
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { FormErrorList, FormScope, FormSnackbar, SelectInput, TextInput, useIsPosting } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
+import { ListSearch } from "#app/components/backoffice/ListSearch";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
 import { PickEvent } from "#app/components/backoffice/PickEvent";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
@@ -129,18 +130,7 @@ export default function InvitationsPage() {
           <h2 id="sent-invitations" className="text-lg font-bold">
             Invitaciones mandadas {total ? <span className="text-sm font-normal text-[var(--muted)]">({total})</span> : null}
           </h2>
-          <Form method="get" className="flex items-end gap-2" role="search">
-            {Object.entries(Object.fromEntries(new URLSearchParams(href(BO.invitations).split("?")[1] ?? ""))).map(([k, v]) => (
-              <input key={k} type="hidden" name={k} value={v} />
-            ))}
-            <label className="flex flex-col text-sm">
-              <span>Buscar por nombre, email, DNI o código</span>
-              <input name="q" defaultValue={search} className="mt-1 rounded-lg border border-[var(--border)] bg-[var(--surface)] px-3 py-2" />
-            </label>
-            <Button type="submit" variant="secondary">
-              Buscar
-            </Button>
-          </Form>
+          <ListSearch path={BO.invitations} label="Buscar por nombre, email, DNI o código" value={search} />
         </div>
         {invitations.length === 0 ? (
           <EmptyState>{search ? "No hay invitaciones que coincidan con la búsqueda." : "Todavía no mandaste invitaciones."}</EmptyState>

@@ -6,6 +6,7 @@ import { getLoggedEmail, listEmailLog, resendEmail } from "#server/campaigns/ema
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { FormErrorList, FormSnackbar } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
+import { ListSearch } from "#app/components/backoffice/ListSearch";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import type { FormReply } from "#app/components/backoffice/types";
@@ -68,7 +69,6 @@ export default function EmailLogPage() {
   const { emails, search, page, pages, total, selected } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as FormReply | undefined;
   const href = useBackofficeHref();
-  const hidden = Object.entries(Object.fromEntries(new URLSearchParams(href(BO.emailLog).split("?")[1] ?? "")));
   return (
     <BackofficePage title="Emails enviados" lead="Todo lo que Tribuna mandó por tu organización: entradas, devoluciones, transferencias, invitaciones y campañas. Reenviá uno si alguien no lo encuentra.">
       {selected ? (
@@ -107,18 +107,7 @@ export default function EmailLogPage() {
         <h2 className="text-lg font-bold">
           Correos {total ? <span className="text-sm font-normal text-[var(--muted)]">({total})</span> : null}
         </h2>
-        <Form method="get" className="flex items-end gap-2" role="search">
-          {hidden.map(([k, v]) => (
-            <input key={k} type="hidden" name={k} value={v} />
-          ))}
-          <label className="flex flex-col text-sm">
-            <span>Buscar por destinatario</span>
-            <input name="q" type="search" defaultValue={search} inputMode="email" className="mt-1 rounded-lg border border-[var(--border)] bg-[var(--surface)] px-3 py-2" />
-          </label>
-          <Button type="submit" variant="secondary">
-            Buscar
-          </Button>
-        </Form>
+        <ListSearch path={BO.emailLog} label="Buscar por destinatario" value={search} inputProps={{ type: "search", inputMode: "email" }} />
       </div>
       {emails.length === 0 ? (
         <EmptyState>{search ? "No hay correos a esa dirección." : "Todavía no se mandaron correos por tu organización."}</EmptyState>

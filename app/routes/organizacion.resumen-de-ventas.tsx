@@ -1,5 +1,5 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { listOrganizationOrders } from "#server/refunds/sales";
 import { listRefundRequests } from "#server/refunds/refunds";
 import { getOrganizationLedger } from "#server/ledger/ledger";
@@ -7,10 +7,10 @@ import { formatDateTime } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { guard, requireOrganization } from "#app/lib/backoffice.server";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
+import { ListSearch } from "#app/components/backoffice/ListSearch";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import { DisplayStatusBadge, PAYMENT_METHOD_LABEL } from "#app/components/sales/status";
 import { Badge } from "#app/components/ui/Badge";
-import { Button } from "#app/components/ui/Button";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
@@ -168,18 +168,7 @@ export default function SalesPage() {
             <h2 id="ventas" className="text-lg font-bold">
               {promoterNick ? `Ventas de @${promoterNick.replace(/^@/, "")}` : "Ventas"} ({total})
             </h2>
-            <Form method="get" className="flex items-end gap-2" role="search">
-              {Object.entries(Object.fromEntries(new URLSearchParams(href(SALES_PATH).split("?")[1] ?? ""))).map(([k, v]) => (
-                <input key={k} type="hidden" name={k} value={v} />
-              ))}
-              <label className="flex flex-col text-sm">
-                <span>Ventas de un RRPP (nickname)</span>
-                <input name="rrpp" defaultValue={promoterNick ?? ""} autoCapitalize="none" spellCheck={false} className="mt-1 rounded-lg border border-[var(--border)] bg-[var(--surface)] px-3 py-2" />
-              </label>
-              <Button type="submit" variant="secondary">
-                Ver
-              </Button>
-            </Form>
+            <ListSearch path={SALES_PATH} label="Ventas de un RRPP (nickname)" name="rrpp" value={promoterNick ?? ""} inputProps={{ autoCapitalize: "none", spellCheck: false }} />
           </div>
           {orders.length === 0 ? (
             <EmptyState>Todavía no hay ventas para mostrar.</EmptyState>
