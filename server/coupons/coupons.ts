@@ -12,6 +12,7 @@ import { recordAudit } from "#server/organizations/audit";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
 import { isUniqueViolation } from "#server/db/errors";
+import { discountFor, type DiscountLine } from "#common/pricing";
 
 /**
  * Coupons (DESIGN.md §4): a code of one event with a percent or fixed
@@ -333,24 +334,8 @@ export function couponProblem(coupon: Pick<CouponRow, "status" | "validFrom" | "
   return null;
 }
 
-export interface DiscountLine {
-  ticketTypeId: string;
-  qty: number;
-  unitPrice: number;
-}
-
-/**
- * The discount on the lines the coupon applies to (all, when it names no
- * ticket types): a percent of their subtotal (rounded to the centavo), or
- * the fixed amount up to that subtotal.
- */
-export function discountFor(coupon: Pick<CouponRow, "kind" | "value" | "ticketTypeIds">, lines: DiscountLine[]) {
-  const applies = (id: string) => !coupon.ticketTypeIds.length || coupon.ticketTypeIds.includes(id);
-  const applicable = lines.filter((l) => applies(l.ticketTypeId));
-  const applicableSubtotal = applicable.reduce((sum, l) => sum + l.qty * l.unitPrice, 0);
-  const discount = coupon.kind === "percent" ? Math.round((applicableSubtotal * coupon.value) / 100) : Math.min(coupon.value, applicableSubtotal);
-  return { applies: applicable.length > 0, applicableSubtotal, discount };
-}
+/** The discount rule lives in common/pricing.ts (the event page's live total uses it too). */
+export { discountFor, type DiscountLine };
 
 async function couponByCode(db: DbOrTx, eventId: string, code: string) {
   const [coupon] = await db

@@ -1,6 +1,6 @@
 import type { DbOrTx } from "#server/db/client";
-import { serviceFeeOf } from "#server/orders/orders";
-import { discountFor, previewCoupon } from "./coupons";
+import { purchaseTotals, type CouponRule } from "#common/pricing";
+import { previewCoupon } from "./coupons";
 
 export interface CouponPagePreview {
   ok: true;
@@ -10,6 +10,8 @@ export interface CouponPagePreview {
   label: string;
   /** Names of the ticket types it is limited to; null = all. */
   onlyFor: string[] | null;
+  /** The discount rule, for the page's live total (common/pricing.ts discountFor). */
+  rule: CouponRule;
   /** Percent coupons: each applicable ticket's price with the discount (centavos). */
   discountedPrices: Record<string, number>;
   /** With the quantities in the saved cart: what createOrder would charge (centavos); null without items. */
@@ -43,12 +45,8 @@ export async function couponForEventPage(
   const prices = new Map(input.tickets.map((t) => [t.id, t.price]));
   const lines = input.items.filter((i) => prices.has(i.ticketId)).map((i) => ({ ticketTypeId: i.ticketId, qty: i.qty, unitPrice: prices.get(i.ticketId)! }));
   let totals: CouponPagePreview["totals"] = null;
-  if (lines.length) {
-    const subtotal = lines.reduce((sum, l) => sum + l.qty * l.unitPrice, 0);
-    const { discount } = discountFor(coupon, lines);
-    const serviceFee = serviceFeeOf(subtotal - discount, input.event.serviceFeeBps);
-    totals = { subtotal, discount, serviceFee, total: subtotal - discount + serviceFee };
-  }
+  if (lines.length) totals = purchaseTotals(lines, input.event.serviceFeeBps, coupon);
   const onlyFor = coupon.ticketTypeIds.length ? input.tickets.filter((t) => applies(t.id)).map((t) => t.name) : null;
-  return { ok: true, code: coupon.code, label: found.label, onlyFor, discountedPrices, totals };
+  const rule: CouponRule = { kind: coupon.kind, value: coupon.value, ticketTypeIds: coupon.ticketTypeIds };
+  return { ok: true, code: coupon.code, label: found.label, onlyFor, rule, discountedPrices, totals };
 }

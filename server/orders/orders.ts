@@ -36,6 +36,7 @@ import { checkTicketSelection, SELECTION_MESSAGES } from "./rules";
 import { isBillingAccessToken } from "./access";
 import { displayStatus } from "./status";
 import { isUniqueViolation } from "#server/db/errors";
+import { serviceFeeOf } from "#common/pricing";
 
 export const EXPIRE_ORDER_JOB = "expire-order";
 /** How long a draft order holds its stock (DESIGN.md §4, §5). */
@@ -103,9 +104,8 @@ export function newOrderCode(): string {
   return `TRB-${code}`;
 }
 
-export function serviceFeeOf(subtotal: number, bps: number): number {
-  return Math.round((subtotal * bps) / 10_000);
-}
+/** The fee formula lives in common/pricing.ts (the event page's live total uses it too). */
+export { serviceFeeOf };
 
 function invalid(fieldErrors: Record<string, string[]>): never {
   const first = Object.values(fieldErrors)[0]?.[0];

@@ -1,0 +1,44 @@
+/**
+ * The money rules of a purchase, in one place for the server (createOrder, the
+ * coupon preview, invitations) and the browser (the event page's live total).
+ * Pure and browser-safe. Amounts in integer centavos.
+ */
+
+/** The service fee on what is paid: `bps` basis points of `amount`, rounded to the centavo. */
+export function serviceFeeOf(amount: number, bps: number): number {
+  return Math.round((amount * bps) / 10_000);
+}
+
+export interface DiscountLine {
+  ticketTypeId: string;
+  qty: number;
+  unitPrice: number;
+}
+
+/** What a coupon discounts: a percent (1–100) or a fixed amount, on the ticket types it names (none = all). */
+export interface CouponRule {
+  kind: "percent" | "fixed";
+  value: number;
+  ticketTypeIds: string[];
+}
+
+/**
+ * The discount on the lines the coupon applies to (all, when it names no
+ * ticket types): a percent of their subtotal (rounded to the centavo), or
+ * the fixed amount up to that subtotal.
+ */
+export function discountFor(coupon: CouponRule, lines: DiscountLine[]) {
+  const applies = (id: string) => !coupon.ticketTypeIds.length || coupon.ticketTypeIds.includes(id);
+  const applicable = lines.filter((l) => applies(l.ticketTypeId));
+  const applicableSubtotal = applicable.reduce((sum, l) => sum + l.qty * l.unitPrice, 0);
+  const discount = coupon.kind === "percent" ? Math.round((applicableSubtotal * coupon.value) / 100) : Math.min(coupon.value, applicableSubtotal);
+  return { applies: applicable.length > 0, applicableSubtotal, discount };
+}
+
+/** Subtotal, then the discount, then the fee on what is left, then the total: the order the checkout reads them in. */
+export function purchaseTotals(lines: DiscountLine[], serviceFeeBps: number, coupon?: CouponRule | null) {
+  const subtotal = lines.reduce((sum, l) => sum + l.qty * l.unitPrice, 0);
+  const discount = coupon ? discountFor(coupon, lines).discount : 0;
+  const serviceFee = serviceFeeOf(subtotal - discount, serviceFeeBps);
+  return { subtotal, discount, serviceFee, total: subtotal - discount + serviceFee };
+}
