@@ -1,4 +1,5 @@
 import { escapeHtml } from "#server/email/templates";
+import { brand } from "../../tailwind.config";
 
 /*
  * A template's body is a small Markdown subset, never HTML (docs/campaigns.md):
@@ -26,7 +27,7 @@ function inline(raw: string): string {
   let last = 0;
   for (const match of raw.matchAll(LINK)) {
     out += emphasis(escapeHtml(raw.slice(last, match.index)));
-    out += `<a href="${escapeHtml(match[2])}" style="color:#14b8a6;font-weight:bold">${emphasis(escapeHtml(match[1]))}</a>`;
+    out += `<a href="${escapeHtml(match[2])}" style="color:${brand.email.link};font-weight:bold">${emphasis(escapeHtml(match[1]))}</a>`;
     last = match.index + match[0].length;
   }
   return out + emphasis(escapeHtml(raw.slice(last)));
@@ -42,7 +43,7 @@ export function markdownToHtml(body: string): string {
       const lines = block.split("\n").map((l) => l.trim());
       if (lines.every((l) => /^[-*]\s+/.test(l))) return `<ul style="${P_STYLE};padding-left:20px">${lines.map((l) => `<li>${inline(l.replace(/^[-*]\s+/, ""))}</li>`).join("")}</ul>`;
       if (lines.every((l) => /^\d+[.)]\s+/.test(l))) return `<ol style="${P_STYLE};padding-left:20px">${lines.map((l) => `<li>${inline(l.replace(/^\d+[.)]\s+/, ""))}</li>`).join("")}</ol>`;
-      if (lines.length === 1 && /^#{1,3}\s+/.test(lines[0])) return `<h2 style="font-size:18px;margin:0 0 12px;color:#ffffff">${inline(lines[0].replace(/^#{1,3}\s+/, ""))}</h2>`;
+      if (lines.length === 1 && /^#{1,3}\s+/.test(lines[0])) return `<h2 style="font-size:18px;margin:0 0 12px;color:${brand.email.heading}">${inline(lines[0].replace(/^#{1,3}\s+/, ""))}</h2>`;
       return `<p style="${P_STYLE}">${lines.map(inline).join("<br>")}</p>`;
     })
     .join("\n");

@@ -13,6 +13,7 @@ import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
 import { fillHtml, fillText, markdownToHtml, markdownToText, type TemplateValues } from "./render";
 import { unsubscribeHeaders, unsubscribeUrl } from "./unsubscribe";
+import { brand } from "../../tailwind.config";
 
 /*
  * Email templates (`/organizacion/campanias-de-email/plantillas`,
@@ -154,7 +155,7 @@ export interface RenderedEmail {
 export function renderCampaignEmail(content: { subject: string; body: string }, values: TemplateValues, unsubscribe: string): RenderedEmail {
   const subject = fillText(content.subject, values);
   const organization = values.organizacion || "la organización";
-  const footer = `<p style="font-size:12px;color:#8a8f98;margin-top:24px;line-height:1.5">Te escribe ${escapeHtml(organization)} por Tribuna porque compraste entradas o formás parte de su equipo. <a href="${escapeHtml(unsubscribe)}" style="color:#8a8f98">No quiero recibir más correos de ${escapeHtml(organization)}</a>.</p>`;
+  const footer = `<p style="font-size:12px;color:${brand.email.muted};margin-top:24px;line-height:1.5">Te escribe ${escapeHtml(organization)} por Tribuna porque compraste entradas o formás parte de su equipo. <a href="${escapeHtml(unsubscribe)}" style="color:${brand.email.muted}">No quiero recibir más correos de ${escapeHtml(organization)}</a>.</p>`;
   return {
     subject,
     html: emailLayout(subject, fillHtml(markdownToHtml(content.body), values) + footer, ""),

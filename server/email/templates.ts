@@ -1,4 +1,5 @@
 import { paymentsMode } from "#server/env";
+import { brand } from "../../tailwind.config";
 
 /** While payments are simulated every email about a purchase says so, first thing (and the PDF tickets too). */
 export const TEST_MODE_NOTICE = "Modo de prueba: los pagos son simulados y estas entradas no valen para entrar.";
@@ -9,7 +10,7 @@ const ACCESS_EMAIL_KINDS = new Set(["sign-in-link", "recovery-code", "campaign",
 /** The message with TEST_MODE_NOTICE first in its text and HTML, while payments are simulated and when it is about a purchase. */
 export function withTestModeNotice<T extends { kind: string; html: string; text?: string }>(message: T): T {
   if (paymentsMode() !== "sandbox" || ACCESS_EMAIL_KINDS.has(message.kind)) return message;
-  const strip = `<p style="margin:0;padding:10px 12px;background:#fcd34d;color:#111111;font-family:Arial,sans-serif;font-size:13px;font-weight:bold;text-align:center">${escapeHtml(TEST_MODE_NOTICE)}</p>`;
+  const strip = `<p style="margin:0;padding:10px 12px;background:${brand.testMode.background};color:${brand.testMode.text};font-family:Arial,sans-serif;font-size:13px;font-weight:bold;text-align:center">${escapeHtml(TEST_MODE_NOTICE)}</p>`;
   return {
     ...message,
     html: /<body[^>]*>/.test(message.html) ? message.html.replace(/(<body[^>]*>)/, `$1${strip}`) : `${strip}${message.html}`,
@@ -24,12 +25,12 @@ export function withTestModeNotice<T extends { kind: string; html: string; text?
  * about a purchase pass their own.
  */
 export function emailLayout(title: string, body: string, footer = "Si no pediste este correo, podés ignorarlo."): string {
-  return `<!doctype html><html lang="es"><body style="margin:0;background:#0f1115;font-family:Arial,sans-serif;color:#e6e6e6">
+  return `<!doctype html><html lang="es"><body style="margin:0;background:${brand.email.page};font-family:Arial,sans-serif;color:${brand.email.text}">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
-<table role="presentation" width="100%" style="max-width:520px;background:#171a21;border-radius:12px;padding:24px">
-<tr><td><p style="color:#14b8a6;font-size:20px;font-weight:bold;margin:0 0 16px">Tribuna</p>
-<h1 style="font-size:20px;margin:0 0 16px;color:#ffffff">${escapeHtml(title)}</h1>${body}${footer ? `
-<p style="font-size:12px;color:#8a8f98;margin-top:24px">${escapeHtml(footer)}</p>` : ""}</td></tr></table>
+<table role="presentation" width="100%" style="max-width:520px;background:${brand.email.card};border-radius:12px;padding:24px">
+<tr><td><p style="color:${brand.email.link};font-size:20px;font-weight:bold;margin:0 0 16px">Tribuna</p>
+<h1 style="font-size:20px;margin:0 0 16px;color:${brand.email.heading}">${escapeHtml(title)}</h1>${body}${footer ? `
+<p style="font-size:12px;color:${brand.email.muted};margin-top:24px">${escapeHtml(footer)}</p>` : ""}</td></tr></table>
 </td></tr></table></body></html>`;
 }
 
@@ -43,8 +44,8 @@ export function signInLinkEmail(link: string, userFound: boolean) {
     html: emailLayout(
       action,
       `<p>Tocá el botón para continuar. El enlace vence en 30 minutos y sirve una sola vez.</p>
-<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#14b8a6;color:#0f1115;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">${action}</a></p>
-<p style="font-size:12px;color:#8a8f98;word-break:break-all">${escapeHtml(link)}</p>`,
+<p><a href="${escapeHtml(link)}" style="display:inline-block;background:${brand.email.button};color:${brand.email.buttonText};padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">${action}</a></p>
+<p style="font-size:12px;color:${brand.email.muted};word-break:break-all">${escapeHtml(link)}</p>`,
     ),
     text: `${action}: ${link}\nEl enlace vence en 30 minutos y sirve una sola vez.`,
   };
@@ -56,7 +57,7 @@ export function recoveryCodeEmail(code: string) {
     html: emailLayout(
       "Recuperá tu contraseña",
       `<p>Ingresá este código en Tribuna para elegir una contraseña nueva. Vence en 15 minutos.</p>
-<p style="font-size:32px;letter-spacing:8px;font-weight:bold;color:#ffffff">${escapeHtml(code)}</p>`,
+<p style="font-size:32px;letter-spacing:8px;font-weight:bold;color:${brand.email.heading}">${escapeHtml(code)}</p>`,
     ),
     text: `Tu código para recuperar la contraseña es ${code}. Vence en 15 minutos.`,
   };
@@ -86,12 +87,12 @@ export function ticketsEmail(input: TicketsEmailInput) {
   const title = input.invitedBy ? `${input.invitedBy} te invitó a ${input.eventName}` : `¡Listo! ${plural} para ${input.eventName}`;
   const blocks = input.tickets
     .map(
-      (t, i) => `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:#ffffff;border-radius:12px">
-<tr><td align="center" style="padding:20px;color:#111111">
-<p style="margin:0 0 4px;font-size:13px;color:#555555">${unit} ${i + 1} de ${count} · ${escapeHtml(t.ticketTypeName)}</p>
-<p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:#111111">${escapeHtml(t.holderName)}</p>
-<img src="${escapeHtml(t.qrSrc)}" width="240" height="240" alt="Código QR de la ${unit.toLowerCase()} ${i + 1}" style="display:block;width:240px;height:240px;background:#ffffff;border:0">
-<p style="margin:12px 0 0;font-size:12px;color:#555555">Orden ${escapeHtml(input.orderCode)}</p>
+      (t, i) => `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:${brand.email.ticket};border-radius:12px">
+<tr><td align="center" style="padding:20px;color:${brand.email.ticketText}">
+<p style="margin:0 0 4px;font-size:13px;color:${brand.email.ticketMuted}">${unit} ${i + 1} de ${count} · ${escapeHtml(t.ticketTypeName)}</p>
+<p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(t.holderName)}</p>
+<img src="${escapeHtml(t.qrSrc)}" width="240" height="240" alt="Código QR de la ${unit.toLowerCase()} ${i + 1}" style="display:block;width:240px;height:240px;background:${brand.email.ticket};border:0">
+<p style="margin:12px 0 0;font-size:12px;color:${brand.email.ticketMuted}">Orden ${escapeHtml(input.orderCode)}</p>
 </td></tr></table>`,
     )
     .join("\n");
@@ -103,8 +104,8 @@ export function ticketsEmail(input: TicketsEmailInput) {
 <p style="margin:0 0 16px">${escapeHtml(input.venue)}</p>
 <p>${input.menu ? "Mostrá cada QR en la barra, desde el celular o impreso, y te lo entregan. También te adjuntamos el PDF. Cada QR sirve una sola vez." : "Mostrá el QR en la entrada, desde el celular o impreso. También te adjuntamos el PDF. Cada entrada sirve una sola vez: no la compartas."}</p>
 ${blocks}
-<p><a href="${escapeHtml(input.link)}" style="display:inline-block;background:#14b8a6;color:#0f1115;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">Ver mis entradas</a></p>
-<p style="font-size:12px;color:#8a8f98;word-break:break-all">${escapeHtml(input.link)}</p>`,
+<p><a href="${escapeHtml(input.link)}" style="display:inline-block;background:${brand.email.button};color:${brand.email.buttonText};padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">Ver mis entradas</a></p>
+<p style="font-size:12px;color:${brand.email.muted};word-break:break-all">${escapeHtml(input.link)}</p>`,
       "Guardá este correo: tiene tus entradas y el link a tu compra.",
     ),
     text: [

@@ -12,6 +12,7 @@ import { parseInput } from "#server/validation";
 import { joinPromoterGroup } from "#server/promoters/membership";
 import { requireSecondFactor } from "#server/accounts/two-factor";
 import { CAPABILITIES, requireCapability, type Capability } from "./permissions";
+import { brand } from "../../tailwind.config";
 
 export const TEAM_INVITATION_EMAIL_KIND = "team-invitation";
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -151,7 +152,7 @@ export async function sendMembershipInvitation(ctx: Ctx, input: { organizationId
     html: emailLayout(
       `Te invitaron al equipo de ${orgName}`,
       `<p>Te sumaron como <strong>${escapeHtml(as)}</strong> en ${escapeHtml(orgName)}.</p>
-<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:12px 20px;background:#f5c518;color:#000;font-weight:bold;border-radius:8px;text-decoration:none">Aceptar la invitación</a></p>
+<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:12px 20px;background:${brand.email.button};color:${brand.email.buttonText};font-weight:bold;border-radius:8px;text-decoration:none">Aceptar la invitación</a></p>
 <p>Si todavía no tenés cuenta en Tribuna, la creás al entrar. El link vence en 7 días y sirve una sola vez.</p>`,
       "Si no esperabas esta invitación, podés ignorar este correo.",
     ),

@@ -1,5 +1,6 @@
 import { formatMoney } from "#common/money";
 import { emailLayout, escapeHtml as escape } from "#server/email/templates";
+import { brand } from "../../tailwind.config";
 
 /** The buyer's emails about a withdrawal, one per step. */
 const layout = (title: string, body: string) => emailLayout(title, body, "");
@@ -17,8 +18,8 @@ function mail(kind: string, subject: string, title: string, paragraphs: string[]
   const html = layout(
     title,
     `${paragraphs.map((p) => `<p>${escape(p)}</p>`).join("")}
-<p style="font-size:24px;letter-spacing:2px;font-weight:bold;color:#ffffff">${escape(d.code)}</p>
-<p><a href="${escape(d.statusUrl)}" style="color:#14b8a6">Ver el estado de tu devolución</a></p>`,
+<p style="font-size:24px;letter-spacing:2px;font-weight:bold;color:${brand.email.heading}">${escape(d.code)}</p>
+<p><a href="${escape(d.statusUrl)}" style="color:${brand.email.link}">Ver el estado de tu devolución</a></p>`,
   );
   const text = `${title}\n\n${paragraphs.join("\n\n")}\n\nCódigo de gestión: ${d.code}\nEstado: ${d.statusUrl}`;
   return { kind, subject, html, text };

@@ -3,6 +3,7 @@ import { formatDateTime } from "#common/dates";
 import { paymentsMode } from "#server/env";
 import { TEST_MODE_NOTICE } from "#server/email/templates";
 import { shortTicketCode } from "#common/door";
+import { brand, hexToRgbUnit } from "../../tailwind.config";
 import { qrPng } from "./qr";
 import { venueLabel, whenLabel, type TicketEventView, type TicketView } from "./tickets";
 
@@ -40,9 +41,9 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
   return lines;
 }
 
-const TEAL = rgb(0.078, 0.722, 0.651);
-const INK = rgb(0.07, 0.07, 0.09);
-const MUTED = rgb(0.38, 0.4, 0.44);
+const TEAL = rgb(...hexToRgbUnit(brand.primary[500]));
+const INK = rgb(...hexToRgbUnit(brand.ink));
+const MUTED = rgb(...hexToRgbUnit(brand.surfaces.light.muted));
 
 /**
  * One A4 page per ticket: event, date (Buenos Aires), venue, a large QR on
@@ -73,7 +74,7 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
     text("Tribuna", margin, y - 18, 22, bold, TEAL);
     if (paymentsMode() === "sandbox") {
       // Printed where nobody can miss it: a simulated purchase is not a ticket.
-      page.drawRectangle({ x: margin, y: y - 48, width: width - 2 * margin, height: 22, color: rgb(0.99, 0.83, 0.3) });
+      page.drawRectangle({ x: margin, y: y - 48, width: width - 2 * margin, height: 22, color: rgb(...hexToRgbUnit(brand.testMode.background)) });
       text(TEST_MODE_NOTICE, margin + 8, y - 41, 10, bold);
       y -= 30;
     }
@@ -101,7 +102,7 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
     const png = await pdf.embedPng(await qrPng(ticket.qrPayload, 600));
     const qrX = (width - size) / 2;
     y -= size + 16;
-    page.drawRectangle({ x: qrX - 8, y: y - 8, width: size + 16, height: size + 16, color: rgb(1, 1, 1), borderColor: rgb(0.85, 0.86, 0.88), borderWidth: 1 });
+    page.drawRectangle({ x: qrX - 8, y: y - 8, width: size + 16, height: size + 16, color: rgb(...hexToRgbUnit(brand.paper)), borderColor: rgb(...hexToRgbUnit(brand.rule)), borderWidth: 1 });
     page.drawImage(png, { x: qrX, y, width: size, height: size });
     y -= 40;
 

@@ -11,6 +11,7 @@ import { ticketAttachments } from "./email";
 import { newTicketCode } from "./issue";
 import { qrPayloadFor } from "./qr";
 import { listMyTickets, TICKET_STATUS_LABELS, venueLabel, whenLabel, type MyTicket, type TicketEventView, type TicketView } from "./tickets";
+import { brand } from "../../tailwind.config";
 
 export const TICKET_TRANSFER_EMAIL_KIND = "ticket-transfer";
 export const TICKET_TRANSFER_NOTICE_EMAIL_KIND = "ticket-transfer-notice";
@@ -156,12 +157,12 @@ async function sendTransferEmails(
       `<p>${escapeHtml(input.sender)} te envió esta entrada. Es tuya: mostrá el QR en la entrada, desde el celular o impreso (también va en el PDF adjunto).</p>
 <p style="margin:0 0 4px">${escapeHtml(when)}</p>
 <p style="margin:0 0 16px">${escapeHtml(venue)}</p>
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:#ffffff;border-radius:12px">
-<tr><td align="center" style="padding:20px;color:#111111">
-<p style="margin:0 0 4px;font-size:13px;color:#555555">${escapeHtml(ticket.ticketTypeName)}</p>
-<p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:#111111">${escapeHtml(ticket.holderName)}</p>
-<img src="cid:${escapeHtml(images[0].cid)}" width="240" height="240" alt="Código QR de tu entrada" style="display:block;width:240px;height:240px;background:#ffffff;border:0">
-<p style="margin:12px 0 0;font-size:12px;color:#555555">Orden ${escapeHtml(orderCode)}</p>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:${brand.email.ticket};border-radius:12px">
+<tr><td align="center" style="padding:20px;color:${brand.email.ticketText}">
+<p style="margin:0 0 4px;font-size:13px;color:${brand.email.ticketMuted}">${escapeHtml(ticket.ticketTypeName)}</p>
+<p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(ticket.holderName)}</p>
+<img src="cid:${escapeHtml(images[0].cid)}" width="240" height="240" alt="Código QR de tu entrada" style="display:block;width:240px;height:240px;background:${brand.email.ticket};border:0">
+<p style="margin:12px 0 0;font-size:12px;color:${brand.email.ticketMuted}">Orden ${escapeHtml(orderCode)}</p>
 </td></tr></table>
 <p>La entrada sirve una sola vez: no compartas el QR.</p>`,
       "Guardá este correo: tiene tu entrada.",
