@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { currentRequestOrigin } from "./http/request-origin";
 
 /**
  * Environment, parsed once at start-up. A wrong value stops the server with a
@@ -33,6 +34,8 @@ const schema = z.object({
   SECURE_COOKIES: z.enum(["true", "false"]).optional(),
   /** Shows /dev/correos (the email log) in production too; end-to-end runs against a build use it. */
   ENABLE_DEV_MAILBOX: z.enum(["true", "false"]).optional(),
+  /** `true` behind a proxy that sets X-Forwarded-For (server.ts reads the client address from it). */
+  TRUST_PROXY: z.enum(["true", "false"]).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -119,20 +122,37 @@ export function startupProblems(e: Env = env()): string[] {
   return problems;
 }
 
+/**
+ * The base of every link and redirect the app builds: APP_URL when set;
+ * otherwise the origin of the request being served, when it is a local one
+ * (a visitor on http://127.0.0.1:3000 stays there, see server/http/request-origin.ts);
+ * otherwise (jobs, other hosts) http://localhost:PORT. Decision 114.
+ */
 export function appUrl(): string {
-  return env().APP_URL ?? `http://localhost:${env().PORT}`;
+  return env().APP_URL ?? currentRequestOrigin() ?? `http://localhost:${env().PORT}`;
 }
 
 export function secureCookies(): boolean {
   const explicit = env().SECURE_COOKIES;
   if (explicit) return explicit === "true";
-  return appUrl().startsWith("https://");
+  return (env().APP_URL ?? "").startsWith("https://");
 }
 
-/** The dev mailbox (/dev/correos) lists every email sent, sign-in links included: never on in production unless asked. */
-export function devMailboxEnabled(): boolean {
+/** Emails really leave (SMTP_URL); without it they only reach the email log, read at /dev/correos. */
+export function smtpConfigured(): boolean {
+  return Boolean(env().SMTP_URL);
+}
+
+/**
+ * The dev mailbox (/dev/correos) lists every email sent, sign-in links included: open outside production and
+ * with ENABLE_DEV_MAILBOX=true; in production without SMTP (the `npm start` demo) also for a request from the
+ * same machine (`fromLoopback`, see app/lib/dev-mailbox.server.ts), since the emails cannot be read anywhere else.
+ */
+export function devMailboxEnabled(options: { fromLoopback?: boolean } = {}): boolean {
   const e = env();
-  return e.NODE_ENV !== "production" || e.ENABLE_DEV_MAILBOX === "true";
+  if (e.NODE_ENV !== "production" || e.ENABLE_DEV_MAILBOX === "true") return true;
+  if (e.ENABLE_DEV_MAILBOX === "false") return false;
+  return !e.SMTP_URL && options.fromLoopback === true;
 }
 
 /** Values that may reach the browser: nothing secret ever goes here. */

@@ -2,15 +2,45 @@ import { desc, eq, sql } from "drizzle-orm";
 import { DateTime } from "luxon";
 import { getDb } from "#server/db/client";
 import { emailAttachments, emailLog } from "#server/db/schema";
-import { devMailboxEnabled } from "#server/env";
+import { clientIp } from "#server/auth/request-auth";
+import { devMailboxEnabled, env, smtpConfigured } from "#server/env";
+import { isLoopbackAddress } from "#server/http/request-origin";
+
+/**
+ * A request from this same machine: the socket's address (or, behind a trusted proxy, the client's) is loopback.
+ * Without TRUST_PROXY, a request that came through a proxy on this machine also arrives from loopback: any
+ * forwarding header means it did, and it does not count (decision 114).
+ */
+export function fromLoopback(request: Request): boolean {
+  if (!isLoopbackAddress(clientIp(request))) return false;
+  if (env().TRUST_PROXY === "true") return true;
+  return !["x-forwarded-for", "forwarded", "x-real-ip", "x-forwarded-host"].some((name) => request.headers.has(name));
+}
+
+/** Whether this request may read /dev/correos (server/env.ts devMailboxEnabled). */
+export function devMailboxOpenFor(request: Request): boolean {
+  return devMailboxEnabled({ fromLoopback: fromLoopback(request) });
+}
 
 /**
  * The dev mailbox (/dev/correos): reads the email log, where every email the
  * app sends is written first (DESIGN.md §6). Off in production unless
- * ENABLE_DEV_MAILBOX=true, and then the pages answer 404.
+ * ENABLE_DEV_MAILBOX=true, or there is no SMTP and the request comes from this
+ * machine; otherwise the pages answer 404.
  */
-export function assertDevMailbox() {
-  if (!devMailboxEnabled()) throw new Response("Not Found", { status: 404 });
+export function assertDevMailbox(request: Request) {
+  if (!devMailboxOpenFor(request)) throw new Response("Not Found", { status: 404 });
+}
+
+/**
+ * Where a page that just sent an email tells the person to read it: only when
+ * no email leaves (no SMTP_URL) and this visitor may open the mailbox; null
+ * otherwise. `to` narrows the list to that address; `id` opens one email.
+ */
+export function mailboxLink(request: Request, options: { to?: string | null; id?: string | null } = {}): string | null {
+  if (smtpConfigured() || !devMailboxOpenFor(request)) return null;
+  if (options.id) return `/dev/correos/${options.id}`;
+  return options.to ? `/dev/correos?to=${encodeURIComponent(options.to)}` : "/dev/correos";
 }
 
 /** The spec's date format, in Buenos Aires time. */

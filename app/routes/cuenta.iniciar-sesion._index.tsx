@@ -6,10 +6,11 @@ import { GOOGLE_ACCOUNT_MISMATCH, GOOGLE_EMAIL_NOT_VERIFIED } from "#server/acco
 import { createSignInLink } from "#server/accounts/sign-in-link";
 import { CALLBACK_COOKIE, parseCookies } from "#server/auth/cookies";
 import { googleEnabled } from "#server/auth/google";
-import { devMailboxEnabled } from "#server/env";
+import { mailboxLink } from "#app/lib/dev-mailbox.server";
 import { domainErrorReply, invalidReply } from "#app/lib/forms.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { AccountLinks, AccountPage } from "#app/components/account/AccountPage";
+import { MailboxNotice } from "#app/components/account/MailboxNotice";
 import { FormErrors, Notice } from "#app/components/account/Notice";
 import { emailFormSchema } from "#app/components/account/schemas";
 import { useAccountForm, useIsSubmitting } from "#app/components/account/useAccountForm";
@@ -29,7 +30,6 @@ export function loader({ request }: LoaderFunctionArgs) {
   const error = new URL(request.url).searchParams.get("error");
   return {
     googleEnabled: googleEnabled(),
-    devMailbox: devMailboxEnabled(),
     error: error ? (GOOGLE_ERRORS[error] ?? null) : null,
   };
 }
@@ -45,7 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     const returnTo = parseCookies(request.headers.get("cookie"))[CALLBACK_COOKIE] ?? null;
     const sent = await createSignInLink(ctx, { email: submission.value.email, returnTo });
-    return data({ result: submission.reply(), sent }, { headers });
+    return data({ result: submission.reply(), sent: { ...sent, mailbox: mailboxLink(request, { id: sent.logEmailId }) } }, { headers });
   } catch (error) {
     const reply = domainErrorReply(submission, error);
     return data({ result: reply.result, sent: null }, { status: reply.status, headers });
@@ -53,7 +53,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function SignInPage() {
-  const { googleEnabled, devMailbox, error } = useLoaderData<typeof loader>();
+  const { googleEnabled, error } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const sent = actionData?.sent;
   const [form, fields] = useAccountForm(emailFormSchema, { id: "enlace-email", lastResult: actionData?.result });
@@ -87,13 +87,7 @@ export default function SignInPage() {
                 : "Todavía no tenés cuenta con ese email: abrí el enlace para crearla en un paso."}{" "}
               Vence en 30 minutos y sirve una sola vez.
             </p>
-            {devMailbox ? (
-              <p className="mt-2">
-                <Link to={`/dev/correos/${sent.logEmailId}`} className="underline">
-                  Ver el correo en el buzón de desarrollo
-                </Link>
-              </p>
-            ) : null}
+            <MailboxNotice href={sent.mailbox} />
             <p className="mt-2">
               <Link to="/cuenta/iniciar-sesion" className="underline">
                 Usar otro email

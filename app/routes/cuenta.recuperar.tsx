@@ -3,9 +3,11 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { recoverPassword } from "#server/accounts/recovery";
+import { mailboxLink } from "#app/lib/dev-mailbox.server";
 import { domainErrorReply, invalidReply } from "#app/lib/forms.server";
 import { getRequestContext, signedInRedirect } from "#app/lib/session.server";
 import { AccountLinks, AccountPage } from "#app/components/account/AccountPage";
+import { MailboxNotice } from "#app/components/account/MailboxNotice";
 import { FormErrors, Notice } from "#app/components/account/Notice";
 import { recoverFormSchema } from "#app/components/account/schemas";
 import { useAccountForm, useIsSubmitting } from "#app/components/account/useAccountForm";
@@ -17,7 +19,8 @@ export const meta: MetaFunction = () => [{ title: "Elegí una contraseña nueva 
 const HIDDEN = ["password", "code"];
 
 export function loader({ request }: LoaderFunctionArgs) {
-  return { email: new URL(request.url).searchParams.get("email") ?? "" };
+  const email = new URL(request.url).searchParams.get("email") ?? "";
+  return { email, mailbox: email ? mailboxLink(request, { to: email }) : null };
 }
 
 /** `recoverPassword`: a valid code sets the new password and signs in. */
@@ -37,7 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function RecoverPasswordPage() {
-  const { email } = useLoaderData<typeof loader>();
+  const { email, mailbox } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useAccountForm(recoverFormSchema, { id: "recuperar", lastResult: actionData?.result, defaultValue: { email } });
   const submitting = useIsSubmitting();
@@ -45,7 +48,10 @@ export default function RecoverPasswordPage() {
     <AccountPage title="Elegí una contraseña nueva">
       {email && !actionData ? (
         <Notice tone="info">
-          Si <strong>{email}</strong> tiene una cuenta en Tribuna, te enviamos un código de 6 números. Vence en 15 minutos; revisá también la carpeta de spam.
+          <p>
+            Si <strong>{email}</strong> tiene una cuenta en Tribuna, te enviamos un código de 6 números. Vence en 15 minutos; revisá también la carpeta de spam.
+          </p>
+          <MailboxNotice href={mailbox} />
         </Notice>
       ) : null}
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-2">

@@ -7,8 +7,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: "robots", content: "noindex" },
 ];
 
-export async function loader({ params }: LoaderFunctionArgs) {
-  assertDevMailbox();
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  assertDevMailbox(request);
   const email = await getLoggedEmail(params.id ?? "");
   if (!email) throw new Response("Not Found", { status: 404 });
   return { email: { ...email, html: framedHtml(email.html) } };

@@ -7,7 +7,7 @@ import { fieldInputClasses } from "#app/components/ui/Field";
 export const meta: MetaFunction = () => [{ title: "Buzón de desarrollo · Tribuna" }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  assertDevMailbox();
+  assertDevMailbox(request);
   const to = new URL(request.url).searchParams.get("to");
   return { to: to ?? "", emails: await listLoggedEmails({ to }) };
 }
@@ -19,7 +19,7 @@ export default function DevMailboxPage() {
     <main className="mx-auto w-full max-w-5xl px-4 py-10">
       <h1 className="text-2xl font-bold">Buzón de desarrollo</h1>
       <p className="mt-1 text-sm text-[var(--muted)]">
-        Los últimos correos que mandó la app (sin SMTP solo quedan acá). No está disponible en producción.
+        Los últimos correos que mandó la app. Sin un servidor de correo (SMTP) configurado no salen: quedan solo acá. En producción solo se puede abrir desde la misma computadora donde corre Tribuna, o con ENABLE_DEV_MAILBOX=true.
       </p>
       <Form method="get" className="mt-6 flex flex-wrap items-end gap-2">
         <div className="flex min-w-64 flex-1 flex-col gap-1">

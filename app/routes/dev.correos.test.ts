@@ -48,8 +48,10 @@ describe("/dev/correos", () => {
     expect((await run(detail.loader, getRequest(`/dev/correos/${unknown}`), { id: unknown })).status).toBe(404);
   });
 
-  it("is not there in production, unless ENABLE_DEV_MAILBOX=true", async () => {
+  it("is not there in production for other machines, unless ENABLE_DEV_MAILBOX=true", async () => {
     vi.stubEnv("NODE_ENV", "production");
+    vi.stubEnv("SMTP_URL", "");
+    vi.stubEnv("ENABLE_DEV_MAILBOX", "");
     vi.resetModules();
     const prod = await import("./dev.correos._index");
     expect((await run(prod.loader, getRequest("/dev/correos"))).status).toBe(404);
@@ -58,5 +60,47 @@ describe("/dev/correos", () => {
     vi.resetModules();
     const enabled = await import("./dev.correos._index");
     expect((await run(enabled.loader, getRequest("/dev/correos"))).status).toBe(200);
+  });
+
+  it("in production without SMTP (npm start), opens for a request from this same machine only (decision 114)", async () => {
+    vi.stubEnv("NODE_ENV", "production");
+    vi.stubEnv("SMTP_URL", "");
+    vi.stubEnv("ENABLE_DEV_MAILBOX", "");
+    vi.stubEnv("TRUST_PROXY", "");
+    vi.resetModules();
+    const prod = await import("./dev.correos._index");
+    const one = await import("./dev.correos.$id");
+    for (const ip of ["127.0.0.1", "::1", "::ffff:127.0.0.1"]) expect((await run(prod.loader, getRequest("/dev/correos", { ip }))).status, ip).toBe(200);
+    expect((await run(one.loader, getRequest("/dev/correos/x", { ip: "127.0.0.1" }), { id: "x" })).status).toBe(404);
+    for (const ip of ["192.168.0.10", "198.51.100.10", "10.0.0.2"]) expect((await run(prod.loader, getRequest("/dev/correos", { ip }))).status, ip).toBe(404);
+    // A proxy on this machine: the socket is loopback but the request came from elsewhere.
+    const proxied = getRequest("/dev/correos", { ip: "127.0.0.1", headers: { "x-forwarded-for": "203.0.113.9" } });
+    expect((await run(prod.loader, proxied)).status).toBe(404);
+
+    // With SMTP the emails leave: the mailbox stays closed even locally; ENABLE_DEV_MAILBOX=false closes it too.
+    vi.stubEnv("SMTP_URL", "smtp://usuario:clave@localhost:2525");
+    vi.resetModules();
+    const withSmtp = await import("./dev.correos._index");
+    expect((await run(withSmtp.loader, getRequest("/dev/correos", { ip: "127.0.0.1" }))).status).toBe(404);
+    vi.stubEnv("SMTP_URL", "");
+    vi.stubEnv("ENABLE_DEV_MAILBOX", "false");
+    vi.resetModules();
+    const off = await import("./dev.correos._index");
+    expect((await run(off.loader, getRequest("/dev/correos", { ip: "127.0.0.1" }))).status).toBe(404);
+  });
+
+  it("pages that send an email say where to read it only when no SMTP is configured and the visitor may open the mailbox", async () => {
+    vi.stubEnv("NODE_ENV", "production");
+    vi.stubEnv("SMTP_URL", "");
+    vi.stubEnv("ENABLE_DEV_MAILBOX", "");
+    vi.resetModules();
+    const { mailboxLink } = await import("#app/lib/dev-mailbox.server");
+    expect(mailboxLink(getRequest("/", { ip: "127.0.0.1" }), { to: "a+b@example.com" })).toBe("/dev/correos?to=a%2Bb%40example.com");
+    expect(mailboxLink(getRequest("/", { ip: "127.0.0.1" }), { id: "123" })).toBe("/dev/correos/123");
+    expect(mailboxLink(getRequest("/", { ip: "198.51.100.10" }), { to: "a@example.com" })).toBeNull();
+    vi.stubEnv("SMTP_URL", "smtp://usuario:clave@localhost:2525");
+    vi.resetModules();
+    const withSmtp = await import("#app/lib/dev-mailbox.server");
+    expect(withSmtp.mailboxLink(getRequest("/", { ip: "127.0.0.1" }))).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable, writeReadableStreamToWritable } from 
 import { hasControlCharacters } from "#common/control-characters";
 import { readAtMost } from "./body-limit";
 import { plainPage } from "./plain-page";
+import { runWithRequestOrigin } from "./request-origin";
 
 /**
  * Hostile input refused at the door, before Remix, GraphQL or the database
@@ -182,7 +183,8 @@ export function webRequestHandler(handleRequest: (request: globalThis.Request) =
         signal: controller.signal,
         ...(body ? { body, duplex: "half" } : {}),
       } as RequestInit);
-      const response = await handleRequest(request);
+      // Links and redirects built while serving it use the visitor's own origin when APP_URL is not set (decision 114).
+      const response = await runWithRequestOrigin(request.url, () => handleRequest(request));
       res.statusMessage = response.statusText;
       res.status(response.status);
       for (const [key, value] of response.headers.entries()) res.append(key, value);
