@@ -3,11 +3,16 @@ import { Link, useLocation } from "@remix-run/react";
 import type { Theme } from "#app/lib/theme";
 import { Drawer } from "./Drawer";
 import { Header, MENU_TOGGLE_ID } from "./Header";
-import { legalLinks, PATHS, type ShellUser } from "./navigation";
+import { isBackOffice, legalLinks, PATHS, type ShellUser } from "./navigation";
 import { NavigationProgress } from "./NavigationProgress";
 
 /**
  * The page frame: loading bar, header, drawer, content and footer.
+ *
+ * Buyer pages are a storefront (header, content, footer): the drawer is a
+ * slide-over opened by the header's menu button at every width. In the back
+ * office (/organizacion…, /admin…) it stays open beside the content from md
+ * up ("docked"), as the spec's 270 px drawer.
  *
  * The drawer opens without JavaScript: the #menu-toggle checkbox comes first
  * and the drawer and backdrop follow it (`peer-checked`). With JavaScript it
@@ -16,6 +21,7 @@ import { NavigationProgress } from "./NavigationProgress";
 export function AppShell({ user, theme, testMode = false, children }: { user: ShellUser | null; theme: Theme; testMode?: boolean; children: ReactNode }) {
   const toggle = useRef<HTMLInputElement>(null);
   const location = useLocation();
+  const docked = isBackOffice(location.pathname);
 
   useEffect(() => {
     if (toggle.current) toggle.current.checked = false;
@@ -45,28 +51,29 @@ export function AppShell({ user, theme, testMode = false, children }: { user: Sh
         ref={toggle}
         id={MENU_TOGGLE_ID}
         type="checkbox"
-        className="peer sr-only md:hidden"
+        className={`peer sr-only ${docked ? "md:hidden" : ""}`}
+        data-docked={docked ? "" : undefined}
         aria-label="Menú"
         aria-controls="menu"
       />
-      <Header user={user} theme={theme} testMode={testMode} />
+      <Header user={user} theme={theme} testMode={testMode} docked={docked} />
       <label
         htmlFor={MENU_TOGGLE_ID}
         aria-hidden="true"
-        className="fixed inset-0 z-[45] hidden cursor-default bg-black/50 peer-checked:block md:hidden!"
+        className={`fixed inset-0 z-[45] hidden cursor-default bg-black/50 peer-checked:block ${docked ? "md:hidden!" : ""}`}
       />
-      <Drawer user={user} theme={theme} />
-      <div className="flex flex-1 flex-col md:pl-drawer">
+      <Drawer user={user} theme={theme} docked={docked} />
+      <div className={`flex flex-1 flex-col ${docked ? "md:pl-drawer" : ""}`}>
         <div id="contenido" className="flex-1">
           {children}
         </div>
-        <Footer />
+        <Footer docked={docked} />
       </div>
     </div>
   );
 }
 
-function Footer() {
+function Footer({ docked }: { docked: boolean }) {
   return (
     <footer className="border-t border-[var(--border)] px-4 py-6 text-sm text-[var(--muted)] sm:px-6">
       <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-4 gap-y-2">
@@ -74,12 +81,12 @@ function Footer() {
         <a href="mailto:ayuda@tribuna.ar" className="hover:text-[var(--text)]">
           ayuda@tribuna.ar
         </a>
-        {/* From md up these two are always visible in the drawer. */}
+        {/* In the back office, from md up, these two are always visible in the drawer. */}
         {legalLinks().map((item) => (
           <Link
             key={item.to}
             to={item.to}
-            className={`hover:text-[var(--text)] md:hidden ${item.to === PATHS.refunds ? "font-bold text-[var(--text)]" : ""}`}
+            className={`hover:text-[var(--text)] ${docked ? "md:hidden" : ""} ${item.to === PATHS.refunds ? "font-bold text-[var(--text)]" : ""}`}
           >
             {item.label}
           </Link>

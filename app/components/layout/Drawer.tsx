@@ -26,12 +26,14 @@ function Section({ title, items }: { title?: string; items: NavItem[] }) {
 }
 
 /**
- * The 270px drawer: fixed beside the content from md (900px) up; below,
- * a slide-over opened by the header's menu button. It is driven by the
- * #menu-toggle checkbox that precedes it (`peer-checked`), so it opens and
- * closes without JavaScript.
+ * The 270px drawer: a slide-over opened by the header's menu button; in the
+ * back office (`docked`) fixed beside the content from md (900px) up. It is
+ * driven by the #menu-toggle checkbox that precedes it (`peer-checked`), so
+ * it opens and closes without JavaScript.
  */
-export function Drawer({ user, theme }: { user: ShellUser | null; theme: Theme }) {
+export function Drawer({ user, theme, docked = false }: { user: ShellUser | null; theme: Theme; docked?: boolean }) {
+  // What only the slide-over shows (its title bar, the account and the theme): hidden where the drawer is docked.
+  const slideOverOnly = docked ? "md:hidden" : "";
   return (
     <aside
       id="menu"
@@ -40,10 +42,10 @@ export function Drawer({ user, theme }: { user: ShellUser | null; theme: Theme }
         "fixed inset-y-0 left-0 z-50 flex w-drawer flex-col overflow-y-auto border-r border-[var(--border)] bg-[var(--bg)]",
         "invisible -translate-x-full transition-[transform,visibility] duration-200",
         "peer-checked:visible peer-checked:translate-x-0 peer-checked:shadow-2xl",
-        "md:visible md:top-[calc(var(--spacing-header)+var(--spacing-test-banner))] md:z-30 md:translate-x-0 md:shadow-none",
+        docked ? "md:visible md:top-[calc(var(--spacing-header)+var(--spacing-test-banner))] md:z-30 md:translate-x-0 md:shadow-none" : "",
       ].join(" ")}
     >
-      <div className="flex h-header shrink-0 items-center justify-between border-b border-[var(--border)] px-4 md:hidden">
+      <div className={`flex h-header shrink-0 items-center justify-between border-b border-[var(--border)] px-4 ${slideOverOnly}`}>
         <span className="text-lg font-bold">Menú</span>
         <label
           htmlFor={MENU_TOGGLE_ID}
@@ -58,8 +60,8 @@ export function Drawer({ user, theme }: { user: ShellUser | null; theme: Theme }
       </div>
       <nav aria-label="Secciones" className="flex-1 px-3 py-2">
         <Section items={mainLinks(user)} />
-        {/* Account actions live in the header from md up. */}
-        <div className="border-t border-[var(--border)] py-2 md:hidden">
+        {/* In the back office the account actions live in the header from md up. */}
+        <div className={`border-t border-[var(--border)] py-2 ${slideOverOnly}`}>
           {user ? (
             <ul>
               <li>
@@ -93,7 +95,7 @@ export function Drawer({ user, theme }: { user: ShellUser | null; theme: Theme }
         ) : null}
       </nav>
       <div className="border-t border-[var(--border)] px-3 py-3">
-        <div className="flex items-center justify-between px-3 pb-2 md:hidden">
+        <div className={`flex items-center justify-between px-3 pb-2 ${slideOverOnly}`}>
           <span className="text-sm text-[var(--muted)]">Tema</span>
           <ThemeSwitch theme={theme} />
         </div>

@@ -25,6 +25,15 @@ export const PATHS = {
   themeAction: "/preferencias/tema",
 } as const;
 
+/**
+ * The back office (/organizacion…, /admin…) keeps the drawer open beside the
+ * content from md up; every other page is the storefront (header, content,
+ * footer), where the drawer opens from the header's menu button at every width.
+ */
+export function isBackOffice(pathname: string): boolean {
+  return /^\/(organizacion|admin)(\/|$)/.test(pathname);
+}
+
 export const WITHDRAWAL_LABEL = "Botón de arrepentimiento";
 
 /** Header and drawer: everyone. */
