@@ -11,6 +11,7 @@ import {
   startTwoFactorEnrolment,
   twoFactorStatus,
 } from "#server/accounts/two-factor";
+import { isDomainError } from "#server/errors";
 import { withFlash } from "#app/lib/flash.server";
 import { domainErrorReply, invalidReply } from "#app/lib/forms.server";
 import { requireUser } from "#app/lib/session.server";
@@ -45,7 +46,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   if (intent === "start") {
-    await startTwoFactorEnrolment(ctx);
+    try {
+      await startTwoFactorEnrolment(ctx);
+    } catch (error) {
+      // Already on (a second tab, a repeated post): back to the page, which shows how it is now, with the reason.
+      if (!isDomainError(error)) throw error;
+      return redirect("/cuenta/seguridad", { headers: withFlash(headers, { type: "error", message: error.message }) });
+    }
     return redirect("/cuenta/seguridad#activar", { headers });
   }
   const submission = parseWithZod(formData, { schema: twoFactorCodeForm });
