@@ -26,6 +26,14 @@ describe("formToObject", () => {
   });
 });
 
+describe("formToObject with a name used both as a field and as a group", () => {
+  it("keeps the group, whichever came first, instead of crashing on a string (found by tests/contract/form-fuzz.test.ts)", () => {
+    expect(formToObject({ intent: "save", "intent[1].price": "10" })).toEqual({ intent: [{ price: "10" }] });
+    expect(formToObject({ "intent[1].price": "10", intent: "save" })).toEqual({ intent: [{ price: "10" }] });
+    expect(formToObject({ "venue.city": "Rosario", venue: "x", "venue.city.name": "y" })).toEqual({ venue: { city: { name: "y" } } });
+  });
+});
+
 describe("formToObject with a hostile row index", () => {
   it("drops a row past the limit instead of allocating an array that long (2 s of CPU for 10^8 before the limit)", () => {
     const started = performance.now();

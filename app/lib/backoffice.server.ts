@@ -171,15 +171,18 @@ export function formToObject(values: Record<string, string>): Record<string, unk
     const path = parsePath(name);
     if (!path) continue;
     let node: Record<string | number, unknown> = root;
-    path.forEach((segment, i) => {
+    for (const [i, segment] of path.entries()) {
       if (i === path.length - 1) {
-        node[segment] = value;
-        return;
+        // A group's name used as a plain field too (`code` and `code[0].name`): the group stays, the plain value goes.
+        if (node[segment] === undefined || typeof node[segment] !== "object") node[segment] = value;
+        break;
       }
       const nextIsIndex = typeof path[i + 1] === "number";
       node[segment] ??= nextIsIndex ? [] : {};
+      // A plain field then a group of the same name (`code` and `code[0].name`): the group wins, a form never sends both.
+      if (typeof node[segment] !== "object") node[segment] = nextIsIndex ? [] : {};
       node = node[segment] as Record<string | number, unknown>;
-    });
+    }
   }
   return compactArrays(root) as Record<string, unknown>;
 }
