@@ -17,6 +17,7 @@ import { bodyLimit } from "./server/http/body-limit";
 import { refuseForeignForms } from "./server/http/same-origin";
 import { webRequestHandler, refuseHostileRequests } from "./server/http/request-guard";
 import { securityHeaders } from "./server/http/security-headers";
+import { withContentSecurityPolicy } from "./server/http/csp";
 import { jobHandlers } from "./server/jobs/handlers";
 import { PageCache } from "./server/http/page-cache";
 import { onEventChanged } from "./server/events/changes";
@@ -89,10 +90,12 @@ if (graphqlRoute?.action) {
 }
 
 // Anonymous public pages through the micro-cache (production only): one render for many visitors, a few seconds.
+// Pages carry a Content-Security-Policy with a nonce of their own (server/http/csp.ts), also copies from the micro-cache.
 const handleRemix = createRequestHandler(build as never, dev ? "development" : "production");
+const renderPage = withContentSecurityPolicy((request, nonce) => handleRemix(request, { cspNonce: nonce }));
 const pageCache = dev ? null : new PageCache();
 if (pageCache) onEventChanged(() => pageCache.clear());
-app.all("*", webRequestHandler(pageCache ? (request) => pageCache.handle(request, handleRemix) : handleRemix));
+app.all("*", webRequestHandler(pageCache ? (request) => pageCache.handle(request, renderPage) : renderPage));
 
 const server = app.listen(config.PORT, () => {
   console.log(`Tribuna en http://localhost:${config.PORT}`);

@@ -13,10 +13,12 @@ import type { ViteDevServer } from "vite";
 import { getDb } from "#server/db/client";
 import { startSession } from "#server/auth/sessions";
 import { createTestUser } from "#tests/support/context";
+import { withContentSecurityPolicy } from "#server/http/csp";
 
 let vite: ViteDevServer;
 const cacheDir = path.join(os.tmpdir(), `tribuna-document-test-vite-${process.pid}`);
 let handler: (request: Request) => Promise<Response>;
+let pageHandler: (request: Request) => Promise<Response>;
 
 beforeAll(async () => {
   delete process.env.SENTRY_DSN;
@@ -34,6 +36,7 @@ beforeAll(async () => {
   const build = (await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild;
   const remix = createRequestHandler(build, "development");
   handler = (request) => remix(request);
+  pageHandler = withContentSecurityPolicy((request, nonce) => remix(request, { cspNonce: nonce }));
 }, 120_000);
 
 afterAll(async () => {
@@ -211,5 +214,36 @@ describe("integrations are off without their keys", () => {
     expect(post.status).toBe(404);
     const envelope = await handler(new Request(`${BASE}/monitoring`, { method: "POST", body: '{"dsn":"https://k@o1.ingest.sentry.io/1"}\n' }));
     expect(envelope.status).toBe(404);
+  });
+});
+
+describe("Content-Security-Policy with a nonce per response", () => {
+  async function page(pathname: string, cookie?: string) {
+    const response = await pageHandler(new Request(BASE + pathname, { headers: cookie ? { cookie } : {} }));
+    const policy = response.headers.get("content-security-policy") ?? "";
+    return { policy, html: await response.text(), nonce: policy.match(/'nonce-([^']+)'/)?.[1] };
+  }
+
+  it("every script the page carries (Remix's, the theme's, the pixel's) has this response's nonce, and nothing else may run", async () => {
+    const { policy, html, nonce } = await page("/?pixelId=1234567890", "theme=system");
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(policy).toContain(`script-src 'nonce-${nonce}' 'strict-dynamic'`);
+    expect(policy).toContain("object-src 'none'");
+    expect(policy).toContain("base-uri 'none'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(3);
+    for (const tag of scripts) expect(tag, tag).toContain(`nonce="${nonce}"`);
+    expect(html).toContain("fbq('init'");
+    const preloads = html.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
+    expect(preloads.length).toBeGreaterThan(0);
+  });
+
+  it("two responses never share a nonce", async () => {
+    const first = await page("/ayuda");
+    const second = await page("/ayuda");
+    expect(first.nonce).toBeTruthy();
+    expect(first.nonce).not.toBe(second.nonce);
+    expect(second.html).not.toContain(first.nonce);
   });
 });

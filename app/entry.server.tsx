@@ -1,10 +1,11 @@
 import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable, type EntryContext, type HandleErrorFunction } from "@remix-run/node";
+import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext, type HandleErrorFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { env } from "#server/env";
 import { captureServerError, initServerSentry } from "#app/lib/sentry.server";
+import { NonceContext } from "#app/lib/nonce";
 
 /** How long deferred data may stream before the render is cut (single fetch). */
 export const streamTimeout = 5_000;
@@ -17,7 +18,9 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  loadContext?: AppLoadContext,
 ) {
+  const nonce = loadContext?.cspNonce;
   // Bots and no-streaming clients get the whole document at once.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
 
@@ -37,7 +40,13 @@ export default function handleRequest(
       );
       pipe(body);
     };
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
+    const app = (
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+      </NonceContext.Provider>
+    );
+    const { pipe, abort } = renderToPipeableStream(app, {
+      nonce,
       onShellReady: waitForAll ? undefined : ready,
       onAllReady: waitForAll ? ready : undefined,
       onShellError(error: unknown) {

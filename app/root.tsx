@@ -24,6 +24,7 @@ import { DEFAULT_THEME, parseTheme, THEME_KEY, type Theme } from "#app/lib/theme
 import { readFlash } from "#app/lib/flash.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { useSentryRouteReporting } from "#app/lib/sentry";
+import { useNonce } from "#app/lib/nonce";
 import { captureBoundaryError } from "#app/lib/sentry-start";
 import { AdPixel } from "#app/components/AdPixel";
 import { AppShell } from "#app/components/layout/AppShell";
@@ -99,6 +100,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const bare = useMatches().some((match) => (match.handle as ShellHandle | undefined)?.shell === false);
   const testMode = root?.env.PAYMENTS_SANDBOX ?? false;
   const script = themeScript(theme);
+  const nonce = useNonce();
   useThemeEffects(theme);
   useSentryRouteReporting();
   // Public values only (server/env.ts publicEnv): entry.client reads SENTRY_DSN from here.
@@ -123,11 +125,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : (
           <meta name="theme-color" content={THEME_COLORS[theme]} />
         )}
-        {script ? <script dangerouslySetInnerHTML={{ __html: script }} /> : null}
+        {script ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: script }} /> : null}
         <Meta />
         <Links />
-        {browserEnv ? <script dangerouslySetInnerHTML={{ __html: `window.__ENV=${safeJson(browserEnv)};` }} /> : null}
-        <Analytics apiKey={root?.env.POSTHOG_KEY} />
+        {browserEnv ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.__ENV=${safeJson(browserEnv)};` }} /> : null}
+        <Analytics apiKey={root?.env.POSTHOG_KEY} nonce={nonce} />
       </head>
       <body className="min-h-screen antialiased">
         {bare ? (
@@ -141,9 +143,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
           </AppShell>
         )}
         <SnackbarHost flash={root?.flash ?? null} />
-        <AdPixel pixelId={root?.pixelId} />
-        <ScrollRestoration />
-        <Scripts />
+        <AdPixel pixelId={root?.pixelId} nonce={nonce} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -7,7 +7,7 @@ import { isValidPixelId, loadPixel, pixelInlineScript, pixelNoscriptUrl, trackPi
  * loader and validated again here). Renders nothing for a missing or
  * non-digit id, so no tracking script is ever loaded for it.
  */
-export function AdPixel({ pixelId }: { pixelId: string | null | undefined }) {
+export function AdPixel({ pixelId, nonce }: { pixelId: string | null | undefined; nonce?: string }) {
   const valid = isValidPixelId(pixelId);
   const location = useLocation();
   const firstLocation = useRef(location.key);
@@ -25,7 +25,7 @@ export function AdPixel({ pixelId }: { pixelId: string | null | undefined }) {
   const noscript = pixelNoscriptUrl(pixelId);
   return (
     <>
-      {script ? <script dangerouslySetInnerHTML={{ __html: script }} /> : null}
+      {script ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: script }} /> : null}
       {noscript ? (
         <noscript>
           <img height="1" width="1" style={{ display: "none" }} alt="" src={noscript} />

@@ -76,3 +76,30 @@ describe("PageCache", () => {
     expect(calls()).toBe(5);
   });
 });
+
+describe("PageCache and the Content-Security-Policy nonce", () => {
+  it("serves every copy with a fresh nonce, in the header and in each script tag", async () => {
+    const cache = new PageCache();
+    const nonce = "QUJDREVGR0hJSktMTU5PUA==";
+    const { render, calls } = renderer(() =>
+      page(`<script nonce="${nonce}">a()</script><p>${nonce.length}</p><script nonce="${nonce}" type="module"></script>`, {
+        "cache-control": "public, max-age=30",
+        "content-security-policy": `script-src 'nonce-${nonce}' 'strict-dynamic'; frame-ancestors 'none'`,
+      }),
+    );
+    const first = await cache.handle(request("/eventos/fiesta"), render);
+    expect(first.headers.get("x-cache")).toBe("MISS");
+    expect(await first.text()).toContain(`nonce="${nonce}"`);
+    const seen = new Set([nonce]);
+    for (let i = 0; i < 3; i++) {
+      const copy = await cache.handle(request("/eventos/fiesta"), render);
+      expect(copy.headers.get("x-cache")).toBe("HIT");
+      const fresh = copy.headers.get("content-security-policy")?.match(/'nonce-([^']+)'/)?.[1] ?? "";
+      expect(seen.has(fresh), "a nonce is never reused").toBe(false);
+      seen.add(fresh);
+      const html = await copy.text();
+      expect(html).toBe(`<script nonce="${fresh}">a()</script><p>24</p><script nonce="${fresh}" type="module"></script>`);
+    }
+    expect(calls()).toBe(1);
+  });
+});

@@ -1,4 +1,5 @@
 import { parseCookies } from "#server/auth/cookies";
+import { cspNonce, nonceOfPolicy } from "#server/http/csp";
 
 /**
  * The micro-cache for anonymous public pages (DESIGN.md §8, issue 12): one
@@ -11,7 +12,9 @@ import { parseCookies } from "#server/auth/cookies";
  * be served from it is decided by the request: GET or HEAD, and no cookie
  * that changes the page (session, snackbar, saved cart, anything unknown),
  * only the theme and analytics cookies. The key is the URL and the theme.
- * Stock shown from a copy is advisory: the hold decides.
+ * Stock shown from a copy is advisory: the hold decides. A copy never repeats
+ * its Content-Security-Policy nonce: each response it serves gets a fresh one
+ * in the header and in every script tag.
  */
 export interface PageCacheOptions {
   ttlMs?: number;
@@ -24,6 +27,9 @@ interface Entry {
   headers: [string, string][];
   body: ArrayBuffer;
   expiresAt: number;
+  /** The render's nonce and the body cut around each of its occurrences, to serve every copy with a new one. */
+  nonce: string | null;
+  bodyAroundNonce: Buffer[] | null;
 }
 
 /** Cookies that never change the HTML: the theme is part of the key; analytics cookies are read by scripts only. */
@@ -75,15 +81,19 @@ export class PageCache {
         settle(null);
         return response;
       }
+      const body = await response.arrayBuffer();
+      const nonce = nonceOfPolicy(response.headers.get("content-security-policy"));
       const entry: Entry = {
         status: response.status,
         headers: [...response.headers.entries()],
-        body: await response.arrayBuffer(),
+        body,
         expiresAt: this.now() + this.ttlMs,
+        nonce,
+        bodyAroundNonce: nonce ? splitAround(Buffer.from(body), Buffer.from(nonce)) : null,
       };
       this.store(key, entry);
       settle(entry);
-      return toResponse(entry, "MISS");
+      return new Response(body, { status: response.status, headers: withCacheState(response.headers, "MISS") });
     } catch (error) {
       settle(null);
       throw error;
@@ -117,8 +127,33 @@ function isKeepable(response: Response): boolean {
   return /\bpublic\b/.test(cacheControl) && !/\b(no-store|private)\b/.test(cacheControl);
 }
 
-function toResponse(entry: Entry, state: "HIT" | "MISS"): Response {
-  const headers = new Headers(entry.headers);
+function withCacheState(source: Headers | [string, string][], state: "HIT" | "MISS"): Headers {
+  const headers = new Headers(source);
   headers.set("X-Cache", state);
-  return new Response(entry.body, { status: entry.status, headers });
+  return headers;
+}
+
+function toResponse(entry: Entry, state: "HIT" | "MISS"): Response {
+  const headers = withCacheState(entry.headers, state);
+  if (!entry.nonce || !entry.bodyAroundNonce) return new Response(entry.body, { status: entry.status, headers });
+  const fresh = cspNonce();
+  headers.set("Content-Security-Policy", (headers.get("Content-Security-Policy") ?? "").replaceAll(entry.nonce, fresh));
+  const parts: Buffer[] = [];
+  const freshBytes = Buffer.from(fresh);
+  entry.bodyAroundNonce.forEach((part, index) => {
+    if (index > 0) parts.push(freshBytes);
+    parts.push(part);
+  });
+  return new Response(Buffer.concat(parts), { status: entry.status, headers });
+}
+
+function splitAround(body: Buffer, separator: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (let at = body.indexOf(separator, start); at !== -1; at = body.indexOf(separator, start)) {
+    parts.push(body.subarray(start, at));
+    start = at + separator.length;
+  }
+  parts.push(body.subarray(start));
+  return parts;
 }

@@ -8,8 +8,9 @@ const CAMERA_PATHS = /^\/vivos\/acreditacion\//;
  * requests, GraphQL, files): nobody frames us (clickjacking on the money
  * screens), browser features are off except where a page needs them, a
  * popup we open cannot reach back into our window, and over https the
- * browser never tries plain http again. A Content-Security-Policy for
- * scripts (with per-response nonces) is still to come (issue 14).
+ * browser never tries plain http again. HTML pages replace the
+ * frame-ancestors-only policy with the full one, nonce included
+ * (server/http/csp.ts).
  */
 export function securityHeaders(options: { https: boolean }) {
   return (req: Request, res: Response, next: NextFunction) => {

@@ -115,6 +115,16 @@ export const test = base.extend<
     { scope: "worker" },
   ],
   signIn: async ({}, use) => use(signInContext),
+  // Every page runs under the Content-Security-Policy (server/http/csp.ts): a blocked script, style or
+  // frame anywhere in a test is a failure, so the policy can never quietly break a flow.
+  context: async ({ context }, use) => {
+    const violations: string[] = [];
+    context.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(`${message.page()?.url() ?? ""}: ${message.text()}`);
+    });
+    await use(context);
+    expect(violations, "violaciones de la Content-Security-Policy").toEqual([]);
+  },
 });
 
 export { expect };

@@ -35,7 +35,7 @@ export function safeJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
-export function Analytics({ apiKey }: { apiKey: string | null | undefined }) {
+export function Analytics({ apiKey, nonce }: { apiKey: string | null | undefined; nonce?: string }) {
   if (!apiKey) return null;
-  return <script dangerouslySetInnerHTML={{ __html: analyticsInlineScript(apiKey) }} />;
+  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: analyticsInlineScript(apiKey) }} />;
 }
