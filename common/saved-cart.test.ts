@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSavedCart, restoreSavedCart, toSavedCart, type CartTicket } from "./saved-cart";
+import { parseSavedCart, restoreSavedCart, savedCartCookieName, toSavedCart, type CartTicket } from "./saved-cart";
 
 const base: CartTicket = { id: "general", name: "General", available: 10, hidden: false, paymentMethod: "MercadoPagoAccount", presale: false, accessCode: null };
 const ticket = (over: Partial<CartTicket>): CartTicket => ({ ...base, ...over });
@@ -39,5 +39,13 @@ describe("saved cart", () => {
   it("treats a tampered cookie as no cart", () => {
     expect(parseSavedCart("{nope")).toBeNull();
     expect(parseSavedCart(JSON.stringify({ items: [{ ticketId: "x", qty: "2" }, { ticketId: "y", qty: 1 }] }))?.items).toEqual([{ ticketId: "y", qty: 1 }]);
+  });
+});
+
+describe("savedCartCookieName", () => {
+  it("keeps a real slug as it is and makes anything else a valid cookie name (found by tests/contract/form-fuzz.test.ts)", () => {
+    expect(savedCartCookieName("noche-de-cumbia-2")).toBe("incomplete-saved-order--noche-de-cumbia-2");
+    expect(savedCartCookieName("ñandú; Domain=evil.com")).toBe("incomplete-saved-order--_and___Domain_evil.com");
+    expect(savedCartCookieName("😀")).toMatch(/^[\x21-\x7e]+$/);
   });
 });

@@ -42,8 +42,12 @@ export const DROP_MESSAGES: Record<DropReason, string> = {
 
 export const CARD_WALLET_METHOD = "MercadoPagoAccount";
 
+/**
+ * The cart's cookie for an event. Slugs are [a-z0-9-]; whatever else comes in the URL (unicode, `;`, `=`,
+ * spaces) is replaced, so a made-up address can neither break the Set-Cookie header (a 500) nor add attributes to it.
+ */
 export function savedCartCookieName(eventSlug: string) {
-  return `incomplete-saved-order--${eventSlug}`;
+  return `incomplete-saved-order--${eventSlug.replace(/[^A-Za-z0-9._-]/g, "_")}`;
 }
 
 /** Only items with quantity above 0 are kept. */
