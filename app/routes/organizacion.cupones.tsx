@@ -11,6 +11,7 @@ import { useBackofficeHref, useShell } from "#app/components/backoffice/Shell";
 import type { FormReply } from "#app/components/backoffice/types";
 import { Badge } from "#app/components/ui/Badge";
 import { buttonClasses } from "#app/components/ui/Button";
+import { ScrollTable } from "#app/components/ui/ScrollTable";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
@@ -101,7 +102,7 @@ export default function CouponsPage() {
           <p className="mt-1">Creá uno con un porcentaje o un monto fijo de descuento.</p>
         </EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-2xl border border-[var(--border)]">
+        <ScrollTable label="Cupones">
           <table className="w-full min-w-[56rem] text-left text-sm">
             <thead className="bg-[var(--surface)] text-xs uppercase tracking-wide text-[var(--muted)]">
               <tr>
@@ -164,7 +165,7 @@ export default function CouponsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
       <FormSnackbar snackbar={reply?.snackbar} />
     </BackofficePage>

@@ -15,6 +15,7 @@ import type { FormReply } from "#app/components/backoffice/types";
 import { Badge, type BadgeTone } from "#app/components/ui/Badge";
 import { Button, buttonClasses } from "#app/components/ui/Button";
 import { FieldErrors } from "#app/components/ui/Field";
+import { ScrollTable } from "#app/components/ui/ScrollTable";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
@@ -233,7 +234,7 @@ export default function GiveawayPage() {
             ))}
           </nav>
           {upload.rows.length ? (
-            <div className="mt-3 overflow-x-auto">
+            <ScrollTable label="Filas de la planilla" className="mt-3" surface framed={false}>
               <table className="w-full min-w-[40rem] text-left text-sm">
                 <caption className="sr-only">Filas de la planilla</caption>
                 <thead>
@@ -263,7 +264,7 @@ export default function GiveawayPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollTable>
           ) : (
             <p className="mt-3 text-[var(--muted)]">No hay filas en esta vista.</p>
           )}

@@ -14,6 +14,7 @@ import { StatusActions } from "#app/components/backoffice/StatusActions";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import type { FormReply } from "#app/components/backoffice/types";
 import { buttonClasses } from "#app/components/ui/Button";
+import { ScrollTable } from "#app/components/ui/ScrollTable";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
@@ -83,7 +84,7 @@ export default function MyEventsPage() {
           <p className="mt-1">Si buscás eventos pasados, usá “Ver también los pasados” en los filtros.</p>
         </EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-2xl border border-[var(--border)]">
+        <ScrollTable label="Eventos">
           <table className="w-full min-w-[44rem] text-left text-sm">
             <thead className="bg-[var(--surface)] text-xs uppercase tracking-wide text-[var(--muted)]">
               <tr>
@@ -142,7 +143,7 @@ export default function MyEventsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
       <FormSnackbar snackbar={reply?.snackbar} />
     </BackofficePage>

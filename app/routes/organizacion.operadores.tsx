@@ -8,6 +8,7 @@ import { FormErrorList, FormScope, FormSnackbar, SelectInput, TextInput, useRemo
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import type { FormReply } from "#app/components/backoffice/types";
 import { Button } from "#app/components/ui/Button";
+import { ScrollTable } from "#app/components/ui/ScrollTable";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
@@ -144,7 +145,7 @@ export default function TeamPage() {
         ) : null}
 
         <Card title="Qué puede hacer cada rol">
-          <div className="overflow-x-auto">
+          <ScrollTable label="Qué puede hacer cada rol" surface framed={false}>
             <table className="w-full min-w-[32rem] text-sm">
               <thead>
                 <tr className="text-left">
@@ -167,7 +168,7 @@ export default function TeamPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollTable>
           <p className="mt-3 text-sm text-[var(--muted)]">Los admins suman y quitan operadores, staff y marketing; solo un dueño suma o quita dueños y admins. La organización siempre tiene al menos un dueño. Los RRPP se suman desde Grupos de RRPP.</p>
         </Card>
       </div>

@@ -22,6 +22,7 @@ import type { FormReply } from "#app/components/backoffice/types";
 import { Badge } from "#app/components/ui/Badge";
 import { Button } from "#app/components/ui/Button";
 import { ConfirmButton } from "#app/components/ui/Dialog";
+import { ScrollTable } from "#app/components/ui/ScrollTable";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
@@ -199,7 +200,7 @@ export default function PromoterGroupsPage() {
             </div>
 
             {group.members.length ? (
-              <div className="relative mt-3 overflow-x-auto">
+              <ScrollTable label={`RRPP de ${group.name}`} className="mt-3" surface framed={false}>
                 <table className="w-full min-w-[40rem] text-sm">
                   <caption className="sr-only">RRPP de {group.name} y sus números</caption>
                   <thead>
@@ -255,7 +256,7 @@ export default function PromoterGroupsPage() {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </ScrollTable>
             ) : (
               <p className="mt-3 text-sm">Este grupo todavía no tiene RRPP.</p>
             )}

@@ -11,6 +11,7 @@ import { ListSearch } from "#app/components/backoffice/ListSearch";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import { DisplayStatusBadge, PAYMENT_METHOD_LABEL } from "#app/components/sales/status";
 import { Badge } from "#app/components/ui/Badge";
+import { ScrollTable } from "#app/components/ui/ScrollTable";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
@@ -173,7 +174,7 @@ export default function SalesPage() {
           {orders.length === 0 ? (
             <EmptyState>Todavía no hay ventas para mostrar.</EmptyState>
           ) : (
-            <div className="overflow-x-auto rounded-2xl border border-[var(--border)]">
+            <ScrollTable label="Ventas">
               <table className="w-full min-w-[48rem] text-left text-sm">
                 <thead className="bg-[var(--surface)] text-xs uppercase tracking-wide text-[var(--muted)]">
                   <tr>
@@ -216,7 +217,7 @@ export default function SalesPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollTable>
           )}
           {pages > 1 ? (
             <nav aria-label="Páginas" className="mt-4 flex items-center justify-between text-sm">

@@ -13,6 +13,7 @@ import { PickEvent } from "#app/components/backoffice/PickEvent";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import { Badge } from "#app/components/ui/Badge";
 import { buttonClasses } from "#app/components/ui/Button";
+import { ScrollTable } from "#app/components/ui/ScrollTable";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
@@ -81,7 +82,7 @@ export default function TicketTypesPage() {
       {tickets.length === 0 ? (
         <EmptyState>Este evento no tiene tipos de ticket.</EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-2xl border border-[var(--border)]">
+        <ScrollTable label="Tipos de ticket">
           <table className="w-full min-w-[44rem] text-left text-sm">
             <thead className="bg-[var(--surface)] text-xs uppercase tracking-wide text-[var(--muted)]">
               <tr>
@@ -115,7 +116,7 @@ export default function TicketTypesPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
     </BackofficePage>
   );

@@ -19,6 +19,7 @@ import type { FormReply } from "#app/components/backoffice/types";
 import { Badge, type BadgeTone } from "#app/components/ui/Badge";
 import { Button, buttonClasses } from "#app/components/ui/Button";
 import { ConfirmButton } from "#app/components/ui/Dialog";
+import { ScrollTable } from "#app/components/ui/ScrollTable";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
@@ -297,7 +298,7 @@ export default function WebhooksPage() {
                 {d.attemptLog.length ? (
                   <details className="mt-2">
                     <summary className="cursor-pointer text-sm font-medium">Ver intentos</summary>
-                    <div className="relative mt-2 overflow-x-auto">
+                    <ScrollTable label="Intentos de la entrega" className="mt-2" surface framed={false}>
                       <table className="w-full min-w-[28rem] text-left text-sm">
                         <thead>
                           <tr className="border-b border-[var(--border)]">
@@ -321,7 +322,7 @@ export default function WebhooksPage() {
                           ))}
                         </tbody>
                       </table>
-                    </div>
+                    </ScrollTable>
                   </details>
                 ) : null}
               </li>

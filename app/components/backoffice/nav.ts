@@ -56,37 +56,103 @@ export interface BackofficeLink {
   capability: Capability;
 }
 
-/** The shell's links, each shown only when the member's role allows it (the domain checks again anyway). */
-export const BACKOFFICE_LINKS: BackofficeLink[] = [
-  { to: BO.summary, label: "Resumen", capability: "door:operate" },
-  { to: BO.events, label: "Mis eventos", capability: "sales:read" },
-  { to: BO.createEvent, label: "Crear evento", capability: "events:manage" },
-  { to: BO.sales, label: "Ventas", capability: "sales:read" },
-  { to: BO.ticketTypes, label: "Tipos de ticket", capability: "sales:read" },
-  { to: BO.addStock, label: "Agregar entradas", capability: "events:manage" },
-  { to: BO.coupons, label: "Cupones", capability: "events:manage" },
-  { to: BO.invitations, label: "Invitaciones", capability: "events:manage" },
-  { to: BO.menu, label: "Menú", capability: "events:manage" },
-  { to: BO.bankTransfers, label: "Transferencias bancarias", capability: "sales:read" },
-  { to: BO.bankAccounts, label: "Cuentas bancarias", capability: "money:manage" },
-  { to: BO.withdrawals, label: "Extracciones", capability: "money:manage" },
-  { to: BO.paymentMethods, label: "Métodos de pago", capability: "money:manage" },
-  { to: BO.myGroup, label: "Mis ventas de RRPP", capability: "promoters:sell" },
-  { to: BO.promoterGroups, label: "Grupos de RRPP", capability: "promoters:manage" },
-  { to: BO.campaigns, label: "Campañas de email", capability: "campaigns:manage" },
-  { to: BO.templates, label: "Plantillas de email", capability: "campaigns:manage" },
-  { to: BO.emailLog, label: "Emails enviados", capability: "emails:read" },
-  { to: BO.pixel, label: "Píxel de marketing", capability: "pixel:manage" },
-  { to: BO.qrGenerator, label: "Generador de QR", capability: "events:manage" },
-  { to: BO.staffPin, label: "PIN de puerta", capability: "door:pins" },
-  { to: BO.accreditations, label: "Acreditaciones", capability: "sales:read" },
-  { to: BO.eventMetrics, label: "Métricas", capability: "sales:read" },
-  { to: BO.reports, label: "Informes", capability: "sales:read" },
-  { to: BO.webhooks, label: "Webhooks", capability: "organization:manage" },
-  { to: BO.team, label: "Equipo", capability: "members:manage" },
-  { to: BO.audit, label: "Registro de cambios", capability: "audit:read" },
-  { to: BO.detail, label: "Datos de la organización", capability: "organization:manage" },
+/**
+ * The shell's sections in groups (decision 116): a row of groups and, below it, the sections of the
+ * current group from 600 px up; on a phone one "Secciones" list with every group. Each section is
+ * shown only when the member's role allows it (the domain checks again anyway); `paths` are pages
+ * under a group that are not sections themselves (an event's edit page belongs to "Eventos").
+ */
+export interface BackofficeGroup {
+  label: string;
+  links: BackofficeLink[];
+  paths?: string[];
+}
+
+export const BACKOFFICE_GROUPS: BackofficeGroup[] = [
+  {
+    label: "Eventos",
+    links: [
+      { to: BO.summary, label: "Resumen", capability: "door:operate" },
+      { to: BO.events, label: "Mis eventos", capability: "sales:read" },
+      { to: BO.createEvent, label: "Crear evento", capability: "events:manage" },
+      { to: BO.ticketTypes, label: "Tipos de ticket", capability: "sales:read" },
+      { to: BO.addStock, label: "Agregar entradas", capability: "events:manage" },
+      { to: BO.menu, label: "Menú", capability: "events:manage" },
+      { to: BO.eventMetrics, label: "Métricas", capability: "sales:read" },
+    ],
+    paths: ["/organizacion/evento/", "/organizacion/eventos/", BO.congrats, "/organizacion/condiciones-de-servicio/", BO.create],
+  },
+  {
+    label: "Ventas",
+    links: [
+      { to: BO.sales, label: "Ventas", capability: "sales:read" },
+      { to: BO.coupons, label: "Cupones", capability: "events:manage" },
+      { to: BO.invitations, label: "Invitaciones", capability: "events:manage" },
+      { to: BO.bankTransfers, label: "Transferencias bancarias", capability: "sales:read" },
+      { to: BO.myGroup, label: "Mis ventas de RRPP", capability: "promoters:sell" },
+      { to: BO.promoterGroups, label: "Grupos de RRPP", capability: "promoters:manage" },
+      { to: BO.reports, label: "Informes", capability: "sales:read" },
+    ],
+    paths: ["/organizacion/evento/enviar-tickets/", "/organizacion/relaciones-publicas/"],
+  },
+  {
+    label: "Dinero",
+    links: [
+      { to: BO.bankAccounts, label: "Cuentas bancarias", capability: "money:manage" },
+      { to: BO.withdrawals, label: "Extracciones", capability: "money:manage" },
+      { to: BO.paymentMethods, label: "Métodos de pago", capability: "money:manage" },
+    ],
+  },
+  {
+    label: "Puerta",
+    links: [
+      { to: BO.accreditations, label: "Acreditaciones", capability: "sales:read" },
+      { to: BO.staffPin, label: "PIN de puerta", capability: "door:pins" },
+      { to: BO.qrGenerator, label: "Generador de QR", capability: "events:manage" },
+    ],
+  },
+  {
+    label: "Marketing",
+    links: [
+      { to: BO.campaigns, label: "Campañas de email", capability: "campaigns:manage" },
+      { to: BO.templates, label: "Plantillas de email", capability: "campaigns:manage" },
+      { to: BO.emailLog, label: "Emails enviados", capability: "emails:read" },
+      { to: BO.pixel, label: "Píxel de marketing", capability: "pixel:manage" },
+    ],
+  },
+  {
+    label: "Organización",
+    links: [
+      { to: BO.detail, label: "Datos de la organización", capability: "organization:manage" },
+      { to: BO.team, label: "Equipo", capability: "members:manage" },
+      { to: BO.audit, label: "Registro de cambios", capability: "audit:read" },
+      { to: BO.webhooks, label: "Webhooks", capability: "organization:manage" },
+    ],
+  },
 ];
+
+/** Every section, in the order of the groups. */
+export const BACKOFFICE_LINKS: BackofficeLink[] = BACKOFFICE_GROUPS.flatMap((group) => group.links);
+
+/** The groups with the sections this member may open (groups left empty are dropped). */
+export function visibleGroups(can: Capabilities): BackofficeGroup[] {
+  return BACKOFFICE_GROUPS.map((group) => ({ ...group, links: group.links.filter((link) => can[link.capability]) })).filter((group) => group.links.length > 0);
+}
+
+/**
+ * The group a path belongs to: the one with the longest section path or extra path that is the
+ * path itself or a folder above it; the first group when none matches.
+ */
+export function groupOf(groups: BackofficeGroup[], pathname: string): BackofficeGroup | undefined {
+  let best: { group: BackofficeGroup; length: number } | undefined;
+  for (const group of groups) {
+    for (const prefix of [...group.links.map((link) => link.to), ...(group.paths ?? [])]) {
+      const matches = pathname === prefix || pathname.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`);
+      if (matches && (!best || prefix.length > best.length)) best = { group, length: prefix.length };
+    }
+  }
+  return best?.group ?? groups[0];
+}
 
 export function visibleLinks(can: Capabilities): BackofficeLink[] {
   return BACKOFFICE_LINKS.filter((link) => can[link.capability]);
