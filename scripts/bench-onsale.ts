@@ -5,7 +5,7 @@
  *    postgres://postgres@127.0.0.1:5432/test → `tribuna_bench_<timestamp>`),
  *    applies the migrations and creates, through the domain functions, one
  *    organization and one published event with a ticket type of little stock.
- * 2. Starts the real app (`tsx server.ts`, production build) against it on a
+ * 2. Starts the real app (the compiled server, as `npm start` runs it) against it on a
  *    free port, with the job queue off (no hold expires during the run).
  * 3. Fires N anonymous buyers, at most C at a time, each doing one
  *    `createOrder` over HTTP POST /api/graphql, and times every request.
@@ -100,7 +100,7 @@ async function stopApp() {
   app = null;
   if (!child || child.exitCode !== null || child.pid === undefined) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  // The app runs in its own process group (tsx and its node child): end that group only.
+  // The app runs in its own process group: end that group only.
   try {
     process.kill(-child.pid, "SIGTERM");
   } catch {
@@ -242,7 +242,7 @@ async function buy(baseUrl: string, eventSlug: string, ticketId: string, i: numb
 
 async function main() {
   // 0. The production build, before the clock starts (server.ts would build it too, inside the wait for it to answer).
-  if (!fs.existsSync(path.join(ROOT, "build/server/index.js"))) {
+  if (!fs.existsSync(path.join(ROOT, "build/server/index.js")) || !fs.existsSync(path.join(ROOT, "build/serve/server.js"))) {
     log("No hay build de producción: npm run build…");
     execSync("npm run build", { cwd: ROOT, stdio: ["ignore", process.stderr, process.stderr] });
   }
@@ -302,7 +302,7 @@ async function main() {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const childEnv = benchAppEnv({ port, databaseUrl: BENCH_URL, databaseName: DB_NAME, seedDemo: false });
-  app = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["server.ts"], { cwd: ROOT, env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  app = spawn(process.execPath, ["build/serve/server.js"], { cwd: ROOT, env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   const keepLog = (chunk: Buffer) => {
     appLog = (appLog + chunk.toString()).slice(-20_000);
     if (flags.verbose) process.stderr.write(chunk);

@@ -41,7 +41,7 @@ export function freePort(): Promise<number> {
 
 /** Builds the production bundle first when there is none (benchmarks measure `npm start`). */
 export async function ensureProductionBuild(root: string, log: (message: string) => void): Promise<void> {
-  if (fs.existsSync(path.join(root, "build/server/index.js"))) return;
+  if (fs.existsSync(path.join(root, "build/server/index.js")) && fs.existsSync(path.join(root, "build/serve/server.js"))) return;
   log("No hay build de producción: npm run build…");
   await new Promise<void>((resolve, reject) => spawn("npm", ["run", "build"], { cwd: root, stdio: "inherit" }).on("exit", (code) => (code === 0 ? resolve() : reject(new Error("build falló")))));
 }

@@ -23,7 +23,7 @@ test.describe("la demo embebida", () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tribuna-demo-"));
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir };
     for (const key of ["DATABASE_URL", "AUTH_SECRET", "MERCADOPAGO_ACCESS_TOKEN", "MERCADOPAGO_WEBHOOK_SECRET", "PAYMENTS_SANDBOX", "SEED_DEMO", "APP_URL", "ENABLE_DEV_MAILBOX"]) delete env[key];
-    server = spawn(process.execPath, ["--import", "tsx", "server.ts"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    server = spawn(process.execPath, ["scripts/start.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     server.stdout!.on("data", (chunk) => (output += chunk));
     server.stderr!.on("data", (chunk) => (output += chunk));
