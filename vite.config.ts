@@ -32,7 +32,7 @@ function reloadGraphqlTogether(): Plugin {
 export default defineConfig({
   server: { port: 3000 },
   // Server-only packages: the dependency scanner must not try to bundle them for the browser.
-  optimizeDeps: { exclude: ["@node-rs/argon2", "postgres", "@electric-sql/pglite"] },
+  optimizeDeps: { exclude: ["@node-rs/argon2", "postgres", "@electric-sql/pglite", "sharp", "fontkit"] },
   plugins: [
     reloadGraphqlTogether(),
     tailwindcss(),

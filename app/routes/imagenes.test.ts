@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { getRequest, run } from "#tests/support/remix";
@@ -101,8 +102,52 @@ describe("saveImage and /imagenes/{file}", () => {
       expect(res.status).toBe(404);
     }
     expect(await readImage(`${"b".repeat(32)}.png`)).toBeNull();
+    for (const file of [`${"c".repeat(32)}-400.png`, `${"c".repeat(32)}-.webp`, `${"c".repeat(32)}-12345.webp`, `${"c".repeat(32)}-400.webp.png`]) expect(await readImage(file)).toBeNull();
     expect(isStoredImageUrl("/imagenes/../auth-secret")).toBe(false);
     expect(isStoredImageUrl("https://otro.sitio/x.png")).toBe(false);
   });
 });
 
+describe("width copies of uploads (decision 112)", () => {
+  const photo = (width: number, height: number) =>
+    sharp({ create: { width, height, channels: 3, background: { r: 20, g: 184, b: 166 } } })
+      .png()
+      .toBuffer();
+
+  it("keeps the original and stores WebP at 400, 800 and 1200 px; the URL is the widest, and each copy is served with a long cache", async () => {
+    const ctx = await ctxAs(actorFor(await createTestUser()));
+    const image = await saveImage(ctx, await photo(2400, 1350));
+    const id = image.file.slice(0, 32);
+    expect(image).toMatchObject({ url: `/imagenes/${id}-1200.webp`, file: `${id}-1200.webp`, contentType: "image/webp" });
+    expect(isStoredImageUrl(image.url)).toBe(true);
+    expect(fs.existsSync(path.join(uploadsDir(), `${id}.png`))).toBe(true);
+    for (const width of [400, 800, 1200]) {
+      const bytes = fs.readFileSync(path.join(uploadsDir(), `${id}-${width}.webp`));
+      expect(detectImageType(bytes)).toBe("image/webp");
+      expect(await sharp(bytes).metadata()).toMatchObject({ format: "webp", width, height: Math.round((width * 1350) / 2400) });
+      const res = await run(imageRoute.loader, getRequest(`/imagenes/${id}-${width}.webp`), { file: `${id}-${width}.webp` });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("image/webp");
+      expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    }
+    expect(image.size).toBe(fs.statSync(path.join(uploadsDir(), image.file)).size);
+  });
+
+  it("never enlarges: a 1000 px image gets 400, 800 and 1000; one narrower than 400 only its own width", async () => {
+    const ctx = await ctxAs(actorFor(await createTestUser()));
+    const medium = await saveImage(ctx, await photo(1000, 500));
+    const id = medium.file.slice(0, 32);
+    expect(medium.url).toBe(`/imagenes/${id}-1000.webp`);
+    expect(fs.readdirSync(uploadsDir()).filter((f) => f.startsWith(id)).sort()).toEqual([`${id}-1000.webp`, `${id}-400.webp`, `${id}-800.webp`, `${id}.png`]);
+    const small = await saveImage(ctx, await photo(300, 300));
+    expect(small.url).toMatch(/^\/imagenes\/[a-f0-9]{32}-300\.webp$/);
+    expect(fs.readdirSync(uploadsDir()).filter((f) => f.startsWith(small.file.slice(0, 32)))).toHaveLength(2);
+  });
+
+  it("a file with the right first bytes that no decoder reads is kept as it came, without copies", async () => {
+    const ctx = await ctxAs(actorFor(await createTestUser()));
+    const image = await saveImage(ctx, PNG);
+    expect(image.url).toMatch(/^\/imagenes\/[a-f0-9]{32}\.png$/);
+    expect(fs.readdirSync(uploadsDir()).filter((f) => f.startsWith(image.file.slice(0, 32)))).toEqual([image.file]);
+  });
+});

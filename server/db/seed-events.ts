@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import { eq } from "drizzle-orm";
 import { TIME_ZONE } from "#common/dates";
 import { DEFAULT_SERVICE_FEE_BPS } from "#server/events/events";
+import { savePoster } from "#server/media/posters";
 import type { Db } from "./client";
 import { bankAccounts, eventDates, events, memberships, organizations, ticketTypes } from "./schema";
 
@@ -96,7 +97,10 @@ function at(days: number, hour: number) {
   return DateTime.now().setZone(TIME_ZONE).startOf("day").plus({ days }).set({ hour }).toJSDate();
 }
 
-/** Demo catalogue: organizations and a dozen events around the country, relative to today. */
+/**
+ * Demo catalogue: organizations and a dozen events around the country, relative to today, each with a poster drawn
+ * here (server/media/posters.ts) and stored like an upload, at every width.
+ */
 export async function seedDemoEvents(db: Db, producerId: string | null) {
   const orgIds = new Map<string, string>();
   for (const org of DEMO_ORGANIZATIONS) {
@@ -115,6 +119,7 @@ export async function seedDemoEvents(db: Db, producerId: string | null) {
     }
   }
   const now = new Date();
+  const posters: Promise<void>[] = [];
   for (const demo of EVENTS) {
     const [event] = await db
       .insert(events)
@@ -137,13 +142,20 @@ export async function seedDemoEvents(db: Db, producerId: string | null) {
       .onConflictDoNothing()
       .returning();
     if (!event) continue;
+    const starts = [demo.days, ...(demo.extraDates ?? [])].map((days) => at(days, demo.hour));
     await db.insert(eventDates).values(
-      [demo.days, ...(demo.extraDates ?? [])].map((days) => ({
+      starts.map((startsAt) => ({
         eventId: event.id,
-        startsAt: at(days, demo.hour),
-        endsAt: new Date(at(days, demo.hour).getTime() + demo.durationHours * 3600_000),
-        doorsAt: new Date(at(days, demo.hour).getTime() - 3600_000),
+        startsAt,
+        endsAt: new Date(startsAt.getTime() + demo.durationHours * 3600_000),
+        doorsAt: new Date(startsAt.getTime() - 3600_000),
       })),
+    );
+    // Drawn while the next events are written; an event whose poster fails keeps the category's gradient.
+    posters.push(
+      savePoster({ slug: demo.slug, name: demo.name, category: demo.category, dates: starts, venueName: demo.venueName, city: demo.city })
+        .then(async (image) => void (await db.update(events).set({ imageUrl: image.url }).where(eq(events.id, event.id))))
+        .catch((error: unknown) => console.warn(`No pudimos dibujar el afiche de ${demo.slug}:`, error)),
     );
     await db.insert(ticketTypes).values(
       demo.tickets.map((t, i) => ({
@@ -162,4 +174,5 @@ export async function seedDemoEvents(db: Db, producerId: string | null) {
       })),
     );
   }
+  await Promise.all(posters);
 }

@@ -1,7 +1,13 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import sharp from "sharp";
+import { afterAll, describe, expect, it } from "vitest";
+import { responsiveImage } from "#common/images";
 import { isValidCuit } from "#common/cuit";
 import { getDatabase } from "#server/db/client";
+import { uploadsDir } from "#server/media/images";
 import { listPublicEvents, getPublicEvent } from "#server/events/catalogue";
 import { orders, organizations, users } from "#server/db/schema";
 import { assertLedgerMatches } from "#server/ledger/invariants";
@@ -12,6 +18,11 @@ import { getMetricReferralSalesByUser } from "#server/promoters/metrics";
 import { actorFor, ctxAs } from "#tests/support/context";
 import { DEMO_ORGANIZATIONS } from "./seed-events";
 import { seedDemo } from "./seed";
+
+// The demo's posters go to a throwaway folder, never .data (env() is read lazily).
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tribuna-seed-"));
+process.env.DATA_DIR = dataDir;
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe("demo seed", () => {
   it("loads a living catalogue once, and running it again changes nothing", async () => {
@@ -28,6 +39,14 @@ describe("demo seed", () => {
     const withPresale = await getPublicEvent(ctx, "fiesta-bresh", { presaleCode: "breshpre", accessCode: "amigosbresh" });
     expect(withPresale.ticketTypes.map((t) => t.name)).toEqual(["Preventa", "General", "Invitados RRPP"]);
     expect(DEMO_ORGANIZATIONS.every((o) => isValidCuit(o.cuit))).toBe(true);
+
+    // Every demo event has its own poster, stored at every width.
+    const images = catalogue.items.map((e) => e.imageUrl);
+    expect(images.every((url) => url && responsiveImage(url).srcSet)).toBe(true);
+    expect(new Set(images).size).toBe(images.length);
+    const widest = path.join(uploadsDir(), images[0]!.replace("/imagenes/", ""));
+    expect(await sharp(fs.readFileSync(widest)).metadata()).toMatchObject({ format: "webp", width: 1200, height: 675 });
+    expect(fs.readdirSync(uploadsDir()).filter((f) => f.endsWith(".webp"))).toHaveLength(images.length * 3);
 
     // Two real purchases paid in the sandbox: tickets for the demo buyer, money in the producer's ledger.
     const [buyer] = await db.select().from(users).where(eq(users.email, "comprador@tribuna.ar"));

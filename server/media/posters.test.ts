@@ -1,0 +1,70 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, describe, expect, it } from "vitest";
+import { responsiveImage } from "#common/images";
+import { detectImageType, isStoredImageUrl, uploadsDir } from "./images";
+import { POSTER_HEIGHT, POSTER_WIDTH, posterDateLine, posterSvg, savePoster } from "./posters";
+
+// Set before anything reads the environment (env() is read lazily): posters go to a throwaway folder, never .data.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tribuna-posters-"));
+process.env.DATA_DIR = dataDir;
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+// Sábado 20 de diciembre de 2036, 21:00 en Buenos Aires (UTC−3).
+const SATURDAY = new Date("2036-12-20T21:00:00-03:00");
+const days = (d: number) => new Date(SATURDAY.getTime() + d * 86_400_000);
+
+const TANGO = { slug: "tango-en-el-conventillo", name: "Tango en el Conventillo", category: "teatro", dates: [SATURDAY], venueName: "Centro Cultural San Telmo", city: "Buenos Aires" };
+
+describe("posterSvg", () => {
+  it("draws every text as paths (no installed fonts needed) in a 16:9 SVG", () => {
+    const svg = posterSvg(TANGO);
+    expect(svg).toContain(`viewBox="0 0 ${POSTER_WIDTH} ${POSTER_HEIGHT}"`);
+    expect(POSTER_WIDTH / POSTER_HEIGHT).toBeCloseTo(16 / 9);
+    expect(svg).not.toMatch(/<text|font-family|NaN|undefined/);
+    expect(svg.match(/<path d="M/g)!.length).toBeGreaterThan(5);
+  });
+
+  it("looks different per category, and the same event always gets the same poster", () => {
+    const categories = ["recitales", "fiestas", "teatro", "stand-up", "festivales", "deportes", "gastronomia", "conferencias", "infantiles", "otros"];
+    const backgrounds = new Set(categories.map((category) => /<linearGradient id="bg"[^]*?<\/linearGradient>/.exec(posterSvg({ ...TANGO, category }))![0]));
+    expect(backgrounds.size).toBe(categories.length);
+    expect(posterSvg(TANGO)).toBe(posterSvg(TANGO));
+    expect(posterSvg({ ...TANGO, category: "recitales", slug: "otro" })).not.toBe(posterSvg({ ...TANGO, category: "recitales" }));
+  });
+
+  it("fits long names by making the title smaller", () => {
+    const long = posterSvg({ ...TANGO, name: "Encuentro Nacional de Orquestas Típicas y Milongas del Interior" });
+    expect(long).not.toMatch(/NaN/);
+  });
+});
+
+describe("posterDateLine", () => {
+  it("says the day in Spanish, in Buenos Aires time", () => {
+    expect(posterDateLine([SATURDAY])).toBe("SÁBADO 20 DE DICIEMBRE · 21 H");
+    expect(posterDateLine([new Date("2036-12-20T21:30:00-03:00")])).toBe("SÁBADO 20 DE DICIEMBRE · 21:30 H");
+  });
+
+  it("several dates of a month in one line; more, or across months, from the first", () => {
+    expect(posterDateLine([days(7), SATURDAY])).toBe("20 Y 27 DE DICIEMBRE · 21 H");
+    expect(posterDateLine([new Date("2036-12-01T21:00:00-03:00"), new Date("2036-12-08T21:00:00-03:00"), SATURDAY])).toBe("1, 8 Y 20 DE DICIEMBRE · 21 H");
+    expect(posterDateLine([SATURDAY, days(14)])).toBe("2 FECHAS DESDE EL 20 DE DICIEMBRE");
+  });
+});
+
+describe("savePoster", () => {
+  it("stores the poster like an upload: valid WebP at 400, 800 and 1200 px, the URL's srcset naming each", async () => {
+    const image = await savePoster(TANGO);
+    expect(isStoredImageUrl(image.url)).toBe(true);
+    const { srcSet } = responsiveImage(image.url);
+    const files = srcSet!.split(", ").map((candidate) => candidate.split(" ")[0].replace("/imagenes/", ""));
+    expect(files).toHaveLength(3);
+    for (const [i, width] of [400, 800, 1200].entries()) {
+      const bytes = fs.readFileSync(path.join(uploadsDir(), files[i]));
+      expect(detectImageType(bytes)).toBe("image/webp");
+      expect(await sharp(bytes).metadata()).toMatchObject({ format: "webp", width, height: Math.round((width * 9) / 16) });
+    }
+  });
+});
