@@ -3,6 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { register } from "#server/accounts/auth";
+import { mailboxLink } from "#app/lib/dev-mailbox.server";
+import { flashCookie } from "#app/lib/flash.server";
 import { domainErrorReply, invalidReply } from "#app/lib/forms.server";
 import { getRequestContext, signedInRedirect } from "#app/lib/session.server";
 import { AccountLinks, AccountPage } from "#app/components/account/AccountPage";
@@ -16,7 +18,10 @@ export const meta: MetaFunction = () => [{ title: "Crear cuenta · Tribuna" }];
 
 const HIDDEN = ["password"];
 
-/** `register`: creates the account and signs in (cookies `at`/`rt`), then the saved return path or home. */
+/**
+ * `register`: creates the account, signs in (cookies `at`/`rt`) and emails the link that confirms the address;
+ * then the saved return path or home, where the snackbar says so (and where to read it without SMTP).
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: registerFormSchema });
   if (submission.status !== "success") {
@@ -25,7 +30,14 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const { ctx, headers } = await getRequestContext(request);
   try {
-    return signedInRedirect(request, await register(ctx, submission.value));
+    const registered = await register(ctx, submission.value);
+    const response = signedInRedirect(request, registered);
+    if (registered.verification) {
+      const mailbox = mailboxLink(request, { id: registered.verification.logEmailId });
+      const where = mailbox ? ` Como no hay un servidor de correo configurado, lo podés leer en ${mailbox}.` : "";
+      response.headers.append("Set-Cookie", flashCookie({ type: "success", message: `¡Listo! Creaste tu cuenta. Te mandamos un correo a ${registered.verification.emailTo} para confirmar tu email.${where}` }));
+    }
+    return response;
   } catch (error) {
     const reply = domainErrorReply(submission, error, { hideFields: HIDDEN });
     return data({ result: reply.result }, { status: reply.status, headers });

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { profileSchema } from "#common/validation";
 import type { Ctx } from "#server/context";
 import { hasRole } from "#server/context";
-import { memberships, users } from "#server/db/schema";
+import { memberships, orders, users } from "#server/db/schema";
 import { Conflict, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
 import { parseInput } from "#server/validation";
 
@@ -54,11 +54,33 @@ export async function getUserByEmail(ctx: Ctx, email: string): Promise<UserRow |
 
 /**
  * The person proved they read this address (sign-in link, recovery code,
- * Google's verified email): from now on invitations sent to it show in their
- * account (docs/invitations.md). Only the first proof is kept.
+ * Google's verified email, the verification link): from now on invitations
+ * sent to it show in their account (docs/invitations.md), and the purchases
+ * made without an account with this email join it (decision 115), in one
+ * transaction. Only the first proof's time is kept; joining again finds
+ * nothing left to join. Returns how many purchases joined.
  */
-export async function markEmailVerified(db: DbOrTx, userId: string, now: Date): Promise<void> {
-  await db.update(users).set({ emailVerifiedAt: now }).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+export async function markEmailVerified(db: DbOrTx, userId: string, now: Date): Promise<{ joinedOrders: number }> {
+  return db.transaction(async (tx) => {
+    await tx.update(users).set({ emailVerifiedAt: now }).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+    const [user] = await tx.select({ email: users.email, verifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, userId));
+    if (!user?.verifiedAt) return { joinedOrders: 0 };
+    return { joinedOrders: await joinPurchasesByEmail(tx, userId, user.email, now) };
+  });
+}
+
+/**
+ * The purchases (not invitations: those already follow the verified email) made without an account with the
+ * payer email `email` become the account's: "Mis tickets", the withdrawal list and refunds see them. Orders
+ * placed with another account are never moved. Idempotent: only orders with no account change.
+ */
+export async function joinPurchasesByEmail(db: DbOrTx, userId: string, email: string, now: Date): Promise<number> {
+  const joined = await db
+    .update(orders)
+    .set({ buyerUserId: userId, updatedAt: now })
+    .where(and(isNull(orders.buyerUserId), eq(orders.gift, false), sql`lower(${orders.payer}->>'email') = ${email.trim().toLowerCase()}`))
+    .returning({ id: orders.id });
+  return joined.length;
 }
 
 /** `current`: the signed-in user. */
@@ -110,6 +132,8 @@ export async function updateUser(ctx: Ctx, input: unknown): Promise<PublicUser> 
         address: data.address ?? null,
         state: data.state ?? null,
         phoneNumber: data.phoneNumber ?? null,
+        // A new address is not proven yet: its purchases join only after it is verified (decision 115).
+        ...(data.email !== existing.email ? { emailVerifiedAt: null } : {}),
         updatedAt: ctx.now,
       })
       .where(eq(users.id, userId))

@@ -7,8 +7,8 @@ export const RATE_LIMIT_WINDOW_MS = 15 * 60 * 1000;
 /** Per key (an email or an IP) in the window. An IP may be shared (offices, mobile carriers), so it gets more room. */
 export const LIMITS = { email: 5, ip: 30 } as const;
 
-/** What is being limited: password guesses, recovery-code emails, sign-in-link emails. */
-export type LimitScope = "login" | "recovery" | "sign-in-link";
+/** What is being limited: password guesses, recovery-code emails, sign-in-link emails, email-verification emails. */
+export type LimitScope = "login" | "recovery" | "sign-in-link" | "verify-email";
 
 export function attemptKeys(scope: LimitScope, email: string, ip?: string) {
   const keys: { key: string; limit: number }[] = [{ key: `${scope}:email:${email.toLowerCase()}`, limit: LIMITS.email }];

@@ -5,7 +5,7 @@ import { brand } from "../../tailwind.config";
 export const TEST_MODE_NOTICE = "Modo de prueba: los pagos son simulados y estas entradas no valen para entrar.";
 
 /** Emails about access (sign-in link, recovery code) say nothing of purchases: no notice there. */
-const ACCESS_EMAIL_KINDS = new Set(["sign-in-link", "recovery-code", "campaign", "campaign-test"]);
+const ACCESS_EMAIL_KINDS = new Set(["sign-in-link", "recovery-code", "email-verification", "campaign", "campaign-test"]);
 
 /** The message with TEST_MODE_NOTICE first in its text and HTML, while payments are simulated and when it is about a purchase. */
 export function withTestModeNotice<T extends { kind: string; html: string; text?: string }>(message: T): T {
