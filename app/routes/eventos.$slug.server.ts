@@ -7,7 +7,7 @@ import { getPublicEvent, TICKET_STATE_LABELS, type BuyerUnlock, type PublicEvent
 import { COUPON_MESSAGES, previewCoupon } from "#server/coupons/coupons";
 import { couponForEventPage, type CouponPagePreview } from "#server/coupons/preview";
 import { CARD_WALLET_METHOD, sameCode } from "#common/saved-cart";
-import { formatDateTime, formatLongDay } from "#common/dates";
+import { formatDate, formatDateTime, formatLongDay, formatTime } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { withFlash } from "#app/lib/flash.server";
 import { getRequestContext } from "#app/lib/session.server";
@@ -97,6 +97,11 @@ function mapsUrl(venue: PublicEvent["event"]["venue"]) {
   return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(query)}`;
 }
 
+/** The doors time said once: "20:00" the day of the show, with the date only when the doors open another day. */
+function doorsLabel(doorsAt: Date, startsAt: Date): string {
+  return formatDate(doorsAt) === formatDate(startsAt) ? formatTime(doorsAt) : formatDateTime(doorsAt);
+}
+
 export function toEventPageData(
   publicEvent: PublicEvent,
   cart: StoredCart | null,
@@ -108,6 +113,7 @@ export function toEventPageData(
     id: t.id,
     name: t.name,
     description: t.description,
+    price: t.price,
     priceLabel: t.price === 0 ? "Gratis" : formatMoney(t.price),
     discountedPriceLabel: extra.coupon?.discountedPrices[t.id] !== undefined ? formatMoney(extra.coupon.discountedPrices[t.id]) : null,
     state: t.state,
@@ -135,6 +141,7 @@ export function toEventPageData(
       venue: { name: event.venue.name, address: event.venue.address, city: event.venue.city, provinceLabel: provinceLabel(event.venue.province) },
       mapsUrl: mapsUrl(event.venue),
       hasPresale: event.hasPresale,
+      serviceFeeBps: fee,
       serviceFeeLabel: fee > 0 ? `${(fee / 100).toLocaleString("es-AR", { maximumFractionDigits: 2 })} %` : null,
     },
     organization: { name: organization.name, slug: organization.slug },
@@ -142,8 +149,9 @@ export function toEventPageData(
       id: d.id,
       dayLabel: longDay(d.startsAt),
       startsLabel: formatDateTime(d.startsAt),
+      timeLabel: formatTime(d.startsAt),
       startsIso: d.startsAt.toISOString(),
-      doorsLabel: d.doorsAt ? formatDateTime(d.doorsAt) : null,
+      doorsLabel: d.doorsAt ? doorsLabel(d.doorsAt, d.startsAt) : null,
       onSale: d.status === "active" && event.status === "active",
     })),
     tickets,
@@ -159,17 +167,9 @@ export function toEventPageData(
   };
 }
 
-/** The applied coupon as the page shows it (money formatted). */
+/** The applied coupon as the page shows it; its rule feeds the picker's live total. */
 function couponView(coupon: CouponPagePreview): NonNullable<EventPageData["coupon"]> {
-  const t = coupon.totals;
-  return {
-    code: coupon.code,
-    label: coupon.label,
-    onlyFor: coupon.onlyFor,
-    totals: t
-      ? { subtotal: formatMoney(t.subtotal), discount: formatMoney(t.discount), serviceFee: t.serviceFee ? formatMoney(t.serviceFee) : null, total: formatMoney(t.total) }
-      : null,
-  };
+  return { code: coupon.code, label: coupon.label, onlyFor: coupon.onlyFor, rule: coupon.rule };
 }
 
 /**
@@ -204,7 +204,6 @@ export async function eventPageLoader({ request, params }: LoaderFunctionArgs) {
       event: publicEvent.event,
       tickets: publicEvent.ticketTypes,
       code: cart.couponCode,
-      items: cart.items,
       now: ctx.now,
     });
     if (found.ok) coupon = found;

@@ -1,5 +1,5 @@
 import type { DbOrTx } from "#server/db/client";
-import { purchaseTotals, type CouponRule } from "#common/pricing";
+import type { CouponRule } from "#common/pricing";
 import { previewCoupon } from "./coupons";
 
 export interface CouponPagePreview {
@@ -14,23 +14,20 @@ export interface CouponPagePreview {
   rule: CouponRule;
   /** Percent coupons: each applicable ticket's price with the discount (centavos). */
   discountedPrices: Record<string, number>;
-  /** With the quantities in the saved cart: what createOrder would charge (centavos); null without items. */
-  totals: { subtotal: number; discount: number; serviceFee: number; total: number } | null;
 }
 
 /**
  * What the event page shows for the coupon in the saved cart: the discount,
- * the prices with it and, for the tickets already chosen, the totals the
- * order would have (same rules as createOrder: fee on what is paid).
+ * the prices with it, and its rule, with which the page's picker totals the
+ * tickets chosen (common/pricing.ts, as createOrder: fee on what is paid).
  * Takes no use; createOrder checks the coupon again.
  */
 export async function couponForEventPage(
   db: DbOrTx,
   input: {
-    event: { id: string; serviceFeeBps: number };
+    event: { id: string };
     tickets: { id: string; name: string; price: number }[];
     code: string;
-    items: { ticketId: string; qty: number }[];
     now: Date;
   },
 ): Promise<CouponPagePreview | { ok: false; message: string }> {
@@ -42,11 +39,7 @@ export async function couponForEventPage(
   if (coupon.kind === "percent") {
     for (const t of input.tickets) if (applies(t.id) && t.price > 0) discountedPrices[t.id] = t.price - Math.round((t.price * coupon.value) / 100);
   }
-  const prices = new Map(input.tickets.map((t) => [t.id, t.price]));
-  const lines = input.items.filter((i) => prices.has(i.ticketId)).map((i) => ({ ticketTypeId: i.ticketId, qty: i.qty, unitPrice: prices.get(i.ticketId)! }));
-  let totals: CouponPagePreview["totals"] = null;
-  if (lines.length) totals = purchaseTotals(lines, input.event.serviceFeeBps, coupon);
   const onlyFor = coupon.ticketTypeIds.length ? input.tickets.filter((t) => applies(t.id)).map((t) => t.name) : null;
   const rule: CouponRule = { kind: coupon.kind, value: coupon.value, ticketTypeIds: coupon.ticketTypeIds };
-  return { ok: true, code: coupon.code, label: found.label, onlyFor, rule, discountedPrices, totals };
+  return { ok: true, code: coupon.code, label: found.label, onlyFor, rule, discountedPrices };
 }

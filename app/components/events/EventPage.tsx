@@ -1,5 +1,6 @@
 import { Form, Link, useRouteLoaderData } from "@remix-run/react";
 import { AdPixel } from "#app/components/AdPixel";
+import type { CouponRule } from "#common/pricing";
 import { Badge } from "#app/components/ui/Badge";
 import { CodeForm } from "./CodeForm";
 import { DroppedNotice, ReferralBanner } from "./Notices";
@@ -22,6 +23,8 @@ export interface EventPageData {
     venue: { name: string; address: string; city: string; provinceLabel: string };
     mapsUrl: string;
     hasPresale: boolean;
+    /** Basis points on what is paid (common/pricing.ts serviceFeeOf). */
+    serviceFeeBps: number;
     serviceFeeLabel: string | null;
   };
   organization: { name: string; slug: string };
@@ -44,8 +47,8 @@ export interface EventPageData {
     /** "20 % off" */
     label: string;
     onlyFor: string[] | null;
-    /** With the tickets already chosen. */
-    totals: { subtotal: string; discount: string; serviceFee: string | null; total: string } | null;
+    /** For the picker's live total. */
+    rule: CouponRule;
   } | null;
 }
 
@@ -62,9 +65,9 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
   const firstDate = dates[0];
 
   return (
-    <main className="mx-auto w-full max-w-6xl pb-10 sm:px-6 sm:pt-6">
+    <main className="mx-auto w-full max-w-6xl pb-32 sm:px-6 sm:pt-6 lg:pb-10">
       {pickerErrors ? <ErrorSummary errors={pickerErrors} /> : null}
-      <div className="flex flex-col gap-6 lg:grid lg:grid-cols-[minmax(0,1fr)_380px] lg:gap-8">
+      <div className="flex flex-col gap-6 lg:grid lg:grid-cols-[minmax(0,1fr)_400px] lg:gap-10">
         <div className="flex flex-col gap-4">
           <EventImage
             imageUrl={event.imageUrl}
@@ -74,7 +77,7 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
             eager
             className="sm:rounded-xl"
           />
-          <div className="flex flex-col gap-3 px-4 sm:px-0">
+          <div className="flex flex-col gap-4 px-4 sm:px-0">
             {page.referrer ? <ReferralBanner referrer={page.referrer} /> : null}
             {page.coupon ? <CouponBanner coupon={page.coupon} action={page.path} /> : null}
             {event.paused ? (
@@ -83,45 +86,27 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
               </p>
             ) : null}
             <DroppedNotice messages={page.dropped} />
-            <div className="flex flex-wrap items-center gap-2">
-              <Badge tone="primary">{event.categoryLabel}</Badge>
-              {event.minAge > 0 ? <Badge tone="warning">+{event.minAge}</Badge> : null}
+            <div className="flex flex-col gap-1">
+              {/* The category once: the picture without a flyer already shows it. */}
+              {event.imageUrl || event.minAge > 0 ? (
+                <div className="flex flex-wrap items-center gap-2 text-sm">
+                  {event.imageUrl ? (
+                    <Link to={`/?categoria=${encodeURIComponent(event.category)}`} className="font-bold text-[var(--accent)] underline-offset-2 hover:underline">
+                      {event.categoryLabel}
+                    </Link>
+                  ) : null}
+                  {event.minAge > 0 ? <Badge tone="warning">+{event.minAge}</Badge> : null}
+                </div>
+              ) : null}
+              <h1 className="text-3xl font-bold leading-tight sm:text-4xl">{event.name}</h1>
+              <p className="text-sm text-[var(--muted)]">
+                Organiza{" "}
+                <Link to={`/${organization.slug}`} className="font-bold text-[var(--accent)] underline underline-offset-2">
+                  {organization.name}
+                </Link>
+              </p>
             </div>
-            <h1 className="text-2xl font-bold leading-tight sm:text-3xl">{event.name}</h1>
-            <p className="text-sm">
-              Organiza{" "}
-              <Link to={`/${organization.slug}`} className="font-bold text-[var(--accent)] underline underline-offset-2">
-                {organization.name}
-              </Link>
-            </p>
-            <dl className="flex flex-col gap-3 text-sm">
-              <div>
-                <dt className="font-bold">{dates.length > 1 ? "Fechas" : "Fecha"}</dt>
-                {dates.length ? (
-                  dates.map((d) => (
-                    <dd key={d.id}>
-                      <span>{d.dayLabel}</span> ·{" "}
-                      <time dateTime={d.startsIso}>{d.startsLabel}</time>
-                      {d.doorsLabel ? <span className="text-[var(--muted)]">{` · Puertas: ${d.doorsLabel}`}</span> : null}
-                    </dd>
-                  ))
-                ) : (
-                  <dd>No hay fechas próximas.</dd>
-                )}
-              </div>
-              <div>
-                <dt className="font-bold">Lugar</dt>
-                <dd>
-                  {event.venue.name}
-                  <br />
-                  {event.venue.address}, {event.venue.city}, {event.venue.provinceLabel}
-                  <br />
-                  <a href={event.mapsUrl} target="_blank" rel="noopener noreferrer" className="text-[var(--accent)] underline underline-offset-2">
-                    Ver en Google Maps
-                  </a>
-                </dd>
-              </div>
-            </dl>
+            <WhenAndWhere page={page} />
             {event.minAge > 0 ? (
               <p className="rounded-lg border border-[var(--border)] px-3 py-2 text-sm">
                 {`Solo para mayores de ${event.minAge} años. Llevá tu DNI: te lo pueden pedir en la puerta.`}
@@ -131,7 +116,7 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
         </div>
 
         <aside className="flex flex-col gap-4 px-4 sm:px-0 lg:col-start-2 lg:row-span-2 lg:row-start-1" aria-label="Comprar entradas">
-          <div className="flex flex-col gap-4 lg:sticky lg:top-[calc(var(--spacing-header)+1rem)]">
+          <div className="flex flex-col gap-4 lg:sticky lg:top-[calc(var(--spacing-header)+var(--spacing-test-banner)+1rem)]">
             <TicketPicker
               action={page.path}
               tickets={page.tickets}
@@ -140,7 +125,9 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
               selected={page.selected}
               eventDateId={page.eventDateId ?? (dates.length === 1 && firstDate ? firstDate.id : null)}
               errors={pickerErrors}
+              serviceFeeBps={event.serviceFeeBps}
               serviceFeeLabel={event.serviceFeeLabel}
+              coupon={page.coupon?.rule ?? null}
             />
             {event.paused ? null : (
               <CodeForm
@@ -169,9 +156,79 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
   );
 }
 
-/** "Cupón VERANO20 aplicado: 20 % off", and the totals with the tickets already chosen. */
+function CalendarIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="mt-0.5 size-5 shrink-0 text-[var(--accent)]" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+      <rect x="3.5" y="5" width="17" height="15" rx="2" />
+      <path d="M3.5 10h17M8 3v4M16 3v4" />
+    </svg>
+  );
+}
+
+function PinIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="mt-0.5 size-5 shrink-0 text-[var(--accent)]" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round">
+      <path d="M12 21s-7-6.2-7-11.5a7 7 0 0 1 14 0C19 14.8 12 21 12 21Z" />
+      <circle cx="12" cy="9.5" r="2.5" />
+    </svg>
+  );
+}
+
+/**
+ * When and where, compact: one date is said once with its start and doors
+ * time; several dates are said once too, in the picker where the buyer
+ * chooses one (day, start and doors).
+ */
+function WhenAndWhere({ page }: { page: EventPageData }) {
+  const { event, dates } = page;
+  const only = dates.length === 1 ? dates[0] : undefined;
+  return (
+    <dl className="flex flex-col divide-y divide-[var(--border)] rounded-xl border border-[var(--border)] bg-[var(--surface)] text-sm">
+      <div className="flex gap-3 px-4 py-3">
+        <CalendarIcon />
+        <div className="min-w-0">
+          <dt className="sr-only">{dates.length > 1 ? "Fechas" : "Fecha"}</dt>
+          {only ? (
+            <dd>
+              <span className="block font-bold">{only.dayLabel}</span>
+              <span className="block text-[var(--muted)]">
+                Empieza <time dateTime={only.startsIso}>{only.timeLabel}</time>
+                {only.doorsLabel ? ` · Puertas ${only.doorsLabel}` : null}
+              </span>
+            </dd>
+          ) : dates.length ? (
+            <dd>
+              <span className="block font-bold">{`${dates.length} fechas`}</span>
+              <a href="#entradas-titulo" className="text-[var(--accent)] underline underline-offset-2">
+                Elegí el día en Entradas
+              </a>
+            </dd>
+          ) : (
+            <dd>No hay fechas próximas.</dd>
+          )}
+        </div>
+      </div>
+      <div className="flex gap-3 px-4 py-3">
+        <PinIcon />
+        <div className="min-w-0">
+          <dt className="sr-only">Lugar</dt>
+          <dd>
+            <span className="block font-bold">{event.venue.name}</span>
+            <span className="block text-[var(--muted)]">
+              {event.venue.address}, {event.venue.city}, {event.venue.provinceLabel}
+            </span>
+            <a href={event.mapsUrl} target="_blank" rel="noopener noreferrer" className="text-[var(--accent)] underline underline-offset-2">
+              Ver en Google Maps
+            </a>
+          </dd>
+        </div>
+      </div>
+    </dl>
+  );
+}
+
+/** "Cupón VERANO20 aplicado: 20 % off"; the picker's total shows the discount (in the checkout's order). */
 function CouponBanner({ coupon, action }: { coupon: NonNullable<EventPageData["coupon"]>; action: string }) {
-  const t = coupon.totals;
   return (
     <div role="status" data-coupon={coupon.code} className="rounded-lg border border-primary-500/40 bg-primary-500/10 px-4 py-3 text-sm">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -179,32 +236,13 @@ function CouponBanner({ coupon, action }: { coupon: NonNullable<EventPageData["c
           Cupón {coupon.code} aplicado: {coupon.label}
         </p>
         <Form method="post" action={action}>
-          <button type="submit" name="intent" value="quitar-cupon" className="text-xs underline underline-offset-2">
+          <button type="submit" name="intent" value="quitar-cupon" className="min-h-6 text-xs underline underline-offset-2">
             Quitar cupón
           </button>
         </Form>
       </div>
       {coupon.onlyFor ? <p className="mt-1">Vale para: {coupon.onlyFor.join(", ")}.</p> : null}
-      {t ? (
-        <dl className="mt-2 grid grid-cols-[1fr_auto] gap-x-4 gap-y-0.5" aria-label="Tu compra con el cupón">
-          <dt>Subtotal</dt>
-          <dd className="text-right">{t.subtotal}</dd>
-          <dt>Descuento</dt>
-          <dd className="text-right">−{t.discount}</dd>
-          {t.serviceFee ? (
-            <>
-              <dt>Cargo de servicio</dt>
-              <dd className="text-right">{t.serviceFee}</dd>
-            </>
-          ) : null}
-          <dt className="font-bold">Total</dt>
-          <dd className="text-right font-bold" data-coupon-total="">
-            {t.total}
-          </dd>
-        </dl>
-      ) : (
-        <p className="mt-1 text-[var(--muted)]">Elegí tus entradas: el descuento se aplica al pagar.</p>
-      )}
+      <p className="mt-1 text-[var(--muted)]">El descuento se resta antes del cargo de servicio.</p>
     </div>
   );
 }

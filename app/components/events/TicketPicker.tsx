@@ -1,7 +1,9 @@
+import { useEffect, useState, type MouseEvent } from "react";
 import { Form, useNavigation } from "@remix-run/react";
+import { formatMoney } from "#common/money";
+import { purchaseTotals, type CouponRule } from "#common/pricing";
 import { Badge, type BadgeTone } from "#app/components/ui/Badge";
 import { Button } from "#app/components/ui/Button";
-import { fieldInputClasses } from "#app/components/ui/Field";
 import { BUY_INTENT, DATE_FIELD, INTENT_FIELD, qtyFieldName } from "./picker-fields";
 
 export type TicketStateName = "on_sale" | "sold_out" | "paused" | "not_started" | "ended" | "needs_code";
@@ -10,12 +12,14 @@ export interface PickerTicket {
   id: string;
   name: string;
   description: string;
+  /** Centavos, for the live total. */
+  price: number;
   priceLabel: string;
   /** The price with the applied coupon (percent coupons), when it applies to this ticket. */
   discountedPriceLabel?: string | null;
   state: TicketStateName;
   stateLabel: string;
-  /** A quantity select is offered (on sale, payable online, enough left). */
+  /** A quantity stepper is offered (on sale, payable online, enough left). */
   selectable: boolean;
   /** 0, then minimum per order… min(maximum per order, available). */
   options: number[];
@@ -31,9 +35,12 @@ export interface PickerDate {
   id: string;
   /** "sábado 20 de diciembre" */
   dayLabel: string;
-  /** "21:30 - 20/12/2026" */
+  /** "21:30 - 20/12/2026" (the page's title) */
   startsLabel: string;
+  /** "21:30": the day is dayLabel's */
+  timeLabel: string;
   startsIso: string;
+  /** "20:30" the same day; "23:30 - 19/12/2026" when the doors open another day. */
   doorsLabel: string | null;
   onSale: boolean;
 }
@@ -54,11 +61,33 @@ const STATE_TONES: Record<TicketStateName, BadgeTone> = {
   needs_code: "secondary",
 };
 
+export const PICKER_FORM_ID = "entradas";
+
+function useHydrated() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+/** "1 entrada" / "3 entradas" */
+function ticketsCount(n: number) {
+  return n === 1 ? "1 entrada" : `${n} entradas`;
+}
+
+/** The typed quantity as a number (anything else counts as 0 for the total; the action says what is wrong). */
+function quantityOf(text: string | undefined): number {
+  return text && /^\d{1,4}$/.test(text.trim()) ? Number(text.trim()) : 0;
+}
+
 /**
  * The ticket picker: a plain POST form that works without JavaScript. One
- * quantity select per ticket on sale, the date as radios when there are
- * several; tickets that cannot be bought show their state and no control.
- * Messages come from the action (app/lib/cart.server.ts validateSelection).
+ * quantity input per ticket on sale (with − / + buttons once JavaScript
+ * runs), the date as radios when there are several; tickets that cannot be
+ * bought show their state and no control. With JavaScript the total (coupon
+ * and service fee included, common/pricing.ts) follows every change; without
+ * it the next page shows it. On a phone the total and the buy button sit in
+ * a bar fixed at the bottom of the screen. Messages come from the action
+ * (app/lib/cart.server.ts validateSelection).
  */
 export function TicketPicker({
   action,
@@ -68,7 +97,9 @@ export function TicketPicker({
   selected,
   eventDateId,
   errors,
+  serviceFeeBps,
   serviceFeeLabel,
+  coupon,
 }: {
   action: string;
   tickets: PickerTicket[];
@@ -77,9 +108,12 @@ export function TicketPicker({
   selected: Record<string, number>;
   eventDateId: string | null;
   errors?: PickerErrors | null;
+  serviceFeeBps: number;
   serviceFeeLabel: string | null;
+  coupon?: CouponRule | null;
 }) {
   const navigation = useNavigation();
+  const hydrated = useHydrated();
   const submitting = navigation.state !== "idle" && navigation.formData?.get(INTENT_FIELD) === BUY_INTENT;
   const values = errors?.values ?? selected;
   const chosenDate = errors ? (errors.eventDateId ?? null) : eventDateId;
@@ -87,11 +121,37 @@ export function TicketPicker({
   const severalDates = dates.length > 1;
   const dateError = errors?.fieldErrors[DATE_FIELD]?.[0];
   const formErrors = errors?.formErrors ?? [];
+  const [quantities, setQuantities] = useState<Record<string, string>>(() =>
+    Object.fromEntries(tickets.filter((t) => t.selectable).map((t) => [t.id, String(values[t.id] ?? 0)])),
+  );
+
+  const lines = tickets.filter((t) => t.selectable).map((t) => ({ ticketTypeId: t.id, qty: quantityOf(quantities[t.id]), unitPrice: t.price })).filter((l) => l.qty > 0);
+  const count = lines.reduce((sum, l) => sum + l.qty, 0);
+  const totals = purchaseTotals(lines, serviceFeeBps, coupon);
+  const prices = tickets.filter((t) => t.selectable).map((t) => t.price);
+  const from = prices.length ? Math.min(...prices) : null;
+
+  /** With nothing chosen yet, the buy button takes the buyer to the tickets instead of asking the server. */
+  function onBuyClick(event: MouseEvent<HTMLButtonElement>) {
+    if (count > 0) return;
+    event.preventDefault();
+    const first = document.querySelector<HTMLInputElement>(`#${PICKER_FORM_ID} input[type="number"]`);
+    document.getElementById("entradas-titulo")?.scrollIntoView({ behavior: "smooth", block: "start" });
+    first?.focus({ preventScroll: true });
+  }
 
   return (
-    <Form method="post" action={action} aria-labelledby="entradas-titulo" aria-describedby={formErrors.length ? "entradas-errores" : undefined} className="flex flex-col gap-4">
+    <Form
+      id={PICKER_FORM_ID}
+      method="post"
+      action={action}
+      noValidate
+      aria-labelledby="entradas-titulo"
+      aria-describedby={formErrors.length ? "entradas-errores" : undefined}
+      className="flex scroll-mt-24 flex-col gap-4"
+    >
       <input type="hidden" name={INTENT_FIELD} value={BUY_INTENT} />
-      <h2 id="entradas-titulo" className="text-xl font-bold">
+      <h2 id="entradas-titulo" className="scroll-mt-24 text-xl font-bold">
         Entradas
       </h2>
       {formErrors.length ? (
@@ -127,7 +187,8 @@ export function TicketPicker({
               <span className="flex flex-col">
                 <span className="font-medium">{d.dayLabel}</span>
                 <span className="text-sm text-[var(--muted)]">
-                  <time dateTime={d.startsIso}>{d.startsLabel}</time>
+                  <time dateTime={d.startsIso}>{d.timeLabel}</time>
+                  {d.doorsLabel ? ` · Puertas ${d.doorsLabel}` : ""}
                   {d.onSale ? "" : " · Venta pausada"}
                 </span>
               </span>
@@ -146,45 +207,40 @@ export function TicketPicker({
           const showState = paused || t.state !== "on_sale";
           return (
             <li key={t.id} className={`rounded-xl border p-3 ${error ? "border-red-500" : "border-[var(--border)]"} bg-[var(--surface)]`}>
-              <div className="flex items-start justify-between gap-3">
+              <div className="flex items-center justify-between gap-3">
                 <div className="min-w-0 flex-1">
-                  <h3 className="font-bold">{t.name}</h3>
+                  <h3 className="font-bold leading-snug">{t.name}</h3>
                   {t.discountedPriceLabel ? (
-                    <p className="text-sm font-medium">
-                      <s className="text-[var(--muted)]" aria-label={`Antes ${t.priceLabel}`}>
+                    <p className="text-lg font-bold">
+                      <s className="text-sm font-medium text-[var(--muted)]" aria-label={`Antes ${t.priceLabel}`}>
                         {t.priceLabel}
                       </s>{" "}
-                      <span data-discounted-price="">{t.discountedPriceLabel}</span> <span className="text-xs">con cupón</span>
+                      <span data-discounted-price="">{t.discountedPriceLabel}</span> <span className="text-xs font-medium">con cupón</span>
                     </p>
                   ) : (
-                    <p className="text-sm font-medium">{t.priceLabel}</p>
+                    <p className="text-lg font-bold" data-price="">
+                      {t.priceLabel}
+                    </p>
                   )}
-                  <div className="mt-1 flex flex-wrap gap-1">
-                    {t.presale ? <Badge tone="secondary">Preventa</Badge> : null}
-                    {t.unlocked ? <Badge tone="primary">Con código</Badge> : null}
-                    {showState ? <Badge tone={paused ? "warning" : STATE_TONES[t.state]}>{paused ? "Venta pausada" : t.stateLabel}</Badge> : null}
-                  </div>
+                  {t.presale || t.unlocked || showState ? (
+                    <div className="mt-1 flex flex-wrap gap-1">
+                      {t.presale ? <Badge tone="secondary">Preventa</Badge> : null}
+                      {t.unlocked ? <Badge tone="primary">Con código</Badge> : null}
+                      {showState ? <Badge tone={paused ? "warning" : STATE_TONES[t.state]}>{paused ? "Venta pausada" : t.stateLabel}</Badge> : null}
+                    </div>
+                  ) : null}
                 </div>
                 {t.selectable && !paused ? (
-                  <div className="flex shrink-0 flex-col items-end gap-1">
-                    <label htmlFor={fieldId} className="text-xs text-[var(--muted)]">
-                      Cantidad<span className="sr-only"> de {t.name}</span>
-                    </label>
-                    <select
-                      id={fieldId}
-                      name={qtyFieldName(t.id)}
-                      defaultValue={String(values[t.id] ?? 0)}
-                      aria-invalid={error ? true : undefined}
-                      aria-describedby={error ? `${fieldId}-error` : undefined}
-                      className={`${fieldInputClasses} w-20 text-center`}
-                    >
-                      {t.options.map((q) => (
-                        <option key={q} value={q}>
-                          {q}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
+                  <QuantityStepper
+                    id={fieldId}
+                    name={qtyFieldName(t.id)}
+                    ticketName={t.name}
+                    options={t.options}
+                    value={quantities[t.id] ?? "0"}
+                    onChange={(value) => setQuantities((q) => ({ ...q, [t.id]: value }))}
+                    enhanced={hydrated}
+                    error={error}
+                  />
                 ) : null}
               </div>
               {t.description ? <p className="mt-2 whitespace-pre-line text-sm text-[var(--muted)]">{t.description}</p> : null}
@@ -201,19 +257,128 @@ export function TicketPicker({
       </ul>
 
       {anySelectable ? (
-        <div className="flex flex-col gap-2">
-          {serviceFeeLabel ? (
-            <p className="text-xs text-[var(--muted)]">Al pagar se suma el cargo de servicio ({serviceFeeLabel}).</p>
+        <>
+          {hydrated && count > 0 ? (
+            <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 rounded-xl border border-[var(--border)] px-4 py-3 text-sm" aria-label="Tu compra" data-live-summary="">
+              <dt>Subtotal ({ticketsCount(count)})</dt>
+              <dd className="text-right">{formatMoney(totals.subtotal)}</dd>
+              {totals.discount > 0 ? (
+                <>
+                  <dt>Descuento por cupón</dt>
+                  <dd className="text-right">−{formatMoney(totals.discount)}</dd>
+                </>
+              ) : null}
+              {serviceFeeLabel ? (
+                <>
+                  <dt>Cargo de servicio ({serviceFeeLabel})</dt>
+                  <dd className="text-right">{formatMoney(totals.serviceFee)}</dd>
+                </>
+              ) : null}
+              <dt className="border-t border-[var(--border)] pt-1 text-base font-bold">Total</dt>
+              <dd className="border-t border-[var(--border)] pt-1 text-right text-base font-bold">{formatMoney(totals.total)}</dd>
+            </dl>
+          ) : serviceFeeLabel ? (
+            <p className="text-xs text-[var(--muted)]">
+              {hydrated ? `Los precios no incluyen el cargo de servicio (${serviceFeeLabel}).` : `Al precio se suma el cargo de servicio (${serviceFeeLabel}): ves el total en el paso siguiente.`}
+            </p>
           ) : null}
-          <Button type="submit" pending={submitting} pendingLabel="Guardando…" className="min-h-12 w-full text-base">
-            Continuar
-          </Button>
-        </div>
+          <div
+            data-buy-bar=""
+            className="fixed inset-x-0 bottom-0 z-30 border-t border-[var(--border)] bg-[var(--bg)] px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] shadow-[0_-8px_24px_rgb(0_0_0/0.25)] lg:static lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none"
+          >
+            <div className="mx-auto flex max-w-6xl items-center gap-3">
+              <p className="min-w-0 flex-1 lg:hidden" aria-live="polite">
+                {hydrated && count > 0 ? (
+                  <>
+                    <span className="block text-xs text-[var(--muted)]">{serviceFeeLabel ? `Total con cargo de servicio · ${ticketsCount(count)}` : `Total · ${ticketsCount(count)}`}</span>
+                    <span className="block text-xl font-bold" data-live-total="">
+                      {formatMoney(totals.total)}
+                    </span>
+                  </>
+                ) : from !== null ? (
+                  <>
+                    <span className="block text-xs text-[var(--muted)]">Entradas</span>
+                    <span className="block text-xl font-bold">{from === 0 ? "Gratis" : `Desde ${formatMoney(from)}`}</span>
+                  </>
+                ) : null}
+              </p>
+              <Button type="submit" pending={submitting} pendingLabel="Guardando…" onClick={onBuyClick} className="min-h-12 shrink-0 px-8 text-base lg:w-full">
+                Comprar
+              </Button>
+            </div>
+          </div>
+        </>
       ) : (
         <p className="rounded-lg border border-dashed border-[var(--border)] px-3 py-3 text-sm text-[var(--muted)]">
           {paused ? "La venta está pausada: por ahora no se pueden elegir entradas." : "No hay entradas a la venta en este momento."}
         </p>
       )}
     </Form>
+  );
+}
+
+const stepButton =
+  "inline-flex size-11 shrink-0 items-center justify-center text-xl font-bold text-[var(--text)] hover:bg-primary-500/15 disabled:cursor-not-allowed disabled:opacity-40 focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-primary-400";
+
+/**
+ * "− [2] +": a number input that posts on its own (without JavaScript it is
+ * all there is); once JavaScript runs, the buttons step through the allowed
+ * quantities (0, then the minimum per order up to the maximum).
+ */
+function QuantityStepper({
+  id,
+  name,
+  ticketName,
+  options,
+  value,
+  onChange,
+  enhanced,
+  error,
+}: {
+  id: string;
+  name: string;
+  ticketName: string;
+  options: number[];
+  value: string;
+  onChange: (value: string) => void;
+  enhanced: boolean;
+  error?: string;
+}) {
+  const current = quantityOf(value);
+  const max = options[options.length - 1] ?? 0;
+  const down = [...options].reverse().find((q) => q < current);
+  const up = options.find((q) => q > current);
+  return (
+    <div className="flex shrink-0 flex-col items-center gap-1">
+      <label htmlFor={id} className="text-xs text-[var(--muted)]">
+        Cantidad<span className="sr-only"> de {ticketName}</span>
+      </label>
+      <div className={`flex items-center overflow-hidden rounded-lg border bg-[var(--bg)] ${error ? "border-red-500" : "border-[var(--border)]"}`}>
+        {enhanced ? (
+          <button type="button" className={stepButton} onClick={() => onChange(String(down ?? 0))} disabled={down === undefined} aria-label={`Quitar una entrada de ${ticketName}`} aria-controls={id}>
+            <span aria-hidden="true">−</span>
+          </button>
+        ) : null}
+        <input
+          id={id}
+          name={name}
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={max}
+          step={1}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          className={`h-11 bg-transparent text-center text-lg font-bold text-[var(--text)] focus:outline-2 focus:outline-offset-[-2px] focus:outline-primary-400 ${enhanced ? "w-12 [appearance:textfield] [&::-webkit-inner-spin-button]:appearance-none [&::-webkit-outer-spin-button]:appearance-none" : "w-20"}`}
+        />
+        {enhanced ? (
+          <button type="button" className={stepButton} onClick={() => onChange(String(up ?? current))} disabled={up === undefined} aria-label={`Agregar una entrada de ${ticketName}`} aria-controls={id}>
+            <span aria-hidden="true">+</span>
+          </button>
+        ) : null}
+      </div>
+    </div>
   );
 }

@@ -58,13 +58,14 @@ const page = (over: Partial<EventPageData> = {}): EventPageData => ({
     venue: { name: "Niceto Club", address: "Niceto Vega 5510", city: "Buenos Aires", provinceLabel: "Ciudad Autónoma de Buenos Aires" },
     mapsUrl: "https://www.google.com/maps/search/?api=1&query=Niceto",
     hasPresale: false,
+    serviceFeeBps: 1000,
     serviceFeeLabel: "10 %",
   },
   organization: { name: "Producciones del Plata", slug: "producciones-del-plata" },
-  dates: [{ id: "d1", dayLabel: "Jueves 3 de diciembre", startsLabel: "23:00 - 03/12/2026", startsIso: "2026-12-04T02:00:00.000Z", doorsLabel: "22:00 - 03/12/2026", onSale: true }],
+  dates: [{ id: "d1", dayLabel: "Jueves 3 de diciembre", startsLabel: "23:00 - 03/12/2026", timeLabel: "23:00", startsIso: "2026-12-04T02:00:00.000Z", doorsLabel: "22:00", onSale: true }],
   tickets: [
-    { id: "g", name: "General", description: "", priceLabel: "$ 12.000,00", state: "on_sale", stateLabel: "A la venta", selectable: true, options: [0, 1, 2, 3], note: null, dateLabel: null, presale: false, unlocked: false },
-    { id: "v", name: "VIP", description: "", priceLabel: "$ 30.000,00", state: "sold_out", stateLabel: "Agotado", selectable: false, options: [0], note: null, dateLabel: null, presale: false, unlocked: false },
+    { id: "g", name: "General", description: "", price: 1_200_000, priceLabel: "$ 12.000,00", state: "on_sale", stateLabel: "A la venta", selectable: true, options: [0, 1, 2, 3], note: null, dateLabel: null, presale: false, unlocked: false },
+    { id: "v", name: "VIP", description: "", price: 3_000_000, priceLabel: "$ 30.000,00", state: "sold_out", stateLabel: "Agotado", selectable: false, options: [0], note: null, dateLabel: null, presale: false, unlocked: false },
   ],
   selected: { g: 2 },
   eventDateId: null,
@@ -80,14 +81,33 @@ const page = (over: Partial<EventPageData> = {}): EventPageData => ({
 describe("EventPage", () => {
   it("renders a form that works without JavaScript, with the saved quantity chosen and sold-out tickets without a control", async () => {
     const { html } = await renderInRouter(<EventPage page={page()} />, { url: "/eventos/fiesta" });
-    expect(html).toMatch(/<form method="post" action="\/eventos\/fiesta"/);
-    expect(html).toMatch(/<select id="cantidad-g" name="qty-g"/);
-    expect(html).toMatch(/<option value="2" selected="">2<\/option>/);
+    expect(html).toMatch(/<form method="post" action="\/eventos\/fiesta" id="entradas" novalidate=""/);
+    // A number input that posts by itself; the − / + buttons come with JavaScript.
+    expect(html).toMatch(/<input id="cantidad-g" name="qty-g" type="number" inputMode="numeric" min="0" max="3" step="1"[^>]* value="2"\/>/);
+    expect(html).not.toContain("Agregar una entrada");
     expect(html).not.toContain('name="qty-v"');
     expect(html).toContain("Agotado");
     expect(html).toContain("Solo para mayores de 18 años");
-    expect(html).toContain("Puertas: 22:00 - 03/12/2026");
     expect(html).toContain('href="/producciones-del-plata"');
+  });
+
+  it("says the date once, with its start and doors time, and the category once", async () => {
+    const { html } = await renderInRouter(<EventPage page={page()} />, { url: "/eventos/fiesta" });
+    expect(html.match(/Jueves 3 de diciembre/g)).toHaveLength(1);
+    expect(html).not.toContain("03/12/2026");
+    expect(html).toMatch(/Empieza <time dateTime="2026-12-04T02:00:00.000Z">23:00<\/time> · Puertas 22:00/);
+    // No flyer: the placeholder shows the category, so the page does not say it again.
+    expect(html.match(/>Fiestas</g)).toHaveLength(1);
+    const withFlyer = await renderInRouter(<EventPage page={page({ event: { ...page().event, imageUrl: "/imagenes/fiesta.jpg" } })} />);
+    expect(withFlyer.html).toMatch(/href="\/\?categoria=fiestas"[^>]*>Fiestas</);
+  });
+
+  it("has one buy button in a bar (fixed on phones) and, without JavaScript, says the fee is added on the next step", async () => {
+    const { html } = await renderInRouter(<EventPage page={page()} />, { url: "/eventos/fiesta" });
+    expect(html.match(/type="submit"[^>]*>Comprar</g)).toHaveLength(1);
+    expect(html).toMatch(/data-buy-bar=""[^>]*class="fixed inset-x-0 bottom-0[^"]*lg:static/);
+    expect(html).toContain("Desde $");
+    expect(html).toContain("Al precio se suma el cargo de servicio (10 %): ves el total en el paso siguiente.");
   });
 
   it("never renders the description as HTML", async () => {
@@ -102,8 +122,8 @@ describe("EventPage", () => {
     paused.tickets = paused.tickets.map((t) => ({ ...t, selectable: false }));
     const { html } = await renderInRouter(<EventPage page={paused} />);
     expect(html).toContain("La venta está pausada");
-    expect(html).not.toContain("<select");
-    expect(html).not.toContain(">Continuar<");
+    expect(html).not.toContain('type="number"');
+    expect(html).not.toContain(">Comprar<");
   });
 
   it("shows who invited the buyer and loads the event's pixel", async () => {
