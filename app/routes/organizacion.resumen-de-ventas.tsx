@@ -1,6 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { listOrganizationOrders } from "#server/refunds/sales";
+import { soldTickets } from "#server/orders/sold";
 import { listRefundRequests } from "#server/refunds/refunds";
 import { getOrganizationLedger } from "#server/ledger/ledger";
 import { formatDateTime } from "#common/dates";
@@ -30,8 +31,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = Math.max(0, Math.min(100_000, Number.parseInt(url.searchParams.get("pagina") ?? "0", 10) || 0));
   const eventId = bo.filters.eventId || null;
   const promoterNick = url.searchParams.get("rrpp")?.trim().slice(0, 31) || null;
-  const [list, pending, toTransfer, ledger] = await Promise.all([
+  const [list, sold, pending, toTransfer, ledger] = await Promise.all([
     guard(() => listOrganizationOrders(bo.ctx, { organizationId: bo.organization.id, eventId, page, promoterNick })),
+    // The same count as "Vendidas" in the summary and "Mis eventos" (server/orders/sold.ts).
+    guard(() => soldTickets(bo.ctx, { organizationId: bo.organization.id, eventId })),
     guard(() => listRefundRequests(bo.ctx, { organizationId: bo.organization.id, eventId, status: "pending" })),
     guard(() => listRefundRequests(bo.ctx, { organizationId: bo.organization.id, eventId, status: "transfer" })),
     // The money (balance and latest movements) is for owners and admins only.
@@ -51,6 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(
     {
       promoterNick,
+      sold,
       page: list.page,
       limit: list.limit,
       total: list.total,
@@ -84,7 +88,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function SalesPage() {
-  const { orders, page, limit, total, pending, toTransfer, ledger, promoterNick } = useLoaderData<typeof loader>();
+  const { orders, sold, page, limit, total, pending, toTransfer, ledger, promoterNick } = useLoaderData<typeof loader>();
   const href = useBackofficeHref();
   const pages = Math.max(1, Math.ceil(total / limit));
   const detail = (orderId: string) => href(`${SALES_PATH}/${orderId}`);
@@ -169,6 +173,11 @@ export default function SalesPage() {
             <h2 id="ventas" className="text-lg font-bold">
               {promoterNick ? `Ventas de @${promoterNick.replace(/^@/, "")}` : "Ventas"} ({total})
             </h2>
+            {promoterNick ? null : (
+              <p className="w-full text-sm text-[var(--muted)] sm:order-last" data-sold-tickets={sold}>
+                {sold} {sold === 1 ? "entrada vendida" : "entradas vendidas"} (pagas y sin devolver; sin invitaciones, consumiciones ni reservas sin pagar).
+              </p>
+            )}
             <ListSearch path={SALES_PATH} label="Ventas de un RRPP (nickname)" name="rrpp" value={promoterNick ?? ""} inputProps={{ autoCapitalize: "none", spellCheck: false }} />
           </div>
           {orders.length === 0 ? (

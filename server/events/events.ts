@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { eventChanged } from "./changes";
 import { stockAtLeastSold } from "#server/stock/stock";
+import { soldTicketsOfEvent } from "#server/orders/sold";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
 import { eventCustomFields, eventDates, events, ticketTypes, type Status } from "#server/db/schema";
@@ -387,7 +388,8 @@ export async function listOrganizationEvents(
       // Correlated subqueries name their tables explicitly: drizzle leaves columns unqualified here.
       firstDate: sql<Date | null>`(select min(d.starts_at) from event_dates d where d.event_id = "events"."id" and d.status <> 'deleted')`,
       lastDate: sql<Date | null>`(select max(d.ends_at) from event_dates d where d.event_id = "events"."id" and d.status <> 'deleted')`,
-      sold: sql<number>`coalesce((select sum(t.sold) from ticket_types t where t.event_id = "events"."id" and t.kind = 'ticket' and t.status <> 'deleted'), 0)::int`,
+      // Tickets sold as the sales list counts them (server/orders/sold.ts), not the stock taken by holds and invitations.
+      sold: soldTicketsOfEvent(sql.raw(`"events"."id"`)),
       stock: sql<number>`coalesce((select sum(t.stock) from ticket_types t where t.event_id = "events"."id" and t.kind = 'ticket' and t.status <> 'deleted'), 0)::int`,
     })
     .from(events)
