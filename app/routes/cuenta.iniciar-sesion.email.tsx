@@ -57,7 +57,7 @@ export default function EmailLoginPage() {
         <FormErrors id={form.errorId} errors={form.errors} />
         {actionData?.limited ? (
           <p className="-mt-2 mb-2 text-sm text-[var(--muted)]">
-            Mientras tanto podés <Link to="/cuenta/iniciar-sesion" className="text-primary-400 underline">ingresar con un enlace a tu email</Link>.
+            Mientras tanto podés <Link to="/cuenta/iniciar-sesion" className="text-[var(--accent)] underline">ingresar con un enlace a tu email</Link>.
           </p>
         ) : null}
         <Field

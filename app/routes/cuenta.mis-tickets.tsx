@@ -44,12 +44,12 @@ function Group({ id, title, cards, empty }: { id: string; title: string; cards: 
               <TicketCard ticket={card} />
               <div className="mt-1 flex flex-wrap gap-x-4 text-sm">
                 {card.purchasePath ? (
-                  <a href={card.purchasePath} className="text-primary-400 hover:underline">
+                  <a href={card.purchasePath} className="text-[var(--accent)] hover:underline">
                     Ver la compra {card.orderCode}
                   </a>
                 ) : null}
                 {card.transferPath ? (
-                  <Link to={card.transferPath} className="text-primary-400 hover:underline">
+                  <Link to={card.transferPath} className="text-[var(--accent)] hover:underline">
                     Enviar a otra persona
                   </Link>
                 ) : null}

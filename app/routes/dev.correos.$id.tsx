@@ -19,7 +19,7 @@ export default function DevMailboxEmailPage() {
   const { email } = useLoaderData<typeof loader>();
   return (
     <main className="mx-auto w-full max-w-5xl px-4 py-10">
-      <Link to="/dev/correos" className="text-sm text-primary-400 hover:underline">
+      <Link to="/dev/correos" className="text-sm text-[var(--accent)] hover:underline">
         ← Todos los correos
       </Link>
       <h1 className="mt-2 text-2xl font-bold">{email.subject}</h1>
@@ -45,7 +45,7 @@ export default function DevMailboxEmailPage() {
           <ul className="mt-2 flex flex-col gap-1 text-sm">
             {email.links.map((href) => (
               <li key={href} className="break-all">
-                <a href={href} className="text-primary-400 underline">
+                <a href={href} className="text-[var(--accent)] underline">
                   {href}
                 </a>
               </li>
@@ -62,7 +62,7 @@ export default function DevMailboxEmailPage() {
           <ul className="mt-2 flex flex-col gap-1 text-sm" data-testid="email-attachments">
             {email.attachments.map((file) => (
               <li key={file.id}>
-                <a href={`/dev/correos/${email.id}/adjuntos/${file.id}`} className="text-primary-400 underline">
+                <a href={`/dev/correos/${email.id}/adjuntos/${file.id}`} className="text-[var(--accent)] underline">
                   {file.filename}
                 </a>{" "}
                 <span className="text-[var(--muted)]">

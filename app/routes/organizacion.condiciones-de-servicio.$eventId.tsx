@@ -110,7 +110,7 @@ export default function ServiceConditionsPage() {
             <p className="font-bold">Este evento ya está publicado.</p>
             <p className="mt-1 text-sm text-[var(--muted)]">
               Condiciones aceptadas el {event.acceptedAt ? formatDateTime(event.acceptedAt) : "—"}.{" "}
-              <Link to={href(BO.congrats, { eventId: event.id })} className="text-primary-500 hover:underline">
+              <Link to={href(BO.congrats, { eventId: event.id })} className="text-[var(--accent)] hover:underline">
                 Ver el link para compartir
               </Link>
             </p>
@@ -124,7 +124,7 @@ export default function ServiceConditionsPage() {
             <Form method="post" className="flex flex-col gap-3">
               <FormErrorList reply={reply} />
               <div className="flex flex-wrap justify-end gap-2">
-                <Link to={href(BO.editEvent(event.slug), { eventId: event.id })} className="inline-flex items-center px-4 text-sm text-primary-500 hover:underline">
+                <Link to={href(BO.editEvent(event.slug), { eventId: event.id })} className="inline-flex items-center px-4 text-sm text-[var(--accent)] hover:underline">
                   Revisar el evento
                 </Link>
                 <Button type="submit" name="intent" value="publish" pending={posting} pendingLabel="Publicando…">

@@ -75,7 +75,7 @@ export default function EventPublishedPage() {
         ) : (
           <>
             Para que se pueda comprar, aceptá las condiciones de servicio y publicalo.{" "}
-            <Link to={href(BO.conditions(event.id), { eventId: event.id })} className="text-primary-500 hover:underline">
+            <Link to={href(BO.conditions(event.id), { eventId: event.id })} className="text-[var(--accent)] hover:underline">
               Ir a publicar
             </Link>
           </>
@@ -98,7 +98,7 @@ export default function EventPublishedPage() {
           <p className="mt-2 min-h-5 text-sm text-[var(--muted)]" aria-live="polite">
             {copied === "ok" ? "Listo, ya lo podés pegar donde quieras." : copied === "error" ? "No pudimos copiarlo: seleccionalo y copialo a mano." : null}
           </p>
-          <a href={shareUrl} className="text-sm text-primary-500 hover:underline">
+          <a href={shareUrl} className="text-sm text-[var(--accent)] hover:underline">
             Ver la página del evento
           </a>
         </Card>
@@ -123,13 +123,13 @@ export default function EventPublishedPage() {
         <Card title="Próximos pasos">
           <ul className="flex flex-col gap-3 text-sm">
             <li>
-              <Link to={href(BO.pixel, { eventId: event.id })} className="font-bold text-primary-500 hover:underline">
+              <Link to={href(BO.pixel, { eventId: event.id })} className="font-bold text-[var(--accent)] hover:underline">
                 Agregá tu píxel de marketing
               </Link>
               <p className="text-[var(--muted)]">Medí las visitas y ventas que vienen de tus anuncios.</p>
             </li>
             <li>
-              <Link to={href(BO.customFields(event.slug), { eventId: event.id })} className="font-bold text-primary-500 hover:underline">
+              <Link to={href(BO.customFields(event.slug), { eventId: event.id })} className="font-bold text-[var(--accent)] hover:underline">
                 Pedí datos extra a quienes compran
               </Link>
               <p className="text-[var(--muted)]">Campos personalizados: talle de remera, DNI de cada asistente, lo que necesites.</p>
@@ -141,7 +141,7 @@ export default function EventPublishedPage() {
               </p>
             </li>
             <li>
-              <Link to={href(BO.editTickets(event.slug), { eventId: event.id })} className="font-bold text-primary-500 hover:underline">
+              <Link to={href(BO.editTickets(event.slug), { eventId: event.id })} className="font-bold text-[var(--accent)] hover:underline">
                 Revisá tus entradas
               </Link>
               <p className="text-[var(--muted)]">Sumá stock, pausá un tipo de entrada o creá uno nuevo.</p>

@@ -126,7 +126,7 @@ export default function BankAccountsPage() {
               </dd>
             </dl>
             <details className="mt-4" open={reply?.target === account.id || undefined}>
-              <summary className="cursor-pointer text-sm font-bold text-primary-500">Editar</summary>
+              <summary className="cursor-pointer text-sm font-bold text-[var(--accent)]">Editar</summary>
               <Form key={key} method="post" className="mt-3 flex flex-col gap-2">
                 <input type="hidden" name="id" value={account.id} />
                 <FormScope reply={reply} target={account.id} idPrefix={`a-${account.id.slice(0, 8)}`} defaults={{ ...account, forTicketTransfers: account.forTicketTransfers ? "on" : "" }}>

@@ -148,7 +148,7 @@ export default function CouponsPage() {
                   </td>
                   <td className="px-4 py-3 align-top">
                     <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-                      <Link to={href(`${COUPONS_PATH}/${c.id}`)} className="text-primary-500 hover:underline">
+                      <Link to={href(`${COUPONS_PATH}/${c.id}`)} className="text-[var(--accent)] hover:underline">
                         Editar
                       </Link>
                       <StatusActions

@@ -161,20 +161,20 @@ export default function EditEventPage() {
         <span className="flex flex-wrap items-center gap-2">
           <EventStatusBadge event={event} />
           {event.publishedAt ? (
-            <a href={BO.publicEvent(event.slug)} className="text-primary-500 hover:underline">
+            <a href={BO.publicEvent(event.slug)} className="text-[var(--accent)] hover:underline">
               Ver página pública
             </a>
           ) : (
-            <Link to={href(BO.conditions(event.id), { eventId: event.id })} className="text-primary-500 hover:underline">
+            <Link to={href(BO.conditions(event.id), { eventId: event.id })} className="text-[var(--accent)] hover:underline">
               Publicar el evento
             </Link>
           )}
           <span aria-hidden="true">·</span>
-          <Link to={href(BO.editTickets(event.slug), { eventId: event.id })} className="text-primary-500 hover:underline">
+          <Link to={href(BO.editTickets(event.slug), { eventId: event.id })} className="text-[var(--accent)] hover:underline">
             Entradas
           </Link>
           <span aria-hidden="true">·</span>
-          <Link to={href(BO.customFields(event.slug), { eventId: event.id })} className="text-primary-500 hover:underline">
+          <Link to={href(BO.customFields(event.slug), { eventId: event.id })} className="text-[var(--accent)] hover:underline">
             Campos personalizados
           </Link>
         </span>

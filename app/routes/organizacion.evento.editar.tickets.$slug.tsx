@@ -128,11 +128,11 @@ export default function EventTicketsPage() {
       lead={
         <span className="flex flex-wrap items-center gap-2">
           <EventStatusBadge event={event} />
-          <Link to={href(BO.editEvent(event.slug), { eventId: event.id })} className="text-primary-500 hover:underline">
+          <Link to={href(BO.editEvent(event.slug), { eventId: event.id })} className="text-[var(--accent)] hover:underline">
             Datos y fechas del evento
           </Link>
           <span aria-hidden="true">·</span>
-          <Link to={href(BO.addStock, { eventId: event.id })} className="text-primary-500 hover:underline">
+          <Link to={href(BO.addStock, { eventId: event.id })} className="text-[var(--accent)] hover:underline">
             Agregar entradas a un tipo
           </Link>
         </span>
@@ -161,7 +161,7 @@ export default function EventTicketsPage() {
                   {formatMoney(ticket.price)} · Vendidas {soldOfStock(ticket.sold, ticket.stock)} ·{" "}
                   {PAYMENT_METHOD_OPTIONS.find((o) => o.value === ticket.paymentMethod)?.label ?? ticket.paymentMethod}
                 </span>
-                <span className="ml-auto text-sm text-primary-500 group-open:hidden">Editar</span>
+                <span className="ml-auto text-sm text-[var(--accent)] group-open:hidden">Editar</span>
               </summary>
               <Form method="post" className="flex flex-col gap-3 border-t border-[var(--border)] p-4 sm:px-6">
                 <DefaultSubmit value="update" label="Guardar" />

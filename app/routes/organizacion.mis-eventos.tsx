@@ -116,14 +116,14 @@ export default function MyEventsPage() {
                     {canManage && event.status !== "deleted" ? (
                       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
                         {!event.publishedAt ? (
-                          <Link to={href(BO.conditions(event.id), { eventId: event.id })} className="font-bold text-primary-500 hover:underline">
+                          <Link to={href(BO.conditions(event.id), { eventId: event.id })} className="font-bold text-[var(--accent)] hover:underline">
                             Publicar
                           </Link>
                         ) : null}
-                        <Link to={href(BO.editEvent(event.slug), { eventId: event.id })} className="text-primary-500 hover:underline">
+                        <Link to={href(BO.editEvent(event.slug), { eventId: event.id })} className="text-[var(--accent)] hover:underline">
                           Editar
                         </Link>
-                        <Link to={href(BO.editTickets(event.slug), { eventId: event.id })} className="text-primary-500 hover:underline">
+                        <Link to={href(BO.editTickets(event.slug), { eventId: event.id })} className="text-[var(--accent)] hover:underline">
                           Entradas
                         </Link>
                         <StatusActions

@@ -142,7 +142,7 @@ export default function SalesPage() {
                       {r.reason ? ` · “${r.reason}”` : ""}
                     </p>
                   </div>
-                  <Link to={detail(r.orderId)} className="text-primary-500 hover:underline">
+                  <Link to={detail(r.orderId)} className="text-[var(--accent)] hover:underline">
                     Revisar {r.orderCode}
                   </Link>
                 </li>
@@ -159,7 +159,7 @@ export default function SalesPage() {
                   <p>
                     {r.code} · {r.orderCode} · {r.buyerName} · {r.amount}
                   </p>
-                  <Link to={detail(r.orderId)} className="text-primary-500 hover:underline">
+                  <Link to={detail(r.orderId)} className="text-[var(--accent)] hover:underline">
                     Ver {r.orderCode}
                   </Link>
                 </li>
@@ -202,7 +202,7 @@ export default function SalesPage() {
                   {orders.map((o) => (
                     <tr key={o.id}>
                       <th scope="row" className="px-4 py-3 font-bold whitespace-nowrap">
-                        <Link to={detail(o.id)} className="text-primary-500 hover:underline">
+                        <Link to={detail(o.id)} className="text-[var(--accent)] hover:underline">
                           {o.code}
                         </Link>
                       </th>
@@ -231,7 +231,7 @@ export default function SalesPage() {
           {pages > 1 ? (
             <nav aria-label="Páginas" className="mt-4 flex items-center justify-between text-sm">
               {page > 0 ? (
-                <Link to={href(SALES_PATH, {}, { pagina: String(page - 1), ...(promoterNick ? { rrpp: promoterNick } : {}) })} className="text-primary-500 hover:underline">
+                <Link to={href(SALES_PATH, {}, { pagina: String(page - 1), ...(promoterNick ? { rrpp: promoterNick } : {}) })} className="text-[var(--accent)] hover:underline">
                   ← Anteriores
                 </Link>
               ) : (
@@ -241,7 +241,7 @@ export default function SalesPage() {
                 Página {page + 1} de {pages}
               </span>
               {page + 1 < pages ? (
-                <Link to={href(SALES_PATH, {}, { pagina: String(page + 1), ...(promoterNick ? { rrpp: promoterNick } : {}) })} className="text-primary-500 hover:underline">
+                <Link to={href(SALES_PATH, {}, { pagina: String(page + 1), ...(promoterNick ? { rrpp: promoterNick } : {}) })} className="text-[var(--accent)] hover:underline">
                   Siguientes →
                 </Link>
               ) : (

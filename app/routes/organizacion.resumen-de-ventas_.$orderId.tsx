@@ -141,7 +141,7 @@ export default function OrderDetailPage() {
                     {r.rejectionReason ? <p className="mt-1 text-sm">Motivo del rechazo: {r.rejectionReason}</p> : null}
                     {r.method === "bank_transfer" ? (
                       <p className="mt-1 text-sm">
-                        Devolución por transferencia al CBU/CVU <strong>{r.cbu}</strong>
+                        Devolución por transferencia al CBU/CVU <strong className="font-mono tabular-nums">{r.cbu}</strong>
                         {r.transferredAt ? ` · transferida el ${r.transferredAt}` : r.status === "refunded" ? " · falta transferir" : ""}
                       </p>
                     ) : null}

@@ -124,7 +124,7 @@ export default function SummaryPage() {
           <p className="mt-1">
             {can["events:manage"] ? (
               <>
-                <Link to={href(BO.createEvent)} className="text-primary-500 hover:underline">
+                <Link to={href(BO.createEvent)} className="text-[var(--accent)] hover:underline">
                   Creá tu primer evento
                 </Link>{" "}
                 o mirá también los eventos pasados con el filtro de arriba.
@@ -155,22 +155,22 @@ export default function SummaryPage() {
                   </div>
                   <div className="flex flex-wrap gap-3 text-sm">
                     {!event.publishedAt && can["events:manage"] ? (
-                      <Link to={href(BO.conditions(event.id), { eventId: event.id })} className="font-bold text-primary-500 hover:underline">
+                      <Link to={href(BO.conditions(event.id), { eventId: event.id })} className="font-bold text-[var(--accent)] hover:underline">
                         Publicar
                       </Link>
                     ) : null}
                     {can["events:manage"] ? (
                       <>
-                        <Link to={href(BO.editEvent(event.slug), { eventId: event.id })} className="text-primary-500 hover:underline">
+                        <Link to={href(BO.editEvent(event.slug), { eventId: event.id })} className="text-[var(--accent)] hover:underline">
                           Editar
                         </Link>
-                        <Link to={href(BO.editTickets(event.slug), { eventId: event.id })} className="text-primary-500 hover:underline">
+                        <Link to={href(BO.editTickets(event.slug), { eventId: event.id })} className="text-[var(--accent)] hover:underline">
                           Entradas
                         </Link>
                       </>
                     ) : null}
                     {event.publishedAt ? (
-                      <a href={BO.publicEvent(event.slug)} className="text-primary-500 hover:underline">
+                      <a href={BO.publicEvent(event.slug)} className="text-[var(--accent)] hover:underline">
                         Ver página pública
                       </a>
                     ) : null}

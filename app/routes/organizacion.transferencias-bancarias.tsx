@@ -182,7 +182,7 @@ export default function BankTransfersPage() {
                   <dt className="text-[var(--muted)]">Comprobante</dt>
                   <dd>
                     {t.receipt ? (
-                      <a href={t.receipt.href} target="_blank" rel="noreferrer" className="font-medium text-primary-500 underline">
+                      <a href={t.receipt.href} target="_blank" rel="noreferrer" className="font-medium text-[var(--accent)] underline">
                         {t.receipt.isPdf ? "Descargar" : "Ver"} comprobante ({t.receipt.name}, {t.receipt.uploadedAt})
                       </a>
                     ) : (

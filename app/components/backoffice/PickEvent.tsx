@@ -14,7 +14,7 @@ export function PickEvent({ path, intro }: { path: string; intro: string }) {
       <EmptyState>
         <p>Tu organización todavía no tiene eventos.</p>
         {shell?.can["events:manage"] ? (
-          <Link to={href(BO.createEvent)} className="mt-2 inline-block text-primary-500 hover:underline">
+          <Link to={href(BO.createEvent)} className="mt-2 inline-block text-[var(--accent)] hover:underline">
             Crear un evento
           </Link>
         ) : null}
@@ -30,7 +30,7 @@ export function PickEvent({ path, intro }: { path: string; intro: string }) {
       <ul className="mt-4 flex flex-col gap-2">
         {events.map((event) => (
           <li key={event.id}>
-            <Link to={href(path, { eventId: event.id, eventDateId: "" })} className="text-primary-500 hover:underline">
+            <Link to={href(path, { eventId: event.id, eventDateId: "" })} className="text-[var(--accent)] hover:underline">
               {event.name}
             </Link>
             {event.firstDate ? <span className="text-sm text-[var(--muted)]"> · {formatDate(event.firstDate)}</span> : null}

@@ -18,7 +18,7 @@ export function StatusActions(props: {
     <>
       <Form method="post" className="inline">
         <input type="hidden" name={props.idName} value={props.id} />
-        <button type="submit" name="intent" value={props.paused ? "resume" : "pause"} className="text-primary-500 hover:underline">
+        <button type="submit" name="intent" value={props.paused ? "resume" : "pause"} className="text-[var(--accent)] hover:underline">
           {props.paused ? "Reanudar" : "Pausar"}
         </button>
       </Form>

@@ -10,7 +10,7 @@ const base =
 const variants: Record<ButtonVariant, string> = {
   primary: "bg-primary-500 text-black hover:bg-primary-400",
   secondary: "border border-[var(--border)] bg-[var(--surface)] text-[var(--text)] hover:border-primary-500",
-  ghost: "text-primary-400 hover:bg-[var(--surface)]",
+  ghost: "text-[var(--accent)] hover:bg-[var(--surface)]",
   danger: "bg-red-600 text-white hover:bg-red-500",
 };
 
