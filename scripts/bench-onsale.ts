@@ -326,6 +326,16 @@ async function main() {
   const samples: Sample[] = new Array(BUYERS);
   let next = 0;
   const load1 = os.loadavg()[0];
+  // The server's memory during the rush (Linux: /proc; elsewhere the line says "–").
+  let appRssMaxMiB = 0;
+  const rssSampler = setInterval(() => {
+    try {
+      const kib = Number(fs.readFileSync(`/proc/${app?.pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
+      appRssMaxMiB = Math.max(appRssMaxMiB, Math.round(kib / 1024));
+    } catch {
+      /* not Linux, or the process is gone */
+    }
+  }, 100);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -337,8 +347,14 @@ async function main() {
     }),
   );
   const durationMs = performance.now() - started;
+  clearInterval(rssSampler);
 
-  // 4. What the database says.
+  // 4. The ceiling on the same PostgreSQL, at the same concurrency as the app's pool (it never has more
+  //    statements in flight than that): a one-row conditional UPDATE loop straight through `postgres`, each
+  //    its own transaction, with stock that never runs out. What one hot row allows, with no app around it.
+  const ceiling = await measureCeiling(BENCH_URL, APP_POOL, Math.max(BUYERS, 2_000), QTY);
+
+  // 5. What the database says.
   const [row] = await db
     .select({
       stock: schema.ticketTypes.stock,
@@ -377,6 +393,8 @@ async function main() {
   const notes: string[] = [];
   if (demand > STOCK && held < expectedHeld && !errors.length) notes.push(`Quedaron ${row.stock - row.sold} entradas sin vender aunque hubo rechazos.`);
 
+  const holdsWhileStockLasts = lastHoldMs ? held / (lastHoldMs / 1000) : held / seconds;
+  const ratio = holdsWhileStockLasts / ceiling.perSecond;
   const rows: [string, string][] = [
     ["compradores", String(BUYERS)],
     ["concurrencia", String(CONCURRENCY)],
@@ -393,6 +411,9 @@ async function main() {
     ["errores", String(errors.length)],
     ["ticket_types.sold / stock", `${row.sold} / ${row.stock}`],
     ["sobreventa (oversold)", String(oversold)],
+    ["techo: UPDATE condicional pelado", `${ceiling.perSecond.toFixed(1)}/s (${ceiling.connections} conexiones, ${ceiling.updates} UPDATE)`],
+    ["reservas/s mientras hay stock ÷ techo", `${ratio.toFixed(2)} × (objetivo ≥ 0,5)`],
+    ["memoria del servidor (RSS máx.)", appRssMaxMiB ? `${appRssMaxMiB} MiB` : "–"],
   ];
   const machine = {
     cpus: os.availableParallelism(),
@@ -431,12 +452,45 @@ async function main() {
         errors: errors.length,
         sold: row.sold,
         oversold,
+        ceilingPerSecond: Number(ceiling.perSecond.toFixed(1)),
+        holdsWhileStockLasts: Number(holdsWhileStockLasts.toFixed(1)),
+        ratioToCeiling: Number(ratio.toFixed(3)),
+        appRssMaxMiB,
         ok: problems.length === 0,
         machine,
       }),
     );
   }
   return problems.length ? 1 : 0;
+}
+
+/** The app's PostgreSQL pool (server/db/client.ts connectPostgres): how many statements it can have in flight. */
+const APP_POOL = 10;
+
+/** Successful one-row conditional UPDATEs per second, `connections` loops at once, stock that never runs out. */
+async function measureCeiling(url: string, connections: number, updates: number, qty: number) {
+  const sql = postgres(url, { max: connections, onnotice: () => {} });
+  try {
+    await sql`create table bench_ceiling (id int primary key, stock int not null, sold int not null)`;
+    await sql`insert into bench_ceiling values (1, ${updates * qty * 2}, 0)`;
+    // Warm every connection first, like the app's warm-up.
+    await Promise.all(Array.from({ length: connections }, () => sql`select 1`));
+    let left = updates;
+    let succeeded = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (left-- > 0) {
+          const rows = await sql`update bench_ceiling set sold = sold + ${qty} where id = 1 and sold + ${qty} <= stock returning sold`;
+          succeeded += rows.length;
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    return { perSecond: succeeded / seconds, connections, updates };
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
 }
 
 let code = 1;

@@ -385,22 +385,31 @@ export async function couponForRedeemLink(
 }
 
 /**
- * Inside createOrder's transaction, after the stock is held: finds the
- * event's coupon by code (case-insensitive), checks it may be used now and
- * applies to the lines, then takes one use with a conditional UPDATE (never
- * read-then-write; the CHECK on `uses` backs it). Bad codes are Invalid on
- * `couponCode`; no uses left is a Conflict. Returns the coupon and discount.
+ * For createOrder, before its transaction takes anything: finds the event's
+ * coupon by code (case-insensitive), checks it may be used now and applies
+ * to the lines, and prices the discount. Bad codes are Invalid on
+ * `couponCode`. Nothing is locked: the use is taken by `takeCouponUse`.
  */
-export async function takeCouponUse(
-  tx: DbOrTx,
+export async function couponForOrder(
+  db: DbOrTx,
   input: { eventId: string; code: string; lines: DiscountLine[]; now: Date },
 ): Promise<{ coupon: CouponRow; discount: number }> {
-  const coupon = await couponByCode(tx, input.eventId, input.code);
+  const coupon = await couponByCode(db, input.eventId, input.code);
   if (!coupon) throw new Invalid({ couponCode: [COUPON_MESSAGES.unknown] }, COUPON_MESSAGES.unknown);
   const problem = couponProblem({ ...coupon, maxUses: null }, input.now);
   if (problem) throw new Invalid({ couponCode: [problem] }, problem);
   const { applies, discount } = discountFor(coupon, input.lines);
   if (!applies) throw new Invalid({ couponCode: [COUPON_MESSAGES.notApplicable] }, COUPON_MESSAGES.notApplicable);
+  return { coupon, discount };
+}
+
+/**
+ * Inside createOrder's transaction, right after the stock is held (the last
+ * lock it takes, docs/locking.md): one use, with a conditional UPDATE (never
+ * read-then-write; the CHECK on `uses` backs it). A coupon paused or used up
+ * since `couponForOrder` read it is a Conflict.
+ */
+export async function takeCouponUse(tx: DbOrTx, coupon: Pick<CouponRow, "id" | "code">): Promise<void> {
   const [taken] = await tx
     .update(coupons)
     .set({ uses: sql`${coupons.uses} + 1` })
@@ -413,7 +422,6 @@ export async function takeCouponUse(
     )
     .returning({ id: coupons.id });
   if (!taken) throw new Conflict(COUPON_MESSAGES.exhausted(coupon.code), { couponCode: [COUPON_MESSAGES.exhausted(coupon.code)] });
-  return { coupon, discount };
 }
 
 /** Records which coupon an order used (same transaction as takeCouponUse and the order). */

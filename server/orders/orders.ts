@@ -28,7 +28,7 @@ import { enqueue } from "#server/jobs/queue";
 import { bookApprovedPayment } from "#server/ledger/ledger";
 import { requireTransferAccount } from "#server/payouts/bank-accounts";
 import { issueTicketsForOrder } from "#server/tickets/issue";
-import { recordCouponUse, releaseCouponUse, takeCouponUse } from "#server/coupons/coupons";
+import { couponForOrder, recordCouponUse, releaseCouponUse, takeCouponUse } from "#server/coupons/coupons";
 import { referrerForEvent } from "#server/promoters/attribution";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
@@ -58,6 +58,7 @@ export const ORDER_MESSAGES = {
   mixedMethods: "No podés combinar en una compra entradas que se pagan con Mercado Pago y entradas que se pagan por transferencia bancaria. Hacé una compra para cada una.",
   wrongMethod: (name: string, method: "MERCADO_PAGO" | "BANK_TRANSFER") => `«${name}» se paga con ${METHOD_LABEL[method]}.`,
   orderNotFound: "No encontramos la compra.",
+  priceChanged: (name: string) => `El precio de «${name}» acaba de cambiar. Revisá tu compra y volvé a intentar.`,
 } as const;
 
 const uuid = z.string().uuid("Identificador inválido");
@@ -211,26 +212,27 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
   const holdMinutes = HOLD_MINUTES[input.paymentMethod];
   const buyerUserId = ctx.actor.kind === "user" ? ctx.actor.userId : null;
 
+  // Prices, coupon and totals from what was read: the hold below checks the price it takes is this one.
+  const lines = [...wanted].map(([ticketTypeId, qty]) => ({ ticketTypeId, qty, name: byId.get(ticketTypeId)!.name, unitPrice: byId.get(ticketTypeId)!.price }));
+  const subtotal = lines.reduce((sum, i) => sum + i.qty * i.unitPrice, 0);
+  // The fee is on what the buyer pays (decisions: cupones).
+  const coupon = input.couponCode ? await couponForOrder(ctx.db, { eventId: event.id, code: input.couponCode, lines, now: ctx.now }) : null;
+  const discount = coupon?.discount ?? 0;
+  const serviceFee = serviceFeeOf(subtotal - discount, event.serviceFeeBps ?? 0);
+  const total = subtotal - discount + serviceFee;
+  const free = total === 0;
+  // The method is checked only for orders that are paid.
+  if (!free && wrongMethod) invalid({ paymentMethod: [wrongMethod] });
+  // Nowhere to send a transfer to: refuse before the buyer is told to pay.
+  if (!free && input.paymentMethod === "BANK_TRANSFER") await requireTransferAccount(ctx.db, event.organizationId);
+  const paymentMethod: OrderPaymentMethod = free ? "FREE" : input.paymentMethod;
+  const provider: BillingProvider = free ? "free" : input.paymentMethod === "BANK_TRANSFER" ? "bank_transfer" : paymentsMode() === "sandbox" ? "sandbox" : "mercadopago";
+
   for (let attempt = 0; ; attempt++) {
     try {
       return await ctx.db.transaction(async (tx) => {
-        // Hold the stock first (server/stock: conditional UPDATEs in id order, all or nothing).
-        const hold = await holdStock(tx, [...wanted].map(([ticketTypeId, qty]) => ({ ticketTypeId, qty })), ctx.now, { onlyActive: true });
-        if ("short" in hold) throw new Conflict(ORDER_MESSAGES.notEnough(byId.get(hold.short)!.name));
-        const held = hold.held;
-        const subtotal = held.reduce((sum, i) => sum + i.qty * i.unitPrice, 0);
-        // A coupon takes one use in this same transaction; the fee is on what the buyer pays (decisions: cupones).
-        const coupon = input.couponCode ? await takeCouponUse(tx, { eventId: event.id, code: input.couponCode, lines: held, now: ctx.now }) : null;
-        const discount = coupon?.discount ?? 0;
-        const serviceFee = serviceFeeOf(subtotal - discount, event.serviceFeeBps ?? 0);
-        const total = subtotal - discount + serviceFee;
-        const free = total === 0;
-        // The method is checked only for orders that are paid.
-        if (!free && wrongMethod) invalid({ paymentMethod: [wrongMethod] });
-        // Nowhere to send a transfer to: refuse before the buyer is told to pay.
-        if (!free && input.paymentMethod === "BANK_TRANSFER") await requireTransferAccount(tx, event.organizationId);
-
-        const paymentMethod: OrderPaymentMethod = free ? "FREE" : input.paymentMethod;
+        // The new rows first: they lock nothing another buyer waits for. The hot rows (ticket types, then the
+        // coupon) are taken last, so their locks last only until the commit (docs/locking.md).
         const holdExpiresAt = free ? null : new Date(ctx.now.getTime() + holdMinutes * 60_000);
         const [order] = await tx
           .insert(orders)
@@ -258,23 +260,23 @@ export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order:
           .returning();
         if (coupon) await recordCouponUse(tx, { orderId: order.id, couponId: coupon.coupon.id, discount, now: ctx.now });
         // Keep the buyer's order of lines.
-        const lines = [...wanted.keys()].map((id) => held.find((h) => h.ticketTypeId === id)!);
         const items = await tx
           .insert(orderItems)
           .values(lines.map((l) => ({ orderId: order.id, ...l })))
           .returning();
-        const provider: BillingProvider = free
-          ? "free"
-          : input.paymentMethod === "BANK_TRANSFER"
-            ? "bank_transfer"
-            : paymentsMode() === "sandbox"
-              ? "sandbox"
-              : "mercadopago";
         const [billing] = await tx
           .insert(billings)
           .values({ orderId: order.id, status: free ? "approved" : "pending", provider, amount: total, createdAt: ctx.now, updatedAt: ctx.now })
           .returning();
         if (holdExpiresAt) await enqueue(tx, EXPIRE_ORDER_JOB, { orderId: order.id }, holdExpiresAt);
+
+        // The stock (server/stock: conditional UPDATEs in id order, all or nothing), at the price the order says.
+        const hold = await holdStock(tx, lines, ctx.now, { onlyActive: true });
+        if ("short" in hold) throw new Conflict(ORDER_MESSAGES.notEnough(byId.get(hold.short)!.name));
+        const changed = hold.held.find((h) => h.unitPrice !== byId.get(h.ticketTypeId)!.price);
+        if (changed) throw new Conflict(ORDER_MESSAGES.priceChanged(changed.name));
+        if (coupon) await takeCouponUse(tx, coupon.coupon);
+
         // Nothing to pay (free tickets, a 100 % coupon): the tickets are issued now, in this transaction.
         if (free) {
           await issueTicketsForOrder(tx, order, ctx.now);
