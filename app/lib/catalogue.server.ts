@@ -5,7 +5,8 @@ import { DATE_PICKER_MAX, DATE_PICKER_MIN, formatDateTime, TIME_ZONE } from "#co
 import { formatMoney } from "#common/money";
 import { PROVINCES } from "#common/validation";
 import type { EventCardData } from "#app/components/events/EventCard";
-import type { CatalogueFilterValues, SelectChoice } from "#app/components/events/SearchForm";
+import type { FeaturedEventData } from "#app/components/events/FeaturedEvent";
+import type { CatalogueFilterValues, CategoryChip, SelectChoice } from "#app/components/events/SearchForm";
 
 /**
  * Loader-side helpers for the catalogue pages (`/`, `/{orgSlug}`): they turn
@@ -32,6 +33,8 @@ export function priceLabel(minPrice: number | null): string | null {
   return minPrice === 0 ? "Gratis" : `Desde ${formatMoney(minPrice)}`;
 }
 
+const zoned = (date: Date) => DateTime.fromJSDate(date).setZone(TIME_ZONE).setLocale("es-AR");
+
 export function toEventCard(item: CatalogueItem): EventCardData {
   return {
     slug: item.slug,
@@ -40,6 +43,7 @@ export function toEventCard(item: CatalogueItem): EventCardData {
     category: item.category,
     categoryLabel: categoryLabel(item.category),
     dateLabel: formatDateTime(item.nextDate),
+    shortDateLabel: zoned(item.nextDate).toFormat("ccc d LLL · HH:mm"),
     dateTime: item.nextDate.toISOString(),
     venueName: item.venueName,
     city: item.city,
@@ -49,6 +53,34 @@ export function toEventCard(item: CatalogueItem): EventCardData {
     paused: item.status === "paused",
     organizationName: item.organizationName,
   };
+}
+
+/**
+ * The storefront's featured event among a page of the catalogue: the first (soonest) one on sale with a picture,
+ * else the first on sale; none when everything is sold out or paused.
+ */
+export function pickFeatured(items: CatalogueItem[]): FeaturedEventData | null {
+  const onSale = items.filter((item) => item.available > 0 && item.status !== "paused");
+  const item = onSale.find((i) => i.imageUrl) ?? onSale[0];
+  if (!item) return null;
+  return { ...toEventCard(item), longDateLabel: zoned(item.nextDate).toFormat("cccc d 'de' LLLL · HH:mm") };
+}
+
+/**
+ * The category chips: links to the same search with that category (or none, "Todos"), back on its first page.
+ * Plain links, so they filter without JavaScript; the current one is marked.
+ */
+export function categoryChips(url: URL, current: string): CategoryChip[] {
+  const href = (value: string) => {
+    const params = new URLSearchParams(url.searchParams);
+    params.delete("pagina");
+    if (value) params.set("categoria", value);
+    else params.delete("categoria");
+    for (const [key, v] of [...params.entries()]) if (!v) params.delete(key);
+    const query = params.toString();
+    return `${url.pathname}${query ? `?${query}` : ""}`;
+  };
+  return [{ value: "", label: "Todos" }, ...CATEGORY_OPTIONS].map((c) => ({ ...c, href: href(c.value), current: c.value === current }));
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

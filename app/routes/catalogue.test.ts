@@ -89,6 +89,31 @@ describe("/ (home)", () => {
   });
 });
 
+describe("/ (storefront): featured event and category chips", () => {
+  it("chips keep the search, drop the page and mark the current category; the home features the soonest event on sale", async () => {
+    const chips = await run(home.loader, getRequest("/?q=tango&categoria=teatro&pagina=2"));
+    const byValue = Object.fromEntries(chips.data.chips.map((c: { value: string; href: string; current: boolean }) => [c.value, c]));
+    expect(chips.data.chips[0]).toMatchObject({ value: "", label: "Todos", href: "/?q=tango", current: false });
+    expect(byValue.teatro).toMatchObject({ label: "Teatro", href: "/?q=tango&categoria=teatro", current: true });
+    expect(byValue.recitales).toMatchObject({ href: "/?q=tango&categoria=recitales", current: false });
+    expect(chips.data.featured).toBeNull();
+
+    const onlyCategory = await run(home.loader, getRequest("/?categoria=recitales"));
+    expect(onlyCategory.data.categoryTitle).toBe("Recitales");
+    expect(onlyCategory.data.chips.find((c: { current: boolean }) => c.current).value).toBe("recitales");
+
+    const { ctx, organization } = await createProducer();
+    await createPublishedEvent(ctx, organization.id, { name: "Destacado Agotado", days: 1, ticketTypes: [{ name: "General", price: 100_000, stock: 0 }] });
+    const plain = await run(home.loader, getRequest("/"));
+    expect(plain.data.featured).not.toBeNull();
+    expect(plain.data.featured.name).not.toBe("Destacado Agotado");
+    expect(plain.data.featured).toMatchObject({ soldOut: false, longDateLabel: expect.stringMatching(/^[a-zé]+ \d{1,2} de [a-z]+ · \d{2}:\d{2}$/) });
+    expect(plain.data.events[0].shortDateLabel).toMatch(/^[a-zé]{3} \d{1,2} [a-z]{3} · \d{2}:\d{2}$/);
+    expect(plain.data.chips[0]).toMatchObject({ href: "/", current: true });
+    expect((await run(home.loader, getRequest("/?pagina=2"))).data.featured).toBeNull();
+  });
+});
+
 describe("/eventos/{slug} ticket picker", () => {
   it("saves exactly the tickets with quantity above 0 in the cookie and goes to the checkout", async () => {
     const { ctx, organization } = await createProducer();

@@ -1,6 +1,11 @@
+import { responsiveImage } from "#common/images";
+
 /**
  * An event's picture in a fixed 16:9 box, so nothing moves while it loads.
- * Without an image: a gradient with the category, drawn by CSS (no request).
+ * Images stored at several widths (common/images.ts) go with `srcset`, and
+ * `sizes` says how wide the box is, so a phone downloads the 400 or 800 px
+ * copy and a desktop the one it needs. Without an image: a gradient with the
+ * category, drawn by CSS (no request).
  */
 const GRADIENTS: Record<string, string> = {
   recitales: "from-secondary-700 via-secondary-500 to-primary-500",
@@ -24,6 +29,7 @@ export function EventImage({
   category,
   categoryLabel,
   eager = false,
+  sizes = "100vw",
   className = "",
 }: {
   imageUrl: string | null;
@@ -32,13 +38,18 @@ export function EventImage({
   categoryLabel: string;
   /** Above the fold (first cards, the event page): load at once. */
   eager?: boolean;
+  /** How wide the box is drawn, as the `sizes` attribute (cards pass their column width); the whole screen unless said. */
+  sizes?: string;
   className?: string;
 }) {
+  const image = imageUrl ? responsiveImage(imageUrl) : null;
   return (
     <div className={`relative aspect-[16/9] w-full overflow-hidden bg-[var(--border)] ${className}`}>
-      {imageUrl ? (
+      {image ? (
         <img
-          src={imageUrl}
+          src={image.src}
+          srcSet={image.srcSet ?? undefined}
+          sizes={image.srcSet ? sizes : undefined}
           alt={alt}
           width={IMAGE_WIDTH}
           height={IMAGE_HEIGHT}

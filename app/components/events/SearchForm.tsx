@@ -6,6 +6,41 @@ export interface SelectChoice {
   label: string;
 }
 
+/** A category chip above the results: a link to the same search with that category (Todos: without one). */
+export interface CategoryChip {
+  value: string;
+  label: string;
+  href: string;
+  current: boolean;
+}
+
+/**
+ * Categories as chips: links, so they filter without JavaScript, the current one marked with aria-current. On a
+ * phone they scroll sideways in one row (inside their own box: the page never gets wider); from 600 px they wrap.
+ */
+export function CategoryChips({ chips }: { chips: CategoryChip[] }) {
+  return (
+    <nav aria-label="Categorías" className="-mx-4 sm:mx-0">
+      <ul className="flex gap-2 overflow-x-auto px-4 py-1 [scrollbar-width:none] sm:flex-wrap sm:overflow-visible sm:px-0">
+        {chips.map((chip) => (
+          <li key={chip.value || "todos"} className="shrink-0">
+            <Link
+              to={chip.href}
+              aria-current={chip.current ? "page" : undefined}
+              preventScrollReset
+              className={`inline-flex min-h-10 items-center rounded-full border px-4 text-sm font-medium transition-colors ${
+                chip.current ? "border-primary-500 bg-primary-500 font-bold text-black" : "border-[var(--border)] bg-[var(--surface)] hover:border-primary-500"
+              }`}
+            >
+              {chip.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 /** The home's query string (`/?q=…&provincia=…&categoria=…&desde=…&hasta=…`). */
 export interface CatalogueFilterValues {
   q: string;
