@@ -14,6 +14,7 @@ import { getCheckoutSummary, mercadoPagoBrowserConfig, openPayment } from "#serv
 import { withBillingToken } from "#server/orders/access";
 import { eventPath, longDay } from "./eventos.$slug.server";
 import { OrderLines } from "#app/components/checkout/OrderLines";
+import { MoneyLines } from "#app/components/checkout/MoneyLines";
 import { MercadoPagoWallet } from "#app/components/checkout/MercadoPagoWallet";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -44,8 +45,9 @@ function percent(bps: number) {
 
 /**
  * `/checkout/{billingId}?t=…`: the summary before paying (items, subtotal,
- * service fee with the percentage the organizer accepted, coupon discount,
- * total), the hold's countdown and the payment methods the tickets allow.
+ * coupon discount, service fee on what is left with the percentage the
+ * organizer accepted, total: in that order), the hold's countdown and the
+ * payment methods the tickets allow.
  * A paid billing goes to its tickets.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -66,7 +68,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         subtotal: formatMoney(order.subtotal),
         serviceFee: formatMoney(order.serviceFee),
         serviceFeeLabel: event?.serviceFeeBps ? percent(event.serviceFeeBps) : null,
-        discount: order.discount > 0 ? `−${formatMoney(order.discount)}` : null,
+        discount: order.discount > 0 ? formatMoney(order.discount) : null,
         total: formatMoney(order.total),
         paymentMethod: order.paymentMethod,
       },
@@ -146,26 +148,14 @@ export default function CheckoutSummaryPage() {
           Detalle
         </h2>
         <OrderLines lines={order.items.map((item) => ({ key: item.id, ...item }))} />
-        <dl className="mt-2 flex flex-col gap-1 border-t border-[var(--border)] pt-3 text-sm">
-          <div className="flex justify-between">
-            <dt>Subtotal</dt>
-            <dd>{order.subtotal}</dd>
-          </div>
-          <div className="flex justify-between">
-            <dt>Cargo de servicio{order.serviceFeeLabel ? ` (${order.serviceFeeLabel})` : ""}</dt>
-            <dd data-service-fee="">{order.serviceFee}</dd>
-          </div>
-          {order.discount ? (
-            <div className="flex justify-between">
-              <dt>Descuento por cupón</dt>
-              <dd>{order.discount}</dd>
-            </div>
-          ) : null}
-          <div className="mt-1 flex justify-between border-t border-[var(--border)] pt-2 text-base font-bold">
-            <dt>Total</dt>
-            <dd data-total="">{order.total}</dd>
-          </div>
-        </dl>
+        <MoneyLines
+          subtotal={order.subtotal}
+          discount={order.discount}
+          serviceFee={order.serviceFee}
+          serviceFeeLabel={order.serviceFeeLabel}
+          total={order.total}
+          className="mt-2 border-t border-[var(--border)] pt-3"
+        />
       </section>
 
       {hold ? (

@@ -2,16 +2,18 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useMemo } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { formatDateTime } from "#common/dates";
 import { formatMoney } from "#common/money";
+import { purchaseTotals } from "#common/pricing";
 import { cacheHeadersFrom } from "#app/lib/cache.server";
 import { PICKER_PAYMENT_METHODS, readSavedCart, restoreCart, savedCartCookie, type StoredCart } from "#app/lib/cart.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { DroppedNotice, ReferralBanner } from "#app/components/events/Notices";
-import { FormErrors } from "#app/components/account/Notice";
 import { buttonClasses } from "#app/components/ui/Button";
-import { PayerInfoFields } from "#app/components/checkout/PayerInfoFields";
+import { PayerInfoFields, payerFieldLabel } from "#app/components/checkout/PayerInfoFields";
+import { ErrorSummary } from "#app/components/checkout/ErrorSummary";
+import { MoneyLines } from "#app/components/checkout/MoneyLines";
 import { usePayerForm } from "#app/components/checkout/usePayerForm";
 import { payerInfoSchema } from "#app/components/checkout/schema";
 import { checkoutFailure, redirectToCheckout } from "#app/lib/checkout-reply.server";
@@ -19,6 +21,7 @@ import { useIsSubmitting } from "#app/components/account/useAccountForm";
 import { Button } from "#app/components/ui/Button";
 import { getUserById } from "#server/accounts/users";
 import { getCheckoutQuestions, startCheckout } from "#server/orders/checkout";
+import { couponForEventPage } from "#server/coupons/preview";
 import type { PublicEvent } from "#server/events/catalogue";
 import type { Ctx } from "#server/context";
 import { eventPath, findReferrer, loadPublicEventOr404, longDay } from "./eventos.$slug.server";
@@ -81,8 +84,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (!ticket) return [];
     return [{ ticketId: item.ticketId, name: ticket.name, qty: item.qty, unitPrice: formatMoney(ticket.price), subtotalCentavos: ticket.price * item.qty }];
   });
-  const subtotal = items.reduce((sum, i) => sum + i.subtotalCentavos, 0);
   const { dates, event } = publicEvent;
+  // What the order would charge, in the summary's order: the saved coupon (if it still applies), then the fee on what is left.
+  const coupon = saved?.couponCode ? await couponForEventPage(ctx.db, { event, tickets: publicEvent.ticketTypes, code: saved.couponCode, now: ctx.now }) : null;
+  const totals = purchaseTotals(
+    cart.items.flatMap((i) => (tickets.has(i.ticketId) ? [{ ticketTypeId: i.ticketId, qty: i.qty, unitPrice: tickets.get(i.ticketId)!.price }] : [])),
+    event.serviceFeeBps,
+    coupon?.ok ? coupon.rule : null,
+  );
   const date = dates.find((d) => d.id === cart.eventDateId) ?? (dates.length === 1 ? dates[0] : undefined);
 
   const user = ctx.actor.kind === "user" ? await getUserById(ctx, ctx.actor.userId) : undefined;
@@ -107,11 +116,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       date: date ? { dayLabel: longDay(date.startsAt), startsLabel: formatDateTime(date.startsAt), startsIso: date.startsAt.toISOString() } : null,
       needsDate: !date && dates.length > 1,
       items: items.map(({ subtotalCentavos, ...i }) => ({ ...i, subtotal: formatMoney(subtotalCentavos) })),
-      subtotal: formatMoney(subtotal),
+      subtotal: formatMoney(totals.subtotal),
+      discount: totals.discount > 0 ? formatMoney(totals.discount) : null,
+      couponCode: coupon?.ok ? coupon.code : null,
       serviceFeeLabel: event.serviceFeeBps > 0 ? `${(event.serviceFeeBps / 100).toLocaleString("es-AR", { maximumFractionDigits: 2 })} %` : null,
-      serviceFee: event.serviceFeeBps > 0 ? formatMoney(Math.round((subtotal * event.serviceFeeBps) / 10_000)) : null,
+      serviceFee: event.serviceFeeBps > 0 ? formatMoney(totals.serviceFee) : null,
+      total: formatMoney(totals.total),
       paymentMethod: paymentMethodOf(publicEvent, cart),
-      free: items.length > 0 && subtotal === 0,
+      free: items.length > 0 && totals.subtotal === 0,
       dropped,
       referrer: referrer ? { firstName: referrer.firstName, lastName: referrer.lastName } : null,
       backTo: eventPath(event.slug, referrer?.nick),
@@ -169,10 +181,53 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function PayerInfoPage() {
+  const { holders, customFields } = useLoaderData<typeof loader>();
+  // A new Conform form when the questions change (another number of holders, other custom fields).
+  return <PayerInfoContent key={`${holders}:${customFields.map((f) => f.id).join(",")}`} />;
+}
+
+/**
+ * The page. After a submit with errors, the summary at the top lists them
+ * with links to the fields: without JavaScript the answer opens at the top,
+ * where it is; with JavaScript it gets the focus (after Conform's own focus
+ * on the first field), whether the browser or the server found them.
+ */
+function PayerInfoContent() {
   const loaderData = useLoaderData<typeof loader>();
-  const { event, date, needsDate, items, subtotal, serviceFeeLabel, serviceFee, paymentMethod, free, dropped, referrer, backTo } = loaderData;
+  const { event, date, needsDate, items, subtotal, discount, couponCode, serviceFeeLabel, serviceFee, total, paymentMethod, free, dropped, referrer, backTo } = loaderData;
+  const { payer, customFields, holders, holderLabels } = loaderData;
+  const actionData = useActionData<typeof action>();
+  const schema = useMemo(() => payerInfoSchema({ customFields, holders }), [customFields, holders]);
+  const [form, fields] = usePayerForm({
+    id: "payer-info",
+    lastResult: actionData?.result,
+    // One row per holder from the start (Conform lists as many rows as its value has).
+    defaultValue: { ...payer, attendees: holders ? Array.from({ length: holders }, () => ({ documentType: "dni" })) : undefined },
+    schema,
+  });
+  const submitting = useIsSubmitting();
+  const [attempts, setAttempts] = useState(0);
+  const summary = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (actionData) setAttempts((n) => n + 1);
+  }, [actionData]);
+  useEffect(() => {
+    if (!attempts) return;
+    const frame = requestAnimationFrame(() => {
+      summary.current?.focus({ preventScroll: true });
+      summary.current?.scrollIntoView({ block: "start" });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [attempts]);
+  const fieldErrors = Object.entries(form.allErrors)
+    .filter(([name, messages]) => name !== "" && name !== form.name && messages?.length)
+    .map(([name, messages]) => ({ fieldId: `${form.id}-${name}`, label: payerFieldLabel(name, customFields), message: messages[0] }));
+  const showSummary = Boolean(actionData) || attempts > 0;
+  const method = free ? "FREE" : paymentMethod;
+
   return (
-    <main className="mx-auto flex w-full max-w-2xl flex-col gap-5 px-4 py-6 sm:px-6 sm:py-8">
+    <main className="mx-auto flex w-full max-w-2xl flex-col gap-4 px-4 py-5 sm:px-6 sm:py-8">
+      {showSummary ? <ErrorSummary ref={summary} id={form.errorId} errors={fieldErrors} formErrors={form.errors} /> : null}
       <header>
         <p className="text-sm font-bold tracking-wide text-[var(--accent)]">TU COMPRA</p>
         <h1 className="text-2xl font-bold leading-tight sm:text-3xl">{event.name}</h1>
@@ -193,15 +248,15 @@ export default function PayerInfoPage() {
             Lo que elegiste
           </h2>
           <OrderLines lines={items.map((item) => ({ key: item.ticketId, ...item }))} />
-          <p className="mt-2 flex justify-between border-t border-[var(--border)] pt-3 font-bold">
-            <span>Subtotal</span>
-            <span>{subtotal}</span>
-          </p>
-          {serviceFeeLabel ? (
-            <p className="mt-1 text-xs text-[var(--muted)]">
-              Al pagar se suma el cargo de servicio ({serviceFeeLabel}): {serviceFee}. Lo ves en el resumen antes de pagar.
-            </p>
-          ) : null}
+          <MoneyLines
+            subtotal={subtotal}
+            discount={discount}
+            serviceFee={serviceFee}
+            serviceFeeLabel={serviceFeeLabel}
+            total={total}
+            className="mt-2 border-t border-[var(--border)] pt-3"
+          />
+          {couponCode ? <p className="mt-2 text-xs text-[var(--muted)]">Con el cupón {couponCode}. Si lo cambiás abajo, el total se actualiza en el resumen antes de pagar.</p> : null}
           {needsDate ? (
             <p role="alert" className="mt-3 text-sm text-red-600 dark:text-red-400">
               Te falta elegir la fecha. <Link to={backTo} className="underline">Elegila acá</Link>.
@@ -216,7 +271,25 @@ export default function PayerInfoPage() {
       )}
 
       {items.length && !needsDate ? (
-        <PayerForm key={`${loaderData.holders}:${loaderData.customFields.map((f) => f.id).join(",")}`} paymentMethod={free ? "FREE" : paymentMethod} />
+        <Form method="post" {...getFormProps(form)} onSubmit={(submitEvent) => {
+          form.onSubmit(submitEvent);
+          // The browser found errors (Conform stopped the submit): show and focus the summary.
+          if (submitEvent.defaultPrevented) setAttempts((n) => n + 1);
+        }} className="flex flex-col gap-4">
+          <PayerInfoFields fields={fields} customFields={customFields} holderLabels={holderLabels} />
+          <p className="text-sm text-[var(--muted)]">
+            {method === "FREE"
+              ? "Estas entradas son gratis: al confirmar te las mandamos por email."
+              : method === "BANK_TRANSFER"
+                ? "Estas entradas se pagan por transferencia bancaria: te reservamos las entradas 48 horas para que subas el comprobante."
+                : "Vas a pagar con Mercado Pago. Te reservamos las entradas 15 minutos."}
+          </p>
+          <div className="flex sm:justify-end">
+            <Button type="submit" pending={submitting} pendingLabel="Reservando…" className="min-h-12 w-full text-base sm:w-auto">
+              {method === "FREE" ? "Confirmar" : "Continuar al pago"}
+            </Button>
+          </div>
+        </Form>
       ) : null}
 
       <div className="flex flex-wrap gap-3">
@@ -228,37 +301,5 @@ export default function PayerInfoPage() {
         </Link>
       </div>
     </main>
-  );
-}
-
-function PayerForm({ paymentMethod }: { paymentMethod: "MERCADO_PAGO" | "BANK_TRANSFER" | "FREE" }) {
-  const { payer, customFields, holders, holderLabels } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const schema = useMemo(() => payerInfoSchema({ customFields, holders }), [customFields, holders]);
-  const [form, fields] = usePayerForm({
-    id: "payer-info",
-    lastResult: actionData?.result,
-    // One row per holder from the start (Conform lists as many rows as its value has).
-    defaultValue: { ...payer, attendees: holders ? Array.from({ length: holders }, () => ({ documentType: "dni" })) : undefined },
-    schema,
-  });
-  const submitting = useIsSubmitting();
-  return (
-    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <PayerInfoFields fields={fields} customFields={customFields} holderLabels={holderLabels} />
-      <p className="text-sm text-[var(--muted)]">
-        {paymentMethod === "FREE"
-          ? "Estas entradas son gratis: al confirmar te las mandamos por email."
-          : paymentMethod === "BANK_TRANSFER"
-            ? "Estas entradas se pagan por transferencia bancaria: te reservamos las entradas 48 horas para que subas el comprobante."
-            : "Vas a pagar con Mercado Pago. Te reservamos las entradas 15 minutos."}
-      </p>
-      <div className="flex justify-end">
-        <Button type="submit" pending={submitting} pendingLabel="Reservando…" className="min-h-11">
-          {paymentMethod === "FREE" ? "Confirmar" : "Continuar al pago"}
-        </Button>
-      </div>
-    </Form>
   );
 }

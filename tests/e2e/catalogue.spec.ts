@@ -49,8 +49,8 @@ async function findFiestaBresh(page: Page, event: Bresh) {
 
 async function pickTwoGeneralAndContinue(page: Page, event: Bresh) {
   const main = page.locator("main");
-  await main.getByLabel("Cantidad de General").selectOption("2");
-  await main.getByRole("button", { name: "Continuar" }).click();
+  await main.getByLabel("Cantidad de General").fill("2");
+  await main.getByRole("button", { name: "Comprar" }).click();
   await expect(page).toHaveURL(new RegExp(`/checkout/payer-info/${event.slug}$`));
   await expect(main.getByRole("heading", { level: 1 })).toHaveText(event.name);
   await expect(main.locator('[data-ticket="General"]')).toContainText("2 × General");
@@ -73,7 +73,7 @@ test.describe("buyer with JavaScript", () => {
     const event = await fiestaBresh(factory);
     await page.goto(`/eventos/${event.slug}`);
     const main = page.locator("main");
-    await main.getByRole("button", { name: "Continuar" }).click();
+    await main.getByRole("button", { name: "Comprar" }).click();
     await expect(main.getByRole("alert")).toContainText("Revisá tu elección");
     await expect(main.getByRole("alert")).toContainText("Elegí al menos una entrada");
     await expect(main.locator("#entradas-errores")).toHaveText("Elegí al menos una entrada");

@@ -53,8 +53,8 @@ async function pickGeneralAndFillPayer(page: Page, slug: string, redeemPath: str
   await expect(page).toHaveURL(new RegExp(`/eventos/${slug}$`));
   const main = page.locator("main");
   await expect(main.locator(`[data-coupon="${code}"]`)).toContainText(`Cupón ${code} aplicado`);
-  await main.getByLabel("Cantidad de General").selectOption(qty);
-  await main.getByRole("button", { name: "Continuar" }).click();
+  await main.getByLabel("Cantidad de General").fill(qty);
+  await main.getByRole("button", { name: "Comprar" }).click();
   await expect(page).toHaveURL(new RegExp(`/checkout/payer-info/${slug}$`));
   // The coupon travels in the saved cart to the checkout.
   await expect(main.locator('[name="couponCode"]')).toHaveValue(code);

@@ -128,8 +128,8 @@ test.describe("organizer with JavaScript", () => {
     await main.getByRole("button", { name: "Buscar", exact: true }).click();
     await main.getByRole("article").first().getByRole("link", { name }).click();
     await expect(main.getByRole("heading", { level: 1 })).toHaveText(name);
-    await main.getByLabel("Cantidad de General").selectOption("2");
-    await main.getByRole("button", { name: "Continuar" }).click();
+    await main.getByLabel("Cantidad de General").fill("2");
+    await main.getByRole("button", { name: "Comprar" }).click();
     await expect(buyer).toHaveURL(`${baseURL}/checkout/payer-info/pena-federal-${id}`);
     await expect(main.getByText("General").first()).toBeVisible();
     await buyer.close();

@@ -63,8 +63,8 @@ test.describe("promoters", () => {
     await buyer.page.goto(new URL(link).pathname);
     const main = buyer.page.locator("main");
     await expect(main.locator("[data-referral]")).toContainText("Fede Noche");
-    await main.getByLabel("Cantidad de General").selectOption("1");
-    await main.getByRole("button", { name: "Continuar" }).click();
+    await main.getByLabel("Cantidad de General").fill("1");
+    await main.getByRole("button", { name: "Comprar" }).click();
     await main.getByLabel("Nombre", { exact: true }).fill("Valentina");
     await main.getByLabel("Apellido", { exact: true }).fill("Quiroga");
     await main.getByLabel("Email", { exact: true }).fill(`compradora-${tag}@example.com`);

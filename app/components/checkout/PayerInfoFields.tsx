@@ -8,6 +8,25 @@ import { SelectField } from "#app/components/ui/Select";
 type Meta = FieldMetadata<any, any, string[]> & { getFieldList(): Meta[]; getFieldset(): Record<string, Meta> };
 type Fields = Record<string, Meta>;
 
+/** The payer's inputs' labels: the form and its error summary say the same. */
+const PAYER_LABELS: Record<string, string> = {
+  firstName: "Nombre",
+  lastName: "Apellido",
+  email: "Email",
+  documentType: "Tipo de documento",
+  documentNumber: "Número de documento",
+  phoneNumber: "Teléfono",
+  couponCode: "Código de cupón",
+};
+
+/** The label of an input of this form by its name ("attendees[1].email" → "Email (entrada 2)"), for the error summary. */
+export function payerFieldLabel(name: string, customFields: CheckoutCustomField[]): string {
+  const holder = /^attendees\[(\d+)\]\.(\w+)$/.exec(name);
+  if (holder) return `${PAYER_LABELS[holder[2]] ?? holder[2]} (entrada ${Number(holder[1]) + 1})`;
+  if (name.startsWith("customFields.")) return customFields.find((f) => `customFields.${f.id}` === name)?.label ?? "Dato del organizador";
+  return PAYER_LABELS[name] ?? name;
+}
+
 function Section({ title, lead, children }: { title: string; lead?: string; children: React.ReactNode }) {
   const id = `seccion-${title.toLowerCase().replace(/[^a-z]+/g, "-")}`;
   return (
@@ -16,7 +35,7 @@ function Section({ title, lead, children }: { title: string; lead?: string; chil
         {title}
       </h2>
       {lead ? <p className="mt-1 text-sm text-[var(--muted)]">{lead}</p> : null}
-      <div className="mt-3 grid gap-x-4 gap-y-2 sm:grid-cols-2">{children}</div>
+      <div className="mt-3 grid gap-x-4 gap-y-1 sm:grid-cols-2">{children}</div>
     </section>
   );
 }
@@ -37,18 +56,18 @@ export function PayerInfoFields({ fields: conformFields, customFields, holderLab
   return (
     <>
       <Section title="Tus datos" lead="A este email te mandamos las entradas.">
-        <Field label="Nombre" inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }} errors={fields.firstName.errors} />
-        <Field label="Apellido" inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }} errors={fields.lastName.errors} />
-        <Field label="Email" inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} className="sm:col-span-2" />
+        <Field label={PAYER_LABELS.firstName} inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }} errors={fields.firstName.errors} />
+        <Field label={PAYER_LABELS.lastName} inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }} errors={fields.lastName.errors} />
+        <Field label={PAYER_LABELS.email} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} className="sm:col-span-2" />
         <DocumentTypeSelect meta={fields.documentType} />
         <Field
-          label="Número de documento"
+          label={PAYER_LABELS.documentNumber}
           help="Sin puntos ni espacios."
           inputProps={{ ...getInputProps(fields.documentNumber, { type: "text" }), autoComplete: "off", inputMode: "text" }}
           errors={fields.documentNumber.errors}
         />
         <Field
-          label="Teléfono"
+          label={PAYER_LABELS.phoneNumber}
           help="Con código de área, por ejemplo +54 9 11 5555-1234."
           inputProps={{ ...getInputProps(fields.phoneNumber, { type: "tel" }), autoComplete: "tel" }}
           errors={fields.phoneNumber.errors}
@@ -71,7 +90,7 @@ export function PayerInfoFields({ fields: conformFields, customFields, holderLab
                 <legend className="px-1 font-bold">
                   {`Entrada ${i + 1}: ${holderLabels[i]}`}
                 </legend>
-                <div className="grid gap-x-4 gap-y-2 sm:grid-cols-2">
+                <div className="grid gap-x-4 gap-y-1 sm:grid-cols-2">
                   <Field label={`Nombre (entrada ${i + 1})`} inputProps={getInputProps(row.firstName, { type: "text" })} errors={row.firstName.errors} />
                   <Field label={`Apellido (entrada ${i + 1})`} inputProps={getInputProps(row.lastName, { type: "text" })} errors={row.lastName.errors} />
                   <DocumentTypeSelect meta={row.documentType} label={`Tipo de documento (entrada ${i + 1})`} />

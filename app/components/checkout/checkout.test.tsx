@@ -2,7 +2,9 @@ import { useForm } from "@conform-to/react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { CheckoutCustomField } from "#common/checkout";
-import { PayerInfoFields } from "./PayerInfoFields";
+import { ErrorSummary } from "./ErrorSummary";
+import { MoneyLines } from "./MoneyLines";
+import { PayerInfoFields, payerFieldLabel } from "./PayerInfoFields";
 import { formFieldName, payerInfoSchema } from "./schema";
 
 const FIELDS: CheckoutCustomField[] = [
@@ -64,5 +66,37 @@ describe("payerInfoSchema", () => {
     expect(formFieldName("payer.documentNumber")).toBe("documentNumber");
     expect(formFieldName("attendees.3.email")).toBe("attendees[3].email");
     expect(formFieldName("customFields.abc")).toBe("customFields.abc");
+  });
+});
+
+describe("MoneyLines", () => {
+  it("reads in the order the money is computed: subtotal, discount, fee on what is left, total", () => {
+    const html = renderToString(<MoneyLines subtotal="$ 24.000,00" discount="$ 4.800,00" serviceFee="$ 1.920,00" serviceFeeLabel="10 %" total="$ 21.120,00" />);
+    const order = [...html.matchAll(/data-line="([\w-]+)"/g)].map((m) => m[1]);
+    expect(order).toEqual(["subtotal", "discount", "service-fee", "total"]);
+    expect(html).toContain("−$ 4.800,00");
+    expect(html).toContain("sobre el precio con descuento");
+  });
+
+  it("leaves out the discount without a coupon and the fee when the event charges none", () => {
+    const html = renderToString(<MoneyLines subtotal="$ 10,00" serviceFee={null} total="$ 10,00" />);
+    expect([...html.matchAll(/data-line="([\w-]+)"/g)].map((m) => m[1])).toEqual(["subtotal", "total"]);
+  });
+});
+
+describe("ErrorSummary", () => {
+  it("says the spec's message (typo fixed) and links each field", () => {
+    const html = renderToString(
+      <ErrorSummary errors={[{ fieldId: "payer-info-email", label: payerFieldLabel("email", []), message: "Este campo debe ser un email válido" }]} />,
+    );
+    expect(html).toContain("Upppsss... parece que te faltaron cargar algunos datos.");
+    expect(html).toMatch(/<a href="#payer-info-email"[^>]*>Email<!-- -->: <!-- -->Este campo debe ser un email válido<\/a>/);
+    expect(html).toContain('tabindex="-1"');
+  });
+
+  it("names holders' and custom fields' inputs", () => {
+    expect(payerFieldLabel("attendees[1].documentNumber", [])).toBe("Número de documento (entrada 2)");
+    expect(payerFieldLabel("customFields.f-talle", FIELDS)).toBe("Talle");
+    expect(renderToString(<ErrorSummary errors={[]} />)).toBe("");
   });
 });

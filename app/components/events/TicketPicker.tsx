@@ -1,9 +1,10 @@
-import { useEffect, useState, type MouseEvent } from "react";
+import { useEffect, useState } from "react";
 import { Form, useNavigation } from "@remix-run/react";
 import { formatMoney } from "#common/money";
 import { purchaseTotals, type CouponRule } from "#common/pricing";
 import { Badge, type BadgeTone } from "#app/components/ui/Badge";
 import { Button } from "#app/components/ui/Button";
+import { MoneyLines } from "#app/components/checkout/MoneyLines";
 import { BUY_INTENT, DATE_FIELD, INTENT_FIELD, qtyFieldName } from "./picker-fields";
 
 export type TicketStateName = "on_sale" | "sold_out" | "paused" | "not_started" | "ended" | "needs_code";
@@ -131,15 +132,6 @@ export function TicketPicker({
   const prices = tickets.filter((t) => t.selectable).map((t) => t.price);
   const from = prices.length ? Math.min(...prices) : null;
 
-  /** With nothing chosen yet, the buy button takes the buyer to the tickets instead of asking the server. */
-  function onBuyClick(event: MouseEvent<HTMLButtonElement>) {
-    if (count > 0) return;
-    event.preventDefault();
-    const first = document.querySelector<HTMLInputElement>(`#${PICKER_FORM_ID} input[type="number"]`);
-    document.getElementById("entradas-titulo")?.scrollIntoView({ behavior: "smooth", block: "start" });
-    first?.focus({ preventScroll: true });
-  }
-
   return (
     <Form
       id={PICKER_FORM_ID}
@@ -259,24 +251,16 @@ export function TicketPicker({
       {anySelectable ? (
         <>
           {hydrated && count > 0 ? (
-            <dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 rounded-xl border border-[var(--border)] px-4 py-3 text-sm" aria-label="Tu compra" data-live-summary="">
-              <dt>Subtotal ({ticketsCount(count)})</dt>
-              <dd className="text-right">{formatMoney(totals.subtotal)}</dd>
-              {totals.discount > 0 ? (
-                <>
-                  <dt>Descuento por cupón</dt>
-                  <dd className="text-right">−{formatMoney(totals.discount)}</dd>
-                </>
-              ) : null}
-              {serviceFeeLabel ? (
-                <>
-                  <dt>Cargo de servicio ({serviceFeeLabel})</dt>
-                  <dd className="text-right">{formatMoney(totals.serviceFee)}</dd>
-                </>
-              ) : null}
-              <dt className="border-t border-[var(--border)] pt-1 text-base font-bold">Total</dt>
-              <dd className="border-t border-[var(--border)] pt-1 text-right text-base font-bold">{formatMoney(totals.total)}</dd>
-            </dl>
+            <MoneyLines
+              label="Tu compra"
+              subtotalLabel={`Subtotal (${ticketsCount(count)})`}
+              subtotal={formatMoney(totals.subtotal)}
+              discount={totals.discount > 0 ? formatMoney(totals.discount) : null}
+              serviceFee={serviceFeeLabel ? formatMoney(totals.serviceFee) : null}
+              serviceFeeLabel={serviceFeeLabel}
+              total={formatMoney(totals.total)}
+              className="rounded-xl border border-[var(--border)] px-4 py-3"
+            />
           ) : serviceFeeLabel ? (
             <p className="text-xs text-[var(--muted)]">
               {hydrated ? `Los precios no incluyen el cargo de servicio (${serviceFeeLabel}).` : `Al precio se suma el cargo de servicio (${serviceFeeLabel}): ves el total en el paso siguiente.`}
@@ -302,7 +286,7 @@ export function TicketPicker({
                   </>
                 ) : null}
               </p>
-              <Button type="submit" pending={submitting} pendingLabel="Guardando…" onClick={onBuyClick} className="min-h-12 shrink-0 px-8 text-base lg:w-full">
+              <Button type="submit" pending={submitting} pendingLabel="Guardando…" className="min-h-12 shrink-0 px-8 text-base lg:w-full">
                 Comprar
               </Button>
             </div>
