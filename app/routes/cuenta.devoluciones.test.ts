@@ -7,6 +7,7 @@ import { payInSandbox } from "#server/payments/sandbox";
 import { ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { formRequest, getRequest, run } from "#tests/support/remix";
+import { formatMoney } from "#common/money";
 import * as route from "./cuenta.devoluciones";
 
 async function paidOrder() {
@@ -32,11 +33,22 @@ describe("/cuenta/devoluciones without an account", () => {
     expect(page.status).toBe(200);
     expect(page.data.orders).toEqual([]);
 
-    const wrong = await run(route.action, formRequest("/cuenta/devoluciones", { intent: "request", orderCode: order.code, email: "otra@example.com" }, { ip: "192.0.2.77" }));
+    const wrong = await run(route.action, formRequest("/cuenta/devoluciones", { intent: "review", orderCode: order.code, email: "otra@example.com" }, { ip: "192.0.2.77" }));
     expect(wrong.status).toBe(404);
     expect(wrong.data).toMatchObject({ error: "No encontramos una compra con ese código y email", values: { orderCode: order.code } });
 
-    const done = await run(route.action, formRequest("/cuenta/devoluciones", { intent: "request", orderCode: order.code.toLowerCase(), email, reason: "", cbu: "" }));
+    // The first submit only shows what would happen: nothing is refunded yet.
+    const review = await run(route.action, formRequest("/cuenta/devoluciones", { intent: "review", orderCode: order.code.toLowerCase(), email, reason: "No puedo ir", cbu: "" }));
+    expect(review.status).toBe(200);
+    expect(review.data).toMatchObject({ intent: "review", review: { orderCode: order.code, amount: formatMoney(billing.amount), tickets: 1, automatic: true, bankTransfer: false } });
+    expect(review.data.values).toEqual({ orderCode: order.code, email, reason: "No puedo ir", cbu: "" });
+    const [untouched] = await db.select().from(billings).where(eq(billings.id, billing.id));
+    expect(untouched.status).toBe("approved");
+    // A post without the confirmation step (an old form, a second tab) is a review too.
+    const legacy = await run(route.action, formRequest("/cuenta/devoluciones", { intent: "request", orderCode: order.code, email }));
+    expect(legacy.data.intent).toBe("review");
+
+    const done = await run(route.action, formRequest("/cuenta/devoluciones", { intent: "confirm", ...review.data.values }));
     expect(done.status).toBe(200);
     expect(done.data.done).toMatchObject({ outcome: "refunded", existing: false, request: { status: "refunded", automatic: true, orderCode: order.code } });
     const code = done.data.done.request.code as string;
@@ -48,5 +60,16 @@ describe("/cuenta/devoluciones without an account", () => {
     expect(lookup.data.found).toMatchObject({ code, status: "refunded" });
     const badLookup = await run(route.action, formRequest("/cuenta/devoluciones", { intent: "lookup", code, email: "x@example.com" }, { ip: "192.0.2.78" }));
     expect(badLookup.data.error).toBe("No encontramos una gestión con ese código y email");
+
+    // Reviewing an order that already has its request answers with it (the same code), nothing new.
+    const again = await run(route.action, formRequest("/cuenta/devoluciones", { intent: "review", orderCode: order.code, email }));
+    expect(again.data.done).toMatchObject({ existing: true, request: { code } });
+  });
+
+  it("field errors come back with the values, for the summary at the top to link to each field", async () => {
+    const bad = await run(route.action, formRequest("/cuenta/devoluciones", { intent: "review", orderCode: "", email: "no-es-email" }, { ip: "192.0.2.79" }));
+    expect(bad.status).toBe(400);
+    expect(bad.data).toMatchObject({ intent: "request", values: { email: "no-es-email" } });
+    expect(Object.keys(bad.data.fieldErrors).sort()).toEqual(["email", "orderCode"]);
   });
 });

@@ -1,13 +1,14 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { getRefundRequest, listMyRefundableOrders, refundRequestView, requestRefund, type RefundRequestView } from "#server/refunds/refunds";
+import { getRefundRequest, listMyRefundableOrders, previewRefund, refundRequestView, requestRefund, type RefundRequestView } from "#server/refunds/refunds";
 import { GENERIC_ERROR, isDomainError } from "#server/errors";
 import { getRequestContext } from "#app/lib/session.server";
 import { formatDateTime } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { Notice } from "#app/components/account/Notice";
-import { Button } from "#app/components/ui/Button";
+import { Button, buttonClasses } from "#app/components/ui/Button";
 import { Field, FieldFrame, controlAria, fieldInputClasses } from "#app/components/ui/Field";
+import { ResultRegion } from "#app/components/ui/ResultRegion";
 
 export const meta: MetaFunction = () => [
   { title: "Botón de arrepentimiento · Tribuna" },
@@ -17,8 +18,11 @@ export const meta: MetaFunction = () => [
 /**
  * /cuenta/devoluciones: the "Botón de arrepentimiento" (Disposición 954/2025).
  * No account needed: order code + email. Signed-in buyers also see their
- * orders that can still be withdrawn, with a one-click request. A second form
- * looks a request up by its management code. Plain forms: works without JS.
+ * orders that can still be withdrawn. Every request is confirmed first: the
+ * first submit shows what will be refunded and which tickets stop working,
+ * "Confirmar devolución" does it. A second form looks a request up by its
+ * management code. Results and errors appear at the top (focused with
+ * JavaScript). Plain forms: works without JS.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { ctx, headers } = await getRequestContext(request);
@@ -52,10 +56,28 @@ type RequestView = Pick<RefundRequestView, "code" | "status" | "automatic" | "me
   transferredAt: string | null;
 };
 
+type Review = {
+  orderCode: string;
+  eventName: string;
+  startsAt: string;
+  amount: string;
+  tickets: number;
+  bankTransfer: boolean;
+  automatic: boolean;
+  deadline: string;
+  cbuEnd: string | null;
+};
+
 type ActionReply =
   | { intent: "request"; done: { outcome: "refunded" | "pending"; existing: boolean; request: RequestView } }
+  | { intent: "review"; review: Review; values: Record<string, string> }
   | { intent: "lookup"; found: RequestView }
   | { intent: "request" | "lookup"; error: string; fieldErrors: Record<string, string[]>; values: Record<string, string> };
+
+/** The fields each form sends, and the page's words for them (the error summary links to each). */
+const REQUEST_FIELDS: Record<string, string> = { orderCode: "Código de compra", email: "Email", reason: "Motivo", cbu: "CBU o CVU" };
+const LOOKUP_FIELDS: Record<string, string> = { code: "Código de gestión", email: "Email" };
+const LOOKUP_IDS: Record<string, string> = { code: "code", email: "lookup-email" };
 
 function present(view: RefundRequestView): RequestView {
   return {
@@ -74,16 +96,40 @@ function present(view: RefundRequestView): RequestView {
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const values = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>;
-  const intent = values.intent === "lookup" ? "lookup" : "request";
+  // "confirm" is the second step; anything else that asks for a refund ("review", the list's buttons) only shows what would happen.
+  const step = values.intent === "lookup" ? "lookup" : values.intent === "confirm" ? "confirm" : "review";
+  const intent = step === "lookup" ? "lookup" : "request";
   const { ctx, headers } = await getRequestContext(request);
+  const input = { orderCode: values.orderCode ?? "", email: values.email ?? "", reason: values.reason, cbu: values.cbu };
   try {
-    if (intent === "lookup") {
+    if (step === "lookup") {
       const found = await getRefundRequest(ctx, { code: values.code ?? "", email: values.email ?? "" });
-      return data<ActionReply>({ intent, found: present(found) }, { headers });
+      return data<ActionReply>({ intent: "lookup", found: present(found) }, { headers });
     }
-    const result = await requestRefund(ctx, { orderCode: values.orderCode ?? "", email: values.email ?? "", reason: values.reason, cbu: values.cbu });
+    if (step === "review") {
+      const answer = await previewRefund(ctx, input);
+      if ("open" in answer) {
+        const view = await refundRequestView(ctx, answer.open);
+        return data<ActionReply>({ intent: "request", done: { outcome: answer.open.status === "refunded" ? "refunded" : "pending", existing: true, request: present(view) } }, { headers });
+      }
+      const p = answer.preview;
+      const cbu = (values.cbu ?? "").replace(/\D/g, "");
+      const review: Review = {
+        orderCode: p.orderCode,
+        eventName: p.eventName,
+        startsAt: formatDateTime(p.startsAt),
+        amount: formatMoney(p.amount),
+        tickets: p.tickets,
+        bankTransfer: p.method === "bank_transfer",
+        automatic: p.automatic,
+        deadline: formatDateTime(p.deadline),
+        cbuEnd: p.method === "bank_transfer" && cbu.length >= 4 ? cbu.slice(-4) : null,
+      };
+      return data<ActionReply>({ intent: "review", review, values: { orderCode: p.orderCode, email: input.email, reason: values.reason ?? "", cbu: values.cbu ?? "" } }, { headers });
+    }
+    const result = await requestRefund(ctx, input);
     const view = await refundRequestView(ctx, result.request);
-    return data<ActionReply>({ intent, done: { outcome: result.outcome, existing: result.existing, request: present(view) } }, { headers });
+    return data<ActionReply>({ intent: "request", done: { outcome: result.outcome, existing: result.existing, request: present(view) } }, { headers });
   } catch (error) {
     if (!isDomainError(error)) {
       console.error(error);
@@ -92,6 +138,81 @@ export async function action({ request }: ActionFunctionArgs) {
     const status = error.code === "TOO_MANY_REQUESTS" ? 429 : error.code === "NOT_FOUND" ? 404 : 400;
     return data<ActionReply>({ intent, error: error.message, fieldErrors: error.fieldErrors, values }, { status, headers });
   }
+}
+
+/** The first step: what confirming does, and the button that does it (the values travel in hidden fields). */
+function ReviewPanel({ review, values, busy }: { review: Review; values: Record<string, string>; busy: boolean }) {
+  const one = review.tickets === 1;
+  const tickets = one ? "1 entrada" : `${review.tickets} entradas`;
+  return (
+    <section aria-labelledby="revision" className="rounded-2xl border border-primary-500 bg-[var(--surface)] p-6">
+      <h2 id="revision" className="text-xl font-bold">
+        Revisá antes de confirmar
+      </h2>
+      <p className="mt-2 text-sm text-[var(--muted)]">
+        Compra {review.orderCode} · {review.eventName} · {review.startsAt}
+      </p>
+      <ul className="mt-4 list-disc space-y-2 pl-5">
+        {review.automatic ? (
+          <>
+            <li>
+              Te devolvemos <strong>{review.amount}</strong>, todo lo que pagaste, cargo por servicio incluido,{" "}
+              {review.bankTransfer ? `por transferencia a tu CBU/CVU${review.cbuEnd ? ` terminado en ${review.cbuEnd}` : ""}` : "por el mismo medio con el que pagaste"}.
+            </li>
+            <li>
+              <strong>
+                {one ? "Se anula" : "Se anulan"} {tickets}
+              </strong>{" "}
+              en el momento: {one ? "ya no va a servir" : "ya no van a servir"} para entrar, y no se puede deshacer.
+            </li>
+          </>
+        ) : (
+          <>
+            <li>
+              Tu compra está fuera del plazo legal de arrepentimiento: le pedimos a la organización del evento que te devuelva <strong>{review.amount}</strong> y
+              decide ella.
+            </li>
+            <li>
+              Mientras tanto {one ? "tu entrada sigue valiendo" : `tus ${tickets} siguen valiendo`}. Si la organización aprueba la devolución, {one ? "se anula" : "se anulan"}.
+            </li>
+          </>
+        )}
+      </ul>
+      <Form method="post" className="mt-6 flex flex-wrap items-center gap-3">
+        <input type="hidden" name="intent" value="confirm" />
+        {Object.entries(values).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <Button type="submit" variant="danger" pending={busy} pendingLabel="Procesando…">
+          Confirmar devolución
+        </Button>
+        <Link to="/cuenta/devoluciones" className={buttonClasses("ghost")}>
+          No, volver
+        </Link>
+      </Form>
+    </section>
+  );
+}
+
+/** Errors of a submit, at the top: the message and a link to each field that has one. */
+function ErrorSummary({ error, fieldErrors, labels, ids = {} }: { error: string; fieldErrors: Record<string, string[]>; labels: Record<string, string>; ids?: Record<string, string> }) {
+  const fields = Object.entries(fieldErrors).filter(([name, list]) => labels[name] && list?.length);
+  return (
+    <Notice tone="error">
+      <p className="font-bold">{error}</p>
+      {fields.length ? (
+        <ul className="mt-2 list-disc pl-5">
+          {fields.map(([name, list]) => (
+            <li key={name}>
+              <a href={`#${ids[name] ?? name}`} className="underline">
+                {labels[name]}: {list[0]}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Notice>
+  );
 }
 
 function RequestSummary({ request, outcome, existing }: { request: RequestView; outcome?: "refunded" | "pending"; existing?: boolean }) {
@@ -169,16 +290,13 @@ export default function RefundsPage() {
         </div>
       </header>
 
-      {reply && "done" in reply ? (
-        <div className="mb-8">
-          <RequestSummary request={reply.done.request} outcome={reply.done.outcome} existing={reply.done.existing} />
-        </div>
-      ) : null}
-      {reply && "found" in reply ? (
-        <div className="mb-8">
-          <RequestSummary request={reply.found} />
-        </div>
-      ) : null}
+      <ResultRegion reply={reply} label="Resultado" className="mb-8">
+        {reply && "done" in reply ? <RequestSummary request={reply.done.request} outcome={reply.done.outcome} existing={reply.done.existing} /> : null}
+        {reply && "found" in reply ? <RequestSummary request={reply.found} /> : null}
+        {reply && "review" in reply ? <ReviewPanel review={reply.review} values={reply.values} busy={busy} /> : null}
+        {requestError ? <ErrorSummary error={requestError.error} fieldErrors={requestError.fieldErrors} labels={REQUEST_FIELDS} /> : null}
+        {lookupError ? <ErrorSummary error={lookupError.error} fieldErrors={lookupError.fieldErrors} labels={LOOKUP_FIELDS} ids={LOOKUP_IDS} /> : null}
+      </ResultRegion>
 
       {orders.length ? (
         <section aria-labelledby="mis-compras" className="mb-8 rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-6">
@@ -203,7 +321,7 @@ export default function RefundsPage() {
                   </Link>
                 ) : (
                   <Form method="post">
-                    <input type="hidden" name="intent" value="request" />
+                    <input type="hidden" name="intent" value="review" />
                     <input type="hidden" name="orderCode" value={o.orderCode} />
                     <input type="hidden" name="email" value={o.email} />
                     <Button type="submit" variant="secondary" pending={busy}>
@@ -222,8 +340,7 @@ export default function RefundsPage() {
           Pedir la devolución
         </h2>
         <Form method="post" className="mt-4 flex flex-col gap-2" noValidate>
-          <input type="hidden" name="intent" value="request" />
-          {requestError ? <Notice tone="error">{requestError.error}</Notice> : null}
+          <input type="hidden" name="intent" value="review" />
           <Field
             label="Código de compra"
             help="Está en el email de tus entradas y en cada entrada (empieza con TRB-)."
@@ -262,7 +379,6 @@ export default function RefundsPage() {
         </h2>
         <Form method="post" className="mt-4 flex flex-col gap-2" noValidate>
           <input type="hidden" name="intent" value="lookup" />
-          {lookupError ? <Notice tone="error">{lookupError.error}</Notice> : null}
           <Field
             label="Código de gestión"
             errors={lookupError?.fieldErrors.code ?? null}

@@ -140,17 +140,14 @@ async function notify(ctx: Ctx, to: string, message: { kind: string; subject: st
 
 export type RefundOutcome = "refunded" | "pending";
 
+type RefundInput = z.output<typeof requestRefundSchema>;
+
 /**
- * `requestRefund` (DESIGN.md §4, "Botón de arrepentimiento"): no account
- * needed. The order code and the payer's email must name a paid order
- * (otherwise one generic message, never which part is wrong); attempts are
- * rate limited like sign-in. Inside the legal window the refund happens now,
- * in one transaction (billing refunded, tickets voided, ledger, provider
- * refund queued or manual transfer to the buyer's CBU/CVU); outside it the
- * request waits for the organizer. Asking again returns the open request.
+ * What a withdrawal request would do, checked in full and nothing written: the open request when there is one,
+ * else the paid order, its billing, how the money goes back and whether it is inside the legal window. The
+ * attempt counts against the rate limit until the order code and email are proven.
  */
-export async function requestRefund(ctx: Ctx, rawInput: unknown): Promise<{ request: RefundRequestRow; outcome: RefundOutcome; existing: boolean }> {
-  const input = parseInput(requestRefundSchema, rawInput);
+async function assessRefund(ctx: Ctx, input: RefundInput) {
   const email = input.email.toLowerCase();
   const limit = await takeAttempt(ctx.db, refundKeys(email, ctx.ip), ctx.now);
 
@@ -160,7 +157,7 @@ export async function requestRefund(ctx: Ctx, rawInput: unknown): Promise<{ requ
   const [open] = await ctx.db.select().from(refundRequests).where(and(eq(refundRequests.orderId, order.id), inArray(refundRequests.status, ["pending", "refunded"])));
   if (open) {
     await limit.release();
-    return { request: open, outcome: open.status === "refunded" ? "refunded" : "pending", existing: true };
+    return { kind: "open" as const, request: open };
   }
   const orderBillings = await ctx.db.select().from(billings).where(eq(billings.orderId, order.id)).orderBy(desc(billings.createdAt));
   const billing = orderBillings.find((b) => b.status === "approved");
@@ -187,6 +184,63 @@ export async function requestRefund(ctx: Ctx, rawInput: unknown): Promise<{ requ
   const event = await eventOf(ctx, order);
   const deadline = withdrawalDeadline(await deliveredAt(ctx, order, billing), event.startsAt);
   const automatic = ctx.now.getTime() <= deadline.getTime();
+  return { kind: "new" as const, email, order, billing, method, cbu, event, deadline, automatic };
+}
+
+/** What the buyer confirms before a withdrawal: the purchase, the money and the tickets that stop working. */
+export interface RefundPreview {
+  orderCode: string;
+  eventName: string;
+  startsAt: Date;
+  amount: number;
+  tickets: number;
+  method: RefundMethod;
+  /** Inside the legal window: refunded at once on confirming; otherwise the organization decides. */
+  automatic: boolean;
+  deadline: Date;
+}
+
+/**
+ * `previewRefund`: the first step of the withdrawal form (nothing happens yet). The same checks as
+ * requestRefund; an order that already has an open request answers with it instead.
+ */
+export async function previewRefund(ctx: Ctx, rawInput: unknown): Promise<{ open: RefundRequestRow } | { preview: RefundPreview }> {
+  const input = parseInput(requestRefundSchema, rawInput);
+  const assessed = await assessRefund(ctx, input);
+  if (assessed.kind === "open") return { open: assessed.request };
+  const [{ n }] = await ctx.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(issuedProducts)
+    .where(and(eq(issuedProducts.orderId, assessed.order.id), eq(issuedProducts.status, "redeemable")));
+  return {
+    preview: {
+      orderCode: assessed.order.code,
+      eventName: assessed.event.name,
+      startsAt: assessed.event.startsAt,
+      amount: assessed.billing.amount,
+      tickets: Number(n),
+      method: assessed.method,
+      automatic: assessed.automatic,
+      deadline: assessed.deadline,
+    },
+  };
+}
+
+/**
+ * `requestRefund` (DESIGN.md §4, "Botón de arrepentimiento"): no account
+ * needed. The order code and the payer's email must name a paid order
+ * (otherwise one generic message, never which part is wrong); attempts are
+ * rate limited like sign-in. Inside the legal window the refund happens now,
+ * in one transaction (billing refunded, tickets voided, ledger, provider
+ * refund queued or manual transfer to the buyer's CBU/CVU); outside it the
+ * request waits for the organizer. Asking again returns the open request.
+ * The page asks for confirmation first (previewRefund); the API acts at once.
+ */
+export async function requestRefund(ctx: Ctx, rawInput: unknown): Promise<{ request: RefundRequestRow; outcome: RefundOutcome; existing: boolean }> {
+  const input = parseInput(requestRefundSchema, rawInput);
+  const assessed = await assessRefund(ctx, input);
+  if (assessed.kind === "open") return { request: assessed.request, outcome: assessed.request.status === "refunded" ? "refunded" : "pending", existing: true };
+  const { email, order, billing, method, cbu, automatic } = assessed;
 
   let request: RefundRequestRow;
   try {

@@ -58,6 +58,10 @@ async function askForRefund(page: Page, orderCode: string, email: string) {
   await page.locator('#pedir input[name="email"]').fill(email);
   await fill(page, "reason", "No puedo ir");
   await page.getByRole("button", { name: "Pedir devolución", exact: true }).click();
+  // A confirmation step first: nothing is refunded until "Confirmar devolución".
+  await expect(page.getByRole("heading", { name: "Revisá antes de confirmar" })).toBeInViewport();
+  await expect(page.getByTestId("codigo-gestion")).toHaveCount(0);
+  await page.getByRole("button", { name: "Confirmar devolución" }).click();
   const code = page.getByTestId("codigo-gestion");
   await expect(code).toHaveText(/^DEV-[A-Z0-9]{6}$/);
   return (await code.textContent())!;
@@ -83,6 +87,31 @@ for (const js of [true, false]) {
     });
   });
 }
+
+test.describe("withdrawal on a 390 px phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  test("asks for confirmation, and the confirmation, the result and errors are in view after each submit", async ({ page, request, factory }) => {
+    const event = await factory.event({ name: "Arrepentimiento en el celular", ticketTypes: [{ name: "General", price: 900_000, stock: 20 }] });
+    const { orderCode, email } = await paidOrder(request, event.slug);
+    await page.goto("/cuenta/devoluciones");
+    // A wrong email: the error is at the top, in view and focused.
+    await fill(page, "orderCode", orderCode);
+    await page.locator('#pedir input[name="email"]').fill("otra-persona@example.com");
+    await page.getByRole("button", { name: "Pedir devolución", exact: true }).click();
+    await expect(page.getByText("No encontramos una compra con ese código y email").first()).toBeInViewport();
+    await expect(page.getByTestId("resultado")).toBeFocused();
+
+    await page.locator('#pedir input[name="email"]').fill(email);
+    await page.getByRole("button", { name: "Pedir devolución", exact: true }).click();
+    await expect(page.getByRole("heading", { name: "Revisá antes de confirmar" })).toBeInViewport();
+    await expect(page.getByText("Se anula 1 entrada")).toBeVisible();
+    await page.getByRole("button", { name: "Confirmar devolución" }).click();
+    await expect(page.getByTestId("codigo-gestion")).toBeInViewport();
+    await expect(page.getByText("Tus entradas quedaron anuladas")).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});
 
 test.describe("refund request and approval", () => {
   test("outside the window (event in less than 24 hours): the organizer approves it and the order shows refunded", async ({ page, request, factory, signIn }) => {
