@@ -145,8 +145,8 @@ describe("updateUser", () => {
         lastName: ["Este campo no puede contener espacios al inicio o al final"],
         email: ["Este campo debe ser un email válido"],
         nickname: ["Este campo no puede contener espacios"],
-        documentNumber: ["Ingresa un número de documento válido"],
-        phoneNumber: ["Ingresa un número de teléfono válido"],
+        documentNumber: ["Ingresá un número de documento válido"],
+        phoneNumber: ["Ingresá un número de teléfono válido"],
         state: ["Elegí una provincia"],
       },
     });
@@ -171,18 +171,29 @@ describe("findUsers", () => {
     await createTestUser({ email: "valen_ruiz@example.com", firstName: "Valentín", lastName: "Ruiz" });
   });
 
-  it("finds people by part of their email or name, for organizers, promoter leads and admins", async () => {
-    for (const roles of [["producer"], ["promoter", "promoter_lead"], ["admin"]] as const) {
+  it("finds anyone by part of their email or name, for the platform team", async () => {
+    const searcher = await createTestUser({ roles: ["admin"] });
+    const found = await findUsers(await ctxAs(actorFor(searcher)), "  valent ");
+    expect(found.map((u) => u.email)).toEqual(["valen_ruiz@example.com", "valentina.gomez@example.com"]);
+    expect(found[0]).toEqual({ id: expect.any(String), email: "valen_ruiz@example.com", firstName: "Valentín", lastName: "Ruiz" });
+    expect(await findUsers(await ctxAs(actorFor(searcher)), "GÓMEZ")).toHaveLength(1);
+  });
+
+  it("organizers and promoter leads find the people of their organizations by part, anyone else only by the whole email", async () => {
+    const db = await getDb();
+    const [valentina] = await db.select().from(users).where(eq(users.email, "valentina.gomez@example.com"));
+    for (const roles of [["producer"], ["promoter", "promoter_lead"]] as const) {
       const searcher = await createTestUser({ roles: [...roles] });
-      const found = await findUsers(await ctxAs(actorFor(searcher)), "  valent ");
-      expect(found.map((u) => u.email)).toEqual(["valen_ruiz@example.com", "valentina.gomez@example.com"]);
-      expect(found[0]).toEqual({ id: expect.any(String), email: "valen_ruiz@example.com", firstName: "Valentín", lastName: "Ruiz" });
-      expect(await findUsers(await ctxAs(actorFor(searcher)), "GÓMEZ")).toHaveLength(1);
+      await createOrganization("Búsquedas", [searcher, valentina]);
+      const ctx = await ctxAs(actorFor(searcher));
+      expect((await findUsers(ctx, "  valent ")).map((u) => u.email)).toEqual(["valentina.gomez@example.com"]);
+      expect(await findUsers(ctx, "Ruiz")).toEqual([]);
+      expect((await findUsers(ctx, "VALEN_RUIZ@example.com")).map((u) => u.email)).toEqual(["valen_ruiz@example.com"]);
     }
   });
 
   it("reads % and _ as themselves, and needs at least 2 characters", async () => {
-    const searcher = await createTestUser({ roles: ["producer"] });
+    const searcher = await createTestUser({ roles: ["admin"] });
     const ctx = await ctxAs(actorFor(searcher));
     expect((await findUsers(ctx, "n_r")).map((u) => u.email)).toEqual(["valen_ruiz@example.com"]);
     expect(await findUsers(ctx, "%%")).toEqual([]);

@@ -179,19 +179,27 @@ function containsPattern(text: string) {
   return `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
 }
 
-/** People search for the back office (adding operators, staff). */
+/**
+ * People search for the back office (adding operators, staff). The platform
+ * team searches everyone; an organizer or promoter lead, by part of the email
+ * or name, only the people of their own organizations, and anyone else only by
+ * their whole email (whoever creates an organization must not be able to list
+ * every account: decision 117).
+ */
 export async function findUsers(ctx: Ctx, text: string) {
-  requireUserId(ctx);
+  const userId = requireUserId(ctx);
   if (!hasRole(ctx.actor, "admin") && !hasRole(ctx.actor, "producer") && !hasRole(ctx.actor, "promoter_lead")) {
     throw new Forbidden();
   }
   const term = text.trim();
   if (term.length < 2) return [];
   const pattern = containsPattern(term);
+  const matches = or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern));
+  const mine = sql`${users.id} in (select theirs.user_id from ${memberships} theirs join ${memberships} own on own.organization_id = theirs.organization_id where own.user_id = ${userId})`;
   return ctx.db
     .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
     .from(users)
-    .where(or(ilike(users.email, pattern), ilike(users.firstName, pattern), ilike(users.lastName, pattern)))
+    .where(hasRole(ctx.actor, "admin") ? matches : or(and(matches, mine), eq(sql`lower(${users.email})`, term.toLowerCase())))
     .orderBy(asc(users.email))
     .limit(20);
 }
