@@ -41,3 +41,52 @@ describe("/organizacion/registro-de-cambios", () => {
     expect((await run(audit.loader, getRequest(`${PATH}?organizationId=${made.organization.id}`, { cookies: await sessionCookiesFor(stranger.user.id) }))).status).toBe(403);
   });
 });
+
+describe("/organizacion/registro-de-cambios, the rest of what moves money or the event", () => {
+  it("records event and date edits, custom fields, bank accounts, door PINs and webhooks, without whole CBUs or presale codes", async () => {
+    const { updateEvent, addEventDate, setCustomFields, setPresaleCode, getEventForOrganizer } = await import("#server/events/events");
+    const { createBankAccount, deleteBankAccount } = await import("#server/payouts/bank-accounts");
+    const { rotateDoorPin } = await import("#server/door/access");
+    const { createWebhookEndpoint } = await import("#server/webhooks/endpoints");
+    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 100 }]);
+    const full = await getEventForOrganizer(made.ctx, made.event.id);
+    await updateEvent(made.ctx, {
+      id: made.event.id,
+      name: "Noche renovada",
+      description: full.event.description,
+      category: full.event.category,
+      venueName: full.event.venueName,
+      venueAddress: full.event.venueAddress,
+      city: full.event.city,
+      province: full.event.province,
+      minAge: full.event.minAge,
+    });
+    const startsAt = new Date(Date.now() + 40 * 86_400_000);
+    await addEventDate(made.ctx, { eventId: made.event.id, startsAt: startsAt.toISOString(), endsAt: new Date(startsAt.getTime() + 3 * 3_600_000).toISOString() });
+    await setCustomFields(made.ctx, { eventId: made.event.id, fields: [{ label: "Talle de remera", kind: "text", required: false }] });
+    await setPresaleCode(made.ctx, { eventId: made.event.id, presaleCode: "SECRETO2026" });
+    const account = await createBankAccount(made.ctx, { organizationId: made.organization.id, cbu: "2850590940090418135201", alias: "noche.renovada.mp", holderName: "Producciones SA", holderCuit: "30-71234567-1" });
+    await deleteBankAccount(made.ctx, { id: account.id });
+    await rotateDoorPin(made.ctx, made.event.id);
+    await createWebhookEndpoint(made.ctx, { organizationId: made.organization.id, url: "https://integrador.example.com/tribuna", events: ["order.paid"] });
+
+    const page = await run(audit.loader, getRequest(PATH, { cookies: await sessionCookiesFor(made.user.id) }));
+    expect(page.status).toBe(200);
+    const lines = page.data.items.map((i: { label: string; detail: string }) => [i.label, i.detail]);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        ["Editó los datos de un evento", "Noche renovada"],
+        ["Agregó una fecha", "Noche renovada"],
+        ["Cambió los datos que se piden a quien compra", "Noche renovada · campos: Talle de remera"],
+        ["Cambió el código de preventa", "Noche renovada"],
+        ["Agregó una cuenta bancaria", expect.stringMatching(/terminada en 5201$/)],
+        ["Borró una cuenta bancaria", expect.stringMatching(/terminada en 5201$/)],
+        ["Generó un PIN de puerta", "Noche renovada"],
+        ["Creó un webhook", "https://integrador.example.com/tribuna"],
+      ]),
+    );
+    const everything = JSON.stringify(page.data);
+    expect(everything).not.toContain("2850590940090418135201");
+    expect(everything).not.toContain("SECRETO2026");
+  });
+});

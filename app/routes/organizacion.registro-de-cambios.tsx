@@ -30,10 +30,15 @@ function detailOf(entry: Record<string, unknown>): string {
     }
     return null;
   };
-  const price = change(entry.price, true);
+  const price = typeof entry.price === "number" ? formatMoney(entry.price) : change(entry.price, true);
   if (price) parts.push(`precio ${price}`);
-  const stock = change(entry.stock, false);
+  // A new ticket type's stock; "Agregó entradas" says how many instead (+N).
+  const stock = typeof entry.stock === "number" ? (typeof entry.quantity === "number" ? null : String(entry.stock)) : change(entry.stock, false);
   if (stock) parts.push(`stock ${stock}`);
+  const url = typeof entry.url === "string" ? entry.url : change(entry.url, false);
+  if (url) parts.push(url);
+  if (typeof entry.bankName === "string" && typeof entry.cbuEnd === "string") parts.push(`${entry.bankName} terminada en ${entry.cbuEnd}`);
+  if (Array.isArray(entry.fields) && entry.fields.length) parts.push(`campos: ${entry.fields.join(", ")}`);
   if (typeof entry.from === "string" && typeof entry.to === "string") parts.push(`${STATUS_WORDS[entry.from] ?? entry.from} → ${STATUS_WORDS[entry.to] ?? entry.to}`);
   if (typeof entry.quantity === "number") parts.push(`+${entry.quantity}`);
   if (typeof entry.amount === "number") parts.push(formatMoney(entry.amount));

@@ -1,4 +1,5 @@
 import type { BankAccountRow, BillingRow, OrderRow } from "#server/db/schema";
+import { recordAudit } from "#server/organizations/audit";
 import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
@@ -298,7 +299,7 @@ export type ApproveOutcome = "approved" | "orphan-honoured" | "orphan-refunded" 
  */
 export async function approveBankTransfer(ctx: Ctx, rawInput: unknown): Promise<{ outcome: ApproveOutcome; transfer: BankTransferItem }> {
   const { billingId } = parseInput(z.object({ billingId: uuid }), rawInput);
-  const { billing } = await loadForOrganizer(ctx, billingId, "money:manage");
+  const { billing, order } = await loadForOrganizer(ctx, billingId, "money:manage");
   const review = await reviewOf(ctx.db, billingId);
   if (review?.decision === "rejected") throw new Conflict(BANK_TRANSFER_MESSAGES.cannotApproveRejected);
   const result: NotificationOutcome = await applyPayment(ctx.db as Db, { id: `transfer-${billingId}`, status: "approved", externalReference: billingId, amount: billing.amount }, ctx.now);
@@ -323,6 +324,7 @@ export async function approveBankTransfer(ctx: Ctx, rawInput: unknown): Promise<
       .insert(bankTransferReviews)
       .values({ billingId, decision: "approved", reviewedByUserId: ctx.actor.kind === "user" ? ctx.actor.userId : null, reviewedAt: ctx.now })
       .onConflictDoNothing();
+    await recordAudit(ctx.db, ctx, { organizationId: order.organizationId, action: "bank-transfer.approve", targetId: billingId, data: { code: order.code, amount: billing.amount, outcome } });
   }
   return { outcome, transfer: await getBankTransfer(ctx, billingId) };
 }
@@ -360,6 +362,7 @@ export async function rejectBankTransfer(ctx: Ctx, rawInput: unknown): Promise<{
       .insert(bankTransferReviews)
       .values({ billingId: input.billingId, decision: "rejected", reason: input.reason, reviewedByUserId: ctx.actor.kind === "user" ? ctx.actor.userId : null, reviewedAt: ctx.now })
       .onConflictDoNothing();
+    await recordAudit(tx, ctx, { organizationId: row.organizationId, action: "bank-transfer.reject", targetId: input.billingId, data: { code: row.code, reason: input.reason } });
     return row;
   });
   if (!closed) {

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { recordAudit } from "#server/organizations/audit";
 import { and, asc, eq, max, ne } from "drizzle-orm";
 import { SignJWT, jwtVerify } from "jose";
 import { z } from "zod";
@@ -53,13 +54,15 @@ export async function rotateDoorPin(ctx: Ctx, eventId: string): Promise<DoorPinV
     .insert(doorPins)
     .values(values)
     .onConflictDoUpdate({ target: doorPins.eventId, set: { id: values.id, pinEncrypted: values.pinEncrypted, createdByUserId: values.createdByUserId, createdAt: values.createdAt } });
+  await recordAudit(ctx.db, ctx, { organizationId: event.organizationId, action: "door.pin-rotate", targetId: eventId, data: { name: event.name } });
   return { pin, createdAt: ctx.now };
 }
 
 /** No PIN any more: staff need a new one, and every door opened with the old one closes. */
 export async function revokeDoorPin(ctx: Ctx, eventId: string): Promise<void> {
-  await requireEvent(ctx, eventId, "door:pins");
-  await ctx.db.delete(doorPins).where(eq(doorPins.eventId, eventId));
+  const event = await requireEvent(ctx, eventId, "door:pins");
+  const revoked = await ctx.db.delete(doorPins).where(eq(doorPins.eventId, eventId)).returning({ id: doorPins.id });
+  if (revoked.length) await recordAudit(ctx.db, ctx, { organizationId: event.organizationId, action: "door.pin-revoke", targetId: eventId, data: { name: event.name } });
 }
 
 /** `/organizacion/staff-pin`: the organization's live events and their PINs. */

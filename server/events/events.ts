@@ -116,7 +116,7 @@ export const updateEventSchema = z.object({ id: uuid, ...eventFields });
 /** `updateEvent`: the event's own fields (dates and tickets have their own calls). */
 export async function updateEvent(ctx: Ctx, input: unknown) {
   const data = parseInput(updateEventSchema, input);
-  await requireEvent(ctx, data.id);
+  const current = await requireEvent(ctx, data.id);
   const { id, ...fields } = data;
   const [updated] = await ctx.db
     .update(events)
@@ -124,6 +124,8 @@ export async function updateEvent(ctx: Ctx, input: unknown) {
     .where(eq(events.id, id))
     .returning();
   changedEvent(updated?.id);
+  const changed = Object.keys(fields).filter((key) => String(current[key as keyof typeof current] ?? "") !== String(updated?.[key as keyof typeof updated] ?? ""));
+  if (changed.length) await recordAudit(ctx.db, ctx, { organizationId: current.organizationId, action: "event.update", targetId: id, data: { name: updated?.name ?? current.name, changed } });
   return updated;
 }
 
@@ -188,12 +190,13 @@ export async function publishEvent(ctx: Ctx, input: unknown) {
 
 export async function addEventDate(ctx: Ctx, input: unknown) {
   const data = parseInput(z.object({ eventId: uuid }).and(eventDateInput), input);
-  await requireEvent(ctx, data.eventId);
+  const event = await requireEvent(ctx, data.eventId);
   const [row] = await ctx.db
     .insert(eventDates)
     .values({ eventId: data.eventId, startsAt: data.startsAt, endsAt: data.endsAt, doorsAt: data.doorsAt ?? null, createdAt: ctx.now, updatedAt: ctx.now })
     .returning();
   changedEvent(row?.eventId);
+  await recordAudit(ctx.db, ctx, { organizationId: event.organizationId, action: "event-date.create", targetId: row.id, data: { name: event.name, startsAt: row.startsAt } });
   return row;
 }
 
@@ -208,22 +211,29 @@ export async function requireEventDate(ctx: Ctx, id: string) {
 
 export async function updateEventDate(ctx: Ctx, input: unknown) {
   const data = parseInput(z.object({ id: uuid }).and(eventDateInput), input);
-  await requireEventDate(ctx, data.id);
+  const current = await requireEventDate(ctx, data.id);
   const [row] = await ctx.db
     .update(eventDates)
     .set({ startsAt: data.startsAt, endsAt: data.endsAt, doorsAt: data.doorsAt ?? null, updatedAt: ctx.now })
     .where(eq(eventDates.id, data.id))
     .returning();
   changedEvent(row?.eventId);
+  await auditEventDate(ctx, current.eventId, "event-date.update", data.id, { startsAt: { from: current.startsAt, to: row?.startsAt } });
   return row;
 }
 
 export async function setEventDateStatus(ctx: Ctx, input: unknown) {
   const data = parseInput(z.object({ id: uuid, status: statusSchema }), input);
-  await requireEventDate(ctx, data.id);
+  const current = await requireEventDate(ctx, data.id);
   const [row] = await ctx.db.update(eventDates).set({ status: data.status, updatedAt: ctx.now }).where(eq(eventDates.id, data.id)).returning();
   changedEvent(row?.eventId);
+  await auditEventDate(ctx, current.eventId, "event-date.status", data.id, { startsAt: current.startsAt, from: current.status, to: data.status });
   return row;
+}
+
+async function auditEventDate(ctx: Ctx, eventId: string, action: string, dateId: string, data: Record<string, unknown>) {
+  const [event] = await ctx.db.select({ organizationId: events.organizationId, name: events.name }).from(events).where(eq(events.id, eventId));
+  if (event) await recordAudit(ctx.db, ctx, { organizationId: event.organizationId, action, targetId: dateId, data: { name: event.name, ...data } });
 }
 
 async function assertDateBelongs(ctx: Ctx, eventId: string, eventDateId: string | undefined) {
@@ -234,7 +244,7 @@ async function assertDateBelongs(ctx: Ctx, eventId: string, eventDateId: string 
 
 export async function createTicketType(ctx: Ctx, input: unknown) {
   const data = parseInput(z.object({ eventId: uuid, ...ticketTypeFields }).superRefine(ticketTypeRefinements), input);
-  await requireEvent(ctx, data.eventId);
+  const event = await requireEvent(ctx, data.eventId);
   await assertDateBelongs(ctx, data.eventId, data.eventDateId);
   const [{ next }] = await ctx.db
     .select({ next: sql<number>`coalesce(max(${ticketTypes.sortOrder}) + 1, 0)::int` })
@@ -245,6 +255,7 @@ export async function createTicketType(ctx: Ctx, input: unknown) {
     .values({ ...data, eventDateId: data.eventDateId ?? null, accessCode: data.accessCode ?? null, sortOrder: next, createdAt: ctx.now, updatedAt: ctx.now })
     .returning();
   changedEvent(row?.eventId);
+  await recordAudit(ctx.db, ctx, { organizationId: event.organizationId, action: "ticket-type.create", targetId: row.id, data: { name: row.name, event: event.name, price: row.price, stock: row.stock } });
   return row;
 }
 
@@ -308,25 +319,28 @@ export async function setTicketTypeStatus(ctx: Ctx, input: unknown) {
 /** `/organizacion/marketing-pixel`: digits only, empty removes it. */
 export async function setEventPixel(ctx: Ctx, input: unknown) {
   const data = parseInput(z.object({ eventId: uuid, pixelId: pixelIdSchema }), input);
-  await requireEvent(ctx, data.eventId, "pixel:manage");
+  const event = await requireEvent(ctx, data.eventId, "pixel:manage");
   const [row] = await ctx.db
     .update(events)
     .set({ pixelId: data.pixelId || null, updatedAt: ctx.now })
     .where(eq(events.id, data.eventId))
     .returning();
+  await recordAudit(ctx.db, ctx, { organizationId: event.organizationId, action: "event.pixel", targetId: event.id, data: { name: event.name, pixelId: row?.pixelId ?? null } });
   return row;
 }
 
 /** Presale code buyers type to unlock presale tickets; empty removes it. */
 export async function setPresaleCode(ctx: Ctx, input: unknown) {
   const data = parseInput(z.object({ eventId: uuid, presaleCode: z.string().trim().max(30) }), input);
-  await requireEvent(ctx, data.eventId);
+  const event = await requireEvent(ctx, data.eventId);
   const [row] = await ctx.db
     .update(events)
     .set({ presaleCode: data.presaleCode || null, updatedAt: ctx.now })
     .where(eq(events.id, data.eventId))
     .returning();
   changedEvent(row?.id);
+  // Whether there is a code, never the code: the record is read by every owner, the code unlocks tickets.
+  await recordAudit(ctx.db, ctx, { organizationId: event.organizationId, action: "event.presale-code", targetId: event.id, data: { name: event.name, set: Boolean(row?.presaleCode) } });
   return row;
 }
 
@@ -341,8 +355,9 @@ export async function setCustomFields(ctx: Ctx, input: unknown) {
     }),
     input,
   );
-  await requireEvent(ctx, data.eventId);
+  const event = await requireEvent(ctx, data.eventId);
   return ctx.db.transaction(async (tx) => {
+    await recordAudit(tx, ctx, { organizationId: event.organizationId, action: "event.custom-fields", targetId: event.id, data: { name: event.name, fields: data.fields.map((f) => f.label), oneHolderPerTicket: data.oneHolderPerTicket } });
     if (data.oneHolderPerTicket !== undefined) {
       await tx.update(events).set({ oneHolderPerTicket: data.oneHolderPerTicket, updatedAt: ctx.now }).where(eq(events.id, data.eventId));
     }

@@ -8,6 +8,7 @@ import { eventDates, ticketTypes, type Status } from "#server/db/schema";
 import { Invalid } from "#server/errors";
 import { parseInput } from "#server/validation";
 import { requireEvent } from "./events";
+import { recordAudit } from "#server/organizations/audit";
 import { EVENT_MESSAGES, eventDateInput, ticketTypeFields, ticketTypeRefinements } from "./schemas";
 
 /**
@@ -65,7 +66,7 @@ async function rowsOf<T extends typeof eventDates | typeof ticketTypes>(tx: DbOr
 
 export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput): Promise<EventScheduleChanges> {
   const data = parseInput(saveEventScheduleSchema, input);
-  await requireEvent(ctx, data.eventId);
+  const event = await requireEvent(ctx, data.eventId);
   const changes = await ctx.db.transaction(async (tx) => {
     const dateIds = data.dates.flatMap((d) => (d.id ? [d.id] : []));
     const ticketIds = data.ticketTypes.flatMap((t) => (t.id ? [t.id] : []));
@@ -135,6 +136,10 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
         if (!row) throw new Invalid({ [`ticketTypes.${index}.stock`]: [EVENT_MESSAGES.stockBelowSold] });
         tickets.push({ id: current.id, action: "update", status: row.status });
       }
+    }
+    const summary = (rows: ScheduleChange[]) => Object.fromEntries(CHANGE_ACTIONS.map((action) => [action, rows.filter((r) => r.action === action).length]));
+    if ([...dates, ...tickets].some((r) => r.action !== "no_update")) {
+      await recordAudit(tx, ctx, { organizationId: event.organizationId, action: "event.schedule", targetId: event.id, data: { name: event.name, dates: summary(dates), ticketTypes: summary(tickets) } });
     }
     return { dates, ticketTypes: tickets };
   });

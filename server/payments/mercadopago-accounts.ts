@@ -1,4 +1,5 @@
 import type { MercadoPagoAccountRow } from "#server/db/schema";
+import { recordAudit } from "#server/organizations/audit";
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
@@ -281,6 +282,7 @@ export async function finishMercadoPagoConnection(ctx: Ctx, input: unknown): Pro
       })
       .returning();
     await scheduleRefresh(tx, row, ctx.now);
+    await recordAudit(tx, ctx, { organizationId: row.organizationId, action: "mercadopago.connect", targetId: row.id, data: { mpUserId: row.mpUserId } });
     return row;
   });
   return { organizationId: account.organizationId, mpUserId: account.mpUserId };
@@ -290,7 +292,8 @@ export async function finishMercadoPagoConnection(ctx: Ctx, input: unknown): Pro
 export async function disconnectMercadoPago(ctx: Ctx, input: unknown): Promise<boolean> {
   const { organizationId } = parseInput(organizationInput, input);
   await requireCapability(ctx, organizationId, "money:manage");
-  const deleted = await ctx.db.delete(mercadopagoAccounts).where(eq(mercadopagoAccounts.organizationId, organizationId)).returning({ id: mercadopagoAccounts.id });
+  const deleted = await ctx.db.delete(mercadopagoAccounts).where(eq(mercadopagoAccounts.organizationId, organizationId)).returning({ id: mercadopagoAccounts.id, mpUserId: mercadopagoAccounts.mpUserId });
+  if (deleted.length) await recordAudit(ctx.db, ctx, { organizationId, action: "mercadopago.disconnect", targetId: deleted[0].id, data: { mpUserId: deleted[0].mpUserId } });
   return deleted.length > 0;
 }
 

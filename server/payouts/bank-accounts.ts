@@ -1,4 +1,5 @@
 import type { BankAccountRow } from "#server/db/schema";
+import { recordAudit } from "#server/organizations/audit";
 import { and, asc, desc, eq, isNull, ne } from "drizzle-orm";
 import { z } from "zod";
 import { CBU_MESSAGES, bankNameOf, isValidAlias, isValidCbu, normalizeCbu } from "#common/cbu";
@@ -113,6 +114,7 @@ export async function createBankAccount(ctx: Ctx, rawInput: unknown): Promise<Ba
           updatedAt: ctx.now,
         })
         .returning();
+      await recordAudit(tx, ctx, { organizationId: input.organizationId, action: "bank-account.create", targetId: row.id, data: auditedAccount(row) });
       return row;
     });
   } catch (error) {
@@ -138,6 +140,7 @@ export async function updateBankAccount(ctx: Ctx, rawInput: unknown): Promise<Ba
         .where(and(eq(bankAccounts.id, current.id), isNull(bankAccounts.deletedAt)))
         .returning();
       if (!row) throw new NotFound(BANK_ACCOUNT_MESSAGES.notFound);
+      await recordAudit(tx, ctx, { organizationId: row.organizationId, action: "bank-account.update", targetId: row.id, data: { ...auditedAccount(row), cbuEndBefore: current.cbu.slice(-4) } });
       return row;
     });
   } catch (error) {
@@ -156,10 +159,12 @@ export async function deleteBankAccount(ctx: Ctx, rawInput: unknown): Promise<{ 
   const [row] = await ctx.db.select().from(bankAccounts).where(eq(bankAccounts.id, id));
   if (!row) throw new NotFound(BANK_ACCOUNT_MESSAGES.notFound);
   await requireCapability(ctx, row.organizationId, "money:manage");
-  await ctx.db
+  const deleted = await ctx.db
     .update(bankAccounts)
     .set({ deletedAt: ctx.now, forTicketTransfers: false, updatedAt: ctx.now })
-    .where(and(eq(bankAccounts.id, id), isNull(bankAccounts.deletedAt)));
+    .where(and(eq(bankAccounts.id, id), isNull(bankAccounts.deletedAt)))
+    .returning({ id: bankAccounts.id });
+  if (deleted.length) await recordAudit(ctx.db, ctx, { organizationId: row.organizationId, action: "bank-account.delete", targetId: id, data: auditedAccount(row) });
   return { id };
 }
 
@@ -176,8 +181,14 @@ export async function setTicketTransferAccount(ctx: Ctx, rawInput: unknown): Pro
       .where(and(eq(bankAccounts.id, current.id), isNull(bankAccounts.deletedAt)))
       .returning();
     if (!row) throw new NotFound(BANK_ACCOUNT_MESSAGES.notFound);
+    await recordAudit(tx, ctx, { organizationId: row.organizationId, action: "bank-account.for-transfers", targetId: row.id, data: auditedAccount(row) });
     return row;
   });
+}
+
+/** What the record says of an account: enough to recognise it, not the whole CBU (owners read it, the bank page shows it whole). */
+function auditedAccount(row: BankAccountRow) {
+  return { bankName: row.bankName, cbuEnd: row.cbu.slice(-4), holderName: row.holderName };
 }
 
 async function unmarkOthers(tx: DbOrTx, organizationId: string, keepId: string | null, now: Date) {

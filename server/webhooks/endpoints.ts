@@ -1,4 +1,5 @@
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from "#server/db/schema";
+import { recordAudit } from "#server/organizations/audit";
 import net from "node:net";
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
@@ -137,13 +138,14 @@ export async function createWebhookEndpoint(ctx: Ctx, rawInput: unknown): Promis
       updatedAt: ctx.now,
     })
     .returning();
+  await recordAudit(ctx.db, ctx, { organizationId: row.organizationId, action: "webhook.create", targetId: row.id, data: { url: row.url, events: row.events } });
   return { endpoint: view(row), secret };
 }
 
 /** URL, description, events and the active flag (pause/resume); what is not sent stays. */
 export async function updateWebhookEndpoint(ctx: Ctx, rawInput: unknown): Promise<WebhookEndpointView> {
   const input = parseInput(updateWebhookEndpointSchema, rawInput);
-  await endpointFor(ctx, input.id);
+  const current = await endpointFor(ctx, input.id);
   const [row] = await ctx.db
     .update(webhookEndpoints)
     .set({
@@ -155,27 +157,30 @@ export async function updateWebhookEndpoint(ctx: Ctx, rawInput: unknown): Promis
     })
     .where(eq(webhookEndpoints.id, input.id))
     .returning();
+  await recordAudit(ctx.db, ctx, { organizationId: row.organizationId, action: "webhook.update", targetId: row.id, data: { url: { from: current.url, to: row.url }, events: row.events, active: row.active } });
   return view(row);
 }
 
 /** A new secret replaces the old one at once (no overlap: pending retries are signed with the new one). */
 export async function rotateWebhookSecret(ctx: Ctx, rawInput: unknown): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
   const { id } = parseInput(z.object({ id: uuid }), rawInput);
-  await endpointFor(ctx, id);
+  const current = await endpointFor(ctx, id);
   const secret = newWebhookSecret();
   const [row] = await ctx.db
     .update(webhookEndpoints)
     .set({ secretEncrypted: encryptWebhookSecret(secret), updatedAt: ctx.now })
     .where(eq(webhookEndpoints.id, id))
     .returning();
+  await recordAudit(ctx.db, ctx, { organizationId: current.organizationId, action: "webhook.rotate-secret", targetId: id, data: { url: current.url } });
   return { endpoint: view(row), secret };
 }
 
 /** Deletes the endpoint with its deliveries and their log; pending retries find nothing and stop. */
 export async function deleteWebhookEndpoint(ctx: Ctx, rawInput: unknown): Promise<boolean> {
   const { id } = parseInput(z.object({ id: uuid }), rawInput);
-  await endpointFor(ctx, id);
+  const current = await endpointFor(ctx, id);
   await ctx.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+  await recordAudit(ctx.db, ctx, { organizationId: current.organizationId, action: "webhook.delete", targetId: id, data: { url: current.url } });
   return true;
 }
 

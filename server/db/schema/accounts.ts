@@ -104,7 +104,10 @@ export const auditLog = pgTable("audit_log", {
   targetId: uuid("target_id"),
   data: jsonb("data"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-});
+}, (t) => [
+  // An organization's record of changes, newest first (server/organizations/audit.ts filters on data.organizationId).
+  index("audit_log_organization_idx").on(sql`(${t.data}->>'organizationId')`, t.createdAt.desc()),
+]);
 
 /** Row types: what a select of these tables returns. */
 export type UserRow = typeof users.$inferSelect;

@@ -1,0 +1,1 @@
+CREATE INDEX "audit_log_organization_idx" ON "audit_log" USING btree (("data"->>'organizationId'),"created_at" DESC NULLS LAST);
