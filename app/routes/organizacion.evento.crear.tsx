@@ -135,7 +135,7 @@ export default function CreateEventPage() {
                   <div className="mb-2 flex items-center justify-between">
                     <p className="text-sm font-bold">Fecha {i + 1}</p>
                     {dates > 1 ? (
-                      <button type="submit" name="intent" value={`remove:dates:${i}`} formNoValidate className="text-sm text-red-500 hover:underline">
+                      <button type="submit" name="intent" value={`remove:dates:${i}`} formNoValidate className="text-sm text-red-700 hover:underline dark:text-red-400">
                         Quitar fecha {i + 1}
                       </button>
                     ) : null}
@@ -164,7 +164,7 @@ export default function CreateEventPage() {
                   <div className="mb-2 flex items-center justify-between">
                     <p className="text-sm font-bold">Tipo de entrada {i + 1}</p>
                     {tickets > 1 ? (
-                      <button type="submit" name="intent" value={`remove:ticketTypes:${i}`} formNoValidate className="text-sm text-red-500 hover:underline">
+                      <button type="submit" name="intent" value={`remove:ticketTypes:${i}`} formNoValidate className="text-sm text-red-700 hover:underline dark:text-red-400">
                         Quitar entrada {i + 1}
                       </button>
                     ) : null}

@@ -219,7 +219,7 @@ export default function EditEventPage() {
                       name="intent"
                       value="deleteDate"
                       formNoValidate
-                      className="px-3 text-sm text-red-500 hover:underline"
+                      className="px-3 text-sm text-red-700 hover:underline dark:text-red-400"
                       title={`¿Eliminar la fecha ${i + 1}?`}
                       description="Deja de verse y de venderse. Las entradas ya vendidas siguen valiendo."
                       confirmLabel="Eliminar fecha"

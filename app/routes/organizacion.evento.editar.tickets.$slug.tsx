@@ -175,7 +175,7 @@ export default function EventTicketsPage() {
                     name="intent"
                     value="delete"
                     formNoValidate
-                    className="px-3 text-sm text-red-500 hover:underline"
+                    className="px-3 text-sm text-red-700 hover:underline dark:text-red-400"
                     title={`¿Eliminar “${ticket.name}”?`}
                     description="Deja de verse y de venderse. Las entradas ya vendidas siguen valiendo."
                     confirmLabel="Eliminar entrada"

@@ -111,7 +111,7 @@ export default function CustomFieldsPage() {
             <Card key={i}>
               <div className="mb-2 flex items-center justify-between">
                 <h2 className="font-bold">Campo {i + 1}</h2>
-                <button type="submit" name="intent" value={`remove:${i}`} formNoValidate className="text-sm text-red-500 hover:underline">
+                <button type="submit" name="intent" value={`remove:${i}`} formNoValidate className="text-sm text-red-700 hover:underline dark:text-red-400">
                   Quitar campo {i + 1}
                 </button>
               </div>

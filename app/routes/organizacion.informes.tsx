@@ -38,11 +38,11 @@ export default function ReportsPage() {
             <Card title={report.title}>
               <p className="text-sm text-[var(--muted)]">{report.lead}</p>
               <p className="mt-3 flex gap-4 font-bold">
-                <a href={href("/organizacion/informes/descargar", {}, { tipo: report.kind, formato: "csv" })} className="text-primary-700 underline dark:text-primary-400" aria-label={`Bajar ${report.title} en CSV`} download>
-                  Bajar CSV
+                <a href={href("/organizacion/informes/descargar", {}, { tipo: report.kind, formato: "csv" })} className="text-primary-700 underline dark:text-primary-400" download>
+                  Bajar CSV<span className="sr-only"> de {report.title}</span>
                 </a>
-                <a href={href("/organizacion/informes/descargar", {}, { tipo: report.kind, formato: "xlsx" })} className="text-primary-700 underline dark:text-primary-400" aria-label={`Bajar ${report.title} en Excel`} download>
-                  Bajar Excel
+                <a href={href("/organizacion/informes/descargar", {}, { tipo: report.kind, formato: "xlsx" })} className="text-primary-700 underline dark:text-primary-400" download>
+                  Bajar Excel<span className="sr-only"> de {report.title}</span>
                 </a>
               </p>
             </Card>

@@ -213,7 +213,7 @@ export default function BankTransfersPage() {
                       <ConfirmButton
                         name="intent"
                         value="reject"
-                        className="rounded-lg border border-red-600 px-4 py-2 text-sm font-bold text-red-600"
+                        className="rounded-lg border border-red-600 px-4 py-2 text-sm font-bold text-red-700 dark:border-red-500 dark:text-red-400"
                         title={`¿Rechazar la transferencia de ${t.orderCode}?`}
                         description="La compra se cancela, las entradas vuelven a la venta y le avisamos al comprador por email."
                         confirmLabel="Rechazar"

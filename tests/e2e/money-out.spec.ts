@@ -48,7 +48,7 @@ test.describe("withdrawals and exports", () => {
 
     // The attendees as Excel: the two tickets of the order.
     await page.goto("/organizacion/informes");
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Bajar Asistentes en Excel" }).click()]);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Bajar Excel de Asistentes" }).click()]);
     expect(download.suggestedFilename()).toMatch(/^asistentes-\d{4}-\d{2}-\d{2}\.xlsx$/);
     const { default: ExcelJS } = await import("exceljs");
     const workbook = new ExcelJS.Workbook();

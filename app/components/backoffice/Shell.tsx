@@ -70,7 +70,7 @@ export function BackofficeShell({ shell, children }: { shell: ShellData; childre
  */
 export function BackofficeNav({ shell }: { shell: ShellData }) {
   const href = useBackofficeHref();
-  const { pathname } = useLocation();
+  const { pathname, key } = useLocation();
   const groups = visibleGroups(shell.can);
   const current = groupOf(groups, pathname);
   const currentLink = current?.links.find((link) => link.to === pathname);
@@ -100,7 +100,7 @@ export function BackofficeNav({ shell }: { shell: ShellData }) {
           </ul>
         ) : null}
       </nav>
-      <details key={pathname} className="group rounded-lg border border-[var(--border)] bg-[var(--bg)] sm:hidden" data-backoffice-nav="phone">
+      <details key={key} className="group rounded-lg border border-[var(--border)] bg-[var(--bg)] sm:hidden" data-backoffice-nav="phone">
         <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-2 px-3 text-sm [&::-webkit-details-marker]:hidden">
           <span>
             <span className="font-bold">Secciones</span>

@@ -27,7 +27,7 @@ export function StatusActions(props: {
         <ConfirmButton
           name="intent"
           value="delete"
-          className="text-red-500 hover:underline"
+          className="text-red-700 hover:underline dark:text-red-400"
           title={props.deleteTitle}
           description={props.deleteDescription}
           confirmLabel={props.deleteConfirmLabel}

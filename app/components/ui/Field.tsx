@@ -26,7 +26,7 @@ export function describedBy(id: string, hasHelp: boolean, hasError: boolean): st
 export function FieldErrors({ id, errors }: { id: string; errors?: string[] | null }) {
   const first = errors?.find(Boolean);
   return (
-    <p id={id} className="min-h-5 text-sm text-red-600 dark:text-red-400" aria-live="polite">
+    <p id={id} className="min-h-5 text-sm text-red-700 dark:text-red-400" aria-live="polite">
       {first ?? null}
     </p>
   );
