@@ -1,0 +1,52 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { buyerPages, makeSite, organizerPages, THEMES, VIEWPORTS, type Site, type Visit } from "./pages";
+
+/**
+ * axe-core on the main buyer and organizer pages (issue 13), in both themes (the `theme` cookie) and on a
+ * 390 × 844 phone and a 1366 × 768 desktop: WCAG 2.0, 2.1 and 2.2, levels A and AA, no violations.
+ */
+
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
+
+let site: Site;
+test.beforeAll(async ({ factory }) => {
+  site = await makeSite(factory);
+});
+
+async function violations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  return results.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(1).join(" ")}`) }));
+}
+
+function pagesOf(audience: "compra" | "organización") {
+  return (s: Site): Visit[] => (audience === "compra" ? buyerPages(s) : organizerPages(s));
+}
+
+for (const audience of ["compra", "organización"] as const) {
+  for (const theme of THEMES) {
+    for (const viewport of VIEWPORTS) {
+      test(`páginas de ${audience}: tema ${theme === "light" ? "claro" : "oscuro"}, ${viewport.name}`, async ({ browser, signIn }) => {
+        test.setTimeout(180_000);
+        const found: Record<string, unknown> = {};
+        for (const visit of pagesOf(audience)(site)) {
+          const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
+          const url = new URL(test.info().project.use.baseURL!);
+          await context.addCookies([{ name: "theme", value: theme, domain: url.hostname, path: "/" }]);
+          if (visit.as === "buyer") await signIn(context, site.buyer);
+          if (visit.as === "owner") await signIn(context, site.event.owner, { secondFactor: true });
+          const page = await context.newPage();
+          if (visit.reach) await visit.reach(page);
+          else await page.goto(visit.path);
+          await expect(page.locator("main").first()).toBeVisible();
+          await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${theme}\\b`));
+          const list = await violations(page);
+          if (list.length) found[`${visit.name} (${visit.path})`] = list;
+          await context.close();
+        }
+        expect(found).toEqual({});
+      });
+    }
+  }
+}

@@ -1,0 +1,137 @@
+import { readdirSync } from "node:fs";
+import type { BrowserContext, Page } from "@playwright/test";
+import { BACKOFFICE_GROUPS, BACKOFFICE_LINKS } from "#app/components/backoffice/nav";
+import { expect, test } from "./fixtures";
+import { backofficePages, buyerPages, makeSite, VIEWPORTS, type Site, type Visit } from "./pages";
+
+/**
+ * Layout on a 390 px phone and a 1366 px desktop (issue 13): no page is wider than the screen, the event
+ * page's buy bar is in view on a phone, and every back-office section can be reached from the navigation.
+ */
+
+let site: Site;
+test.beforeAll(async ({ factory }) => {
+  site = await makeSite(factory);
+});
+
+type SignIn = (context: BrowserContext, user: { id: string; email: string; roles: string[] }, options?: { secondFactor?: boolean }) => Promise<void>;
+
+async function signInAs(context: BrowserContext, signIn: SignIn, as: Visit["as"], admin?: { id: string; email: string; roles: string[] }) {
+  if (as === "buyer") await signIn(context, site.buyer);
+  if (as === "owner") await signIn(context, site.event.owner, { secondFactor: true });
+  if (as === "admin" && admin) await signIn(context, admin, { secondFactor: true });
+}
+
+async function horizontalOverflow(page: Page) {
+  return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+}
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`${viewport.name} (${viewport.width} px)`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test("ninguna página de compra es más ancha que la pantalla", async ({ browser, signIn }) => {
+      for (const visit of buyerPages(site)) {
+        const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
+        await signInAs(context, signIn, visit.as);
+        const page = await context.newPage();
+        if (visit.reach) await visit.reach(page);
+        else await page.goto(visit.path);
+        await expect(page.locator("main").first(), visit.name).toBeVisible();
+        const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+        expect(scrollWidth, `${visit.name} (${visit.path}) a ${viewport.width} px`).toBeLessThanOrEqual(innerWidth);
+        await context.close();
+      }
+    });
+
+    test("ninguna página del back office es más ancha que la pantalla", async ({ browser, signIn, factory }) => {
+      const admin = await factory.user({ roles: ["admin"], firstName: "Soporte" });
+      const contexts = new Map<Visit["as"], BrowserContext>();
+      for (const visit of backofficePages(site)) {
+        let context = contexts.get(visit.as);
+        if (!context) {
+          context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
+          await signInAs(context, signIn, visit.as, admin);
+          contexts.set(visit.as, context);
+        }
+        const page = await context.newPage();
+        await page.goto(visit.path);
+        await expect(page.getByRole("heading", { level: 1 }).first(), `${visit.name} (${visit.path})`).toBeVisible();
+        const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+        expect(scrollWidth, `${visit.name} (${visit.path}) a ${viewport.width} px`).toBeLessThanOrEqual(innerWidth);
+        await page.close();
+      }
+      for (const context of contexts.values()) await context.close();
+    });
+
+    test("cada sección del back office se alcanza desde la navegación", async ({ page, context, signIn }) => {
+      await signIn(context, site.event.owner, { secondFactor: true });
+      await page.goto("/organizacion/resumen");
+      const phone = viewport.width < 600;
+      // The owner sees every section but a promoter's own sales (checked below with a promoter).
+      const sections = BACKOFFICE_LINKS.filter((link) => link.capability !== "promoters:sell");
+      for (const link of sections) {
+        const group = BACKOFFICE_GROUPS.find((g) => g.links.includes(link))!;
+        let nav;
+        if (phone) {
+          const disclosure = page.locator("[data-backoffice-nav=phone]");
+          await disclosure.locator("summary").click();
+          nav = disclosure.getByRole("navigation", { name: "Organización" });
+        } else {
+          nav = page.locator("[data-backoffice-nav=wide]");
+          await nav.getByRole("list").first().getByRole("link", { name: group.label, exact: true }).click();
+          await expect(page).toHaveURL(new RegExp(`${group.links[0].to}(\\?|$)`));
+          nav = page.locator("[data-backoffice-nav=wide]").getByRole("list").nth(1);
+        }
+        const item = nav.getByRole("link", { name: link.label, exact: true });
+        await expect(item, `${link.label} en la navegación`).toBeVisible();
+        await item.click();
+        await expect(page, link.label).toHaveURL(new RegExp(`${link.to}(\\?|$)`));
+        await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+        const current = page.locator(`[data-backoffice-nav=${phone ? "phone" : "wide"}] [aria-current=page]`);
+        if (!phone) await expect(current).toHaveText(link.label);
+      }
+    });
+
+    test("un RRPP llega a sus ventas desde la navegación", async ({ page, context, signIn, factory }) => {
+      const promoter = await factory.promoter(site.event, { firstName: "Romina", lastName: "Sosa", nickname: `romi${Date.now().toString(36)}` });
+      await signIn(context, { ...promoter, roles: ["promoter"] });
+      await page.goto("/organizacion/resumen");
+      const mine = BACKOFFICE_LINKS.find((link) => link.capability === "promoters:sell")!;
+      if (viewport.width < 600) await page.locator("[data-backoffice-nav=phone] summary").click();
+      const nav = page.locator(`[data-backoffice-nav=${viewport.width < 600 ? "phone" : "wide"}]`);
+      await nav.getByRole("link", { name: mine.label, exact: true }).click();
+      await expect(page).toHaveURL(new RegExp(`${mine.to}(\\?|$)`));
+    });
+  });
+}
+
+test("cada página de sección del back office está en la navegación", () => {
+  // Pages under /organizacion that are not sections: steps of a flow, downloads, or pages about one thing.
+  const notSections = new Set(["/organizacion", "/organizacion/por-crear", "/organizacion/congrats-evento", "/organizacion/cupones/nuevo", "/organizacion/extracciones/crear"]);
+  const downloads = /\/(exportar|descargar)$|\/plantillas\/crear$/;
+  const paths = readdirSync("app/routes")
+    .filter((file) => file.startsWith("organizacion.") && file.endsWith(".tsx") && !file.includes("$"))
+    .map((file) =>
+      `/${file
+        .replace(/\.tsx$/, "")
+        .split(".")
+        .filter((segment) => segment !== "_index")
+        .map((segment) => segment.replace(/_$/, ""))
+        .join("/")}`,
+    );
+  expect(paths.length).toBeGreaterThan(20);
+  const inNav = new Set(BACKOFFICE_LINKS.map((link) => link.to));
+  const missing = paths.filter((path) => !inNav.has(path) && !notSections.has(path) && !downloads.test(path));
+  expect(missing).toEqual([]);
+});
+
+test("la barra de compra se ve en la página del evento en un teléfono", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/eventos/${site.event.slug}`);
+  const bar = page.locator("[data-buy-bar]");
+  await expect(bar).toBeVisible();
+  await expect(bar).toBeInViewport();
+  const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+});

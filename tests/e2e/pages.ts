@@ -1,0 +1,116 @@
+/**
+ * The pages the accessibility and layout specs walk (issue 13): one organization with an event on sale, a
+ * buyer with a paid purchase, a purchase waiting for payment, a bank transfer waiting for its receipt and a
+ * coupon, all made through the domain (never the demo seed). Back-office sections come from the nav's own
+ * definition, so a new section is checked as soon as it is in the nav.
+ */
+import { expect, type Page } from "@playwright/test";
+import { BACKOFFICE_LINKS, BO } from "#app/components/backoffice/nav";
+import { ADMIN_LINKS } from "#app/components/admin/AdminNav";
+import type { Factory } from "./fixtures";
+
+export const VIEWPORTS = [
+  { name: "teléfono", width: 390, height: 844 },
+  { name: "escritorio", width: 1366, height: 768 },
+] as const;
+export const THEMES = ["light", "dark"] as const;
+
+const PAYER = { firstName: "Sofía", lastName: "Peña", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 9 11 5555-1234" };
+
+export type Site = Awaited<ReturnType<typeof makeSite>>;
+
+export async function makeSite(factory: Factory) {
+  const event = await factory.event({
+    name: "Festival de Otoño",
+    transferAccount: true,
+    ticketTypes: [
+      { name: "General", price: 1_500_000, stock: 100 },
+      { name: "Entrada por transferencia", price: 1_200_000, stock: 50, paymentMethod: "BankAccount" },
+    ],
+  });
+  const buyer = await factory.user({ firstName: "Lucía", lastName: "Benítez" });
+  const [{ createOrder }, { payInSandbox }, { getDb }, { ctxAs, actorFor }, { createCoupon }] = await Promise.all([
+    import("#server/orders/orders"),
+    import("#server/payments/sandbox"),
+    import("#server/db/client"),
+    import("#tests/support/context"),
+    import("#server/coupons/coupons"),
+  ]);
+  const asBuyer = await ctxAs(actorFor(buyer));
+  const order = (ticketId: string, paymentMethod: "MERCADO_PAGO" | "BANK_TRANSFER") =>
+    createOrder(asBuyer, { eventSlug: event.slug, items: [{ ticketId, qty: 2 }], payer: { ...PAYER, email: buyer.email }, paymentMethod });
+  const paid = await order(event.tickets.General.id, "MERCADO_PAGO");
+  await payInSandbox(await getDb(), paid.billing.id, "approved");
+  const pending = await order(event.tickets.General.id, "MERCADO_PAGO");
+  const transfer = await order(event.tickets["Entrada por transferencia"].id, "BANK_TRANSFER");
+  const ownerCtx = await ctxAs(actorFor(event.owner));
+  await createCoupon(ownerCtx, { eventId: event.eventId, code: "OTONIO20", kind: "percent", percent: 20, maxUses: 50 });
+  return { event, buyer, paidOrderId: paid.order.id, pendingBillingId: pending.billing.id, transferBillingId: transfer.billing.id };
+}
+
+export interface Visit {
+  name: string;
+  path: string;
+  /** Signed in as: nobody, the buyer, the organization's owner or a platform admin. */
+  as: "anonymous" | "buyer" | "owner" | "admin";
+  /** Reached by a flow, not by its URL alone. */
+  reach?: (page: Page) => Promise<void>;
+}
+
+/** Event page → one ticket → "Comprar": the payer form (it needs the selection in the cart). */
+async function toPayerInfo(page: Page, slug: string) {
+  await page.goto(`/eventos/${slug}`);
+  const main = page.locator("main");
+  await main.getByLabel("Cantidad de General").first().fill("1");
+  await main.getByRole("button", { name: /Comprar/ }).first().click();
+  await expect(page).toHaveURL(new RegExp(`/checkout/payer-info/${slug}`));
+}
+
+export function buyerPages(site: Site): Visit[] {
+  const slug = site.event.slug;
+  return [
+    { name: "inicio", path: "/", as: "anonymous" },
+    { name: "página del evento", path: `/eventos/${slug}`, as: "anonymous" },
+    { name: "página de la organización", path: `/${site.event.organizationSlug}`, as: "anonymous" },
+    { name: "datos del comprador", path: `/checkout/payer-info/${slug}`, as: "buyer", reach: (page) => toPayerInfo(page, slug) },
+    { name: "checkout", path: `/checkout/${site.pendingBillingId}`, as: "buyer" },
+    { name: "transferencia bancaria", path: `/checkout/bank-transfer/${site.transferBillingId}`, as: "buyer" },
+    { name: "mis tickets", path: "/cuenta/mis-tickets", as: "buyer" },
+    { name: "ingresar", path: "/cuenta/iniciar-sesion", as: "anonymous" },
+    { name: "crear cuenta", path: "/cuenta/registro", as: "anonymous" },
+    { name: "botón de arrepentimiento", path: "/cuenta/devoluciones", as: "anonymous" },
+    { name: "ayuda", path: "/ayuda", as: "anonymous" },
+  ];
+}
+
+/** The organizer pages the accessibility spec checks (the issue's list). */
+export function organizerPages(site: Site): Visit[] {
+  const main: [string, string][] = [
+    ["resumen", BO.summary],
+    ["mis eventos", BO.events],
+    ["ventas", BO.sales],
+    ["cupones", BO.coupons],
+    ["cuentas bancarias", BO.bankAccounts],
+    ["equipo", BO.team],
+    ["acreditaciones", BO.accreditations],
+    ["PIN de puerta", BO.staffPin],
+    ["informes", BO.reports],
+    ["transferencias bancarias", BO.bankTransfers],
+    ["detalle de una venta", BO.order(site.paidOrderId)],
+    ["editar evento", BO.editEvent(site.event.slug)],
+  ];
+  return main.map(([name, path]) => ({ name, path, as: "owner" as const }));
+}
+
+/** Every back-office section in the nav, plus pages under them and the platform team's screens. */
+export function backofficePages(site: Site): Visit[] {
+  return [
+    ...BACKOFFICE_LINKS.filter((link) => link.capability !== "promoters:sell").map((link) => ({ name: link.label, path: link.to, as: "owner" as const })),
+    { name: "detalle de una venta", path: BO.order(site.paidOrderId), as: "owner" },
+    { name: "editar evento", path: BO.editEvent(site.event.slug), as: "owner" },
+    { name: "entradas del evento", path: BO.editTickets(site.event.slug), as: "owner" },
+    { name: "nuevo cupón", path: `${BO.coupons}/nuevo`, as: "owner" },
+    { name: "pedir una extracción", path: BO.newWithdrawal, as: "owner" },
+    ...ADMIN_LINKS.map((link) => ({ name: link.label, path: link.to, as: "admin" as const })),
+  ];
+}
