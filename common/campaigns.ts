@@ -83,6 +83,7 @@ export const EMAIL_KIND_LABELS: Record<string, string> = {
   "campaign-test": "Prueba de campaña",
   "sign-in-link": "Link para ingresar",
   "recovery-code": "Código de recuperación",
+  "email-verification": "Confirmación de email",
 };
 
 export function emailKindLabel(kind: string): string {

@@ -32,8 +32,8 @@ describe("the spec's messages, to the letter (typos included)", () => {
     expect(MESSAGES.trim).toBe("Este campo no puede contener espacios al inicio o al final");
     expect(MESSAGES.noSpaces).toBe("Este campo no puede contener espacios");
     expect(MESSAGES.email).toBe("Este campo debe ser un email válido");
-    expect(MESSAGES.phone).toBe("Ingresa un número de teléfono válido");
-    expect(MESSAGES.document).toBe("Ingresa un número de documento válido");
+    expect(MESSAGES.phone).toBe("Ingresá un número de teléfono válido");
+    expect(MESSAGES.document).toBe("Ingresá un número de documento válido");
     expect(MESSAGES.required).toBe("Este campo es requerido");
     expect(MESSAGES.minLength(8)).toBe("Este campo debe tener al menos 8 caracteres");
   });
@@ -103,7 +103,7 @@ describe("phone (lenient)", () => {
   it.each(["1234", "123456", "abc", "11-5555-abcd", "+54 9 11 5555 1234 5678 9012", "+", "++5491155551234"])(
     "refuses %s",
     (phone) => {
-      expect(check(phoneSchema, phone)).toEqual(refused("Ingresa un número de teléfono válido"));
+      expect(check(phoneSchema, phone)).toEqual(refused("Ingresá un número de teléfono válido"));
     },
   );
 
@@ -121,7 +121,7 @@ describe("phone with area code", () => {
   it.each(["1234", "1155551234", "+54", "+54 11 55", "54 9 11 5555-1234", "+54 9 11 5555-1234 999999", "+54 9 11 ABCD-1234"])(
     "refuses %s",
     (phone) => {
-      expect(check(phoneWithAreaCodeSchema, phone)).toEqual(refused("Ingresa un número de teléfono válido"));
+      expect(check(phoneWithAreaCodeSchema, phone)).toEqual(refused("Ingresá un número de teléfono válido"));
     },
   );
 });
@@ -141,7 +141,7 @@ describe("identification number", () => {
   it.each(["abc", "123", "1234", "ab123456", "123456789012", "20-12345678-69", "30123456/1", "3012345ñ"])(
     "refuses %s",
     (input) => {
-      expect(check(identificationNumberSchema, input)).toEqual(refused("Ingresa un número de documento válido"));
+      expect(check(identificationNumberSchema, input)).toEqual(refused("Ingresá un número de documento válido"));
     },
   );
 
@@ -200,7 +200,7 @@ describe("optional fields", () => {
     expect(check(schema, "")).toEqual(accepted(undefined));
     expect(check(schema, null)).toEqual(accepted(undefined));
     expect(check(schema, undefined)).toEqual(accepted(undefined));
-    expect(check(schema, "1234")).toEqual(refused("Ingresa un número de teléfono válido"));
+    expect(check(schema, "1234")).toEqual(refused("Ingresá un número de teléfono válido"));
   });
 });
 

@@ -9,8 +9,8 @@ export const MESSAGES = {
   trim: "Este campo no puede contener espacios al inicio o al final",
   noSpaces: "Este campo no puede contener espacios",
   email: "Este campo debe ser un email válido",
-  phone: "Ingresa un número de teléfono válido",
-  document: "Ingresa un número de documento válido",
+  phone: "Ingresá un número de teléfono válido",
+  document: "Ingresá un número de documento válido",
   required: "Este campo es requerido",
   minLength: (min: number) => `Este campo debe tener al menos ${min} caracteres`,
   // Not in the spec: our wording for the name and nickname patterns.

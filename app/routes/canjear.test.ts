@@ -30,11 +30,11 @@ describe("/canjear/{couponId}", () => {
     expect(result.status).toBe(302);
     expect(result.location).toBe(`/eventos/${event.slug}`);
     expect(JSON.parse(result.cookies[cartCookie(event.slug)].value)).toEqual({ items: [], couponCode: "Verano20" });
-    expect(JSON.parse(result.cookies.flash.value)).toEqual({ type: "success", message: "¡Listo! Cupón Verano20 aplicado: 20 % off" });
+    expect(JSON.parse(result.cookies.flash.value)).toEqual({ type: "success", message: "¡Listo! Cupón Verano20 aplicado: 20 % de descuento" });
 
     const cookies = cookiesAfter(result);
     const page = await run(eventPage.loader, getRequest(`/eventos/${event.slug}`, { cookies }), { slug: event.slug });
-    expect(page.data.coupon).toEqual({ code: "Verano20", label: "20 % off", onlyFor: null, rule: { kind: "percent", value: 20, ticketTypeIds: [] } });
+    expect(page.data.coupon).toEqual({ code: "Verano20", label: "20 % de descuento", onlyFor: null, rule: { kind: "percent", value: 20, ticketTypeIds: [] } });
     const general = page.data.tickets.find((t: { name: string }) => t.name === "General");
     expect(general).toMatchObject({ priceLabel: "$\u00a010.000,00", discountedPriceLabel: "$\u00a08.000,00" });
 

@@ -63,7 +63,7 @@ export default function TransferTicketPage() {
   const [form, fields] = useAccountForm(transferFormSchema, { id: "enviar-entrada", lastResult: actionData?.result });
   const submitting = useIsSubmitting();
   return (
-    <AccountPage title="Enviar a otra persona" description={`${ticket.eventName} · ${ticket.when} · ${ticket.ticketTypeName} · Orden ${ticket.orderCode}`}>
+    <AccountPage title="Enviar a otra persona" description={`${ticket.eventName} · ${ticket.when} · ${ticket.ticketTypeName} · Compra ${ticket.orderCode}`}>
       <p className="mb-4 text-sm">
         La entrada pasa a ser de la persona que elijas: le mandamos el QR por email y el tuyo deja de servir. No se puede deshacer.
       </p>

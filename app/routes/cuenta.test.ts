@@ -223,8 +223,8 @@ describe("/cuenta/mi-cuenta", () => {
     expect(result.data.snackbar).toEqual({ type: "error", message: "Upppsss... parece que te faltaron cargar algunos datos." });
     const { error } = result.data.result;
     expect(error.lastName).toEqual(["Este campo es requerido"]);
-    expect(error.phoneNumber).toEqual(["Ingresa un número de teléfono válido"]);
-    expect(error.documentNumber).toEqual(["Ingresa un número de documento válido"]);
+    expect(error.phoneNumber).toEqual(["Ingresá un número de teléfono válido"]);
+    expect(error.documentNumber).toEqual(["Ingresá un número de documento válido"]);
     expect(error.state).toEqual([MESSAGES.province]);
     const [row] = await (await getDb()).select().from(users).where(eq(users.id, user.id));
     expect(row.phoneNumber).toBe("+54 11 4444-5555");

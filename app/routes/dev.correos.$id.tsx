@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { EMAIL_STATUS_LABELS, emailKindLabel } from "#common/campaigns";
 import { Link, useLoaderData } from "@remix-run/react";
 import { assertDevMailbox, framedHtml, getLoggedEmail } from "#app/lib/dev-mailbox.server";
 
@@ -29,10 +30,10 @@ export default function DevMailboxEmailPage() {
         <dt className="text-[var(--muted)]">Fecha</dt>
         <dd className="tabular-nums">{email.createdAt}</dd>
         <dt className="text-[var(--muted)]">Tipo</dt>
-        <dd>{email.kind}</dd>
+        <dd>{emailKindLabel(email.kind)}</dd>
         <dt className="text-[var(--muted)]">Estado</dt>
         <dd>
-          {email.status}
+          {EMAIL_STATUS_LABELS[email.status] ?? email.status}
           {email.error ? ` (${email.error})` : ""}
         </dd>
       </dl>

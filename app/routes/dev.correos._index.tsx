@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { emailKindLabel } from "#common/campaigns";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { assertDevMailbox, listLoggedEmails } from "#app/lib/dev-mailbox.server";
 import { buttonClasses } from "#app/components/ui/Button";
@@ -64,7 +65,7 @@ export default function DevMailboxPage() {
                       {email.subject}
                     </Link>
                   </td>
-                  <td className="px-3 py-2 text-[var(--muted)]">{email.kind}</td>
+                  <td className="px-3 py-2 text-[var(--muted)]">{emailKindLabel(email.kind)}</td>
                 </tr>
               ))}
             </tbody>

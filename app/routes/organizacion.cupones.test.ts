@@ -60,7 +60,7 @@ describe("/organizacion/cupones", () => {
 
     const shown = await run(list.loader, getRequest(`/organizacion/cupones?eventId=${event.id}`, { cookies }));
     expect(shown.data.coupons).toEqual([
-      expect.objectContaining({ code: "VIP2X1", discount: "50 % off", onlyFor: ["VIP"], uses: 0, maxUses: 10, validUntil: "23:59 - 31/12/2099", status: "active", link: `http://localhost:3000/canjear/${row.id}` }),
+      expect.objectContaining({ code: "VIP2X1", discount: "50 % de descuento", onlyFor: ["VIP"], uses: 0, maxUses: 10, validUntil: "23:59 - 31/12/2099", status: "active", link: `http://localhost:3000/canjear/${row.id}` }),
     ]);
 
     const form = await run(edit.loader, getRequest(`/organizacion/cupones/${row.id}`, { cookies }), { couponId: row.id });

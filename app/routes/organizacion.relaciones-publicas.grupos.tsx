@@ -162,7 +162,7 @@ export default function PromoterGroupsPage() {
   return (
     <BackofficePage
       title="Grupos de RRPP"
-      lead="Cada RRPP vende con su link (/eventos/evento/su-nickname) y ve sus números; el líder arma su grupo. Acá decidís qué vende cada grupo y cuánto cobra por entrada."
+      lead="Cada RRPP vende con su link (/eventos/evento/su-apodo) y ve sus números; el líder arma su grupo. Acá decidís qué vende cada grupo y cuánto cobra por entrada."
     >
       <Card title="Nuevo grupo">
         <Form method="post" className="flex flex-col gap-4" noValidate>
@@ -282,7 +282,7 @@ export default function PromoterGroupsPage() {
             <Form method="post" className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end" noValidate>
               <input type="hidden" name="groupId" value={group.id} />
               <FormScope reply={reply} target={`invite-${group.id}`} idPrefix={`invitar-${group.id}`}>
-                <TextInput name="who" label="Sumar RRPP por email o nickname" autoComplete="off" autoCapitalize="none" className="grow" help="Le llega un link para aceptar; si no tiene cuenta, la crea." />
+                <TextInput name="who" label="Sumar RRPP por email o apodo" autoComplete="off" autoCapitalize="none" className="grow" help="Le llega un link para aceptar; si no tiene cuenta, la crea." />
                 <Checkbox name="lead" label="Como líder del grupo" className="sm:mb-3" />
               </FormScope>
               <Button type="submit" name="intent" value="invite" className="sm:mb-3">Invitar</Button>

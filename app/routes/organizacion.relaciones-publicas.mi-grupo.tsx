@@ -225,7 +225,7 @@ export default function MyPromoterGroupPage() {
             <Form method="post" className="flex flex-col gap-3 sm:flex-row sm:items-end" noValidate>
               <input type="hidden" name="groupId" value={mine.group.id} />
               <FormScope reply={reply} target="invite" idPrefix="invitar">
-                <TextInput name="who" label="Sumar RRPP por email o nickname" autoComplete="off" autoCapitalize="none" className="grow" help="Le llega un link para aceptar; si no tiene cuenta, la crea." />
+                <TextInput name="who" label="Sumar RRPP por email o apodo" autoComplete="off" autoCapitalize="none" className="grow" help="Le llega un link para aceptar; si no tiene cuenta, la crea." />
               </FormScope>
               <Button type="submit" name="intent" value="invite" className="sm:mb-6">Invitar</Button>
             </Form>

@@ -41,7 +41,7 @@ describe("/organizacion/relaciones-publicas", () => {
     expect(preview.data.invitation).toMatchObject({ roleLabel: "Líder de RRPP", needsNickname: true });
     const noNick = await run(accept.action, formRequest(`/organizacion/operadores/aceptar/${token}`, { nickname: "" }, { cookies: leadCookies }), { token });
     expect(noNick.status).toBe(400);
-    expect(noNick.data.nicknameError).toBe("Elegí tu nickname: es el final de tu link de RRPP.");
+    expect(noNick.data.nicknameError).toBe("Elegí tu apodo: es el final de tu link de RRPP.");
     const nickname = `romi.${randomTag(5)}`;
     const joined = await run(accept.action, formRequest(`/organizacion/operadores/aceptar/${token}`, { nickname }, { cookies: leadCookies }), { token });
     expect(joined.status).toBe(302);
@@ -58,7 +58,7 @@ describe("/organizacion/relaciones-publicas", () => {
     // The lead invites a promoter; a typo comes back next to the field.
     const typo = await run(myGroup.action, formRequest(MY_GROUP, { intent: "invite", groupId: group.id, who: "nadie.con.este.nick" }, { cookies: leadCookies }));
     expect(typo.status).toBe(400);
-    expect(typo.data).toMatchObject({ target: "invite", errors: { who: [expect.stringContaining("No hay nadie con ese nickname")] } });
+    expect(typo.data).toMatchObject({ target: "invite", errors: { who: [expect.stringContaining("No hay nadie con ese apodo")] } });
     const promoter = await createTestUser();
     expect((await run(myGroup.action, formRequest(MY_GROUP, { intent: "invite", groupId: group.id, who: promoter.email }, { cookies: leadCookies }))).status).toBe(302);
     expect((await run(myGroup.loader, getRequest(MY_GROUP, { cookies: leadCookies }))).data.mine.invitations).toEqual([expect.objectContaining({ email: promoter.email.toLowerCase() })]);

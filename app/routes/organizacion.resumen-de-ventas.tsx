@@ -178,7 +178,7 @@ export default function SalesPage() {
                 {sold} {sold === 1 ? "entrada vendida" : "entradas vendidas"} (pagas y sin devolver; sin invitaciones, consumiciones ni reservas sin pagar).
               </p>
             )}
-            <ListSearch path={SALES_PATH} label="Ventas de un RRPP (nickname)" name="rrpp" value={promoterNick ?? ""} inputProps={{ autoCapitalize: "none", spellCheck: false }} />
+            <ListSearch path={SALES_PATH} label="Ventas de un RRPP (apodo)" name="rrpp" value={promoterNick ?? ""} inputProps={{ autoCapitalize: "none", spellCheck: false }} />
           </div>
           {orders.length === 0 ? (
             <EmptyState>Todavía no hay ventas para mostrar.</EmptyState>

@@ -46,8 +46,8 @@ export default function AcceptInvitationPage() {
       <Form method="post" className="flex flex-col gap-4">
         {invitation.needsNickname ? (
           <Field
-            label="Tu nickname"
-            help={<>Es el final de tu link para vender (…/eventos/evento/tu-nickname): letras sin tildes, números, puntos y guiones.</>}
+            label="Tu apodo"
+            help={<>Es el final de tu link para vender (…/eventos/evento/tu-apodo): letras sin tildes, números, puntos y guiones.</>}
             errors={answer?.nicknameError ? [answer.nicknameError] : null}
             inputProps={{ id: "nickname", name: "nickname", required: true, autoComplete: "nickname", autoCapitalize: "none", spellCheck: false }}
           />

@@ -106,7 +106,7 @@ describe("updateUser", () => {
     const ctx = await ctxAs(actorFor(user));
     await expect(updateUser(ctx, { nickname: "elrrpp" })).rejects.toMatchObject({
       code: "BAD_USER_INPUT",
-      fieldErrors: { nickname: ["Ese nickname ya está en uso"] },
+      fieldErrors: { nickname: ["Ese apodo ya está en uso"] },
     });
     // Changing the case of one's own nickname is fine.
     await expect(updateUser(ctx, { nickname: "MIA" })).resolves.toMatchObject({ nickname: "MIA" });
@@ -121,7 +121,7 @@ describe("updateUser", () => {
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
     // Whichever check caught it, the message is next to the nickname.
-    expect(refused.reason).toMatchObject({ fieldErrors: { nickname: ["Ese nickname ya está en uso"] } });
+    expect(refused.reason).toMatchObject({ fieldErrors: { nickname: ["Ese apodo ya está en uso"] } });
     expect(["BAD_USER_INPUT", "CONFLICT"]).toContain(refused.reason.code);
   });
 

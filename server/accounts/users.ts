@@ -91,7 +91,7 @@ export async function currentUser(ctx: Ctx): Promise<PublicUser> {
 }
 
 export const EMAIL_IN_USE = "Ya existe una cuenta con este email";
-export const NICKNAME_TAKEN = "Ese nickname ya está en uso";
+export const NICKNAME_TAKEN = "Ese apodo ya está en uso";
 
 export const updateUserSchema = profileSchema;
 
@@ -259,6 +259,6 @@ export async function fetchUserByNickname(ctx: Ctx, nickname: string) {
     .select({ firstName: users.firstName, lastName: users.lastName })
     .from(users)
     .where(sql`lower(${users.nickname}) = ${nickname.trim().toLowerCase()}`);
-  if (!user) throw new NotFound("No encontramos a nadie con ese nickname.");
+  if (!user) throw new NotFound("No encontramos a nadie con ese apodo.");
   return user;
 }

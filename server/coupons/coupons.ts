@@ -319,9 +319,9 @@ export async function listCoupons(ctx: Ctx, input: unknown): Promise<{ items: Co
 
 // ───────────────────────── Buyer side ─────────────────────────
 
-/** "20 % off" / "$ 1.500,00 off": how the event page names the discount. */
+/** "20 % de descuento" / "$ 1.500,00 de descuento": how the event page names the discount (docs/wording.md). */
 export function couponLabel(coupon: Pick<CouponRow, "kind" | "value">): string {
-  return coupon.kind === "percent" ? `${coupon.value} % off` : `${formatMoney(coupon.value)} off`;
+  return coupon.kind === "percent" ? `${coupon.value} % de descuento` : `${formatMoney(coupon.value)} de descuento`;
 }
 
 /** Why a coupon cannot be used right now (before taking a use), or null. */

@@ -6,7 +6,7 @@ export interface CouponPagePreview {
   ok: true;
   /** As the organizer wrote it. */
   code: string;
-  /** "20 % off" */
+  /** "20 % de descuento" */
   label: string;
   /** Names of the ticket types it is limited to; null = all. */
   onlyFor: string[] | null;

@@ -21,7 +21,7 @@ const Coupon = builder.objectRef<CouponRow | CouponListItem>("Coupon").implement
     percent: t.int({ description: "1–100 for percent coupons.", resolve: (c) => (c.kind === "percent" ? c.value : null) }),
     amount: t.int({ description: "Integer centavos off, for fixed coupons (capped at the applicable tickets' subtotal).", resolve: (c) => (c.kind === "fixed" ? c.value : null) }),
     amountFormatted: t.string({ resolve: (c) => (c.kind === "fixed" ? money(c.value) : null) }),
-    discountLabel: t.string({ nullable: false, description: "\"20 % off\" or \"$ 1.500,00 off\".", resolve: (c) => couponsDomain.couponLabel(c) }),
+    discountLabel: t.string({ nullable: false, description: "\"20 % de descuento\" or \"$ 1.500,00 de descuento\".", resolve: (c) => couponsDomain.couponLabel(c) }),
     ticketTypeIds: t.idList({ nullable: false, description: "Empty: every ticket type of the event.", resolve: (c) => c.ticketTypeIds }),
     maxUses: t.int({ description: "null: unlimited.", resolve: (c) => c.maxUses }),
     uses: t.exposeInt("uses", { nullable: false, description: "Orders holding the coupon (given back when an order expires unpaid)." }),

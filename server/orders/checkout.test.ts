@@ -65,7 +65,7 @@ describe("createOrder: one holder per ticket", () => {
     );
     expect(bad).toEqual({
       "attendees.1.firstName": ["Ingresá solo letras (se permiten tildes, ñ y espacios entre palabras)"],
-      "attendees.2.documentNumber": ["Ingresa un número de documento válido"],
+      "attendees.2.documentNumber": ["Ingresá un número de documento válido"],
       "attendees.2.email": ["Este campo debe ser un email válido"],
     });
     // Nothing was held by the refused attempts.

@@ -155,7 +155,7 @@ describe("createOrder", () => {
     });
     await expect(
       createOrder(ctx, { ...base, payer: { ...PAYER, documentNumber: "12" }, items: [{ ticketId: tickets.General.id, qty: 1 }] }),
-    ).rejects.toMatchObject({ code: "BAD_USER_INPUT", fieldErrors: { "payer.documentNumber": ["Ingresa un número de documento válido"] } });
+    ).rejects.toMatchObject({ code: "BAD_USER_INPUT", fieldErrors: { "payer.documentNumber": ["Ingresá un número de documento válido"] } });
 
     // The access code (any case) reveals the hidden ticket.
     await expect(createOrder(ctx, { ...base, accessCode: "amigos", items: [{ ticketId: tickets.Secreta.id, qty: 1 }] })).resolves.toBeTruthy();

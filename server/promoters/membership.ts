@@ -9,8 +9,8 @@ import { PROMOTER_ROLES } from "./attribution";
 export const PROMOTER_MESSAGES = {
   otherRole: "Esa persona ya es parte del equipo con otro rol: no puede ser RRPP.",
   otherGroup: (group: string) => `Esa persona ya es RRPP del grupo ${group}.`,
-  nicknameNeeded: "Elegí tu nickname: es el final de tu link de RRPP.",
-  nicknameTaken: "Ese nickname ya lo usa otra persona.",
+  nicknameNeeded: "Elegí tu apodo: es el final de tu link de RRPP.",
+  nicknameTaken: "Ese apodo ya lo usa otra persona.",
   groupGone: "Ese grupo de RRPP ya no existe.",
 } as const;
 

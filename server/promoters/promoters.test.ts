@@ -206,7 +206,7 @@ describe("who sees which promoter numbers", () => {
 
     const inOne = await joinedPromoter(made.ctx, group.id);
     await expect(invitePromoter(made.ctx, { groupId: other.id, who: inOne.nickname })).rejects.toMatchObject({ fieldErrors: { who: ["Esa persona ya es RRPP del grupo Grupo Uno."] } });
-    await expect(invitePromoter(made.ctx, { groupId: other.id, who: "nadie.con.este.nick" })).rejects.toMatchObject({ fieldErrors: { who: [expect.stringContaining("No hay nadie con ese nickname")] } });
+    await expect(invitePromoter(made.ctx, { groupId: other.id, who: "nadie.con.este.nick" })).rejects.toMatchObject({ fieldErrors: { who: [expect.stringContaining("No hay nadie con ese apodo")] } });
 
     // Invited by nickname: the email is found; the invitation goes there.
     const withNick = await createTestUser({ nickname: `conNick.${randomTag(5)}` });
@@ -218,8 +218,8 @@ describe("who sees which promoter numbers", () => {
     await invitePromoter(made.ctx, { groupId: other.id, who: newcomer.email });
     const token = await tokenOfLastInvitation(newcomer.email);
     const newcomerCtx = await ctxAs(actorFor({ ...newcomer, roles: [] }));
-    await expect(acceptInvitation(newcomerCtx, token, {})).rejects.toMatchObject({ fieldErrors: { nickname: ["Elegí tu nickname: es el final de tu link de RRPP."] } });
-    await expect(acceptInvitation(newcomerCtx, token, { nickname: inOne.nickname.toUpperCase() })).rejects.toMatchObject({ fieldErrors: { nickname: ["Ese nickname ya lo usa otra persona."] } });
+    await expect(acceptInvitation(newcomerCtx, token, {})).rejects.toMatchObject({ fieldErrors: { nickname: ["Elegí tu apodo: es el final de tu link de RRPP."] } });
+    await expect(acceptInvitation(newcomerCtx, token, { nickname: inOne.nickname.toUpperCase() })).rejects.toMatchObject({ fieldErrors: { nickname: ["Ese apodo ya lo usa otra persona."] } });
     await expect(acceptInvitation(newcomerCtx, token, { nickname: "con espacio" })).rejects.toMatchObject({ code: "BAD_USER_INPUT" });
     await acceptInvitation(newcomerCtx, token, { nickname: `nuevo.${randomTag(5)}` });
     expect((await myPromoterGroup(newcomerCtx, made.organization.id))!.group.name).toBe("Grupo Dos");

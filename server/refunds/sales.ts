@@ -31,7 +31,7 @@ export const orderFilterSchema = z.object({
   promoterNick: z
     .string()
     .trim()
-    .max(30, "Nickname inválido")
+    .max(30, "Apodo inválido")
     .nullish()
     .transform((v) => v?.replace(/^@/, "").toLowerCase() || null),
   page: z.number().int().min(0).max(100_000).nullish(),

@@ -230,7 +230,7 @@ describe("errors", () => {
     expect(result.body.data).toEqual({ found: { firstName: "Romina", lastName: "Relacionista" }, missing: null, current: null });
     expect(result.body.errors).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ path: ["missing"], extensions: { code: "NOT_FOUND" }, message: "No encontramos a nadie con ese nickname." }),
+        expect.objectContaining({ path: ["missing"], extensions: { code: "NOT_FOUND" }, message: "No encontramos a nadie con ese apodo." }),
         expect.objectContaining({ path: ["current"], extensions: { code: "UNAUTHENTICATED" } }),
       ]),
     );
@@ -458,7 +458,7 @@ describe("mutations of the spec", () => {
       data: { updateUser: { id: user.id, firstName: "Martina", lastName: "Sáenz", email: user.email, nickname: "martu", phoneNumber: "1155551234" } },
     });
     const taken = await gql(UPDATE, { variables: { firstName: "Martina", lastName: "Sáenz", email: user.email, nickname: "OCUPADO" }, tokens });
-    expect(taken.body.errors?.[0].extensions).toEqual({ code: "BAD_USER_INPUT", fieldErrors: { nickname: ["Ese nickname ya está en uso"] } });
+    expect(taken.body.errors?.[0].extensions).toEqual({ code: "BAD_USER_INPUT", fieldErrors: { nickname: ["Ese apodo ya está en uso"] } });
     expect(errorCode(await gql(UPDATE, { variables: { firstName: "Nadie" } }))).toBe("UNAUTHENTICATED");
   });
 

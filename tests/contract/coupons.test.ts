@@ -70,7 +70,7 @@ describe("coupons over GraphQL", () => {
       kind: "percent",
       percent: 20,
       amount: null,
-      discountLabel: "20 % off",
+      discountLabel: "20 % de descuento",
       ticketTypeIds: [],
       maxUses: 100,
       uses: 0,

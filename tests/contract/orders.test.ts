@@ -83,7 +83,7 @@ describe("createOrder and billing over GraphQL", () => {
       variables: { input: { eventSlug: event.slug, items: [{ ticketId: ticket.id, qty: 1 }], payer: { ...payer, documentNumber: "12" }, paymentMethod: "MERCADO_PAGO" } },
     });
     expect(errorCode(badPayer)).toBe("BAD_USER_INPUT");
-    expect(badPayer.body.errors?.[0].extensions?.fieldErrors).toMatchObject({ "payer.documentNumber": ["Ingresa un número de documento válido"] });
+    expect(badPayer.body.errors?.[0].extensions?.fieldErrors).toMatchObject({ "payer.documentNumber": ["Ingresá un número de documento válido"] });
   });
 
   it("lets the organization read a billing and hides it from anyone else", async () => {

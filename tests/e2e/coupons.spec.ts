@@ -36,7 +36,7 @@ async function createCoupon(page: Page, fields: { code: string; percent: string;
   await main.getByRole("button", { name: "Crear cupón" }).click();
   await expect(page).toHaveURL(/\/organizacion\/cupones\?eventId=[0-9a-f-]{36}$/);
   const row = main.locator(`tr[data-coupon="${fields.code}"]`);
-  await expect(row).toContainText(`${fields.percent} % off`);
+  await expect(row).toContainText(`${fields.percent} % de descuento`);
   await expect(row.locator("[data-uses]")).toHaveText(`0 / ${fields.maxUses}`);
   const link = await row.getByLabel(`Link de canje de ${fields.code}`).inputValue();
   expect(link).toMatch(/\/canjear\/[0-9a-f-]{36}$/);
@@ -76,7 +76,7 @@ test("coupon purchase: created in the back office, applied by its link, paid wit
   const buyer = await buyerPage(browser);
   await buyer.goto(redeemPath);
   const main = buyer.locator("main");
-  await expect(main.locator(`[data-coupon="${code}"]`)).toContainText(`Cupón ${code} aplicado: 20 % off`);
+  await expect(main.locator(`[data-coupon="${code}"]`)).toContainText(`Cupón ${code} aplicado: 20 % de descuento`);
   // General: $ 12.000 → $ 9.600 with the coupon.
   await expect(main.locator("li").filter({ hasText: "General" }).locator("[data-discounted-price]")).toHaveText(/\$\s?9\.600,00/);
 

@@ -10,7 +10,7 @@ async function invitationPath(page: Page, email: string): Promise<string> {
 
 async function acceptWithNickname(page: Page, path: string, nickname: string) {
   await page.goto(path);
-  await page.getByLabel("Tu nickname").fill(nickname);
+  await page.getByLabel("Tu apodo").fill(nickname);
   await page.getByRole("button", { name: "Aceptar y entrar" }).click();
   await expect(page).toHaveURL(/\/organizacion\/relaciones-publicas\/mi-grupo/);
 }
@@ -34,7 +34,7 @@ test.describe("promoters", () => {
     await page.getByRole("button", { name: "Crear grupo" }).click();
     await expect(page.getByText("¡Listo! Creamos el grupo.")).toBeVisible();
     const group = page.locator("section", { has: page.getByRole("heading", { name: "Los de la noche" }) });
-    await group.getByLabel("Sumar RRPP por email o nickname").fill(lead.email);
+    await group.getByLabel("Sumar RRPP por email o apodo").fill(lead.email);
     await group.getByLabel("Como líder del grupo").check();
     await group.getByRole("button", { name: "Invitar" }).click();
     await expect(page.getByText(`Le mandamos la invitación a ${lead.email.toLowerCase()}.`)).toBeVisible();
@@ -46,7 +46,7 @@ test.describe("promoters", () => {
     await acceptWithNickname(asLead.page, leadInvitation, `romi.${tag}`);
     await expect(asLead.page.getByRole("heading", { name: "Mi grupo: Los de la noche" })).toBeVisible();
     const promoter = await factory.user({ firstName: "Fede", lastName: "Noche" });
-    await asLead.page.getByLabel("Sumar RRPP por email o nickname").fill(promoter.email);
+    await asLead.page.getByLabel("Sumar RRPP por email o apodo").fill(promoter.email);
     await asLead.page.getByRole("button", { name: "Invitar" }).click();
     await expect(asLead.page.getByText(`Le mandamos la invitación a ${promoter.email.toLowerCase()}.`)).toBeVisible();
 

@@ -21,7 +21,7 @@ const TEXT: Record<Exclude<ProfileFieldName, "documentType" | "state">, { label:
   firstName: { label: "Nombre", type: "text", autoComplete: "given-name" },
   lastName: { label: "Apellido", type: "text", autoComplete: "family-name" },
   email: { label: "Email", type: "email", autoComplete: "email" },
-  nickname: { label: "Nickname", type: "text", autoComplete: "nickname", help: "Si sos RRPP, arma tu link de ventas. Letras sin tildes, números, puntos y guiones." },
+  nickname: { label: "Apodo", type: "text", autoComplete: "nickname", help: "Si sos RRPP, con tu apodo armamos tu link de ventas. Letras sin tildes, números, puntos y guiones." },
   documentNumber: { label: "Número de documento", type: "text", autoComplete: "off", help: "Sin puntos ni espacios." },
   address: { label: "Dirección", type: "text", autoComplete: "street-address" },
   phoneNumber: { label: "Teléfono", type: "tel", autoComplete: "tel", help: "Con código de área, por ejemplo +54 9 11 5555-1234." },
