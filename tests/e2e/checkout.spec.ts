@@ -107,7 +107,9 @@ test.describe("checkout without JavaScript", () => {
     await main.getByRole("button", { name: "Continuar al pago" }).click();
     await expect(page).toHaveURL(new RegExp(`/checkout/payer-info/${event.slug}$`));
     await expect(main.locator("#payer-info-email-error, [id$='-email-error']").first()).toHaveText("Este campo debe ser un email válido");
-    await expect(main.getByText("Ingresá un número de documento válido")).toBeVisible();
+    await expect(main.getByText("Ingresá un número de documento válido", { exact: true })).toBeVisible();
+    // …and, at the top, the summary that links each of them.
+    await expect(main.locator("[data-error-summary]")).toContainText("Número de documento: Ingresá un número de documento válido");
     // What was typed is still there.
     await expect(main.getByLabel("Apellido", { exact: true })).toHaveValue("Quiroga");
 
