@@ -220,7 +220,7 @@ function RequestSummary({ request, outcome, existing }: { request: RequestView; 
   return (
     <section aria-labelledby="resultado" className="rounded-2xl border border-primary-500 bg-[var(--surface)] p-6">
       <h2 id="resultado" className="text-xl font-bold">
-        {existing ? "Ya habías pedido esta devolución" : outcome ? "Recibimos tu pedido" : "Estado de tu devolución"}
+        {existing ? "Ya habías pedido esta devolución" : outcome ? "Recibimos tu solicitud" : "Estado de tu devolución"}
       </h2>
       <p className="mt-3">Tu código de gestión es</p>
       <p className="mt-1 text-3xl font-bold tracking-widest" data-testid="codigo-gestion">
@@ -253,7 +253,7 @@ function RequestSummary({ request, outcome, existing }: { request: RequestView; 
         ) : (
           <>
             <p className="font-bold">Lo revisa la organización del evento.</p>
-            <p>Tu pedido está fuera del plazo legal de arrepentimiento, así que decide la organización. Te escribimos apenas lo haga; mientras tanto tus entradas siguen valiendo.</p>
+            <p>Tu solicitud está fuera del plazo legal de arrepentimiento, así que decide la organización. Te escribimos apenas lo haga; mientras tanto tus entradas siguen valiendo.</p>
           </>
         )}
         <p className="text-sm text-[var(--muted)]">Guardá el código: con él y tu email podés consultar el estado acá mismo.</p>
@@ -284,7 +284,7 @@ export default function RefundsPage() {
           </p>
           <p>
             Dentro de ese plazo la devolución es automática: te damos un código de gestión en el momento y tus entradas quedan anuladas. Fuera del
-            plazo, tu pedido lo revisa la organización del evento. No necesitás cuenta: alcanza con el código de compra (TRB-…) y el email con el
+            plazo, tu solicitud la revisa la organización del evento. No necesitás cuenta: alcanza con el código de compra (TRB-…) y el email con el
             que pagaste.
           </p>
         </div>

@@ -189,7 +189,7 @@ export default function MenuPage() {
         <>
           <section aria-labelledby="tu-pedido" className="rounded-xl border border-[var(--border)] bg-[var(--surface)] p-4">
             <h2 id="tu-pedido" className="text-lg font-bold">
-              Tu pedido
+              Tu compra
             </h2>
             <OrderLines lines={lines} />
             <p className="mt-2 flex justify-between border-t border-[var(--border)] pt-3 font-bold">
@@ -199,7 +199,7 @@ export default function MenuPage() {
           </section>
           <MenuPayerForm />
           <Link to={`/menu/${event.slug}`} className={buttonClasses("secondary", "min-h-11")}>
-            Cambiar el pedido
+            Cambiar la compra
           </Link>
         </>
       )}
@@ -216,7 +216,7 @@ function MenuPayerForm() {
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
       <FormErrors id={form.errorId} errors={form.errors} />
       <PayerInfoFields fields={fields} customFields={[]} holderLabels={[]} />
-      <p className="text-sm text-[var(--muted)]">Vas a pagar con Mercado Pago. Te reservamos el pedido 15 minutos; los QR te llegan por email y quedan en Mis tickets.</p>
+      <p className="text-sm text-[var(--muted)]">Vas a pagar con Mercado Pago. Te reservamos los productos 15 minutos; los QR te llegan por email y quedan en Mis tickets.</p>
       <div className="flex justify-end">
         <Button type="submit" name="intent" value="pay" pending={submitting} pendingLabel="Reservando…" className="min-h-11">
           Continuar al pago

@@ -1,6 +1,8 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { mailboxLink } from "#app/lib/dev-mailbox.server";
 import { getRequestContext } from "#app/lib/session.server";
+import { MailboxNotice } from "#app/components/account/MailboxNotice";
 import { getPurchaseTickets } from "#server/tickets/tickets";
 import { purchaseAccessError } from "#app/components/tickets/access.server";
 import { ticketCard, venueOf, whenOf } from "#app/components/tickets/cards.server";
@@ -42,6 +44,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       pagePath: purchase.pagePath,
       pdfPath: purchase.pdfPath,
       signedIn: ctx.actor.kind === "user",
+      // No SMTP: the tickets email is only in the mailbox; say where (only to someone who may open it).
+      mailbox: mailboxLink(request, { to: purchase.payerEmail }),
     },
     { headers },
   );
@@ -61,7 +65,7 @@ export default function PurchaseTicketsPage() {
       <TicketFullScreenStyles />
       <h1 className="text-2xl font-bold">{headline}</h1>
       <p className="mt-1 text-sm text-[var(--muted)]">
-        Orden <strong className="tabular-nums text-[var(--fg,inherit)]">{page.orderCode}</strong>
+        Compra <strong className="tabular-nums text-[var(--fg,inherit)]">{page.orderCode}</strong>
       </p>
       <section className="mt-4 rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-4" aria-label="Evento">
         <p className="text-lg font-bold">{page.event.name}</p>
@@ -72,6 +76,7 @@ export default function PurchaseTicketsPage() {
       {page.state === "pending" ? (
         <div className="mt-6 flex flex-col gap-3" role="status">
           <p>Apenas se acredite el pago te mandamos las entradas a {page.payerEmail}. Esta página se actualiza sola.</p>
+          <MailboxNotice href={page.mailbox} className="text-sm" />
           <a href={page.pagePath} className={buttonClasses("secondary", "self-start")}>
             Actualizar
           </a>
@@ -91,7 +96,8 @@ export default function PurchaseTicketsPage() {
 
       {page.state === "confirmed" ? (
         <div className="mt-6 flex flex-col gap-2">
-          <p>Te los mandamos también a {page.payerEmail}.</p>
+          <p>Te las mandamos también a {page.payerEmail}.</p>
+          <MailboxNotice href={page.mailbox} className="text-sm" />
           <p className="text-sm text-[var(--muted)]">Mostrá el QR en la entrada. Tocalo para verlo en pantalla completa; una vez abierta, esta página funciona sin conexión.</p>
           <div className="flex flex-wrap gap-2">
             <a href={page.pdfPath} className={buttonClasses("primary")} download>

@@ -92,7 +92,7 @@ export function ticketsEmail(input: TicketsEmailInput) {
 <p style="margin:0 0 4px;font-size:13px;color:${brand.email.ticketMuted}">${unit} ${i + 1} de ${count} · ${escapeHtml(t.ticketTypeName)}</p>
 <p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(t.holderName)}</p>
 <img src="${escapeHtml(t.qrSrc)}" width="240" height="240" alt="Código QR de la ${unit.toLowerCase()} ${i + 1}" style="display:block;width:240px;height:240px;background:${brand.email.ticket};border:0">
-<p style="margin:12px 0 0;font-size:12px;color:${brand.email.ticketMuted}">Orden ${escapeHtml(input.orderCode)}</p>
+<p style="margin:12px 0 0;font-size:12px;color:${brand.email.ticketMuted}">Compra ${escapeHtml(input.orderCode)}</p>
 </td></tr></table>`,
     )
     .join("\n");
@@ -112,7 +112,7 @@ ${blocks}
       title,
       input.when,
       input.venue,
-      `Orden ${input.orderCode}`,
+      `Compra ${input.orderCode}`,
       "",
       ...input.tickets.map((t, i) => `${unit} ${i + 1} de ${count}: ${t.ticketTypeName} — ${t.holderName}`),
       "",

@@ -49,10 +49,10 @@ export function refundDoneEmail(d: RefundEmailData, automatic: boolean) {
 export function refundPendingEmail(d: RefundEmailData) {
   return mail(
     "refund-requested",
-    `Recibimos tu pedido de devolución: compra ${d.orderCode}`,
-    "Recibimos tu pedido de devolución",
+    `Recibimos tu solicitud de devolución: compra ${d.orderCode}`,
+    "Recibimos tu solicitud de devolución",
     [
-      `Tu pedido para la compra ${d.orderCode} (${d.eventName}) está fuera del plazo legal de arrepentimiento, así que lo revisa la organización del evento.`,
+      `Tu solicitud para la compra ${d.orderCode} (${d.eventName}) está fuera del plazo legal de arrepentimiento, así que lo revisa la organización del evento.`,
       "Te escribimos apenas decida. Mientras tanto, tus entradas siguen valiendo.",
     ],
     d,

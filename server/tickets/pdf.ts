@@ -109,7 +109,7 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
     const rows: [string, string][] = [
       ["Titular", ticket.holderName],
       ["Entrada", ticket.ticketTypeName],
-      ["Orden", input.orderCode],
+      ["Compra", input.orderCode],
       ["Código", shortTicketCode(ticket.code)],
       ["Estado", ticket.statusLabel],
     ];

@@ -145,7 +145,7 @@ describe("tickets email", () => {
     // Tests run on simulated payments: the email says so first thing, in both versions.
     expect(email.text.startsWith(TEST_MODE_NOTICE)).toBe(true);
     expect(email.html).toContain(TEST_MODE_NOTICE);
-    expect(email.text).toContain(`Orden ${order.code}`);
+    expect(email.text).toContain(`Compra ${order.code}`);
     expect(email.text).toContain("Entrada 3 de 3: VIP — Sofía Peña");
     expect(email.text).toContain(`http://localhost:3000/tickets/${billing.id}?t=${billingAccessToken(billing.id)}`);
     expect(email.html).toContain(`href="http://localhost:3000/tickets/${billing.id}?t=${billingAccessToken(billing.id)}"`);

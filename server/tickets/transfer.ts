@@ -162,7 +162,7 @@ async function sendTransferEmails(
 <p style="margin:0 0 4px;font-size:13px;color:${brand.email.ticketMuted}">${escapeHtml(ticket.ticketTypeName)}</p>
 <p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(ticket.holderName)}</p>
 <img src="cid:${escapeHtml(images[0].cid)}" width="240" height="240" alt="Código QR de tu entrada" style="display:block;width:240px;height:240px;background:${brand.email.ticket};border:0">
-<p style="margin:12px 0 0;font-size:12px;color:${brand.email.ticketMuted}">Orden ${escapeHtml(orderCode)}</p>
+<p style="margin:12px 0 0;font-size:12px;color:${brand.email.ticketMuted}">Compra ${escapeHtml(orderCode)}</p>
 </td></tr></table>
 <p>La entrada sirve una sola vez: no compartas el QR.</p>`,
       "Guardá este correo: tiene tu entrada.",
@@ -172,7 +172,7 @@ async function sendTransferEmails(
       when,
       venue,
       `${ticket.ticketTypeName} — ${ticket.holderName}`,
-      `Orden ${orderCode}`,
+      `Compra ${orderCode}`,
       "",
       "Mostrá el QR en la entrada: lo tenés en el PDF adjunto. Sirve una sola vez.",
     ].join("\n"),

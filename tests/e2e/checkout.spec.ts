@@ -59,7 +59,7 @@ async function summaryToApproved(page: Page): Promise<{ ticketsUrl: string; orde
   await main.getByRole("link", { name: "Ver mis entradas" }).click();
   await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}\?t=/);
   await expect(page.locator("main")).toContainText(EVENT_NAME);
-  const orderCode = (await page.locator("main").getByText(/Orden TRB-[0-9A-Z]{6}/).first().innerText()).match(/TRB-[0-9A-Z]{6}/)![0];
+  const orderCode = (await page.locator("main").getByText(/Compra TRB-[0-9A-Z]{6}/).first().innerText()).match(/TRB-[0-9A-Z]{6}/)![0];
   return { ticketsUrl: page.url(), orderCode };
 }
 

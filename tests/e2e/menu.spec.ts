@@ -19,7 +19,7 @@ test.describe("the menu and the bar", () => {
     await main.getByRole("button", { name: "Continuar" }).click();
 
     await expect(buyer).toHaveURL(new RegExp(`/menu/${event.slug}\\?paso=datos$`));
-    await expect(main.getByRole("region", { name: "Tu pedido" })).toContainText("Fernet con coca");
+    await expect(main.getByRole("region", { name: "Tu compra" })).toContainText("Fernet con coca");
     await main.getByLabel("Nombre", { exact: true }).fill("Valentina");
     await main.getByLabel("Apellido", { exact: true }).fill("Quiroga");
     await main.getByLabel("Email", { exact: true }).fill(uniqueEmail("barra"));

@@ -102,14 +102,14 @@ test.describe("tickets", () => {
     let text = "";
     await expect(async () => {
       text = await newestEmailText(page, buyer.email);
-      expect(text).toContain(`Orden ${orderCode}`);
+      expect(text).toContain(`Compra ${orderCode}`);
     }).toPass({ timeout: 30_000 });
     await expect(page.getByTestId("email-attachments")).toContainText(`entradas-${orderCode}.pdf`);
     const link = /https?:\/\/\S+\/tickets\/\S+/.exec(text)![0];
     expect(link).toContain(`/tickets/${billingId}?t=`);
     await page.goto(link);
     await expect(page.getByRole("heading", { name: "¡Listo! Tu compra está confirmada" })).toBeVisible();
-    await expect(page.getByText(`Te los mandamos también a ${buyer.email}.`)).toBeVisible();
+    await expect(page.getByText(`Te las mandamos también a ${buyer.email}.`)).toBeVisible();
     await expect(page.getByTestId("ticket")).toHaveCount(2);
     const pdf = await page.request.get(await page.getByRole("link", { name: "Descargar PDF" }).getAttribute("href").then((h) => h!));
     expect(pdf.headers()["content-type"]).toBe("application/pdf");
@@ -132,7 +132,7 @@ test.describe("tickets without JavaScript", () => {
     await page.goto("/cuenta/mis-tickets");
     await page.getByRole("link", { name: `Ver la compra ${orderCode}` }).first().click();
     await expect(page.getByRole("heading", { name: "¡Listo! Tu compra está confirmada" })).toBeVisible();
-    await expect(page.getByText(`Orden ${orderCode}`).first()).toBeVisible();
+    await expect(page.getByText(`Compra ${orderCode}`).first()).toBeVisible();
     const tickets = page.getByTestId("ticket");
     await expect(tickets).toHaveCount(2);
     await expect(page.locator(".qr-full:target")).toHaveCount(0);

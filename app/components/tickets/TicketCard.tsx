@@ -50,7 +50,7 @@ export function TicketCard({ ticket, headingLevel = 3 }: { ticket: TicketCardDat
           </dd>
           <dt className="text-[var(--muted)]">Titular</dt>
           <dd>{ticket.holderName}</dd>
-          <dt className="text-[var(--muted)]">Orden</dt>
+          <dt className="text-[var(--muted)]">Compra</dt>
           <dd className="tabular-nums">{ticket.orderCode}</dd>
         </dl>
       </div>
