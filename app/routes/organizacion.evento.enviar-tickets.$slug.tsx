@@ -15,6 +15,7 @@ import type { FormReply } from "#app/components/backoffice/types";
 import { Badge, type BadgeTone } from "#app/components/ui/Badge";
 import { Button, buttonClasses } from "#app/components/ui/Button";
 import { FieldErrors } from "#app/components/ui/Field";
+import { FileInput } from "#app/components/ui/FileInput";
 import { ScrollTable } from "#app/components/ui/ScrollTable";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
@@ -129,15 +130,14 @@ function UploadForm({ reply, dates }: { reply?: FormReply; dates: { value: strin
           <label htmlFor="giveaway-file" className="font-medium">
             Planilla en CSV
           </label>
-          <input
+          <FileInput
             id="giveaway-file"
             name="file"
-            type="file"
             accept=".csv,text/csv"
+            buttonLabel="Elegir la planilla"
             required
             aria-describedby="giveaway-file-help"
             aria-invalid={fileErrors?.length ? true : undefined}
-            className="rounded-lg border border-[var(--border)] bg-[var(--surface)] p-2"
             onChange={(e) => {
               const name = e.currentTarget.files?.[0]?.name;
               const hidden = e.currentTarget.form?.elements.namedItem("fileName") as HTMLInputElement | null;
