@@ -43,4 +43,10 @@ export const WEBHOOK_MESSAGES = {
   resumed: "Reactivamos el webhook.",
   deleted: "Borramos el webhook.",
   replayed: "Reenviamos el evento. Fijate el resultado en el registro.",
+  updated: "Guardamos los cambios del webhook.",
+  retried: (count: number) =>
+    count === 0 ? "No había envíos fallidos para reintentar." : count === 1 ? "Volvemos a mandar 1 envío fallido, con sus reintentos." : `Volvemos a mandar ${count} envíos fallidos, con sus reintentos.`,
 } as const;
+
+/** At most this many failed deliveries are put back in the queue by one "Reintentar los fallidos". */
+export const MAX_BULK_RETRY = 500;

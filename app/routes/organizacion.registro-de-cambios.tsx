@@ -39,6 +39,7 @@ function detailOf(entry: Record<string, unknown>): string {
   if (url) parts.push(url);
   if (typeof entry.bankName === "string" && typeof entry.cbuEnd === "string") parts.push(`${entry.bankName} terminada en ${entry.cbuEnd}`);
   if (Array.isArray(entry.fields) && entry.fields.length) parts.push(`campos: ${entry.fields.join(", ")}`);
+  if (typeof entry.count === "number") parts.push(entry.count === 1 ? "1 envío" : `${entry.count} envíos`);
   if (typeof entry.from === "string" && typeof entry.to === "string") parts.push(`${STATUS_WORDS[entry.from] ?? entry.from} → ${STATUS_WORDS[entry.to] ?? entry.to}`);
   if (typeof entry.quantity === "number") parts.push(`+${entry.quantity}`);
   if (typeof entry.amount === "number") parts.push(formatMoney(entry.amount));

@@ -107,6 +107,23 @@ describe("/organizacion/webhooks", () => {
     expect(rotated.data.secret.value).not.toBe(secret);
     expect(rotated.data.snackbar.message).toBe(WEBHOOK_MESSAGES.rotated);
 
+    // Editing from the page: a bad URL keeps the form open with its error; a good one saves URL, description and events.
+    const badEdit = await run(webhooks.action, formRequest(PATH, { intent: "update", endpointId: row.id, url: "http://example.com/otro", "evento-order-paid": "on" }, { cookies }));
+    expect(badEdit.status).toBe(400);
+    expect(badEdit.data.target).toBe(`edit-${row.id}`);
+    expect(badEdit.data.errors.url).toEqual([WEBHOOK_MESSAGES.urlHttps]);
+    const edited = await run(
+      webhooks.action,
+      formRequest(PATH, { intent: "update", endpointId: row.id, url: `${base}/tribuna-v2`, description: "Acreditaciones", "evento-order-refunded": "on" }, { cookies }),
+    );
+    expect(edited.status).toBe(302);
+    expect((await run(webhooks.loader, getRequest(PATH, { cookies }))).data.endpoints[0]).toMatchObject({ url: `${base}/tribuna-v2`, description: "Acreditaciones", events: ["order.refunded"] });
+
+    // Nothing failed: the bulk retry says so and the page offers no button.
+    expect((await run(webhooks.loader, getRequest(PATH, { cookies }))).data.failedDeliveries).toBe(0);
+    const retried = await run(webhooks.action, formRequest(PATH, { intent: "retry-failed" }, { cookies }));
+    expect(retried.status).toBe(302);
+
     const deleted = await run(webhooks.action, formRequest(PATH, { intent: "delete", endpointId: row.id }, { cookies }));
     expect(deleted.status).toBe(302);
     expect((await run(webhooks.loader, getRequest(PATH, { cookies }))).data.endpoints).toEqual([]);

@@ -8,6 +8,7 @@ import {
   listWebhookDeliveries,
   listWebhookEndpoints,
   replayWebhookDelivery,
+  retryFailedWebhookDeliveries,
   rotateWebhookSecret,
   updateWebhookEndpoint,
 } from "#server/webhooks/endpoints";
@@ -43,9 +44,10 @@ type SecretReply = FormReply & { secret?: { value: string; url: string } };
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const bo = await requireOrganization(request, "organization:manage");
-  const [endpoints, deliveries] = await Promise.all([
+  const [endpoints, deliveries, failed] = await Promise.all([
     guard(() => listWebhookEndpoints(bo.ctx, bo.organization.id)),
     guard(() => listWebhookDeliveries(bo.ctx, { organizationId: bo.organization.id, limit: DELIVERIES_SHOWN })),
+    guard(() => listWebhookDeliveries(bo.ctx, { organizationId: bo.organization.id, status: "failed", limit: 1 })),
   ]);
   bo.headers.set("Cache-Control", "private, no-store");
   return data(
@@ -70,6 +72,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         })),
       })),
       totalDeliveries: deliveries.total,
+      failedDeliveries: failed.total,
     },
     { headers: bo.headers }
   );
@@ -91,6 +94,18 @@ export async function action({ request }: ActionFunctionArgs) {
       case "replay":
         await replayWebhookDelivery(bo.ctx, { deliveryId: values.deliveryId ?? "" });
         return savedRedirect(back, bo.headers, WEBHOOK_MESSAGES.replayed);
+      case "retry-failed": {
+        const { count } = await retryFailedWebhookDeliveries(bo.ctx, { organizationId: bo.organization.id, endpointId: values.endpointId || undefined });
+        return savedRedirect(back, bo.headers, WEBHOOK_MESSAGES.retried(count));
+      }
+      case "update":
+        await updateWebhookEndpoint(bo.ctx, {
+          id: values.endpointId ?? "",
+          url: values.url ?? "",
+          description: values.description ?? "",
+          events: WEBHOOK_EVENT_TYPES.filter((t) => values[eventField(t)] === "on"),
+        });
+        return savedRedirect(back, bo.headers, WEBHOOK_MESSAGES.updated);
       case "rotate": {
         const { endpoint, secret } = await rotateWebhookSecret(bo.ctx, { id: values.endpointId ?? "" });
         const reply: SecretReply = { ...formReply({}, { snackbar: { type: "success", message: WEBHOOK_MESSAGES.rotated } }), secret: { value: secret, url: endpoint.url } };
@@ -108,17 +123,30 @@ export async function action({ request }: ActionFunctionArgs) {
       }
     }
   } catch (error) {
-    return failedReply(error, values, { headers: bo.headers, target: values.intent === "create" ? "create" : null, fields: (key) => FIELDS.has(key) });
+    const target = values.intent === "create" ? "create" : values.intent === "update" ? `edit-${values.endpointId ?? ""}` : null;
+    return failedReply(error, values, { headers: bo.headers, target, fields: (key) => FIELDS.has(key) });
   }
 }
 
-function CreateForm({ reply }: { reply?: FormReply }) {
+type EndpointValues = { id: string; url: string; description: string | null; events: string[] };
+
+function defaultsOf(endpoint: EndpointValues): Record<string, string> {
+  const values: Record<string, string> = { url: endpoint.url, description: endpoint.description ?? "" };
+  for (const type of endpoint.events) values[eventField(type as WebhookEventType)] = "on";
+  return values;
+}
+
+/** The form to add an endpoint, or to edit one (`endpoint`): the same fields, the edit one filled in. */
+function EndpointForm({ reply, endpoint }: { reply?: FormReply; endpoint?: EndpointValues }) {
   const posting = useIsPosting();
-  const eventErrors = reply?.target === "create" ? reply.errors.events : undefined;
+  const target = endpoint ? `edit-${endpoint.id}` : "create";
+  const idPrefix = endpoint ? `editar-${endpoint.id.slice(0, 8)}` : "nuevo";
+  const eventErrors = reply?.target === target ? reply.errors.events : undefined;
   return (
     <Form method="post" className="flex flex-col gap-4" noValidate>
-      <FormScope reply={reply} target="create" idPrefix="nuevo">
-        <FormErrorList reply={reply} target="create" />
+      {endpoint ? <input type="hidden" name="endpointId" value={endpoint.id} /> : null}
+      <FormScope reply={reply} target={target} idPrefix={idPrefix} defaults={endpoint ? defaultsOf(endpoint) : undefined}>
+        <FormErrorList reply={reply} target={target} />
         <TextInput
           name="url"
           label="URL"
@@ -136,21 +164,21 @@ function CreateForm({ reply }: { reply?: FormReply }) {
           maxLength={200}
           help="Para acordarte para qué es, por ejemplo «Sistema de acreditaciones»."
         />
-        <fieldset className="flex flex-col gap-2" aria-describedby={eventErrors ? "nuevo-events-error" : undefined}>
+        <fieldset className="flex flex-col gap-2" aria-describedby={eventErrors ? `${idPrefix}-events-error` : undefined}>
           <legend className="mb-1 text-sm font-medium">Eventos que querés recibir</legend>
           {WEBHOOK_EVENT_TYPES.map((type) => (
             <Checkbox key={type} name={eventField(type)} label={WEBHOOK_EVENT_LABELS[type]} help={<code>{type}</code>} />
           ))}
           {eventErrors?.length ? (
-            <p id="nuevo-events-error" className="text-sm text-red-700 dark:text-red-300">
+            <p id={`${idPrefix}-events-error`} className="text-sm text-red-700 dark:text-red-300">
               {eventErrors.join(" ")}
             </p>
           ) : null}
         </fieldset>
       </FormScope>
       <div className="flex justify-end">
-        <Button type="submit" name="intent" value="create" pending={posting} pendingLabel="Creando…">
-          Agregar webhook
+        <Button type="submit" name="intent" value={endpoint ? "update" : "create"} pending={posting} pendingLabel={endpoint ? "Guardando…" : "Creando…"}>
+          {endpoint ? "Guardar cambios" : "Agregar webhook"}
         </Button>
       </div>
     </Form>
@@ -188,7 +216,7 @@ function eventLabel(type: string): string {
 }
 
 export default function WebhooksPage() {
-  const { endpoints, deliveries, totalDeliveries } = useLoaderData<typeof loader>();
+  const { endpoints, deliveries, totalDeliveries, failedDeliveries } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as SecretReply | undefined;
   return (
     <BackofficePage
@@ -253,6 +281,13 @@ export default function WebhooksPage() {
                     </Form>
                   </div>
                 </div>
+                {/* Open after a failed save, so the errors are in view. */}
+                <details className="mt-3" open={reply?.target === `edit-${e.id}`}>
+                  <summary className="cursor-pointer text-sm font-medium">Editar</summary>
+                  <div className="mt-3">
+                    <EndpointForm reply={reply} endpoint={e} />
+                  </div>
+                </details>
               </li>
             ))}
           </ul>
@@ -260,13 +295,22 @@ export default function WebhooksPage() {
       </section>
 
       <Card title="Agregar un webhook">
-        <CreateForm reply={reply} />
+        <EndpointForm reply={reply} />
       </Card>
 
       <section aria-labelledby="webhook-deliveries" className="mt-6">
-        <h2 id="webhook-deliveries" className="mb-3 text-lg font-bold">
-          Últimos envíos {totalDeliveries ? <span className="text-sm font-normal text-[var(--muted)]">({totalDeliveries})</span> : null}
-        </h2>
+        <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+          <h2 id="webhook-deliveries" className="text-lg font-bold">
+            Últimos envíos {totalDeliveries ? <span className="text-sm font-normal text-[var(--muted)]">({totalDeliveries})</span> : null}
+          </h2>
+          {failedDeliveries ? (
+            <Form method="post">
+              <Button type="submit" name="intent" value="retry-failed" variant="secondary">
+                Reintentar los fallidos ({failedDeliveries})
+              </Button>
+            </Form>
+          ) : null}
+        </div>
         {deliveries.length === 0 ? (
           <EmptyState>Todavía no mandamos ningún aviso.</EmptyState>
         ) : (

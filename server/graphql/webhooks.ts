@@ -100,8 +100,13 @@ builder.queryFields((t) => ({
     type: WebhookDeliveryList,
     nullable: false,
     description: "An endpoint's deliveries, newest first, 20 a page, each with its attempts. Needs organization:manage.",
-    args: { endpointId: t.arg.id({ required: true }), page: t.arg.int({ description: "From 0." }), limit: t.arg.int({ description: "1 to 100 (default 20)." }) },
-    resolve: (_root, args, { ctx }) => webhooks.listWebhookDeliveries(ctx, given({ endpointId: String(args.endpointId), page: args.page, limit: args.limit })),
+    args: {
+      endpointId: t.arg.id({ required: true }),
+      status: t.arg.string({ description: "Only deliveries in this state: pending, delivered or failed." }),
+      page: t.arg.int({ description: "From 0." }),
+      limit: t.arg.int({ description: "1 to 100 (default 20)." }),
+    },
+    resolve: (_root, args, { ctx }) => webhooks.listWebhookDeliveries(ctx, given({ endpointId: String(args.endpointId), status: args.status, page: args.page, limit: args.limit })),
   }),
 }));
 
@@ -139,5 +144,13 @@ builder.mutationFields((t) => ({
     description: "Sends the delivery again now (same id and body, signed now with the current secret) and returns it with the new attempt. A failed replay is not retried.",
     args: { deliveryId: t.arg.id({ required: true }) },
     resolve: (_root, args, { ctx }) => webhooks.replayWebhookDelivery(ctx, { deliveryId: String(args.deliveryId) }),
+  }),
+  retryFailedWebhookDeliveries: t.int({
+    nullable: false,
+    description:
+      "Puts the organization's failed deliveries (of one endpoint, or all of its active endpoints; oldest first, up to 500) back in the queue, which sends them again with its usual retries and the same ids. Returns how many. Needs organization:manage.",
+    args: { organizationId: t.arg.id({ required: true }), endpointId: t.arg.id() },
+    resolve: async (_root, args, { ctx }) =>
+      (await webhooks.retryFailedWebhookDeliveries(ctx, given({ organizationId: String(args.organizationId), endpointId: args.endpointId == null ? undefined : String(args.endpointId) }))).count,
   }),
 }));

@@ -51,6 +51,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "webhook.update": "Editó un webhook",
   "webhook.rotate-secret": "Cambió el secreto de un webhook",
   "webhook.delete": "Borró un webhook",
+  "webhook.retry-failed": "Reintentó los envíos fallidos de webhooks",
   "team.change-role": "Cambió el rol de alguien del equipo",
   "team.remove": "Sacó a alguien del equipo",
   "door.undo-redemption": "Deshizo un ingreso",

@@ -9,8 +9,9 @@ import { env } from "#server/env";
 import { Invalid, NotFound } from "#server/errors";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
-import { isWebhookEventType, MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENT_TYPES, WEBHOOK_MESSAGES, type WebhookEventType } from "#common/webhooks";
-import { attemptDelivery, encryptWebhookSecret, newWebhookSecret } from "./deliveries";
+import { isWebhookEventType, MAX_BULK_RETRY, MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENT_TYPES, WEBHOOK_MESSAGES, type WebhookEventType } from "#common/webhooks";
+import { enqueue } from "#server/jobs/queue";
+import { attemptDelivery, encryptWebhookSecret, newWebhookSecret, WEBHOOK_DELIVERY_JOB } from "./deliveries";
 
 /**
  * An organization's webhook endpoints (docs/webhooks.md): create, change,
@@ -190,6 +191,7 @@ const deliveriesSchema = z
   .object({
     organizationId: uuid.optional(),
     endpointId: uuid.optional(),
+    status: z.enum(["pending", "delivered", "failed"], { error: "Estado de envío desconocido" }).optional(),
     page: z.number().int().min(0).max(100_000).default(0),
     limit: z.number().int().min(1).max(100).default(20),
   })
@@ -207,6 +209,7 @@ export async function listWebhookDeliveries(ctx: Ctx, rawInput: unknown): Promis
     await requireCapability(ctx, input.organizationId!, "organization:manage");
     where = eq(webhookDeliveries.organizationId, input.organizationId!);
   }
+  if (input.status) where = and(where, eq(webhookDeliveries.status, input.status));
   const [[{ total }], rows] = await Promise.all([
     ctx.db.select({ total: count() }).from(webhookDeliveries).where(where),
     ctx.db
@@ -245,4 +248,44 @@ export async function replayWebhookDelivery(ctx: Ctx, rawInput: unknown): Promis
     .where(and(eq(webhookDeliveries.id, deliveryId)));
   const attemptLog = await ctx.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(webhookAttempts.id);
   return { ...delivery, endpointUrl: row.endpoint.url, attemptLog };
+}
+
+const retrySchema = z.object({ organizationId: uuid, endpointId: uuid.optional() });
+
+/**
+ * "Reintentar los fallidos": the organization's failed deliveries (of one
+ * endpoint, or all; active endpoints only, oldest first, up to
+ * MAX_BULK_RETRY) go back to `pending` with a job each, in one transaction,
+ * so the queue sends them again with its usual backoff and the same ids
+ * (integrators deduplicate by id). The request itself sends nothing: a
+ * hundred slow endpoints never hold a page. Returns how many.
+ */
+export async function retryFailedWebhookDeliveries(ctx: Ctx, rawInput: unknown): Promise<{ count: number }> {
+  const input = parseInput(retrySchema, rawInput);
+  await requireCapability(ctx, input.organizationId, "organization:manage");
+  return ctx.db.transaction(async (tx) => {
+    const failed = tx
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(
+        and(
+          eq(webhookDeliveries.organizationId, input.organizationId),
+          eq(webhookDeliveries.status, "failed"),
+          eq(webhookEndpoints.active, true),
+          input.endpointId ? eq(webhookDeliveries.endpointId, input.endpointId) : undefined,
+        ),
+      )
+      .orderBy(webhookDeliveries.createdAt)
+      .limit(MAX_BULK_RETRY);
+    // The conditional UPDATE decides: two clicks at once put each delivery back once.
+    const retried = await tx
+      .update(webhookDeliveries)
+      .set({ status: "pending", failedAt: null, updatedAt: ctx.now })
+      .where(and(inArray(webhookDeliveries.id, failed), eq(webhookDeliveries.status, "failed")))
+      .returning({ id: webhookDeliveries.id });
+    for (const { id } of retried) await enqueue(tx, WEBHOOK_DELIVERY_JOB, { deliveryId: id }, ctx.now);
+    if (retried.length) await recordAudit(tx, ctx, { organizationId: input.organizationId, action: "webhook.retry-failed", data: { count: retried.length } });
+    return { count: retried.length };
+  });
 }

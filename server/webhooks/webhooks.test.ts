@@ -29,6 +29,7 @@ import {
   listWebhookDeliveries,
   listWebhookEndpoints,
   replayWebhookDelivery,
+  retryFailedWebhookDeliveries,
   rotateWebhookSecret,
   updateWebhookEndpoint,
   webhookUrlProblem,
@@ -302,6 +303,42 @@ describe.skipIf(!hasPostgresServer)("outgoing webhooks", () => {
     expect(replayed.status).toBe("failed");
     expect(replayed.attemptLog.at(-1)).toMatchObject({ statusCode: null, replay: true });
     expect(replayed.attemptLog.at(-1)!.error).toMatch(/^No pudimos conectarnos/);
+  });
+
+  it("'Reintentar los fallidos': failed deliveries go back to the queue once (two clicks at once), keep their ids and are delivered when the receiver is back", async () => {
+    const made = await producerWithEvent();
+    const hook = await endpoint(made.ctx, made.organization.id, ["order.paid"], "vuelve");
+    answers.set(hook.path, Array.from({ length: 20 }, () => 503));
+    const { billing } = await buy(made, 1);
+    await payInSandbox(made.db, billing.id, "approved");
+    const [delivery] = await deliveriesOf(hook.endpoint.id);
+    await made.db
+      .update(jobs)
+      .set({ attempts: MAX_ATTEMPTS - 1 })
+      .where(and(eq(jobs.kind, WEBHOOK_DELIVERY_JOB), eq(jobs.payload, { deliveryId: delivery.id })));
+    await runJobs();
+    expect((await deliveriesOf(hook.endpoint.id))[0].status).toBe("failed");
+    const failedList = await listWebhookDeliveries(made.ctx, { organizationId: made.organization.id, status: "failed" });
+    expect(failedList.items.map((d) => d.id)).toEqual([delivery.id]);
+
+    const stranger = await createProducer();
+    await expect(retryFailedWebhookDeliveries(stranger.ctx, { organizationId: made.organization.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+
+    const [first, second] = await Promise.all([
+      retryFailedWebhookDeliveries(made.ctx, { organizationId: made.organization.id }),
+      retryFailedWebhookDeliveries(made.ctx, { organizationId: made.organization.id, endpointId: hook.endpoint.id }),
+    ]);
+    expect(first.count + second.count).toBe(1);
+    expect((await deliveriesOf(hook.endpoint.id))[0]).toMatchObject({ id: delivery.id, status: "pending", failedAt: null });
+
+    answers.set(hook.path, [200]);
+    const before = requestsTo(hook.path).length;
+    await runJobs();
+    const after = requestsTo(hook.path);
+    expect(after).toHaveLength(before + 1);
+    expect(after.at(-1)!.headers["tribuna-webhook-id"]).toBe(delivery.id);
+    expect((await deliveriesOf(hook.endpoint.id))[0]).toMatchObject({ id: delivery.id, status: "delivered" });
+    expect(await retryFailedWebhookDeliveries(made.ctx, { organizationId: made.organization.id })).toEqual({ count: 0 });
   });
 
   it("a refund, a door redemption and a bank transfer approval each send their event", async () => {

@@ -76,7 +76,7 @@ describe("webhooks over GraphQL", () => {
     const to = doc.indexOf("\n## ", from + 5);
     const api = doc.slice(from, to === -1 ? undefined : to);
     const examples = [...api.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]);
-    expect(examples).toHaveLength(7);
+    expect(examples).toHaveLength(8);
     for (const example of examples) expect(validate(schema, parse(example)).map((e) => e.message)).toEqual([]);
     for (const op of [
       "webhookEndpoints",
@@ -86,6 +86,7 @@ describe("webhooks over GraphQL", () => {
       "rotateWebhookSecret",
       "deleteWebhookEndpoint",
       "replayWebhookDelivery",
+      "retryFailedWebhookDeliveries",
     ]) {
       expect(api).toContain(`### \`${op}\``);
     }
