@@ -185,7 +185,7 @@ async function makeFixtures() {
   const refunded = await createOrder(await ctxAs(actorFor(buyer)), { eventSlug: eventA.slug, items: [{ ticketId: ticketA.id, qty: 1 }], payer, paymentMethod: "MERCADO_PAGO" });
   await payInSandbox(db, refunded.billing.id, "approved");
   const account = await createTransferAccount(a.ctx, orgA.id);
-  const transfer = await createOrder(await ctxAs(), { eventSlug: eventA.slug, items: [{ ticketId: transferType.id, qty: 1 }], payer: { ...payer, email: `transferencia-${tag}@example.com` }, paymentMethod: "BANK_TRANSFER" });
+  const transfer = await createOrder(await ctxAs(actorFor(buyer)), { eventSlug: eventA.slug, items: [{ ticketId: transferType.id, qty: 1 }], payer: { ...payer, email: `transferencia-${tag}@example.com` }, paymentMethod: "BANK_TRANSFER" });
   const tickets = await db.execute(sql`select id, code from issued_products where order_id = ${paid.order.id} order by id`);
 
   const coupon = (await asOwner<{ createCoupon: { id: string } }>(`mutation($input: CreateCouponInput!) { createCoupon(input: $input) { id } }`, { input: { eventId: eventA.id, code: `ALFA${tag}`.toUpperCase(), kind: "percent", percent: 10 } })).createCoupon;
@@ -765,6 +765,7 @@ async function routeCalls(f: Fixtures, id: string, kind: "loader" | "action"): P
     "*": "no-existe",
   };
   const query: Record<string, string> = { ...(id.startsWith("organizacion") ? { organizationId: f.orgA.id, eventId: f.eventA.id } : {}), ...ROUTE_QUERIES[id] };
+  if (id.startsWith("checkout.bank-transfer")) params.billingId = f.transfer.billing.id;
   const form: Record<string, string> = { ...(await ROUTE_FORMS[id]?.(f)) };
   return { params, query, form: kind === "action" ? form : undefined };
 }
