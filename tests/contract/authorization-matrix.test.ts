@@ -186,6 +186,8 @@ async function makeFixtures() {
   await payInSandbox(db, refunded.billing.id, "approved");
   const account = await createTransferAccount(a.ctx, orgA.id);
   const transfer = await createOrder(await ctxAs(actorFor(buyer)), { eventSlug: eventA.slug, items: [{ ticketId: transferType.id, qty: 1 }], payer: { ...payer, email: `transferencia-${tag}@example.com` }, paymentMethod: "BANK_TRANSFER" });
+  const { uploadBankTransferReceipt } = await import("#server/bank-transfers/bank-transfers");
+  const receipt = await uploadBankTransferReceipt(await ctxAs(actorFor(buyer)), { billingId: transfer.billing.id, bytes: Uint8Array.from(Buffer.from("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n")), fileName: "comprobante.pdf" });
   const tickets = await db.execute(sql`select id, code from issued_products where order_id = ${paid.order.id} order by id`);
 
   const coupon = (await asOwner<{ createCoupon: { id: string } }>(`mutation($input: CreateCouponInput!) { createCoupon(input: $input) { id } }`, { input: { eventId: eventA.id, code: `ALFA${tag}`.toUpperCase(), kind: "percent", percent: 10 } })).createCoupon;
@@ -217,7 +219,7 @@ async function makeFixtures() {
 
   return {
     tag, db, orgA, orgB: b.organization, eventA, dateA, eventB, ticketA, a, b, operator, marketing, spare, promoter, lead, group, admin, buyer,
-    paid, refunded, withdrawal, transfer, account, inHandType, giveaway, teamInvitation, promoterInvitation, loggedEmail, delivery, refundRequest, spareGroup, sparePromoter, spareWebhook, spareTemplate, spareAccount, tickets: rowsOf<{ id: string; code: string }>(tickets), coupon, menuItem, webhook, template, campaign, invitation, doorPin, secrets,
+    paid, refunded, withdrawal, transfer, receipt, account, inHandType, giveaway, teamInvitation, promoterInvitation, loggedEmail, delivery, refundRequest, spareGroup, sparePromoter, spareWebhook, spareTemplate, spareAccount, tickets: rowsOf<{ id: string; code: string }>(tickets), coupon, menuItem, webhook, template, campaign, invitation, doorPin, secrets,
   };
 }
 
@@ -760,7 +762,7 @@ async function routeCalls(f: Fixtures, id: string, kind: "loader" | "action"): P
     extra: "x",
     status: "aprobado",
     token: "no-existe-este-token",
-    receiptId: NO_ROW,
+    receiptId: f.receipt.id,
     file: "no-existe.png",
     "*": "no-existe",
   };
