@@ -1,5 +1,6 @@
 import { builder } from "./builder";
 import * as auth from "#server/accounts/auth";
+import * as verification from "#server/accounts/email-verification";
 import * as recovery from "#server/accounts/recovery";
 import * as signInLink from "#server/accounts/sign-in-link";
 import * as users from "#server/accounts/users";
@@ -74,6 +75,21 @@ const UserLookup = builder
 
 const NicknameOwner = builder.objectRef<{ firstName: string | null; lastName: string | null }>("NicknameOwner").implement({
   fields: (t) => ({ firstName: t.exposeString("firstName"), lastName: t.exposeString("lastName") }),
+});
+
+const EmailVerificationSent = builder.objectRef<{ emailTo: string; logEmailId: string }>("EmailVerificationSent").implement({
+  fields: (t) => ({
+    emailTo: t.exposeString("emailTo", { nullable: false }),
+    logEmailId: t.exposeString("logEmailId", { nullable: false, description: "The entry in the email log (readable at /dev/correos when no SMTP is configured)." }),
+  }),
+});
+
+const EmailVerificationResult = builder.objectRef<{ email: string; alreadyVerified: boolean; joinedOrders: number }>("EmailVerificationResult").implement({
+  fields: (t) => ({
+    email: t.exposeString("email", { nullable: false }),
+    alreadyVerified: t.exposeBoolean("alreadyVerified", { nullable: false, description: "The email was verified before this link: nothing changed." }),
+    joinedOrders: t.exposeInt("joinedOrders", { nullable: false, description: "Purchases made without an account with this email that now belong to the account." }),
+  }),
 });
 
 const SignInLinkResult = builder
@@ -262,6 +278,17 @@ builder.mutationFields((t) => ({
     type: TokensType,
     args: { token: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => signedIn(context, await signInLink.finishSignInFromLink(context.ctx, args)),
+  }),
+  sendEmailVerification: t.field({
+    description: "Emails the signed-in person a link (24 hours) that confirms their email. CONFLICT when it is already verified. Rate limited per email and per IP.",
+    type: EmailVerificationSent,
+    resolve: (_root, _args, { ctx }) => verification.sendEmailVerification(ctx),
+  }),
+  verifyEmail: t.field({
+    description: "Marks the email verified with the emailed link's token and joins that email's purchases made without an account to the account, once. No session needed.",
+    type: EmailVerificationResult,
+    args: { token: t.arg.string({ required: true }) },
+    resolve: (_root, args, { ctx }) => verification.verifyEmail(ctx, args),
   }),
   registerFromLink: t.field({
     description: "Creates the account for the email a link was sent to (no account yet) and signs in. The link works once.",
