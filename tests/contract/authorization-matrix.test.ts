@@ -545,7 +545,7 @@ const graphqlCalls: Record<string, (f: Fixtures) => Record<string, unknown> | Pr
   fetchUserByNickname: (f) => ({ nickname: f.promoter.nickname }),
   findUsers: (f) => ({ text: `comprador-${f.tag}` }),
   findUsersByOrganization: (f) => ({ input: { organizationId: f.orgA.id } }),
-  getMetricReferralSalesByUser: (f) => ({ input: { organizationId: f.orgA.id } }),
+  getMetricReferralSalesByUser: (f) => ({ input: { organizationId: f.orgA.id, userId: f.promoter.id } }),
   giveaway: (f) => ({ id: f.giveaway.id }),
   giveawayRows: (f) => ({ input: { giveawayId: f.giveaway.id } }),
   invitations: (f) => ({ filter: { organizationId: f.orgA.id } }),
@@ -647,6 +647,7 @@ const graphqlCalls: Record<string, (f: Fixtures) => Record<string, unknown> | Pr
   scheduleCampaign: (f) => ({ input: { id: f.campaign.id, sendAt: inDays(3) } }),
   sellTicketsInHand: (f) => ({ input: { organizationId: f.orgA.id, ticketTypeId: f.inHandType.id, qty: 1, email: "mano@example.com", firstName: "En", lastName: "Mano" } }),
   sendCampaign: (f) => ({ id: f.campaign.id }),
+  sendEmailVerification: () => ({}),
   sendInvitation: (f) => ({ input: { eventId: f.eventA.id, ticketTypeId: f.ticketA.id, qty: 1, email: `otra-${randomTag(5)}@example.com`, firstName: "Otra", lastName: "Invitada" } }),
   sendTestEmail: (f) => ({ input: { organizationId: f.orgA.id, subject: "Prueba", body: "Hola" } }),
   setCouponStatus: (f) => ({ input: { id: f.coupon.id, status: "paused" } }),
@@ -677,6 +678,7 @@ const graphqlCalls: Record<string, (f: Fixtures) => Record<string, unknown> | Pr
   uploadBankTransferReceipt: (f) => ({ input: { billingId: f.transfer.billing.id, file: null } }),
   uploadImage: () => ({ file: null }),
   verifySecondFactor: () => ({ code: "123456" }),
+  verifyEmail: () => ({ token: "no-existe-este-token" }),
 };
 
 const spares = new Map<string, string>();
