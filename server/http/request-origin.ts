@@ -6,8 +6,14 @@ import net from "node:net";
  * for the links and redirects the app builds while it serves their request
  * (decision 114). Set by webRequestHandler around every page and API request;
  * jobs run outside any request and see none.
+ *
+ * One store per process, kept on globalThis: server.ts runs this file from the
+ * source while the Remix build carries its own bundled copy, and both must
+ * read the same store.
  */
-const storage = new AsyncLocalStorage<string>();
+const KEY = Symbol.for("tribuna.request-origin");
+const holder = globalThis as typeof globalThis & { [KEY]?: AsyncLocalStorage<string> };
+const storage = (holder[KEY] ??= new AsyncLocalStorage<string>());
 
 export function runWithRequestOrigin<T>(url: string, fn: () => T): T {
   const origin = trustedRequestOrigin(url);

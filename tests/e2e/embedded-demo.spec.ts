@@ -48,4 +48,49 @@ test.describe("la demo embebida", () => {
     await expect(page.locator("main").getByRole("heading", { level: 1 })).toHaveText("Próximos eventos");
     await expect(page.locator("main a[href^='/eventos/']").first()).toBeVisible();
   });
+
+  // No SMTP, no ENABLE_DEV_MAILBOX, no APP_URL (decision 114): the emails are read in /dev/correos from this
+  // machine, the pages that send one say so, and a visitor on 127.0.0.1 gets links on 127.0.0.1.
+  test("recupera la contraseña con el código del buzón, desde 127.0.0.1", async ({ page }) => {
+    const base = `http://127.0.0.1:${PORT}`;
+    await page.goto(`${base}/cuenta/solicitar-recuperacion`);
+    await page.locator('main form [name="email"]').fill("comprador@tribuna.ar");
+    await page.locator('main form [type="submit"]').click();
+    await expect(page).toHaveURL(`${base}/cuenta/recuperar?email=comprador%40tribuna.ar`);
+    const notice = page.getByTestId("aviso-buzon");
+    await expect(notice).toContainText("Como no hay un servidor de correo configurado");
+    await notice.getByRole("link").click();
+    await expect(page).toHaveURL(`${base}/dev/correos?to=comprador%40tribuna.ar`);
+    await page.locator("main").getByRole("link", { name: /Tu código para recuperar la contraseña/ }).first().click();
+    const code = (await page.getByTestId("email-text").innerText()).match(/\b(\d{6})\b/)?.[1];
+    expect(code).toBeTruthy();
+    await page.goto(`${base}/cuenta/recuperar?email=comprador%40tribuna.ar`);
+    await page.locator('main form [name="code"]').fill(code!);
+    await page.locator('main form [name="password"]').fill("nueva-clave-demo-1");
+    await page.locator('main form [type="submit"]').click();
+    await expect(page).toHaveURL(`${base}/`);
+    await expect.poll(async () => (await page.context().cookies(base)).find((c) => c.name === "at")?.value ?? "").not.toBe("");
+  });
+
+  test("ingresa con el enlace del buzón, que vuelve a 127.0.0.1", async ({ page }) => {
+    const base = `http://127.0.0.1:${PORT}`;
+    await page.goto(`${base}/cuenta/iniciar-sesion`);
+    await page.locator('main form [name="email"]').fill("rrpp@tribuna.ar");
+    await page.locator('main form [type="submit"]').click();
+    const notice = page.getByTestId("aviso-buzon");
+    await expect(notice).toBeVisible();
+    await notice.getByRole("link").click();
+    const link = page.locator('main a[href*="/cuenta/enlace"]').first();
+    await expect(link).toHaveAttribute("href", new RegExp(`^${base.replace(/\./g, "\\.")}/cuenta/enlace\\?token=`));
+    await link.click();
+    await expect(page).toHaveURL(new RegExp(`^${base.replace(/\./g, "\\.")}/cuenta/enlace`));
+    await page.locator('main form [type="submit"]').first().click();
+    await expect(page).toHaveURL(new RegExp(`^${base.replace(/\./g, "\\.")}/`));
+    await expect.poll(async () => (await page.context().cookies(base)).find((c) => c.name === "at")?.value ?? "").not.toBe("");
+  });
+
+  test("el buzón no se abre desde otra máquina (detrás de un proxy sin TRUST_PROXY)", async ({ request }) => {
+    const response = await request.get(`http://127.0.0.1:${PORT}/dev/correos`, { headers: { "x-forwarded-for": "203.0.113.9" } });
+    expect(response.status()).toBe(404);
+  });
 });
