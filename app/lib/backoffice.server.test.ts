@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { capabilitiesOf, formToObject, removeRow, renumberRows, rowIndexes } from "./backoffice.server";
+import { data, redirect } from "@remix-run/node";
+import { NotFound } from "#server/errors";
+import { capabilitiesOf, failedReply, formToObject, removeRow, renumberRows, rowIndexes } from "./backoffice.server";
 
 describe("formToObject", () => {
   it("turns the form's names into the domain's nested input", () => {
@@ -31,6 +33,28 @@ describe("formToObject with a name used both as a field and as a group", () => {
     expect(formToObject({ intent: "save", "intent[1].price": "10" })).toEqual({ intent: [{ price: "10" }] });
     expect(formToObject({ "intent[1].price": "10", intent: "save" })).toEqual({ intent: [{ price: "10" }] });
     expect(formToObject({ "venue.city": "Rosario", venue: "x", "venue.city.name": "y" })).toEqual({ venue: { city: { name: "y" } } });
+  });
+});
+
+describe("failedReply", () => {
+  const thrown = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      return error;
+    }
+    return null;
+  };
+
+  it("lets a page already decided (the 404 an inner failedReply threw, a redirect) through instead of a 500 (found by tests/contract/form-fuzz.test.ts)", () => {
+    const page = thrown(() => failedReply(new NotFound("No encontramos la fecha."), {})) as { type: string; init: ResponseInit };
+    expect(page.init.status).toBe(404);
+    // The outer catch of an action gets that same thrown page.
+    expect(thrown(() => failedReply(page, {}))).toBe(page);
+    const away = redirect("/organizacion");
+    expect(thrown(() => failedReply(away, {}))).toBe(away);
+    const forbidden = data({ message: "No" }, { status: 403 });
+    expect(thrown(() => failedReply(forbidden, {}))).toBe(forbidden);
   });
 });
 

@@ -311,6 +311,8 @@ export function failedReply(
   if (isDomainError(error) && (error.code === "FORBIDDEN" || error.code === "NOT_FOUND" || error.code === "UNAUTHENTICATED")) {
     throw errorResponse(error);
   }
+  // A page already decided (the 403/404 an inner failedReply threw, a redirect) reaching an outer catch: it goes on as it is, not as a 500.
+  if (isDecidedResponse(error)) throw error;
   const errors: Record<string, string[]> = {};
   const formErrors: string[] = [];
   let status = 400;
@@ -339,6 +341,10 @@ export function failedReply(
     target: options.target ?? null,
   };
   return data(reply, { status, headers: options.headers });
+}
+
+function isDecidedResponse(value: unknown): boolean {
+  return value instanceof Response || (typeof value === "object" && value !== null && (value as { type?: unknown }).type === "DataWithResponseInit");
 }
 
 /** After a successful save: back to a page, with the spec's success snackbar. */
