@@ -250,7 +250,7 @@ export default function OrderDetailPage() {
               <span>{order.total}</span>
             </li>
           </ul>
-          <h3 className="mt-4 font-bold">Tickets</h3>
+          <h3 className="mt-4 font-bold">Entradas</h3>
           <ul className="mt-2 text-sm">
             {tickets.length === 0 ? <li className="text-[var(--muted)]">Sin tickets emitidos.</li> : null}
             {tickets.map((t) => (
