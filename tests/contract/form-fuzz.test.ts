@@ -20,7 +20,10 @@ import { BASE_URL, formRequest, run, type RouteResult } from "#tests/support/rem
  * `intent` values from its `case "…"`, `=== "…"` and `value="…"`; plus a
  * generic set and random extra names. Values: control characters, huge
  * strings, numbers out of range, unicode, HTML/script payloads, real ids of
- * the producer's event so the domain is reached.
+ * the producer's event so the domain is reached. Half the cases are random
+ * bags of fields; the other half are whole forms (every field the route
+ * names, with a value that passes, guessed from its name) with one to three
+ * fields made hostile, so the domain's own checks get the hostile value.
  *
  * A form is first put through the HTTP server's own guards (request-guard:
  * control characters in the URL or body, too many fields or rows), as
@@ -36,7 +39,8 @@ import { BASE_URL, formRequest, run, type RouteResult } from "#tests/support/rem
  *   data it is fine: Remix's single fetch serializes it (turbo-stream,
  *   escaped inside the document's script) and React renders it as text.
  *
- * Fixed seed, bounded runs per route and actor.
+ * Fixed seed, bounded runs per route and actor (FUZZ_SEED and FUZZ_RUNS to
+ * explore further; FUZZ_REPORT=file writes every case's answer).
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 20);
@@ -185,6 +189,40 @@ function nameArb(route: ActionRoute): fc.Arbitrary<string> {
   return fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...route.fields) }, { weight: 1, arbitrary: hostileString }, { weight: 1, arbitrary: indexed });
 }
 
+/** A value that passes for this field, guessed from its name, so a whole form gets past "required" to the domain. */
+function plausibleFor(name: string, known: Known): string {
+  const n = name.toLowerCase();
+  if (/email|correo/.test(n)) return "ana@example.com";
+  if (/eventid/.test(n)) return known.ids[0];
+  if (/organizationid/.test(n)) return known.ids[1];
+  if (/dateid/.test(n)) return known.ids[2];
+  if (/ticket(type)?id/.test(n)) return known.ids[3];
+  if (/id$|ids$/.test(n)) return known.ids[0];
+  if (/slug/.test(n)) return known.slugs[0];
+  if (/price|amount|monto|percent|fee/.test(n)) return "1500";
+  if (/stock|qty|quantity|max|min|uses|limit|cantidad/.test(n)) return "10";
+  if (/at$|from|until|date|fecha/.test(n)) return "2099-12-31T21:00";
+  if (/cuit/.test(n)) return "30-71234567-1";
+  if (/cbu|cvu/.test(n)) return "2850590940090418135201";
+  if (/phone|telefono/.test(n)) return "+54 11 5555-1234";
+  if (/document|dni/.test(n)) return "30123456";
+  if (/url|link|website/.test(n)) return "https://example.com/hook";
+  if (/code|codigo/.test(n)) return "HOLA2026";
+  if (/password|clave/.test(n)) return "clave-segura-1";
+  if (/province|provincia/.test(n)) return "AR-CF";
+  return "Fiesta de prueba";
+}
+
+/** Every field the route names, each with a value that passes, then one to three of them hostile: the domain's own checks get the hostile value. */
+function wholeFormArb(route: ActionRoute, known: Known, value: fc.Arbitrary<string>) {
+  const names = route.fields.filter((f) => f !== "intent");
+  return fc.array(fc.tuple(fc.nat({ max: Math.max(0, names.length - 1) }), value), { minLength: 1, maxLength: 3 }).map((mutations) => {
+    const form = new Map(names.map((name) => [name, plausibleFor(name, known)]));
+    for (const [i, hostile] of mutations) if (names[i]) form.set(names[i], hostile);
+    return [...form.entries()];
+  });
+}
+
 /** One fuzz case: path params, query string and form fields (the intent, when the route has any, usually one it knows). */
 function caseArb(route: ActionRoute, known: Known) {
   const value = valueArb(route, known);
@@ -195,7 +233,7 @@ function caseArb(route: ActionRoute, known: Known) {
     query: fc.array(fc.tuple(fc.constantFrom(...route.query, "organizationId", "eventId", "eventDateId", "fromDate", "returnTo"), fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known.ids) }, { weight: 2, arbitrary: value })), {
       maxLength: 3,
     }),
-    fields: fc.array(fc.tuple(nameArb(route), value), { minLength: 0, maxLength: 12 }),
+    fields: fc.oneof(fc.array(fc.tuple(nameArb(route), value), { minLength: 0, maxLength: 12 }), wholeFormArb(route, known, value)),
     intent: route.intents.length ? fc.option(fc.constantFrom(...route.intents), { nil: undefined, freq: 4 }) : fc.constant(undefined),
   });
 }
@@ -273,7 +311,7 @@ let producerId = "";
 /** What actions logged with console.error (an unknown error they answered 500): shown with the failing case. */
 const errors: unknown[][] = [];
 const outcomes: string[] = [];
-const logged = (args: unknown[]) => (args[0] instanceof Error ? (args[0].stack ?? String(args[0])) : args.map(String).join(" "));
+const logged = (args: unknown[]) => args.map((a) => (a instanceof Error ? (a.stack ?? String(a)) : typeof a === "string" ? a : JSON.stringify(a))).join(" ");
 
 beforeAll(async () => {
   routes = await discoverActions();
