@@ -204,7 +204,7 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
     const pendingBillings: string[] = [];
     const stats = { holds: 0, soldOut: 0, payments: 0, rejections: 0, redeliveries: 0, clockMoves: 0, cut: 0, unexpected: [] as string[] };
     let buyer = 0;
-    const post = (url: string, init: RequestInit) => fetch(`${base}${url}`, { method: "POST", redirect: "manual", signal: AbortSignal.timeout(15_000), ...init });
+    const post = (url: string, init: RequestInit) => fetch(`${base}${url}`, { method: "POST", redirect: "manual", signal: AbortSignal.timeout(30_000), ...init });
 
     const buy = async () => {
       const i = buyer++;
