@@ -274,7 +274,7 @@ export function TicketPicker({
               <p className="min-w-0 flex-1 lg:hidden" aria-live="polite">
                 {hydrated && count > 0 ? (
                   <>
-                    <span className="block text-xs text-[var(--muted)]">{serviceFeeLabel ? `Total con cargo de servicio · ${ticketsCount(count)}` : `Total · ${ticketsCount(count)}`}</span>
+                    <span className="block text-xs text-[var(--muted)]">{serviceFeeLabel ? `${ticketsCount(count)} · cargo incluido` : ticketsCount(count)}</span>
                     <span className="block text-xl font-bold" data-live-total="">
                       {formatMoney(totals.total)}
                     </span>

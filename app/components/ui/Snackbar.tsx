@@ -99,7 +99,7 @@ export function SnackbarHost({ flash }: { flash: SnackbarMessage | null }) {
   }, [item]);
 
   return (
-    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-[70] flex justify-center px-4" aria-live="polite">
+    <div data-snackbar-host="" className="pointer-events-none fixed inset-x-0 bottom-4 z-[70] flex justify-center px-4" aria-live="polite">
       {item ? <Snackbar key={item.id} item={item} onClose={() => setItem(null)} /> : null}
     </div>
   );
