@@ -90,14 +90,14 @@ export default function WithdrawalQueue() {
               ) : null}
               <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
                 {w.status === "requested" ? (
-                  <Form method="post">
+                  <Form noValidate method="post">
                     <input type="hidden" name="id" value={w.id} />
                     <Button type="submit" name="intent" value="approve">
                       Aprobar
                     </Button>
                   </Form>
                 ) : (
-                  <Form method="post" className="flex items-end gap-2">
+                  <Form noValidate method="post" className="flex items-end gap-2">
                     <input type="hidden" name="id" value={w.id} />
                     <label className="flex flex-col text-sm">
                       Referencia de la transferencia
@@ -108,7 +108,7 @@ export default function WithdrawalQueue() {
                     </Button>
                   </Form>
                 )}
-                <Form method="post" className="flex items-end gap-2">
+                <Form noValidate method="post" className="flex items-end gap-2">
                   <input type="hidden" name="id" value={w.id} />
                   <label className="flex flex-col text-sm">
                     Motivo del rechazo

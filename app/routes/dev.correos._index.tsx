@@ -22,7 +22,7 @@ export default function DevMailboxPage() {
       <p className="mt-1 text-sm text-[var(--muted)]">
         Los últimos correos que mandó la app. Sin un servidor de correo (SMTP) configurado no salen: quedan solo acá. En producción solo se puede abrir desde la misma computadora donde corre Tribuna, o con ENABLE_DEV_MAILBOX=true.
       </p>
-      <Form method="get" className="mt-6 flex flex-wrap items-end gap-2">
+      <Form noValidate method="get" className="mt-6 flex flex-wrap items-end gap-2">
         <div className="flex min-w-64 flex-1 flex-col gap-1">
           <label htmlFor="to" className="text-sm font-medium">
             Destinatario

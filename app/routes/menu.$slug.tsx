@@ -129,7 +129,7 @@ export default function MenuPage() {
       ) : null}
       {step === "pick" ? (
         sections.length ? (
-          <Form method="post" className="flex flex-col gap-5">
+          <Form noValidate method="post" className="flex flex-col gap-5">
             {actionData?.pickErrors?.length ? (
               <ul role="alert" className="rounded-lg border border-red-600 px-3 py-2 text-sm text-red-700 dark:border-red-400 dark:text-red-300">
                 {actionData.pickErrors.map((e) => (

@@ -68,7 +68,7 @@ export default function AddStockPage() {
       ) : (
         <div className="flex flex-col gap-6">
           <Card>
-            <Form key={key} method="post" className="flex flex-col gap-2">
+            <Form noValidate key={key} method="post" className="flex flex-col gap-2">
               <FormScope reply={shown} defaults={{ ticketTypeId: selected || tickets[0].id, quantity: "" }}>
                 <FormErrorList reply={shown} />
                 <div className="grid gap-x-4 gap-y-2 sm:grid-cols-2">

@@ -276,7 +276,7 @@ export default function CampaignsPage() {
             </div>
           ) : (
             <div className="mt-4 flex flex-col gap-4">
-              <Form method="post" className="flex flex-wrap items-center gap-2">
+              <Form noValidate method="post" className="flex flex-wrap items-center gap-2">
                 <input type="hidden" name="campaignId" value={selected.id} />
                 {selected.status === "scheduled" ? (
                   <Button type="submit" name="intent" value="cancel" variant="secondary">

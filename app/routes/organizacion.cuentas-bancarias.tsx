@@ -127,7 +127,7 @@ export default function BankAccountsPage() {
             </dl>
             <details className="mt-4" open={reply?.target === account.id || undefined}>
               <summary className="cursor-pointer text-sm font-bold text-[var(--accent)]">Editar</summary>
-              <Form key={key} method="post" className="mt-3 flex flex-col gap-2">
+              <Form noValidate key={key} method="post" className="mt-3 flex flex-col gap-2">
                 <input type="hidden" name="id" value={account.id} />
                 <FormScope reply={reply} target={account.id} idPrefix={`a-${account.id.slice(0, 8)}`} defaults={{ ...account, forTicketTransfers: account.forTicketTransfers ? "on" : "" }}>
                   <FormErrorList reply={reply} target={account.id} />
@@ -141,7 +141,7 @@ export default function BankAccountsPage() {
                 </div>
               </Form>
             </details>
-            <Form method="post" className="mt-4 flex flex-wrap justify-end gap-2">
+            <Form noValidate method="post" className="mt-4 flex flex-wrap justify-end gap-2">
               <input type="hidden" name="id" value={account.id} />
               {account.forTicketTransfers ? null : (
                 <Button type="submit" variant="secondary" name="intent" value="mark">
@@ -163,7 +163,7 @@ export default function BankAccountsPage() {
         ))}
 
         <Card title="Nueva cuenta">
-          <Form key={`new-${key}`} method="post" className="flex flex-col gap-2">
+          <Form noValidate key={`new-${key}`} method="post" className="flex flex-col gap-2">
             <FormScope reply={reply} target="new" idPrefix="new" defaults={{}}>
               <FormErrorList reply={reply} target="new" />
               <AccountFields />

@@ -202,7 +202,7 @@ export default function GiveawayPage() {
           </ul>
           {upload.status === "preview" ? (
             upload.counts.ready ? (
-              <Form method="post" className="mt-4 flex flex-wrap items-center gap-3">
+              <Form noValidate method="post" className="mt-4 flex flex-wrap items-center gap-3">
                 <input type="hidden" name="giveawayId" value={upload.id} />
                 <Button type="submit" name="intent" value="send" pending={posting} pendingLabel="Empezando…">
                   Mandar {upload.counts.ready} {upload.counts.ready === 1 ? "fila" : "filas"}

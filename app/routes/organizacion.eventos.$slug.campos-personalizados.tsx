@@ -95,7 +95,7 @@ export default function CustomFieldsPage() {
         </>
       }
     >
-      <Form key={key} method="post" className="flex flex-col gap-4">
+      <Form noValidate key={key} method="post" className="flex flex-col gap-4">
         <DefaultSubmit value="save" label="Guardar campos" />
         <FormScope reply={reply} defaults={defaults}>
           <FormErrorList reply={reply} />

@@ -151,14 +151,14 @@ export default function InvitationsPage() {
                   </div>
                   {i.status === "active" ? (
                     <div className="flex shrink-0 flex-wrap gap-2">
-                      <Form method="post">
+                      <Form noValidate method="post">
                         <input type="hidden" name="orderId" value={i.id} />
                         <Button type="submit" name="intent" value="resend" variant="secondary">
                           Reenviar email
                         </Button>
                       </Form>
                       {i.redeemed === 0 ? (
-                        <Form method="post">
+                        <Form noValidate method="post">
                           <input type="hidden" name="orderId" value={i.id} />
                           <ConfirmButton name="intent" value="revoke" title="¿Anular la invitación?" description={`Las entradas de ${i.guestName} dejan de servir y el stock vuelve a la venta. No se puede deshacer.`} confirmLabel="Anular">
                             Anular

@@ -57,7 +57,7 @@ export default function MarketingPixelPage() {
   return (
     <BackofficePage narrow title={`Píxel de marketing de ${event.name}`} lead={lead}>
       <Card>
-        <Form key={key} method="post" className="flex flex-col gap-2">
+        <Form noValidate key={key} method="post" className="flex flex-col gap-2">
           <input type="hidden" name="eventId" value={event.id} />
           <FormScope reply={reply} defaults={{ pixelId: event.pixelId }}>
             <FormErrorList reply={reply} />

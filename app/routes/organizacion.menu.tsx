@@ -183,7 +183,7 @@ export default function MenuAdminPage() {
                     <Link to={href(BO.menu, {}, { editar: item.id })} className={buttonClasses("secondary")}>
                       Editar
                     </Link>
-                    <Form method="post" className="flex gap-2">
+                    <Form noValidate method="post" className="flex gap-2">
                       <input type="hidden" name="itemId" value={item.id} />
                       <Button type="submit" name="intent" value="up" variant="ghost" disabled={index === 0} aria-label={`Subir ${item.name}`}>
                         ↑
@@ -195,7 +195,7 @@ export default function MenuAdminPage() {
                         {item.status === "paused" ? "Reactivar" : "Pausar"}
                       </Button>
                     </Form>
-                    <Form method="post">
+                    <Form noValidate method="post">
                       <input type="hidden" name="itemId" value={item.id} />
                       <ConfirmButton name="intent" value="delete" title={`¿Sacar ${item.name} del menú?`} description="No se vende más. Lo ya vendido sigue valiendo en la barra." confirmLabel="Sacar">
                         Sacar

@@ -79,7 +79,7 @@ export default function TeamPage() {
       <div className="flex flex-col gap-6">
         <FormErrorList reply={reply?.target === "invite" ? null : reply} />
         <Card title="Invitar a alguien">
-          <Form key={key} method="post" className="flex flex-col gap-2 sm:flex-row sm:items-start">
+          <Form noValidate key={key} method="post" className="flex flex-col gap-2 sm:flex-row sm:items-start">
             <input type="hidden" name="intent" value="invite" />
             <FormScope reply={reply?.target === "invite" ? reply : undefined} defaults={{ role: "staff" }}>
               <TextInput name="email" label="Email" type="email" autoComplete="off" className="flex-1" />
@@ -102,7 +102,7 @@ export default function TeamPage() {
                   <p className="text-sm font-bold">{roles.find((r) => r.value === m.role)?.label}</p>
                 ) : (
                   <div className="flex flex-wrap items-center gap-2">
-                    <Form method="post" className="flex items-center gap-2">
+                    <Form noValidate method="post" className="flex items-center gap-2">
                       <input type="hidden" name="intent" value="role" />
                       <input type="hidden" name="userId" value={m.userId} />
                       <label htmlFor={`role-${m.userId}`} className="sr-only">Rol de {m.name}</label>
@@ -113,7 +113,7 @@ export default function TeamPage() {
                       </select>
                       <Button type="submit" variant="secondary" aria-label={`Cambiar el rol de ${m.name}`}>Cambiar</Button>
                     </Form>
-                    <Form method="post">
+                    <Form noValidate method="post">
                       <input type="hidden" name="intent" value="remove" />
                       <input type="hidden" name="userId" value={m.userId} />
                       <Button type="submit" variant="ghost" aria-label={`Quitar a ${m.name} del equipo`}>Quitar</Button>
@@ -133,7 +133,7 @@ export default function TeamPage() {
                   <p className="min-w-0 break-all">
                     <span className="font-bold">{i.email}</span> · {i.roleLabel} · vence el {i.expiresAt}
                   </p>
-                  <Form method="post">
+                  <Form noValidate method="post">
                     <input type="hidden" name="intent" value="revoke" />
                     <input type="hidden" name="invitationId" value={i.id} />
                     <Button type="submit" variant="ghost" aria-label={`Anular la invitación a ${i.email}`}>Anular</Button>

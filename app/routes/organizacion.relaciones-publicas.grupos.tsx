@@ -191,7 +191,7 @@ export default function PromoterGroupsPage() {
                   {group.ticketTypes ? ` · Comisión por: ${group.ticketTypes}` : ""} · {group.commission ? `${formatMoney(group.commission)} por entrada` : "Sin comisión"}
                 </p>
               </div>
-              <Form method="post">
+              <Form noValidate method="post">
                 <input type="hidden" name="groupId" value={group.id} />
                 <ConfirmButton name="intent" value="delete" title={`¿Borrar el grupo ${group.name}?`} description="Sus RRPP dejan la organización y sus links dejan de sumar. Las ventas pasadas quedan en los informes." confirmLabel="Borrar grupo">
                   Borrar
@@ -227,13 +227,13 @@ export default function PromoterGroupsPage() {
                         <td className="py-2">
                           <div className="flex flex-wrap justify-end gap-2">
                             {!m.isLead ? (
-                              <Form method="post">
+                              <Form noValidate method="post">
                                 <input type="hidden" name="groupId" value={group.id} />
                                 <input type="hidden" name="userId" value={m.userId} />
                                 <Button type="submit" name="intent" value="lead" variant="secondary">Hacer líder</Button>
                               </Form>
                             ) : null}
-                            <Form method="post">
+                            <Form noValidate method="post">
                               <input type="hidden" name="groupId" value={group.id} />
                               <input type="hidden" name="userId" value={m.userId} />
                               <ConfirmButton name="intent" value="remove" title={`¿Sacar a ${m.name} del grupo?`} description="Su link deja de sumar ventas desde ahora; lo que ya vendió sigue siendo suyo." confirmLabel="Sacar">
@@ -269,7 +269,7 @@ export default function PromoterGroupsPage() {
                       Invitación pendiente: <span className="break-all font-bold">{i.email}</span>
                       {i.lead ? " (como líder)" : ""} · vence el {i.expiresAt}
                     </span>
-                    <Form method="post">
+                    <Form noValidate method="post">
                       <input type="hidden" name="groupId" value={group.id} />
                       <input type="hidden" name="invitationId" value={i.id} />
                       <Button type="submit" name="intent" value="revoke" variant="secondary">Anular</Button>

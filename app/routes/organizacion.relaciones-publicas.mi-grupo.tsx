@@ -237,7 +237,7 @@ export default function MyPromoterGroupPage() {
                     <span>
                       Invitación pendiente: <span className="break-all font-bold">{i.email}</span> · vence el {i.expiresAt}
                     </span>
-                    <Form method="post">
+                    <Form noValidate method="post">
                       <input type="hidden" name="groupId" value={mine.group.id} />
                       <input type="hidden" name="invitationId" value={i.id} />
                       <Button type="submit" name="intent" value="revoke" variant="secondary">Anular</Button>
@@ -260,7 +260,7 @@ export default function MyPromoterGroupPage() {
                     </p>
                   </div>
                   {!m.isLead ? (
-                    <Form method="post">
+                    <Form noValidate method="post">
                       <input type="hidden" name="groupId" value={mine.group.id} />
                       <input type="hidden" name="userId" value={m.userId} />
                       <ConfirmButton name="intent" value="remove" title={`¿Sacar a ${m.name} del grupo?`} description="Su link deja de sumar ventas desde ahora; lo que ya vendió sigue siendo suyo." confirmLabel="Sacar">

@@ -246,13 +246,13 @@ export default function WebhooksPage() {
                     </p>
                   </div>
                   <div className="flex shrink-0 flex-wrap gap-2">
-                    <Form method="post">
+                    <Form noValidate method="post">
                       <input type="hidden" name="endpointId" value={e.id} />
                       <Button type="submit" name="intent" value={e.active ? "pause" : "resume"} variant="secondary">
                         {e.active ? "Pausar" : "Reactivar"}
                       </Button>
                     </Form>
-                    <Form method="post">
+                    <Form noValidate method="post">
                       <input type="hidden" name="endpointId" value={e.id} />
                       <ConfirmButton
                         name="intent"
@@ -266,7 +266,7 @@ export default function WebhooksPage() {
                         Nueva clave
                       </ConfirmButton>
                     </Form>
-                    <Form method="post">
+                    <Form noValidate method="post">
                       <input type="hidden" name="endpointId" value={e.id} />
                       <ConfirmButton
                         name="intent"
@@ -304,7 +304,7 @@ export default function WebhooksPage() {
             Últimos envíos {totalDeliveries ? <span className="text-sm font-normal text-[var(--muted)]">({totalDeliveries})</span> : null}
           </h2>
           {failedDeliveries ? (
-            <Form method="post">
+            <Form noValidate method="post">
               <Button type="submit" name="intent" value="retry-failed" variant="secondary">
                 Reintentar los fallidos ({failedDeliveries})
               </Button>
@@ -332,7 +332,7 @@ export default function WebhooksPage() {
                       Id <code>{d.id}</code>
                     </p>
                   </div>
-                  <Form method="post" className="shrink-0">
+                  <Form noValidate method="post" className="shrink-0">
                     <input type="hidden" name="deliveryId" value={d.id} />
                     <Button type="submit" name="intent" value="replay" variant="secondary">
                       Reenviar

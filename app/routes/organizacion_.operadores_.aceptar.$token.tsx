@@ -43,7 +43,7 @@ export default function AcceptInvitationPage() {
       <p>
         Rol: <strong>{invitation.roleLabel}</strong>. La invitación se envió a {invitation.email}; vas a entrar con tu cuenta {signedInAs}.
       </p>
-      <Form method="post" className="flex flex-col gap-4">
+      <Form noValidate method="post" className="flex flex-col gap-4">
         {invitation.needsNickname ? (
           <Field
             label="Tu apodo"

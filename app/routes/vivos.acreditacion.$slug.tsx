@@ -176,7 +176,7 @@ function LockedDoor({ eventName, doorName, error }: { eventName: string; doorNam
         <h1 className="text-2xl font-bold">{eventName}</h1>
         <p className="mt-2 text-[var(--muted)]">Ingresá el PIN de la puerta que te pasó quien organiza. Vale solo para este evento y hasta que termine.</p>
       </header>
-      <Form method="post" className="flex flex-col gap-4">
+      <Form noValidate method="post" className="flex flex-col gap-4">
         <input type="hidden" name="intent" value="unlock" />
         <div className="flex flex-col gap-1">
           <label htmlFor="pin" className="font-bold">PIN de la puerta</label>
@@ -253,7 +253,7 @@ function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>
       ) : null}
       <CameraScanner onCode={(text) => void device.scan(text)} paused={device.verdict !== null} />
 
-      <Form method="post" className="flex flex-col gap-2" onSubmit={onSubmitCode}>
+      <Form noValidate method="post" className="flex flex-col gap-2" onSubmit={onSubmitCode}>
         <input type="hidden" name="intent" value="redeem" />
         <input type="hidden" name="mode" value={mode} />
         <input type="hidden" name="scanId" value={scanId} />
@@ -279,7 +279,7 @@ function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>
 
       <section aria-labelledby="search-title" className="flex flex-col gap-2">
         <h2 id="search-title" className="font-bold">Buscar por nombre, DNI o código de compra</h2>
-        <Form method="get" role="search" className="flex gap-2">
+        <Form noValidate method="get" role="search" className="flex gap-2">
           <label htmlFor="buscar" className="sr-only">Nombre, DNI o código de compra</label>
           <input id="buscar" name="buscar" defaultValue={query} minLength={3} placeholder="Ej.: Peña, 30123456, TRB-7KQ2M9" className={fieldInputClasses} />
           <Button type="submit" variant="secondary">Buscar</Button>
@@ -298,7 +298,7 @@ function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>
                     </p>
                   </div>
                   {hit.status === "redeemable" ? (
-                    <Form method="post">
+                    <Form noValidate method="post">
                       <input type="hidden" name="intent" value="redeem" />
                       <input type="hidden" name="mode" value={mode} />
                       <input type="hidden" name="scanId" value={`${scanId}:${hit.code.slice(0, 8)}`} />
@@ -317,7 +317,7 @@ function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>
 
       <details className="rounded-lg border border-[var(--border)] p-3">
         <summary className="cursor-pointer font-bold">Cambiar de puerta</summary>
-        <Form method="post" className="mt-3 flex gap-2">
+        <Form noValidate method="post" className="mt-3 flex gap-2">
           <input type="hidden" name="intent" value="door" />
           <label htmlFor="doorName" className="sr-only">Nombre de la puerta</label>
           <input id="doorName" name="doorName" defaultValue={doorName} placeholder="Puerta 1" maxLength={40} className={fieldInputClasses} />
@@ -325,7 +325,7 @@ function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>
         </Form>
       </details>
       {byPin ? (
-        <Form method="post">
+        <Form noValidate method="post">
           <input type="hidden" name="intent" value="lock" />
           <Button type="submit" variant="ghost">Cerrar la puerta en este teléfono</Button>
         </Form>
