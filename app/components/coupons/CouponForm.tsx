@@ -49,8 +49,8 @@ export function CouponForm({
           <TextInput name="amount" label="Monto fijo en pesos" help="Solo si el descuento es fijo, por ejemplo 1500 o 1.500,50. Nunca supera el precio de las entradas." inputMode="decimal" />
           <TextInput name="maxUses" label="Límite de usos" help="Cada compra con el cupón es un uso. Vacío: sin límite." type="number" min={1} inputMode="numeric" />
           <div className="hidden sm:block" />
-          <TextInput name="validFrom" label="Válido desde" help="Hora de Buenos Aires. Vacío: desde ya." type="datetime-local" {...DATE_TIME_INPUT_RANGE} />
-          <TextInput name="validUntil" label="Válido hasta" help="Vacío: sin vencimiento." type="datetime-local" {...DATE_TIME_INPUT_RANGE} />
+          <TextInput name="validFrom" label="Válido desde" help="Día, mes, año y hora de Buenos Aires. Vacío: desde ya." type="datetime-local" {...DATE_TIME_INPUT_RANGE} />
+          <TextInput name="validUntil" label="Válido hasta" help="Día, mes, año y hora. Vacío: sin vencimiento." type="datetime-local" {...DATE_TIME_INPUT_RANGE} />
         </div>
         <TicketTypeChoices tickets={tickets} />
       </FormScope>
