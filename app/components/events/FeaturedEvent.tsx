@@ -40,12 +40,12 @@ export function FeaturedEvent({ event, label = "Destacado", headingLevel = 2 }: 
         <p className="text-sm">
           {event.venueName} · {event.city}, {event.provinceLabel}
         </p>
-        <div className="mt-3 flex flex-wrap items-center justify-between gap-3 md:mt-5">
+        <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between md:mt-5">
           <p className="text-lg font-bold">{event.soldOut ? "Agotado" : event.priceLabel}</p>
           <Link
             to={`/eventos/${event.slug}`}
             aria-describedby="evento-destacado"
-            className="inline-flex min-h-12 flex-1 items-center justify-center rounded-lg bg-primary-500 px-6 text-base font-bold text-black hover:bg-primary-400 sm:flex-none"
+            className="inline-flex min-h-12 items-center justify-center whitespace-nowrap rounded-lg bg-primary-500 px-6 text-base font-bold text-black hover:bg-primary-400"
           >
             {event.soldOut ? "Ver el evento" : free ? "Sacá tu entrada" : "Comprá tu entrada"}
           </Link>

@@ -28,7 +28,7 @@ export function CategoryChips({ chips }: { chips: CategoryChip[] }) {
               to={chip.href}
               aria-current={chip.current ? "page" : undefined}
               preventScrollReset
-              className={`inline-flex min-h-10 items-center rounded-full border px-4 text-sm font-medium transition-colors ${
+              className={`inline-flex min-h-10 items-center rounded-full border px-3.5 text-sm font-medium transition-colors ${
                 chip.current ? "border-primary-500 bg-primary-500 font-bold text-black" : "border-[var(--border)] bg-[var(--surface)] hover:border-primary-500"
               }`}
             >
