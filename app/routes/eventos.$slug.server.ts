@@ -97,6 +97,12 @@ function mapsUrl(venue: PublicEvent["event"]["venue"]) {
   return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(query)}`;
 }
 
+/** "Viernes 20 de diciembre", with " de 2030" when it is not this year. */
+function dayWithYear(date: Date, now: Date): string {
+  const year = formatDate(date).slice(-4);
+  return year === formatDate(now).slice(-4) ? longDay(date) : `${longDay(date)} de ${year}`;
+}
+
 /** The doors time said once: "20:00" the day of the show, with the date only when the doors open another day. */
 function doorsLabel(doorsAt: Date, startsAt: Date): string {
   return formatDate(doorsAt) === formatDate(startsAt) ? formatTime(doorsAt) : formatDateTime(doorsAt);
@@ -105,7 +111,7 @@ function doorsLabel(doorsAt: Date, startsAt: Date): string {
 export function toEventPageData(
   publicEvent: PublicEvent,
   cart: StoredCart | null,
-  extra: { referrer: EventPageData["referrer"]; dropped: string[]; path: string; coupon?: CouponPagePreview | null },
+  extra: { referrer: EventPageData["referrer"]; dropped: string[]; path: string; coupon?: CouponPagePreview | null; now?: Date },
 ): EventPageData {
   const { event, organization, dates, ticketTypes, presaleUnlocked } = publicEvent;
   const dateLabels = new Map(dates.map((d) => [d.id, formatDateTime(d.startsAt)]));
@@ -147,7 +153,7 @@ export function toEventPageData(
     organization: { name: organization.name, slug: organization.slug },
     dates: dates.map((d) => ({
       id: d.id,
-      dayLabel: longDay(d.startsAt),
+      dayLabel: dayWithYear(d.startsAt, extra.now ?? new Date()),
       startsLabel: formatDateTime(d.startsAt),
       timeLabel: formatTime(d.startsAt),
       startsIso: d.startsAt.toISOString(),
@@ -217,6 +223,7 @@ export async function eventPageLoader({ request, params }: LoaderFunctionArgs) {
     dropped,
     path: eventPath(publicEvent.event.slug, params.nick ? params.nick : null),
     coupon,
+    now: ctx.now,
   });
   // The plain page (no saved cart, no promoter link) is the same for every anonymous visitor: public, so the
   // browser, a CDN and the server's micro-cache may keep it a few seconds. Anything personal: private.

@@ -149,7 +149,7 @@ test.describe("organizer without JavaScript", () => {
     const shareUrl = await page.locator("#share-url").inputValue();
     await expectOnSale(page, shareUrl, name);
     // Both dates are there.
-    await expect(page.locator("main").getByText(/20\/12\/2030/).first()).toBeVisible();
-    await expect(page.locator("main").getByText(/21\/12\/2030/).first()).toBeVisible();
+    await expect(page.locator("main").getByText(/20 de diciembre de 2030/).first()).toBeVisible();
+    await expect(page.locator("main").getByText(/21 de diciembre de 2030/).first()).toBeVisible();
   });
 });
