@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { getNamedType, isLeafType, isNonNullType, isObjectType, type GraphQLField, type GraphQLObjectType } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCbu } from "#common/cbu";
-import { unlockDoor } from "#server/door/access";
+import { doorPinOf, rotateDoorPin, unlockDoor } from "#server/door/access";
 import { getDb } from "#server/db/client";
 import { memberships } from "#server/db/schema";
 import { schema } from "#server/graphql/schema";
@@ -33,10 +33,12 @@ const DOC = path.join(ROOT, "docs/authorization.md");
 const ROUTES_DIR = path.join(ROOT, "app/routes");
 const DISCOVER = process.env.AUTHZ_DISCOVER === "1";
 
-export const ACTORS = ["anonymous", "buyer", "producerA", "producerB", "operator", "staffPin", "promoter", "promoterLead", "marketing", "platformAdmin"] as const;
+const ACTORS = ["anonymous", "buyer", "producerA", "producerB", "operator", "staffPin", "promoter", "promoterLead", "marketing", "platformAdmin"] as const;
 type ActorName = (typeof ACTORS)[number];
 /** ✓ allowed · ∅ allowed, with none of A's data · sesión: refused as not signed in · 403: forbidden · 404: not found (or concealed). */
 const OUTCOMES = ["✓", "∅", "sesión", "403", "404"] as const;
+/** The rules table's header: one column per actor, in ACTORS' order. */
+const RULES_HEADER = ["regla", "anónimo", "comprador", "productor A", "productor B", "operador", "staff con PIN", "RRPP", "líder RRPP", "marketing", "admin de Tribuna"];
 type Outcome = (typeof OUTCOMES)[number];
 
 // ───────────────────────── The doc's tables ─────────────────────────
@@ -51,20 +53,26 @@ function tableAfter(markdown: string, heading: string): string[][] {
     if (!line.startsWith("|")) break;
     rows.push(line.split("|").slice(1, -1).map((c) => c.trim()));
   }
-  return rows.slice(2);
+  return rows;
 }
 
 function readDoc() {
   const markdown = fs.readFileSync(DOC, "utf8");
   const rules = new Map<string, Record<ActorName, Outcome>>();
-  for (const [name, ...cells] of tableAfter(markdown, "## Reglas")) {
+  const [header, , ...ruleRows] = tableAfter(markdown, "## Reglas");
+  if (header.join("|") !== RULES_HEADER.join("|")) throw new Error(`docs/authorization.md: the rules' columns must be ${RULES_HEADER.join(" | ")}`);
+  for (const [name, ...cells] of ruleRows) {
     if (cells.length !== ACTORS.length) throw new Error(`rule ${name}: ${cells.length} cells`);
     const unknown = cells.filter((c) => !(OUTCOMES as readonly string[]).includes(c));
     if (unknown.length) throw new Error(`rule ${name}: unknown outcomes ${unknown.join(", ")}`);
     rules.set(name.replace(/`/g, ""), Object.fromEntries(ACTORS.map((a, i) => [a, cells[i] as Outcome])) as Record<ActorName, Outcome>);
   }
   const operations = new Map<string, string>();
-  for (const [op, rule] of tableAfter(markdown, "## Operaciones")) operations.set(op.replace(/`/g, ""), rule.replace(/`/g, ""));
+  for (const [op, rule] of tableAfter(markdown, "## Operaciones").slice(2)) {
+    const name = op.replace(/`/g, "");
+    if (operations.has(name)) throw new Error(`docs/authorization.md: ${name} has two rows`);
+    operations.set(name, rule.replace(/`/g, ""));
+  }
   return { rules, operations };
 }
 
@@ -278,13 +286,9 @@ async function credentialsOf(f: Fixtures, actor: ActorName): Promise<Credentials
   if (cached) return cached;
   let credentials: Credentials = { cookies: {} };
   if (actor === "staffPin") {
-    const { getDb: db } = await import("#server/db/client");
-    const { doorPins } = await import("#server/db/schema");
-    const [pin] = await (await db()).select().from(doorPins).where(eq(doorPins.eventId, f.eventA.id));
-    let value = f.doorPin;
-    if (!pin) value = (await (await import("#server/door/access")).rotateDoorPin(f.a.ctx, f.eventA.id)).pin;
-    else value = (await (await import("#server/door/access")).doorPinOf(f.a.ctx, f.eventA.id))!.pin;
-    const { token } = await unlockDoor(await ctxAs(), { slug: f.eventA.slug, pin: value });
+    // The event's PIN now (a cell may have rotated or revoked it), and a door opened with it.
+    const pin = (await doorPinOf(f.a.ctx, f.eventA.id))?.pin ?? (await rotateDoorPin(f.a.ctx, f.eventA.id)).pin;
+    const { token } = await unlockDoor(await ctxAs(), { slug: f.eventA.slug, pin });
     credentials = { cookies: { [`door-${f.eventA.slug}`]: token } };
   } else {
     const user = userOf(f, actor);
@@ -425,7 +429,9 @@ function actorOrder(rule: Record<ActorName, Outcome> | undefined): ActorName[] {
 
 /** A refusal (or an allowed answer that must carry nothing of A): none of A's data in the answer, the database as it was. */
 async function expectNothingOfA(name: string, actor: ActorName, text: string, before: Map<string, string> | null) {
-  for (const secret of f.secrets) expect(text, `${name} as ${actor} carries organization A's data (${secret})`).not.toContain(secret);
+  // The door's PIN as it is now (cells rotate it), with the rest of A's data.
+  const pin = (await doorPinOf(f.a.ctx, f.eventA.id))?.pin;
+  for (const secret of pin ? [...f.secrets, pin] : f.secrets) expect(text, `${name} as ${actor} carries organization A's data (${secret})`).not.toContain(secret);
   if (before) expect(changedTables(before, await snapshot()), `${name} as ${actor} changed the database`).toEqual([]);
 }
 
@@ -616,7 +622,7 @@ const graphqlCalls: Record<string, (f: Fixtures) => Record<string, unknown> | Pr
   logout: () => ({}),
   markRefundTransferred: (f) => ({ input: { id: f.refundRequest.id } }),
   markWithdrawalPaid: (f) => ({ id: f.withdrawal.id, transferReference: "REF-1" }),
-  openDoor: (f) => ({ eventSlug: f.eventA.slug, staffPin: f.doorPin }),
+  openDoor: async (f) => ({ eventSlug: f.eventA.slug, staffPin: (await doorPinOf(f.a.ctx, f.eventA.id))?.pin ?? f.doorPin }),
   previewGiveaway: (f) => ({ input: { eventId: f.eventA.id, fileName: "lista.csv", csv: "email,nombre,apellido\nuno@example.com,Uno,Dos" } }),
   publishEvent: (f) => ({ input: { id: f.eventA.id } }),
   recordPromoterSettlement: (f) => ({ input: { organizationId: f.orgA.id, userId: f.promoter.id, amount: 1000 } }),
