@@ -774,7 +774,9 @@ async function routeCalls(f: Fixtures, id: string, kind: "loader" | "action"): P
     file: "no-existe.png",
     "*": "no-existe",
   };
-  const query: Record<string, string> = { ...(id.startsWith("organizacion") ? { organizationId: f.orgA.id, eventId: f.eventA.id } : {}), ...ROUTE_QUERIES[id] };
+  // Back-office pages get A in the global filter (creating an organization is about none).
+  const inA = id.startsWith("organizacion") && id !== "organizacion.por-crear";
+  const query: Record<string, string> = { ...(inA ? { organizationId: f.orgA.id, eventId: f.eventA.id } : {}), ...ROUTE_QUERIES[id] };
   if (id.startsWith("checkout.bank-transfer")) params.billingId = f.transfer.billing.id;
   const form: Record<string, string> = { ...(await ROUTE_FORMS[id]?.(f)) };
   return { params, query, form: kind === "action" ? form : undefined };
