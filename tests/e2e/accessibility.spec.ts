@@ -41,6 +41,7 @@ for (const audience of ["compra", "organización"] as const) {
           else await page.goto(visit.path);
           await expect(page.locator("main").first()).toBeVisible();
           await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${theme}\\b`));
+          if (visit.prepare) await visit.prepare(page);
           const list = await violations(page);
           if (list.length) found[`${visit.name} (${visit.path})`] = list;
           await context.close();

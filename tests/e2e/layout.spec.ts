@@ -75,8 +75,13 @@ for (const viewport of VIEWPORTS) {
         let nav;
         if (phone) {
           const disclosure = page.locator("[data-backoffice-nav=phone]");
-          await disclosure.locator("summary").click();
           nav = disclosure.getByRole("navigation", { name: "Organización" });
+          const item = nav.getByRole("link", { name: link.label, exact: true });
+          // "Secciones" closes after each navigation (it is drawn anew): open it once the page has settled.
+          await expect(async () => {
+            if (!(await item.isVisible())) await disclosure.locator("summary").click();
+            await expect(item).toBeVisible({ timeout: 1_000 });
+          }).toPass();
         } else {
           nav = page.locator("[data-backoffice-nav=wide]");
           await nav.getByRole("list").first().getByRole("link", { name: group.label, exact: true }).click();

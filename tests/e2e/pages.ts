@@ -55,6 +55,16 @@ export interface Visit {
   as: "anonymous" | "buyer" | "owner" | "admin";
   /** Reached by a flow, not by its URL alone. */
   reach?: (page: Page) => Promise<void>;
+  /** Run before checking (opens what starts closed on a phone). */
+  prepare?: (page: Page) => Promise<void>;
+}
+
+/** On a phone, opens the back office's "Secciones" and "Filtros" so axe checks them too. */
+async function openPhoneDisclosures(page: Page) {
+  for (const selector of ["[data-backoffice-nav=phone]", "details[data-filters]"]) {
+    const summary = page.locator(`${selector} > summary`);
+    if (await summary.isVisible()) await summary.click();
+  }
 }
 
 /** Event page → one ticket → "Comprar": the payer form (it needs the selection in the cart). */
@@ -99,7 +109,7 @@ export function organizerPages(site: Site): Visit[] {
     ["detalle de una venta", BO.order(site.paidOrderId)],
     ["editar evento", BO.editEvent(site.event.slug)],
   ];
-  return main.map(([name, path]) => ({ name, path, as: "owner" as const }));
+  return main.map(([name, path]) => ({ name, path, as: "owner" as const, prepare: path === BO.summary ? openPhoneDisclosures : undefined }));
 }
 
 /** Every back-office section in the nav, plus pages under them and the platform team's screens. */
