@@ -75,6 +75,20 @@ describe("email verification (decision 115)", () => {
     expect(kept.buyerUserId).toBe(other.id);
   });
 
+  it("a purchase made without an account after the email is verified belongs to the account as soon as it is paid", async () => {
+    const email = `eli-${randomTag()}@example.com`;
+    const user = await createTestUser({ email, emailVerifiedAt: new Date() });
+    const later = await anonymousPurchase(email.toUpperCase());
+    const [joined] = await (await getDb()).select().from(orders).where(eq(orders.id, later.id));
+    expect(joined.buyerUserId).toBe(user.id);
+    // Not verified: it stays apart.
+    const other = `fede-${randomTag()}@example.com`;
+    await createTestUser({ email: other });
+    const apart = await anonymousPurchase(other);
+    const [kept] = await (await getDb()).select().from(orders).where(eq(orders.id, apart.id));
+    expect(kept.buyerUserId).toBeNull();
+  });
+
   it("a sign-in link (any path that proves the address) joins them too", async () => {
     const email = `caro-${randomTag()}@example.com`;
     const user = await createTestUser({ email });

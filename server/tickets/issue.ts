@@ -1,8 +1,8 @@
 import type { IssuedProductRow, OrderRow } from "#server/db/schema";
 import crypto from "node:crypto";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
-import { issuedProducts, orderItems } from "#server/db/schema";
+import { issuedProducts, orderItems, orders, users } from "#server/db/schema";
 import { enqueue } from "#server/jobs/queue";
 import { recordOrderPaid } from "#server/webhooks/deliveries";
 
@@ -66,9 +66,23 @@ export async function issueTicketsForOrder(tx: DbOrTx, order: OrderRow, now: Dat
   }));
   if (!rows.length) return [];
   const issued = await tx.insert(issuedProducts).values(rows).returning();
+  await joinVerifiedAccount(tx, order, now);
   await enqueue(tx, SEND_TICKETS_EMAIL_JOB, { orderId: order.id }, now);
   await recordOrderPaid(tx, order, now);
   return issued;
+}
+
+/**
+ * Decision 115: a purchase made without an account, paid with an email that an account has already verified,
+ * belongs to that account from the start (the purchases made before the verification joined it then).
+ */
+async function joinVerifiedAccount(tx: DbOrTx, order: OrderRow, now: Date) {
+  if (order.buyerUserId || order.gift) return;
+  const [owner] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.email, order.payer.email.trim().toLowerCase()), isNotNull(users.emailVerifiedAt)));
+  if (owner) await tx.update(orders).set({ buyerUserId: owner.id, updatedAt: now }).where(and(eq(orders.id, order.id), isNull(orders.buyerUserId)));
 }
 
 export async function ticketsOfOrder(db: DbOrTx, orderId: string): Promise<IssuedProductRow[]> {
