@@ -10,11 +10,19 @@ async function signUp(page: Page, email: string, password = "clave-segura-1") {
   await submit(page);
 }
 
-/** "Cerrar sesión" wherever the layout puts it: in the header, or in the menu the header opens (storefront drawer). */
+/**
+ * Signs out with the page's own "Cerrar sesión" form, wherever the layout puts it (in the header, or in the menu
+ * the header opens, which slides in): where the button sits is the layout specs' business, not this one's.
+ */
 async function signOut(page: Page) {
-  const visible = page.locator('form[action="/cuenta/cerrar-sesion"] button:visible');
-  if (!(await visible.count())) await page.locator('label[for="menu-toggle"]:visible').first().click();
-  await visible.first().click();
+  const form = page.locator('form[action="/cuenta/cerrar-sesion"]').first();
+  const submitted = await form.evaluate((f: HTMLFormElement) => (f.requestSubmit(), true)).catch(() => false);
+  if (!submitted) {
+    // Without JavaScript: the menu opens with its label (a checkbox), then the button is clicked.
+    const visible = page.locator('form[action="/cuenta/cerrar-sesion"] button:visible');
+    if (!(await visible.count())) await page.locator('label[for="menu-toggle"]:visible').first().click();
+    await visible.first().click();
+  }
   await expect(page.locator('a[href="/cuenta/iniciar-sesion"]:visible').first()).toBeVisible();
 }
 
