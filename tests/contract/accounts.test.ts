@@ -335,11 +335,23 @@ describe("queries of the spec", () => {
     expect(errorCode(await gql(`query { getMetricReferralSalesByUser(input: {}) { metrics { eventName } } }`))).toBe("UNAUTHENTICATED");
   });
 
-  it("findUsers (text; email, firstName, lastName)", async () => {
-    await createTestUser({ email: "bautista.lopez@example.com", firstName: "Bautista", lastName: "López" });
+  it("findUsers (text; email, firstName, lastName): part of a name within one's own organizations, the whole email otherwise (decision 117)", async () => {
+    const bautista = await createTestUser({ email: "bautista.lopez@example.com", firstName: "Bautista", lastName: "López" });
     const producer = await createTestUser({ roles: ["producer"] });
-    const result = await gql(`query { findUsers(text: "bautista") { email firstName lastName } }`, { tokens: await tokensFor(producer) });
-    expect(result.body).toEqual({ data: { findUsers: [{ email: "bautista.lopez@example.com", firstName: "Bautista", lastName: "López" }] } });
+    const found = { email: "bautista.lopez@example.com", firstName: "Bautista", lastName: "López" };
+    // Someone else's buyer: not by part of the name, only by the whole email.
+    expect((await gql(`query { findUsers(text: "bautista") { email firstName lastName } }`, { tokens: await tokensFor(producer) })).body).toEqual({ data: { findUsers: [] } });
+    const byEmail = await gql(`query { findUsers(text: "bautista.lopez@example.com") { email firstName lastName } }`, { tokens: await tokensFor(producer) });
+    expect(byEmail.body).toEqual({ data: { findUsers: [found] } });
+    // A member of the producer's organization: by part of the name.
+    const db = await getDb();
+    const [org] = await db.insert(organizations).values({ name: "Búsqueda SRL", slug: `busqueda-${Date.now()}` }).returning();
+    await db.insert(memberships).values([
+      { organizationId: org.id, userId: producer.id, role: "owner" },
+      { organizationId: org.id, userId: bautista.id, role: "operator" },
+    ]);
+    const byName = await gql(`query { findUsers(text: "bautista") { email firstName lastName } }`, { tokens: await tokensFor(producer) });
+    expect(byName.body).toEqual({ data: { findUsers: [found] } });
   });
 
   it("findUsersByOrganization (input; users { id firstName lastName email }, total, page, limit)", async () => {
