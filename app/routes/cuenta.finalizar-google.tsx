@@ -54,7 +54,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return data({ result: reply.result, snackbar: saveError }, { status: reply.status, headers });
   }
   try {
-    await updateUser(ctx, submission.value);
+    // The schema is built for the missing fields only, so its value is typed loosely; updateUser parses it again.
+    await updateUser(ctx, submission.value as Parameters<typeof updateUser>[1]);
   } catch (error) {
     const reply = domainErrorReply(submission, error, { fields: missing });
     return data({ result: reply.result, snackbar: saveError }, { status: reply.status, headers });

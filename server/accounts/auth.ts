@@ -8,7 +8,7 @@ import { hashPassword, verifyPassword } from "#server/auth/password";
 import { revokeSessionFamily, revokeSessionFamilyById, rotateRefreshToken, startSession, type Tokens } from "#server/auth/sessions";
 import { auditLog, users } from "#server/db/schema";
 import { DomainError, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { sendVerificationTo } from "./email-verification";
 import { getUserByEmail, getUserById, requireUserId, toPublicUser } from "./users";
 
@@ -40,7 +40,7 @@ export async function createUser(
  * (decision 115: until then, purchases made without an account with this email stay apart). A refused or failed
  * email does not undo the account: it can be asked for again from Mi cuenta.
  */
-export async function register(ctx: Ctx, input: unknown): Promise<Tokens & { verification: { emailTo: string; logEmailId: string } | null }> {
+export async function register(ctx: Ctx, input: DomainInput<typeof registerSchema>): Promise<Tokens & { verification: { emailTo: string; logEmailId: string } | null }> {
   const data = parseInput(registerSchema, input);
   const passwordHash = await hashPassword(data.password);
   const user = await createUser(ctx, { email: data.email, firstName: data.firstName, lastName: data.lastName, passwordHash });
@@ -55,7 +55,7 @@ export async function register(ctx: Ctx, input: unknown): Promise<Tokens & { ver
 export const loginSchema = z.object({ email: emailSchema, password: requiredText() });
 
 /** `login`: the same answer for a wrong password and an unknown email. */
-export async function login(ctx: Ctx, input: unknown): Promise<Tokens> {
+export async function login(ctx: Ctx, input: DomainInput<typeof loginSchema>): Promise<Tokens> {
   const data = parseInput(loginSchema, input);
   const keys = attemptKeys("login", data.email, ctx.ip);
   // Counted before the password is checked, so parallel guesses hit the limit too.

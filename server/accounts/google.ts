@@ -58,6 +58,7 @@ async function getUserByGoogleId(ctx: Ctx, googleId: string): Promise<UserRow | 
  * 3. else a new account is created with the names Google gave.
  * Returns our tokens and the profile fields still missing.
  */
+// Google's userinfo answer: a third party's JSON, so `unknown` until the schema has read it.
 export async function signInWithGoogle(ctx: Ctx, input: unknown): Promise<GoogleSignIn> {
   const profile = parseInput(googleProfileSchema, input);
   let created = false;

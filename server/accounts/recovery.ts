@@ -9,7 +9,7 @@ import { recoveryCodes } from "#server/db/schema";
 import { sendEmail } from "#server/email/send";
 import { recoveryCodeEmail } from "#server/email/templates";
 import { Invalid } from "#server/errors";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { setPassword } from "./auth";
 import { getUserByEmail, markEmailVerified } from "./users";
 
@@ -17,12 +17,14 @@ export const RECOVERY_CODE_TTL_MS = 15 * 60 * 1000;
 export const RECOVERY_MAX_ATTEMPTS = 5;
 export const BAD_CODE = "El código no es válido o venció. Pedí uno nuevo.";
 
+const recoverPasswordCodeSchema = z.object({ email: emailSchema });
+
 /**
  * `recoverPasswordCode`: emails a 6-digit code when the account exists.
  * Always answers true, so nobody learns which emails have accounts.
  */
-export async function recoverPasswordCode(ctx: Ctx, input: unknown): Promise<boolean> {
-  const { email } = parseInput(z.object({ email: emailSchema }), input);
+export async function recoverPasswordCode(ctx: Ctx, input: DomainInput<typeof recoverPasswordCodeSchema>): Promise<boolean> {
+  const { email } = parseInput(recoverPasswordCodeSchema, input);
   const keys = attemptKeys("recovery", email, ctx.ip);
   // Each request counts, so the inbox of a stranger cannot be flooded.
   await takeAttempt(ctx.db, keys, ctx.now);
@@ -51,7 +53,7 @@ export const recoverPasswordSchema = z.object({
  * sign-in of the account (whoever had it, loses it) and signs in. 5 tries per
  * code, a new code replaces the old one, and a code works once.
  */
-export async function recoverPassword(ctx: Ctx, input: unknown): Promise<Tokens> {
+export async function recoverPassword(ctx: Ctx, input: DomainInput<typeof recoverPasswordSchema>): Promise<Tokens> {
   const data = parseInput(recoverPasswordSchema, input);
   const user = await getUserByEmail(ctx, data.email);
   if (!user) throw new Invalid({ code: [BAD_CODE] }, BAD_CODE);

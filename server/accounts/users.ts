@@ -7,7 +7,7 @@ import type { Ctx } from "#server/context";
 import { hasRole } from "#server/context";
 import { memberships, orders, users } from "#server/db/schema";
 import { Conflict, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 
 
 /** What the spec's `current` returns, plus the id and roles the app needs. */
@@ -99,7 +99,7 @@ export const updateUserSchema = profileSchema;
  * `updateUser`: the signed-in user edits their own profile. Fields left out
  * of the input keep their value; an email or nickname already used is refused.
  */
-export async function updateUser(ctx: Ctx, input: unknown): Promise<PublicUser> {
+export async function updateUser(ctx: Ctx, input: DomainInput<typeof updateUserSchema>): Promise<PublicUser> {
   const userId = requireUserId(ctx);
   const existing = await getUserById(ctx, userId);
   if (!existing) throw new Unauthenticated();

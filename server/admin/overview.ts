@@ -16,7 +16,7 @@ import {
   type RefundRequestStatus,
 } from "#server/db/schema";
 import { requirePlatformAdmin as requireAnyPlatformAdmin } from "#server/organizations/permissions";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 
 /*
  * The platform team's screens (docs/admin.md): every organization with its
@@ -117,7 +117,7 @@ const organizationsSchema = z.object({ search: searchSchema, page: pageSchema })
  * optionally searched by name, slug or CUIT (a CUIT matches with or without
  * dashes), each with its members, events and money.
  */
-export async function listPlatformOrganizations(ctx: Ctx, rawInput: unknown = {}): Promise<Paged<PlatformOrganization> & { search: string }> {
+export async function listPlatformOrganizations(ctx: Ctx, rawInput: DomainInput<typeof organizationsSchema> = {}): Promise<Paged<PlatformOrganization> & { search: string }> {
   requirePlatformAdmin(ctx);
   const input = parseInput(organizationsSchema, rawInput ?? {});
   const where = organizationSearch(input.search);
@@ -282,7 +282,7 @@ const refundsSchema = z.object({
  * newest first, 25 a page), the provider refunds that failed or are stuck,
  * and the chargebacks (billings `charged_back`), newest first.
  */
-export async function refundsOverview(ctx: Ctx, rawInput: unknown = {}): Promise<RefundsOverview> {
+export async function refundsOverview(ctx: Ctx, rawInput: DomainInput<typeof refundsSchema> = {}): Promise<RefundsOverview> {
   requirePlatformAdmin(ctx);
   const input = parseInput(refundsSchema, rawInput ?? {});
   const since = new Date(ctx.now.getTime() - TOTALS_DAYS * 24 * 3600_000);

@@ -12,7 +12,7 @@ import { withBillingToken } from "#server/orders/access";
 import { requireCapability } from "#server/organizations/permissions";
 import { applyPayment, type NotificationOutcome } from "#server/payments/webhook";
 import { getTicketTransferAccount } from "#server/payouts/bank-accounts";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { appUrl } from "#server/env";
 import { transferRejectedEmail } from "./emails";
 import { checkReceipt, readReceiptFile, safeFileName, storeReceiptFile, type ReceiptType } from "./receipts";
@@ -198,7 +198,7 @@ export interface BankTransferItem {
  * `bankTransfers(organizationId, status)`: the organization's transfers
  * (pending by default, the closest hold first), optionally of one event.
  */
-export async function listBankTransfers(ctx: Ctx, rawInput: unknown): Promise<{ items: BankTransferItem[]; total: number; page: number; limit: number }> {
+export async function listBankTransfers(ctx: Ctx, rawInput: DomainInput<typeof listBankTransfersSchema>): Promise<{ items: BankTransferItem[]; total: number; page: number; limit: number }> {
   const input = parseInput(listBankTransfersSchema, rawInput);
   await requireCapability(ctx, input.organizationId, "sales:read");
   const conditions: SQL[] = [eq(orders.organizationId, input.organizationId), eq(orders.paymentMethod, "BANK_TRANSFER"), eq(billings.provider, "bank_transfer")];
@@ -289,6 +289,8 @@ async function loadForOrganizer(ctx: Ctx, billingId: string, capability: "sales:
 
 export type ApproveOutcome = "approved" | "orphan-honoured" | "orphan-refunded" | "already-approved";
 
+const approveBankTransferSchema = z.object({ billingId: uuid });
+
 /**
  * `approveBankTransfer`: the money arrived. Applied exactly like a provider's
  * approved payment (`applyPayment`, payment id `transfer-{billingId}`), so
@@ -297,8 +299,8 @@ export type ApproveOutcome = "approved" | "orphan-honoured" | "orphan-refunded" 
  * orphan rules apply (honoured if stock remains, else refunded). A rejected
  * transfer cannot be approved.
  */
-export async function approveBankTransfer(ctx: Ctx, rawInput: unknown): Promise<{ outcome: ApproveOutcome; transfer: BankTransferItem }> {
-  const { billingId } = parseInput(z.object({ billingId: uuid }), rawInput);
+export async function approveBankTransfer(ctx: Ctx, rawInput: DomainInput<typeof approveBankTransferSchema>): Promise<{ outcome: ApproveOutcome; transfer: BankTransferItem }> {
+  const { billingId } = parseInput(approveBankTransferSchema, rawInput);
   const { billing, order } = await loadForOrganizer(ctx, billingId, "money:manage");
   const review = await reviewOf(ctx.db, billingId);
   if (review?.decision === "rejected") throw new Conflict(BANK_TRANSFER_MESSAGES.cannotApproveRejected);
@@ -347,7 +349,7 @@ export const rejectBankTransferSchema = z.object({
  * Rejecting again is a no-op; rejecting an approved or expired one is a
  * Conflict.
  */
-export async function rejectBankTransfer(ctx: Ctx, rawInput: unknown): Promise<{ outcome: "rejected" | "already-rejected"; transfer: BankTransferItem }> {
+export async function rejectBankTransfer(ctx: Ctx, rawInput: DomainInput<typeof rejectBankTransferSchema>): Promise<{ outcome: "rejected" | "already-rejected"; transfer: BankTransferItem }> {
   const input = parseInput(rejectBankTransferSchema, rawInput);
   const { order } = await loadForOrganizer(ctx, input.billingId, "money:manage");
   const closed = await ctx.db.transaction(async (tx) => {

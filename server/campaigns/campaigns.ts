@@ -20,7 +20,7 @@ import { sendEmail } from "#server/email/send";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { enqueue } from "#server/jobs/queue";
 import { requireCapability } from "#server/organizations/permissions";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { eventForTemplate, eventVariablesUsed, organizationName, renderCampaignEmail, TEMPLATE_MESSAGES, templateValues, type EventForTemplate } from "./templates";
 import { isUnsubscribed, unsubscribeHeaders, unsubscribeUrl } from "./unsubscribe";
 
@@ -162,7 +162,7 @@ async function resolveAudience(db: DbOrTx, input: z.output<typeof audienceSchema
 }
 
 /** `campaignAudienceSize`: how many would get it, before creating or sending. */
-export async function countAudience(ctx: Ctx, rawInput: unknown): Promise<number> {
+export async function countAudience(ctx: Ctx, rawInput: DomainInput<typeof audienceSchema>): Promise<number> {
   const input = parseInput(audienceSchema, rawInput);
   await requireCapability(ctx, input.organizationId, "campaigns:manage");
   return audienceSize(ctx.db, await resolveAudience(ctx.db, input));
@@ -206,7 +206,7 @@ const createSchema = audienceSchema.extend({
 });
 
 /** `createCampaign`: a draft; nothing is sent until sendCampaign or scheduleCampaign. The subject defaults to the template's. */
-export async function createCampaign(ctx: Ctx, rawInput: unknown): Promise<CampaignRow> {
+export async function createCampaign(ctx: Ctx, rawInput: DomainInput<typeof createSchema>): Promise<CampaignRow> {
   const input = parseInput(createSchema, rawInput);
   await requireCapability(ctx, input.organizationId, "campaigns:manage");
   const [template] = await ctx.db.select().from(emailTemplates).where(and(eq(emailTemplates.id, input.templateId), eq(emailTemplates.organizationId, input.organizationId)));
@@ -264,7 +264,7 @@ export async function sendCampaignNow(ctx: Ctx, campaignId: string): Promise<Cam
 const scheduleSchema = z.object({ id: UUID, sendAt: z.union([z.string(), z.date()], { error: CAMPAIGN_MESSAGES.sendAtInvalid }) });
 
 /** `scheduleCampaign`: it starts by itself at `sendAt` (a `datetime-local` is read as Buenos Aires time). */
-export async function scheduleCampaign(ctx: Ctx, rawInput: unknown): Promise<CampaignRow> {
+export async function scheduleCampaign(ctx: Ctx, rawInput: DomainInput<typeof scheduleSchema>): Promise<CampaignRow> {
   const input = parseInput(scheduleSchema, rawInput);
   const campaign = await requireCampaign(ctx, input.id);
   const sendAt = input.sendAt instanceof Date ? input.sendAt : parseDateTime(input.sendAt);
@@ -541,7 +541,7 @@ const recipientsSchema = z.object({
 });
 
 /** `campaignRecipients`: who it went to, optionally of one status (the page lists the failed ones). */
-export async function listRecipients(ctx: Ctx, rawInput: unknown): Promise<{ items: CampaignRecipientRow[]; total: number; page: number; limit: number }> {
+export async function listRecipients(ctx: Ctx, rawInput: DomainInput<typeof recipientsSchema>): Promise<{ items: CampaignRecipientRow[]; total: number; page: number; limit: number }> {
   const input = parseInput(recipientsSchema, rawInput);
   const campaign = await requireCampaign(ctx, input.campaignId);
   const where = and(eq(campaignRecipients.campaignId, campaign.id), input.status ? eq(campaignRecipients.status, input.status) : undefined);

@@ -5,7 +5,7 @@ import { emailAttachments, emailLog, type EmailLogRow } from "#server/db/schema"
 import { resendLoggedEmail } from "#server/email/send";
 import { Conflict, NotFound } from "#server/errors";
 import { requireCapability } from "#server/organizations/permissions";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { isUnsubscribed } from "./unsubscribe";
 
 /*
@@ -42,7 +42,7 @@ const itemColumns = {
 };
 
 /** `emailLog`: newest first, optionally only those to an address containing `search`. */
-export async function listEmailLog(ctx: Ctx, rawInput: unknown): Promise<{ items: EmailLogItem[]; total: number; page: number; limit: number }> {
+export async function listEmailLog(ctx: Ctx, rawInput: DomainInput<typeof listSchema>): Promise<{ items: EmailLogItem[]; total: number; page: number; limit: number }> {
   const input = parseInput(listSchema, rawInput);
   await requireCapability(ctx, input.organizationId, "emails:read");
   const search = input.search?.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);

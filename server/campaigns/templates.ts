@@ -10,7 +10,7 @@ import { emailLayout, escapeHtml } from "#server/email/templates";
 import { appUrl } from "#server/env";
 import { Conflict, Invalid, NotFound, Unauthenticated } from "#server/errors";
 import { requireCapability } from "#server/organizations/permissions";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { fillHtml, fillText, markdownToHtml, markdownToText, type TemplateValues } from "./render";
 import { unsubscribeHeaders, unsubscribeUrl } from "./unsubscribe";
 import { brand } from "../../tailwind.config";
@@ -67,7 +67,7 @@ export async function getTemplate(ctx: Ctx, templateId: string): Promise<EmailTe
   return template;
 }
 
-export async function createTemplate(ctx: Ctx, rawInput: unknown): Promise<EmailTemplateRow> {
+export async function createTemplate(ctx: Ctx, rawInput: DomainInput<typeof templateSchema>): Promise<EmailTemplateRow> {
   const input = parseInput(templateSchema, rawInput);
   await requireCapability(ctx, input.organizationId, "campaigns:manage");
   const [row] = await ctx.db
@@ -77,7 +77,7 @@ export async function createTemplate(ctx: Ctx, rawInput: unknown): Promise<Email
   return row;
 }
 
-export async function updateTemplate(ctx: Ctx, rawInput: unknown): Promise<EmailTemplateRow> {
+export async function updateTemplate(ctx: Ctx, rawInput: DomainInput<typeof updateSchema>): Promise<EmailTemplateRow> {
   const input = parseInput(updateSchema, rawInput);
   const template = await getTemplate(ctx, input.id);
   const [row] = await ctx.db.update(emailTemplates).set({ name: input.name, subject: input.subject, body: input.body, updatedAt: ctx.now }).where(eq(emailTemplates.id, template.id)).returning();
@@ -177,7 +177,7 @@ async function previewValues(ctx: Ctx, organizationId: string, eventId: string |
 }
 
 /** `previewEmailTemplate`: what the email looks like (checked like a save; nothing is stored nor sent). */
-export async function previewTemplate(ctx: Ctx, rawInput: unknown): Promise<RenderedEmail> {
+export async function previewTemplate(ctx: Ctx, rawInput: DomainInput<typeof previewSchema>): Promise<RenderedEmail> {
   const input = parseInput(previewSchema, rawInput);
   await requireCapability(ctx, input.organizationId, "campaigns:manage");
   const values = await previewValues(ctx, input.organizationId, input.eventId);
@@ -189,7 +189,7 @@ export async function previewTemplate(ctx: Ctx, rawInput: unknown): Promise<Rend
  * signed-in person only, never to anyone else. It carries a real
  * unsubscribe link for that address, to try it.
  */
-export async function sendTestEmail(ctx: Ctx, rawInput: unknown): Promise<{ to: string }> {
+export async function sendTestEmail(ctx: Ctx, rawInput: DomainInput<typeof previewSchema>): Promise<{ to: string }> {
   const input = parseInput(previewSchema, rawInput);
   if (ctx.actor.kind !== "user") throw new Unauthenticated();
   await requireCapability(ctx, input.organizationId, "campaigns:manage");

@@ -10,7 +10,7 @@ import { Conflict, Invalid, NotFound } from "#server/errors";
 import { dateTimeSchema, moneySchema } from "#server/events/schemas";
 import { recordAudit } from "#server/organizations/audit";
 import { requireCapability } from "#server/organizations/permissions";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { isUniqueViolation } from "#server/db/errors";
 import { discountFor, type DiscountLine } from "#common/pricing";
 
@@ -160,9 +160,11 @@ async function checkTicketTypes(ctx: Ctx, eventId: string, ids: string[]): Promi
 
 const createSchema = couponFields.extend({ eventId: z.string({ error: COUPON_MESSAGES.event }).min(1, COUPON_MESSAGES.event) });
 
+const createCouponSchema = z.object({ eventId: z.string({ error: COUPON_MESSAGES.event }).min(1, COUPON_MESSAGES.event) });
+
 /** `createCoupon(input)`: a new active coupon for one of the organization's events. */
-export async function createCoupon(ctx: Ctx, input: unknown): Promise<CouponRow> {
-  const { eventId } = parseInput(z.object({ eventId: z.string({ error: COUPON_MESSAGES.event }).min(1, COUPON_MESSAGES.event) }), input);
+export async function createCoupon(ctx: Ctx, input: DomainInput<typeof createSchema>): Promise<CouponRow> {
+  const { eventId } = parseInput(createCouponSchema, input);
   const event = await requireEventOf(ctx, eventId);
   const { data, value } = parseCoupon(createSchema, input);
   const ticketTypeIds = await checkTicketTypes(ctx, event.id, data.ticketTypeIds);
@@ -199,7 +201,7 @@ const updateSchema = z.object({ id: z.string() }).passthrough();
  * clears maxUses / validFrom / validUntil. The use limit is lowered in the
  * same UPDATE that checks it is not below the uses already taken.
  */
-export async function updateCoupon(ctx: Ctx, input: unknown): Promise<CouponRow> {
+export async function updateCoupon(ctx: Ctx, input: { id?: string | null } & Omit<DomainInput<typeof createSchema>, "eventId">): Promise<CouponRow> {
   const { id, ...changes } = parseInput(updateSchema, input) as { id: string } & Record<string, unknown>;
   const current = await requireCoupon(ctx, id);
   const has = (key: string) => Object.prototype.hasOwnProperty.call(changes, key) && changes[key] !== undefined;
@@ -255,7 +257,7 @@ const statusSchema = z.object({
 });
 
 /** `setCouponStatus(input: { id, status })`: pause, resume or delete (final; frees the code for a new coupon). */
-export async function setCouponStatus(ctx: Ctx, input: unknown): Promise<CouponRow> {
+export async function setCouponStatus(ctx: Ctx, input: DomainInput<typeof statusSchema>): Promise<CouponRow> {
   const data = parseInput(statusSchema, input);
   if (!uuid.safeParse(data.id).success) throw new NotFound(COUPON_MESSAGES.notFound);
   const [coupon] = await ctx.db.select().from(coupons).where(eq(coupons.id, data.id));
@@ -287,7 +289,7 @@ export type CouponListItem = CouponRow & { event: { id: string; name: string; sl
  * `coupons(eventId or organizationId)`: the organization's coupons (deleted
  * ones left out), newest first, optionally of one event.
  */
-export async function listCoupons(ctx: Ctx, input: unknown): Promise<{ items: CouponListItem[]; total: number; page: number; limit: number }> {
+export async function listCoupons(ctx: Ctx, input: DomainInput<typeof listSchema>): Promise<{ items: CouponListItem[]; total: number; page: number; limit: number }> {
   const data = parseInput(listSchema, input);
   let organizationId = data.organizationId;
   let eventId = data.eventId || undefined;

@@ -9,7 +9,7 @@ import { Conflict, Invalid, NotFound } from "#server/errors";
 import { recordAudit } from "#server/organizations/audit";
 import { requireCapability, type Capability } from "#server/organizations/permissions";
 import { slugify, SLUG_PATTERN } from "#server/organizations/slugs";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { isUniqueViolation } from "#server/db/errors";
 import {
   customFieldInput,
@@ -75,7 +75,7 @@ function changedEvent(eventId: string | undefined) {
   if (eventId) eventChanged(eventId);
 }
 
-export async function createEvent(ctx: Ctx, input: unknown) {
+export async function createEvent(ctx: Ctx, input: DomainInput<typeof createEventSchema>) {
   const data = parseInput(createEventSchema, input);
   await requireCapability(ctx, data.organizationId, "events:manage");
   const slug = data.slug ?? (await uniqueEventSlug(ctx, data.name));
@@ -114,7 +114,7 @@ export async function createEvent(ctx: Ctx, input: unknown) {
 export const updateEventSchema = z.object({ id: uuid, ...eventFields });
 
 /** `updateEvent`: the event's own fields (dates and tickets have their own calls). */
-export async function updateEvent(ctx: Ctx, input: unknown) {
+export async function updateEvent(ctx: Ctx, input: DomainInput<typeof updateEventSchema>) {
   const data = parseInput(updateEventSchema, input);
   const current = await requireEvent(ctx, data.id);
   const { id, ...fields } = data;
@@ -129,12 +129,14 @@ export async function updateEvent(ctx: Ctx, input: unknown) {
   return updated;
 }
 
+const setEventStatusSchema = z.object({ id: uuid, status: statusSchema });
+
 /**
  * active: on sale; paused: visible, nothing on sale; deleted: gone for buyers,
  * kept for records (orders and tickets keep pointing at it).
  */
-export async function setEventStatus(ctx: Ctx, input: unknown) {
-  const data = parseInput(z.object({ id: uuid, status: statusSchema }), input);
+export async function setEventStatus(ctx: Ctx, input: DomainInput<typeof setEventStatusSchema>) {
+  const data = parseInput(setEventStatusSchema, input);
   const event = await requireEvent(ctx, data.id);
   if (event.status === "deleted") throw new Conflict("Un evento eliminado no se puede reactivar.");
   const [updated] = await ctx.db.update(events).set({ status: data.status, updatedAt: ctx.now }).where(eq(events.id, data.id)).returning();
@@ -143,9 +145,11 @@ export async function setEventStatus(ctx: Ctx, input: unknown) {
   return updated;
 }
 
+const acceptServiceConditionsSchema = z.object({ eventId: uuid });
+
 /** `/organizacion/condiciones-de-servicio/{eventId}`: the organizer accepts our fee before selling. */
-export async function acceptServiceConditions(ctx: Ctx, input: unknown) {
-  const { eventId } = parseInput(z.object({ eventId: uuid }), input);
+export async function acceptServiceConditions(ctx: Ctx, input: DomainInput<typeof acceptServiceConditionsSchema>) {
+  const { eventId } = parseInput(acceptServiceConditionsSchema, input);
   await requireEvent(ctx, eventId);
   const [updated] = await ctx.db
     .update(events)
@@ -161,9 +165,11 @@ export const PUBLISH_MESSAGES = {
   tickets: "El evento necesita al menos un tipo de ticket activo",
 } as const;
 
+const publishEventSchema = z.object({ id: uuid });
+
 /** Publishing puts a draft in the catalogue; it needs accepted conditions, a date and a ticket type. */
-export async function publishEvent(ctx: Ctx, input: unknown) {
-  const { id } = parseInput(z.object({ id: uuid }), input);
+export async function publishEvent(ctx: Ctx, input: DomainInput<typeof publishEventSchema>) {
+  const { id } = parseInput(publishEventSchema, input);
   const event = await requireEvent(ctx, id);
   const problems: string[] = [];
   if (!event.serviceConditionsAcceptedAt) problems.push(PUBLISH_MESSAGES.conditions);
@@ -188,8 +194,10 @@ export async function publishEvent(ctx: Ctx, input: unknown) {
   return updated;
 }
 
-export async function addEventDate(ctx: Ctx, input: unknown) {
-  const data = parseInput(z.object({ eventId: uuid }).and(eventDateInput), input);
+const addEventDateSchema = z.object({ eventId: uuid }).and(eventDateInput);
+
+export async function addEventDate(ctx: Ctx, input: DomainInput<typeof addEventDateSchema>) {
+  const data = parseInput(addEventDateSchema, input);
   const event = await requireEvent(ctx, data.eventId);
   const [row] = await ctx.db
     .insert(eventDates)
@@ -209,8 +217,10 @@ export async function requireEventDate(ctx: Ctx, id: string) {
   return row;
 }
 
-export async function updateEventDate(ctx: Ctx, input: unknown) {
-  const data = parseInput(z.object({ id: uuid }).and(eventDateInput), input);
+const updateEventDateSchema = z.object({ id: uuid }).and(eventDateInput);
+
+export async function updateEventDate(ctx: Ctx, input: DomainInput<typeof updateEventDateSchema>) {
+  const data = parseInput(updateEventDateSchema, input);
   const current = await requireEventDate(ctx, data.id);
   const [row] = await ctx.db
     .update(eventDates)
@@ -222,8 +232,10 @@ export async function updateEventDate(ctx: Ctx, input: unknown) {
   return row;
 }
 
-export async function setEventDateStatus(ctx: Ctx, input: unknown) {
-  const data = parseInput(z.object({ id: uuid, status: statusSchema }), input);
+const setEventDateStatusSchema = z.object({ id: uuid, status: statusSchema });
+
+export async function setEventDateStatus(ctx: Ctx, input: DomainInput<typeof setEventDateStatusSchema>) {
+  const data = parseInput(setEventDateStatusSchema, input);
   const current = await requireEventDate(ctx, data.id);
   const [row] = await ctx.db.update(eventDates).set({ status: data.status, updatedAt: ctx.now }).where(eq(eventDates.id, data.id)).returning();
   changedEvent(row?.eventId);
@@ -242,8 +254,10 @@ async function assertDateBelongs(ctx: Ctx, eventId: string, eventDateId: string 
   if (!row) throw new Invalid({ eventDateId: ["Esa fecha no es de este evento"] });
 }
 
-export async function createTicketType(ctx: Ctx, input: unknown) {
-  const data = parseInput(z.object({ eventId: uuid, ...ticketTypeFields }).superRefine(ticketTypeRefinements), input);
+const createTicketTypeSchema = z.object({ eventId: uuid, ...ticketTypeFields }).superRefine(ticketTypeRefinements);
+
+export async function createTicketType(ctx: Ctx, input: DomainInput<typeof createTicketTypeSchema>) {
+  const data = parseInput(createTicketTypeSchema, input);
   const event = await requireEvent(ctx, data.eventId);
   await assertDateBelongs(ctx, data.eventId, data.eventDateId);
   const [{ next }] = await ctx.db
@@ -268,9 +282,11 @@ export async function requireTicketType(ctx: Ctx, id: string) {
   return { ...row, organizationId: event.organizationId };
 }
 
+const updateTicketTypeSchema = z.object({ id: uuid, status: statusSchema.optional(), ...ticketTypeFields }).superRefine(ticketTypeRefinements);
+
 /** Edits a ticket type; stock can never go below what is already sold (the check runs in the UPDATE itself). */
-export async function updateTicketType(ctx: Ctx, input: unknown) {
-  const data = parseInput(z.object({ id: uuid, status: statusSchema.optional(), ...ticketTypeFields }).superRefine(ticketTypeRefinements), input);
+export async function updateTicketType(ctx: Ctx, input: DomainInput<typeof updateTicketTypeSchema>) {
+  const data = parseInput(updateTicketTypeSchema, input);
   const current = await requireTicketType(ctx, data.id);
   await assertDateBelongs(ctx, current.eventId, data.eventDateId);
   const { id, ...fields } = data;
@@ -293,9 +309,11 @@ export async function updateTicketType(ctx: Ctx, input: unknown) {
   return row;
 }
 
+const addTicketStockSchema = z.object({ id: uuid, quantity: intSchema(1, 1_000_000) });
+
 /** `/organizacion/agregar-entradas` and `addTicketStock`: one conditional increment, safe next to live sales. */
-export async function addTicketStock(ctx: Ctx, input: unknown) {
-  const data = parseInput(z.object({ id: uuid, quantity: intSchema(1, 1_000_000) }), input);
+export async function addTicketStock(ctx: Ctx, input: DomainInput<typeof addTicketStockSchema>) {
+  const data = parseInput(addTicketStockSchema, input);
   const current = await requireTicketType(ctx, data.id);
   const [row] = await ctx.db
     .update(ticketTypes)
@@ -307,8 +325,10 @@ export async function addTicketStock(ctx: Ctx, input: unknown) {
   return row;
 }
 
-export async function setTicketTypeStatus(ctx: Ctx, input: unknown) {
-  const data = parseInput(z.object({ id: uuid, status: statusSchema }), input);
+const setTicketTypeStatusSchema = z.object({ id: uuid, status: statusSchema });
+
+export async function setTicketTypeStatus(ctx: Ctx, input: DomainInput<typeof setTicketTypeStatusSchema>) {
+  const data = parseInput(setTicketTypeStatusSchema, input);
   const current = await requireTicketType(ctx, data.id);
   const [row] = await ctx.db.update(ticketTypes).set({ status: data.status, updatedAt: ctx.now }).where(eq(ticketTypes.id, data.id)).returning();
   changedEvent(row?.eventId);
@@ -316,9 +336,11 @@ export async function setTicketTypeStatus(ctx: Ctx, input: unknown) {
   return row;
 }
 
+const setEventPixelSchema = z.object({ eventId: uuid, pixelId: pixelIdSchema });
+
 /** `/organizacion/marketing-pixel`: digits only, empty removes it. */
-export async function setEventPixel(ctx: Ctx, input: unknown) {
-  const data = parseInput(z.object({ eventId: uuid, pixelId: pixelIdSchema }), input);
+export async function setEventPixel(ctx: Ctx, input: DomainInput<typeof setEventPixelSchema>) {
+  const data = parseInput(setEventPixelSchema, input);
   const event = await requireEvent(ctx, data.eventId, "pixel:manage");
   const [row] = await ctx.db
     .update(events)
@@ -329,9 +351,11 @@ export async function setEventPixel(ctx: Ctx, input: unknown) {
   return row;
 }
 
+const setPresaleCodeSchema = z.object({ eventId: uuid, presaleCode: z.string().trim().max(30) });
+
 /** Presale code buyers type to unlock presale tickets; empty removes it. */
-export async function setPresaleCode(ctx: Ctx, input: unknown) {
-  const data = parseInput(z.object({ eventId: uuid, presaleCode: z.string().trim().max(30) }), input);
+export async function setPresaleCode(ctx: Ctx, input: DomainInput<typeof setPresaleCodeSchema>) {
+  const data = parseInput(setPresaleCodeSchema, input);
   const event = await requireEvent(ctx, data.eventId);
   const [row] = await ctx.db
     .update(events)
@@ -344,17 +368,16 @@ export async function setPresaleCode(ctx: Ctx, input: unknown) {
   return row;
 }
 
+const setCustomFieldsSchema = z.object({
+  eventId: uuid,
+  fields: z.array(customFieldInput).max(20, "Hasta 20 campos"),
+  /** The checkout asks each ticket's holder (left as it is when absent). */
+  oneHolderPerTicket: z.boolean().optional(),
+});
+
 /** `/organizacion/eventos/{slug}/campos-personalizados`: replaces the event's attendee fields. */
-export async function setCustomFields(ctx: Ctx, input: unknown) {
-  const data = parseInput(
-    z.object({
-      eventId: uuid,
-      fields: z.array(customFieldInput).max(20, "Hasta 20 campos"),
-      /** The checkout asks each ticket's holder (left as it is when absent). */
-      oneHolderPerTicket: z.boolean().optional(),
-    }),
-    input,
-  );
+export async function setCustomFields(ctx: Ctx, input: DomainInput<typeof setCustomFieldsSchema>) {
+  const data = parseInput(setCustomFieldsSchema, input);
   const event = await requireEvent(ctx, data.eventId);
   return ctx.db.transaction(async (tx) => {
     await recordAudit(tx, ctx, { organizationId: event.organizationId, action: "event.custom-fields", targetId: event.id, data: { name: event.name, fields: data.fields.map((f) => f.label), oneHolderPerTicket: data.oneHolderPerTicket } });

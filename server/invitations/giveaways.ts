@@ -12,7 +12,7 @@ import { eventDates, events, giveawayRows, giveaways, orders, ticketTypes } from
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { requireEvent } from "#server/events/events";
 import { enqueue } from "#server/jobs/queue";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { guestDocumentSchema, guestNameSchema, invitationDate, invitationTarget, issueGiftOrder } from "./invitations";
 
 /*
@@ -212,7 +212,7 @@ const previewSchema = z.object({
  * (nothing is sent). File-level problems (not a CSV, no header, too big) are
  * an Invalid on `file`; row problems are in the rows.
  */
-export async function previewGiveaway(ctx: Ctx, rawInput: unknown): Promise<GiveawayRow> {
+export async function previewGiveaway(ctx: Ctx, rawInput: DomainInput<typeof previewSchema>): Promise<GiveawayRow> {
   const input = parseInput(previewSchema, rawInput);
   const { event, dates, tickets } = await invitationTarget(ctx, input.eventId, null);
   const date = invitationDate({ eventDateId: null }, dates, input.eventDateId, ctx.now);
@@ -436,7 +436,7 @@ const rowsSchema = z.object({
 /** `giveawayRows`: the rows of a giveaway in file order, optionally of one status (problems first is the page's choice). */
 export async function listGiveawayRows(
   ctx: Ctx,
-  rawInput: unknown
+  rawInput: DomainInput<typeof rowsSchema>
 ): Promise<{
   items: GiveawayLineRow[];
   total: number;

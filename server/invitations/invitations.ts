@@ -16,7 +16,7 @@ import { newOrderCode, serviceFeeOf } from "#server/orders/orders";
 import { requireCapability } from "#server/organizations/permissions";
 import { holdStock, releaseOrderStock, releaseStock } from "#server/stock/stock";
 import { issueTicketsForOrder, SEND_TICKETS_EMAIL_JOB } from "#server/tickets/issue";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 
 /*
  * Invitations (DESIGN.md §4, docs/invitations.md): complimentary tickets an
@@ -234,7 +234,7 @@ export async function invitationTarget(ctx: Ctx, eventId: string, ticketTypeId: 
  * `sendInvitation`: complimentary tickets for one person. Out of stock is a
  * Conflict naming the ticket type and what is left.
  */
-export async function sendInvitation(ctx: Ctx, rawInput: unknown): Promise<OrderRow> {
+export async function sendInvitation(ctx: Ctx, rawInput: DomainInput<typeof invitationSchema>): Promise<OrderRow> {
   const input = parseInput(invitationSchema, rawInput);
   const { event, dates, ticket } = await invitationTarget(ctx, input.eventId, input.ticketTypeId);
   if (!ticket) throw new Invalid({ ticketTypeId: [INVITATION_MESSAGES.ticketType] });
@@ -375,7 +375,7 @@ export interface InvitationView {
 /** `invitations`: the organization's gift orders, newest first, optionally for one event or matching a name, email or DNI. */
 export async function listInvitations(
   ctx: Ctx,
-  rawInput: unknown
+  rawInput: DomainInput<typeof listSchema>
 ): Promise<{
   items: InvitationView[];
   total: number;

@@ -5,7 +5,7 @@ import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { ledgerEntries, orders, type LedgerKind } from "#server/db/schema";
 import { requireCapability } from "#server/organizations/permissions";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 
 
 /*
@@ -117,7 +117,7 @@ const ledgerPageSchema = z.object({
  * transfers they collected themselves) and the entries, newest first, with
  * the code of the order each belongs to. Owners and admins only (money:manage).
  */
-export async function getOrganizationLedger(ctx: Ctx, rawInput: unknown) {
+export async function getOrganizationLedger(ctx: Ctx, rawInput: DomainInput<typeof ledgerPageSchema>) {
   const input = parseInput(ledgerPageSchema, rawInput);
   await requireCapability(ctx, input.organizationId, "money:manage");
   const mine = eq(ledgerEntries.organizationId, input.organizationId);

@@ -11,7 +11,7 @@ import { requireEvent } from "#server/events/events";
 import { intSchema, moneySchema, statusSchema } from "#server/events/schemas";
 import { storedImageUrlSchema } from "#server/media/images";
 import { stockAtLeastSold } from "#server/stock/stock";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 
 /*
  * The event's menu (DESIGN.md §4 Menu, decision 106): consumables — drinks,
@@ -122,7 +122,7 @@ function columnsOf(data: z.output<typeof createMenuItemSchema>) {
 }
 
 /** `createMenuItem`: a consumable on the event's menu, last in the order. */
-export async function createMenuItem(ctx: Ctx, rawInput: unknown): Promise<MenuItemView> {
+export async function createMenuItem(ctx: Ctx, rawInput: DomainInput<typeof createMenuItemSchema>): Promise<MenuItemView> {
   const data = parseInput(createMenuItemSchema, rawInput);
   await requireEvent(ctx, data.eventId, "events:manage");
   const [{ next }] = await ctx.db
@@ -138,7 +138,7 @@ export async function createMenuItem(ctx: Ctx, rawInput: unknown): Promise<MenuI
 }
 
 /** `updateMenuItem`: stock never below what is sold or held (checked in the UPDATE itself, as for tickets). */
-export async function updateMenuItem(ctx: Ctx, rawInput: unknown): Promise<MenuItemView> {
+export async function updateMenuItem(ctx: Ctx, rawInput: DomainInput<typeof updateMenuItemSchema>): Promise<MenuItemView> {
   const data = parseInput(updateMenuItemSchema, rawInput);
   const current = toMenuItemView(await requireMenuItem(ctx, data.id));
   const merged = {
@@ -161,18 +161,22 @@ export async function updateMenuItem(ctx: Ctx, rawInput: unknown): Promise<MenuI
   return toMenuItemView(row);
 }
 
+const setMenuItemStatusSchema = z.object({ id: uuid, status: statusSchema });
+
 /** `setMenuItemStatus`: pause (not sold for now), resume, or delete (gone from the menu; sold units stay valid). */
-export async function setMenuItemStatus(ctx: Ctx, rawInput: unknown): Promise<MenuItemView> {
-  const data = parseInput(z.object({ id: uuid, status: statusSchema }), rawInput);
+export async function setMenuItemStatus(ctx: Ctx, rawInput: DomainInput<typeof setMenuItemStatusSchema>): Promise<MenuItemView> {
+  const data = parseInput(setMenuItemStatusSchema, rawInput);
   await requireMenuItem(ctx, data.id);
   const [row] = await ctx.db.update(ticketTypes).set({ status: data.status, updatedAt: ctx.now }).where(eq(ticketTypes.id, data.id)).returning();
   eventChanged(row.eventId);
   return toMenuItemView(row);
 }
 
+const reorderMenuSchema = z.object({ eventId: uuid, ids: z.array(uuid).max(500) });
+
 /** `reorderMenu`: the menu in this order (ids of the event's items; any left out keep their place after these). */
-export async function reorderMenu(ctx: Ctx, rawInput: unknown): Promise<MenuItemView[]> {
-  const data = parseInput(z.object({ eventId: uuid, ids: z.array(uuid).max(500) }), rawInput);
+export async function reorderMenu(ctx: Ctx, rawInput: DomainInput<typeof reorderMenuSchema>): Promise<MenuItemView[]> {
+  const data = parseInput(reorderMenuSchema, rawInput);
   await requireEvent(ctx, data.eventId, "events:manage");
   const items = await menuRows(ctx, data.eventId);
   const wanted = data.ids.filter((id) => items.some((i) => i.id === id));
@@ -184,9 +188,11 @@ export async function reorderMenu(ctx: Ctx, rawInput: unknown): Promise<MenuItem
   return (await menuRows(ctx, data.eventId)).map(toMenuItemView);
 }
 
+const moveMenuItemSchema = z.object({ id: uuid, direction: z.enum(["up", "down"], { error: "Elegí subir o bajar." }) });
+
 /** `moveMenuItem`: one place up or down in the menu as it is now (the back office's arrows). */
-export async function moveMenuItem(ctx: Ctx, rawInput: unknown): Promise<MenuItemView[]> {
-  const data = parseInput(z.object({ id: uuid, direction: z.enum(["up", "down"], { error: "Elegí subir o bajar." }) }), rawInput);
+export async function moveMenuItem(ctx: Ctx, rawInput: DomainInput<typeof moveMenuItemSchema>): Promise<MenuItemView[]> {
+  const data = parseInput(moveMenuItemSchema, rawInput);
   const item = await requireMenuItem(ctx, data.id);
   const ids = (await menuRows(ctx, item.eventId)).map((r) => r.id);
   const at = ids.indexOf(item.id);

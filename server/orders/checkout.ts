@@ -25,7 +25,7 @@ export interface CheckoutStarted {
  */
 export async function startCheckout(
   ctx: Ctx,
-  input: unknown,
+  input: Parameters<typeof createOrder>[1],
 ): Promise<CheckoutStarted> {
   const { order, billing } = await createOrder(ctx, input);
   const accessToken = billingAccessToken(billing.id);

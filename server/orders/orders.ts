@@ -31,7 +31,7 @@ import { issueTicketsForOrder } from "#server/tickets/issue";
 import { couponForOrder, recordCouponUse, releaseCouponUse, takeCouponUse } from "#server/coupons/coupons";
 import { referrerForEvent } from "#server/promoters/attribution";
 import { requireCapability } from "#server/organizations/permissions";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { checkTicketSelection, SELECTION_MESSAGES } from "./rules";
 import { isBillingAccessToken } from "./access";
 import { displayStatus } from "./status";
@@ -121,7 +121,7 @@ function invalid(fieldErrors: Record<string, string[]>): never {
  * job that expires the hold. Out of stock is a Conflict naming the ticket.
  * A free order (total 0) is billed at once with an approved "free" billing.
  */
-export async function createOrder(ctx: Ctx, rawInput: unknown): Promise<{ order: OrderRow & { items: OrderItemRow[] }; billing: BillingRow }> {
+export async function createOrder(ctx: Ctx, rawInput: DomainInput<typeof createOrderSchema>): Promise<{ order: OrderRow & { items: OrderItemRow[] }; billing: BillingRow }> {
   const input = parseInput(createOrderSchema, rawInput);
   const unlock = { accessCode: input.accessCode, presaleCode: input.presaleCode };
 

@@ -6,7 +6,7 @@ import type { Ctx } from "#server/context";
 import { memberships, organizations, users } from "#server/db/schema";
 import { Invalid, NotFound, Unauthenticated } from "#server/errors";
 import { storedImageUrlSchema } from "#server/media/images";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { requireCapability } from "./permissions";
 import { SLUG_MESSAGES, slugProblem, slugify } from "./slugs";
 import { isUniqueViolation } from "#server/db/errors";
@@ -39,7 +39,7 @@ export const updateOrganizationSchema = z.object({ ...organizationFields, id: z.
  * `/organizacion/por-crear`: the signed-in user creates an organization and
  * becomes its owner and a producer.
  */
-export async function createOrganization(ctx: Ctx, input: unknown): Promise<Organization> {
+export async function createOrganization(ctx: Ctx, input: DomainInput<typeof createOrganizationSchema>): Promise<Organization> {
   if (ctx.actor.kind !== "user") throw new Unauthenticated();
   const userId = ctx.actor.userId;
   const data = parseInput(createOrganizationSchema, input);
@@ -66,7 +66,7 @@ export async function createOrganization(ctx: Ctx, input: unknown): Promise<Orga
 }
 
 /** `/organizacion/detalle`: owners and admins edit the organization. */
-export async function updateOrganization(ctx: Ctx, input: unknown): Promise<Organization> {
+export async function updateOrganization(ctx: Ctx, input: DomainInput<typeof updateOrganizationSchema>): Promise<Organization> {
   const data = parseInput(updateOrganizationSchema, input);
   await requireCapability(ctx, data.id, "organization:manage");
   try {

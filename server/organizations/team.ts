@@ -8,7 +8,7 @@ import { emailLayout, escapeHtml } from "#server/email/templates";
 import { sendEmail } from "#server/email/send";
 import { appUrl } from "#server/env";
 import { Conflict, Forbidden, NotFound, Unauthenticated } from "#server/errors";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { joinPromoterGroup } from "#server/promoters/membership";
 import { requireSecondFactor } from "#server/accounts/two-factor";
 import { CAPABILITIES, requireCapability, type Capability } from "./permissions";
@@ -96,7 +96,7 @@ export async function listTeam(ctx: Ctx, organizationId: string) {
 const inviteSchema = z.object({ organizationId: z.string().uuid(), email: emailSchema, role: roleSchema });
 
 /** Emails a one-time link to join with `role` (a pending invitation to the same email is replaced). */
-export async function inviteMember(ctx: Ctx, input: unknown) {
+export async function inviteMember(ctx: Ctx, input: DomainInput<typeof inviteSchema>) {
   const data = parseInput(inviteSchema, input);
   const actorRole = await requireCapability(ctx, data.organizationId, "members:manage");
   if (!mayGrant(actorRole, data.role)) throw new Forbidden("Solo un dueño puede sumar dueños o admins.");
@@ -231,7 +231,7 @@ async function ownerCount(ctx: Ctx, organizationId: string): Promise<number> {
 
 const changeRoleSchema = z.object({ organizationId: z.string().uuid(), userId: z.string(), role: roleSchema });
 
-export async function changeMemberRole(ctx: Ctx, input: unknown) {
+export async function changeMemberRole(ctx: Ctx, input: DomainInput<typeof changeRoleSchema>) {
   const data = parseInput(changeRoleSchema, input);
   const actorRole = await requireCapability(ctx, data.organizationId, "members:manage");
   const member = await memberOf(ctx, data.organizationId, data.userId);

@@ -10,7 +10,7 @@ import { appUrl, authSecret, env, paymentsMode } from "#server/env";
 import { Conflict, Forbidden, Invalid, Unauthenticated } from "#server/errors";
 import { enqueue } from "#server/jobs/queue";
 import { requireCapability } from "#server/organizations/permissions";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { mercadoPagoRequest } from "./mercadopago-http";
 import { decryptSecret as decrypt, encryptSecret as encrypt } from "#server/auth/encryption";
 import { requireSecondFactor } from "#server/accounts/two-factor";
@@ -189,7 +189,7 @@ export interface MercadoPagoConnection {
 }
 
 /** What /organizacion/metodos-de-pago shows. Needs `money:manage`. */
-export async function getMercadoPagoConnection(ctx: Ctx, input: unknown): Promise<MercadoPagoConnection> {
+export async function getMercadoPagoConnection(ctx: Ctx, input: DomainInput<typeof organizationInput>): Promise<MercadoPagoConnection> {
   const { organizationId } = parseInput(organizationInput, input);
   await requireCapability(ctx, organizationId, "money:manage");
   const account = await accountForOrganization(ctx.db, organizationId);
@@ -215,7 +215,7 @@ export async function getMercadoPagoConnection(ctx: Ctx, input: unknown): Promis
  * signed state naming the organization and the member who asked (checked
  * again on the way back, so another person's browser cannot complete it).
  */
-export async function startMercadoPagoConnection(ctx: Ctx, input: unknown): Promise<{ url: string }> {
+export async function startMercadoPagoConnection(ctx: Ctx, input: DomainInput<typeof organizationInput>): Promise<{ url: string }> {
   const { organizationId } = parseInput(organizationInput, input);
   await requireCapability(ctx, organizationId, "money:manage");
   if (ctx.actor.kind !== "user") throw new Unauthenticated();
@@ -254,7 +254,7 @@ export const CONNECT_FAILED = "Mercado Pago no confirmó la conexión. Probá de
  * the code at POST /oauth/token and stores the tokens encrypted. Reconnecting
  * replaces the previous account. Returns the organization, for the redirect.
  */
-export async function finishMercadoPagoConnection(ctx: Ctx, input: unknown): Promise<{ organizationId: string; mpUserId: string }> {
+export async function finishMercadoPagoConnection(ctx: Ctx, input: DomainInput<typeof callbackInput>): Promise<{ organizationId: string; mpUserId: string }> {
   const { code, state: rawState, error } = parseInput(callbackInput, input);
   if (ctx.actor.kind !== "user") throw new Unauthenticated();
   const state = verifyOAuthState(rawState, ctx.now);
@@ -289,7 +289,7 @@ export async function finishMercadoPagoConnection(ctx: Ctx, input: unknown): Pro
 }
 
 /** "Desconectar": forgets the tokens; new checkouts use the platform's account. True when there was one. */
-export async function disconnectMercadoPago(ctx: Ctx, input: unknown): Promise<boolean> {
+export async function disconnectMercadoPago(ctx: Ctx, input: DomainInput<typeof organizationInput>): Promise<boolean> {
   const { organizationId } = parseInput(organizationInput, input);
   await requireCapability(ctx, organizationId, "money:manage");
   const deleted = await ctx.db.delete(mercadopagoAccounts).where(eq(mercadopagoAccounts.organizationId, organizationId)).returning({ id: mercadopagoAccounts.id, mpUserId: mercadopagoAccounts.mpUserId });

@@ -10,7 +10,7 @@ import type { DbOrTx } from "#server/db/client";
 import { bankAccounts } from "#server/db/schema";
 import { Invalid, NotFound } from "#server/errors";
 import { requireCapability } from "#server/organizations/permissions";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { isUniqueViolation } from "#server/db/errors";
 
 /**
@@ -88,7 +88,7 @@ export async function getBankAccount(ctx: Ctx, id: string): Promise<BankAccountR
  * typed. The organization's first account is the one for ticket transfers;
  * marking another one unmarks the previous, in the same transaction.
  */
-export async function createBankAccount(ctx: Ctx, rawInput: unknown): Promise<BankAccountRow> {
+export async function createBankAccount(ctx: Ctx, rawInput: DomainInput<typeof createBankAccountSchema>): Promise<BankAccountRow> {
   const input = parseInput(createBankAccountSchema, rawInput);
   await requireCapability(ctx, input.organizationId, "money:manage");
   const bankName = bankNameFor(input);
@@ -124,7 +124,7 @@ export async function createBankAccount(ctx: Ctx, rawInput: unknown): Promise<Ba
 }
 
 /** `updateBankAccount(input: { id, … })`: every field again (a form posts them all). */
-export async function updateBankAccount(ctx: Ctx, rawInput: unknown): Promise<BankAccountRow> {
+export async function updateBankAccount(ctx: Ctx, rawInput: DomainInput<typeof updateBankAccountSchema>): Promise<BankAccountRow> {
   const input = parseInput(updateBankAccountSchema, rawInput);
   const current = await getAccount(ctx, input.id);
   await requireCapability(ctx, current.organizationId, "money:manage");
@@ -149,13 +149,15 @@ export async function updateBankAccount(ctx: Ctx, rawInput: unknown): Promise<Ba
   }
 }
 
+const deleteBankAccountSchema = z.object({ id: uuid });
+
 /**
  * `deleteBankAccount(input: { id })`: the account disappears from every list
  * but its row stays (deletedAt), so transfers and withdrawals that named it
  * keep their record. Deleting it twice is not an error.
  */
-export async function deleteBankAccount(ctx: Ctx, rawInput: unknown): Promise<{ id: string }> {
-  const { id } = parseInput(z.object({ id: uuid }), rawInput);
+export async function deleteBankAccount(ctx: Ctx, rawInput: DomainInput<typeof deleteBankAccountSchema>): Promise<{ id: string }> {
+  const { id } = parseInput(deleteBankAccountSchema, rawInput);
   const [row] = await ctx.db.select().from(bankAccounts).where(eq(bankAccounts.id, id));
   if (!row) throw new NotFound(BANK_ACCOUNT_MESSAGES.notFound);
   await requireCapability(ctx, row.organizationId, "money:manage");
@@ -168,9 +170,11 @@ export async function deleteBankAccount(ctx: Ctx, rawInput: unknown): Promise<{ 
   return { id };
 }
 
+const setTicketTransferAccountSchema = z.object({ id: uuid });
+
 /** Marks one account as the one buyers transfer to (the previous one is unmarked in the same transaction). */
-export async function setTicketTransferAccount(ctx: Ctx, rawInput: unknown): Promise<BankAccountRow> {
-  const { id } = parseInput(z.object({ id: uuid }), rawInput);
+export async function setTicketTransferAccount(ctx: Ctx, rawInput: DomainInput<typeof setTicketTransferAccountSchema>): Promise<BankAccountRow> {
+  const { id } = parseInput(setTicketTransferAccountSchema, rawInput);
   const current = await getAccount(ctx, id);
   await requireCapability(ctx, current.organizationId, "money:manage");
   return ctx.db.transaction(async (tx) => {

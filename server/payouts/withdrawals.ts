@@ -14,7 +14,7 @@ import { requireSecondFactor } from "#server/accounts/two-factor";
 import { recordAudit } from "#server/organizations/audit";
 import { moneySchema } from "#server/events/schemas";
 import { requireCapability, requirePlatformAdmin as requireAnyPlatformAdmin } from "#server/organizations/permissions";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 
 /*
  * Withdrawals (docs/payouts.md, decision 107). The ledger is the truth:
@@ -102,7 +102,7 @@ const requestSchema = z.object({
  * transaction, so two requests at the same moment are judged one after the
  * other against the balance the first one left.
  */
-export async function requestWithdrawal(ctx: Ctx, rawInput: unknown): Promise<WithdrawalRow> {
+export async function requestWithdrawal(ctx: Ctx, rawInput: DomainInput<typeof requestSchema>): Promise<WithdrawalRow> {
   const input = parseInput(requestSchema, rawInput);
   await requireCapability(ctx, input.organizationId, "money:manage");
   // Money leaving: only from a sign-in that proved the second factor (docs/api.md, two-factor sign-in).
@@ -173,21 +173,25 @@ export async function approveWithdrawal(ctx: Ctx, id: string): Promise<Withdrawa
   return row;
 }
 
+const markWithdrawalPaidSchema = z.object({ id: z.string(), transferReference: z.string().trim().min(3, WITHDRAWAL_MESSAGES.reference).max(100) });
+
 /** `markWithdrawalPaid` (platform admins): approved → paid, with the bank transfer's reference. */
-export async function markWithdrawalPaid(ctx: Ctx, rawInput: unknown): Promise<WithdrawalRow> {
+export async function markWithdrawalPaid(ctx: Ctx, rawInput: DomainInput<typeof markWithdrawalPaidSchema>): Promise<WithdrawalRow> {
   requirePlatformAdmin(ctx);
   await requireSecondFactor(ctx);
-  const input = parseInput(z.object({ id: z.string(), transferReference: z.string().trim().min(3, WITHDRAWAL_MESSAGES.reference).max(100) }), rawInput);
+  const input = parseInput(markWithdrawalPaidSchema, rawInput);
   const row = await transition(ctx.db, input.id, ["approved"], { status: "paid", paidAt: ctx.now, transferReference: input.transferReference, decidedByUserId: actorId(ctx), updatedAt: ctx.now });
   await recordAudit(ctx.db, ctx, { organizationId: row.organizationId, action: "withdrawal.paid", targetId: row.id, data: { amount: row.amount, transferReference: input.transferReference } });
   await notify(ctx, row, "paid");
   return row;
 }
 
+const rejectWithdrawalSchema = z.object({ id: z.string(), reason: z.string().trim().min(5, WITHDRAWAL_MESSAGES.reason).max(500) });
+
 /** `rejectWithdrawal` (platform admins): requested or approved → rejected; the amount goes back to the balance once. */
-export async function rejectWithdrawal(ctx: Ctx, rawInput: unknown): Promise<WithdrawalRow> {
+export async function rejectWithdrawal(ctx: Ctx, rawInput: DomainInput<typeof rejectWithdrawalSchema>): Promise<WithdrawalRow> {
   requirePlatformAdmin(ctx);
-  const input = parseInput(z.object({ id: z.string(), reason: z.string().trim().min(5, WITHDRAWAL_MESSAGES.reason).max(500) }), rawInput);
+  const input = parseInput(rejectWithdrawalSchema, rawInput);
   const row = await ctx.db.transaction(async (tx) => {
     const rejected = await transition(tx, input.id, ["requested", "approved"], { status: "rejected", rejectedAt: ctx.now, rejectionReason: input.reason, decidedByUserId: actorId(ctx), updatedAt: ctx.now });
     await tx.insert(ledgerEntries).values({
@@ -225,7 +229,7 @@ const listSchema = z.object({
  * `withdrawals`: an organization's (money:manage), or — for platform admins
  * without an organization — every organization's queue, newest first.
  */
-export async function listWithdrawals(ctx: Ctx, rawInput: unknown): Promise<WithdrawalView[]> {
+export async function listWithdrawals(ctx: Ctx, rawInput: DomainInput<typeof listSchema>): Promise<WithdrawalView[]> {
   const input = parseInput(listSchema, rawInput);
   if (input.organizationId) await requireCapability(ctx, input.organizationId, "money:manage");
   else requirePlatformAdmin(ctx);

@@ -13,7 +13,7 @@ import { Conflict, Invalid, NotFound } from "#server/errors";
 import { takeAttempt } from "#server/auth/rate-limit";
 import { recordAudit } from "#server/organizations/audit";
 import { requireCapability } from "#server/organizations/permissions";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { isValidCbu, normalizeCbu } from "#common/cbu";
 import { refundDoneEmail, refundPendingEmail, refundRejectedEmail, refundTransferredEmail, type RefundEmailData } from "./emails";
 import { refundApprovedBilling } from "./transitions";
@@ -204,7 +204,7 @@ export interface RefundPreview {
  * `previewRefund`: the first step of the withdrawal form (nothing happens yet). The same checks as
  * requestRefund; an order that already has an open request answers with it instead.
  */
-export async function previewRefund(ctx: Ctx, rawInput: unknown): Promise<{ open: RefundRequestRow } | { preview: RefundPreview }> {
+export async function previewRefund(ctx: Ctx, rawInput: DomainInput<typeof requestRefundSchema>): Promise<{ open: RefundRequestRow } | { preview: RefundPreview }> {
   const input = parseInput(requestRefundSchema, rawInput);
   const assessed = await assessRefund(ctx, input);
   if (assessed.kind === "open") return { open: assessed.request };
@@ -236,7 +236,7 @@ export async function previewRefund(ctx: Ctx, rawInput: unknown): Promise<{ open
  * request waits for the organizer. Asking again returns the open request.
  * The page asks for confirmation first (previewRefund); the API acts at once.
  */
-export async function requestRefund(ctx: Ctx, rawInput: unknown): Promise<{ request: RefundRequestRow; outcome: RefundOutcome; existing: boolean }> {
+export async function requestRefund(ctx: Ctx, rawInput: DomainInput<typeof requestRefundSchema>): Promise<{ request: RefundRequestRow; outcome: RefundOutcome; existing: boolean }> {
   const input = parseInput(requestRefundSchema, rawInput);
   const assessed = await assessRefund(ctx, input);
   if (assessed.kind === "open") return { request: assessed.request, outcome: assessed.request.status === "refunded" ? "refunded" : "pending", existing: true };
@@ -305,7 +305,7 @@ export async function refundRequestView(ctx: Ctx, request: RefundRequestRow) {
 export type RefundRequestView = Awaited<ReturnType<typeof refundRequestView>>;
 
 /** `refundRequest(code, email)`: the buyer looks a request up by its management code and email (rate limited). */
-export async function getRefundRequest(ctx: Ctx, rawInput: unknown): Promise<RefundRequestView> {
+export async function getRefundRequest(ctx: Ctx, rawInput: DomainInput<typeof lookupSchema>): Promise<RefundRequestView> {
   const input = parseInput(lookupSchema, rawInput);
   const email = input.email.toLowerCase();
   const limit = await takeAttempt(ctx.db, refundKeys(email, ctx.ip), ctx.now);
@@ -331,7 +331,7 @@ function deciderId(ctx: Ctx) {
  * time: organizers may be more generous than the law). Same path as the
  * automatic refund, in one transaction. Needs money:manage.
  */
-export async function approveRefund(ctx: Ctx, rawInput: unknown): Promise<RefundRequestView> {
+export async function approveRefund(ctx: Ctx, rawInput: DomainInput<typeof idSchema>): Promise<RefundRequestView> {
   const { id } = parseInput(idSchema, rawInput);
   const pending = await loadForOrganizer(ctx, id, "money:manage");
   const request = await ctx.db.transaction(async (tx) => {
@@ -355,7 +355,7 @@ export async function approveRefund(ctx: Ctx, rawInput: unknown): Promise<Refund
 }
 
 /** `rejectRefund`: the organizer says no, with a reason the buyer reads. Tickets stay valid. Needs money:manage. */
-export async function rejectRefund(ctx: Ctx, rawInput: unknown): Promise<RefundRequestView> {
+export async function rejectRefund(ctx: Ctx, rawInput: DomainInput<typeof rejectSchema>): Promise<RefundRequestView> {
   const input = parseInput(rejectSchema, rawInput);
   const pending = await loadForOrganizer(ctx, input.id, "money:manage");
   const [request] = await ctx.db
@@ -370,7 +370,7 @@ export async function rejectRefund(ctx: Ctx, rawInput: unknown): Promise<RefundR
 }
 
 /** `markRefundTransferred`: a bank-transfer refund was paid by hand to the buyer's CBU/CVU. Needs money:manage. */
-export async function markRefundTransferred(ctx: Ctx, rawInput: unknown): Promise<RefundRequestView> {
+export async function markRefundTransferred(ctx: Ctx, rawInput: DomainInput<typeof idSchema>): Promise<RefundRequestView> {
   const { id } = parseInput(idSchema, rawInput);
   const found = await loadForOrganizer(ctx, id, "money:manage");
   const [request] = await ctx.db

@@ -8,7 +8,7 @@ import { billings, eventDates, events, issuedProducts, orderItems, orders, ticke
 import { Unauthenticated } from "#server/errors";
 import { isBillingAccessToken, withBillingToken } from "#server/orders/access";
 import { getBillingForBuyer } from "#server/orders/orders";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { qrPayloadFor } from "./qr";
 
 /** What a buyer reads on a ticket: Válida (can enter), Usada (already scanned), Anulada (refunded, voided). */
@@ -252,7 +252,7 @@ const myTicketsPageSchema = z.object({
 });
 
 /** `myTickets` for integrators: upcoming then past (or one of them), paged from 0 (limit 1–100, default 50). */
-export async function listMyTicketsPage(ctx: Ctx, rawInput: unknown) {
+export async function listMyTicketsPage(ctx: Ctx, rawInput: DomainInput<typeof myTicketsPageSchema>) {
   const input = parseInput(myTicketsPageSchema, rawInput);
   const { upcoming, past } = await listMyTickets(ctx);
   const all = input.when === "UPCOMING" ? upcoming : input.when === "PAST" ? past : [...upcoming, ...past];

@@ -6,7 +6,7 @@ import { billings, eventDates, events, issuedProducts, orderItems, orders, ticke
 import { emailLayout, escapeHtml } from "#server/email/templates";
 import { sendEmail } from "#server/email/send";
 import { Conflict, NotFound, Unauthenticated } from "#server/errors";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { ticketAttachments } from "./email";
 import { newTicketCode } from "./issue";
 import { qrPayloadFor } from "./qr";
@@ -67,7 +67,7 @@ const CHANGED = "La entrada cambi√≥ mientras la enviabas (ya la enviaste, se us√
  * PNG) and its one-page PDF, and the previous holder a short notice. Both go
  * through sendEmail (email log); a failed delivery does not undo the transfer.
  */
-export async function transferTicket(ctx: Ctx, rawInput: unknown): Promise<TransferResult> {
+export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof transferSchema>): Promise<TransferResult> {
   if (ctx.actor.kind !== "user") throw new Unauthenticated();
   const userId = ctx.actor.userId;
   const input = parseInput(transferSchema, rawInput);

@@ -8,7 +8,7 @@ import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "#server/db
 import { env } from "#server/env";
 import { Invalid, NotFound } from "#server/errors";
 import { requireCapability } from "#server/organizations/permissions";
-import { parseInput } from "#server/validation";
+import { parseInput, type DomainInput } from "#server/validation";
 import { isWebhookEventType, MAX_BULK_RETRY, MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENT_TYPES, WEBHOOK_MESSAGES, type WebhookEventType } from "#common/webhooks";
 import { enqueue } from "#server/jobs/queue";
 import { attemptDelivery, encryptWebhookSecret, newWebhookSecret, WEBHOOK_DELIVERY_JOB } from "./deliveries";
@@ -119,7 +119,7 @@ export async function getWebhookEndpoint(ctx: Ctx, id: string): Promise<WebhookE
 }
 
 /** A new endpoint and its secret, in clear this once (it is stored encrypted). */
-export async function createWebhookEndpoint(ctx: Ctx, rawInput: unknown): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+export async function createWebhookEndpoint(ctx: Ctx, rawInput: DomainInput<typeof createWebhookEndpointSchema>): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
   const input = parseInput(createWebhookEndpointSchema, rawInput);
   await requireCapability(ctx, input.organizationId, "organization:manage");
   const [{ total }] = await ctx.db.select({ total: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, input.organizationId));
@@ -144,7 +144,7 @@ export async function createWebhookEndpoint(ctx: Ctx, rawInput: unknown): Promis
 }
 
 /** URL, description, events and the active flag (pause/resume); what is not sent stays. */
-export async function updateWebhookEndpoint(ctx: Ctx, rawInput: unknown): Promise<WebhookEndpointView> {
+export async function updateWebhookEndpoint(ctx: Ctx, rawInput: DomainInput<typeof updateWebhookEndpointSchema>): Promise<WebhookEndpointView> {
   const input = parseInput(updateWebhookEndpointSchema, rawInput);
   const current = await endpointFor(ctx, input.id);
   const [row] = await ctx.db
@@ -162,9 +162,11 @@ export async function updateWebhookEndpoint(ctx: Ctx, rawInput: unknown): Promis
   return view(row);
 }
 
+const rotateWebhookSecretSchema = z.object({ id: uuid });
+
 /** A new secret replaces the old one at once (no overlap: pending retries are signed with the new one). */
-export async function rotateWebhookSecret(ctx: Ctx, rawInput: unknown): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
-  const { id } = parseInput(z.object({ id: uuid }), rawInput);
+export async function rotateWebhookSecret(ctx: Ctx, rawInput: DomainInput<typeof rotateWebhookSecretSchema>): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+  const { id } = parseInput(rotateWebhookSecretSchema, rawInput);
   const current = await endpointFor(ctx, id);
   const secret = newWebhookSecret();
   const [row] = await ctx.db
@@ -176,9 +178,11 @@ export async function rotateWebhookSecret(ctx: Ctx, rawInput: unknown): Promise<
   return { endpoint: view(row), secret };
 }
 
+const deleteWebhookEndpointSchema = z.object({ id: uuid });
+
 /** Deletes the endpoint with its deliveries and their log; pending retries find nothing and stop. */
-export async function deleteWebhookEndpoint(ctx: Ctx, rawInput: unknown): Promise<boolean> {
-  const { id } = parseInput(z.object({ id: uuid }), rawInput);
+export async function deleteWebhookEndpoint(ctx: Ctx, rawInput: DomainInput<typeof deleteWebhookEndpointSchema>): Promise<boolean> {
+  const { id } = parseInput(deleteWebhookEndpointSchema, rawInput);
   const current = await endpointFor(ctx, id);
   await ctx.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
   await recordAudit(ctx.db, ctx, { organizationId: current.organizationId, action: "webhook.delete", targetId: id, data: { url: current.url } });
@@ -198,7 +202,7 @@ const deliveriesSchema = z
   .refine((v) => v.organizationId || v.endpointId, { message: "Indicá la organización o el webhook.", path: ["_form"] });
 
 /** Deliveries newest first, of one endpoint or of every endpoint of the organization, each with its attempts (oldest first). */
-export async function listWebhookDeliveries(ctx: Ctx, rawInput: unknown): Promise<{ items: WebhookDeliveryView[]; total: number; page: number; limit: number }> {
+export async function listWebhookDeliveries(ctx: Ctx, rawInput: DomainInput<typeof deliveriesSchema>): Promise<{ items: WebhookDeliveryView[]; total: number; page: number; limit: number }> {
   const input = parseInput(deliveriesSchema, rawInput);
   let where;
   if (input.endpointId) {
@@ -227,13 +231,15 @@ export async function listWebhookDeliveries(ctx: Ctx, rawInput: unknown): Promis
   return { items, total, page: input.page, limit: input.limit };
 }
 
+const replayWebhookDeliverySchema = z.object({ deliveryId: uuid });
+
 /**
  * Replay: one new attempt of the same delivery (same id, same body, signed
  * now with the current secret), sent right away and logged as a replay. A
  * failed replay is not retried by the queue: the person can press again.
  */
-export async function replayWebhookDelivery(ctx: Ctx, rawInput: unknown): Promise<WebhookDeliveryView> {
-  const { deliveryId } = parseInput(z.object({ deliveryId: uuid }), rawInput);
+export async function replayWebhookDelivery(ctx: Ctx, rawInput: DomainInput<typeof replayWebhookDeliverySchema>): Promise<WebhookDeliveryView> {
+  const { deliveryId } = parseInput(replayWebhookDeliverySchema, rawInput);
   const [row] = await ctx.db
     .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
     .from(webhookDeliveries)
@@ -260,7 +266,7 @@ const retrySchema = z.object({ organizationId: uuid, endpointId: uuid.optional()
  * (integrators deduplicate by id). The request itself sends nothing: a
  * hundred slow endpoints never hold a page. Returns how many.
  */
-export async function retryFailedWebhookDeliveries(ctx: Ctx, rawInput: unknown): Promise<{ count: number }> {
+export async function retryFailedWebhookDeliveries(ctx: Ctx, rawInput: DomainInput<typeof retrySchema>): Promise<{ count: number }> {
   const input = parseInput(retrySchema, rawInput);
   await requireCapability(ctx, input.organizationId, "organization:manage");
   return ctx.db.transaction(async (tx) => {
