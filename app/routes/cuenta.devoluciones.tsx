@@ -276,6 +276,14 @@ export default function RefundsPage() {
     <main className="mx-auto w-full max-w-3xl px-4 py-10">
       <header className="mb-8">
         <h1 className="text-3xl font-bold sm:text-4xl">Botón de arrepentimiento</h1>
+        {/* The answer to the last submit comes first: without JavaScript the new page is read from the top. */}
+        <ResultRegion reply={reply} label="Resultado" className="mt-6">
+          {reply && "done" in reply ? <RequestSummary request={reply.done.request} outcome={reply.done.outcome} existing={reply.done.existing} /> : null}
+          {reply && "found" in reply ? <RequestSummary request={reply.found} /> : null}
+          {reply && "review" in reply ? <ReviewPanel review={reply.review} values={reply.values} busy={busy} /> : null}
+          {requestError ? <ErrorSummary error={requestError.error} fieldErrors={requestError.fieldErrors} labels={REQUEST_FIELDS} /> : null}
+          {lookupError ? <ErrorSummary error={lookupError.error} fieldErrors={lookupError.fieldErrors} labels={LOOKUP_FIELDS} ids={LOOKUP_IDS} /> : null}
+        </ResultRegion>
         <div className="mt-4 space-y-2 text-[var(--muted)]">
           <p>
             Por la Disposición 954/2025 podés arrepentirte de tu compra y pedir que te devolvamos todo lo que pagaste, cargo por servicio incluido,
@@ -290,13 +298,6 @@ export default function RefundsPage() {
         </div>
       </header>
 
-      <ResultRegion reply={reply} label="Resultado" className="mb-8">
-        {reply && "done" in reply ? <RequestSummary request={reply.done.request} outcome={reply.done.outcome} existing={reply.done.existing} /> : null}
-        {reply && "found" in reply ? <RequestSummary request={reply.found} /> : null}
-        {reply && "review" in reply ? <ReviewPanel review={reply.review} values={reply.values} busy={busy} /> : null}
-        {requestError ? <ErrorSummary error={requestError.error} fieldErrors={requestError.fieldErrors} labels={REQUEST_FIELDS} /> : null}
-        {lookupError ? <ErrorSummary error={lookupError.error} fieldErrors={lookupError.fieldErrors} labels={LOOKUP_FIELDS} ids={LOOKUP_IDS} /> : null}
-      </ResultRegion>
 
       {orders.length ? (
         <section aria-labelledby="mis-compras" className="mb-8 rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-6">

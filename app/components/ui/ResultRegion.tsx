@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { Children, useEffect, useRef, type ReactNode } from "react";
 
 /**
  * Where a form's result or errors appear: at the top of the page, so that without JavaScript (a new page, read
@@ -15,7 +15,7 @@ export function ResultRegion({ reply, label, children, className = "" }: { reply
     const reduce = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
     region.scrollIntoView({ block: "start", behavior: reduce ? "auto" : "smooth" });
   }, [reply]);
-  if (!children) return null;
+  if (Children.toArray(children).length === 0) return null;
   return (
     <div ref={ref} tabIndex={-1} role="region" aria-label={label} data-testid="resultado" className={`scroll-mt-24 rounded-2xl focus:outline-none focus-visible:outline-2 focus-visible:outline-primary-400 ${className}`}>
       {children}
