@@ -16,7 +16,8 @@ import { withFlash } from "#app/lib/flash.server";
 import { domainErrorReply, invalidReply } from "#app/lib/forms.server";
 import { requireUser } from "#app/lib/session.server";
 import { AccountLinks, AccountPage } from "#app/components/account/AccountPage";
-import { FormErrors } from "#app/components/account/Notice";
+import { FormErrors, Notice } from "#app/components/account/Notice";
+import { ResultRegion } from "#app/components/ui/ResultRegion";
 import { useAccountForm, useIsSubmitting } from "#app/components/account/useAccountForm";
 import { Button } from "#app/components/ui/Button";
 import { Field } from "#app/components/ui/Field";
@@ -93,6 +94,11 @@ function CodeForm({ intent, label, id }: { intent: "confirm" | "disable"; label:
   );
 }
 
+/** Every message of a refused submit (form-level and per field), for the summary at the top. */
+function errorsOf(reply: { result?: { error?: Record<string, string[] | null> | null } | null } | undefined): string[] {
+  return Object.values(reply?.result?.error ?? {}).flatMap((list) => list ?? []).filter(Boolean);
+}
+
 export default function SecurityPage() {
   const { status, pending } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -123,6 +129,16 @@ export default function SecurityPage() {
       description="La verificación en dos pasos protege lo que mueve plata: para conectar Mercado Pago a tu organización te pedimos además un código de tu app."
       wide
     >
+      {/* A refused code, first thing on the page: on a phone the form sits below the QR (decision 114). */}
+      <ResultRegion reply={actionData} label="Resultado">
+        {errorsOf(actionData).length ? (
+          <Notice tone="error">
+            <a href={status.enabled ? "#desactivar-titulo" : "#activar"} className="underline">
+              {errorsOf(actionData)[0]}
+            </a>
+          </Notice>
+        ) : null}
+      </ResultRegion>
       {status.enabled ? (
         <section aria-labelledby="dos-pasos-activa" className="flex flex-col gap-4">
           <h2 id="dos-pasos-activa" className="text-lg font-semibold">
@@ -134,8 +150,8 @@ export default function SecurityPage() {
               : "En este dispositivo todavía no la confirmaste: te la vamos a pedir antes de una acción sensible."}{" "}
             Te quedan {status.recoveryCodesLeft} códigos de recuperación.
           </p>
-          <details className="rounded-xl border border-[var(--border)] p-4">
-            <summary className="cursor-pointer font-medium">Desactivar la verificación en dos pasos</summary>
+          <details className="rounded-xl border border-[var(--border)] p-4" open={errorsOf(actionData).length > 0 || undefined}>
+            <summary id="desactivar-titulo" className="cursor-pointer font-medium">Desactivar la verificación en dos pasos</summary>
             <div className="mt-3">
               <CodeForm intent="disable" id="desactivar" label="Desactivar" />
             </div>
