@@ -42,3 +42,14 @@ export function purchaseTotals(lines: DiscountLine[], serviceFeeBps: number, cou
   const serviceFee = serviceFeeOf(subtotal - discount, serviceFeeBps);
   return { subtotal, discount, serviceFee, total: subtotal - discount + serviceFee };
 }
+
+/** How long a draft order holds its stock, by how it is paid (DESIGN.md §4, §5): server/orders and every page that says it. */
+export const HOLD_MINUTES = { MERCADO_PAGO: 15, BANK_TRANSFER: 48 * 60 } as const;
+
+/** The hold in words, as pages and emails say it: "15 minutos", "48 horas". */
+export function holdDuration(method: keyof typeof HOLD_MINUTES): string {
+  const minutes = HOLD_MINUTES[method];
+  if (minutes % 60 !== 0) return `${minutes} minutos`;
+  const hours = minutes / 60;
+  return hours === 1 ? "1 hora" : `${hours} horas`;
+}

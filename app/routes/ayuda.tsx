@@ -1,4 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
+import { holdDuration } from "#common/pricing";
 import { Link } from "@remix-run/react";
 import { ContentPage, Section, type TocEntry } from "#app/components/layout/ContentPage";
 import { PATHS, WITHDRAWAL_LABEL } from "#app/components/layout/navigation";
@@ -49,7 +50,7 @@ export default function Help() {
             de quien compra.
           </li>
           <li>
-            <strong>Pagá.</strong> Al confirmar el pedido reservamos tus entradas durante <strong>15 minutos</strong> para
+            <strong>Pagá.</strong> Al confirmar el pedido reservamos tus entradas durante <strong>{holdDuration("MERCADO_PAGO")}</strong> para
             que completes el pago con Mercado Pago. Si el pago no se acredita en ese tiempo, la reserva se libera y las
             entradas vuelven a estar a la venta.
           </li>
@@ -84,7 +85,7 @@ export default function Help() {
             pantalla.
           </li>
           <li>
-            Tus entradas quedan reservadas hasta <strong>48 horas</strong> mientras el organizador verifica el pago. Cuando
+            Tus entradas quedan reservadas hasta <strong>{holdDuration("BANK_TRANSFER")}</strong> mientras el organizador verifica el pago. Cuando
             lo aprueba, te llegan por email; si lo rechaza, te avisamos el motivo.
           </li>
         </ul>

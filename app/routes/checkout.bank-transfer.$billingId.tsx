@@ -1,4 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { holdDuration } from "#common/pricing";
 import { errorMessages, FORM_STATUS, isFormError, pageErrorResponse } from "#app/lib/domain-errors.server";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { formatCbu } from "#common/cbu";
@@ -142,7 +143,7 @@ export default function BankTransferPage() {
       {status === "expired" ? (
         <section role="status" className="rounded-xl border border-[var(--border)] px-4 py-3">
           <h2 className="font-bold">Tu reserva venció</h2>
-          <p className="mt-1 text-sm">Pasaron las 48 horas y las entradas volvieron a la venta. Si ya transferiste, escribile al organizador con el comprobante.</p>
+          <p className="mt-1 text-sm">Pasaron las {holdDuration("BANK_TRANSFER")} y las entradas volvieron a la venta. Si ya transferiste, escribile al organizador con el comprobante.</p>
           <p className="mt-2 text-sm">
             <Link to={eventHref} className="font-bold underline">
               Volver al evento

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { formatDateTime } from "#common/dates";
 import { formatMoney } from "#common/money";
-import { purchaseTotals } from "#common/pricing";
+import { holdDuration, purchaseTotals } from "#common/pricing";
 import { cacheHeadersFrom } from "#app/lib/cache.server";
 import { PICKER_PAYMENT_METHODS, readSavedCart, restoreCart, savedCartCookie, type StoredCart } from "#app/lib/cart.server";
 import { getRequestContext } from "#app/lib/session.server";
@@ -281,8 +281,8 @@ function PayerInfoContent() {
             {method === "FREE"
               ? "Estas entradas son gratis: al confirmar te las mandamos por email."
               : method === "BANK_TRANSFER"
-                ? "Estas entradas se pagan por transferencia bancaria: te reservamos las entradas 48 horas para que subas el comprobante."
-                : "Vas a pagar con Mercado Pago. Te reservamos las entradas 15 minutos."}
+                ? `Estas entradas se pagan por transferencia bancaria: te reservamos las entradas ${holdDuration("BANK_TRANSFER")} para que subas el comprobante.`
+                : `Vas a pagar con Mercado Pago. Te reservamos las entradas ${holdDuration("MERCADO_PAGO")}.`}
           </p>
           <div className="flex sm:justify-end">
             <Button type="submit" pending={submitting} pendingLabel="Reservando…" className="min-h-12 w-full text-base sm:w-auto">

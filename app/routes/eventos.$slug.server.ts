@@ -9,6 +9,7 @@ import { couponForEventPage, type CouponPagePreview } from "#server/coupons/prev
 import { CARD_WALLET_METHOD, sameCode } from "#common/saved-cart";
 import { formatDate, formatDateTime, formatLongDay, formatTime } from "#common/dates";
 import { formatMoney } from "#common/money";
+import { holdDuration } from "#common/pricing";
 import { withFlash } from "#app/lib/flash.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { categoryLabel, provinceLabel } from "#app/lib/catalogue.server";
@@ -80,7 +81,7 @@ export function redirectMistypedReferral(request: Request, params: { slug?: stri
 function ticketNote(ticket: PublicEvent["ticketTypes"][number]): string | null {
   if (ticket.paymentMethod === "BankAccount") {
     // Bought here; the account to transfer to is shown after the buyer's details (48-hour hold).
-    return "Se paga por transferencia bancaria: te mostramos la cuenta después de tus datos y tenés 48 horas para transferir.";
+    return `Se paga por transferencia bancaria: te mostramos la cuenta después de tus datos y tenés ${holdDuration("BANK_TRANSFER")} para transferir.`;
   }
   if (ticket.paymentMethod !== CARD_WALLET_METHOD) return "Se paga directamente al relacionista público.";
   if (ticket.state === "on_sale" && ticket.available < Math.max(1, ticket.minPerOrder)) {

@@ -1,4 +1,5 @@
 import { getFormProps } from "@conform-to/react";
+import { holdDuration } from "#common/pricing";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -216,7 +217,7 @@ function MenuPayerForm() {
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
       <FormErrors id={form.errorId} errors={form.errors} />
       <PayerInfoFields fields={fields} customFields={[]} holderLabels={[]} />
-      <p className="text-sm text-[var(--muted)]">Vas a pagar con Mercado Pago. Te reservamos los productos 15 minutos; los QR te llegan por email y quedan en Mis tickets.</p>
+      <p className="text-sm text-[var(--muted)]">Vas a pagar con Mercado Pago. Te reservamos los productos {holdDuration("MERCADO_PAGO")}; los QR te llegan por email y quedan en Mis tickets.</p>
       <div className="flex justify-end">
         <Button type="submit" name="intent" value="pay" pending={submitting} pendingLabel="Reservando…" className="min-h-11">
           Continuar al pago

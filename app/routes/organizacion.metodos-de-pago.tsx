@@ -1,4 +1,5 @@
 import { isFormError } from "#app/lib/domain-errors.server";
+import { holdDuration } from "#common/pricing";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { DISCONNECTED_MESSAGE, disconnectMercadoPago, getMercadoPagoConnection, startMercadoPagoConnection } from "#server/payments/mercadopago-accounts";
@@ -155,7 +156,7 @@ export default function MetodosDePagoPage() {
         <Card title="Transferencia bancaria">
           <p>
             El comprador ve los datos de tu cuenta, transfiere y sube el comprobante; vos lo aprobás antes de que venza la
-            reserva (48 horas).
+            reserva ({holdDuration("BANK_TRANSFER")}).
           </p>
           <p className="mt-3">
             <Link to={bankAccountsHref} className="font-medium text-primary-700 underline dark:text-primary-300">

@@ -1,4 +1,5 @@
 import { errorMessages, isFormError } from "#app/lib/domain-errors.server";
+import { holdDuration } from "#common/pricing";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { formatDateTime } from "#common/dates";
@@ -127,7 +128,7 @@ export default function BankTransfersPage() {
       lead={
         <>
           Compras que se pagan por transferencia. Revisá en tu banco que llegó el monto con el código de compra y aprobala antes de que venza la
-          reserva (48 horas): las entradas le llegan al comprador por email. Si no llegó, rechazala y las entradas vuelven a la venta.
+          reserva ({holdDuration("BANK_TRANSFER")}): las entradas le llegan al comprador por email. Si no llegó, rechazala y las entradas vuelven a la venta.
         </>
       }
     >

@@ -1,4 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
+import { holdDuration } from "#common/pricing";
 import { Link } from "@remix-run/react";
 import { ContentPage, Section, type TocEntry } from "#app/components/layout/ContentPage";
 import { PATHS, WITHDRAWAL_LABEL } from "#app/components/layout/navigation";
@@ -108,8 +109,8 @@ export default function Terms() {
             el precio de cada entrada, los descuentos aplicados, el cargo por servicio y el total.
           </li>
           <li>
-            Al confirmar un pedido reservamos las entradas durante 15 minutos para que pagues con Mercado Pago, o durante 48
-            horas si el organizador acepta transferencia bancaria y elegís ese medio. Si el pago no se acredita en ese
+            Al confirmar un pedido reservamos las entradas durante {holdDuration("MERCADO_PAGO")} para que pagues con Mercado Pago, o durante {holdDuration("BANK_TRANSFER")}
+            si el organizador acepta transferencia bancaria y elegís ese medio. Si el pago no se acredita en ese
             plazo, la reserva vence y las entradas vuelven a la venta.
           </li>
           <li>
@@ -285,7 +286,7 @@ export default function Terms() {
           </li>
           <li>
             <strong>Transferencia bancaria:</strong> los compradores te transfieren a la cuenta que indiques y vos aprobás o
-            rechazás cada comprobante antes de que venza la reserva de 48 horas.
+            rechazás cada comprobante antes de que venza la reserva de {holdDuration("BANK_TRANSFER")}.
           </li>
           <li>
             Los movimientos de cada organización (ventas, cargos, devoluciones y contracargos) se registran en su saldo. Podés

@@ -36,11 +36,10 @@ import { checkTicketSelection, SELECTION_MESSAGES } from "./rules";
 import { isBillingAccessToken } from "./access";
 import { displayStatus } from "./status";
 import { isUniqueViolation } from "#server/db/errors";
-import { serviceFeeOf } from "#common/pricing";
+import { HOLD_MINUTES, serviceFeeOf } from "#common/pricing";
 
 export const EXPIRE_ORDER_JOB = "expire-order";
-/** How long a draft order holds its stock (DESIGN.md §4, §5). */
-export const HOLD_MINUTES = { MERCADO_PAGO: 15, BANK_TRANSFER: 48 * 60 } as const;
+export { HOLD_MINUTES };
 
 
 /** Which buyer payment method each ticket type's account takes. PromoterAccount tickets are not sold online. */

@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { HOLD_MINUTES, holdDuration, serviceFeeOf } from "./pricing";
+
+describe("holds in words", () => {
+  it("say the domain's hold times the way pages say them", () => {
+    expect(HOLD_MINUTES).toEqual({ MERCADO_PAGO: 15, BANK_TRANSFER: 2880 });
+    expect(holdDuration("MERCADO_PAGO")).toBe("15 minutos");
+    expect(holdDuration("BANK_TRANSFER")).toBe("48 horas");
+  });
+});
+
+describe("service fee", () => {
+  it("is rounded to the centavo on what is paid", () => {
+    expect(serviceFeeOf(1_000_000, 1_000)).toBe(100_000);
+    expect(serviceFeeOf(333, 1_000)).toBe(33);
+    expect(serviceFeeOf(0, 1_000)).toBe(0);
+  });
+});
