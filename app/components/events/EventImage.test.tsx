@@ -59,7 +59,7 @@ describe("EventImage, responsive", () => {
     const { html } = await renderInRouter(<FeaturedEvent event={{ ...card(), longDateLabel: "sábado 12 de diciembre · 19:00" }} />);
     expect(attribute(html, "loading")).toBe("eager");
     expect(attribute(html, "sizes")).toMatch(/100vw$/);
-    expect(html).toMatch(/<h2 id="evento-destacado"[^>]*>Jazz al Lago<\/h2>/);
+    expect(html).toMatch(/<h2 id="evento-destacado"[^>]*><a [^>]*href="\/eventos\/jazz-al-lago"[^>]*>Jazz al Lago<\/a><\/h2>/);
     expect(html).toMatch(/<a [^>]*href="\/eventos\/jazz-al-lago"[^>]*>Comprá tu entrada<\/a>/);
     const free = await renderInRouter(<FeaturedEvent event={{ ...card(), priceLabel: "Gratis", longDateLabel: "sábado 12 de diciembre · 19:00" }} />);
     expect(free.html).toContain("Sacá tu entrada");

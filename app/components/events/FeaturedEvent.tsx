@@ -32,7 +32,9 @@ export function FeaturedEvent({ event, label = "Destacado", headingLevel = 2 }: 
           {label} · {event.categoryLabel}
         </p>
         <Heading id="evento-destacado" className="text-2xl font-bold leading-tight [overflow-wrap:anywhere] sm:text-3xl lg:text-4xl">
-          {event.name}
+          <Link to={`/eventos/${event.slug}`} className="hover:underline hover:underline-offset-4">
+            {event.name}
+          </Link>
         </Heading>
         <p className="font-bold text-[var(--accent)] first-letter:uppercase">
           <time dateTime={event.dateTime}>{event.longDateLabel}</time>
