@@ -49,8 +49,10 @@ export default defineConfig({
       SEED_DEMO: "false",
       // Production on PostgreSQL: simulated payments only because we ask for them (the sandbox pages and "Modo de prueba").
       PAYMENTS_SANDBOX: "true",
+      // No SMTP and no ENABLE_DEV_MAILBOX: the mailbox opens because the browser is on this same machine, as
+      // with `npm start` on a laptop (decision 114); every spec that reads an email proves that default.
       SMTP_URL: "",
-      ENABLE_DEV_MAILBOX: "true",
+      ENABLE_DEV_MAILBOX: "",
     },
   },
 });
