@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HOLD_MINUTES, holdDuration, serviceFeeOf } from "./pricing";
+import { buyerMethodOf, HOLD_MINUTES, holdDuration, serviceFeeOf } from "./pricing";
 
 describe("holds in words", () => {
   it("say the domain's hold times the way pages say them", () => {
@@ -14,5 +14,14 @@ describe("service fee", () => {
     expect(serviceFeeOf(1_000_000, 1_000)).toBe(100_000);
     expect(serviceFeeOf(333, 1_000)).toBe(33);
     expect(serviceFeeOf(0, 1_000)).toBe(0);
+  });
+});
+
+describe("how an order is paid", () => {
+  it("by the accounts of its ticket types: transfer only when every one is a bank account", () => {
+    expect(buyerMethodOf(["BankAccount", "BankAccount"])).toBe("BANK_TRANSFER");
+    expect(buyerMethodOf(["MercadoPagoAccount"])).toBe("MERCADO_PAGO");
+    expect(buyerMethodOf(["BankAccount", "MercadoPagoAccount"])).toBe("MERCADO_PAGO");
+    expect(buyerMethodOf([])).toBe("MERCADO_PAGO");
   });
 });

@@ -53,3 +53,18 @@ export function holdDuration(method: keyof typeof HOLD_MINUTES): string {
   const hours = minutes / 60;
   return hours === 1 ? "1 hora" : `${hours} horas`;
 }
+
+/** How a buyer pays each ticket type's account (the ticket type's `paymentMethod`). PromoterAccount tickets are not sold online. */
+export const BUYER_METHOD_OF_ACCOUNT: Readonly<Record<string, "MERCADO_PAGO" | "BANK_TRANSFER">> = {
+  MercadoPagoAccount: "MERCADO_PAGO",
+  BankAccount: "BANK_TRANSFER",
+};
+
+/**
+ * The method an order of these ticket types is paid with: the one they share, or
+ * Mercado Pago when there are none (createOrder refuses a mix with its own message).
+ */
+export function buyerMethodOf(accounts: readonly (string | undefined)[]): "MERCADO_PAGO" | "BANK_TRANSFER" {
+  const methods = new Set(accounts.map((account) => (account ? BUYER_METHOD_OF_ACCOUNT[account] : undefined)));
+  return methods.size === 1 && methods.has("BANK_TRANSFER") ? "BANK_TRANSFER" : "MERCADO_PAGO";
+}

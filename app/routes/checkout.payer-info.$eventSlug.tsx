@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { formatDateTime } from "#common/dates";
 import { formatMoney } from "#common/money";
-import { holdDuration, purchaseTotals } from "#common/pricing";
+import { buyerMethodOf, holdDuration, purchaseTotals } from "#common/pricing";
 import { cacheHeadersFrom } from "#app/lib/cache.server";
 import { PICKER_PAYMENT_METHODS, readSavedCart, restoreCart, savedCartCookie, type StoredCart } from "#app/lib/cart.server";
 import { getRequestContext } from "#app/lib/session.server";
@@ -56,8 +56,7 @@ async function loadCheckout(request: Request, ctx: Ctx, slug: string) {
 
 /** The method the chosen tickets are paid with (createOrder refuses a mix with its own message). */
 function paymentMethodOf(publicEvent: PublicEvent, cart: StoredCart): "MERCADO_PAGO" | "BANK_TRANSFER" {
-  const kinds = cart.items.map((i) => publicEvent.ticketTypes.find((t) => t.id === i.ticketId)?.paymentMethod);
-  return kinds.length && kinds.every((k) => k === "BankAccount") ? "BANK_TRANSFER" : "MERCADO_PAGO";
+  return buyerMethodOf(cart.items.map((i) => publicEvent.ticketTypes.find((t) => t.id === i.ticketId)?.paymentMethod));
 }
 
 /** The coupon the buyer typed on the event page, when the saved cart keeps one. */

@@ -9,7 +9,7 @@ import { couponForEventPage, type CouponPagePreview } from "#server/coupons/prev
 import { CARD_WALLET_METHOD, sameCode } from "#common/saved-cart";
 import { formatDate, formatDateTime, formatLongDay, formatTime } from "#common/dates";
 import { formatMoney } from "#common/money";
-import { holdDuration } from "#common/pricing";
+import { BUYER_METHOD_OF_ACCOUNT, holdDuration } from "#common/pricing";
 import { withFlash } from "#app/lib/flash.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { categoryLabel, provinceLabel } from "#app/lib/catalogue.server";
@@ -79,7 +79,7 @@ export function redirectMistypedReferral(request: Request, params: { slug?: stri
 }
 
 function ticketNote(ticket: PublicEvent["ticketTypes"][number]): string | null {
-  if (ticket.paymentMethod === "BankAccount") {
+  if (BUYER_METHOD_OF_ACCOUNT[ticket.paymentMethod] === "BANK_TRANSFER") {
     // Bought here; the account to transfer to is shown after the buyer's details (48-hour hold).
     return `Se paga por transferencia bancaria: te mostramos la cuenta después de tus datos y tenés ${holdDuration("BANK_TRANSFER")} para transferir.`;
   }

@@ -36,17 +36,13 @@ import { checkTicketSelection, SELECTION_MESSAGES } from "./rules";
 import { isBillingAccessToken } from "./access";
 import { displayStatus } from "./status";
 import { isUniqueViolation } from "#server/db/errors";
-import { HOLD_MINUTES, serviceFeeOf } from "#common/pricing";
+import { BUYER_METHOD_OF_ACCOUNT, HOLD_MINUTES, serviceFeeOf } from "#common/pricing";
 
 export const EXPIRE_ORDER_JOB = "expire-order";
 export { HOLD_MINUTES };
 
 
-/** Which buyer payment method each ticket type's account takes. PromoterAccount tickets are not sold online. */
-const METHOD_OF_ACCOUNT: Partial<Record<PaymentMethodKind, "MERCADO_PAGO" | "BANK_TRANSFER">> = {
-  MercadoPagoAccount: "MERCADO_PAGO",
-  BankAccount: "BANK_TRANSFER",
-};
+const METHOD_OF_ACCOUNT: Partial<Record<PaymentMethodKind, "MERCADO_PAGO" | "BANK_TRANSFER">> = BUYER_METHOD_OF_ACCOUNT;
 const METHOD_LABEL = { MERCADO_PAGO: "Mercado Pago", BANK_TRANSFER: "transferencia bancaria" } as const;
 
 export const ORDER_MESSAGES = {
