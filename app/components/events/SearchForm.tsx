@@ -73,6 +73,8 @@ export function SearchForm({
 }) {
   const filtered = Boolean(values.provincia || values.categoria || values.desde || values.hasta);
   const any = filtered || Boolean(values.q);
+  // A category alone is on view in the chips: the filters stay folded, so the results are not pushed off a phone's screen.
+  const openFilters = Boolean(values.provincia || values.desde || values.hasta);
   return (
     <Form method="get" action="/" role="search" aria-label="Buscar eventos" className="flex flex-col gap-3">
       <div className="flex gap-2">
@@ -98,7 +100,7 @@ export function SearchForm({
           Buscar
         </button>
       </div>
-      <details open={filtered} className="group rounded-lg border border-[var(--border)] bg-[var(--surface)]">
+      <details open={openFilters} className="group rounded-lg border border-[var(--border)] bg-[var(--surface)]">
         <summary className="cursor-pointer select-none px-3 py-2.5 text-sm font-medium">
           Filtros{filtered ? " (activos)" : ""}
         </summary>
