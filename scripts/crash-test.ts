@@ -249,7 +249,8 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
       else stats.unexpected.push(`notificación ${id}: HTTP ${res.status} ${text.slice(0, 120)}`);
     };
 
-    // The clock: a few holds reach their expiry now, and their expiry job is due (the server's runner takes it).
+    // The clock: a few holds reach their expiry now, and their expiry job is due (the server's runner takes it). Its due time
+    // goes back as far as the hold's 15 minutes, ahead of the tickets emails the payments queued since, as it would be.
     const moveClock = async () => {
       const moved = await q`
         with due as (
@@ -257,7 +258,7 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
           where id in (select id from orders where status = 'draft' and event_id = ${event.id} order by random() limit 2)
           returning id::text
         )
-        update jobs set run_at = now() where kind = 'expire-order' and done_at is null and failed_at is null and payload->>'orderId' in (select id from due)
+        update jobs set run_at = now() - interval '15 minutes' where kind = 'expire-order' and done_at is null and failed_at is null and payload->>'orderId' in (select id from due)
         returning id`;
       stats.clockMoves += moved.length;
     };
@@ -349,7 +350,7 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
     // Fifteen minutes later (while the server is down): every hold is past its expiry and the claims of killed processes past the lock timeout.
     await q`update orders set hold_expires_at = now() - interval '1 second' where status = 'draft' and event_id = ${event.id}`;
     await q.unsafe(`update jobs set locked_at = locked_at - ${CLOCK_JUMP_SQL} where locked_at is not null and done_at is null and failed_at is null`);
-    await q`update jobs set run_at = now() where done_at is null and failed_at is null and kind in ('expire-order', 'provider-refund')`;
+    await q`update jobs set run_at = now() - interval '15 minutes' where done_at is null and failed_at is null and kind in ('expire-order', 'provider-refund')`;
     await startServer();
     const settle = async (what: string) => {
       const deadline = Date.now() + 60_000;
@@ -374,7 +375,7 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
     for (const { id } of payments) await redeliver(id);
     log(`Recuperación: ${payments.length} pagos notificados de nuevo (${stats.redeliveries - before} con 200).`);
     // Refunds of payments that arrived after their hold expired and found no stock: the job gives the money back.
-    await q`update jobs set run_at = now() where done_at is null and failed_at is null and kind = 'provider-refund'`;
+    await q`update jobs set run_at = now() - interval '15 minutes' where done_at is null and failed_at is null and kind = 'provider-refund'`;
     await settle("las devoluciones al proveedor");
     await stopServer("SIGTERM");
     log("Recuperación: devoluciones hechas, servidor detenido.");
