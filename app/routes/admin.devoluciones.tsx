@@ -365,7 +365,7 @@ export default function RefundsAndChargebacks() {
         )}
         <p className="text-sm text-[var(--muted)]">
           Se muestran los últimos 100. ¿Necesitás ver una organización en particular? Buscala en{" "}
-          <Link to="/admin/organizaciones" className="text-primary-700 hover:underline dark:text-primary-400">
+          <Link to="/admin/organizaciones" className="text-primary-700 underline underline-offset-2 dark:text-primary-400">
             Organizaciones
           </Link>{" "}
           y entrá como soporte.

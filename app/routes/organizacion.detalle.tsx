@@ -78,7 +78,7 @@ export default function OrganizationDetailPage() {
       lead={
         <>
           Lo que ven quienes compran en tu página pública,{" "}
-          <a className="text-[var(--accent)] hover:underline" href={`/${organization.slug}`}>
+          <a className="text-[var(--accent)] underline underline-offset-2" href={`/${organization.slug}`}>
             tribuna.ar/{organization.slug}
           </a>
           .

@@ -91,7 +91,7 @@ export default function CustomFieldsPage() {
       lead={
         <>
           Datos que le pedimos a cada asistente al comprar, además de nombre y documento: talle de remera, club de hinchas,
-          restricciones alimentarias… <Link to={href(BO.editEvent(event.slug), { eventId: event.id })} className="text-[var(--accent)] hover:underline">Volver al evento</Link>
+          restricciones alimentarias… <Link to={href(BO.editEvent(event.slug), { eventId: event.id })} className="text-[var(--accent)] underline underline-offset-2">Volver al evento</Link>
         </>
       }
     >
