@@ -82,11 +82,11 @@ describe("platform admin overview", () => {
     const pending = await requestRefund(await ctxAs(ANONYMOUS, new Date(now.getTime() + 12 * 24 * HOUR)), { orderCode: waiting.order.code, email: waiting.email });
     expect(pending.outcome).toBe("pending");
     const failed = await db.transaction((tx) =>
-      queueProviderRefund(tx, { billingId: failing.billing.id, providerPaymentId: "404404", amount: failing.billing.amount, reason: "prueba", now })
+      queueProviderRefund(tx, { billingId: failing.billing.id, providerPaymentId: "404404", amount: failing.billing.amount, reason: "prueba", now }).then((queued) => queued!)
     );
     await expect(runProviderRefund(db, failed.id, { now, finalAttempt: true })).rejects.toThrow();
     const retried = await db.transaction((tx) =>
-      queueProviderRefund(tx, { billingId: retrying.billing.id, providerPaymentId: "404404", amount: retrying.billing.amount, reason: "prueba", now })
+      queueProviderRefund(tx, { billingId: retrying.billing.id, providerPaymentId: "404404", amount: retrying.billing.amount, reason: "prueba", now }).then((queued) => queued!)
     );
     await expect(runProviderRefund(db, retried.id, { now })).rejects.toThrow();
 

@@ -270,7 +270,7 @@ describe("refunds", () => {
     await handleMercadoPagoNotification(db, notificationFor(payment.id, seller!.userId));
     const now = new Date();
     const refund = await db.transaction((tx) =>
-      queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: String(payment.id), amount: billing.amount, reason: "prueba", now }),
+      queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: String(payment.id), amount: billing.amount, reason: "prueba", now }).then((queued) => queued!),
     );
     const result = await runDueJobs(db, jobHandlers, new Date(now.getTime() + 1000));
     expect(result.failed).toBe(0);
@@ -293,7 +293,7 @@ describe("refunds", () => {
     const payment = payPreference(prefIdOf(paymentUrl!), { status: "pending" });
     const now = new Date();
     const refund = await db.transaction((tx) =>
-      queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: String(payment.id), amount: billing.amount, reason: "prueba", now }),
+      queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: String(payment.id), amount: billing.amount, reason: "prueba", now }).then((queued) => queued!),
     );
     const run = await runDueJobs(db, jobHandlers, new Date(now.getTime() + 1000));
     expect(run.failed).toBe(1);

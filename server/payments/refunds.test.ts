@@ -34,7 +34,7 @@ describe("provider-refund job with the sandbox", () => {
   it("gives the payment back through the sandbox, marks the row done with the refund id, once", async () => {
     const { db, billing, paymentId } = await paidSandboxOrder();
     const now = new Date();
-    const refund = await db.transaction((tx) => queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: paymentId, amount: billing.amount, reason: "prueba", now }));
+    const refund = await db.transaction((tx) => queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: paymentId, amount: billing.amount, reason: "prueba", now }).then((queued) => queued!));
     const [job] = (await db.select().from(jobs).where(eq(jobs.kind, PROVIDER_REFUND_JOB))).filter((j) => j.payload.paymentRefundId === refund.id);
     expect(job).toBeTruthy();
 
@@ -54,7 +54,7 @@ describe("provider-refund job with the sandbox", () => {
   it("an unknown payment keeps the row pending with the error until the last attempt, then failed", async () => {
     const { db, billing } = await paidSandboxOrder();
     const now = new Date();
-    const refund = await db.transaction((tx) => queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: "404404", amount: billing.amount, reason: "prueba", now }));
+    const refund = await db.transaction((tx) => queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: "404404", amount: billing.amount, reason: "prueba", now }).then((queued) => queued!));
     await expect(runProviderRefund(db, refund.id, { now })).rejects.toThrow(/inexistente/);
     let [row] = await db.select().from(paymentRefunds).where(eq(paymentRefunds.id, refund.id));
     expect(row.status).toBe("pending");

@@ -18,10 +18,13 @@ export async function queueProviderRefund(
   tx: DbOrTx,
   refund: { billingId: string; providerPaymentId: string; amount: number; reason: string; now: Date },
 ) {
+  // One refund per payment of a billing: a notification delivered twice queues it once.
   const [row] = await tx
     .insert(paymentRefunds)
     .values({ billingId: refund.billingId, providerPaymentId: refund.providerPaymentId, amount: refund.amount, reason: refund.reason, createdAt: refund.now })
+    .onConflictDoNothing({ target: [paymentRefunds.billingId, paymentRefunds.providerPaymentId] })
     .returning();
+  if (!row) return null;
   await enqueue(tx, PROVIDER_REFUND_JOB, { paymentRefundId: row.id }, refund.now);
   return row;
 }

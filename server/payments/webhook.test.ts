@@ -120,6 +120,24 @@ describe("handleMercadoPagoNotification", () => {
     await assertLedgerMatches(db, order.id);
   });
 
+  it("a second approved payment of a billing already paid (two tabs) is given back once through the provider; the order and the ledger stay", async () => {
+    const { db, order, billing } = await setup({ qty: 1 });
+    const first = await new SandboxProvider(db).recordPayment(billing, "approved");
+    expect((await handleMercadoPagoNotification(db, buildSignedNotification(first.id))).outcome).toBe("approved");
+    const second = await new SandboxProvider(db).recordPayment(billing, "approved");
+    expect(second.id).not.toBe(first.id);
+    const outcomes = [];
+    for (let i = 0; i < 3; i++) outcomes.push((await handleMercadoPagoNotification(db, buildSignedNotification(second.id))).outcome);
+    expect(outcomes).toEqual(["duplicate-payment-refunded", "already-applied", "already-applied"]);
+    const refunds = await db.select().from(paymentRefunds).where(eq(paymentRefunds.billingId, billing.id));
+    expect(refunds).toMatchObject([{ providerPaymentId: second.id, amount: billing.amount, status: "pending" }]);
+    // The first payment still holds: approved billing, billed order, tickets and ledger untouched.
+    const s = await stateOf(order.id, billing.id);
+    expect([s.display, s.order.status, s.billing.providerReference, s.tickets.length]).toEqual(["approved", "billed", first.id, 1]);
+    expect((await handleMercadoPagoNotification(db, buildSignedNotification(first.id))).outcome).toBe("already-applied");
+    await assertLedgerMatches(db, order.id);
+  });
+
   describe.runIf(hasPostgresServer)("concurrency (PostgreSQL)", () => {
     it("applies the same approval delivered five times at once exactly once", async () => {
       const { db, order, billing, ticket } = await setup({ qty: 4 });
@@ -204,13 +222,14 @@ describe("handleMercadoPagoNotification", () => {
     expect(s.display).toBe("expired");
     await assertLedgerMatches(db, order.id);
 
-    expect((await payInSandbox(db, billing.id, "approved"))?.result.outcome).toBe("orphan-honoured");
+    const paid = await payInSandbox(db, billing.id, "approved");
+    expect(paid?.result.outcome).toBe("orphan-honoured");
     s = await stateOf(order.id, billing.id);
     expect([s.order.status, s.billing.status, s.display, s.tickets.length]).toEqual(["billed", "approved", "approved", 2]);
     expect(await soldOf(ticket.id)).toBe(2);
     await assertLedgerMatches(db, order.id);
     // Delivered again: nothing more.
-    expect((await payInSandbox(db, billing.id, "approved"))?.result.outcome).toBe("already-applied");
+    expect((await handleMercadoPagoNotification(db, buildSignedNotification(paid!.paymentId))).outcome).toBe("already-applied");
     expect(await soldOf(ticket.id)).toBe(2);
     await assertLedgerMatches(db, order.id);
   });

@@ -56,6 +56,7 @@ export type NotificationOutcome =
   | "orphan-honoured"
   | "orphan-refunded"
   | "second-payment-refunded"
+  | "duplicate-payment-refunded"
   | "refunded"
   | "charged-back"
   | "already-applied"
@@ -207,7 +208,15 @@ export async function applyPayment(db: Db, payment: ProviderPayment, now: Date):
       if (!row) return "unknown-billing";
       const { billing, order } = row;
       if (payment.amount !== billing.amount) return "amount-mismatch";
-      if (billing.status === "approved" || billing.status === "refunded" || billing.status === "charged_back") return "already-applied";
+      if (billing.status === "approved" || billing.status === "refunded" || billing.status === "charged_back") {
+        // Another payment for a billing that was already paid (two tabs, a retried card): the buyer paid twice.
+        // That payment goes back to them, once, through the provider; the order and the ledger stay as they are.
+        if (billing.providerReference && payment.id !== billing.providerReference && billing.provider !== "bank_transfer") {
+          const queued = await queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: payment.id, amount: payment.amount, reason: "pago duplicado de una compra ya pagada", now });
+          return queued ? "duplicate-payment-refunded" : "already-applied";
+        }
+        return "already-applied";
+      }
 
       if (order.status === "draft") {
         // The usual case: paid within the hold. Stock is still held.

@@ -137,7 +137,8 @@ export const paymentRefunds = pgTable(
     lastError: text("last_error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("payment_refunds_billing_key").on(t.billingId), check("payment_refunds_status_check", sql`${t.status} in ('pending','done','failed')`)],
+  // One refund per payment: the billing's own (refunds, orphans) and any duplicate payment of it.
+  (t) => [uniqueIndex("payment_refunds_billing_payment_key").on(t.billingId, t.providerPaymentId), check("payment_refunds_status_check", sql`${t.status} in ('pending','done','failed')`)],
 );
 
 /** Row types: what a select of these tables returns. */
