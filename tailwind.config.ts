@@ -116,7 +116,9 @@ export default {
       colors: { primary, secondary },
       fontFamily: { sans: [...fonts.sans] },
       screens: breakpoints,
-      spacing,
+      // Utilities read the variables (h-test-banner → var(--spacing-test-banner)), so a page can change one at run time:
+      // root.tsx sets the test banner's height only when payments are simulated.
+      spacing: Object.fromEntries(Object.keys(spacing).map((k) => [k, `var(--spacing-${k})`])),
     },
   },
   plugins: [tokensAsVariables],

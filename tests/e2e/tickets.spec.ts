@@ -116,7 +116,9 @@ test.describe("tickets", () => {
 
     // Signing out forgets the tickets kept for offline use.
     await page.goto("/cuenta/mis-tickets");
-    await page.locator('header form[action="/cuenta/cerrar-sesion"] button:visible').first().click();
+    // On buyer pages "Cerrar sesión" is in the menu that opens from the header.
+    await page.locator("header label.menu-button").click();
+    await page.locator('#menu form[action="/cuenta/cerrar-sesion"] button').click();
     await expect(page.locator('header a[href="/cuenta/iniciar-sesion"]:visible').first()).toBeVisible();
     await expect.poll(() => page.evaluate(() => caches.has("tribuna-tickets-v1"))).toBe(false);
   });
