@@ -38,7 +38,7 @@ export function ScrollTable({
   return (
     <div className={className}>
       <p className="mb-2 text-xs text-[var(--muted)] sm:hidden" aria-hidden="true">
-        Deslizá la tabla hacia el costado para ver todas las columnas →
+        Deslizá la tabla para ver todas las columnas →
       </p>
       <div role="region" aria-label={label} tabIndex={0} className={`relative overflow-x-auto ${framed ? "rounded-2xl border border-[var(--border)]" : ""}`} style={shadows(surface ? "var(--surface)" : "var(--bg)")}>
         {children}
