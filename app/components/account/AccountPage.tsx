@@ -27,5 +27,5 @@ export function AccountPage({
 
 /** Secondary links under a form ("¿Olvidaste tu contraseña?", "Creá tu cuenta"…). */
 export function AccountLinks({ children }: { children: ReactNode }) {
-  return <nav className="mt-6 flex flex-col gap-2 text-sm [&_a]:text-[var(--accent)] [&_a:hover]:underline">{children}</nav>;
+  return <nav className="mt-6 flex flex-col gap-2 text-sm [&_a]:text-[var(--accent)] [&_a]:underline [&_a]:underline-offset-2">{children}</nav>;
 }

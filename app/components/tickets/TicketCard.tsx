@@ -57,10 +57,11 @@ export function TicketCard({ ticket, headingLevel = 3 }: { ticket: TicketCardDat
       {ticket.qrSvg && !voided ? (
         <a
           href={`#qr-${ticket.id}`}
-          className="block w-40 self-center rounded-xl bg-white p-2 sm:self-start"
-          aria-label={`Ver el QR de ${ticket.holderName} en pantalla completa`}
+          className="relative block w-40 self-center rounded-xl bg-white p-2 sm:self-start"
         >
-          <span className="block" dangerouslySetInnerHTML={{ __html: ticket.qrSvg }} />
+          {/* The name starts with what it does and keeps the visible text (WCAG 2.5.3). */}
+          <span className="sr-only">Ver en pantalla completa el QR de {ticket.holderName}. </span>
+          <span className="block" aria-hidden="true" dangerouslySetInnerHTML={{ __html: ticket.qrSvg }} />
           {ticket.doorCode ? <span className="mt-1 block text-center font-mono text-xs font-bold tracking-wider text-neutral-900" aria-label={`Código: ${ticket.doorCode}`}>{ticket.doorCode}</span> : null}
           <span className="mt-1 block text-center text-xs font-medium text-neutral-900">Tocá para agrandar</span>
         </a>
