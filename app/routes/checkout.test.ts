@@ -75,7 +75,7 @@ describe("/checkout/payer-info/{eventSlug}", () => {
     expect(result.data.result.error).toMatchObject({
       firstName: ["Este campo es requerido"],
       email: ["Este campo debe ser un email válido"],
-      documentNumber: ["Ingresa un número de documento válido"],
+      documentNumber: ["Ingresá un número de documento válido"],
       [`customFields.${fields[0].id}`]: ["Elegí una de las opciones"],
     });
     // What was typed comes back to the form.

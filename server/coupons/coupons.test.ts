@@ -227,8 +227,8 @@ describe("coupons in the back office", () => {
     expect((await setCouponStatus(ctx, { id: coupon.id, status: "paused" })).status).toBe("paused");
     expect(await couponForRedeemLink(ctx, coupon.id)).toMatchObject({ ok: false, message: COUPON_MESSAGES.paused, eventSlug: event.slug });
     expect((await setCouponStatus(ctx, { id: coupon.id, status: "active" })).status).toBe("active");
-    expect(await couponForRedeemLink(ctx, coupon.id)).toMatchObject({ ok: true, code: "Primavera", eventSlug: event.slug, label: "$\u00a02.000,00 off" });
-    expect(await previewCoupon(ctx.db, { eventId: event.id, code: "PRIMAVERA", now: ctx.now })).toMatchObject({ ok: true, label: "$\u00a02.000,00 off" });
+    expect(await couponForRedeemLink(ctx, coupon.id)).toMatchObject({ ok: true, code: "Primavera", eventSlug: event.slug, label: "$\u00a02.000,00 de descuento" });
+    expect(await previewCoupon(ctx.db, { eventId: event.id, code: "PRIMAVERA", now: ctx.now })).toMatchObject({ ok: true, label: "$\u00a02.000,00 de descuento" });
 
     await setCouponStatus(ctx, { id: coupon.id, status: "deleted" });
     await expect(setCouponStatus(ctx, { id: coupon.id, status: "active" })).rejects.toMatchObject({ code: "CONFLICT" });
