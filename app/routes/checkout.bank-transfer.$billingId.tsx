@@ -11,6 +11,7 @@ import { readReceiptForm } from "#app/lib/receipt-upload.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { CopyButton } from "#app/components/bank-transfers/CopyButton";
 import { Button } from "#app/components/ui/Button";
+import { FileInput } from "#app/components/ui/FileInput";
 import { BANK_TRANSFER_MESSAGES, getBankTransferPage, receiptPath, uploadBankTransferReceipt } from "#server/bank-transfers/bank-transfers";
 import { MAX_RECEIPT_BYTES } from "#server/bank-transfers/receipts";
 import { withBillingToken } from "#server/orders/access";
@@ -202,20 +203,22 @@ export default function BankTransferPage() {
             ) : (
               <p className="mt-2 text-sm">Cuando hayas transferido, subí el comprobante (PDF, JPG o PNG de hasta {maxMb} MB).</p>
             )}
-            <Form method="post" encType="multipart/form-data" className="mt-3 flex flex-col gap-3">
-              <label className="flex flex-col gap-1 text-sm font-medium" htmlFor="receipt">
-                {receipt ? "Reemplazar el comprobante" : "Archivo del comprobante"}
-                <input
+            {/* noValidate: a missing file is answered by the server in Spanish, never by the browser's own bubble. */}
+            <Form method="post" encType="multipart/form-data" className="mt-3 flex flex-col gap-3" noValidate>
+              <div className="flex flex-col gap-1 text-sm">
+                <span id="receipt-label" className="font-medium">
+                  {receipt ? "Reemplazar el comprobante" : "Archivo del comprobante"}
+                </span>
+                <FileInput
                   id="receipt"
                   name="receipt"
-                  type="file"
                   required
                   accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png"
+                  aria-labelledby="receipt-label"
                   aria-invalid={actionData?.errors ? true : undefined}
                   aria-describedby={actionData?.errors ? "receipt-error" : undefined}
-                  className="rounded-lg border border-[var(--border)] bg-[var(--bg)] px-3 py-2"
                 />
-              </label>
+              </div>
               {actionData?.errors ? (
                 <p id="receipt-error" role="alert" className="text-sm text-red-700 dark:text-red-300">
                   {actionData.errors.join(" ")}

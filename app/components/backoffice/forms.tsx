@@ -1,4 +1,5 @@
 import { createContext, useContext, useRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
+import { FileInput } from "#app/components/ui/FileInput";
 import { useFormAction, useNavigation } from "@remix-run/react";
 import { controlAria, describedBy, Field, FieldErrors, FieldFrame, fieldInputClasses } from "#app/components/ui/Field";
 import { SelectField, type SelectOption } from "#app/components/ui/Select";
@@ -183,15 +184,8 @@ export function ImageInput({
         {url ? "Ya hay una imagen cargada; elegí otra solo si querés cambiarla. " : null}
         {help}
       </p>
-      <input
-        id={id}
-        name={name}
-        type="file"
-        accept="image/jpeg,image/png,image/webp"
-        className="text-sm file:mr-3 file:rounded-lg file:border file:border-[var(--border)] file:bg-[var(--surface)] file:px-3 file:py-2 file:text-[var(--text)]"
-        aria-invalid={hasError || undefined}
-        aria-describedby={describedBy(id, true, hasError)}
-      />
+      {/* A Spanish picker ("Elegir archivo") over the native input, which an English browser labels "Choose File". */}
+      <FileInput id={id} name={name} accept="image/jpeg,image/png,image/webp" aria-invalid={hasError || undefined} aria-describedby={describedBy(id, true, hasError)} />
       <FieldErrors id={`${id}-error`} errors={errors} />
     </div>
   );

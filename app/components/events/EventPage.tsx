@@ -44,7 +44,7 @@ export interface EventPageData {
   /** The coupon in the saved cart (from /canjear/{id} or the code form), checked now. */
   coupon?: {
     code: string;
-    /** "20 % off" */
+    /** "20 % de descuento" */
     label: string;
     onlyFor: string[] | null;
     /** For the picker's live total. */
@@ -227,7 +227,7 @@ function WhenAndWhere({ page }: { page: EventPageData }) {
   );
 }
 
-/** "Cupón VERANO20 aplicado: 20 % off"; the picker's total shows the discount (in the checkout's order). */
+/** "Cupón VERANO20 aplicado: 20 % de descuento"; the picker's total shows the discount (in the checkout's order). */
 function CouponBanner({ coupon, action }: { coupon: NonNullable<EventPageData["coupon"]>; action: string }) {
   return (
     <div role="status" data-coupon={coupon.code} className="rounded-lg border border-primary-500/40 bg-primary-500/10 px-4 py-3 text-sm">

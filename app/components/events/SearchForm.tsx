@@ -76,7 +76,7 @@ export function SearchForm({
   // A category alone is on view in the chips: the filters stay folded, so the results are not pushed off a phone's screen.
   const openFilters = Boolean(values.provincia || values.desde || values.hasta);
   return (
-    <Form method="get" action="/" role="search" aria-label="Buscar eventos" className="flex flex-col gap-3">
+    <Form method="get" action="/" role="search" aria-label="Buscar eventos" className="flex flex-col gap-3" noValidate>
       <div className="flex gap-2">
         <label htmlFor="buscar-q" className="sr-only">
           Buscar por nombre
@@ -133,13 +133,13 @@ export function SearchForm({
           </div>
           <div className="flex min-w-0 flex-col gap-1">
             <label htmlFor="buscar-desde" className={labelClasses}>
-              Desde
+              Desde <span className="font-normal text-[var(--muted)]">(día, mes y año)</span>
             </label>
             <input key={`d-${values.desde}`} id="buscar-desde" type="date" name="desde" defaultValue={values.desde} min={dateMin} max={dateMax} className={fieldInputClasses} />
           </div>
           <div className="flex min-w-0 flex-col gap-1">
             <label htmlFor="buscar-hasta" className={labelClasses}>
-              Hasta
+              Hasta <span className="font-normal text-[var(--muted)]">(día, mes y año)</span>
             </label>
             <input key={`h-${values.hasta}`} id="buscar-hasta" type="date" name="hasta" defaultValue={values.hasta} min={dateMin} max={dateMax} className={fieldInputClasses} />
           </div>
