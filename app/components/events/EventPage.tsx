@@ -185,43 +185,44 @@ function WhenAndWhere({ page }: { page: EventPageData }) {
   return (
     <dl className="flex flex-col divide-y divide-[var(--border)] rounded-xl border border-[var(--border)] bg-[var(--surface)] text-sm">
       <div className="flex gap-3 px-4 py-3">
-        <CalendarIcon />
-        <div className="min-w-0">
-          <dt className="sr-only">{dates.length > 1 ? "Fechas" : "Fecha"}</dt>
-          {only ? (
-            <dd>
-              <span className="block font-bold">{only.dayLabel}</span>
-              <span className="block text-[var(--muted)]">
-                Empieza <time dateTime={only.startsIso}>{only.timeLabel}</time>
-                {only.doorsLabel ? ` · Puertas ${only.doorsLabel}` : null}
-              </span>
-            </dd>
-          ) : dates.length ? (
-            <dd>
-              <span className="block font-bold">{`${dates.length} fechas`}</span>
-              <a href="#entradas-titulo" className="text-[var(--accent)] underline underline-offset-2">
-                Elegí el día en Entradas
-              </a>
-            </dd>
-          ) : (
-            <dd>No hay fechas próximas.</dd>
-          )}
-        </div>
-      </div>
-      <div className="flex gap-3 px-4 py-3">
-        <PinIcon />
-        <div className="min-w-0">
-          <dt className="sr-only">Lugar</dt>
-          <dd>
-            <span className="block font-bold">{event.venue.name}</span>
+        {/* dt and dd straight under the div: a <dl> allows nothing else between them. */}
+        <dt>
+          <CalendarIcon />
+          <span className="sr-only">{dates.length > 1 ? "Fechas" : "Fecha"}</span>
+        </dt>
+        {only ? (
+          <dd className="min-w-0">
+            <span className="block font-bold">{only.dayLabel}</span>
             <span className="block text-[var(--muted)]">
-              {event.venue.address}, {event.venue.city}, {event.venue.provinceLabel}
+              Empieza <time dateTime={only.startsIso}>{only.timeLabel}</time>
+              {only.doorsLabel ? ` · Puertas ${only.doorsLabel}` : null}
             </span>
-            <a href={event.mapsUrl} target="_blank" rel="noopener noreferrer" className="text-[var(--accent)] underline underline-offset-2">
-              Ver en Google Maps
+          </dd>
+        ) : dates.length ? (
+          <dd className="min-w-0">
+            <span className="block font-bold">{`${dates.length} fechas`}</span>
+            <a href="#entradas-titulo" className="text-[var(--accent)] underline underline-offset-2">
+              Elegí el día en Entradas
             </a>
           </dd>
-        </div>
+        ) : (
+          <dd className="min-w-0">No hay fechas próximas.</dd>
+        )}
+      </div>
+      <div className="flex gap-3 px-4 py-3">
+        <dt>
+          <PinIcon />
+          <span className="sr-only">Lugar</span>
+        </dt>
+        <dd className="min-w-0">
+          <span className="block font-bold">{event.venue.name}</span>
+          <span className="block text-[var(--muted)]">
+            {event.venue.address}, {event.venue.city}, {event.venue.provinceLabel}
+          </span>
+          <a href={event.mapsUrl} target="_blank" rel="noopener noreferrer" className="text-[var(--accent)] underline underline-offset-2">
+            Ver en Google Maps
+          </a>
+        </dd>
       </div>
     </dl>
   );
