@@ -24,29 +24,41 @@ function pagesOf(audience: "compra" | "organización") {
   return (s: Site): Visit[] => (audience === "compra" ? buyerPages(s) : organizerPages(s));
 }
 
+/** The pages' names, known before the data exists (only their paths need it). */
+const PLACEHOLDER = { event: { slug: "-", organizationSlug: "-", owner: {} }, buyer: {}, paidOrderId: "-", pendingBillingId: "-", transferBillingId: "-" } as unknown as Site;
+
+/**
+ * Cases left to the engineers who own those files right now (issue 13), each naming its violation: they
+ * are marked `fixme` until fixed there.
+ */
+const KNOWN: Record<string, { themes: readonly string[]; why: string }> = {
+  "botón de arrepentimiento": { themes: ["light"], why: "color-contrast: two links with text-primary-400 (1.7:1 on the light surface) in app/routes/cuenta.devoluciones.tsx" },
+};
+
 for (const audience of ["compra", "organización"] as const) {
   for (const theme of THEMES) {
     for (const viewport of VIEWPORTS) {
-      test(`páginas de ${audience}: tema ${theme === "light" ? "claro" : "oscuro"}, ${viewport.name}`, async ({ browser, signIn }) => {
-        test.setTimeout(180_000);
-        const found: Record<string, unknown> = {};
-        for (const visit of pagesOf(audience)(site)) {
-          const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
-          const url = new URL(test.info().project.use.baseURL!);
-          await context.addCookies([{ name: "theme", value: theme, domain: url.hostname, path: "/" }]);
-          if (visit.as === "buyer") await signIn(context, site.buyer);
-          if (visit.as === "owner") await signIn(context, site.event.owner, { secondFactor: true });
-          const page = await context.newPage();
-          if (visit.reach) await visit.reach(page);
-          else await page.goto(visit.path);
-          await expect(page.locator("main").first()).toBeVisible();
-          await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${theme}\\b`));
-          if (visit.prepare) await visit.prepare(page);
-          const list = await violations(page);
-          if (list.length) found[`${visit.name} (${visit.path})`] = list;
-          await context.close();
+      test.describe(`páginas de ${audience}: tema ${theme === "light" ? "claro" : "oscuro"}, ${viewport.name}`, () => {
+        for (const name of pagesOf(audience)(PLACEHOLDER).map((v) => v.name)) {
+          const known = KNOWN[name]?.themes.includes(theme) ? KNOWN[name] : undefined;
+          test(name, async ({ browser, signIn }) => {
+            test.fixme(Boolean(known), known?.why);
+            const visit = pagesOf(audience)(site).find((v) => v.name === name)!;
+            const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
+            const url = new URL(test.info().project.use.baseURL!);
+            await context.addCookies([{ name: "theme", value: theme, domain: url.hostname, path: "/" }]);
+            if (visit.as === "buyer") await signIn(context, site.buyer);
+            if (visit.as === "owner") await signIn(context, site.event.owner, { secondFactor: true });
+            const page = await context.newPage();
+            if (visit.reach) await visit.reach(page);
+            else await page.goto(visit.path);
+            await expect(page.locator("main").first()).toBeVisible();
+            await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${theme}\\b`));
+            if (visit.prepare) await visit.prepare(page);
+            expect(await violations(page), `${visit.name} (${visit.path})`).toEqual([]);
+            await context.close();
+          });
         }
-        expect(found).toEqual({});
       });
     }
   }
