@@ -35,6 +35,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { benchDatabase, ensureProductionBuild, freePort, waitForApp } from "./bench-support";
+// The run's choices and kill moments come from the seed (mulberry32, as the tests' data).
+import { seeded } from "#tests/support/random";
 import type { Ctx } from "#server/context";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -61,17 +63,6 @@ export interface CrashTestReport {
   problems: string[];
 }
 
-/** mulberry32, as tests/support/random.ts: the run's choices and kill moments come from the seed. */
-function seeded(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

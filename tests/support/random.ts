@@ -7,8 +7,8 @@
  */
 const DEFAULT_SEED = 20261124;
 
-/** mulberry32: tiny, fast and good enough for test data (not for secrets). */
-function seeded(seed: number) {
+/** mulberry32: tiny, fast and good enough for test data (not for secrets). Also the crash test's (scripts/crash-test.ts). */
+export function seeded(seed: number) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
