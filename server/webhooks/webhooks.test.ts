@@ -108,6 +108,21 @@ async function runJobs(at = new Date()) {
   return runDueJobs((await getDb()) as Db, jobHandlers, at, 1000);
 }
 
+/** A paid sale whose order.paid the receiver answers 503 until the queue's last attempt: the delivery ends failed. */
+async function saleWhoseDeliveryFails(made: Awaited<ReturnType<typeof producerWithEvent>>, hook: { path: string; endpoint: { id: string } }) {
+  answers.set(hook.path, Array.from({ length: 20 }, () => 503));
+  const { billing } = await buy(made, 1);
+  await payInSandbox(made.db, billing.id, "approved");
+  const [delivery] = await deliveriesOf(hook.endpoint.id);
+  // Jump to the queue's last attempt.
+  await made.db
+    .update(jobs)
+    .set({ attempts: MAX_ATTEMPTS - 1 })
+    .where(and(eq(jobs.kind, WEBHOOK_DELIVERY_JOB), eq(jobs.payload, { deliveryId: delivery.id })));
+  await runJobs();
+  return delivery;
+}
+
 function requestsTo(path: string) {
   return received.filter((r) => r.path === path);
 }
@@ -271,19 +286,7 @@ describe.skipIf(!hasPostgresServer)("outgoing webhooks", () => {
   it("a receiver that never answers 2xx: the last attempt marks the delivery failed; a network error is a failed attempt too", async () => {
     const made = await producerWithEvent();
     const hook = await endpoint(made.ctx, made.organization.id, ["order.paid"], "caido");
-    answers.set(
-      hook.path,
-      Array.from({ length: 20 }, () => 503)
-    );
-    const { billing } = await buy(made, 1);
-    await payInSandbox(made.db, billing.id, "approved");
-    const [delivery] = await deliveriesOf(hook.endpoint.id);
-    // Jump to the queue's last attempt.
-    await made.db
-      .update(jobs)
-      .set({ attempts: MAX_ATTEMPTS - 1 })
-      .where(and(eq(jobs.kind, WEBHOOK_DELIVERY_JOB), eq(jobs.payload, { deliveryId: delivery.id })));
-    await runJobs();
+    const delivery = await saleWhoseDeliveryFails(made, hook);
     const [failed] = await deliveriesOf(hook.endpoint.id);
     expect(failed).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: 503 });
     expect(failed.failedAt).not.toBeNull();
@@ -308,15 +311,7 @@ describe.skipIf(!hasPostgresServer)("outgoing webhooks", () => {
   it("'Reintentar los fallidos': failed deliveries go back to the queue once (two clicks at once), keep their ids and are delivered when the receiver is back", async () => {
     const made = await producerWithEvent();
     const hook = await endpoint(made.ctx, made.organization.id, ["order.paid"], "vuelve");
-    answers.set(hook.path, Array.from({ length: 20 }, () => 503));
-    const { billing } = await buy(made, 1);
-    await payInSandbox(made.db, billing.id, "approved");
-    const [delivery] = await deliveriesOf(hook.endpoint.id);
-    await made.db
-      .update(jobs)
-      .set({ attempts: MAX_ATTEMPTS - 1 })
-      .where(and(eq(jobs.kind, WEBHOOK_DELIVERY_JOB), eq(jobs.payload, { deliveryId: delivery.id })));
-    await runJobs();
+    const delivery = await saleWhoseDeliveryFails(made, hook);
     expect((await deliveriesOf(hook.endpoint.id))[0].status).toBe("failed");
     const failedList = await listWebhookDeliveries(made.ctx, { organizationId: made.organization.id, status: "failed" });
     expect(failedList.items.map((d) => d.id)).toEqual([delivery.id]);
