@@ -317,7 +317,7 @@ export default function RefundsPage() {
                   </p>
                 </div>
                 {o.bankTransfer ? (
-                  <Link className="text-primary-400 underline" to={`?codigo=${encodeURIComponent(o.orderCode)}&email=${encodeURIComponent(o.email)}#pedir`}>
+                  <Link className="text-[var(--accent)] underline" to={`?codigo=${encodeURIComponent(o.orderCode)}&email=${encodeURIComponent(o.email)}#pedir`}>
                     Pedir devolución (necesitamos tu CBU/CVU)
                   </Link>
                 ) : (
@@ -368,7 +368,7 @@ export default function RefundsPage() {
           </Button>
           {signedInEmail ? null : (
             <p className="text-sm text-[var(--muted)]">
-              ¿Tenés cuenta? <Link to="/cuenta/iniciar-sesion" className="text-primary-400 underline">Ingresá</Link> y elegí la compra de la lista.
+              ¿Tenés cuenta? <Link to="/cuenta/iniciar-sesion" className="text-[var(--accent)] underline">Ingresá</Link> y elegí la compra de la lista.
             </p>
           )}
         </Form>

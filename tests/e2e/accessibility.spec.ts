@@ -31,9 +31,7 @@ const PLACEHOLDER = { event: { slug: "-", organizationSlug: "-", owner: {} }, bu
  * Cases left to the engineers who own those files right now (issue 13), each naming its violation: they
  * are marked `fixme` until fixed there.
  */
-const KNOWN: Record<string, { themes: readonly string[]; why: string }> = {
-  "botón de arrepentimiento": { themes: ["light"], why: "color-contrast: two links with text-primary-400 (1.7:1 on the light surface) in app/routes/cuenta.devoluciones.tsx" },
-};
+const KNOWN: Record<string, { themes: readonly string[]; why: string }> = {};
 
 for (const audience of ["compra", "organización"] as const) {
   for (const theme of THEMES) {
