@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { DateTime } from "luxon";
 import { useEffect } from "react";
-import { formatDateTime, TIME_ZONE } from "#common/dates";
+import { formatTime, TIME_ZONE } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { getRequestContext } from "#app/lib/session.server";
 import { FormErrors } from "#app/components/account/Notice";
@@ -12,7 +12,7 @@ import { isDomainError } from "#server/errors";
 import { errorMessages, pageErrorResponse } from "#app/lib/domain-errors.server";
 import { getCheckoutSummary, mercadoPagoBrowserConfig, openPayment } from "#server/orders/checkout";
 import { withBillingToken } from "#server/orders/access";
-import { eventPath, longDay } from "./eventos.$slug.server";
+import { dayWithYear, eventPath } from "./eventos.$slug.server";
 import { OrderLines } from "#app/components/checkout/OrderLines";
 import { MoneyLines } from "#app/components/checkout/MoneyLines";
 import { MercadoPagoWallet } from "#app/components/checkout/MercadoPagoWallet";
@@ -77,8 +77,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
             name: event.name,
             venue: `${event.venueName}, ${event.city}`,
             href: eventPath(event.slug),
-            dayLabel: startsAt ? longDay(startsAt) : null,
-            startsLabel: startsAt ? formatDateTime(startsAt) : null,
+            // The day once, then the time, as the event page says it.
+            dayLabel: startsAt ? dayWithYear(startsAt, ctx.now) : null,
+            startsLabel: startsAt ? formatTime(startsAt) : null,
           }
         : null,
       hold: held && hold ? { expiresAtIso: hold.toISOString(), timeLabel: holdLabel(hold, new Date()) } : null,

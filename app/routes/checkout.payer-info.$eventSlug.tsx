@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { formatDateTime } from "#common/dates";
+import { formatTime } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { buyerMethodOf, holdDuration, purchaseTotals } from "#common/pricing";
 import { cacheHeadersFrom } from "#app/lib/cache.server";
@@ -24,7 +24,7 @@ import { getCheckoutQuestions, startCheckout } from "#server/orders/checkout";
 import { couponForEventPage } from "#server/coupons/preview";
 import type { PublicEvent } from "#server/events/catalogue";
 import type { Ctx } from "#server/context";
-import { eventPath, findReferrer, loadPublicEventOr404, longDay } from "./eventos.$slug.server";
+import { dayWithYear, eventPath, findReferrer, loadPublicEventOr404 } from "./eventos.$slug.server";
 import { OrderLines } from "#app/components/checkout/OrderLines";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -112,7 +112,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return data(
     {
       event: { name: event.name, slug: event.slug, venue: `${event.venue.name}, ${event.venue.city}` },
-      date: date ? { dayLabel: longDay(date.startsAt), startsLabel: formatDateTime(date.startsAt), startsIso: date.startsAt.toISOString() } : null,
+      // The day once, then the time ("Lunes 7 de diciembre · 23:00"), as the event page says it.
+      date: date ? { dayLabel: dayWithYear(date.startsAt, ctx.now), startsLabel: formatTime(date.startsAt), startsIso: date.startsAt.toISOString() } : null,
       needsDate: !date && dates.length > 1,
       items: items.map(({ subtotalCentavos, ...i }) => ({ ...i, subtotal: formatMoney(subtotalCentavos) })),
       subtotal: formatMoney(totals.subtotal),

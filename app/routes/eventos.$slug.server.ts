@@ -99,7 +99,7 @@ function mapsUrl(venue: PublicEvent["event"]["venue"]) {
 }
 
 /** "Viernes 20 de diciembre", with " de 2030" when it is not this year. */
-function dayWithYear(date: Date, now: Date): string {
+export function dayWithYear(date: Date, now: Date): string {
   const year = formatDate(date).slice(-4);
   return year === formatDate(now).slice(-4) ? longDay(date) : `${longDay(date)} de ${year}`;
 }
