@@ -75,6 +75,8 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
             category={event.category}
             categoryLabel={event.categoryLabel}
             eager
+            // From lg the image shares the row with the 400 px picker inside max-w-6xl: about 680 px wide.
+            sizes="(min-width: 1024px) 680px, 100vw"
             className="sm:rounded-xl"
           />
           <div className="flex flex-col gap-4 px-4 sm:px-0">
