@@ -39,6 +39,8 @@ export function DateFields({ prefix = "" }: { prefix?: string }) {
       <TextInput name={`${prefix}startsAt`} label="Empieza" type="datetime-local" {...DATE_TIME_INPUT_RANGE} required />
       <TextInput name={`${prefix}endsAt`} label="Termina" type="datetime-local" {...DATE_TIME_INPUT_RANGE} required />
       <TextInput name={`${prefix}doorsAt`} label="Apertura de puertas (opcional)" type="datetime-local" {...DATE_TIME_INPUT_RANGE} />
+      {/* The browser draws these fields in its own language: say the order in ours. */}
+      <p className="text-xs text-[var(--muted)] sm:col-span-3">Día, mes, año y hora, en hora de Buenos Aires.</p>
     </div>
   );
 }
