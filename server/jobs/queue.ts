@@ -27,6 +27,17 @@ export async function enqueue(db: DbOrTx, kind: string, payload: Record<string, 
   return row;
 }
 
+/** Several jobs of one kind in one INSERT (a batch of orders' expiry jobs); their ids, in the order given. */
+export async function enqueueMany(db: DbOrTx, kind: string, entries: { payload: Record<string, unknown>; runAt: Date }[]): Promise<number[]> {
+  if (!entries.length) return [];
+  const rows = await db
+    .insert(jobs)
+    .values(entries.map((e) => ({ kind, payload: e.payload, runAt: e.runAt })))
+    .returning({ id: jobs.id });
+  // bigserial ids are handed out in the order the rows are inserted.
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
 /**
  * A recurring job's next run: enqueued unless one of that kind is already
  * waiting (not running: a run schedules its successor while it is itself

@@ -5,13 +5,14 @@ import { z } from "zod";
 import { attendeeSchema, payerSchema } from "#common/validation";
 import { CHECKOUT_MESSAGES, customFieldError } from "#common/checkout";
 import type { Ctx } from "#server/context";
-import type { DbOrTx } from "#server/db/client";
+import type { Db, DbOrTx } from "#server/db/client";
 import { paymentsMode } from "#server/env";
 import {
   billings,
   eventCustomFields,
   eventDates,
   events,
+  jobs,
   orderItems,
   orders,
   ticketTypes,
@@ -23,8 +24,9 @@ import {
 } from "#server/db/schema";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
 import { isTicketVisible, ticketState } from "#server/events/catalogue";
-import { holdStock, releaseOrderStock } from "#server/stock/stock";
-import { enqueue } from "#server/jobs/queue";
+import { holdStock, holdStockBatch, releaseOrderStock } from "#server/stock/stock";
+import { createBatcher, type Settled } from "./hold-batch";
+import { enqueue, enqueueMany } from "#server/jobs/queue";
 import { bookApprovedPayment } from "#server/ledger/ledger";
 import { requireTransferAccount } from "#server/payouts/bank-accounts";
 import { issueTicketsForOrder } from "#server/tickets/issue";
@@ -223,59 +225,83 @@ export async function createOrder(ctx: Ctx, rawInput: DomainInput<typeof createO
   const paymentMethod: OrderPaymentMethod = free ? "FREE" : input.paymentMethod;
   const provider: BillingProvider = free ? "free" : input.paymentMethod === "BANK_TRANSFER" ? "bank_transfer" : paymentsMode() === "sandbox" ? "sandbox" : "mercadopago";
 
+  const holdExpiresAt = free ? null : new Date(ctx.now.getTime() + holdMinutes * 60_000);
+  const draft: OrderDraft = {
+    order: {
+      eventId: event.id,
+      eventDateId: eventDateId!,
+      organizationId: event.organizationId,
+      buyerUserId,
+      payer: input.payer,
+      attendees,
+      customFields,
+      status: free ? "billed" : "draft",
+      paymentMethod,
+      referredNick,
+      promoterUserId: referrer?.userId ?? null,
+      subtotal,
+      serviceFee,
+      discount,
+      total,
+      holdExpiresAt,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    },
+    lines,
+    billing: { status: free ? "approved" : "pending", provider, amount: total, createdAt: ctx.now, updatedAt: ctx.now },
+    now: ctx.now,
+  };
+  // A plain paid order (the rush of an on-sale) joins the tick's batch; a coupon's use or a free order's tickets are written alone.
+  if (!coupon && !free) return placeInBatch(ctx.db, event.id, draft);
+  return writeOrderAlone(ctx.db, draft, coupon);
+}
+
+/** What createOrder writes for one order, decided before any lock is taken. */
+interface OrderDraft {
+  order: Omit<typeof orders.$inferInsert, "id" | "code">;
+  lines: { ticketTypeId: string; qty: number; name: string; unitPrice: number }[];
+  billing: Omit<typeof billings.$inferInsert, "orderId">;
+  now: Date;
+}
+
+type PlacedOrder = { order: OrderRow & { items: OrderItemRow[] }; billing: BillingRow };
+
+const nameOfLine = (draft: OrderDraft, ticketTypeId: string) => draft.lines.find((l) => l.ticketTypeId === ticketTypeId)?.name ?? "";
+
+/** One order in its own transaction: the new rows first, the hot rows (ticket types, then the coupon) last. */
+async function writeOrderAlone(db: Db, draft: OrderDraft, coupon: Awaited<ReturnType<typeof couponForOrder>> | null): Promise<PlacedOrder> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await ctx.db.transaction(async (tx) => {
+      return await db.transaction(async (tx) => {
         // The new rows first: they lock nothing another buyer waits for. The hot rows (ticket types, then the
         // coupon) are taken last, so their locks last only until the commit (docs/locking.md).
-        const holdExpiresAt = free ? null : new Date(ctx.now.getTime() + holdMinutes * 60_000);
         const [order] = await tx
           .insert(orders)
-          .values({
-            code: newOrderCode(),
-            eventId: event.id,
-            eventDateId: eventDateId!,
-            organizationId: event.organizationId,
-            buyerUserId,
-            payer: input.payer,
-            attendees,
-            customFields,
-            status: free ? "billed" : "draft",
-            paymentMethod,
-            referredNick,
-            promoterUserId: referrer?.userId ?? null,
-            subtotal,
-            serviceFee,
-            discount,
-            total,
-            holdExpiresAt,
-            createdAt: ctx.now,
-            updatedAt: ctx.now,
-          })
+          .values({ code: newOrderCode(), ...draft.order })
           .returning();
-        if (coupon) await recordCouponUse(tx, { orderId: order.id, couponId: coupon.coupon.id, discount, now: ctx.now });
+        if (coupon) await recordCouponUse(tx, { orderId: order.id, couponId: coupon.coupon.id, discount: draft.order.discount ?? 0, now: draft.now });
         // Keep the buyer's order of lines.
         const items = await tx
           .insert(orderItems)
-          .values(lines.map((l) => ({ orderId: order.id, ...l })))
+          .values(draft.lines.map((l) => ({ orderId: order.id, ...l })))
           .returning();
         const [billing] = await tx
           .insert(billings)
-          .values({ orderId: order.id, status: free ? "approved" : "pending", provider, amount: total, createdAt: ctx.now, updatedAt: ctx.now })
+          .values({ orderId: order.id, ...draft.billing })
           .returning();
-        if (holdExpiresAt) await enqueue(tx, EXPIRE_ORDER_JOB, { orderId: order.id }, holdExpiresAt);
+        if (order.holdExpiresAt) await enqueue(tx, EXPIRE_ORDER_JOB, { orderId: order.id }, order.holdExpiresAt);
 
         // The stock (server/stock: conditional UPDATEs in id order, all or nothing), at the price the order says.
-        const hold = await holdStock(tx, lines, ctx.now, { onlyActive: true });
-        if ("short" in hold) throw new Conflict(ORDER_MESSAGES.notEnough(byId.get(hold.short)!.name));
-        const changed = hold.held.find((h) => h.unitPrice !== byId.get(h.ticketTypeId)!.price);
+        const hold = await holdStock(tx, draft.lines, draft.now, { onlyActive: true });
+        if ("short" in hold) throw new Conflict(ORDER_MESSAGES.notEnough(nameOfLine(draft, hold.short)));
+        const changed = hold.held.find((h) => h.unitPrice !== draft.lines.find((l) => l.ticketTypeId === h.ticketTypeId)!.unitPrice);
         if (changed) throw new Conflict(ORDER_MESSAGES.priceChanged(changed.name));
         if (coupon) await takeCouponUse(tx, coupon.coupon);
 
         // Nothing to pay (free tickets, a 100 % coupon): the tickets are issued now, in this transaction.
-        if (free) {
-          await issueTicketsForOrder(tx, order, ctx.now);
-          await bookApprovedPayment(tx, order, billing, ctx.now);
+        if (order.status === "billed") {
+          await issueTicketsForOrder(tx, order, draft.now);
+          await bookApprovedPayment(tx, order, billing, draft.now);
         }
         return { order: { ...order, items }, billing };
       });
@@ -285,6 +311,72 @@ export async function createOrder(ctx: Ctx, rawInput: DomainInput<typeof createO
     }
   }
 }
+
+/**
+ * Many buyers' orders in ONE transaction (server/orders/hold-batch.ts): all
+ * their rows written with one INSERT per table, then the ticket types locked
+ * once and shared out in arrival order (server/stock `holdStockBatch`); the
+ * orders that got nothing are deleted before the commit and their buyers get
+ * their own CONFLICT. If the batch itself fails (an order code drawn twice, a
+ * fault), each order is retried alone, so one buyer's problem is nobody
+ * else's.
+ */
+async function writeOrderBatch(db: Db, drafts: OrderDraft[]): Promise<Settled<PlacedOrder>[]> {
+  try {
+    return await db.transaction(async (tx) => {
+      const ids = drafts.map(() => crypto.randomUUID());
+      const orderRows = await tx
+        .insert(orders)
+        .values(drafts.map((d, i) => ({ id: ids[i], code: newOrderCode(), ...d.order })))
+        .returning();
+      const itemRows = await tx
+        .insert(orderItems)
+        .values(drafts.flatMap((d, i) => d.lines.map((l) => ({ orderId: ids[i], ...l }))))
+        .returning();
+      const billingRows = await tx
+        .insert(billings)
+        .values(drafts.map((d, i) => ({ orderId: ids[i], ...d.billing })))
+        .returning();
+      const jobIds = await enqueueMany(
+        tx,
+        EXPIRE_ORDER_JOB,
+        drafts.map((d, i) => ({ payload: { orderId: ids[i] }, runAt: d.order.holdExpiresAt! })),
+      );
+
+      const answers = await holdStockBatch(
+        tx,
+        drafts.map((d) => ({ lines: d.lines, quotedPrice: (id: string) => d.lines.find((l) => l.ticketTypeId === id)?.unitPrice })),
+        drafts.at(-1)!.now,
+      );
+      const refused = answers.flatMap((a, i) => ("held" in a ? [] : [i]));
+      if (refused.length) {
+        await tx.delete(jobs).where(inArray(jobs.id, refused.map((i) => jobIds[i])));
+        // Items and billing go with the order (ON DELETE CASCADE).
+        await tx.delete(orders).where(inArray(orders.id, refused.map((i) => ids[i])));
+      }
+      return answers.map((answer, i): Settled<PlacedOrder> => {
+        if ("short" in answer) return { error: new Conflict(ORDER_MESSAGES.notEnough(nameOfLine(drafts[i], answer.short))) };
+        if ("priceChanged" in answer) return { error: new Conflict(ORDER_MESSAGES.priceChanged(nameOfLine(drafts[i], answer.priceChanged))) };
+        const order = orderRows.find((o) => o.id === ids[i])!;
+        const billing = billingRows.find((b) => b.orderId === ids[i])!;
+        return { ok: { order: { ...order, items: itemRows.filter((item) => item.orderId === ids[i]) }, billing } };
+      });
+    });
+  } catch (error) {
+    if (drafts.length === 1 && !isUniqueViolation(error, "orders_code_key")) return [{ error }];
+    const alone: Settled<PlacedOrder>[] = [];
+    for (const draft of drafts) {
+      try {
+        alone.push({ ok: await writeOrderAlone(db, draft, null) });
+      } catch (e) {
+        alone.push({ error: e });
+      }
+    }
+    return alone;
+  }
+}
+
+const placeInBatch = createBatcher(writeOrderBatch);
 
 /**
  * The event's custom fields answered: required ones present, numbers, dates

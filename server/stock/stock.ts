@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
 import { orderItems, ticketTypes } from "#server/db/schema";
 
@@ -61,6 +61,62 @@ export async function holdStock(
     held.push({ ...line, name: row.name, unitPrice: row.price });
   }
   return { held };
+}
+
+/** One buyer's part of a batched hold: its lines and the unit price it was quoted for each ticket type. */
+export interface BatchHoldRequest {
+  lines: StockLine[];
+  quotedPrice: (ticketTypeId: string) => number | undefined;
+}
+
+export type BatchHoldAnswer = { held: HeldLine[] } | { short: string } | { priceChanged: string };
+
+/**
+ * Many buyers' holds in one go (server/orders/hold-batch.ts): the ticket types
+ * they want are locked once, in id order (`FOR UPDATE`), what is left is
+ * handed out in the order the requests came (a request that does not fit is
+ * short, and a later, smaller one may still fit: nobody is refused while
+ * enough stock for them remains), and each ticket type's `sold` grows in ONE
+ * update for all of them. Only active ticket types sell. The caller writes its
+ * order rows before calling this, so the locks last only until its commit.
+ */
+export async function holdStockBatch(tx: DbOrTx, requests: BatchHoldRequest[], now: Date): Promise<BatchHoldAnswer[]> {
+  const ids = [...new Set(requests.flatMap((r) => r.lines.map((l) => l.ticketTypeId)))].sort();
+  if (!ids.length) return requests.map(() => ({ held: [] }));
+  const rows = await tx
+    .select({ id: ticketTypes.id, name: ticketTypes.name, price: ticketTypes.price, stock: ticketTypes.stock, sold: ticketTypes.sold, status: ticketTypes.status })
+    .from(ticketTypes)
+    .where(inArray(ticketTypes.id, ids))
+    .orderBy(asc(ticketTypes.id))
+    .for("update");
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const left = new Map(rows.map((r) => [r.id, r.status === "active" ? r.stock - r.sold : 0]));
+  const taken = new Map<string, number>();
+
+  const answers = requests.map((request): BatchHoldAnswer => {
+    const lines = [...request.lines].sort(byTicketType);
+    for (const line of lines) {
+      if ((left.get(line.ticketTypeId) ?? 0) < line.qty) return { short: line.ticketTypeId };
+    }
+    const changed = lines.find((l) => byId.get(l.ticketTypeId)!.price !== request.quotedPrice(l.ticketTypeId));
+    if (changed) return { priceChanged: changed.ticketTypeId };
+    for (const line of lines) {
+      left.set(line.ticketTypeId, left.get(line.ticketTypeId)! - line.qty);
+      taken.set(line.ticketTypeId, (taken.get(line.ticketTypeId) ?? 0) + line.qty);
+    }
+    return { held: request.lines.map((l) => ({ ...l, name: byId.get(l.ticketTypeId)!.name, unitPrice: byId.get(l.ticketTypeId)!.price })) };
+  });
+
+  // Still conditional (and the table's CHECK stands behind it): the counts were read under this transaction's lock.
+  for (const [ticketTypeId, qty] of [...taken].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const [updated] = await tx
+      .update(ticketTypes)
+      .set({ sold: sql`${ticketTypes.sold} + ${qty}`, updatedAt: now })
+      .where(and(eq(ticketTypes.id, ticketTypeId), sql`${ticketTypes.sold} + ${qty} <= ${ticketTypes.stock}`))
+      .returning({ id: ticketTypes.id });
+    if (!updated) throw new Error(`holdStockBatch: ${ticketTypeId} changed under its lock`);
+  }
+  return answers;
 }
 
 /** Gives `lines` back to sale (a hold that ended, or a partial hold undone). */
