@@ -36,6 +36,7 @@ const HELP = `Uso: npm run bench:onsale -- [opciones]
   --concurrency C   pedidos en vuelo a la vez (100)
   --stock S         stock del único tipo de entrada (50)
   --qty Q           entradas por compra (1)
+  --processes P     procesos de la app sobre la misma base; los compradores se reparten entre ellos (1)
   --keep            no borrar la base tribuna_bench_… al terminar
   --json            además, una línea JSON con los resultados
   --verbose         mostrar la salida del servidor
@@ -49,6 +50,7 @@ const { values: flags } = parseArgs({
     concurrency: { type: "string", default: "100" },
     stock: { type: "string", default: "50" },
     qty: { type: "string", default: "1" },
+    processes: { type: "string", default: "1" },
     keep: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
@@ -72,6 +74,7 @@ const BUYERS = positiveInt("buyers", flags.buyers!);
 const CONCURRENCY = Math.min(positiveInt("concurrency", flags.concurrency!), BUYERS);
 const STOCK = positiveInt("stock", flags.stock!);
 const QTY = positiveInt("qty", flags.qty!);
+const PROCESSES = positiveInt("processes", flags.processes!);
 if (QTY > 10) {
   console.error("--qty puede ser a lo sumo 10 (el máximo por compra del tipo de entrada).");
   process.exit(2);
@@ -90,14 +93,19 @@ const log = (message: string) => console.error(`· ${message}`);
 
 // ---------------------------------------------------------------- cleanup
 
-let app: ChildProcess | null = null;
+/** The app processes (one, or `--processes N`), each on its own port, all on the bench database. */
+let apps: ChildProcess[] = [];
 let appLog = "";
 let dbCreated = false;
 let closeBenchDb: (() => Promise<void>) | null = null;
 
-async function stopApp() {
-  const child = app;
-  app = null;
+async function stopApps() {
+  const running = apps;
+  apps = [];
+  await Promise.all(running.map(stopApp));
+}
+
+async function stopApp(child: ChildProcess) {
   if (!child || child.exitCode !== null || child.pid === undefined) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   // The app runs in its own process group: end that group only.
@@ -118,7 +126,7 @@ async function stopApp() {
 }
 
 async function cleanup() {
-  await stopApp();
+  await stopApps();
   await closeBenchDb?.().catch(() => {});
   closeBenchDb = null;
   if (dbCreated && !flags.keep) {
@@ -157,10 +165,10 @@ function percentile(sorted: number[], p: number): number {
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "–");
 
-async function waitForApp(baseUrl: string, timeoutMs: number) {
+async function waitForApp(app: ChildProcess, baseUrl: string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (!app || app.exitCode !== null) throw new Error(`La app terminó antes de responder:\n${appLog.slice(-4000)}`);
+    if (app.exitCode !== null) throw new Error(`La app terminó antes de responder:\n${appLog.slice(-4000)}`);
     try {
       const res = await fetch(`${baseUrl}/api/graphql`, {
         method: "POST",
@@ -261,6 +269,11 @@ async function main() {
 
   // The domain modules read the environment lazily: point them at the bench database before loading them.
   process.env.DATABASE_URL = BENCH_URL;
+  // The processes share one AUTH_SECRET, as replicas do; this process signs the sandbox's payment notifications with it.
+  const sharedSecret = crypto.randomBytes(36).toString("base64url");
+  process.env.AUTH_SECRET = sharedSecret;
+  process.env.PAYMENTS_SANDBOX = "true";
+  delete process.env.MERCADOPAGO_WEBHOOK_SECRET;
   const { connectPostgres, setDatabase } = await import("#server/db/client");
   const schema = await import("#server/db/schema");
   const { createOrganization } = await import("#server/organizations/organizations");
@@ -298,28 +311,59 @@ async function main() {
   const ticket = tickets[0];
   log(`Evento «${event.name}» (${event.slug}) publicado: «${ticket.name}» con stock ${STOCK}.`);
 
-  // 2. The real app on a free port.
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const childEnv = benchAppEnv({ port, databaseUrl: BENCH_URL, databaseName: DB_NAME, seedDemo: false });
-  app = spawn(process.execPath, ["build/serve/server.js"], { cwd: ROOT, env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  const keepLog = (chunk: Buffer) => {
-    appLog = (appLog + chunk.toString()).slice(-20_000);
-    if (flags.verbose) process.stderr.write(chunk);
-  };
-  app.stdout!.on("data", keepLog);
-  app.stderr!.on("data", keepLog);
-  const bootStarted = performance.now();
-  await waitForApp(baseUrl, 120_000);
-  log(`App lista en ${baseUrl} (${((performance.now() - bootStarted) / 1000).toFixed(1)} s).`);
+  // A second event, only for the warm-up: its orders are not counted.
+  const warm = await createEvent(ctx, {
+    organizationId: organization.id,
+    name: "Calentamiento Benchmark",
+    description: "Compras de calentamiento.",
+    category: "fiestas",
+    venueName: "Estadio de prueba",
+    venueAddress: "Av. Siempre Viva 742",
+    city: "Buenos Aires",
+    province: "AR-CF",
+    dates: [{ startsAt: startsAt.toISOString(), endsAt: new Date(startsAt.getTime() + 5 * 3600_000).toISOString() }],
+    ticketTypes: [{ name: "General", price: 1_500_000, stock: 100_000 }],
+  });
+  await acceptServiceConditions(ctx, { eventId: warm.event.id });
+  await publishEvent(ctx, { id: warm.event.id });
+  const warmTicket = (await getEventForOrganizer(ctx, warm.event.id)).tickets[0];
 
-  // Warm-up that holds nothing: the first requests pay for loading modules and opening connections.
+  // 2. The real app on free ports: PROCESSES processes sharing the database (and one AUTH_SECRET, as replicas would).
+  const baseUrls: string[] = [];
+  for (let n = 0; n < PROCESSES; n++) {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const childEnv = benchAppEnv({ port, databaseUrl: BENCH_URL, databaseName: DB_NAME, seedDemo: false });
+    childEnv.AUTH_SECRET = sharedSecret;
+    // Every process runs the job queue, as replicas would: the guarantees below check they never run a job twice.
+    // (Holds last 15 minutes: none expires during the rush on its own.)
+    delete childEnv.JOBS;
+    const app = spawn(process.execPath, ["build/serve/server.js"], { cwd: ROOT, env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    apps.push(app);
+    const keepLog = (chunk: Buffer) => {
+      appLog = (appLog + chunk.toString()).slice(-20_000);
+      if (flags.verbose) process.stderr.write(chunk);
+    };
+    app.stdout!.on("data", keepLog);
+    app.stderr!.on("data", keepLog);
+    const bootStarted = performance.now();
+    await waitForApp(app, baseUrl, 120_000);
+    log(`App ${n + 1} de ${PROCESSES} lista en ${baseUrl} (${((performance.now() - bootStarted) / 1000).toFixed(1)} s).`);
+    baseUrls.push(baseUrl);
+  }
+
+  // Warm-up on the other event: the first requests pay for loading modules, compiling the hot path and opening connections.
   const warmQuery = JSON.stringify({ query: "query($slug: String!) { event(slug: $slug) { id ticketTypes { id available } } }", variables: { slug: event.slug } });
-  await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, 20) }, () =>
-      fetch(`${baseUrl}/api/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: warmQuery }).then((r) => r.text()),
-    ),
-  );
+  for (const baseUrl of baseUrls) {
+    await Promise.all(
+      Array.from({ length: Math.min(CONCURRENCY, 20) }, () =>
+        fetch(`${baseUrl}/api/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: warmQuery }).then((r) => r.text()),
+      ),
+    );
+    for (let round = 0; round < 5; round++) {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => buy(baseUrl, warm.event.slug, warmTicket.id, 1_000_000 + round * 20 + i)));
+    }
+  }
 
   // 3. The rush.
   log(`${BUYERS} compradores, ${CONCURRENCY} a la vez, ${QTY} entrada(s) cada uno…`);
@@ -330,8 +374,10 @@ async function main() {
   let appRssMaxMiB = 0;
   const rssSampler = setInterval(() => {
     try {
-      const kib = Number(fs.readFileSync(`/proc/${app?.pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
-      appRssMaxMiB = Math.max(appRssMaxMiB, Math.round(kib / 1024));
+      for (const app of apps) {
+        const kib = Number(fs.readFileSync(`/proc/${app.pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
+        appRssMaxMiB = Math.max(appRssMaxMiB, Math.round(kib / 1024));
+      }
     } catch {
       /* not Linux, or the process is gone */
     }
@@ -341,7 +387,8 @@ async function main() {
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < BUYERS) {
         const i = next++;
-        samples[i] = await buy(baseUrl, event.slug, ticket.id, i);
+        // Buyers alternate between the processes, as a balancer without affinity would send them.
+        samples[i] = await buy(baseUrls[i % baseUrls.length], event.slug, ticket.id, i);
         samples[i].at = performance.now() - started;
       }
     }),
@@ -379,7 +426,11 @@ async function main() {
   // The last successful hold: from then on every buyer is refused (sold out).
   const lastHoldMs = Math.max(0, ...samples.filter((s) => s.outcome === "held").map((s) => s.at ?? 0));
 
-  const problems: string[] = [];
+  // 6. The other guarantees, with every process at work on the same rows (docs/scaling.md).
+  log("Garantías con todos los procesos a la vez: notificaciones de pago repetidas, vencimientos, límite de intentos…");
+  const guarantees = await checkGuarantees({ db, schema, baseUrls, eventId: event.id, ticketId: ticket.id, stock: STOCK });
+
+  const problems: string[] = [...guarantees.problems];
   if (oversold > 0) problems.push(`SOBREVENTA: ${heldInDb} entradas reservadas con stock ${row.stock}.`);
   if (row.sold !== heldInDb) problems.push(`ticket_types.sold (${row.sold}) no coincide con lo reservado en órdenes (${heldInDb}).`);
   if (ordersInDb !== held) problems.push(`La base tiene ${ordersInDb} órdenes y la API respondió ${held} reservas.`);
@@ -398,6 +449,7 @@ async function main() {
   const rows: [string, string][] = [
     ["compradores", String(BUYERS)],
     ["concurrencia", String(CONCURRENCY)],
+    ["procesos de la app", String(PROCESSES)],
     ["stock / entradas por compra", `${STOCK} / ${QTY}`],
     ["duración", `${seconds.toFixed(2)} s`],
     ["pedidos/s (todos)", (BUYERS / seconds).toFixed(1)],
@@ -413,7 +465,8 @@ async function main() {
     ["sobreventa (oversold)", String(oversold)],
     ["techo: UPDATE condicional pelado", `${ceiling.perSecond.toFixed(1)}/s (${ceiling.connections} conexiones, ${ceiling.updates} UPDATE)`],
     ["reservas/s mientras hay stock ÷ techo", `${ratio.toFixed(2)} × (objetivo ≥ 0,5)`],
-    ["memoria del servidor (RSS máx.)", appRssMaxMiB ? `${appRssMaxMiB} MiB` : "–"],
+    ["memoria del servidor (RSS máx.)", appRssMaxMiB ? `${appRssMaxMiB} MiB${PROCESSES > 1 ? " (el mayor de los procesos)" : ""}` : "–"],
+    ...guarantees.rows,
   ];
   const machine = {
     cpus: os.availableParallelism(),
@@ -437,6 +490,7 @@ async function main() {
       JSON.stringify({
         buyers: BUYERS,
         concurrency: CONCURRENCY,
+        processes: PROCESSES,
         stock: STOCK,
         qty: QTY,
         durationMs: Math.round(durationMs),
@@ -456,12 +510,125 @@ async function main() {
         holdsWhileStockLasts: Number(holdsWhileStockLasts.toFixed(1)),
         ratioToCeiling: Number(ratio.toFixed(3)),
         appRssMaxMiB,
+        guarantees: guarantees.rows.map(([k, v]) => `${k}: ${v}`),
         ok: problems.length === 0,
         machine,
       }),
     );
   }
   return problems.length ? 1 : 0;
+}
+
+/**
+ * What must keep holding with several processes on one database, checked
+ * through their HTTP doors after the rush:
+ * - webhook idempotency: a payment's notification sent to every process at
+ *   once, twice, is applied once (one approved billing, one set of tickets,
+ *   the ledger matching);
+ * - jobs: the holds left unpaid are made due and every process's job runner
+ *   competes for them; each expires once and its stock comes back once;
+ * - rate limits: wrong passwords for one email spread over the processes are
+ *   limited as if there were one (5 per email).
+ */
+async function checkGuarantees(options: {
+  db: import("#server/db/client").Db;
+  schema: typeof import("#server/db/schema");
+  baseUrls: string[];
+  eventId: string;
+  ticketId: string;
+  stock: number;
+}) {
+  const { db, schema, baseUrls, eventId, ticketId, stock } = options;
+  const { eq, sql } = await import("drizzle-orm");
+  const { buildSignedNotification } = await import("#server/payments/sandbox");
+  const { assertLedgerMatches } = await import("#server/ledger/invariants");
+  const problems: string[] = [];
+  const rows: [string, string][] = [];
+  const post = (baseUrl: string, path: string, init: RequestInit) => fetch(`${baseUrl}${path}`, { method: "POST", redirect: "manual", ...init });
+
+  // Webhooks: pay up to 20 held orders on the provider's (sandbox) page, then notify every process at once, twice.
+  const held = await db
+    .select({ orderId: schema.orders.id, billingId: schema.billings.id })
+    .from(schema.orders)
+    .innerJoin(schema.billings, eq(schema.billings.orderId, schema.orders.id))
+    .where(sql`${schema.orders.eventId} = ${eventId} and ${schema.orders.status} = 'draft'`)
+    .limit(20);
+  for (const [i, h] of held.entries()) {
+    const res = await post(baseUrls[i % baseUrls.length], `/sandbox/mercadopago/${h.billingId}`, { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "status=approved" });
+    await res.arrayBuffer();
+    if (res.status !== 302) problems.push(`pago de ${h.billingId} en el sandbox: HTTP ${res.status}`);
+  }
+  const payments = await db.select({ id: schema.sandboxPayments.id, billingId: schema.sandboxPayments.billingId }).from(schema.sandboxPayments);
+  let deliveries = 0;
+  await Promise.all(
+    payments.flatMap((payment) =>
+      [...baseUrls, ...baseUrls].map(async (baseUrl) => {
+        const notification = buildSignedNotification(payment.id);
+        const res = await post(baseUrl, `/api/webhooks/mercadopago?${notification.query?.toString() ?? ""}`, { headers: notification.headers as Record<string, string>, body: JSON.stringify(notification.body) });
+        const text = await res.text();
+        if (res.status === 200) deliveries += 1;
+        else problems.push(`notificación ${payment.id}: HTTP ${res.status} ${text.slice(0, 120)}`);
+      }),
+    ),
+  );
+  const paidOrders = held.filter((h) => payments.some((p) => p.billingId === h.billingId)).map((h) => h.orderId);
+  for (const orderId of paidOrders) {
+    const [order] = await db.select({ status: schema.orders.status }).from(schema.orders).where(eq(schema.orders.id, orderId));
+    if (order?.status !== "billed") problems.push(`la orden ${orderId} pagada quedó en ${order?.status}`);
+    try {
+      await assertLedgerMatches(db, orderId);
+    } catch (error) {
+      problems.push(`libro mayor de ${orderId}: ${(error as Error).message}`);
+    }
+  }
+  rows.push(["notificaciones de pago repetidas", `${paidOrders.length} pagos × ${baseUrls.length * 2} envíos (${deliveries} respondidos 200): cada pago aplicado una vez`]);
+
+  // Jobs: every unpaid hold of the event is due now; the processes' runners (every 5 s) compete for the jobs.
+  await db.execute(sql`
+    with due as (update orders set hold_expires_at = now() - interval '1 second' where status = 'draft' and event_id = ${eventId} returning id::text)
+    update jobs set run_at = now() - interval '1 second' where kind = 'expire-order' and done_at is null and payload->>'orderId' in (select id from due)`);
+  const deadline = Date.now() + 60_000;
+  let pending = Infinity;
+  while (Date.now() < deadline) {
+    const [row] = (await db.execute(sql`
+      select count(*)::int as n from jobs j join orders o on o.id::text = j.payload->>'orderId'
+      where j.kind = 'expire-order' and j.done_at is null and j.failed_at is null and o.event_id = ${eventId} and o.status = 'draft'`)) as unknown as { n: number }[];
+    pending = row.n;
+    if (!pending) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const [after] = (await db.execute(sql`
+    select tt.sold, tt.stock,
+      (select count(*)::int from orders where event_id = ${eventId} and status = 'expired') as expired,
+      (select count(*)::int from orders where event_id = ${eventId} and status = 'draft') as drafts,
+      (select coalesce(sum(oi.qty), 0)::int from order_items oi join orders o on o.id = oi.order_id where o.event_id = ${eventId} and o.status in ('billed', 'draft', 'orphan')) as holding,
+      (select count(*)::int from jobs j join orders o on o.id::text = j.payload->>'orderId' where o.event_id = ${eventId} and j.kind = 'expire-order' and j.attempts > 1) as retried
+    from ticket_types tt where tt.id = ${ticketId}`)) as unknown as { sold: number; stock: number; expired: number; drafts: number; holding: number; retried: number }[];
+  if (pending) problems.push(`${pending} vencimientos sin correr después de 60 s`);
+  if (after.drafts) problems.push(`${after.drafts} reservas vencidas siguen en borrador`);
+  if (after.sold !== after.holding) problems.push(`después de los vencimientos, sold (${after.sold}) ≠ entradas de órdenes que retienen stock (${after.holding}): un vencimiento devolvió stock dos veces o ninguna`);
+  if (after.sold > stock) problems.push(`sobreventa después de los vencimientos: ${after.sold} de ${stock}`);
+  rows.push(["vencimientos con todos los runners", `${after.expired} reservas vencidas una vez cada una; sold ${after.sold} = entradas pagadas ${after.holding}`]);
+
+  // Rate limits: 12 wrong passwords for one email, one after the other, each to the next process.
+  const email = `limite-${Date.now()}@bench.tribuna.ar`;
+  const codes: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    codes.push(
+      await (async () => {
+      const res = await post(baseUrls[i % baseUrls.length], "/api/graphql", {
+        headers: { "content-type": "application/json", "x-forwarded-for": `198.51.100.${i + 1}` },
+        body: JSON.stringify({ query: "mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken } }", variables: { e: email, p: "clave-incorrecta-1" } }),
+      });
+      const json = (await res.json()) as { errors?: { extensions?: { code?: string } }[] };
+      return json.errors?.[0]?.extensions?.code ?? "OK";
+      })(),
+    );
+  }
+  const limited = codes.filter((c) => c === "TOO_MANY_REQUESTS").length;
+  if (limited !== 12 - 5) problems.push(`límite de intentos entre procesos: ${12 - limited} contraseñas probadas de 12 (tienen que ser 5); códigos ${codes.join(", ")}`);
+  rows.push(["límite de intentos entre procesos", `${12 - limited} de 12 contraseñas probadas (límite 5 por email), ${limited} frenadas`]);
+  return { problems, rows };
 }
 
 /** The app's PostgreSQL pool (server/db/client.ts connectPostgres): how many statements it can have in flight. */

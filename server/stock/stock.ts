@@ -73,7 +73,7 @@ export type BatchHoldAnswer = { held: HeldLine[] } | { short: string } | { price
 
 /**
  * Many buyers' holds in one go (server/orders/hold-batch.ts): the ticket types
- * they want are locked once, in id order (`FOR UPDATE`), what is left is
+ * they want are locked once, in id order (`FOR NO KEY UPDATE`), what is left is
  * handed out in the order the requests came (a request that does not fit is
  * short, and a later, smaller one may still fit: nobody is refused while
  * enough stock for them remains), and each ticket type's `sold` grows in ONE
@@ -88,7 +88,9 @@ export async function holdStockBatch(tx: DbOrTx, requests: BatchHoldRequest[], n
     .from(ticketTypes)
     .where(inArray(ticketTypes.id, ids))
     .orderBy(asc(ticketTypes.id))
-    .for("update");
+    // NO KEY UPDATE, like the UPDATE of `sold` takes: it does not wait for the KEY SHARE locks that other
+    // orders' items (their foreign key) hold on the same row, so two batches never deadlock.
+    .for("no key update");
   const byId = new Map(rows.map((r) => [r.id, r]));
   const left = new Map(rows.map((r) => [r.id, r.status === "active" ? r.stock - r.sold : 0]));
   const taken = new Map<string, number>();
