@@ -1,6 +1,6 @@
 import type { BillingRow, OrderItemRow, OrderRow } from "#server/db/schema";
 import crypto from "node:crypto";
-import { and, asc, eq, inArray, lte, ne } from "drizzle-orm";
+import { and, asc, eq, inArray, lte } from "drizzle-orm";
 import { z } from "zod";
 import { attendeeSchema, payerSchema } from "#common/validation";
 import { CHECKOUT_MESSAGES, customFieldError } from "#common/checkout";
@@ -9,9 +9,6 @@ import type { Db, DbOrTx } from "#server/db/client";
 import { paymentsMode } from "#server/env";
 import {
   billings,
-  eventCustomFields,
-  eventDates,
-  events,
   jobs,
   orderItems,
   orders,
@@ -19,6 +16,7 @@ import {
   type Attendee,
   type BillingProvider,
   type CustomFieldAnswer,
+  type EventCustomFieldRow,
   type OrderPaymentMethod,
   type PaymentMethodKind,
 } from "#server/db/schema";
@@ -26,6 +24,7 @@ import { Conflict, DomainError, Forbidden, Invalid, NotFound, Unauthenticated } 
 import { isTicketVisible, ticketState } from "#server/events/catalogue";
 import { holdStock, holdStockBatch, releaseOrderStock } from "#server/stock/stock";
 import { createBatcher, type Settled } from "./hold-batch";
+import { saleSnapshot } from "./sale-snapshot";
 import { enqueue, enqueueMany } from "#server/jobs/queue";
 import { bookApprovedPayment } from "#server/ledger/ledger";
 import { requireTransferAccount } from "#server/payouts/bank-accounts";
@@ -122,17 +121,13 @@ export async function createOrder(ctx: Ctx, rawInput: DomainInput<typeof createO
   const input = parseInput(createOrderSchema, rawInput);
   const unlock = { accessCode: input.accessCode, presaleCode: input.presaleCode };
 
-  const [event] = await ctx.db.select().from(events).where(eq(events.slug, input.eventSlug.toLowerCase()));
-  if (!event || !event.publishedAt || event.status === "deleted") throw new NotFound(ORDER_MESSAGES.eventNotFound);
+  // The event, its dates and questions: the same for every buyer of an on-sale (kept a second; server/orders/sale-snapshot.ts).
+  const sale = await saleSnapshot(ctx.db, input.eventSlug);
+  const event = sale?.event;
+  if (!sale || !event || !event.publishedAt || event.status === "deleted") throw new NotFound(ORDER_MESSAGES.eventNotFound);
   if (event.status !== "active") invalid({ _form: [ORDER_MESSAGES.paused] });
 
-  const dates = (
-    await ctx.db
-      .select()
-      .from(eventDates)
-      .where(and(eq(eventDates.eventId, event.id), ne(eventDates.status, "deleted")))
-      .orderBy(asc(eventDates.startsAt))
-  ).filter((d) => d.endsAt > ctx.now);
+  const dates = sale.dates.filter((d) => d.endsAt > ctx.now);
   if (!dates.length) invalid({ _form: [ORDER_MESSAGES.noDates] });
 
   // Quantities of the same ticket in two lines are one line.
@@ -148,7 +143,7 @@ export async function createOrder(ctx: Ctx, rawInput: DomainInput<typeof createO
   if (new Set(tickets.map((t) => t.kind)).size > 1) invalid({ _form: [ORDER_MESSAGES.mixedKinds] });
   const onlyMenu = tickets.length > 0 && tickets.every((t) => t.kind === "menu");
   // The event's questions and one holder per ticket are about who gets in, not who orders a drink.
-  const customFields = onlyMenu ? null : await checkCustomFields(ctx, event.id, input.customFields ?? {});
+  const customFields = onlyMenu ? null : checkCustomFields(sale.customFields, input.customFields ?? {});
 
   // The date: the one asked for, the only one, or the one all chosen tickets are for.
   // Menu items are for the event's next date unless the buyer says which.
@@ -383,8 +378,7 @@ const placeInBatch = createBatcher(writeOrderBatch);
  * (YYYY-MM-DD) and options checked; answers to fields the event does not ask
  * are dropped. Null when the event asks nothing and nothing was answered.
  */
-async function checkCustomFields(ctx: Ctx, eventId: string, answers: Record<string, string | null | undefined>): Promise<CustomFieldAnswer[] | null> {
-  const fields = await ctx.db.select().from(eventCustomFields).where(eq(eventCustomFields.eventId, eventId)).orderBy(asc(eventCustomFields.sortOrder));
+function checkCustomFields(fields: EventCustomFieldRow[], answers: Record<string, string | null | undefined>): CustomFieldAnswer[] | null {
   const errors: Record<string, string[]> = {};
   const out: CustomFieldAnswer[] = [];
   for (const field of fields) {

@@ -145,3 +145,4 @@ export const eventCustomFields = pgTable(
 export type EventDateRow = typeof eventDates.$inferSelect;
 export type EventRow = typeof events.$inferSelect;
 export type TicketTypeRow = typeof ticketTypes.$inferSelect;
+export type EventCustomFieldRow = typeof eventCustomFields.$inferSelect;

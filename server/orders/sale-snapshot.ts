@@ -1,0 +1,71 @@
+import { and, asc, eq, ne } from "drizzle-orm";
+import type { DbOrTx } from "#server/db/client";
+import { eventCustomFields, eventDates, events, type EventCustomFieldRow, type EventDateRow, type EventRow } from "#server/db/schema";
+import { onEventChanged } from "#server/events/changes";
+
+/**
+ * What createOrder reads about an event before taking stock — the event, its
+ * dates and its questions — kept one second per process (issue 12): in an
+ * on-sale every buyer asks for the same rows, and three reads per order are
+ * most of an order's work. A change made through the domain (server/events:
+ * `eventChanged`) drops this process's copy at once; another process's copy
+ * lives at most `SALE_SNAPSHOT_MS`. Ticket types are always read fresh (their
+ * stock, status and price), and the hold re-checks status and price under
+ * the row lock, so a copy can never sell what is not for sale.
+ */
+export const SALE_SNAPSHOT_MS = 1_000;
+
+export interface SaleSnapshot {
+  event: EventRow;
+  /** Not deleted, soonest first (ended ones included: the caller filters by its clock). */
+  dates: EventDateRow[];
+  customFields: EventCustomFieldRow[];
+}
+
+interface Entry {
+  db: DbOrTx;
+  until: number;
+  snapshot: Promise<SaleSnapshot | null>;
+}
+
+const bySlug = new Map<string, Entry>();
+onEventChanged((eventId) => {
+  for (const [slug, entry] of bySlug) {
+    void entry.snapshot.then((s) => {
+      if ((!s || s.event.id === eventId) && bySlug.get(slug) === entry) bySlug.delete(slug);
+    });
+  }
+});
+
+/** The event of `slug` (lowercased) with its dates and questions; null when there is no such event. Concurrent misses share one read. */
+export function saleSnapshot(db: DbOrTx, slug: string): Promise<SaleSnapshot | null> {
+  const key = slug.toLowerCase();
+  const now = Date.now();
+  const cached = bySlug.get(key);
+  if (cached && cached.db === db && cached.until > now) return cached.snapshot;
+  const snapshot = readSnapshot(db, key);
+  const entry: Entry = { db, until: now + SALE_SNAPSHOT_MS, snapshot };
+  bySlug.set(key, entry);
+  // A failed read is not kept.
+  snapshot.catch(() => bySlug.get(key) === entry && bySlug.delete(key));
+  return snapshot;
+}
+
+/** Drops every copy (tests that change rows behind the domain's back). */
+export function forgetSaleSnapshots(): void {
+  bySlug.clear();
+}
+
+async function readSnapshot(db: DbOrTx, slug: string): Promise<SaleSnapshot | null> {
+  const [event] = await db.select().from(events).where(eq(events.slug, slug));
+  if (!event) return null;
+  const [dates, customFields] = await Promise.all([
+    db
+      .select()
+      .from(eventDates)
+      .where(and(eq(eventDates.eventId, event.id), ne(eventDates.status, "deleted")))
+      .orderBy(asc(eventDates.startsAt)),
+    db.select().from(eventCustomFields).where(eq(eventCustomFields.eventId, event.id)).orderBy(asc(eventCustomFields.sortOrder)),
+  ]);
+  return { event, dates, customFields };
+}
