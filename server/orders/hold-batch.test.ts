@@ -84,7 +84,7 @@ describe.runIf(hasPostgresServer)("batched holds (one transaction for the buyers
   it("two app processes at once on one PostgreSQL: exactly the stock, shared between them", async () => {
     const { event, tickets } = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 60, maxPerOrder: 10 }]);
     const db = await getDb();
-    const [{ name }] = await db.execute<{ name: string }>(sql`select current_database() as name`);
+    const [{ name }] = (await db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
     const other = new Promise<{ held: number; conflicts: number; failures: string[] }>((resolve, reject) => {
       const child = spawn(process.execPath, ["--import", "tsx", "tests/support/place-orders-process.ts"], {
         env: { ...process.env, DATABASE_URL: withDatabase(process.env.DATABASE_URL!, name), COUNT: "150", EVENT_SLUG: event.slug, TICKET_ID: tickets.General.id },
