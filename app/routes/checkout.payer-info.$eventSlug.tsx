@@ -21,6 +21,7 @@ import { useIsSubmitting } from "#app/components/account/useAccountForm";
 import { Button } from "#app/components/ui/Button";
 import { getUserById } from "#server/accounts/users";
 import { getCheckoutQuestions, startCheckout } from "#server/orders/checkout";
+import { orderHold } from "#server/orders/preview";
 import type { Ctx } from "#server/context";
 import { dayWithYear, eventPath, findReferrer, loadPublicEventOr404 } from "./eventos.$slug.server";
 import { OrderLines } from "#app/components/checkout/OrderLines";
@@ -122,10 +123,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       serviceFeeLabel: event.serviceFeeBps > 0 ? `${(event.serviceFeeBps / 100).toLocaleString("es-AR", { maximumFractionDigits: 2 })} %` : null,
       serviceFee: preview && preview.serviceFeeBps > 0 ? formatMoney(preview.serviceFee) : null,
       total: preview ? formatMoney(preview.total) : null,
-      /** MERCADO_PAGO, BANK_TRANSFER or FREE (nothing due), as createOrder will bill it. */
-      paymentMethod: preview?.paymentMethod ?? null,
-      free: preview?.free ?? false,
-      holdLabel: preview?.hold?.label ?? null,
+      // How the tickets are paid and for how long they are held (the domain's words: "15 minutos", "48 horas"). FREE
+      // only when the tickets themselves are: the coupon can still be changed below, so the page does not promise it.
+      paymentMethod: preview ? (preview.subtotal === 0 ? "FREE" : preview.requiredPaymentMethod) : null,
+      free: preview ? preview.subtotal === 0 : false,
+      holdLabel: preview ? orderHold(preview.requiredPaymentMethod).label : null,
       dropped,
       referrer: referrer ? { firstName: referrer.firstName, lastName: referrer.lastName } : null,
       backTo: eventPath(event.slug, referrer?.nick),
