@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PublicEvent } from "#server/events/catalogue";
 import { parseSetCookies } from "#tests/support/remix";
-import { PICKER_MESSAGES, readSavedCart, restoreCart, savedCartCookie, validateSelection } from "./cart.server";
+import { readSavedCart, restoreCart, savedCartCookie } from "./cart.server";
 
 type Ticket = PublicEvent["ticketTypes"][number];
 type CartTicket = PublicEvent["cartTickets"][number];
@@ -31,50 +31,8 @@ const date = (id: string, status: "active" | "paused" = "active") => ({
   status,
 });
 
-function selectable(tickets: Ticket[], dates = [date("d1")], status: "active" | "paused" = "active") {
-  return { event: { status } as PublicEvent["event"], dates, ticketTypes: tickets };
-}
-
-const form = (fields: Record<string, string>) => new URLSearchParams(fields);
-
-describe("validateSelection", () => {
-  it("sells bank-transfer tickets but refuses promoter-account ones and a mix of payment methods", () => {
-    const bank = validateSelection(selectable([ticket({ paymentMethod: "BankAccount", name: "Transferencia" })]), form({ "qty-general": "1" }));
-    expect(bank).toMatchObject({ ok: true, items: [{ ticketId: "general", qty: 1 }] });
-    const promoter = validateSelection(selectable([ticket({ paymentMethod: "PromoterAccount", name: "RRPP" })]), form({ "qty-general": "1" }));
-    expect(promoter).toMatchObject({ ok: false, fieldErrors: { general: ["Por ahora «RRPP» no se vende online: no se puede pagar con Mercado Pago"] } });
-    const mixed = validateSelection(
-      selectable([ticket({ paymentMethod: "BankAccount", name: "Transferencia" }), ticket({ id: "vip", name: "VIP" })]),
-      form({ "qty-general": "1", "qty-vip": "1" }),
-    );
-    expect(mixed).toMatchObject({ ok: false, formErrors: [PICKER_MESSAGES.mixedMethods] });
-  });
-
-  it("refuses a ticket of another date and a paused date", () => {
-    const tickets = [ticket({ eventDateId: "d2", name: "Viernes" })];
-    const dates = [date("d1"), date("d2"), date("d3", "paused")];
-    expect(validateSelection(selectable(tickets, dates), form({ "qty-general": "1", eventDateId: "d1" }))).toMatchObject({
-      ok: false,
-      fieldErrors: { general: ["«Viernes» es para otra fecha del evento"] },
-    });
-    expect(validateSelection(selectable(tickets, dates), form({ "qty-general": "1", eventDateId: "d3" }))).toMatchObject({
-      ok: false,
-      fieldErrors: { eventDateId: ["Esa fecha no está a la venta, elegí otra"] },
-    });
-    expect(validateSelection(selectable(tickets, dates), form({ "qty-general": "1", eventDateId: "d2" }))).toEqual({
-      ok: true,
-      items: [{ ticketId: "general", qty: 1 }],
-      eventDateId: "d2",
-    });
-  });
-
-  it("rejects quantities that are not whole numbers", () => {
-    expect(validateSelection(selectable([ticket()]), form({ "qty-general": "-1" }))).toMatchObject({
-      ok: false,
-      fieldErrors: { general: ["Elegí una cantidad válida"] },
-    });
-  });
-});
+// The picker's rules (date, per-ticket, payment method) are previewOrder's: server/orders/preview.test.ts and the
+// event page's route tests (app/routes/catalogue.test.ts) check them.
 
 describe("restoreCart", () => {
   const cartTicket = (over: Partial<CartTicket> = {}): CartTicket => ({

@@ -1,7 +1,6 @@
 import { parseCookies, serializeCookie } from "#server/auth/cookies";
 import type { PublicEvent, TicketState } from "#server/events/catalogue";
 import {
-  CARD_WALLET_METHOD,
   DROP_MESSAGES,
   parseSavedCart,
   restoreSavedCart,
@@ -13,7 +12,10 @@ import {
   type SavedCartItem,
 } from "#common/saved-cart";
 import { DATE_FIELD, ticketIdOfField } from "#app/components/events/picker-fields";
-import { checkTicketSelection, SELECTION_MESSAGES } from "#server/orders/rules";
+import type { Ctx } from "#server/context";
+import type { DomainError } from "#server/errors";
+import { ONLINE_PAYMENT_ACCOUNTS, ORDER_MESSAGES, previewOrder, type OrderPreview } from "#server/orders/preview";
+import { isFormError } from "#app/lib/domain-errors.server";
 
 /**
  * The buyer's saved cart in the cookie `incomplete-saved-order--{eventSlug}`
@@ -128,32 +130,26 @@ export function restoreCart(publicEvent: RestorableEvent, saved: StoredCart, opt
 }
 
 // ---------------------------------------------------------------------------
-// The ticket picker's submission
+// The ticket picker and the payer form: the selection priced and checked by the domain
 
-type SelectableEvent = Pick<PublicEvent, "event" | "dates" | "ticketTypes">;
 type PublicTicket = PublicEvent["ticketTypes"][number];
 
-export const PICKER_MESSAGES = {
-  ...SELECTION_MESSAGES,
-  paymentMethod: (name: string) => `Por ahora «${name}» no se vende online: ${DROP_MESSAGES["payment-method"]}`,
-  mixedMethods: "No podés combinar en una compra entradas que se pagan con Mercado Pago y entradas que se pagan por transferencia bancaria. Hacé una compra para cada una.",
-} as const;
-
 /**
- * What the picker sells: card-wallet (Mercado Pago) tickets and bank-transfer
- * ones. The bank-transfer ones go straight on to the checkout
- * (`restoreCart(…, { paymentMethods: PICKER_PAYMENT_METHODS })` there); a
- * later restore on the event page still drops them, as the spec's saved-cart
- * rule says. Promoter-account tickets are not sold online.
+ * What the picker sells: what the domain sells online (server/orders/preview.ts),
+ * card-wallet (Mercado Pago) tickets and bank-transfer ones. The bank-transfer
+ * ones go straight on to the checkout (`restoreCart(…, { paymentMethods:
+ * PICKER_PAYMENT_METHODS })` there); a later restore on the event page still
+ * drops them, as the spec's saved-cart rule says. Promoter-account tickets
+ * are not sold online.
  */
-export const PICKER_PAYMENT_METHODS = [CARD_WALLET_METHOD, "BankAccount"] as const;
+export const PICKER_PAYMENT_METHODS: readonly string[] = ONLINE_PAYMENT_ACCOUNTS;
 
-/** Whether the picker offers a quantity for this ticket (and the action accepts one). */
+/** Whether the picker offers a quantity for this ticket (previewOrder decides whether it may be bought). */
 export function isSelectable(ticket: PublicTicket, eventStatus: string): boolean {
   return (
     eventStatus === "active" &&
     ticket.state === "on_sale" &&
-    (PICKER_PAYMENT_METHODS as readonly string[]).includes(ticket.paymentMethod) &&
+    PICKER_PAYMENT_METHODS.includes(ticket.paymentMethod) &&
     maxSelectable(ticket) >= Math.max(1, ticket.minPerOrder)
   );
 }
@@ -171,7 +167,7 @@ export function quantityOptions(ticket: Pick<PublicTicket, "minPerOrder" | "maxP
 }
 
 export type SelectionResult =
-  | { ok: true; items: SavedCartItem[]; eventDateId: string | undefined }
+  | { ok: true; items: SavedCartItem[]; eventDateId: string }
   | {
       ok: false;
       formErrors: string[];
@@ -182,75 +178,146 @@ export type SelectionResult =
       eventDateId: string | undefined;
     };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /**
- * Validates what the buyer chose in the picker: at least one ticket, each
- * quantity within the ticket's minimum and maximum per order and what is
- * left, only tickets on sale, and a date when the event has several.
+ * The picker's form read as a selection (field names and numbers only:
+ * `qty-{ticketId}`, `eventDateId`); the rules are previewOrder's.
  */
-export function validateSelection(publicEvent: SelectableEvent, form: FormData | URLSearchParams): SelectionResult {
-  const formErrors: string[] = [];
-  const fieldErrors: Record<string, string[]> = {};
-  const values: Record<string, number> = {};
-  const addFieldError = (key: string, message: string) => {
-    (fieldErrors[key] ??= []).push(message);
-  };
-
-  const rawDate = String(form.get(DATE_FIELD) ?? "").trim();
-  const { dates } = publicEvent;
-  let eventDateId: string | undefined = dates.length === 1 ? dates[0].id : rawDate || undefined;
-
-  const fail = (): SelectionResult => ({ ok: false, formErrors, fieldErrors, values, eventDateId: rawDate || undefined });
-
-  if (publicEvent.event.status !== "active") {
-    formErrors.push(PICKER_MESSAGES.paused);
-    return fail();
-  }
-  if (!dates.length) {
-    formErrors.push(PICKER_MESSAGES.noDates);
-    return fail();
-  }
-
-  const date = dates.find((d) => d.id === eventDateId);
-  if (!eventDateId) addFieldError(DATE_FIELD, PICKER_MESSAGES.dateRequired);
-  else if (!date || date.status !== "active") {
-    addFieldError(DATE_FIELD, PICKER_MESSAGES.dateUnavailable);
-    eventDateId = undefined;
-  }
-
-  const byId = new Map(publicEvent.ticketTypes.map((t) => [t.id, t]));
+function readPickerForm(form: FormData | URLSearchParams) {
   const items: SavedCartItem[] = [];
+  const values: Record<string, number> = {};
+  const fieldErrors: Record<string, string[]> = {};
+  let unknown = false;
   for (const [name, rawValue] of form.entries()) {
     const ticketId = ticketIdOfField(name);
     if (!ticketId || typeof rawValue !== "string") continue;
     const text = rawValue.trim();
     if (text === "" || text === "0") continue;
+    if (!UUID.test(ticketId)) {
+      unknown = true;
+      continue;
+    }
     const qty = /^\d{1,4}$/.test(text) ? Number(text) : NaN;
-    const ticket = byId.get(ticketId);
-    if (!ticket) {
-      if (!formErrors.includes(PICKER_MESSAGES.unknownTicket)) formErrors.push(PICKER_MESSAGES.unknownTicket);
+    if (!Number.isInteger(qty)) {
+      (fieldErrors[ticketId] ??= []).push(ORDER_MESSAGES.invalidQty);
       continue;
     }
-    if (!Number.isInteger(qty) || qty < 0) {
-      addFieldError(ticket.id, PICKER_MESSAGES.invalidQty);
-      continue;
-    }
-    if (qty === 0) continue;
-    values[ticket.id] = qty;
-    if (items.some((i) => i.ticketId === ticket.id)) continue;
-    // The same per-order rules as createOrder (server/orders/rules.ts); the picker sells card-wallet and bank-transfer tickets.
-    const failure = checkTicketSelection(ticket, qty, eventDateId, {
-      allowedPaymentMethods: PICKER_PAYMENT_METHODS,
-      paymentMethodMessage: PICKER_MESSAGES.paymentMethod,
+    if (qty === 0 || values[ticketId] !== undefined) continue;
+    values[ticketId] = qty;
+    items.push({ ticketId, qty });
+  }
+  const eventDateId = String(form.get(DATE_FIELD) ?? "").trim() || undefined;
+  return { items, values, fieldErrors, unknown, eventDateId };
+}
+
+/**
+ * The domain's refusal as the picker shows it: the date and each ticket's
+ * message next to them, everything else (the event, a ticket the buyer may
+ * not see, a mix of payment methods, no transfer account) above the form.
+ */
+function pickerErrors(error: DomainError, items: SavedCartItem[]) {
+  const formErrors: string[] = [];
+  const fieldErrors: Record<string, string[]> = {};
+  const add = (key: string, messages: string[]) => {
+    const list = (fieldErrors[key] ??= []);
+    for (const m of messages) if (!list.includes(m)) list.push(m);
+  };
+  for (const [key, messages] of Object.entries(error.fieldErrors ?? {})) {
+    const item = /^items\.(\d+)\./.exec(key);
+    if (key === "eventDateId") add(DATE_FIELD, messages);
+    else if (item && items[Number(item[1])]) add(items[Number(item[1])].ticketId, messages);
+    else if (items.some((i) => i.ticketId === key)) add(key, messages);
+    else for (const m of messages) if (!formErrors.includes(m)) formErrors.push(m);
+  }
+  if (!formErrors.length && !Object.keys(fieldErrors).length) formErrors.push(error.message);
+  return { formErrors, fieldErrors };
+}
+
+/**
+ * What the buyer chose in the picker, checked by `previewOrder` (the rules
+ * createOrder runs, with its words): the event on sale, the date, each
+ * ticket's minimum and maximum per order and what is left, only tickets this
+ * buyer may see (the codes in the saved cart), one payment method. On
+ * success, the items to save and the date the order is for.
+ */
+export async function checkPickerSelection(
+  ctx: Ctx,
+  input: { eventSlug: string; form: FormData | URLSearchParams; accessCode?: string; presaleCode?: string },
+): Promise<SelectionResult> {
+  const read = readPickerForm(input.form);
+  const fail = (errors: { formErrors: string[]; fieldErrors: Record<string, string[]> }): SelectionResult => ({
+    ok: false,
+    formErrors: errors.formErrors,
+    fieldErrors: errors.fieldErrors,
+    values: read.values,
+    eventDateId: read.eventDateId,
+  });
+  const formErrors: string[] = read.unknown ? [ORDER_MESSAGES.unknownTicket] : [];
+  if (!read.items.length) {
+    if (!formErrors.length && !Object.keys(read.fieldErrors).length) formErrors.push(ORDER_MESSAGES.atLeastOne);
+    return fail({ formErrors, fieldErrors: read.fieldErrors });
+  }
+  try {
+    const preview = await previewOrder(ctx, {
+      eventSlug: input.eventSlug,
+      eventDateId: read.eventDateId && UUID.test(read.eventDateId) ? read.eventDateId : read.eventDateId ? NO_SUCH_DATE : undefined,
+      items: read.items,
+      accessCode: input.accessCode,
+      presaleCode: input.presaleCode,
     });
-    if (failure) addFieldError(ticket.id, failure.message);
-    items.push({ ticketId: ticket.id, qty });
+    if (formErrors.length || Object.keys(read.fieldErrors).length) return fail({ formErrors, fieldErrors: read.fieldErrors });
+    return { ok: true, items: preview.lines.map((l) => ({ ticketId: l.ticketTypeId, qty: l.qty })), eventDateId: preview.date.id };
+  } catch (error) {
+    if (!isFormError(error)) throw error;
+    const found = pickerErrors(error, read.items);
+    for (const m of found.formErrors) if (!formErrors.includes(m)) formErrors.push(m);
+    return fail({ formErrors, fieldErrors: { ...read.fieldErrors, ...found.fieldErrors } });
   }
-  if (!items.length && !Object.keys(fieldErrors).some((k) => k !== DATE_FIELD) && !formErrors.length) {
-    formErrors.push(PICKER_MESSAGES.atLeastOne);
+}
+
+/** A date id that is no date: a malformed one posted is "that date is not on sale". */
+const NO_SUCH_DATE = "00000000-0000-0000-0000-000000000000";
+
+export type CartPreview =
+  | {
+      ok: true;
+      preview: OrderPreview;
+      /** Why the saved coupon was left out of the preview (it no longer applies), when it was. */
+      couponProblem: string | null;
+    }
+  | { ok: false; error: DomainError };
+
+/**
+ * The saved cart priced and checked by `previewOrder`, as the payer form
+ * shows it and posts it. With `dropBadCoupon`, a coupon that no longer
+ * applies is left out (and said why) instead of failing the whole preview.
+ */
+export async function previewCart(
+  ctx: Ctx,
+  eventSlug: string,
+  cart: StoredCart,
+  options: { couponCode?: string | null; dropBadCoupon?: boolean } = {},
+): Promise<CartPreview> {
+  const input = {
+    eventSlug,
+    eventDateId: cart.eventDateId,
+    items: cart.items,
+    accessCode: cart.accessCode,
+    presaleCode: cart.presaleCode,
+    referredNick: cart.referredNick,
+  };
+  const couponCode = options.couponCode === undefined ? cart.couponCode : options.couponCode;
+  try {
+    return { ok: true, preview: await previewOrder(ctx, { ...input, couponCode }), couponProblem: null };
+  } catch (error) {
+    if (!isFormError(error)) throw error;
+    if (!(couponCode && options.dropBadCoupon && error.fieldErrors.couponCode)) return { ok: false, error };
+    try {
+      return { ok: true, preview: await previewOrder(ctx, input), couponProblem: error.fieldErrors.couponCode[0] ?? error.message };
+    } catch (again) {
+      if (!isFormError(again)) throw again;
+      return { ok: false, error: again };
+    }
   }
-  // One payment method per purchase (createOrder refuses a mix with the same words).
-  const methods = new Set(items.map((i) => byId.get(i.ticketId)?.paymentMethod));
-  if (methods.size > 1) formErrors.push(PICKER_MESSAGES.mixedMethods);
-  if (formErrors.length || Object.keys(fieldErrors).length) return fail();
-  return { ok: true, items, eventDateId };
 }

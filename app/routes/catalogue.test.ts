@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import { ticketTypes } from "#server/db/schema";
 import { addEventDate, setEventPixel, setEventStatus, setPresaleCode } from "#server/events/events";
 import { createTestUser } from "#tests/support/context";
-import { createProducer, createPublishedEvent, daysFromNow, makePromoter } from "#tests/support/factories";
+import { createProducer, createPublishedEvent, createTransferAccount, daysFromNow, makePromoter } from "#tests/support/factories";
+import { ORDER_MESSAGES } from "#server/orders/preview";
+import { NO_TRANSFER_ACCOUNT } from "#server/payouts/bank-accounts";
 import { cookiesAfter, formRequest, getRequest, run, type RouteResult } from "#tests/support/remix";
 import * as home from "./_index";
 import * as eventPage from "./eventos.$slug";
@@ -177,6 +179,38 @@ describe("/eventos/{slug} ticket picker", () => {
     const empty = await buy(event.slug, { [`qty-${ticketId(page, "VIP")}`]: "0" });
     expect(empty.status).toBe(400);
     expect(empty.data.formErrors).toEqual(["Elegí al menos una entrada"]);
+  });
+
+  it("refuses what createOrder would, with its words: a mix of payment methods, a transfer with nowhere to receive it, a quantity that is no number", async () => {
+    const { ctx, organization } = await createProducer();
+    const { event } = await createPublishedEvent(ctx, organization.id, {
+      name: "Métodos mezclados",
+      ticketTypes: [
+        { name: "General", price: 1_000_000, stock: 10 },
+        { name: "Por transferencia", price: 1_000_000, stock: 10, paymentMethod: "BankAccount" },
+      ],
+    });
+    const { data: page } = await openEvent(event.slug);
+    const general = ticketId(page, "General");
+    const bank = ticketId(page, "Por transferencia");
+
+    const mixed = await buy(event.slug, { [`qty-${general}`]: "1", [`qty-${bank}`]: "1" });
+    expect(mixed.status).toBe(400);
+    expect(mixed.data.formErrors).toEqual([ORDER_MESSAGES.mixedMethods]);
+
+    const noAccount = await buy(event.slug, { [`qty-${bank}`]: "1" });
+    expect(noAccount.status).toBe(400);
+    expect(noAccount.data.formErrors).toEqual([NO_TRANSFER_ACCOUNT]);
+    expect(noAccount.cookies[cartCookie(event.slug)]).toBeUndefined();
+
+    const notANumber = await buy(event.slug, { [`qty-${general}`]: "dos" });
+    expect(notANumber.status).toBe(400);
+    expect(notANumber.data.fieldErrors).toEqual({ [general]: ["Elegí una cantidad válida"] });
+
+    await createTransferAccount(ctx, organization.id);
+    const ok = await buy(event.slug, { [`qty-${bank}`]: "1" });
+    expect(ok.status).toBe(303);
+    expect(savedCart(ok, event.slug).items).toEqual([{ ticketId: bank, qty: 1 }]);
   });
 
   it("asks for the date when the event has several", async () => {

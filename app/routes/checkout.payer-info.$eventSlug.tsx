@@ -5,9 +5,9 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { formatTime } from "#common/dates";
 import { formatMoney } from "#common/money";
-import { buyerMethodOf, holdDuration, purchaseTotals } from "#common/pricing";
 import { cacheHeadersFrom } from "#app/lib/cache.server";
-import { PICKER_PAYMENT_METHODS, readSavedCart, restoreCart, savedCartCookie, type StoredCart } from "#app/lib/cart.server";
+import { PICKER_PAYMENT_METHODS, previewCart, readSavedCart, restoreCart, savedCartCookie, type StoredCart } from "#app/lib/cart.server";
+import { errorMessages } from "#app/lib/domain-errors.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { DroppedNotice, ReferralBanner } from "#app/components/events/Notices";
 import { buttonClasses } from "#app/components/ui/Button";
@@ -21,8 +21,7 @@ import { useIsSubmitting } from "#app/components/account/useAccountForm";
 import { Button } from "#app/components/ui/Button";
 import { getUserById } from "#server/accounts/users";
 import { getCheckoutQuestions, startCheckout } from "#server/orders/checkout";
-import { couponForEventPage } from "#server/coupons/preview";
-import type { PublicEvent } from "#server/events/catalogue";
+import { orderHold } from "#server/orders/preview";
 import type { Ctx } from "#server/context";
 import { dayWithYear, eventPath, findReferrer, loadPublicEventOr404 } from "./eventos.$slug.server";
 import { OrderLines } from "#app/components/checkout/OrderLines";
@@ -54,11 +53,6 @@ async function loadCheckout(request: Request, ctx: Ctx, slug: string) {
   return { saved, publicEvent, cart, dropped, changed, questions, holders: questions.oneHolderPerTicket ? units : 0 };
 }
 
-/** The method the chosen tickets are paid with (createOrder refuses a mix with its own message). */
-function paymentMethodOf(publicEvent: PublicEvent, cart: StoredCart): "MERCADO_PAGO" | "BANK_TRANSFER" {
-  return buyerMethodOf(cart.items.map((i) => publicEvent.ticketTypes.find((t) => t.id === i.ticketId)?.paymentMethod));
-}
-
 /** The coupon the buyer typed on the event page, when the saved cart keeps one. */
 function savedCoupon(cart: StoredCart | null): string {
   return cart?.couponCode ?? "";
@@ -78,20 +72,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const referrer = cart.referredNick ? await findReferrer(ctx, publicEvent, cart.referredNick) : null;
 
   const tickets = new Map(publicEvent.ticketTypes.map((t) => [t.id, t]));
-  const items = cart.items.flatMap((item) => {
-    const ticket = tickets.get(item.ticketId);
-    if (!ticket) return [];
-    return [{ ticketId: item.ticketId, name: ticket.name, qty: item.qty, unitPrice: formatMoney(ticket.price), subtotalCentavos: ticket.price * item.qty }];
-  });
   const { dates, event } = publicEvent;
-  // What the order would charge, in the summary's order: the saved coupon (if it still applies), then the fee on what is left.
-  const coupon = saved?.couponCode ? await couponForEventPage(ctx.db, { event, tickets: publicEvent.ticketTypes, code: saved.couponCode, now: ctx.now }) : null;
-  const totals = purchaseTotals(
-    cart.items.flatMap((i) => (tickets.has(i.ticketId) ? [{ ticketTypeId: i.ticketId, qty: i.qty, unitPrice: tickets.get(i.ticketId)!.price }] : [])),
-    event.serviceFeeBps,
-    coupon?.ok ? coupon.rule : null,
-  );
-  const date = dates.find((d) => d.id === cart.eventDateId) ?? (dates.length === 1 ? dates[0] : undefined);
+  // Priced and checked by the domain (previewOrder), as createOrder will: the lines, the saved coupon (left out, and
+  // said why, when it no longer applies), the fee on what is left, the total, the payment method and its hold.
+  const priced = cart.items.length ? await previewCart(ctx, event.slug, cart, { dropBadCoupon: true }) : null;
+  const preview = priced?.ok ? priced.preview : null;
+  const refusal = priced && !priced.ok ? priced.error : null;
+  const needsDate = Boolean(refusal?.fieldErrors.eventDateId) && !cart.eventDateId && dates.length > 1;
+  const problems = refusal && !needsDate ? errorMessages(refusal) : [];
+  if (priced?.ok && priced.couponProblem) problems.push(`Sacamos el cupón ${cart.couponCode}: ${priced.couponProblem}`);
+  // Refused: the lines as the event shows them, so the buyer sees what to change.
+  const items = preview
+    ? preview.lines.map((l) => ({ ticketId: l.ticketTypeId, name: l.name, qty: l.qty, unitPrice: formatMoney(l.unitPrice), subtotal: formatMoney(l.subtotal) }))
+    : cart.items.flatMap((item) => {
+        const ticket = tickets.get(item.ticketId);
+        return ticket ? [{ ticketId: item.ticketId, name: ticket.name, qty: item.qty, unitPrice: formatMoney(ticket.price), subtotal: formatMoney(ticket.price * item.qty) }] : [];
+      });
+  const date = preview?.date ?? dates.find((d) => d.id === cart.eventDateId) ?? (dates.length === 1 ? dates[0] : undefined);
 
   const user = ctx.actor.kind === "user" ? await getUserById(ctx, ctx.actor.userId) : undefined;
   const payer = {
@@ -101,7 +98,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     documentType: user?.documentType ?? "dni",
     documentNumber: user?.documentNumber ?? "",
     phoneNumber: user?.phoneNumber ?? "",
-    couponCode: savedCoupon(saved),
+    // A saved coupon that no longer applies was left out of the total (and said why): not offered again.
+    couponCode: priced?.ok && priced.couponProblem ? "" : savedCoupon(saved),
   };
   // Each holder row says which ticket it is for.
   const holderLabels = questions.oneHolderPerTicket
@@ -114,16 +112,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       event: { name: event.name, slug: event.slug, venue: `${event.venue.name}, ${event.venue.city}` },
       // The day once, then the time ("Lunes 7 de diciembre · 23:00"), as the event page says it.
       date: date ? { dayLabel: dayWithYear(date.startsAt, ctx.now), startsLabel: formatTime(date.startsAt), startsIso: date.startsAt.toISOString() } : null,
-      needsDate: !date && dates.length > 1,
-      items: items.map(({ subtotalCentavos, ...i }) => ({ ...i, subtotal: formatMoney(subtotalCentavos) })),
-      subtotal: formatMoney(totals.subtotal),
-      discount: totals.discount > 0 ? formatMoney(totals.discount) : null,
-      couponCode: coupon?.ok ? coupon.code : null,
+      needsDate,
+      items,
+      problems,
+      // The money, the method and the hold only when the domain priced the selection (else the problems say why).
+      priced: Boolean(preview),
+      subtotal: preview ? formatMoney(preview.subtotal) : null,
+      discount: preview && preview.discount > 0 ? formatMoney(preview.discount) : null,
+      couponCode: preview?.coupon?.code ?? null,
       serviceFeeLabel: event.serviceFeeBps > 0 ? `${(event.serviceFeeBps / 100).toLocaleString("es-AR", { maximumFractionDigits: 2 })} %` : null,
-      serviceFee: event.serviceFeeBps > 0 ? formatMoney(totals.serviceFee) : null,
-      total: formatMoney(totals.total),
-      paymentMethod: paymentMethodOf(publicEvent, cart),
-      free: items.length > 0 && totals.subtotal === 0,
+      serviceFee: preview && preview.serviceFeeBps > 0 ? formatMoney(preview.serviceFee) : null,
+      total: preview ? formatMoney(preview.total) : null,
+      // How the tickets are paid and for how long they are held (the domain's words: "15 minutos", "48 horas"). FREE
+      // only when the tickets themselves are: the coupon can still be changed below, so the page does not promise it.
+      paymentMethod: preview ? (preview.subtotal === 0 ? "FREE" : preview.requiredPaymentMethod) : null,
+      free: preview ? preview.subtotal === 0 : false,
+      holdLabel: preview ? orderHold(preview.requiredPaymentMethod).label : null,
       dropped,
       referrer: referrer ? { firstName: referrer.firstName, lastName: referrer.lastName } : null,
       backTo: eventPath(event.slug, referrer?.nick),
@@ -156,13 +160,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!cart.items.length) return data({ result: submission.reply({ formErrors: [EMPTY_CART_MESSAGE] }) }, { status: 400, headers });
 
   const { couponCode, attendees, customFields, ...payer } = submission.value;
+  const posted = new Set(Object.keys(submission.payload ?? {}));
+  const isField = (name: string) => posted.has(name) || name.startsWith("attendees[") || name.startsWith("customFields.");
+  // The method is the tickets' (previewOrder says which, and refuses what createOrder would, with its words).
+  const priced = await previewCart(ctx, publicEvent.event.slug, cart, { couponCode: couponCode ?? null });
+  if (!priced.ok) {
+    const { result, status } = checkoutFailure(priced.error, submission, isField);
+    return data({ result }, { status, headers });
+  }
   try {
     const started = await startCheckout(ctx, {
       eventSlug: publicEvent.event.slug,
       eventDateId: cart.eventDateId,
       items: cart.items,
       payer,
-      paymentMethod: paymentMethodOf(publicEvent, cart),
+      paymentMethod: priced.preview.requiredPaymentMethod,
       accessCode: cart.accessCode,
       presaleCode: cart.presaleCode,
       referredNick: cart.referredNick,
@@ -174,8 +186,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // Nothing to pay (free tickets, a 100 % coupon): straight to the confirmation.
     return redirectToCheckout(started, headers);
   } catch (error) {
-    const posted = new Set(Object.keys(submission.payload ?? {}));
-    const { result, status } = checkoutFailure(error, submission, (name) => posted.has(name) || name.startsWith("attendees[") || name.startsWith("customFields."));
+    const { result, status } = checkoutFailure(error, submission, isField);
     return data({ result }, { status, headers });
   }
 }
@@ -194,7 +205,7 @@ export default function PayerInfoPage() {
  */
 function PayerInfoContent() {
   const loaderData = useLoaderData<typeof loader>();
-  const { event, date, needsDate, items, subtotal, discount, couponCode, serviceFeeLabel, serviceFee, total, paymentMethod, free, dropped, referrer, backTo } = loaderData;
+  const { event, date, needsDate, items, problems, priced, subtotal, discount, couponCode, serviceFeeLabel, serviceFee, total, paymentMethod, holdLabel, dropped, referrer, backTo } = loaderData;
   const { payer, customFields, holders, holderLabels } = loaderData;
   const actionData = useActionData<typeof action>();
   const schema = useMemo(() => payerInfoSchema({ customFields, holders }), [customFields, holders]);
@@ -223,7 +234,6 @@ function PayerInfoContent() {
     .filter(([name, messages]) => name !== "" && name !== form.name && messages?.length)
     .map(([name, messages]) => ({ fieldId: `${form.id}-${name}`, label: payerFieldLabel(name, customFields), message: messages[0] }));
   const showSummary = Boolean(actionData) || attempts > 0;
-  const method = free ? "FREE" : paymentMethod;
 
   return (
     <main className="mx-auto flex w-full max-w-2xl flex-col gap-4 px-4 py-5 sm:px-6 sm:py-8">
@@ -248,15 +258,24 @@ function PayerInfoContent() {
             Lo que elegiste
           </h2>
           <OrderLines lines={items.map((item) => ({ key: item.ticketId, ...item }))} />
-          <MoneyLines
-            subtotal={subtotal}
-            discount={discount}
-            serviceFee={serviceFee}
-            serviceFeeLabel={serviceFeeLabel}
-            total={total}
-            className="mt-2 border-t border-[var(--border)] pt-3"
-          />
+          {priced && subtotal && total ? (
+            <MoneyLines
+              subtotal={subtotal}
+              discount={discount}
+              serviceFee={serviceFee}
+              serviceFeeLabel={serviceFeeLabel}
+              total={total}
+              className="mt-2 border-t border-[var(--border)] pt-3"
+            />
+          ) : null}
           {couponCode ? <p className="mt-2 text-xs text-[var(--muted)]">Con el cupón {couponCode}. Si lo cambiás abajo, el total se actualiza en el resumen antes de pagar.</p> : null}
+          {problems.length ? (
+            <ul role="alert" className="mt-3 list-disc pl-5 text-sm text-red-600 dark:text-red-400">
+              {problems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          ) : null}
           {needsDate ? (
             <p role="alert" className="mt-3 text-sm text-red-600 dark:text-red-400">
               Te falta elegir la fecha. <Link to={backTo} className="underline">Elegila acá</Link>.
@@ -270,7 +289,7 @@ function PayerInfoContent() {
         </section>
       )}
 
-      {items.length && !needsDate ? (
+      {items.length && paymentMethod ? (
         <Form method="post" {...getFormProps(form)} onSubmit={(submitEvent) => {
           form.onSubmit(submitEvent);
           // The browser found errors (Conform stopped the submit): show and focus the summary.
@@ -278,15 +297,16 @@ function PayerInfoContent() {
         }} className="flex flex-col gap-4">
           <PayerInfoFields fields={fields} customFields={customFields} holderLabels={holderLabels} />
           <p className="text-sm text-[var(--muted)]">
-            {method === "FREE"
+            {/* The hold is the domain's (previewOrder): 15 minutos for Mercado Pago, 48 horas for a transfer. */}
+            {paymentMethod === "FREE"
               ? "Estas entradas son gratis: al confirmar te las mandamos por email."
-              : method === "BANK_TRANSFER"
-                ? `Estas entradas se pagan por transferencia bancaria: te reservamos las entradas ${holdDuration("BANK_TRANSFER")} para que subas el comprobante.`
-                : `Vas a pagar con Mercado Pago. Te reservamos las entradas ${holdDuration("MERCADO_PAGO")}.`}
+              : paymentMethod === "BANK_TRANSFER"
+                ? `Estas entradas se pagan por transferencia bancaria: te reservamos las entradas ${holdLabel} para que subas el comprobante.`
+                : `Vas a pagar con Mercado Pago. Te reservamos las entradas ${holdLabel}.`}
           </p>
           <div className="flex sm:justify-end">
             <Button type="submit" pending={submitting} pendingLabel="Reservando…" className="min-h-12 w-full text-base sm:w-auto">
-              {method === "FREE" ? "Confirmar" : "Continuar al pago"}
+              {paymentMethod === "FREE" ? "Confirmar" : "Continuar al pago"}
             </Button>
           </div>
         </Form>

@@ -13,6 +13,8 @@ import { ANONYMOUS } from "#server/context";
 import { savedCartCookieName } from "#common/saved-cart";
 import { createTestUser, ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent, createTransferAccount } from "#tests/support/factories";
+import { createCoupon, setCouponStatus } from "#server/coupons/coupons";
+import { NO_TRANSFER_ACCOUNT } from "#server/payouts/bank-accounts";
 import { formRequest, getRequest, run } from "#tests/support/remix";
 import * as payerInfo from "./checkout.payer-info.$eventSlug";
 import * as summary from "./checkout.$billingId";
@@ -150,6 +152,60 @@ describe("/checkout/payer-info/{eventSlug}", () => {
     expect(result.status).toBe(409);
     expect(result.data.result.error[""]).toEqual(["Sacamos «General» de tu compra porque no quedan suficientes entradas", payerInfo.CHANGED_CART_MESSAGE]);
     expect(result.cookies[savedCartCookieName(event.slug)]).toBeUndefined();
+  });
+});
+
+describe("/checkout/payer-info/{eventSlug}: the selection as previewOrder prices and checks it", () => {
+  it("shows the domain's lines, fee on the discounted amount, total, method and hold in words", async () => {
+    const { event, ticket, producer } = await eventWithTicket();
+    await createCoupon(producer.ctx, { eventId: event.id, code: "MITAD", kind: "percent", percent: 50 });
+    const cookies = cartCookie(event.slug, [{ ticketId: ticket.id, qty: 2 }], { couponCode: "mitad" });
+    const page = await run(payerInfo.loader, getRequest(path(event.slug), { cookies }), { eventSlug: event.slug });
+    expect(page.status).toBe(200);
+    expect(page.data).toMatchObject({
+      items: [{ ticketId: ticket.id, name: "General", qty: 2, unitPrice: "$\u00a010.000,00", subtotal: "$\u00a020.000,00" }],
+      subtotal: "$\u00a020.000,00",
+      discount: "$\u00a010.000,00",
+      couponCode: "MITAD",
+      serviceFeeLabel: "10 %",
+      serviceFee: "$\u00a01.000,00",
+      total: "$\u00a011.000,00",
+      paymentMethod: "MERCADO_PAGO",
+      holdLabel: "15 minutos",
+      problems: [],
+    });
+    expect(page.data.payer.couponCode).toBe("mitad");
+  });
+
+  it("leaves out a saved coupon that no longer applies, and says why", async () => {
+    const { event, ticket, producer } = await eventWithTicket();
+    const coupon = await createCoupon(producer.ctx, { eventId: event.id, code: "PAUSADO", kind: "percent", percent: 50 });
+    await setCouponStatus(producer.ctx, { id: coupon.id, status: "paused" });
+    const cookies = cartCookie(event.slug, [{ ticketId: ticket.id, qty: 1 }], { couponCode: "PAUSADO" });
+    const page = await run(payerInfo.loader, getRequest(path(event.slug), { cookies }), { eventSlug: event.slug });
+    expect(page.data).toMatchObject({ discount: null, couponCode: null, total: "$\u00a011.000,00", problems: ["Sacamos el cupón PAUSADO: Ese cupón está pausado por ahora."] });
+    expect(page.data.payer.couponCode).toBe("");
+  });
+
+  it("bank-transfer tickets: the 48-hour hold, or, with nowhere to receive the transfer, the reason and no form", async () => {
+    const producer = await createProducer();
+    const { event } = await createPublishedEvent(producer.ctx, producer.organization.id, {
+      ticketTypes: [{ name: "Por transferencia", price: 1_650_000, stock: 10, paymentMethod: "BankAccount" }],
+    });
+    const [ticket] = await (await getDb()).select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id));
+    const cookies = cartCookie(event.slug, [{ ticketId: ticket.id, qty: 1 }]);
+    const refused = await run(payerInfo.loader, getRequest(path(event.slug), { cookies }), { eventSlug: event.slug });
+    expect(refused.data).toMatchObject({ paymentMethod: null, total: null, problems: [NO_TRANSFER_ACCOUNT], items: [{ name: "Por transferencia", qty: 1 }] });
+    const posted = await run(payerInfo.action, formRequest(path(event.slug), PAYER_FORM, { cookies }), { eventSlug: event.slug });
+    expect(posted.status).toBe(400);
+    expect(posted.data.result.error[""]).toEqual([NO_TRANSFER_ACCOUNT]);
+
+    await createTransferAccount(producer.ctx, producer.organization.id);
+    const page = await run(payerInfo.loader, getRequest(path(event.slug), { cookies }), { eventSlug: event.slug });
+    expect(page.data).toMatchObject({ paymentMethod: "BANK_TRANSFER", holdLabel: "48 horas", problems: [] });
+    const started = await run(payerInfo.action, formRequest(path(event.slug), PAYER_FORM, { cookies }), { eventSlug: event.slug });
+    expect(started.status).toBe(302);
+    expect(started.location).toMatch(/^\/checkout\/[0-9a-f-]{36}\?t=/);
   });
 });
 

@@ -6,14 +6,15 @@ import { referrerForEvent } from "#server/promoters/attribution";
 import { getPublicEvent, TICKET_STATE_LABELS, type BuyerUnlock, type PublicEvent } from "#server/events/catalogue";
 import { COUPON_MESSAGES, previewCoupon } from "#server/coupons/coupons";
 import { couponForEventPage, type CouponPagePreview } from "#server/coupons/preview";
-import { CARD_WALLET_METHOD, sameCode } from "#common/saved-cart";
+import { sameCode } from "#common/saved-cart";
 import { formatDate, formatDateTime, formatLongDay, formatTime } from "#common/dates";
 import { formatMoney } from "#common/money";
-import { BUYER_METHOD_OF_ACCOUNT, holdDuration } from "#common/pricing";
+import { buyerMethodOfAccount, orderHold } from "#server/orders/preview";
 import { withFlash } from "#app/lib/flash.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { categoryLabel, provinceLabel } from "#app/lib/catalogue.server";
 import {
+  checkPickerSelection,
   isSelectable,
   normalizeCart,
   quantityOptions,
@@ -21,7 +22,6 @@ import {
   restoreCart,
   sameCart,
   savedCartCookie,
-  validateSelection,
   type StoredCart,
 } from "#app/lib/cart.server";
 import { CODE_FIELD, CODE_INTENT, INTENT_FIELD } from "#app/components/events/picker-fields";
@@ -79,11 +79,12 @@ export function redirectMistypedReferral(request: Request, params: { slug?: stri
 }
 
 function ticketNote(ticket: PublicEvent["ticketTypes"][number]): string | null {
-  if (BUYER_METHOD_OF_ACCOUNT[ticket.paymentMethod] === "BANK_TRANSFER") {
-    // Bought here; the account to transfer to is shown after the buyer's details (48-hour hold).
-    return `Se paga por transferencia bancaria: te mostramos la cuenta después de tus datos y tenés ${holdDuration("BANK_TRANSFER")} para transferir.`;
+  const method = buyerMethodOfAccount(ticket.paymentMethod);
+  if (method === "BANK_TRANSFER") {
+    // Bought here; the account to transfer to is shown after the buyer's details (the domain's hold: 48 hours).
+    return `Se paga por transferencia bancaria: te mostramos la cuenta después de tus datos y tenés ${orderHold("BANK_TRANSFER").label} para transferir.`;
   }
-  if (ticket.paymentMethod !== CARD_WALLET_METHOD) return "Se paga directamente al relacionista público.";
+  if (!method) return "Se paga directamente al relacionista público.";
   if (ticket.state === "on_sale" && ticket.available < Math.max(1, ticket.minPerOrder)) {
     return "Quedan menos entradas que el mínimo por compra.";
   }
@@ -284,7 +285,13 @@ export async function eventPageAction({ request, params }: ActionFunctionArgs) {
   }
 
   const publicEvent = await loadPublicEventOr404(ctx, slug, { accessCode: saved.accessCode, presaleCode: saved.presaleCode });
-  const result = validateSelection(publicEvent, form);
+  // Checked by the domain (previewOrder), with the codes saved in the cart: the rules and words createOrder uses.
+  const result = await checkPickerSelection(ctx, {
+    eventSlug: publicEvent.event.slug,
+    form,
+    accessCode: saved.accessCode,
+    presaleCode: saved.presaleCode,
+  });
   if (!result.ok) {
     const { ok: _ok, ...errors } = result;
     return data<EventPageActionData>({ intent: "comprar", ...errors }, { status: 400, headers });

@@ -5,6 +5,7 @@ import * as ordersDomain from "#server/orders/orders";
 import type { Attendee, CustomFieldAnswer } from "#server/db/schema";
 import { displayStatus } from "#server/orders/status";
 import { startCheckout, type CheckoutStarted } from "#server/orders/checkout";
+import { previewOrder, type OrderPreview, type PreviewLine } from "#server/orders/preview";
 
 type OrderWithItems = OrderRow & { items: OrderItemRow[] };
 
@@ -177,5 +178,69 @@ builder.mutationFields((t) => ({
     description: "Holds the tickets (15 minutes; 48 hours for a bank transfer) and opens the payment. CONFLICT when stock ran out.",
     args: { input: t.arg({ type: CreateOrderInput, required: true }) },
     resolve: (_root, { input }, { ctx }) => startCheckout(ctx, given(input)),
+  }),
+}));
+
+const PreviewOrderInput = builder.inputType("PreviewOrderInput", {
+  description: "A selection to price and check: createOrder's input without the payer, the holders and the custom fields.",
+  fields: (t) => ({
+    eventSlug: t.string({ required: true }),
+    eventDateId: t.id({ description: "Required when the event has several dates and the tickets do not pin one." }),
+    items: t.field({ type: [OrderItemInput], required: true }),
+    paymentMethod: t.field({ type: PaymentMethodEnum, description: "Optional: without it the preview says which method the tickets are paid with; with the other one, BAD_USER_INPUT on paymentMethod." }),
+    accessCode: t.string(),
+    presaleCode: t.string(),
+    referredNick: t.string(),
+    couponCode: t.string({ description: "The event's coupon code (case-insensitive). Unknown, paused, expired or not for these tickets: BAD_USER_INPUT on couponCode." }),
+  }),
+});
+
+const OrderPreviewLine = builder.objectRef<PreviewLine>("OrderPreviewLine").implement({
+  fields: (t) => ({
+    ticketId: t.exposeID("ticketTypeId", { nullable: false }),
+    name: t.exposeString("name", { nullable: false }),
+    qty: t.exposeInt("qty", { nullable: false }),
+    unitPrice: t.exposeInt("unitPrice", { nullable: false, description: "Integer centavos, the ticket type's price now." }),
+    unitPriceFormatted: t.string({ nullable: false, resolve: (l) => money(l.unitPrice)! }),
+    subtotal: t.exposeInt("subtotal", { nullable: false, description: "qty × unitPrice, integer centavos." }),
+    subtotalFormatted: t.string({ nullable: false, resolve: (l) => money(l.subtotal)! }),
+    paymentMethod: t.field({ type: PaymentMethodEnum, nullable: false, description: "How this ticket is paid.", resolve: (l) => l.paymentMethod }),
+  }),
+});
+
+const OrderPreviewRef = builder.objectRef<OrderPreview>("OrderPreview").implement({
+  description: "A selection priced and checked exactly as createOrder would, with nothing held: the stock shown is advisory.",
+  fields: (t) => ({
+    eventSlug: t.string({ nullable: false, resolve: (p) => p.event.slug }),
+    eventDateId: t.id({ nullable: false, description: "The chosen date: the one asked for, the only one, or the one the tickets are for.", resolve: (p) => p.date.id }),
+    startsAt: t.string({ nullable: false, resolve: (p) => isoDate(p.date.startsAt)! }),
+    lines: t.field({ type: [OrderPreviewLine], nullable: false, description: "One per ticket type, in the order given.", resolve: (p) => p.lines }),
+    subtotal: t.exposeInt("subtotal", { nullable: false }),
+    subtotalFormatted: t.string({ nullable: false, resolve: (p) => money(p.subtotal)! }),
+    discount: t.exposeInt("discount", { nullable: false }),
+    discountFormatted: t.string({ nullable: false, resolve: (p) => money(p.discount)! }),
+    couponCode: t.string({ description: "The coupon applied, as the organizer wrote it; null without one.", resolve: (p) => p.coupon?.code ?? null }),
+    couponLabel: t.string({ description: "«20 % de descuento»", resolve: (p) => p.coupon?.label ?? null }),
+    serviceFeeBps: t.exposeInt("serviceFeeBps", { nullable: false, description: "The service fee's rate in basis points; the fee is on subtotal − discount." }),
+    serviceFee: t.exposeInt("serviceFee", { nullable: false }),
+    serviceFeeFormatted: t.string({ nullable: false, resolve: (p) => money(p.serviceFee)! }),
+    total: t.exposeInt("total", { nullable: false }),
+    totalFormatted: t.string({ nullable: false, resolve: (p) => money(p.total)! }),
+    free: t.exposeBoolean("free", { nullable: false, description: "Nothing to pay: createOrder would issue the tickets at once." }),
+    requiredPaymentMethod: t.field({ type: PaymentMethodEnum, nullable: false, description: "The method these tickets are paid with (one per order).", resolve: (p) => p.requiredPaymentMethod }),
+    paymentMethod: t.exposeString("paymentMethod", { nullable: false, description: "The order's method: MERCADO_PAGO, BANK_TRANSFER or FREE." }),
+    holdMinutes: t.int({ description: "How long createOrder would hold the tickets unpaid; null when nothing is due.", resolve: (p) => p.hold?.minutes ?? null }),
+    holdLabel: t.string({ description: "The hold in words: «15 minutos», «48 horas».", resolve: (p) => p.hold?.label ?? null }),
+    referredNick: t.string({ description: "The referral promoter's nick when they sell this event; else null.", resolve: (p) => p.referrer?.nick ?? null }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  previewOrder: t.field({
+    type: OrderPreviewRef,
+    description:
+      "Prices and checks a selection as createOrder would, holding nothing (public). BAD_USER_INPUT with fieldErrors (the date, a ticket's rules under its id, paymentMethod, couponCode); CONFLICT when only the stock falls short (fieldErrors say how many are left per ticket); NOT_FOUND for an unknown event.",
+    args: { input: t.arg({ type: PreviewOrderInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) => previewOrder(ctx, given(input)),
   }),
 }));

@@ -12,60 +12,28 @@ import {
   jobs,
   orderItems,
   orders,
-  ticketTypes,
   type Attendee,
   type BillingProvider,
   type CustomFieldAnswer,
   type EventCustomFieldRow,
-  type OrderPaymentMethod,
-  type PaymentMethodKind,
 } from "#server/db/schema";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
-import { isTicketVisible, ticketState } from "#server/events/catalogue";
 import { holdStock, holdStockBatch, releaseOrderStock } from "#server/stock/stock";
 import { createBatcher, type Settled } from "./hold-batch";
-import { saleSnapshot } from "./sale-snapshot";
 import { enqueue, enqueueMany } from "#server/jobs/queue";
 import { bookApprovedPayment } from "#server/ledger/ledger";
-import { requireTransferAccount } from "#server/payouts/bank-accounts";
 import { issueTicketsForOrder } from "#server/tickets/issue";
-import { couponForOrder, recordCouponUse, releaseCouponUse, takeCouponUse } from "#server/coupons/coupons";
-import { referrerForEvent } from "#server/promoters/attribution";
+import { recordCouponUse, releaseCouponUse, takeCouponUse } from "#server/coupons/coupons";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
-import { checkTicketSelection, SELECTION_MESSAGES } from "./rules";
+import { ORDER_MESSAGES, previewOrderSchema, previewParsed, uuid, type OrderPreview } from "./preview";
 import { isBillingAccessToken } from "./access";
 import { displayStatus } from "./status";
 import { isUniqueViolation } from "#server/db/errors";
-import { BUYER_METHOD_OF_ACCOUNT, HOLD_MINUTES, serviceFeeOf } from "#common/pricing";
+import { HOLD_MINUTES, serviceFeeOf } from "#common/pricing";
 
 export const EXPIRE_ORDER_JOB = "expire-order";
-export { HOLD_MINUTES };
-
-
-const METHOD_OF_ACCOUNT: Partial<Record<PaymentMethodKind, "MERCADO_PAGO" | "BANK_TRANSFER">> = BUYER_METHOD_OF_ACCOUNT;
-const METHOD_LABEL = { MERCADO_PAGO: "Mercado Pago", BANK_TRANSFER: "transferencia bancaria" } as const;
-
-export const ORDER_MESSAGES = {
-  ...SELECTION_MESSAGES,
-  eventNotFound: "No encontramos el evento.",
-  notOnline: (name: string) => `Por ahora «${name}» no se vende online.`,
-  mixedKinds: "Las consumiciones del menú se compran aparte, en el menú del evento. Hacé una compra para las entradas y otra para el menú.",
-  mixedMethods: "No podés combinar en una compra entradas que se pagan con Mercado Pago y entradas que se pagan por transferencia bancaria. Hacé una compra para cada una.",
-  wrongMethod: (name: string, method: "MERCADO_PAGO" | "BANK_TRANSFER") => `«${name}» se paga con ${METHOD_LABEL[method]}.`,
-  orderNotFound: "No encontramos la compra.",
-  priceChanged: (name: string) => `El precio de «${name}» acaba de cambiar. Revisá tu compra y volvé a intentar.`,
-} as const;
-
-const uuid = z.string().uuid("Identificador inválido");
-const optionalText = z
-  .string()
-  .max(200)
-  .nullish()
-  .transform((v) => v?.trim() || undefined);
-
-
-/** The holder of one ticket unit (createOrder `attendees`, one per unit in item order). */
+export { HOLD_MINUTES, ORDER_MESSAGES };
 
 /** Custom field answers keyed by field id; GraphQL's list of { fieldId, value } becomes the same record. */
 const customFieldAnswersSchema = z.preprocess(
@@ -73,20 +41,10 @@ const customFieldAnswersSchema = z.preprocess(
   z.record(z.string(), z.string().max(500, CHECKOUT_MESSAGES.tooLong).nullish()),
 );
 
-export const createOrderSchema = z.object({
-  eventSlug: z.string().trim().min(1, "Elegí un evento").max(200),
-  eventDateId: uuid.nullish().transform((v) => v ?? undefined),
-  items: z
-    .array(z.object({ ticketId: uuid, qty: z.number().int(ORDER_MESSAGES.invalidQty).min(1, ORDER_MESSAGES.invalidQty).max(1000, ORDER_MESSAGES.invalidQty) }))
-    .min(1, ORDER_MESSAGES.atLeastOne)
-    .max(50),
+/** A selection (previewOrderSchema, server/orders/preview.ts) plus what only the order's write needs. */
+export const createOrderSchema = previewOrderSchema.extend({
   payer: payerSchema,
   paymentMethod: z.enum(["MERCADO_PAGO", "BANK_TRANSFER"], { error: "Elegí cómo pagar" }),
-  accessCode: optionalText,
-  presaleCode: optionalText,
-  referredNick: optionalText,
-  /** The event's coupon (case-insensitive); applied inside the order's transaction (server/coupons). */
-  couponCode: optionalText,
   /** One per ticket unit; required when the event asks for one holder per ticket. */
   attendees: z.array(attendeeSchema).max(1000).nullish(),
   customFields: customFieldAnswersSchema.nullish(),
@@ -110,8 +68,10 @@ function invalid(fieldErrors: Record<string, string[]>): never {
 }
 
 /**
- * `createOrder` (DESIGN.md §9): validates the payer and the chosen tickets
- * with the picker's rules, then in ONE transaction holds the stock with a
+ * `createOrder` (DESIGN.md §9): validates the payer, prices and checks the
+ * chosen tickets with `previewOrder` (./preview.ts: the same pre-checks and
+ * totals the event page, the payer form and GraphQL show), checks the
+ * custom fields and the holders, then in ONE transaction holds the stock with a
  * conditional UPDATE per ticket type (never read-then-write), and writes the
  * order (draft, price snapshots, fee, totals), its pending billing and the
  * job that expires the hold. Out of stock is a Conflict naming the ticket.
@@ -119,105 +79,21 @@ function invalid(fieldErrors: Record<string, string[]>): never {
  */
 export async function createOrder(ctx: Ctx, rawInput: DomainInput<typeof createOrderSchema>): Promise<{ order: OrderRow & { items: OrderItemRow[] }; billing: BillingRow }> {
   const input = parseInput(createOrderSchema, rawInput);
-  const unlock = { accessCode: input.accessCode, presaleCode: input.presaleCode };
-
-  // The event, its dates and questions: the same for every buyer of an on-sale (kept a second; server/orders/sale-snapshot.ts).
-  const sale = await saleSnapshot(ctx.db, input.eventSlug);
-  const event = sale?.event;
-  if (!sale || !event || !event.publishedAt || event.status === "deleted") throw new NotFound(ORDER_MESSAGES.eventNotFound);
-  if (event.status !== "active") invalid({ _form: [ORDER_MESSAGES.paused] });
-
-  const dates = sale.dates.filter((d) => d.endsAt > ctx.now);
-  if (!dates.length) invalid({ _form: [ORDER_MESSAGES.noDates] });
-
-  // Quantities of the same ticket in two lines are one line.
-  const wanted = new Map<string, number>();
-  for (const item of input.items) wanted.set(item.ticketId, (wanted.get(item.ticketId) ?? 0) + item.qty);
-
-  const tickets = await ctx.db
-    .select()
-    .from(ticketTypes)
-    .where(and(eq(ticketTypes.eventId, event.id), inArray(ticketTypes.id, [...wanted.keys()])));
-  const byId = new Map(tickets.map((t) => [t.id, t]));
-  // Tickets and menu items (decision 106) are bought apart: the menu has its own page and its own order.
-  if (new Set(tickets.map((t) => t.kind)).size > 1) invalid({ _form: [ORDER_MESSAGES.mixedKinds] });
-  const onlyMenu = tickets.length > 0 && tickets.every((t) => t.kind === "menu");
+  // Priced and checked once, as the event page, the payer form and GraphQL previewOrder see it.
+  const preview = await previewParsed(ctx, input);
+  const { event, lines: priced, subtotal, discount, coupon, serviceFee, total, free, paymentMethod, referrer, onlyMenu } = preview;
+  const eventDateId = preview.date.id;
   // The event's questions and one holder per ticket are about who gets in, not who orders a drink.
-  const customFields = onlyMenu ? null : checkCustomFields(sale.customFields, input.customFields ?? {});
-
-  // The date: the one asked for, the only one, or the one all chosen tickets are for.
-  // Menu items are for the event's next date unless the buyer says which.
-  let eventDateId = input.eventDateId ?? (dates.length === 1 || onlyMenu ? dates[0].id : undefined);
-  if (!eventDateId) {
-    const bound = new Set(tickets.map((t) => t.eventDateId));
-    if (bound.size === 1 && [...bound][0]) eventDateId = [...bound][0]!;
-  }
-  if (!eventDateId) invalid({ eventDateId: [ORDER_MESSAGES.dateRequired] });
-  const date = dates.find((d) => d.id === eventDateId);
-  if (!date || date.status !== "active") invalid({ eventDateId: [ORDER_MESSAGES.dateUnavailable] });
-
-  const fieldErrors: Record<string, string[]> = {};
-  const methods = new Set<"MERCADO_PAGO" | "BANK_TRANSFER">();
-  let conflict: string | undefined;
-  for (const [ticketId, qty] of wanted) {
-    const ticket = byId.get(ticketId);
-    // Hidden without its code, presale without the presale code, deleted: as if it did not exist.
-    if (!ticket || !isTicketVisible(ticket, event, unlock)) {
-      fieldErrors._form = [ORDER_MESSAGES.unknownTicket];
-      continue;
-    }
-    const failure = checkTicketSelection(
-      {
-        name: ticket.name,
-        state: ticketState(ticket, event, date, unlock, ctx.now),
-        paymentMethod: ticket.paymentMethod,
-        minPerOrder: ticket.minPerOrder,
-        maxPerOrder: ticket.maxPerOrder,
-        available: Math.max(0, ticket.stock - ticket.sold),
-        eventDateId: ticket.eventDateId,
-      },
-      qty,
-      eventDateId,
-      { allowedPaymentMethods: Object.keys(METHOD_OF_ACCOUNT), paymentMethodMessage: ORDER_MESSAGES.notOnline },
-    );
-    if (failure && ((failure.kind === "state" && failure.state === "sold_out") || failure.kind === "available")) {
-      conflict ??= ORDER_MESSAGES.notEnough(ticket.name);
-      continue;
-    }
-    if (failure) {
-      (fieldErrors[ticket.id] ??= []).push(failure.message);
-      continue;
-    }
-    methods.add(METHOD_OF_ACCOUNT[ticket.paymentMethod]!);
-  }
-  if (Object.keys(fieldErrors).length) invalid(fieldErrors);
-  if (conflict) throw new Conflict(conflict);
-  if (methods.size > 1) invalid({ paymentMethod: [ORDER_MESSAGES.mixedMethods] });
-  const method = [...methods][0];
-  const names = [...wanted.keys()].map((id) => byId.get(id)!.name);
-  const wrongMethod = method && method !== input.paymentMethod ? ORDER_MESSAGES.wrongMethod(names[0], method) : undefined;
+  const customFields = onlyMenu ? null : checkCustomFields(preview.customFields, input.customFields ?? {});
+  const wanted = new Map(priced.map((l) => [l.ticketTypeId, l.qty]));
   const attendees = holdersOf(event.oneHolderPerTicket && !onlyMenu, wanted, input.attendees);
-  // The referral link's promoter, when they sell this event for its organization (else the sale is just unattributed).
-  const referrer = await referrerForEvent(ctx.db, event, input.referredNick);
   const referredNick = referrer?.nick ?? null;
 
-  const holdMinutes = HOLD_MINUTES[input.paymentMethod];
+  const holdMinutes = preview.hold?.minutes ?? 0;
   const buyerUserId = ctx.actor.kind === "user" ? ctx.actor.userId : null;
 
-  // Prices, coupon and totals from what was read: the hold below checks the price it takes is this one.
-  const lines = [...wanted].map(([ticketTypeId, qty]) => ({ ticketTypeId, qty, name: byId.get(ticketTypeId)!.name, unitPrice: byId.get(ticketTypeId)!.price }));
-  const subtotal = lines.reduce((sum, i) => sum + i.qty * i.unitPrice, 0);
-  // The fee is on what the buyer pays (decisions: cupones).
-  const coupon = input.couponCode ? await couponForOrder(ctx.db, { eventId: event.id, code: input.couponCode, lines, now: ctx.now }) : null;
-  const discount = coupon?.discount ?? 0;
-  const serviceFee = serviceFeeOf(subtotal - discount, event.serviceFeeBps ?? 0);
-  const total = subtotal - discount + serviceFee;
-  const free = total === 0;
-  // The method is checked only for orders that are paid.
-  if (!free && wrongMethod) invalid({ paymentMethod: [wrongMethod] });
-  // Nowhere to send a transfer to: refuse before the buyer is told to pay.
-  if (!free && input.paymentMethod === "BANK_TRANSFER") await requireTransferAccount(ctx.db, event.organizationId);
-  const paymentMethod: OrderPaymentMethod = free ? "FREE" : input.paymentMethod;
+  // The order's items: price snapshots of what was previewed (the hold below checks the price it takes is this one).
+  const lines = priced.map(({ ticketTypeId, qty, name, unitPrice }) => ({ ticketTypeId, qty, name, unitPrice }));
   const provider: BillingProvider = free ? "free" : input.paymentMethod === "BANK_TRANSFER" ? "bank_transfer" : paymentsMode() === "sandbox" ? "sandbox" : "mercadopago";
 
   const holdExpiresAt = free ? null : new Date(ctx.now.getTime() + holdMinutes * 60_000);
@@ -264,7 +140,7 @@ type PlacedOrder = { order: OrderRow & { items: OrderItemRow[] }; billing: Billi
 const nameOfLine = (draft: OrderDraft, ticketTypeId: string) => draft.lines.find((l) => l.ticketTypeId === ticketTypeId)?.name ?? "";
 
 /** One order in its own transaction: the new rows first, the hot rows (ticket types, then the coupon) last. */
-async function writeOrderAlone(db: Db, draft: OrderDraft, coupon: Awaited<ReturnType<typeof couponForOrder>> | null): Promise<PlacedOrder> {
+async function writeOrderAlone(db: Db, draft: OrderDraft, coupon: OrderPreview["coupon"]): Promise<PlacedOrder> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await db.transaction(async (tx) => {

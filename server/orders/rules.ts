@@ -2,9 +2,10 @@ import type { TicketState } from "#server/events/catalogue";
 import type { PaymentMethodKind } from "#server/db/schema";
 
 /**
- * The per-order rules for a ticket a buyer chose, shared by the ticket picker
- * (app/lib/cart.server.ts) and createOrder, so pages and GraphQL refuse the
- * same things with the same words.
+ * The per-order rules for a ticket a buyer chose, run by previewOrder
+ * (./preview.ts), on which the ticket picker, the payer form, GraphQL and
+ * createOrder all rely, so pages and GraphQL refuse the same things with the
+ * same words.
  */
 export const SELECTION_MESSAGES = {
   paused: "La venta está pausada",

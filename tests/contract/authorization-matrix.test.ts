@@ -572,6 +572,7 @@ const graphqlCalls: Record<string, (f: Fixtures) => Record<string, unknown> | Pr
   paymentConfig: (f) => ({ organizationId: f.orgA.id }),
   platformOrganizations: () => ({}),
   previewEmailTemplate: (f) => ({ input: { organizationId: f.orgA.id, subject: "Hola", body: "Hola {{nombre}}" } }),
+  previewOrder: (f) => ({ input: { eventSlug: f.eventA.slug, eventDateId: f.dateA.id, items: [{ ticketId: f.ticketA.id, qty: 1 }] } }),
   promoterGroups: (f) => ({ organizationId: f.orgA.id }),
   refundRequest: (f) => ({ code: f.paid.order.code ?? "X", email: f.buyer.email }),
   refundsOverview: () => ({}),

@@ -104,3 +104,57 @@ describe("createOrder and billing over GraphQL", () => {
     expect(errorCode(await gql(BILLING, { variables: { billingId } }))).toBe("UNAUTHENTICATED");
   });
 });
+
+const PREVIEW_ORDER = /* GraphQL */ `
+  query PreviewOrder($input: PreviewOrderInput!) {
+    previewOrder(input: $input) {
+      eventSlug eventDateId
+      lines { ticketId name qty unitPrice subtotal paymentMethod }
+      subtotal discount serviceFeeBps serviceFee total totalFormatted free
+      requiredPaymentMethod paymentMethod holdMinutes holdLabel
+    }
+  }
+`;
+
+describe("previewOrder over GraphQL", () => {
+  it("prices the selection as createOrder would, anonymously and holding nothing", async () => {
+    const { event, ticket } = await eventWithStock(10);
+    const previewed = await gql<{ previewOrder: Record<string, unknown> }>(PREVIEW_ORDER, {
+      variables: { input: { eventSlug: event.slug, items: [{ ticketId: ticket.id, qty: 2 }] } },
+    });
+    expect(previewed.body.errors).toBeUndefined();
+    expect(previewed.body.data!.previewOrder).toMatchObject({
+      eventSlug: event.slug,
+      lines: [{ ticketId: ticket.id, name: "General", qty: 2, unitPrice: 1_200_000, subtotal: 2_400_000, paymentMethod: "MERCADO_PAGO" }],
+      subtotal: 2_400_000,
+      discount: 0,
+      serviceFeeBps: 1000,
+      serviceFee: 240_000,
+      total: 2_640_000,
+      totalFormatted: "$\u00a026.400,00",
+      free: false,
+      requiredPaymentMethod: "MERCADO_PAGO",
+      paymentMethod: "MERCADO_PAGO",
+      holdMinutes: 15,
+      holdLabel: "15 minutos",
+    });
+    const [row] = await (await getDb()).select().from(ticketTypes).where(eq(ticketTypes.id, ticket.id));
+    expect(row.sold).toBe(0);
+  });
+
+  it("answers BAD_USER_INPUT with the ticket's message under its id, and CONFLICT when only the stock falls short", async () => {
+    const { event, ticket } = await eventWithStock(3);
+    const tooMany = await gql(PREVIEW_ORDER, { variables: { input: { eventSlug: event.slug, items: [{ ticketId: ticket.id, qty: 11 }] } } });
+    expect(errorCode(tooMany)).toBe("BAD_USER_INPUT");
+    expect(tooMany.body.errors?.[0].message).toBe("Máximo 10 entradas «General» por compra");
+    expect(tooMany.body.errors?.[0].extensions?.fieldErrors).toMatchObject({ [ticket.id]: ["Máximo 10 entradas «General» por compra"] });
+
+    const short = await gql(PREVIEW_ORDER, { variables: { input: { eventSlug: event.slug, items: [{ ticketId: ticket.id, qty: 4 }] } } });
+    expect(errorCode(short)).toBe("CONFLICT");
+    expect(short.body.errors?.[0].message).toBe("No quedan suficientes entradas de «General». Elegí menos o probá otra.");
+    expect(short.body.errors?.[0].extensions?.fieldErrors).toEqual({ [ticket.id]: ["Quedan solo 3 entradas «General»"] });
+
+    const unknownEvent = await gql(PREVIEW_ORDER, { variables: { input: { eventSlug: "no-existe", items: [{ ticketId: ticket.id, qty: 1 }] } } });
+    expect(errorCode(unknownEvent)).toBe("NOT_FOUND");
+  });
+});

@@ -88,7 +88,7 @@ function quantityOf(text: string | undefined): number {
  * and service fee included, common/pricing.ts) follows every change; without
  * it the next page shows it. On a phone the total and the buy button sit in
  * a bar fixed at the bottom of the screen. Messages come from the action
- * (app/lib/cart.server.ts validateSelection).
+ * (previewOrder, through app/lib/cart.server.ts checkPickerSelection).
  */
 export function TicketPicker({
   action,
