@@ -118,8 +118,12 @@ describe("validation in the browser", () => {
 
   it("lets buttons marked formNoValidate (add or remove a row) post the form as it is", () => {
     const validate = validateWith(createEventFormSchema, () => ({}));
-    const button = { formNoValidate: true } as HTMLButtonElement;
+    const button = { name: "intent", formNoValidate: true } as HTMLButtonElement;
     expect(validate({ formData: formData({ name: "" }), submitter: button }).status).toBe("success");
+    // Conform's own button for checking a field on blur is formNoValidate as well, and it does check.
+    const blur = { name: "__intent__", formNoValidate: true } as HTMLButtonElement;
+    const intent = JSON.stringify({ type: "validate", payload: { name: "name" } });
+    expect(validate({ formData: formData({ name: "", __intent__: intent }), submitter: blur }).reply().error).toMatchObject({ name: ["Este campo es requerido"] });
   });
 
   it("keeps the server's message about another field while one field is checked on blur", () => {

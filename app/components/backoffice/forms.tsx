@@ -88,7 +88,8 @@ function validatedName(formData: FormData): string | null {
  */
 export function validateWith(schema: z.ZodType, serverErrors: () => Record<string, string[] | null>) {
   return ({ formData, submitter }: { formData: FormData; submitter?: HTMLInputElement | HTMLButtonElement | null }) => {
-    if (submitter && "formNoValidate" in submitter && submitter.formNoValidate) return parseWithZod(formData, { schema: z.any() });
+    // (Conform's own validation button is marked formNoValidate too: that one does validate.)
+    if (submitter && submitter.name !== "__intent__" && "formNoValidate" in submitter && submitter.formNoValidate) return parseWithZod(formData, { schema: z.any() });
     const submission = parseWithZod(formData, { schema });
     const touched = validatedName(formData);
     const reply = submission.reply.bind(submission);
