@@ -1,6 +1,6 @@
 import { data, redirect, unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { collectPart } from "./multipart.server";
-import { pageErrorResponse } from "./domain-errors.server";
+import { FORM_STATUS, isFormError, pageErrorResponse } from "./domain-errors.server";
 import { FORM_LIMITS, formRefusal } from "#server/http/request-guard";
 import type { Ctx } from "#server/context";
 import { hasRole } from "#server/context";
@@ -308,7 +308,8 @@ export function failedReply(
     mapKey?: (key: string) => string;
   } = {},
 ) {
-  if (isDomainError(error) && (error.code === "FORBIDDEN" || error.code === "NOT_FOUND" || error.code === "UNAUTHENTICATED")) {
+  // Not signed in, may not, not there: a page (the one mapping), not a message next to the form.
+  if (isDomainError(error) && !isFormError(error)) {
     throw errorResponse(error);
   }
   // A page already decided (the 403/404 an inner failedReply threw, a redirect) reaching an outer catch: it goes on as it is, not as a 500.
@@ -327,6 +328,7 @@ export function failedReply(
     for (const [key, messages] of Object.entries(error.fieldErrors)) place(key, messages);
     if (!Object.keys(error.fieldErrors).length) formErrors.push(error.message);
     if (error.code === "CONFLICT") snackbar = error.message;
+    status = FORM_STATUS[error.code];
   } else if (error) {
     console.error(error);
     status = 500;

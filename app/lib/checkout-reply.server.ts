@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { redirect } from "@remix-run/node";
 import { GENERIC_ERROR, isDomainError } from "#server/errors";
+import { CONFLICT_FORM_STATUS } from "./domain-errors.server";
 import { withBillingToken } from "#server/orders/access";
 import type { CheckoutStarted } from "#server/orders/checkout";
 import { formFieldName } from "#app/components/checkout/schema";
@@ -41,5 +42,5 @@ export function checkoutFailure(
     else for (const m of messages) if (!formErrors.includes(m)) formErrors.push(m);
   }
   if (!Object.keys(fieldErrors).length && !formErrors.length) formErrors.push(error.message);
-  return { result: submission.reply({ fieldErrors, formErrors }), status: error.code === "CONFLICT" ? 409 : 400 };
+  return { result: submission.reply({ fieldErrors, formErrors }), status: CONFLICT_FORM_STATUS[error.code] };
 }

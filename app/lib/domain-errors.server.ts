@@ -19,6 +19,16 @@ export const FORM_STATUS: Record<ErrorCode, number> = {
   TOO_MANY_REQUESTS: 429,
 };
 
+/**
+ * Forms where the conflict is the news itself (the stock ran out at the
+ * checkout, a withdrawal someone else already decided): 409, as GraphQL's
+ * CONFLICT. Everything else as FORM_STATUS.
+ */
+export const CONFLICT_FORM_STATUS: Record<ErrorCode, number> = { ...FORM_STATUS, CONFLICT: 409 };
+
+/** Forms that look something up by what the person typed (an order code and its email): not there is 404. */
+export const LOOKUP_FORM_STATUS: Record<ErrorCode, number> = { ...FORM_STATUS, NOT_FOUND: 404 };
+
 /** What a person reads for an error: its field messages, or its message when it has none. */
 export function errorMessages(error: DomainError): string[] {
   const messages = Object.values(error.fieldErrors ?? {}).flat();

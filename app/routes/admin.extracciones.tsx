@@ -2,9 +2,8 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDateTime } from "#common/dates";
 import { formatMoney } from "#common/money";
-import { isDomainError } from "#server/errors";
 import { approveWithdrawal, listWithdrawals, markWithdrawalPaid, rejectWithdrawal } from "#server/payouts/withdrawals";
-import { pageErrorResponse } from "#app/lib/domain-errors.server";
+import { CONFLICT_FORM_STATUS, errorMessages, isFormError, pageErrorResponse } from "#app/lib/domain-errors.server";
 import { requireUser } from "#app/lib/session.server";
 import { secondFactorRedirect } from "#app/lib/backoffice.server";
 import { Button } from "#app/components/ui/Button";
@@ -57,9 +56,8 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     const verify = secondFactorRedirect(error, PATH, headers);
     if (verify) return verify;
-    if (isDomainError(error) && (error.code === "BAD_USER_INPUT" || error.code === "CONFLICT")) {
-      const messages = Object.values(error.fieldErrors).flat();
-      return data({ id, error: messages[0] ?? error.message }, { status: error.code === "CONFLICT" ? 409 : 400, headers });
+    if (isFormError(error)) {
+      return data({ id, error: errorMessages(error)[0] }, { status: CONFLICT_FORM_STATUS[error.code], headers });
     }
     throw pageErrorResponse(error, { headers });
   }

@@ -2,6 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { getRefundRequest, listMyRefundableOrders, previewRefund, refundRequestView, requestRefund, type RefundRequestView } from "#server/refunds/refunds";
 import { GENERIC_ERROR, isDomainError } from "#server/errors";
+import { LOOKUP_FORM_STATUS } from "#app/lib/domain-errors.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { formatDateTime } from "#common/dates";
 import { formatMoney } from "#common/money";
@@ -135,8 +136,7 @@ export async function action({ request }: ActionFunctionArgs) {
       console.error(error);
       return data<ActionReply>({ intent, error: GENERIC_ERROR, fieldErrors: {}, values }, { status: 500, headers });
     }
-    const status = error.code === "TOO_MANY_REQUESTS" ? 429 : error.code === "NOT_FOUND" ? 404 : 400;
-    return data<ActionReply>({ intent, error: error.message, fieldErrors: error.fieldErrors, values }, { status, headers });
+    return data<ActionReply>({ intent, error: error.message, fieldErrors: error.fieldErrors, values }, { status: LOOKUP_FORM_STATUS[error.code], headers });
   }
 }
 

@@ -1,8 +1,8 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { addTicketStock, getEventForOrganizer } from "#server/events/events";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
-import { FormErrorList, FormScope, FormSnackbar, SelectInput, TextInput, useRemountKey } from "#app/components/backoffice/forms";
+import { BackofficeForm, FormErrorList, FormSnackbar, SelectInput, TextInput, useRemountKey } from "#app/components/backoffice/forms";
 import { soldOfStock } from "#app/components/backoffice/format";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
@@ -68,23 +68,21 @@ export default function AddStockPage() {
       ) : (
         <div className="flex flex-col gap-6">
           <Card>
-            <Form noValidate key={key} method="post" className="flex flex-col gap-2">
-              <FormScope reply={shown} defaults={{ ticketTypeId: selected || tickets[0].id, quantity: "" }}>
-                <FormErrorList reply={shown} />
-                <div className="grid gap-x-4 gap-y-2 sm:grid-cols-2">
-                  <SelectInput
-                    name="ticketTypeId"
-                    label="Tipo de entrada"
-                    options={tickets.map((t) => ({ value: t.id, label: `${t.name} (${soldOfStock(t.sold, t.stock)})` }))}
-                    required
-                  />
-                  <TextInput name="quantity" label="Cantidad a agregar" type="number" min={1} max={1000000} inputMode="numeric" required />
-                </div>
-              </FormScope>
+            <BackofficeForm reply={shown} defaults={{ ticketTypeId: selected || tickets[0].id, quantity: "" }} key={key} method="post" className="flex flex-col gap-2">
+              <FormErrorList reply={shown} />
+              <div className="grid gap-x-4 gap-y-2 sm:grid-cols-2">
+                <SelectInput
+                  name="ticketTypeId"
+                  label="Tipo de entrada"
+                  options={tickets.map((t) => ({ value: t.id, label: `${t.name} (${soldOfStock(t.sold, t.stock)})` }))}
+                  required
+                />
+                <TextInput name="quantity" label="Cantidad a agregar" type="number" min={1} max={1000000} inputMode="numeric" required />
+              </div>
               <div className="flex justify-end">
                 <Button type="submit">Agregar entradas</Button>
               </div>
-            </Form>
+            </BackofficeForm>
           </Card>
           <Card title="Stock actual">
             <ul className="divide-y divide-[var(--border)] text-sm">

@@ -6,7 +6,7 @@ import { DATE_TIME_INPUT_RANGE, formatDate, formatDateTime } from "#common/dates
 import { audienceChoices, cancelCampaign, countAudience, createCampaign, deleteCampaign, getCampaign, listCampaigns, listRecipients, scheduleCampaign, sendCampaignNow } from "#server/campaigns/campaigns";
 import { getTemplate, listTemplates, previewTemplate } from "#server/campaigns/templates";
 import { failedReply, formReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
-import { FormErrorList, FormScope, FormSnackbar, SelectInput, TextInput, useFieldState, useIsPosting } from "#app/components/backoffice/forms";
+import { BackofficeForm, FormErrorList, FormSnackbar, SelectInput, TextInput, useFieldState, useIsPosting } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
@@ -180,22 +180,20 @@ function CreateForm({ reply, templates, groups, events }: { reply?: FormReply & 
   const posting = useIsPosting();
   const count = reply?.target === "create" ? reply.audienceCount : undefined;
   return (
-    <Form method="post" className="flex flex-col gap-4" noValidate>
-      <FormScope reply={reply} target="create" idPrefix="c">
-        <FormErrorList reply={reply} target="create" />
-        <div className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
-          <TextInput name="name" label="Nombre de la campaña" help="Solo lo ves vos." required maxLength={80} />
-          <SelectInput name="templateId" label="Plantilla" options={templates} placeholder="Elegí una" required />
-          <TextInput name="subject" label="Asunto (opcional)" help="Si lo dejás vacío, va el de la plantilla. Puede llevar variables, como {{nombre}}." className="sm:col-span-2" maxLength={150} />
-          <AudienceSelect groups={groups} />
-          <SelectInput name="eventId" label="Evento del que habla (opcional)" options={events} placeholder="Ninguno" help="Para {{evento}}, {{fecha}}, {{lugar}} y {{link_evento}} cuando le escribís a toda la organización o a tus RRPP." className="sm:col-span-2" />
-        </div>
-        {count !== undefined ? (
-          <p role="status" className="font-medium">
-            {count === 1 ? "Le llega a 1 persona." : `Le llega a ${count.toLocaleString("es-AR")} personas.`}
-          </p>
-        ) : null}
-      </FormScope>
+    <BackofficeForm reply={reply} target="create" idPrefix="c" method="post" className="flex flex-col gap-4">
+      <FormErrorList reply={reply} target="create" />
+      <div className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
+        <TextInput name="name" label="Nombre de la campaña" help="Solo lo ves vos." required maxLength={80} />
+        <SelectInput name="templateId" label="Plantilla" options={templates} placeholder="Elegí una" required />
+        <TextInput name="subject" label="Asunto (opcional)" help="Si lo dejás vacío, va el de la plantilla. Puede llevar variables, como {{nombre}}." className="sm:col-span-2" maxLength={150} />
+        <AudienceSelect groups={groups} />
+        <SelectInput name="eventId" label="Evento del que habla (opcional)" options={events} placeholder="Ninguno" help="Para {{evento}}, {{fecha}}, {{lugar}} y {{link_evento}} cuando le escribís a toda la organización o a tus RRPP." className="sm:col-span-2" />
+      </div>
+      {count !== undefined ? (
+        <p role="status" className="font-medium">
+          {count === 1 ? "Le llega a 1 persona." : `Le llega a ${count.toLocaleString("es-AR")} personas.`}
+        </p>
+      ) : null}
       <div className="flex flex-wrap justify-end gap-2">
         <Button type="submit" name="intent" value="count" variant="secondary">
           Ver a cuántos les llega
@@ -204,7 +202,7 @@ function CreateForm({ reply, templates, groups, events }: { reply?: FormReply & 
           Guardar campaña
         </Button>
       </div>
-    </Form>
+    </BackofficeForm>
   );
 }
 
@@ -301,15 +299,13 @@ export default function CampaignsPage() {
                   </>
                 )}
               </Form>
-              <Form method="post" className="flex flex-wrap items-end gap-2" noValidate>
-                <FormScope reply={reply} target="campaign" idPrefix="s">
-                  <input type="hidden" name="campaignId" value={selected.id} />
-                  <TextInput name="sendAt" label={selected.status === "scheduled" ? "Cambiar la fecha y hora" : "O programala (hora de Buenos Aires)"} type="datetime-local" min={dateRange.min} max={dateRange.max} required />
-                  <Button type="submit" name="intent" value="schedule" variant="secondary" pending={posting} className="mb-6">
-                    Programar
-                  </Button>
-                </FormScope>
-              </Form>
+              <BackofficeForm reply={reply} target="campaign" idPrefix="s" method="post" className="flex flex-wrap items-end gap-2">
+                <input type="hidden" name="campaignId" value={selected.id} />
+                <TextInput name="sendAt" label={selected.status === "scheduled" ? "Cambiar la fecha y hora" : "O programala (hora de Buenos Aires)"} type="datetime-local" min={dateRange.min} max={dateRange.max} required />
+                <Button type="submit" name="intent" value="schedule" variant="secondary" pending={posting} className="mb-6">
+                  Programar
+                </Button>
+              </BackofficeForm>
               <FormErrorList reply={reply} target="campaign" />
             </div>
           )}

@@ -1,10 +1,10 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { TEMPLATE_LIMITS, TEMPLATE_VARIABLES } from "#common/campaigns";
 import { audienceChoices } from "#server/campaigns/campaigns";
 import { createTemplate, getTemplate, previewTemplate, sendTestEmail, updateTemplate } from "#server/campaigns/templates";
 import { failedReply, formReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
-import { FormErrorList, FormScope, FormSnackbar, SelectInput, TextArea, TextInput, useIsPosting } from "#app/components/backoffice/forms";
+import { BackofficeForm, FormErrorList, FormSnackbar, SelectInput, TextArea, TextInput, useIsPosting } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
@@ -90,14 +90,12 @@ export default function TemplateEditorPage() {
     >
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_auto]">
         <Card>
-          <Form method="post" className="flex flex-col gap-4" noValidate>
-            <FormScope reply={reply} defaults={{ ...defaults, eventId: "" }}>
-              <FormErrorList reply={reply} />
-              <TextInput name="name" label="Nombre de la plantilla" help="Solo lo ves vos, para elegirla en una campaña." required maxLength={TEMPLATE_LIMITS.name} />
-              <TextInput name="subject" label="Asunto" required maxLength={TEMPLATE_LIMITS.subject} />
-              <TextArea name="body" label="Texto del correo" rows={12} required maxLength={TEMPLATE_LIMITS.body} help="**negrita**, *cursiva*, listas con «- » al principio de la línea, links como [texto](https://…) y ## para un subtítulo." />
-              <SelectInput name="eventId" label="Evento para la vista previa (opcional)" options={events} placeholder="Uno de ejemplo" />
-            </FormScope>
+          <BackofficeForm reply={reply} defaults={{ ...defaults, eventId: "" }} method="post" className="flex flex-col gap-4">
+            <FormErrorList reply={reply} />
+            <TextInput name="name" label="Nombre de la plantilla" help="Solo lo ves vos, para elegirla en una campaña." required maxLength={TEMPLATE_LIMITS.name} />
+            <TextInput name="subject" label="Asunto" required maxLength={TEMPLATE_LIMITS.subject} />
+            <TextArea name="body" label="Texto del correo" rows={12} required maxLength={TEMPLATE_LIMITS.body} help="**negrita**, *cursiva*, listas con «- » al principio de la línea, links como [texto](https://…) y ## para un subtítulo." />
+            <SelectInput name="eventId" label="Evento para la vista previa (opcional)" options={events} placeholder="Uno de ejemplo" />
             <details className="rounded-lg border border-[var(--border)] p-3 text-sm">
               <summary className="cursor-pointer font-medium">Variables que podés usar</summary>
               <ul className="mt-2 flex flex-col gap-1">
@@ -120,7 +118,7 @@ export default function TemplateEditorPage() {
               </Button>
             </div>
             <p className="text-right text-sm text-[var(--muted)]">La prueba te llega solo a vos ({userEmail}).</p>
-          </Form>
+          </BackofficeForm>
         </Card>
         <section aria-labelledby="preview-title">
           <h2 id="preview-title" className="mb-1 text-lg font-bold">

@@ -4,7 +4,7 @@ import { acceptServiceConditions, DEFAULT_SERVICE_FEE_BPS, getEventForOrganizer,
 import { formatMoney } from "#common/money";
 import { formatDateTime } from "#common/dates";
 import { failedReply, formReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
-import { Checkbox, FormErrorList, FormScope, FormSnackbar, useIsPosting } from "#app/components/backoffice/forms";
+import { BackofficeForm, Checkbox, FormErrorList, FormSnackbar, useIsPosting } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
@@ -135,11 +135,9 @@ export default function ServiceConditionsPage() {
           </Card>
         ) : (
           <Card title="Aceptar las condiciones">
-            <Form method="post" className="flex flex-col gap-3">
-              <FormScope reply={reply}>
-                <FormErrorList reply={reply} />
-                <Checkbox name="accept" label={`Leí y acepto las condiciones de servicio, con el cargo de servicio del ${feePercent} % que paga quien compra.`} />
-              </FormScope>
+            <BackofficeForm reply={reply} method="post" className="flex flex-col gap-3">
+              <FormErrorList reply={reply} />
+              <Checkbox name="accept" label={`Leí y acepto las condiciones de servicio, con el cargo de servicio del ${feePercent} % que paga quien compra.`} />
               <div className="flex flex-wrap justify-end gap-2">
                 <Button type="submit" name="intent" value="accept" variant="secondary" pending={posting}>
                   Aceptar y publicar más tarde
@@ -148,7 +146,7 @@ export default function ServiceConditionsPage() {
                   Aceptar y publicar
                 </Button>
               </div>
-            </Form>
+            </BackofficeForm>
           </Card>
         )}
       </div>

@@ -3,7 +3,8 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { formatCbu } from "#common/cbu";
 import { formatCuit } from "#common/cuit";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
-import { Checkbox, FormErrorList, FormScope, FormSnackbar, TextInput, useIsPosting, useRemountKey } from "#app/components/backoffice/forms";
+import { BackofficeForm, Checkbox, FormErrorList, FormSnackbar, TextInput, useIsPosting, useRemountKey } from "#app/components/backoffice/forms";
+import { bankAccountFormSchema } from "#app/components/backoffice/schemas";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
 import type { FormReply } from "#app/components/backoffice/types";
 import { Badge } from "#app/components/ui/Badge";
@@ -127,19 +128,17 @@ export default function BankAccountsPage() {
             </dl>
             <details className="mt-4" open={reply?.target === account.id || undefined}>
               <summary className="cursor-pointer text-sm font-bold text-[var(--accent)]">Editar</summary>
-              <Form noValidate key={key} method="post" className="mt-3 flex flex-col gap-2">
+              <BackofficeForm reply={reply} target={account.id} idPrefix={`a-${account.id.slice(0, 8)}`} defaults={{ ...account, forTicketTransfers: account.forTicketTransfers ? "on" : "" }} schema={bankAccountFormSchema} key={key} method="post" className="mt-3 flex flex-col gap-2">
                 <input type="hidden" name="id" value={account.id} />
-                <FormScope reply={reply} target={account.id} idPrefix={`a-${account.id.slice(0, 8)}`} defaults={{ ...account, forTicketTransfers: account.forTicketTransfers ? "on" : "" }}>
-                  <FormErrorList reply={reply} target={account.id} />
-                  <AccountFields />
-                  <Checkbox name="forTicketTransfers" label="Usarla para las transferencias de entradas" />
-                </FormScope>
+                <FormErrorList reply={reply} target={account.id} />
+                <AccountFields />
+                <Checkbox name="forTicketTransfers" label="Usarla para las transferencias de entradas" />
                 <div className="flex justify-end">
                   <Button type="submit" name="intent" value="update" pending={posting} pendingLabel="Guardando…">
                     Guardar cambios
                   </Button>
                 </div>
-              </Form>
+              </BackofficeForm>
             </details>
             <Form noValidate method="post" className="mt-4 flex flex-wrap justify-end gap-2">
               <input type="hidden" name="id" value={account.id} />
@@ -163,18 +162,16 @@ export default function BankAccountsPage() {
         ))}
 
         <Card title="Nueva cuenta">
-          <Form noValidate key={`new-${key}`} method="post" className="flex flex-col gap-2">
-            <FormScope reply={reply} target="new" idPrefix="new" defaults={{}}>
-              <FormErrorList reply={reply} target="new" />
-              <AccountFields />
-              <Checkbox name="forTicketTransfers" label="Usarla para las transferencias de entradas" help="La primera cuenta que cargás se usa siempre." />
-            </FormScope>
+          <BackofficeForm reply={reply} target="new" idPrefix="new" defaults={{}} schema={bankAccountFormSchema} key={`new-${key}`} method="post" className="flex flex-col gap-2">
+            <FormErrorList reply={reply} target="new" />
+            <AccountFields />
+            <Checkbox name="forTicketTransfers" label="Usarla para las transferencias de entradas" help="La primera cuenta que cargás se usa siempre." />
             <div className="flex justify-end">
               <Button type="submit" name="intent" value="create" pending={posting} pendingLabel="Guardando…">
                 Agregar cuenta
               </Button>
             </div>
-          </Form>
+          </BackofficeForm>
         </Card>
       </div>
       <FormSnackbar snackbar={reply?.snackbar} />

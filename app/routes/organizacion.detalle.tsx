@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { getOrganizationForMember, updateOrganization, updateOrganizationSchema } from "#server/organizations/organizations";
 import { formatCuit } from "#common/cuit";
 import {
@@ -13,7 +13,8 @@ import {
   savedRedirect,
   schemaErrors,
 } from "#app/lib/backoffice.server";
-import { FormErrorList, FormScope, FormSnackbar, useIsPosting, useRemountKey } from "#app/components/backoffice/forms";
+import { BackofficeForm, FormErrorList, FormSnackbar, useIsPosting, useRemountKey } from "#app/components/backoffice/forms";
+import { organizationFormSchema } from "#app/components/backoffice/schemas";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import { OrganizationFields } from "#app/components/backoffice/OrganizationFields";
 import { BO } from "#app/components/backoffice/nav";
@@ -86,18 +87,16 @@ export default function OrganizationDetailPage() {
       }
     >
       <Card>
-        <Form key={key} method="post" encType="multipart/form-data" className="flex flex-col gap-2">
+        <BackofficeForm reply={reply} defaults={organization} schema={organizationFormSchema} key={key} method="post" encType="multipart/form-data" className="flex flex-col gap-2">
           <input type="hidden" name="id" value={organization.id} />
-          <FormScope reply={reply} defaults={organization}>
-            <FormErrorList reply={reply} />
-            <OrganizationFields slugHelp="Si lo cambiás, el link anterior deja de funcionar." />
-          </FormScope>
+          <FormErrorList reply={reply} />
+          <OrganizationFields slugHelp="Si lo cambiás, el link anterior deja de funcionar." />
           <div className="mt-2 flex justify-end">
             <Button type="submit" pending={posting} pendingLabel="Guardando…">
               Guardar cambios
             </Button>
           </div>
-        </Form>
+        </BackofficeForm>
       </Card>
       <FormSnackbar snackbar={reply?.snackbar} />
     </BackofficePage>

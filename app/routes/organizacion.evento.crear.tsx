@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { createEvent, createEventSchema, DEFAULT_SERVICE_FEE_BPS } from "#server/events/events";
-import { EVENT_CATEGORIES } from "#server/events/schemas";
+import { EVENT_CATEGORIES } from "#common/events";
 import {
   acceptImageUpload,
   failedReply,
@@ -16,8 +16,9 @@ import {
   schemaErrors,
 } from "#app/lib/backoffice.server";
 import { BasicEventFields, DateFields, TicketTypeFields, VenueFields } from "#app/components/backoffice/EventFields";
-import { DefaultSubmit, FormErrorList, FormScope, FormSnackbar, ImageInput, rowCount, Step, useIsPosting, useRemountKey } from "#app/components/backoffice/forms";
+import { BackofficeForm, DefaultSubmit, FormErrorList, FormSnackbar, ImageInput, rowCount, Step, useIsPosting, useRemountKey } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
+import { createEventFormSchema } from "#app/components/backoffice/schemas";
 import { BackofficePage } from "#app/components/backoffice/Page";
 import type { FormReply } from "#app/components/backoffice/types";
 import { Button } from "#app/components/ui/Button";
@@ -119,85 +120,91 @@ export default function CreateEventPage() {
       title="Crear evento"
       lead={`El evento de ${organization.name} se guarda como borrador: nadie lo ve hasta que aceptes las condiciones de servicio y lo publiques.`}
     >
-      <Form key={key} method="post" encType="multipart/form-data" className="flex flex-col gap-6">
+      <BackofficeForm
+        key={key}
+        reply={reply}
+        defaults={DEFAULTS}
+        schema={createEventFormSchema}
+        method="post"
+        encType="multipart/form-data"
+        className="flex flex-col gap-6"
+      >
         <DefaultSubmit value="create" label="Crear evento" />
         <input type="hidden" name="organizationId" value={organization.id} />
-        <FormScope reply={reply} defaults={DEFAULTS}>
-          <FormErrorList reply={reply} />
-          <Step title="1. Datos básicos">
-            <BasicEventFields categories={categories} />
-          </Step>
+        <FormErrorList reply={reply} />
+        <Step title="1. Datos básicos">
+          <BasicEventFields categories={categories} />
+        </Step>
 
-          <Step title="2. Fechas" description="Horarios de Buenos Aires. Si el evento se repite, agregá una fecha por función.">
-            <ol className="flex flex-col gap-4">
-              {Array.from({ length: dates }, (_, i) => (
-                <li key={i} className="rounded-xl border border-[var(--border)] p-3" aria-label={`Fecha ${i + 1}`}>
-                  <div className="mb-2 flex items-center justify-between">
-                    <p className="text-sm font-bold">Fecha {i + 1}</p>
-                    {dates > 1 ? (
-                      <button type="submit" name="intent" value={`remove:dates:${i}`} formNoValidate className="text-sm text-red-700 hover:underline dark:text-red-400">
-                        Quitar fecha {i + 1}
-                      </button>
-                    ) : null}
-                  </div>
-                  <DateFields prefix={`dates[${i}].`} />
-                </li>
-              ))}
-            </ol>
-            <Button type="submit" name="intent" value="add:dates" variant="secondary" formNoValidate className="mt-4">
-              Agregar otra fecha
-            </Button>
-          </Step>
+        <Step title="2. Fechas" description="Horarios de Buenos Aires. Si el evento se repite, agregá una fecha por función.">
+          <ol className="flex flex-col gap-4">
+            {Array.from({ length: dates }, (_, i) => (
+              <li key={i} className="rounded-xl border border-[var(--border)] p-3" aria-label={`Fecha ${i + 1}`}>
+                <div className="mb-2 flex items-center justify-between">
+                  <p className="text-sm font-bold">Fecha {i + 1}</p>
+                  {dates > 1 ? (
+                    <button type="submit" name="intent" value={`remove:dates:${i}`} formNoValidate className="text-sm text-red-700 hover:underline dark:text-red-400">
+                      Quitar fecha {i + 1}
+                    </button>
+                  ) : null}
+                </div>
+                <DateFields prefix={`dates[${i}].`} />
+              </li>
+            ))}
+          </ol>
+          <Button type="submit" name="intent" value="add:dates" variant="secondary" formNoValidate className="mt-4">
+            Agregar otra fecha
+          </Button>
+        </Step>
 
-          <Step title="3. Lugar">
-            <VenueFields />
-          </Step>
+        <Step title="3. Lugar">
+          <VenueFields />
+        </Step>
 
-          <Step title="4. Imagen" description="Se ve en la página del evento y al compartirlo. Mejor horizontal (por ejemplo 1200 × 630).">
-            <ImageInput name="image" urlName="imageUrl" label="Imagen del evento (opcional)" alt="Imagen cargada del evento" />
-          </Step>
+        <Step title="4. Imagen" description="Se ve en la página del evento y al compartirlo. Mejor horizontal (por ejemplo 1200 × 630).">
+          <ImageInput name="image" urlName="imageUrl" label="Imagen del evento (opcional)" alt="Imagen cargada del evento" />
+        </Step>
 
-          <Step title="5. Entradas" description="Cada tipo de entrada tiene su precio y su stock, y vale para todas las fechas (después podés limitarla a una).">
-            <ol className="flex flex-col gap-4">
-              {Array.from({ length: tickets }, (_, i) => (
-                <li key={i} className="rounded-xl border border-[var(--border)] p-3" aria-label={`Entrada ${i + 1}`}>
-                  <div className="mb-2 flex items-center justify-between">
-                    <p className="text-sm font-bold">Tipo de entrada {i + 1}</p>
-                    {tickets > 1 ? (
-                      <button type="submit" name="intent" value={`remove:ticketTypes:${i}`} formNoValidate className="text-sm text-red-700 hover:underline dark:text-red-400">
-                        Quitar entrada {i + 1}
-                      </button>
-                    ) : null}
-                  </div>
-                  <TicketTypeFields prefix={`ticketTypes[${i}].`} />
-                </li>
-              ))}
-            </ol>
-            <Button type="submit" name="intent" value="add:ticketTypes" variant="secondary" formNoValidate className="mt-4">
-              Agregar otro tipo de entrada
-            </Button>
-          </Step>
+        <Step title="5. Entradas" description="Cada tipo de entrada tiene su precio y su stock, y vale para todas las fechas (después podés limitarla a una).">
+          <ol className="flex flex-col gap-4">
+            {Array.from({ length: tickets }, (_, i) => (
+              <li key={i} className="rounded-xl border border-[var(--border)] p-3" aria-label={`Entrada ${i + 1}`}>
+                <div className="mb-2 flex items-center justify-between">
+                  <p className="text-sm font-bold">Tipo de entrada {i + 1}</p>
+                  {tickets > 1 ? (
+                    <button type="submit" name="intent" value={`remove:ticketTypes:${i}`} formNoValidate className="text-sm text-red-700 hover:underline dark:text-red-400">
+                      Quitar entrada {i + 1}
+                    </button>
+                  ) : null}
+                </div>
+                <TicketTypeFields prefix={`ticketTypes[${i}].`} />
+              </li>
+            ))}
+          </ol>
+          <Button type="submit" name="intent" value="add:ticketTypes" variant="secondary" formNoValidate className="mt-4">
+            Agregar otro tipo de entrada
+          </Button>
+        </Step>
 
-          <Step title="6. Condiciones">
-            <div className="flex flex-col gap-2 text-sm text-[var(--muted)]">
-              <p>
-                Al crear el evento queda como <strong className="text-[var(--text)]">borrador</strong>. En el paso siguiente vas a
-                leer y aceptar las condiciones de servicio antes de publicarlo:
-              </p>
-              <ul className="list-disc pl-5">
-                <li>Tribuna cobra un cargo de servicio del {feePercent} % sobre el precio de cada entrada, que paga quien compra, aparte del precio.</li>
-                <li>Tu organización es responsable de que el evento se haga como lo publicás.</li>
-                <li>Las devoluciones siguen la ley argentina (botón de arrepentimiento: 10 días corridos desde la compra y hasta 24 horas antes del evento).</li>
-              </ul>
-            </div>
-          </Step>
-        </FormScope>
+        <Step title="6. Condiciones">
+          <div className="flex flex-col gap-2 text-sm text-[var(--muted)]">
+            <p>
+              Al crear el evento queda como <strong className="text-[var(--text)]">borrador</strong>. En el paso siguiente vas a
+              leer y aceptar las condiciones de servicio antes de publicarlo:
+            </p>
+            <ul className="list-disc pl-5">
+              <li>Tribuna cobra un cargo de servicio del {feePercent} % sobre el precio de cada entrada, que paga quien compra, aparte del precio.</li>
+              <li>Tu organización es responsable de que el evento se haga como lo publicás.</li>
+              <li>Las devoluciones siguen la ley argentina (botón de arrepentimiento: 10 días corridos desde la compra y hasta 24 horas antes del evento).</li>
+            </ul>
+          </div>
+        </Step>
         <div className="flex justify-end">
           <Button type="submit" name="intent" value="create" pending={posting} pendingLabel="Creando…">
             Crear evento
           </Button>
         </div>
-      </Form>
+      </BackofficeForm>
       <FormSnackbar snackbar={reply?.snackbar} />
     </BackofficePage>
   );

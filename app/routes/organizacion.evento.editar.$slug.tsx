@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import {
   addEventDate,
   getEventForOrganizer,
@@ -10,7 +10,7 @@ import {
   updateEventDate,
   updateEventSchema,
 } from "#server/events/events";
-import { EVENT_CATEGORIES } from "#server/events/schemas";
+import { EVENT_CATEGORIES } from "#common/events";
 import { toDateTimeLocal } from "#common/dates";
 import {
   acceptImageUpload,
@@ -23,8 +23,9 @@ import {
 } from "#app/lib/backoffice.server";
 import { BasicEventFields, DateFields, VenueFields } from "#app/components/backoffice/EventFields";
 import { EventStatusBadge, StatusBadge } from "#app/components/backoffice/EventStatus";
-import { Checkbox, DefaultSubmit, FormErrorList, FormScope, FormSnackbar, ImageInput, TextInput, useRemountKey } from "#app/components/backoffice/forms";
+import { BackofficeForm, Checkbox, DefaultSubmit, FormErrorList, FormSnackbar, ImageInput, TextInput, useRemountKey } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
+import { eventDateFormSchema, eventFormSchema } from "#app/components/backoffice/schemas";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import type { FormReply } from "#app/components/backoffice/types";
@@ -182,20 +183,18 @@ export default function EditEventPage() {
     >
       <div key={key} className="flex flex-col gap-6">
         <Card title="Datos del evento">
-          <Form method="post" encType="multipart/form-data" className="flex flex-col gap-4">
-            <FormScope reply={reply} target="event" defaults={event.values} idPrefix="evento">
-              <FormErrorList reply={reply} target="event" />
-              <BasicEventFields categories={categories} />
-              <VenueFields />
-              <ImageInput name="image" urlName="imageUrl" label="Imagen del evento" alt="Imagen actual del evento" />
-              {event.values.imageUrl ? <Checkbox name="removeImage" label="Quitar la imagen" /> : null}
-            </FormScope>
+          <BackofficeForm reply={reply} target="event" defaults={event.values} idPrefix="evento" schema={eventFormSchema} method="post" encType="multipart/form-data" className="flex flex-col gap-4">
+            <FormErrorList reply={reply} target="event" />
+            <BasicEventFields categories={categories} />
+            <VenueFields />
+            <ImageInput name="image" urlName="imageUrl" label="Imagen del evento" alt="Imagen actual del evento" />
+            {event.values.imageUrl ? <Checkbox name="removeImage" label="Quitar la imagen" /> : null}
             <div className="flex justify-end">
               <Button type="submit" name="intent" value="update">
                 Guardar cambios
               </Button>
             </div>
-          </Form>
+          </BackofficeForm>
         </Card>
 
         <Card title="Fechas">
@@ -203,17 +202,15 @@ export default function EditEventPage() {
           <ul className="flex flex-col gap-4">
             {dates.map((date, i) => (
               <li key={date.id} className="rounded-xl border border-[var(--border)] p-3">
-                <Form method="post" className="flex flex-col gap-2">
+                <BackofficeForm reply={reply} target={`date:${date.id}`} defaults={date.values} idPrefix={`fecha-${i}`} schema={eventDateFormSchema} method="post" className="flex flex-col gap-2">
                   <DefaultSubmit value="updateDate" label="Guardar fecha" />
                   <input type="hidden" name="id" value={date.id} />
                   <div className="flex items-center gap-2">
                     <p className="text-sm font-bold">Fecha {i + 1}</p>
                     <StatusBadge status={date.status} />
                   </div>
-                  <FormScope reply={reply} target={`date:${date.id}`} defaults={date.values} idPrefix={`fecha-${i}`}>
-                    <FormErrorList reply={reply} target={`date:${date.id}`} />
-                    <DateFields />
-                  </FormScope>
+                  <FormErrorList reply={reply} target={`date:${date.id}`} />
+                  <DateFields />
                   <div className="flex flex-wrap justify-end gap-2">
                     <ConfirmButton
                       name="intent"
@@ -233,43 +230,39 @@ export default function EditEventPage() {
                       Guardar fecha
                     </Button>
                   </div>
-                </Form>
+                </BackofficeForm>
               </li>
             ))}
           </ul>
-          <Form method="post" className="mt-6 flex flex-col gap-2 border-t border-[var(--border)] pt-4">
+          <BackofficeForm reply={reply} target="newDate" idPrefix="nueva-fecha" schema={eventDateFormSchema} method="post" className="mt-6 flex flex-col gap-2 border-t border-[var(--border)] pt-4">
             <h3 className="font-bold">Agregar una fecha</h3>
-            <FormScope reply={reply} target="newDate" idPrefix="nueva-fecha">
-              <FormErrorList reply={reply} target="newDate" />
-              <DateFields />
-            </FormScope>
+            <FormErrorList reply={reply} target="newDate" />
+            <DateFields />
             <div className="flex justify-end">
               <Button type="submit" name="intent" value="addDate" variant="secondary">
                 Agregar fecha
               </Button>
             </div>
-          </Form>
+          </BackofficeForm>
         </Card>
 
         <Card title="Código de preventa">
-          <Form method="post" className="flex flex-col gap-2">
-            <FormScope reply={reply} target="presale" defaults={{ presaleCode: event.presaleCode }} idPrefix="preventa">
-              <FormErrorList reply={reply} target="presale" />
-              <TextInput
-                name="presaleCode"
-                label="Código"
-                maxLength={30}
-                help="Quien lo ingresa en la página del evento ve y compra las entradas marcadas como preventa. Dejalo vacío para quitarlo."
-                autoCapitalize="none"
-                spellCheck={false}
-              />
-            </FormScope>
+          <BackofficeForm reply={reply} target="presale" defaults={{ presaleCode: event.presaleCode }} idPrefix="preventa" method="post" className="flex flex-col gap-2">
+            <FormErrorList reply={reply} target="presale" />
+            <TextInput
+              name="presaleCode"
+              label="Código"
+              maxLength={30}
+              help="Quien lo ingresa en la página del evento ve y compra las entradas marcadas como preventa. Dejalo vacío para quitarlo."
+              autoCapitalize="none"
+              spellCheck={false}
+            />
             <div className="flex justify-end">
               <Button type="submit" name="intent" value="presale">
                 Guardar código
               </Button>
             </div>
-          </Form>
+          </BackofficeForm>
         </Card>
       </div>
       <FormSnackbar snackbar={reply?.snackbar} />

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import {
   createTicketType,
   getEventForOrganizer,
@@ -12,7 +12,8 @@ import { formatMoney } from "#common/money";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { PAYMENT_METHOD_OPTIONS, TicketTypeFields } from "#app/components/backoffice/EventFields";
 import { EventStatusBadge, StatusBadge } from "#app/components/backoffice/EventStatus";
-import { DefaultSubmit, FormErrorList, FormScope, FormSnackbar, useRemountKey } from "#app/components/backoffice/forms";
+import { BackofficeForm, DefaultSubmit, FormErrorList, FormSnackbar, useRemountKey } from "#app/components/backoffice/forms";
+import { ticketTypeFormSchema } from "#app/components/backoffice/schemas";
 import { centavosToInput, soldOfStock } from "#app/components/backoffice/format";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
@@ -163,13 +164,11 @@ export default function EventTicketsPage() {
                 </span>
                 <span className="ml-auto text-sm text-[var(--accent)] group-open:hidden">Editar</span>
               </summary>
-              <Form method="post" className="flex flex-col gap-3 border-t border-[var(--border)] p-4 sm:px-6">
+              <BackofficeForm reply={reply} target={target} defaults={ticket.values} idPrefix={`ticket-${ticket.id.slice(0, 8)}`} schema={ticketTypeFormSchema} method="post" className="flex flex-col gap-3 border-t border-[var(--border)] p-4 sm:px-6">
                 <DefaultSubmit value="update" label="Guardar" />
                 <input type="hidden" name="id" value={ticket.id} />
-                <FormScope reply={reply} target={target} defaults={ticket.values} idPrefix={`ticket-${ticket.id.slice(0, 8)}`}>
-                  <FormErrorList reply={reply} target={target} />
-                  <TicketTypeFields dates={dateOptions} salesWindow />
-                </FormScope>
+                <FormErrorList reply={reply} target={target} />
+                <TicketTypeFields dates={dateOptions} salesWindow />
                 <div className="flex flex-wrap justify-end gap-2">
                   <ConfirmButton
                     name="intent"
@@ -189,23 +188,21 @@ export default function EventTicketsPage() {
                     Guardar
                   </Button>
                 </div>
-              </Form>
+              </BackofficeForm>
             </details>
           );
         })}
 
         <Card title="Nuevo tipo de entrada">
-          <Form method="post" className="flex flex-col gap-3">
-            <FormScope reply={reply} target="new" defaults={NEW_TICKET} idPrefix="nueva-entrada">
-              <FormErrorList reply={reply} target="new" />
-              <TicketTypeFields dates={dateOptions} salesWindow />
-            </FormScope>
+          <BackofficeForm reply={reply} target="new" defaults={NEW_TICKET} idPrefix="nueva-entrada" schema={ticketTypeFormSchema} method="post" className="flex flex-col gap-3">
+            <FormErrorList reply={reply} target="new" />
+            <TicketTypeFields dates={dateOptions} salesWindow />
             <div className="flex justify-end">
               <Button type="submit" name="intent" value="create">
                 Crear tipo de entrada
               </Button>
             </div>
-          </Form>
+          </BackofficeForm>
         </Card>
       </div>
       <FormSnackbar snackbar={reply?.snackbar} />

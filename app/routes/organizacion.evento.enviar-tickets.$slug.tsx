@@ -7,7 +7,7 @@ import { GIVEAWAY_TEMPLATE_CSV } from "#common/invitations";
 import { getGiveaway, listGiveawayRows, listGiveaways, previewGiveaway, startGiveaway } from "#server/invitations/giveaways";
 import { invitationTarget } from "#server/invitations/invitations";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
-import { FormErrorList, FormScope, FormSnackbar, SelectInput, useIsPosting } from "#app/components/backoffice/forms";
+import { BackofficeForm, FormErrorList, FormSnackbar, SelectInput, useIsPosting } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
@@ -123,35 +123,33 @@ function UploadForm({ reply, dates }: { reply?: FormReply; dates: { value: strin
   const posting = useIsPosting();
   const fileErrors = reply?.errors?.file;
   return (
-    <Form method="post" encType="multipart/form-data" className="flex flex-col gap-4" noValidate>
-      <FormScope reply={reply} defaults={{}}>
-        <FormErrorList reply={reply} />
-        <div className="flex flex-col gap-1">
-          <label htmlFor="giveaway-file" className="font-medium">
-            Planilla en CSV
-          </label>
-          <FileInput
-            id="giveaway-file"
-            name="file"
-            accept=".csv,text/csv"
-            buttonLabel="Elegir la planilla"
-            required
-            aria-describedby="giveaway-file-help"
-            aria-invalid={fileErrors?.length ? true : undefined}
-            onChange={(e) => {
-              const name = e.currentTarget.files?.[0]?.name;
-              const hidden = e.currentTarget.form?.elements.namedItem("fileName") as HTMLInputElement | null;
-              if (hidden && name) hidden.value = name;
-            }}
-          />
-          <input type="hidden" name="fileName" />
-          <p id="giveaway-file-help" className="text-sm text-[var(--muted)]">
-            Columnas: email, nombre, apellido, dni, cantidad y tipo de entrada (la primera fila con esos títulos). Separada por comas o por punto y coma, como la guarda Excel. Hasta 10.000 filas.
-          </p>
-          <FieldErrors id="giveaway-file" errors={fileErrors} />
-        </div>
-        {dates.length ? <SelectInput name="eventDateId" label="Fecha" options={dates} placeholder="Elegí una" required /> : null}
-      </FormScope>
+    <BackofficeForm reply={reply} defaults={{}} method="post" encType="multipart/form-data" className="flex flex-col gap-4">
+      <FormErrorList reply={reply} />
+      <div className="flex flex-col gap-1">
+        <label htmlFor="giveaway-file" className="font-medium">
+          Planilla en CSV
+        </label>
+        <FileInput
+          id="giveaway-file"
+          name="file"
+          accept=".csv,text/csv"
+          buttonLabel="Elegir la planilla"
+          required
+          aria-describedby="giveaway-file-help"
+          aria-invalid={fileErrors?.length ? true : undefined}
+          onChange={(e) => {
+            const name = e.currentTarget.files?.[0]?.name;
+            const hidden = e.currentTarget.form?.elements.namedItem("fileName") as HTMLInputElement | null;
+            if (hidden && name) hidden.value = name;
+          }}
+        />
+        <input type="hidden" name="fileName" />
+        <p id="giveaway-file-help" className="text-sm text-[var(--muted)]">
+          Columnas: email, nombre, apellido, dni, cantidad y tipo de entrada (la primera fila con esos títulos). Separada por comas o por punto y coma, como la guarda Excel. Hasta 10.000 filas.
+        </p>
+        <FieldErrors id="giveaway-file" errors={fileErrors} />
+      </div>
+      {dates.length ? <SelectInput name="eventDateId" label="Fecha" options={dates} placeholder="Elegí una" required /> : null}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <a href={`data:text/csv;charset=utf-8,${encodeURIComponent(GIVEAWAY_TEMPLATE_CSV)}`} download="invitados.csv" className="text-sm font-bold text-primary-700 underline dark:text-primary-400">
           Bajar una planilla de ejemplo
@@ -160,7 +158,7 @@ function UploadForm({ reply, dates }: { reply?: FormReply; dates: { value: strin
           Revisar la planilla
         </Button>
       </div>
-    </Form>
+    </BackofficeForm>
   );
 }
 

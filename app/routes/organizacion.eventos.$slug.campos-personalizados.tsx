@@ -1,8 +1,8 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { getEventForOrganizer, requireEventBySlug, setCustomFields } from "#server/events/events";
 import { failedReply, formReply, guard, readForm, removeRow, renumberRows, requireOrganization, rowIndexes, savedRedirect } from "#app/lib/backoffice.server";
-import { Checkbox, DefaultSubmit, FormErrorList, FormScope, FormSnackbar, rowCount, SelectInput, TextArea, TextInput, useRemountKey } from "#app/components/backoffice/forms";
+import { BackofficeForm, Checkbox, DefaultSubmit, FormErrorList, FormSnackbar, rowCount, SelectInput, TextArea, TextInput, useRemountKey } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
@@ -95,35 +95,33 @@ export default function CustomFieldsPage() {
         </>
       }
     >
-      <Form noValidate key={key} method="post" className="flex flex-col gap-4">
+      <BackofficeForm reply={reply} defaults={defaults} key={key} method="post" className="flex flex-col gap-4">
         <DefaultSubmit value="save" label="Guardar campos" />
-        <FormScope reply={reply} defaults={defaults}>
-          <FormErrorList reply={reply} />
-          <Card>
-            <Checkbox
-              name="oneHolderPerTicket"
-              label="Pedir los datos de quien usa cada entrada"
-              help="Al comprar, se pide nombre, apellido y documento de cada asistente (una persona por entrada) y cada ticket sale a su nombre."
-            />
+        <FormErrorList reply={reply} />
+        <Card>
+          <Checkbox
+            name="oneHolderPerTicket"
+            label="Pedir los datos de quien usa cada entrada"
+            help="Al comprar, se pide nombre, apellido y documento de cada asistente (una persona por entrada) y cada ticket sale a su nombre."
+          />
+        </Card>
+        {rows === 0 ? <EmptyState>Este evento no pide datos extra. Agregá un campo si necesitás alguno.</EmptyState> : null}
+        {Array.from({ length: rows }, (_, i) => (
+          <Card key={i}>
+            <div className="mb-2 flex items-center justify-between">
+              <h2 className="font-bold">Campo {i + 1}</h2>
+              <button type="submit" name="intent" value={`remove:${i}`} formNoValidate className="text-sm text-red-700 hover:underline dark:text-red-400">
+                Quitar campo {i + 1}
+              </button>
+            </div>
+            <div className="grid gap-x-4 gap-y-2 sm:grid-cols-2">
+              <TextInput name={`fields[${i}].label`} label="Pregunta" required maxLength={80} help="Por ejemplo: Talle de remera" />
+              <SelectInput name={`fields[${i}].kind`} label="Tipo de respuesta" options={KIND_OPTIONS} />
+              <TextArea name={`fields[${i}].options`} label="Opciones (solo para listas)" rows={3} help="Una por línea; al menos dos." className="sm:col-span-2" />
+              <Checkbox name={`fields[${i}].required`} label="Obligatorio" className="sm:col-span-2" />
+            </div>
           </Card>
-          {rows === 0 ? <EmptyState>Este evento no pide datos extra. Agregá un campo si necesitás alguno.</EmptyState> : null}
-          {Array.from({ length: rows }, (_, i) => (
-            <Card key={i}>
-              <div className="mb-2 flex items-center justify-between">
-                <h2 className="font-bold">Campo {i + 1}</h2>
-                <button type="submit" name="intent" value={`remove:${i}`} formNoValidate className="text-sm text-red-700 hover:underline dark:text-red-400">
-                  Quitar campo {i + 1}
-                </button>
-              </div>
-              <div className="grid gap-x-4 gap-y-2 sm:grid-cols-2">
-                <TextInput name={`fields[${i}].label`} label="Pregunta" required maxLength={80} help="Por ejemplo: Talle de remera" />
-                <SelectInput name={`fields[${i}].kind`} label="Tipo de respuesta" options={KIND_OPTIONS} />
-                <TextArea name={`fields[${i}].options`} label="Opciones (solo para listas)" rows={3} help="Una por línea; al menos dos." className="sm:col-span-2" />
-                <Checkbox name={`fields[${i}].required`} label="Obligatorio" className="sm:col-span-2" />
-              </div>
-            </Card>
-          ))}
-        </FormScope>
+        ))}
         <div className="flex flex-wrap justify-between gap-2">
           <Button type="submit" name="intent" value="add" variant="secondary" formNoValidate>
             Agregar campo
@@ -132,7 +130,7 @@ export default function CustomFieldsPage() {
             Guardar campos
           </Button>
         </div>
-      </Form>
+      </BackofficeForm>
       <FormSnackbar snackbar={reply?.snackbar} />
     </BackofficePage>
   );

@@ -1,10 +1,10 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatMoney } from "#common/money";
 import { listBankAccounts } from "#server/payouts/bank-accounts";
 import { getWithdrawalBalance, requestWithdrawal } from "#server/payouts/withdrawals";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect, secondFactorRedirect } from "#app/lib/backoffice.server";
-import { FormErrorList, FormScope, FormSnackbar, SelectInput, TextInput, useIsPosting } from "#app/components/backoffice/forms";
+import { BackofficeForm, FormErrorList, FormSnackbar, SelectInput, TextInput, useIsPosting } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
@@ -59,12 +59,10 @@ export default function NewWithdrawalPage() {
             .
           </p>
         ) : (
-          <Form method="post" className="flex flex-col gap-4" noValidate>
-            <FormScope reply={reply} defaults={{ bankAccountId: accounts.length === 1 ? accounts[0].value : "" }}>
-              <FormErrorList reply={reply} />
-              <SelectInput name="bankAccountId" label="Cuenta" options={accounts} placeholder="Elegí una" required />
-              <TextInput name="amount" label="Monto en pesos" inputMode="decimal" required help="Por ejemplo 150000 o 150.000,50." />
-            </FormScope>
+          <BackofficeForm reply={reply} defaults={{ bankAccountId: accounts.length === 1 ? accounts[0].value : "" }} method="post" className="flex flex-col gap-4">
+            <FormErrorList reply={reply} />
+            <SelectInput name="bankAccountId" label="Cuenta" options={accounts} placeholder="Elegí una" required />
+            <TextInput name="amount" label="Monto en pesos" inputMode="decimal" required help="Por ejemplo 150000 o 150.000,50." />
             <div className="flex justify-end gap-2">
               <Link to={href(BO.withdrawals)} className={buttonClasses("ghost")}>
                 Cancelar
@@ -73,7 +71,7 @@ export default function NewWithdrawalPage() {
                 Pedir extracción
               </Button>
             </div>
-          </Form>
+          </BackofficeForm>
         )}
       </Card>
       <FormSnackbar snackbar={reply?.snackbar} />

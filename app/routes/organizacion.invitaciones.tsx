@@ -4,7 +4,7 @@ import { formatDate, formatDateTime } from "#common/dates";
 import { MAX_INVITATION_QTY } from "#common/invitations";
 import { invitationTarget, listInvitations, resendInvitation, revokeInvitation, sendInvitation } from "#server/invitations/invitations";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
-import { FormErrorList, FormScope, FormSnackbar, SelectInput, TextInput, useIsPosting } from "#app/components/backoffice/forms";
+import { BackofficeForm, FormErrorList, FormSnackbar, SelectInput, TextInput, useIsPosting } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { ListSearch } from "#app/components/backoffice/ListSearch";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
@@ -79,25 +79,23 @@ export async function action({ request }: ActionFunctionArgs) {
 function InvitationForm({ reply, tickets, dates }: { reply?: FormReply; tickets: { value: string; label: string }[]; dates: { value: string; label: string }[] }) {
   const posting = useIsPosting();
   return (
-    <Form method="post" className="flex flex-col gap-4" noValidate>
-      <FormScope reply={reply} defaults={{ qty: "1", ticketTypeId: tickets.length === 1 ? tickets[0].value : "" }}>
-        <FormErrorList reply={reply} />
-        <div className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
-          <TextInput name="email" label="Email" type="email" autoComplete="off" inputMode="email" required className="sm:col-span-2" help="Le llegan ahí las entradas con su QR." />
-          <TextInput name="firstName" label="Nombre" autoComplete="off" required />
-          <TextInput name="lastName" label="Apellido" autoComplete="off" required />
-          <TextInput name="documentNumber" label="DNI (opcional)" inputMode="numeric" autoComplete="off" help="Para encontrarla en la puerta por DNI." />
-          <TextInput name="qty" label="Cantidad" type="number" min={1} max={MAX_INVITATION_QTY} inputMode="numeric" required />
-          <SelectInput name="ticketTypeId" label="Tipo de entrada" options={tickets} placeholder="Elegí uno" required className={dates.length ? "" : "sm:col-span-2"} />
-          {dates.length ? <SelectInput name="eventDateId" label="Fecha" options={dates} placeholder="Elegí una" help="Solo si el tipo de entrada vale para todas las fechas." /> : null}
-        </div>
-      </FormScope>
+    <BackofficeForm reply={reply} defaults={{ qty: "1", ticketTypeId: tickets.length === 1 ? tickets[0].value : "" }} method="post" className="flex flex-col gap-4">
+      <FormErrorList reply={reply} />
+      <div className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
+        <TextInput name="email" label="Email" type="email" autoComplete="off" inputMode="email" required className="sm:col-span-2" help="Le llegan ahí las entradas con su QR." />
+        <TextInput name="firstName" label="Nombre" autoComplete="off" required />
+        <TextInput name="lastName" label="Apellido" autoComplete="off" required />
+        <TextInput name="documentNumber" label="DNI (opcional)" inputMode="numeric" autoComplete="off" help="Para encontrarla en la puerta por DNI." />
+        <TextInput name="qty" label="Cantidad" type="number" min={1} max={MAX_INVITATION_QTY} inputMode="numeric" required />
+        <SelectInput name="ticketTypeId" label="Tipo de entrada" options={tickets} placeholder="Elegí uno" required className={dates.length ? "" : "sm:col-span-2"} />
+        {dates.length ? <SelectInput name="eventDateId" label="Fecha" options={dates} placeholder="Elegí una" help="Solo si el tipo de entrada vale para todas las fechas." /> : null}
+      </div>
       <div className="flex justify-end">
         <Button type="submit" name="intent" value="send" pending={posting} pendingLabel="Mandando…">
           Mandar invitación
         </Button>
       </div>
-    </Form>
+    </BackofficeForm>
   );
 }
 

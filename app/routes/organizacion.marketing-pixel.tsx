@@ -1,8 +1,8 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireEvent, setEventPixel } from "#server/events/events";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
-import { FormErrorList, FormScope, FormSnackbar, TextInput, useRemountKey } from "#app/components/backoffice/forms";
+import { BackofficeForm, FormErrorList, FormSnackbar, TextInput, useRemountKey } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import { PickEvent } from "#app/components/backoffice/PickEvent";
@@ -57,26 +57,24 @@ export default function MarketingPixelPage() {
   return (
     <BackofficePage narrow title={`Píxel de marketing de ${event.name}`} lead={lead}>
       <Card>
-        <Form noValidate key={key} method="post" className="flex flex-col gap-2">
+        <BackofficeForm reply={reply} defaults={{ pixelId: event.pixelId }} key={key} method="post" className="flex flex-col gap-2">
           <input type="hidden" name="eventId" value={event.id} />
-          <FormScope reply={reply} defaults={{ pixelId: event.pixelId }}>
-            <FormErrorList reply={reply} />
-            <TextInput
-              name="pixelId"
-              label="ID del píxel"
-              inputMode="numeric"
-              pattern="[0-9]*"
-              autoComplete="off"
-              help="Solo números. Dejalo vacío para quitarlo."
-            />
-          </FormScope>
+          <FormErrorList reply={reply} />
+          <TextInput
+            name="pixelId"
+            label="ID del píxel"
+            inputMode="numeric"
+            pattern="[0-9]*"
+            autoComplete="off"
+            help="Solo números. Dejalo vacío para quitarlo."
+          />
           <p className="text-sm text-[var(--muted)]">
             {event.pixelId ? `Activo: se carga en la página del evento (/eventos/${event.slug}).` : "Este evento no tiene píxel."}
           </p>
           <div className="flex justify-end">
             <Button type="submit">Guardar píxel</Button>
           </div>
-        </Form>
+        </BackofficeForm>
       </Card>
       <FormSnackbar snackbar={reply?.snackbar} />
     </BackofficePage>

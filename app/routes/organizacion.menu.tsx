@@ -6,7 +6,7 @@ import { MENU_CATEGORY_LABELS } from "#common/menu";
 import { createMenuItem, listMenuItems, moveMenuItem, setMenuItemStatus, updateMenuItem } from "#server/menu/menu";
 import { acceptImageUpload, failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { centavosToInput } from "#app/components/backoffice/format";
-import { Checkbox, FormErrorList, FormScope, FormSnackbar, ImageInput, SelectInput, TextArea, TextInput, useIsPosting } from "#app/components/backoffice/forms";
+import { BackofficeForm, Checkbox, FormErrorList, FormSnackbar, ImageInput, SelectInput, TextArea, TextInput, useIsPosting } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
 import { PickEvent } from "#app/components/backoffice/PickEvent";
@@ -94,23 +94,21 @@ function MenuItemForm({ reply, editing }: { reply?: FormReply; editing: Record<s
   const posting = useIsPosting();
   const href = useBackofficeHref();
   return (
-    <Form method="post" encType="multipart/form-data" className="flex flex-col gap-4" noValidate key={editing?.id ?? "new"}>
-      <FormScope reply={reply} defaults={editing ?? { category: "drink", maxPerOrder: "10", visible: "on" }}>
-        <FormErrorList reply={reply} />
-        {editing ? <input type="hidden" name="itemId" value={editing.id} /> : null}
-        <div className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
-          <TextInput name="name" label="Nombre" required maxLength={80} help="Por ejemplo: Fernet con coca, Hamburguesa completa." />
-          <SelectInput name="category" label="Tipo" options={CATEGORY_OPTIONS} required />
-          <TextArea name="description" label="Descripción (opcional)" rows={2} maxLength={500} className="sm:col-span-2" />
-          <TextInput name="price" label="Precio en pesos" inputMode="decimal" required help="Por ejemplo 4500 o 4.500,50." />
-          <TextInput name="stock" label="Stock" type="number" min={0} inputMode="numeric" required help="Cuántas unidades vendés en total." />
-          <TextInput name="maxPerOrder" label="Máximo por pedido" type="number" min={1} max={100} inputMode="numeric" />
-          <Checkbox name="visible" label="Visible en el menú" help="Si no está visible, nadie la puede pedir." />
-          <div className="sm:col-span-2">
-            <ImageInput name="image" urlName="imageUrl" label="Foto (opcional)" alt="Foto de la consumición" />
-          </div>
+    <BackofficeForm reply={reply} defaults={editing ?? { category: "drink", maxPerOrder: "10", visible: "on" }} method="post" encType="multipart/form-data" className="flex flex-col gap-4" key={editing?.id ?? "new"}>
+      <FormErrorList reply={reply} />
+      {editing ? <input type="hidden" name="itemId" value={editing.id} /> : null}
+      <div className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
+        <TextInput name="name" label="Nombre" required maxLength={80} help="Por ejemplo: Fernet con coca, Hamburguesa completa." />
+        <SelectInput name="category" label="Tipo" options={CATEGORY_OPTIONS} required />
+        <TextArea name="description" label="Descripción (opcional)" rows={2} maxLength={500} className="sm:col-span-2" />
+        <TextInput name="price" label="Precio en pesos" inputMode="decimal" required help="Por ejemplo 4500 o 4.500,50." />
+        <TextInput name="stock" label="Stock" type="number" min={0} inputMode="numeric" required help="Cuántas unidades vendés en total." />
+        <TextInput name="maxPerOrder" label="Máximo por pedido" type="number" min={1} max={100} inputMode="numeric" />
+        <Checkbox name="visible" label="Visible en el menú" help="Si no está visible, nadie la puede pedir." />
+        <div className="sm:col-span-2">
+          <ImageInput name="image" urlName="imageUrl" label="Foto (opcional)" alt="Foto de la consumición" />
         </div>
-      </FormScope>
+      </div>
       <div className="flex flex-wrap justify-end gap-2">
         {editing ? (
           <Link to={href(BO.menu)} className={buttonClasses("ghost")}>
@@ -121,7 +119,7 @@ function MenuItemForm({ reply, editing }: { reply?: FormReply; editing: Record<s
           {editing ? "Guardar cambios" : "Sumar al menú"}
         </Button>
       </div>
-    </Form>
+    </BackofficeForm>
   );
 }
 

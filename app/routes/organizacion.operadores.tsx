@@ -4,7 +4,8 @@ import { formatDate } from "#common/dates";
 import { Conflict, isDomainError } from "#server/errors";
 import { changeMemberRole, inviteMember, listTeam, removeMember, revokeInvitation, ROLE_LABELS, roleTable, TEAM_ROLES } from "#server/organizations/team";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect, secondFactorRedirect } from "#app/lib/backoffice.server";
-import { FormErrorList, FormScope, FormSnackbar, SelectInput, TextInput, useRemountKey } from "#app/components/backoffice/forms";
+import { BackofficeForm, FormErrorList, FormSnackbar, SelectInput, TextInput, useRemountKey } from "#app/components/backoffice/forms";
+import { teamInvitationFormSchema } from "#app/components/backoffice/schemas";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import type { FormReply } from "#app/components/backoffice/types";
 import { Button } from "#app/components/ui/Button";
@@ -79,14 +80,12 @@ export default function TeamPage() {
       <div className="flex flex-col gap-6">
         <FormErrorList reply={reply?.target === "invite" ? null : reply} />
         <Card title="Invitar a alguien">
-          <Form noValidate key={key} method="post" className="flex flex-col gap-2 sm:flex-row sm:items-start">
+          <BackofficeForm reply={reply} target="invite" defaults={{ role: "staff" }} schema={teamInvitationFormSchema} key={key} method="post" className="flex flex-col gap-2 sm:flex-row sm:items-start">
             <input type="hidden" name="intent" value="invite" />
-            <FormScope reply={reply?.target === "invite" ? reply : undefined} defaults={{ role: "staff" }}>
-              <TextInput name="email" label="Email" type="email" autoComplete="off" className="flex-1" />
-              <SelectInput name="role" label="Rol" options={roles} />
-            </FormScope>
+            <TextInput name="email" label="Email" type="email" autoComplete="off" className="flex-1" />
+            <SelectInput name="role" label="Rol" options={roles} />
             <Button type="submit" className="sm:mt-7">Invitar</Button>
-          </Form>
+          </BackofficeForm>
           <FormErrorList reply={reply?.target === "invite" ? reply : null} target="invite" />
         </Card>
 

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { createOrganization, createOrganizationSchema } from "#server/organizations/organizations";
 import {
   acceptImageUpload,
@@ -11,7 +11,8 @@ import {
   savedRedirect,
   schemaErrors,
 } from "#app/lib/backoffice.server";
-import { FormErrorList, FormScope, FormSnackbar, useIsPosting, useRemountKey } from "#app/components/backoffice/forms";
+import { BackofficeForm, FormErrorList, FormSnackbar, useIsPosting, useRemountKey } from "#app/components/backoffice/forms";
+import { organizationFormSchema } from "#app/components/backoffice/schemas";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import { OrganizationFields, suggestSlugOnInput } from "#app/components/backoffice/OrganizationFields";
 import { suggestSlug } from "#app/components/backoffice/format";
@@ -67,17 +68,15 @@ export default function CreateOrganizationPage() {
       }
     >
       <Card>
-        <Form key={key} method="post" encType="multipart/form-data" className="flex flex-col gap-2" onInput={suggestSlugOnInput(suggestSlug)} noValidate={false}>
-          <FormScope reply={reply}>
-            <FormErrorList reply={reply} />
-            <OrganizationFields slugHelp="Tu página va a ser tribuna.ar/tu-link. Si lo dejás vacío lo armamos con el nombre." />
-          </FormScope>
+        <BackofficeForm reply={reply} schema={organizationFormSchema} key={key} method="post" encType="multipart/form-data" className="flex flex-col gap-2" onInput={suggestSlugOnInput(suggestSlug)}>
+          <FormErrorList reply={reply} />
+          <OrganizationFields slugHelp="Tu página va a ser tribuna.ar/tu-link. Si lo dejás vacío lo armamos con el nombre." />
           <div className="mt-2 flex justify-end">
             <Button type="submit" pending={posting} pendingLabel="Creando…">
               Crear organización
             </Button>
           </div>
-        </Form>
+        </BackofficeForm>
       </Card>
       <FormSnackbar snackbar={reply?.snackbar} />
     </BackofficePage>

@@ -15,7 +15,7 @@ import {
   updatePromoterGroup,
 } from "#server/promoters/groups";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
-import { Checkbox, FormErrorList, FormScope, FormSnackbar, TextInput, useIsPosting } from "#app/components/backoffice/forms";
+import { BackofficeForm, Checkbox, FormErrorList, FormSnackbar, TextInput, useIsPosting } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
 import type { FormReply } from "#app/components/backoffice/types";
@@ -165,17 +165,15 @@ export default function PromoterGroupsPage() {
       lead="Cada RRPP vende con su link (/eventos/evento/su-apodo) y ve sus números; el líder arma su grupo. Acá decidís qué vende cada grupo y cuánto cobra por entrada."
     >
       <Card title="Nuevo grupo">
-        <Form method="post" className="flex flex-col gap-4" noValidate>
-          <FormScope reply={reply} target="create" idPrefix="nuevo">
-            <FormErrorList reply={reply} target="create" />
-            <GroupFields options={options} />
-          </FormScope>
+        <BackofficeForm reply={reply} target="create" idPrefix="nuevo" method="post" className="flex flex-col gap-4">
+          <FormErrorList reply={reply} target="create" />
+          <GroupFields options={options} />
           <div className="flex justify-end">
             <Button type="submit" name="intent" value="create" pending={posting} pendingLabel="Creando…">
               Crear grupo
             </Button>
           </div>
-        </Form>
+        </BackofficeForm>
       </Card>
 
       {groups.length === 0 ? (
@@ -242,14 +240,12 @@ export default function PromoterGroupsPage() {
                             </Form>
                           </div>
                           {m.collected > 0 ? (
-                            <Form method="post" className="mt-2 flex flex-wrap items-end justify-end gap-2" noValidate>
+                            <BackofficeForm reply={reply} target={`settle-${group.id}-${m.userId}`} idPrefix={`rendir-${m.userId}`} method="post" className="mt-2 flex flex-wrap items-end justify-end gap-2">
                               <input type="hidden" name="groupId" value={group.id} />
                               <input type="hidden" name="userId" value={m.userId} />
-                              <FormScope reply={reply} target={`settle-${group.id}-${m.userId}`} idPrefix={`rendir-${m.userId}`}>
-                                <TextInput name="amount" label={`Efectivo que entregó ${m.name}`} inputMode="decimal" autoComplete="off" className="w-40" />
-                              </FormScope>
+                              <TextInput name="amount" label={`Efectivo que entregó ${m.name}`} inputMode="decimal" autoComplete="off" className="w-40" />
                               <Button type="submit" name="intent" value="settle" variant="secondary">Registrar</Button>
-                            </Form>
+                            </BackofficeForm>
                           ) : null}
                         </td>
                       </tr>
@@ -279,28 +275,24 @@ export default function PromoterGroupsPage() {
               </ul>
             ) : null}
 
-            <Form method="post" className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end" noValidate>
+            <BackofficeForm reply={reply} target={`invite-${group.id}`} idPrefix={`invitar-${group.id}`} method="post" className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
               <input type="hidden" name="groupId" value={group.id} />
-              <FormScope reply={reply} target={`invite-${group.id}`} idPrefix={`invitar-${group.id}`}>
-                <TextInput name="who" label="Sumar RRPP por email o apodo" autoComplete="off" autoCapitalize="none" className="grow" help="Le llega un link para aceptar; si no tiene cuenta, la crea." />
-                <Checkbox name="lead" label="Como líder del grupo" className="sm:mb-3" />
-              </FormScope>
+              <TextInput name="who" label="Sumar RRPP por email o apodo" autoComplete="off" autoCapitalize="none" className="grow" help="Le llega un link para aceptar; si no tiene cuenta, la crea." />
+              <Checkbox name="lead" label="Como líder del grupo" className="sm:mb-3" />
               <Button type="submit" name="intent" value="invite" className="sm:mb-3">Invitar</Button>
-            </Form>
+            </BackofficeForm>
             <FormErrorList reply={reply} target={`invite-${group.id}`} />
 
             <details className="mt-4">
               <summary className="cursor-pointer font-bold">Editar el grupo</summary>
-              <Form method="post" className="mt-3 flex flex-col gap-4" noValidate>
+              <BackofficeForm reply={reply} target={`update-${group.id}`} defaults={defaultsOf(group)} idPrefix={`editar-${group.id}`} method="post" className="mt-3 flex flex-col gap-4">
                 <input type="hidden" name="groupId" value={group.id} />
-                <FormScope reply={reply} target={`update-${group.id}`} defaults={defaultsOf(group)} idPrefix={`editar-${group.id}`}>
-                  <FormErrorList reply={reply} target={`update-${group.id}`} />
-                  <GroupFields options={options} />
-                </FormScope>
+                <FormErrorList reply={reply} target={`update-${group.id}`} />
+                <GroupFields options={options} />
                 <div className="flex justify-end">
                   <Button type="submit" name="intent" value="update">Guardar cambios</Button>
                 </div>
-              </Form>
+              </BackofficeForm>
             </details>
           </section>
         ))

@@ -6,7 +6,7 @@ import { invitePromoter, myPromoterGroup, removePromoter, revokePromoterInvitati
 import { getMetricReferralSalesByUser } from "#server/promoters/metrics";
 import { sellTicketsInHand, ticketsSellableInHand } from "#server/promoters/sales-in-hand";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
-import { FormErrorList, FormScope, FormSnackbar, SelectInput, TextInput, useIsPosting } from "#app/components/backoffice/forms";
+import { BackofficeForm, FormErrorList, FormSnackbar, SelectInput, TextInput, useIsPosting } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
 import type { FormReply } from "#app/components/backoffice/types";
@@ -196,25 +196,23 @@ export default function MyPromoterGroupPage() {
       {inHand.length ? (
         <Card title="Vender en mano" className="mt-4">
           <p className="mb-3 text-sm">Para entradas que cobrás vos en efectivo: las emitimos ya y le llegan por email con su QR. Ese dinero lo rendís a la organización.</p>
-          <Form method="post" className="flex flex-col gap-4" noValidate>
-            <FormScope reply={reply} target="sell" idPrefix="venta" defaults={{ qty: "1", ticketTypeId: inHand.length === 1 ? inHand[0].value : "" }}>
-              <FormErrorList reply={reply} target="sell" />
-              <div className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
-                <SelectInput name="ticketTypeId" label="Entrada" options={inHand.map(({ value, label }) => ({ value, label }))} placeholder="Elegí una" required className="sm:col-span-2" />
-                {dates.length > 1 ? <SelectInput name="eventDateId" label="Fecha" options={dates} placeholder="Elegí una" className="sm:col-span-2" /> : null}
-                <TextInput name="email" label="Email de quien compra" type="email" inputMode="email" autoComplete="off" required className="sm:col-span-2" />
-                <TextInput name="firstName" label="Nombre" autoComplete="off" required />
-                <TextInput name="lastName" label="Apellido" autoComplete="off" required />
-                <TextInput name="documentNumber" label="DNI (opcional)" inputMode="numeric" autoComplete="off" />
-                <TextInput name="qty" label="Cantidad" type="number" min={1} max={20} inputMode="numeric" required />
-              </div>
-            </FormScope>
+          <BackofficeForm reply={reply} target="sell" idPrefix="venta" defaults={{ qty: "1", ticketTypeId: inHand.length === 1 ? inHand[0].value : "" }} method="post" className="flex flex-col gap-4">
+            <FormErrorList reply={reply} target="sell" />
+            <div className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
+              <SelectInput name="ticketTypeId" label="Entrada" options={inHand.map(({ value, label }) => ({ value, label }))} placeholder="Elegí una" required className="sm:col-span-2" />
+              {dates.length > 1 ? <SelectInput name="eventDateId" label="Fecha" options={dates} placeholder="Elegí una" className="sm:col-span-2" /> : null}
+              <TextInput name="email" label="Email de quien compra" type="email" inputMode="email" autoComplete="off" required className="sm:col-span-2" />
+              <TextInput name="firstName" label="Nombre" autoComplete="off" required />
+              <TextInput name="lastName" label="Apellido" autoComplete="off" required />
+              <TextInput name="documentNumber" label="DNI (opcional)" inputMode="numeric" autoComplete="off" />
+              <TextInput name="qty" label="Cantidad" type="number" min={1} max={20} inputMode="numeric" required />
+            </div>
             <div className="flex justify-end">
               <Button type="submit" name="intent" value="sell" pending={posting} pendingLabel="Emitiendo…">
                 Emitir entradas cobradas
               </Button>
             </div>
-          </Form>
+          </BackofficeForm>
         </Card>
       ) : null}
 
@@ -222,13 +220,11 @@ export default function MyPromoterGroupPage() {
         <section aria-labelledby="my-group" className="mt-6">
           <h2 id="my-group" className="mb-3 text-lg font-bold">Tu grupo</h2>
           <Card>
-            <Form method="post" className="flex flex-col gap-3 sm:flex-row sm:items-end" noValidate>
+            <BackofficeForm reply={reply} target="invite" idPrefix="invitar" method="post" className="flex flex-col gap-3 sm:flex-row sm:items-end">
               <input type="hidden" name="groupId" value={mine.group.id} />
-              <FormScope reply={reply} target="invite" idPrefix="invitar">
-                <TextInput name="who" label="Sumar RRPP por email o apodo" autoComplete="off" autoCapitalize="none" className="grow" help="Le llega un link para aceptar; si no tiene cuenta, la crea." />
-              </FormScope>
+              <TextInput name="who" label="Sumar RRPP por email o apodo" autoComplete="off" autoCapitalize="none" className="grow" help="Le llega un link para aceptar; si no tiene cuenta, la crea." />
               <Button type="submit" name="intent" value="invite" className="sm:mb-6">Invitar</Button>
-            </Form>
+            </BackofficeForm>
             <FormErrorList reply={reply} target="invite" />
             {mine.invitations.length ? (
               <ul className="mt-3 flex flex-col gap-2 text-sm">

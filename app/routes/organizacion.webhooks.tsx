@@ -13,7 +13,7 @@ import {
   updateWebhookEndpoint,
 } from "#server/webhooks/endpoints";
 import { failedReply, formReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
-import { Checkbox, FormErrorList, FormScope, FormSnackbar, TextInput, useIsPosting } from "#app/components/backoffice/forms";
+import { BackofficeForm, Checkbox, FormErrorList, FormSnackbar, TextInput, useIsPosting } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
 import type { FormReply } from "#app/components/backoffice/types";
@@ -143,45 +143,43 @@ function EndpointForm({ reply, endpoint }: { reply?: FormReply; endpoint?: Endpo
   const idPrefix = endpoint ? `editar-${endpoint.id.slice(0, 8)}` : "nuevo";
   const eventErrors = reply?.target === target ? reply.errors.events : undefined;
   return (
-    <Form method="post" className="flex flex-col gap-4" noValidate>
+    <BackofficeForm reply={reply} target={target} idPrefix={idPrefix} defaults={endpoint ? defaultsOf(endpoint) : undefined} method="post" className="flex flex-col gap-4">
       {endpoint ? <input type="hidden" name="endpointId" value={endpoint.id} /> : null}
-      <FormScope reply={reply} target={target} idPrefix={idPrefix} defaults={endpoint ? defaultsOf(endpoint) : undefined}>
-        <FormErrorList reply={reply} target={target} />
-        <TextInput
-          name="url"
-          label="URL"
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          required
-          placeholder="https://tu-sistema.com/webhooks/tribuna"
-          help="Le mandamos un POST con JSON a esta dirección. Tiene que ser https."
-        />
-        <TextInput
-          name="description"
-          label="Descripción (opcional)"
-          autoComplete="off"
-          maxLength={200}
-          help="Para acordarte para qué es, por ejemplo «Sistema de acreditaciones»."
-        />
-        <fieldset className="flex flex-col gap-2" aria-describedby={eventErrors ? `${idPrefix}-events-error` : undefined}>
-          <legend className="mb-1 text-sm font-medium">Eventos que querés recibir</legend>
-          {WEBHOOK_EVENT_TYPES.map((type) => (
-            <Checkbox key={type} name={eventField(type)} label={WEBHOOK_EVENT_LABELS[type]} help={<code>{type}</code>} />
-          ))}
-          {eventErrors?.length ? (
-            <p id={`${idPrefix}-events-error`} className="text-sm text-red-700 dark:text-red-300">
-              {eventErrors.join(" ")}
-            </p>
-          ) : null}
-        </fieldset>
-      </FormScope>
+      <FormErrorList reply={reply} target={target} />
+      <TextInput
+        name="url"
+        label="URL"
+        type="url"
+        inputMode="url"
+        autoComplete="off"
+        required
+        placeholder="https://tu-sistema.com/webhooks/tribuna"
+        help="Le mandamos un POST con JSON a esta dirección. Tiene que ser https."
+      />
+      <TextInput
+        name="description"
+        label="Descripción (opcional)"
+        autoComplete="off"
+        maxLength={200}
+        help="Para acordarte para qué es, por ejemplo «Sistema de acreditaciones»."
+      />
+      <fieldset className="flex flex-col gap-2" aria-describedby={eventErrors ? `${idPrefix}-events-error` : undefined}>
+        <legend className="mb-1 text-sm font-medium">Eventos que querés recibir</legend>
+        {WEBHOOK_EVENT_TYPES.map((type) => (
+          <Checkbox key={type} name={eventField(type)} label={WEBHOOK_EVENT_LABELS[type]} help={<code>{type}</code>} />
+        ))}
+        {eventErrors?.length ? (
+          <p id={`${idPrefix}-events-error`} className="text-sm text-red-700 dark:text-red-300">
+            {eventErrors.join(" ")}
+          </p>
+        ) : null}
+      </fieldset>
       <div className="flex justify-end">
         <Button type="submit" name="intent" value={endpoint ? "update" : "create"} pending={posting} pendingLabel={endpoint ? "Guardando…" : "Creando…"}>
           {endpoint ? "Guardar cambios" : "Agregar webhook"}
         </Button>
       </div>
-    </Form>
+    </BackofficeForm>
   );
 }
 

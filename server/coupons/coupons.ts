@@ -7,7 +7,7 @@ import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { couponRedemptions, coupons, events, ticketTypes, type CouponKind, type CouponStatus } from "#server/db/schema";
 import { Conflict, Invalid, NotFound } from "#server/errors";
-import { dateTimeSchema, moneySchema } from "#server/events/schemas";
+import { COUPON_CODE_PATTERN, COUPON_MESSAGES, couponFieldProblems, couponFields, type CouponFields } from "#common/coupons";
 import { recordAudit } from "#server/organizations/audit";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
@@ -23,84 +23,16 @@ import { discountFor, type DiscountLine } from "#common/pricing";
  */
 
 
-export const COUPON_CODE_PATTERN = /^[A-Za-z0-9_-]{3,30}$/;
-
-export const COUPON_MESSAGES = {
-  code: "Usá de 3 a 30 letras, números, guiones o guiones bajos",
-  codeSpaces: "El código no puede tener espacios",
-  codeTaken: "Ya hay un cupón con ese código en este evento",
-  kind: "Elegí el tipo de descuento",
-  percent: "Ingresá un porcentaje entre 1 y 100",
-  amount: "Ingresá un monto mayor a 0 (por ejemplo 1500 o 1.500,50)",
-  maxUses: "Ingresá un número entero entre 1 y 1.000.000, o dejalo vacío para no limitar los usos",
-  window: "El fin de la validez tiene que ser después del inicio",
-  ticketTypes: "Elegí entradas de este evento",
-  event: "Elegí un evento",
-  notFound: "No encontramos el cupón.",
-  eventNotFound: "No encontramos el evento.",
-  deletedIsFinal: "Un cupón eliminado no se puede reactivar.",
-  maxBelowUses: (uses: number) => `El cupón ya se usó ${uses} ${uses === 1 ? "vez" : "veces"}: el límite no puede ser menor.`,
-  // What buyers read.
-  unknown: "Ese cupón no existe para este evento. Revisá cómo lo escribiste.",
-  paused: "Ese cupón está pausado por ahora.",
-  notStarted: (when: string) => `Ese cupón se puede usar desde las ${when}.`,
-  ended: "Ese cupón ya venció.",
-  notApplicable: "El cupón no aplica a las entradas que elegiste.",
-  exhausted: (code: string) => `Se agotaron los usos del cupón «${code}». Podés comprar sin el cupón.`,
-} as const;
+export { COUPON_CODE_PATTERN, COUPON_MESSAGES };
 
 const uuid = z.string().uuid("Identificador inválido");
 
-/** Form fields arrive as "" when left empty: that means "not given". */
-const blankToNull = (v: unknown) => (v === "" || (typeof v === "string" && !v.trim()) ? null : v);
-
-const codeSchema = z
-  .string({ error: COUPON_MESSAGES.code })
-  .trim()
-  .superRefine((v, issue) => {
-    if (/\s/.test(v)) issue.addIssue({ code: "custom", message: COUPON_MESSAGES.codeSpaces });
-    else if (!COUPON_CODE_PATTERN.test(v)) issue.addIssue({ code: "custom", message: COUPON_MESSAGES.code });
-  });
-
-const intIn = (min: number, max: number, message: string) =>
-  z.union([z.number(), z.string()]).transform((v, issue) => {
-    const n = typeof v === "number" ? v : /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
-    if (!Number.isInteger(n) || n < min || n > max) {
-      issue.addIssue({ code: "custom", message });
-      return z.NEVER;
-    }
-    return n;
-  });
-
-const kindSchema = z.preprocess((v) => (typeof v === "string" ? v.toLowerCase() : v), z.enum(["percent", "fixed"], { error: COUPON_MESSAGES.kind }));
-
-/** The coupon's own fields, as forms and GraphQL send them. */
-const couponFields = z.object({
-  code: codeSchema,
-  kind: kindSchema,
-  percent: z.preprocess(blankToNull, intIn(1, 100, COUPON_MESSAGES.percent).nullish()),
-  /** Centavos as a number (GraphQL), or pesos as typed ("1.500,50") in forms. */
-  amount: z.preprocess(blankToNull, moneySchema.nullish()),
-  ticketTypeIds: z.array(uuid).max(200).default([]),
-  maxUses: z.preprocess(blankToNull, intIn(1, 1_000_000, COUPON_MESSAGES.maxUses).nullish()),
-  validFrom: z.preprocess(blankToNull, dateTimeSchema.nullish()),
-  validUntil: z.preprocess(blankToNull, dateTimeSchema.nullish()),
-});
-
-type CouponFields = z.output<typeof couponFields>;
 
 /** percent/amount by kind, and the window's order. */
 function checkFields(data: CouponFields): { value: number } {
-  const errors: Record<string, string[]> = {};
-  let value = 0;
-  if (data.kind === "percent") {
-    if (data.percent == null) errors.percent = [COUPON_MESSAGES.percent];
-    else value = data.percent;
-  } else if (data.amount == null || data.amount <= 0) errors.amount = [COUPON_MESSAGES.amount];
-  else value = data.amount;
-  if (data.validFrom && data.validUntil && data.validUntil <= data.validFrom) errors.validUntil = [COUPON_MESSAGES.window];
+  const errors = couponFieldProblems(data);
   if (Object.keys(errors).length) throw new Invalid(errors);
-  return { value };
+  return { value: data.kind === "percent" ? data.percent! : data.amount! };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { INVALID_CUIT, isValidCuit, normalizeCuit } from "#common/cuit";
-import { emailSchema, optional, phoneSchema, requiredText } from "#common/validation";
+import { organizationTextFields } from "#common/organizations";
+import { optional } from "#common/validation";
 import type { Ctx } from "#server/context";
 import { memberships, organizations, users } from "#server/db/schema";
 import { Invalid, NotFound, Unauthenticated } from "#server/errors";
@@ -22,13 +22,7 @@ const slugSchema = z
   });
 
 const organizationFields = {
-  name: requiredText().refine((v) => v.length <= 80, "Usá hasta 80 caracteres"),
-  description: optional(z.string().trim().max(2000, "Usá hasta 2000 caracteres")),
-  cuit: requiredText()
-    .transform(normalizeCuit)
-    .refine(isValidCuit, INVALID_CUIT),
-  contactEmail: emailSchema,
-  contactPhone: optional(phoneSchema),
+  ...organizationTextFields,
   logoUrl: optional(storedImageUrlSchema),
 };
 

@@ -2,9 +2,8 @@ import type { BankAccountRow } from "#server/db/schema";
 import { recordAudit } from "#server/organizations/audit";
 import { and, asc, desc, eq, isNull, ne } from "drizzle-orm";
 import { z } from "zod";
-import { CBU_MESSAGES, bankNameOf, isValidAlias, isValidCbu, normalizeCbu } from "#common/cbu";
-import { INVALID_CUIT, isValidCuit, normalizeCuit } from "#common/cuit";
-import { MESSAGES, optional } from "#common/validation";
+import { BANK_ACCOUNT_MESSAGES, bankAccountFields } from "#common/bank-accounts";
+import { bankNameOf } from "#common/cbu";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { bankAccounts } from "#server/db/schema";
@@ -20,34 +19,10 @@ import { isUniqueViolation } from "#server/db/errors";
  * `money:manage` (owners and admins).
  */
 
-export const BANK_ACCOUNT_MESSAGES = {
-  ...CBU_MESSAGES,
-  cuit: INVALID_CUIT,
-  duplicate: "Ya cargaste una cuenta con ese CBU o CVU",
-  notFound: "No encontramos la cuenta bancaria.",
-  deleted: "Borramos la cuenta bancaria.",
-} as const;
+export { BANK_ACCOUNT_MESSAGES };
 
 const uuid = z.string().uuid("Identificador inválido");
-const text = (max: number) => z.string({ error: MESSAGES.required }).trim().min(1, MESSAGES.required).max(max, `Usá hasta ${max} caracteres`);
-const flag = z.preprocess((v) => v === true || v === "true" || v === "on" || v === "1", z.boolean());
-
-const fields = {
-  bankName: optional(z.string().trim().max(100, "Usá hasta 100 caracteres")),
-  cbu: z
-    .string({ error: MESSAGES.required })
-    .transform(normalizeCbu)
-    .refine((v) => v.length > 0, MESSAGES.required)
-    .refine(isValidCbu, BANK_ACCOUNT_MESSAGES.cbu),
-  alias: optional(z.string().trim().refine(isValidAlias, BANK_ACCOUNT_MESSAGES.alias)),
-  holderName: text(120),
-  holderCuit: z
-    .string({ error: MESSAGES.required })
-    .transform(normalizeCuit)
-    .refine((v) => v.length > 0, MESSAGES.required)
-    .refine(isValidCuit, INVALID_CUIT),
-  forTicketTransfers: flag.optional(),
-};
+const fields = bankAccountFields;
 
 export const createBankAccountSchema = z.object({ organizationId: uuid, ...fields });
 export const updateBankAccountSchema = z.object({ id: uuid, ...fields });

@@ -1,60 +1,177 @@
-import { createContext, useContext, useRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
+import { createContext, useContext, useMemo, useRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
+import { FormProvider, getFormProps, useField, useForm, useFormMetadata, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { z } from "zod";
 import { FileInput } from "#app/components/ui/FileInput";
-import { useFormAction, useNavigation } from "@remix-run/react";
+import { Form, useFormAction, useNavigation, type FormProps } from "@remix-run/react";
 import { controlAria, describedBy, Field, FieldErrors, FieldFrame, fieldInputClasses } from "#app/components/ui/Field";
 import { SelectField, type SelectOption } from "#app/components/ui/Select";
 import type { FormReply } from "./types";
 
 /**
- * Back-office form fields. A form scope holds what the page starts with
- * (`defaults`) and the action's last answer (`reply`); each field reads its
- * value and its messages by name. Names follow the domain's nesting
- * (`dates[0].startsAt`) and errors come back under the domain's key
- * (`dates.0.startsAt`), so a message lands next to its input, also after a
- * post without JavaScript.
+ * Back-office forms, on Conform like the account forms. A form scope holds
+ * what the page starts with (`defaults`) and the action's last answer
+ * (`reply`, a FormReply: what was typed, messages by the domain's key, form
+ * messages, the snackbar); each field reads its value by name and its
+ * messages from Conform's field metadata. Names follow the domain's nesting
+ * (`dates[0].startsAt`) and the domain's error keys (`dates.0.startsAt`) are
+ * turned into those names, so a message lands next to its input, also after
+ * a post without JavaScript.
+ *
+ * `BackofficeForm` draws the <form> itself: given a zod schema (built from
+ * common/ field schemas, never from #server), it validates in the browser on
+ * blur, then on input, and blocks an invalid submit with the same Spanish
+ * messages the domain would answer. Without a schema, or with `FormScope`
+ * inside a form drawn by the page, only the server's answer is shown.
  */
 
-type Scope = { values: Record<string, string>; errors: Record<string, string[]>; idPrefix: string };
+type Scope = { values: Record<string, string>; idPrefix: string; formId: string };
 
-const ScopeContext = createContext<Scope>({ values: {}, errors: {}, idPrefix: "f" });
+const ScopeContext = createContext<Scope | null>(null);
 
 /** `dates[0].startsAt` → `dates.0.startsAt` (the domain's error key). */
 export function errorKey(name: string): string {
   return name.replace(/\[(\d+)\]/g, ".$1").replace(/^\./, "");
 }
 
+/** `dates.0.startsAt` → `dates[0].startsAt` (the input's name, Conform's key). */
+export function fieldName(key: string): string {
+  return key
+    .split(".")
+    .map((segment, i) => (/^\d+$/.test(segment) ? `[${segment}]` : i === 0 ? segment : `.${segment}`))
+    .join("");
+}
+
 export function inputId(prefix: string, name: string): string {
   return `${prefix}-${name.replace(/[^a-zA-Z0-9]+/g, "-")}`.replace(/-+$/, "");
 }
 
-/**
- * Provides values and errors to the fields inside. With `target`, the reply
- * only applies when it is about this form (pages with several forms).
- */
-export function FormScope({
-  reply,
-  defaults = {},
-  target = null,
-  idPrefix = "f",
-  children,
-}: {
+/** The reply of the page's action as Conform's `lastResult`: field messages under the inputs' names, form messages under "". */
+export function toSubmissionResult(reply: FormReply | null): SubmissionResult<string[]> {
+  if (!reply) return { error: {} };
+  const error: Record<string, string[]> = {};
+  for (const [key, messages] of Object.entries(reply.errors)) if (messages.length) error[key === "_form" ? "" : fieldName(key)] = messages;
+  if (reply.formErrors.length) error[""] = [...(error[""] ?? []), ...reply.formErrors];
+  return { status: Object.keys(error).length ? "error" : undefined, error };
+}
+
+interface ScopeOptions {
   reply?: FormReply | null;
   defaults?: Record<string, string>;
+  /** Which form of the page this is: the reply only applies when its `target` is this one. */
   target?: string | null;
   idPrefix?: string;
-  children: ReactNode;
-}) {
+  /** Conform's form id (the <form>'s id); one is made up when not given. */
+  id?: string;
+  /** The form's schema, for validation in the browser (BackofficeForm only). */
+  schema?: z.ZodType;
+}
+
+/** The intent a Conform validation carries ("validate" on blur/input, with the field's name). */
+function validatedName(formData: FormData): string | null {
+  const raw = formData.get("__intent__");
+  if (typeof raw !== "string") return null;
+  try {
+    const intent = JSON.parse(raw) as { type?: string; payload?: { name?: string } };
+    return intent.type === "validate" ? (intent.payload?.name ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Conform's `onValidate` for a back-office form: the schema's Spanish
+ * messages, except for buttons marked `formNoValidate` ("Agregar otra fecha",
+ * "Quitar…", "Eliminar"), which post the form as it is. The server's messages
+ * about other fields (a code already taken…) stay until that field is checked
+ * again.
+ */
+export function validateWith(schema: z.ZodType, serverErrors: () => Record<string, string[] | null>) {
+  return ({ formData, submitter }: { formData: FormData; submitter?: HTMLInputElement | HTMLButtonElement | null }) => {
+    // (Conform's own validation button is marked formNoValidate too: that one does validate.)
+    if (submitter && submitter.name !== "__intent__" && "formNoValidate" in submitter && submitter.formNoValidate) return parseWithZod(formData, { schema: z.any() });
+    const submission = parseWithZod(formData, { schema });
+    const touched = validatedName(formData);
+    const reply = submission.reply.bind(submission);
+    submission.reply = (options) => {
+      const result = reply(options);
+      if (result.status === "success" && !touched) return result;
+      const error: Record<string, string[] | null> = { ...result.error };
+      // ("" is the form's own messages: they stay while the person fills the form in, not after a blocked submit.)
+      for (const name of Object.keys(serverErrors())) if (name !== touched && (name !== "" || touched) && !error[name]) error[name] = null;
+      return { ...result, error };
+    };
+    return submission;
+  };
+}
+
+function useScope({ reply, defaults = {}, target = null, idPrefix = "f", id, schema }: ScopeOptions) {
   const mine = reply && (reply.target ?? null) === target ? reply : null;
-  const value: Scope = { values: mine ? mine.values : defaults, errors: mine?.errors ?? {}, idPrefix };
-  return <ScopeContext.Provider value={value}>{children}</ScopeContext.Provider>;
+  // A new answer of the action (for this form or another one) replaces the messages shown, as a new page would.
+  const lastResult = useMemo(() => toSubmissionResult(mine), [reply]);
+  const serverErrors = useRef(lastResult.error ?? {});
+  serverErrors.current = lastResult.error ?? {};
+  const [form] = useForm({
+    id,
+    lastResult,
+    shouldValidate: schema ? "onBlur" : "onSubmit",
+    shouldRevalidate: schema ? "onInput" : "onSubmit",
+    onValidate: schema ? validateWith(schema, () => serverErrors.current) : undefined,
+  });
+  const scope: Scope = { values: mine ? mine.values : defaults, idPrefix, formId: form.id };
+  return { form, scope };
+}
+
+/**
+ * Provides values and messages to the fields inside a form the page draws
+ * itself (server answer only). With `target`, the reply only applies when it
+ * is about this form (pages with several forms).
+ */
+export function FormScope({ children, ...options }: Omit<ScopeOptions, "schema"> & { children: ReactNode }) {
+  const { form, scope } = useScope(options);
+  return (
+    <FormProvider context={form.context}>
+      <ScopeContext.Provider value={scope}>{children}</ScopeContext.Provider>
+    </FormProvider>
+  );
+}
+
+/**
+ * A back-office <Form> (Remix's: works without JavaScript) with its fields'
+ * scope. With `schema`, Conform checks it in the browser before posting; the
+ * browser's own (English) bubbles are off either way (`noValidate`).
+ */
+export function BackofficeForm({
+  reply,
+  defaults,
+  target,
+  idPrefix,
+  id,
+  schema,
+  children,
+  ...formProps
+}: ScopeOptions & Omit<FormProps, "id" | "onSubmit" | "noValidate" | "children"> & { children: ReactNode }) {
+  const { form, scope } = useScope({ reply, defaults, target, idPrefix, id, schema });
+  return (
+    <FormProvider context={form.context}>
+      <ScopeContext.Provider value={scope}>
+        <Form {...formProps} {...getFormProps(form)}>
+          {children}
+        </Form>
+      </ScopeContext.Provider>
+    </FormProvider>
+  );
 }
 
 export function useFieldState(name: string) {
   const scope = useContext(ScopeContext);
+  if (!scope) throw new Error(`The field ${name} is outside a FormScope or BackofficeForm`);
+  const [field] = useField<unknown>(name, { formId: scope.formId });
+  const errors = field.errors?.length ? field.errors : null;
   return {
     id: inputId(scope.idPrefix, name),
     value: scope.values[name],
-    errors: scope.errors[errorKey(name)] ?? null,
+    errors,
   };
 }
 
@@ -191,11 +308,27 @@ export function ImageInput({
   );
 }
 
+/**
+ * The messages about the whole form. Inside a FormScope or BackofficeForm it
+ * shows that form's (the server's, and the browser's check); elsewhere the
+ * reply's, when its `target` is this one.
+ */
 export function FormErrorList({ reply, target = null }: { reply?: FormReply | null; target?: string | null }) {
+  const scope = useContext(ScopeContext);
+  if (scope) return <ScopedFormErrors formId={scope.formId} />;
   const list = reply && (reply.target ?? null) === target ? reply.formErrors : [];
+  return <FormErrorBox list={list} />;
+}
+
+function ScopedFormErrors({ formId }: { formId: string }) {
+  const form = useFormMetadata(formId);
+  return <FormErrorBox list={form.errors ?? []} id={form.errorId} />;
+}
+
+function FormErrorBox({ list, id }: { list: string[]; id?: string }) {
   if (!list.length) return null;
   return (
-    <div role="alert" className="mb-4 rounded-lg border border-red-500 bg-red-50 px-4 py-3 text-sm text-red-900 dark:bg-red-950/40 dark:text-red-100">
+    <div id={id} role="alert" className="mb-4 rounded-lg border border-red-500 bg-red-50 px-4 py-3 text-sm text-red-900 dark:bg-red-950/40 dark:text-red-100">
       {list.length === 1 ? (
         list[0]
       ) : (

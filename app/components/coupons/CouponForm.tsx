@@ -1,7 +1,8 @@
-import { Form } from "@remix-run/react";
+import {} from "@remix-run/react";
 import { FieldErrors } from "#app/components/ui/Field";
 import { Button } from "#app/components/ui/Button";
-import { FormErrorList, FormScope, SelectInput, TextInput, useIsPosting, useFieldState } from "#app/components/backoffice/forms";
+import { BackofficeForm, FormErrorList, SelectInput, TextInput, useFieldState, useIsPosting } from "#app/components/backoffice/forms";
+import { couponFormSchema } from "#app/components/backoffice/schemas";
 import type { FormReply } from "#app/components/backoffice/types";
 import { DATE_TIME_INPUT_RANGE } from "#common/dates";
 
@@ -30,36 +31,34 @@ export function CouponForm({
 }) {
   const posting = useIsPosting();
   return (
-    <Form method="post" className="flex flex-col gap-4" noValidate>
-      <FormScope reply={reply} defaults={defaults}>
-        <FormErrorList reply={reply} />
-        <div className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
-          <TextInput
-            name="code"
-            label="Código"
-            help="De 3 a 30 letras, números, guiones o guiones bajos, sin espacios. No distingue mayúsculas."
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            maxLength={30}
-            required
-          />
-          <SelectInput name="kind" label="Tipo de descuento" options={KIND_OPTIONS} required />
-          <TextInput name="percent" label="Porcentaje (1 a 100)" help="Solo si el descuento es un porcentaje. 100 % emite las entradas sin pago." type="number" min={1} max={100} inputMode="numeric" />
-          <TextInput name="amount" label="Monto fijo en pesos" help="Solo si el descuento es fijo, por ejemplo 1500 o 1.500,50. Nunca supera el precio de las entradas." inputMode="decimal" />
-          <TextInput name="maxUses" label="Límite de usos" help="Cada compra con el cupón es un uso. Vacío: sin límite." type="number" min={1} inputMode="numeric" />
-          <div className="hidden sm:block" />
-          <TextInput name="validFrom" label="Válido desde" help="Día, mes, año y hora de Buenos Aires. Vacío: desde ya." type="datetime-local" {...DATE_TIME_INPUT_RANGE} />
-          <TextInput name="validUntil" label="Válido hasta" help="Día, mes, año y hora. Vacío: sin vencimiento." type="datetime-local" {...DATE_TIME_INPUT_RANGE} />
-        </div>
-        <TicketTypeChoices tickets={tickets} />
-      </FormScope>
+    <BackofficeForm reply={reply} defaults={defaults} schema={couponFormSchema} method="post" className="flex flex-col gap-4">
+      <FormErrorList reply={reply} />
+      <div className="grid gap-x-4 gap-y-3 sm:grid-cols-2">
+        <TextInput
+          name="code"
+          label="Código"
+          help="De 3 a 30 letras, números, guiones o guiones bajos, sin espacios. No distingue mayúsculas."
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={30}
+          required
+        />
+        <SelectInput name="kind" label="Tipo de descuento" options={KIND_OPTIONS} required />
+        <TextInput name="percent" label="Porcentaje (1 a 100)" help="Solo si el descuento es un porcentaje. 100 % emite las entradas sin pago." type="number" min={1} max={100} inputMode="numeric" />
+        <TextInput name="amount" label="Monto fijo en pesos" help="Solo si el descuento es fijo, por ejemplo 1500 o 1.500,50. Nunca supera el precio de las entradas." inputMode="decimal" />
+        <TextInput name="maxUses" label="Límite de usos" help="Cada compra con el cupón es un uso. Vacío: sin límite." type="number" min={1} inputMode="numeric" />
+        <div className="hidden sm:block" />
+        <TextInput name="validFrom" label="Válido desde" help="Día, mes, año y hora de Buenos Aires. Vacío: desde ya." type="datetime-local" {...DATE_TIME_INPUT_RANGE} />
+        <TextInput name="validUntil" label="Válido hasta" help="Día, mes, año y hora. Vacío: sin vencimiento." type="datetime-local" {...DATE_TIME_INPUT_RANGE} />
+      </div>
+      <TicketTypeChoices tickets={tickets} />
       <div className="flex justify-end">
         <Button type="submit" pending={posting} pendingLabel="Guardando…">
           {submitLabel}
         </Button>
       </div>
-    </Form>
+    </BackofficeForm>
   );
 }
 
