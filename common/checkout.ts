@@ -1,3 +1,5 @@
+import { DATE_RANGE_MESSAGE, isDayWithinRange, parseDay } from "./days";
+
 /** As server/db/schema/events.ts CUSTOM_FIELD_KINDS. */
 type CustomFieldKind = "text" | "number" | "select" | "date";
 
@@ -24,22 +26,24 @@ export const CHECKOUT_MESSAGES = {
 } as const;
 
 const NUMBER = /^-?\d+(?:[.,]\d+)?$/;
-const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-function isDay(value: string) {
-  const m = ISO_DAY.exec(value);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
-}
-
-/** The message for one answer, or null when it is fine ("" is no answer). */
+/** The message for one answer, or null when it is fine ("" is no answer). A date is dd/mm/aaaa (or ISO) inside the spec's range. */
 export function customFieldError(field: Pick<CheckoutCustomField, "kind" | "options" | "required">, raw: string | null | undefined): string | null {
   const value = (raw ?? "").trim();
   if (!value) return field.required ? CHECKOUT_MESSAGES.required : null;
   if (value.length > 500) return CHECKOUT_MESSAGES.tooLong;
   if (field.kind === "number" && !NUMBER.test(value)) return CHECKOUT_MESSAGES.number;
-  if (field.kind === "date" && !isDay(value)) return CHECKOUT_MESSAGES.date;
+  if (field.kind === "date") {
+    const day = parseDay(value);
+    if (!day) return CHECKOUT_MESSAGES.date;
+    if (!isDayWithinRange(day)) return DATE_RANGE_MESSAGE;
+  }
   if (field.kind === "select" && !field.options.includes(value)) return CHECKOUT_MESSAGES.select;
   return null;
+}
+
+/** The answer as it is kept: trimmed, and a date as `yyyy-MM-dd` whichever way it was typed. Call it on answers `customFieldError` accepted. */
+export function customFieldAnswer(field: Pick<CheckoutCustomField, "kind">, raw: string): string {
+  const value = raw.trim();
+  return field.kind === "date" ? (parseDay(value) ?? value) : value;
 }

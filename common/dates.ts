@@ -1,4 +1,8 @@
 import { DateTime } from "luxon";
+import { DATE_PICKER_MAX, DATE_PICKER_MIN, parseSpanishWallTime } from "./days";
+
+// The controls' formats, the spec's range and day parsing live in days.ts (no Luxon: the browser has them cheaply).
+export * from "./days";
 
 /** Every time a person reads is Buenos Aires time (spec §9). */
 export const TIME_ZONE = "America/Argentina/Buenos_Aires";
@@ -38,12 +42,20 @@ function toZoned(value: Date | string) {
 }
 
 /**
- * Parses what a form or an integrator sends: ISO 8601 with an offset, or a
- * `datetime-local` value ("2026-12-20T21:30") read as Buenos Aires time.
+ * Parses what a form or an integrator sends, read as Buenos Aires time when it
+ * carries no offset: what a person types in our date-time control
+ * ("20/12/2026 21:30", see `parseSpanishWallTime`), ISO 8601 with an offset, or
+ * a `datetime-local` value ("2026-12-20T21:30").
  */
 export function parseDateTime(value: string): Date | null {
   const trimmed = value.trim();
   if (!trimmed) return null;
+  const spanish = parseSpanishWallTime(trimmed);
+  if (spanish === null) return null;
+  if (spanish) {
+    const dt = DateTime.fromISO(spanish.day, { zone: TIME_ZONE }).set({ hour: spanish.hour, minute: spanish.minute });
+    return dt.isValid ? dt.toJSDate() : null;
+  }
   const dt = DateTime.fromISO(trimmed, { zone: TIME_ZONE, setZone: false });
   return dt.isValid ? dt.toJSDate() : null;
 }
@@ -53,11 +65,6 @@ export function toDateTimeLocal(value: Date | string | null | undefined): string
   if (!value) return "";
   return toZoned(value).toFormat("yyyy-MM-dd'T'HH:mm");
 }
-
-/** Picker range of the spec: every date field, in every door, takes only dates inside it. */
-export const DATE_PICKER_MIN = "1900-01-01";
-export const DATE_PICKER_MAX = "2099-12-31";
-export const DATE_RANGE_MESSAGE = "Elegí una fecha entre el 01/01/1900 y el 31/12/2099";
 
 const RANGE_START = DateTime.fromISO(DATE_PICKER_MIN, { zone: TIME_ZONE }).startOf("day").toMillis();
 const RANGE_END = DateTime.fromISO(DATE_PICKER_MAX, { zone: TIME_ZONE }).endOf("day").toMillis();

@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import type { listPublicEvents } from "#server/events/catalogue";
 import { EVENT_CATEGORIES } from "#server/events/schemas";
-import { DATE_PICKER_MAX, DATE_PICKER_MIN, formatDateTime, TIME_ZONE } from "#common/dates";
+import { formatDateTime, isDayWithinRange, parseDay, TIME_ZONE } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { PROVINCES } from "#common/validation";
 import type { EventCardData } from "#app/components/events/EventCard";
@@ -83,11 +83,9 @@ export function categoryChips(url: URL, current: string): CategoryChip[] {
   return [{ value: "", label: "Todos" }, ...CATEGORY_OPTIONS].map((c) => ({ ...c, href: href(c.value), current: c.value === current }));
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A `yyyy-MM-dd` from a date input, as the start (or the end) of that day in Buenos Aires. */
+/** A `yyyy-MM-dd` inside the spec's range, as the start (or the end) of that day in Buenos Aires. */
 function dayBound(value: string, edge: "start" | "end"): Date | null {
-  if (!DAY.test(value) || value < DATE_PICKER_MIN || value > DATE_PICKER_MAX) return null;
+  if (!value || !isDayWithinRange(value)) return null;
   const day = DateTime.fromISO(value, { zone: TIME_ZONE });
   if (!day.isValid) return null;
   return (edge === "start" ? day.startOf("day") : day.endOf("day")).toJSDate();
@@ -95,20 +93,23 @@ function dayBound(value: string, edge: "start" | "end"): Date | null {
 
 export const SEARCH_MESSAGES = {
   badRange: "La fecha «Hasta» tiene que ser igual o posterior a «Desde». Buscamos desde esa fecha en adelante.",
+  badDay: (label: "Desde" | "Hasta") => `No entendimos la fecha «${label}»: escribila como dd/mm/aaaa, entre el 01/01/1900 y el 31/12/2099. Buscamos sin ella.`,
 } as const;
 
 /**
  * The home's GET search: `q`, `provincia`, `categoria`, `desde`, `hasta`
- * (date inputs, Buenos Aires days) and `pagina` (from 1). Anything invalid is
- * ignored, never an error page.
+ * (Buenos Aires days, dd/mm/aaaa or yyyy-MM-dd) and `pagina` (from 1).
+ * Anything invalid is ignored, never an error page; a date that cannot be
+ * read is said in a notice.
  */
 export function parseCatalogueSearch(url: URL) {
   const params = url.searchParams;
   const q = (params.get("q") ?? "").trim().slice(0, 100);
   const province = params.get("provincia") ?? "";
   const category = params.get("categoria") ?? "";
-  const fromText = params.get("desde") ?? "";
-  const toText = params.get("hasta") ?? "";
+  // The form sends what was typed (dd/mm/aaaa, or only the digits); links the app builds carry yyyy-MM-dd.
+  const fromText = parseDay(params.get("desde")) ?? "";
+  const toText = parseDay(params.get("hasta")) ?? "";
   const pageNumber = Number(params.get("pagina") ?? "1");
   const page = Number.isInteger(pageNumber) && pageNumber >= 1 && pageNumber <= 1000 ? pageNumber : 1;
 
@@ -120,6 +121,8 @@ export function parseCatalogueSearch(url: URL) {
     hasta: dayBound(toText, "end") ? toText : "",
   };
   const notices: string[] = [];
+  if (params.get("desde")?.trim() && !values.desde) notices.push(SEARCH_MESSAGES.badDay("Desde"));
+  if (params.get("hasta")?.trim() && !values.hasta) notices.push(SEARCH_MESSAGES.badDay("Hasta"));
   if (values.desde && values.hasta && values.hasta < values.desde) {
     notices.push(SEARCH_MESSAGES.badRange);
     values.hasta = "";

@@ -1,7 +1,6 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { listPublicEvents } from "#server/events/catalogue";
-import { DATE_PICKER_MAX, DATE_PICKER_MIN } from "#common/dates";
 import { applyPublicCache, cacheHeadersFrom } from "#app/lib/cache.server";
 import { categoryChips, categoryLabel, CATEGORY_OPTIONS, pagination, parseCatalogueSearch, pickFeatured, PROVINCE_OPTIONS, toEventCard } from "#app/lib/catalogue.server";
 import { getRequestContext } from "#app/lib/session.server";
@@ -46,7 +45,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       searching,
       provinces: PROVINCE_OPTIONS,
       categories: CATEGORY_OPTIONS,
-      dateRange: { min: DATE_PICKER_MIN, max: DATE_PICKER_MAX },
     },
     { headers: applyPublicCache(request, headers) },
   );
@@ -55,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const headers: HeadersFunction = ({ loaderHeaders }) => cacheHeadersFrom(loaderHeaders);
 
 export default function Home() {
-  const { events, featured, chips, categoryTitle, pager, values, notices, searching, provinces, categories, dateRange } = useLoaderData<typeof loader>();
+  const { events, featured, chips, categoryTitle, pager, values, notices, searching, provinces, categories } = useLoaderData<typeof loader>();
   const grid = featured ? events.filter((e) => e.slug !== featured.slug) : events;
   return (
     <main className="mx-auto w-full max-w-6xl px-4 py-5 sm:px-6 sm:py-8">
@@ -63,7 +61,7 @@ export default function Home() {
         <h1 className="text-2xl font-bold sm:text-3xl">{categoryTitle ?? (searching ? "Resultados de tu búsqueda" : "Próximos eventos")}</h1>
         <p className="mt-1 hidden text-sm text-[var(--muted)] sm:block">Recitales, fiestas, teatro y más en todo el país. Comprá con Mercado Pago en pocos pasos.</p>
       </header>
-      <SearchForm values={values} provinces={provinces} categories={categories} dateMin={dateRange.min} dateMax={dateRange.max} />
+      <SearchForm values={values} provinces={provinces} categories={categories} />
       <div className="mt-3">
         <CategoryChips chips={chips} />
       </div>

@@ -2,11 +2,12 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { AUDIENCE_LABELS, CAMPAIGN_STATUS_LABELS } from "#common/campaigns";
-import { DATE_TIME_INPUT_RANGE, formatDate, formatDateTime } from "#common/dates";
+import { formatDate, formatDateTime } from "#common/dates";
 import { audienceChoices, cancelCampaign, countAudience, createCampaign, deleteCampaign, getCampaign, listCampaigns, listRecipients, scheduleCampaign, sendCampaignNow } from "#server/campaigns/campaigns";
 import { getTemplate, listTemplates, previewTemplate } from "#server/campaigns/templates";
 import { failedReply, formReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { BackofficeForm, FormErrorList, FormSnackbar, SelectInput, TextInput, useFieldState, useIsPosting } from "#app/components/backoffice/forms";
+import { DateTimeInput } from "#app/components/backoffice/DateInputs";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
@@ -103,7 +104,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
         scheduledAt: v.campaign.scheduledAt ? formatDateTime(v.campaign.scheduledAt) : null,
       })),
       selected,
-      dateRange: DATE_TIME_INPUT_RANGE,
     },
     { headers: bo.headers },
   );
@@ -207,7 +207,7 @@ function CreateForm({ reply, templates, groups, events }: { reply?: FormReply & 
 }
 
 export default function CampaignsPage() {
-  const { templates, audienceGroups, events, campaigns, selected, dateRange } = useLoaderData<typeof loader>();
+  const { templates, audienceGroups, events, campaigns, selected } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as (FormReply & { audienceCount?: number }) | undefined;
   const href = useBackofficeHref();
   const posting = useIsPosting();
@@ -301,7 +301,7 @@ export default function CampaignsPage() {
               </Form>
               <BackofficeForm reply={reply} target="campaign" idPrefix="s" method="post" className="flex flex-wrap items-end gap-2">
                 <input type="hidden" name="campaignId" value={selected.id} />
-                <TextInput name="sendAt" label={selected.status === "scheduled" ? "Cambiar la fecha y hora" : "O programala (hora de Buenos Aires)"} type="datetime-local" min={dateRange.min} max={dateRange.max} required />
+                <DateTimeInput name="sendAt" label={selected.status === "scheduled" ? "Cambiar la fecha y hora" : "O programala (hora de Buenos Aires)"} className="min-w-0 flex-1 basis-72" required />
                 <Button type="submit" name="intent" value="schedule" variant="secondary" pending={posting} className="mb-6">
                   Programar
                 </Button>

@@ -51,7 +51,7 @@ describe("/organizacion/cupones", () => {
 
     const saved = await run(
       create.action,
-      formRequest(path, { code: "VIP2X1", kind: "percent", percent: "50", amount: "", maxUses: "10", validFrom: "", validUntil: "2099-12-31T23:59", "ticketTypeIds[1]": vip.id }, { cookies }),
+      formRequest(path, { code: "VIP2X1", kind: "percent", percent: "50", amount: "", maxUses: "10", validFrom: "", validUntil: "31/12/2099 23:59", "ticketTypeIds[1]": vip.id }, { cookies }),
     );
     expect(saved.status).toBe(302);
     expect(saved.location).toBe(`/organizacion/cupones?eventId=${event.id}`);
@@ -64,7 +64,7 @@ describe("/organizacion/cupones", () => {
     ]);
 
     const form = await run(edit.loader, getRequest(`/organizacion/cupones/${row.id}`, { cookies }), { couponId: row.id });
-    expect(form.data.coupon).toMatchObject({ code: "VIP2X1", validUntil: "2099-12-31T23:59", uses: 0 });
+    expect(form.data.coupon).toMatchObject({ code: "VIP2X1", validUntil: "31/12/2099 23:59", uses: 0 });
     expect(form.data.qrSvg).toContain("<svg");
     const edited = await run(
       edit.action,

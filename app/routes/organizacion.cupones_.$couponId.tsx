@@ -4,7 +4,7 @@ import QRCode from "qrcode";
 import { couponLabel, requireCoupon, updateCoupon } from "#server/coupons/coupons";
 import { getEventForOrganizer } from "#server/events/events";
 import { appUrl } from "#server/env";
-import { toDateTimeLocal } from "#common/dates";
+import { toDateTimeInput } from "#common/dates";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { centavosToInput } from "#app/components/backoffice/format";
 import { FormSnackbar } from "#app/components/backoffice/forms";
@@ -38,8 +38,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         status: coupon.status,
         label: couponLabel(coupon),
         ticketTypeIds: coupon.ticketTypeIds,
-        validFrom: toDateTimeLocal(coupon.validFrom),
-        validUntil: toDateTimeLocal(coupon.validUntil),
+        validFrom: toDateTimeInput(coupon.validFrom),
+        validUntil: toDateTimeInput(coupon.validUntil),
       },
       link,
       qrSvg,

@@ -11,7 +11,7 @@ import {
   updateEventSchema,
 } from "#server/events/events";
 import { EVENT_CATEGORIES } from "#common/events";
-import { toDateTimeLocal } from "#common/dates";
+import { toDateTimeInput } from "#common/dates";
 import {
   acceptImageUpload,
   failedReply,
@@ -65,7 +65,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       dates: dates.map((d) => ({
         id: d.id,
         status: d.status,
-        values: { startsAt: toDateTimeLocal(d.startsAt), endsAt: toDateTimeLocal(d.endsAt), doorsAt: toDateTimeLocal(d.doorsAt) } as Record<string, string>,
+        values: { startsAt: toDateTimeInput(d.startsAt), endsAt: toDateTimeInput(d.endsAt), doorsAt: toDateTimeInput(d.doorsAt) } as Record<string, string>,
       })),
       categories: EVENT_CATEGORIES.map((c) => ({ value: c.value, label: c.label })),
     },

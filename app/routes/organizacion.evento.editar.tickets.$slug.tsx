@@ -7,7 +7,7 @@ import {
   setTicketTypeStatus,
   updateTicketType,
 } from "#server/events/events";
-import { formatDateTime, toDateTimeLocal } from "#common/dates";
+import { formatDateTime, toDateTimeInput } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { PAYMENT_METHOD_OPTIONS, TicketTypeFields } from "#app/components/backoffice/EventFields";
@@ -71,8 +71,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           stock: String(t.stock),
           minPerOrder: String(t.minPerOrder),
           maxPerOrder: String(t.maxPerOrder),
-          salesStartAt: toDateTimeLocal(t.salesStartAt),
-          salesEndAt: toDateTimeLocal(t.salesEndAt),
+          salesStartAt: toDateTimeInput(t.salesStartAt),
+          salesEndAt: toDateTimeInput(t.salesEndAt),
           accessCode: t.accessCode ?? "",
           paymentMethod: t.paymentMethod,
           ...(t.hidden ? { hidden: "on" } : {}),

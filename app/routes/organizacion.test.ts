@@ -443,7 +443,7 @@ describe("event pages", () => {
 
     const loaded = await page(editar.loader, getRequest(editUrl, { cookies }), { slug: event.slug });
     expect(loaded.data.event.values.name).toBe("Evento Editable");
-    expect(loaded.data.dates[0].values.startsAt).toMatch(/^\d{4}-\d{2}-\d{2}T21:00$/);
+    expect(loaded.data.dates[0].values.startsAt).toMatch(/^\d{2}\/\d{2}\/\d{4} 21:00$/);
 
     const updated = await page(
       editar.action,

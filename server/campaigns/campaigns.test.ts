@@ -243,7 +243,8 @@ describe("sending a campaign", () => {
     await runCampaign(db, campaign.id, new Date("2099-03-11T01:00:00Z"));
     expect(await campaignEmails(campaign.id)).toHaveLength(0);
     await expect(cancelCampaign(made.ctx, campaign.id)).rejects.toMatchObject({ message: CAMPAIGN_MESSAGES.notScheduled });
-    await scheduleCampaign(made.ctx, { id: campaign.id, sendAt: "2099-03-10T21:30" });
+    // As the back office's control sends it (dd/mm/aaaa hh:mm): the same instant.
+    expect((await scheduleCampaign(made.ctx, { id: campaign.id, sendAt: "10/03/2099 21:30" })).scheduledAt?.toISOString()).toBe("2099-03-11T00:30:00.000Z");
     await runToTheEnd(campaign.id, new Date("2099-03-11T01:00:00Z"));
     expect((await campaignEmails(campaign.id)).map((e) => e.to)).toEqual(people);
     await expect(cancelCampaign(made.ctx, campaign.id)).rejects.toMatchObject({ message: CAMPAIGN_MESSAGES.notEditable });

@@ -263,7 +263,7 @@ export async function sendCampaignNow(ctx: Ctx, campaignId: string): Promise<Cam
 
 const scheduleSchema = z.object({ id: UUID, sendAt: z.union([z.string(), z.date()], { error: CAMPAIGN_MESSAGES.sendAtInvalid }) });
 
-/** `scheduleCampaign`: it starts by itself at `sendAt` (a `datetime-local` is read as Buenos Aires time). */
+/** `scheduleCampaign`: it starts by itself at `sendAt` (dd/mm/aaaa hh:mm or ISO without offset are read as Buenos Aires time). */
 export async function scheduleCampaign(ctx: Ctx, rawInput: DomainInput<typeof scheduleSchema>): Promise<CampaignRow> {
   const input = parseInput(scheduleSchema, rawInput);
   const campaign = await requireCampaign(ctx, input.id);

@@ -206,7 +206,7 @@ describe("coupons in the back office", () => {
       fieldErrors: { code: [COUPON_MESSAGES.codeSpaces], percent: [COUPON_MESSAGES.percent] },
     });
     await expect(createCoupon(ctx, { eventId: event.id, code: "FIJO", kind: "fixed" })).rejects.toMatchObject({ fieldErrors: { amount: [COUPON_MESSAGES.amount] } });
-    await expect(createCoupon(ctx, { eventId: event.id, code: "VENTANA", kind: "percent", percent: 5, validFrom: "2030-01-02T10:00", validUntil: "2030-01-01T10:00" })).rejects.toMatchObject({
+    await expect(createCoupon(ctx, { eventId: event.id, code: "VENTANA", kind: "percent", percent: 5, validFrom: "02/01/2030 10:00", validUntil: "01/01/2030 10:00" })).rejects.toMatchObject({
       fieldErrors: { validUntil: [COUPON_MESSAGES.window] },
     });
 

@@ -19,6 +19,17 @@ describe("date fields keep to the spec's picker range (1900-01-01 to 2099-12-31,
     expect(dateTimeSchema.safeParse(new Date("2150-06-01T00:00:00Z")).error?.issues[0].message).toBe(DATE_RANGE_MESSAGE);
   });
 
+  it("takes what a person types in the date-time control (dd/mm/aaaa hh:mm, Buenos Aires) as well as ISO, with the same range and messages", () => {
+    expect(dateTimeSchema.parse("20/12/2030 21:30").toISOString()).toBe("2030-12-21T00:30:00.000Z");
+    expect(dateTimeSchema.parse("201220302130").toISOString()).toBe("2030-12-21T00:30:00.000Z");
+    expect(dateTimeSchema.safeParse("01/01/1900 00:00").success).toBe(true);
+    expect(dateTimeSchema.safeParse("31/12/2099 23:59").success).toBe(true);
+    expect(dateTimeSchema.safeParse("01/01/2100 00:00").error?.issues[0].message).toBe(DATE_RANGE_MESSAGE);
+    for (const wrong of ["31/02/2030 21:30", "20/12/2030", "12/31/2030 21:30", "20/12/2030 24:00"]) {
+      expect(dateTimeSchema.safeParse(wrong).error?.issues[0].message, wrong).toBe("Ingresá una fecha y hora válidas");
+    }
+  });
+
   it("an event with a date in 2100 is refused next to that date's field and nothing is created", async () => {
     const { ctx, organization } = await createProducer();
     const attempt = createEvent(ctx, {

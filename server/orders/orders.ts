@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import { and, asc, eq, inArray, lte } from "drizzle-orm";
 import { z } from "zod";
 import { attendeeSchema, payerSchema } from "#common/validation";
-import { CHECKOUT_MESSAGES, customFieldError } from "#common/checkout";
+import { CHECKOUT_MESSAGES, customFieldAnswer, customFieldError } from "#common/checkout";
 import type { Ctx } from "#server/context";
 import type { Db, DbOrTx } from "#server/db/client";
 import { paymentsMode } from "#server/env";
@@ -251,7 +251,7 @@ const placeInBatch = createBatcher(writeOrderBatch);
 
 /**
  * The event's custom fields answered: required ones present, numbers, dates
- * (YYYY-MM-DD) and options checked; answers to fields the event does not ask
+ * (dd/mm/aaaa or YYYY-MM-DD, kept as YYYY-MM-DD) and options checked; answers to fields the event does not ask
  * are dropped. Null when the event asks nothing and nothing was answered.
  */
 function checkCustomFields(fields: EventCustomFieldRow[], answers: Record<string, string | null | undefined>): CustomFieldAnswer[] | null {
@@ -261,7 +261,7 @@ function checkCustomFields(fields: EventCustomFieldRow[], answers: Record<string
     const raw = answers[field.id];
     const message = customFieldError(field, raw);
     if (message) errors[`customFields.${field.id}`] = [message];
-    else if (raw?.trim()) out.push({ fieldId: field.id, label: field.label, value: raw.trim() });
+    else if (raw?.trim()) out.push({ fieldId: field.id, label: field.label, value: customFieldAnswer(field, raw) });
   }
   if (Object.keys(errors).length) invalid(errors);
   return out.length ? out : null;

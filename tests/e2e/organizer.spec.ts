@@ -44,8 +44,11 @@ async function fillEvent(page: Page, name: string, options: { js: boolean }) {
   await fill(page, "name", name);
   await page.locator('select[name="category"]').selectOption("recitales");
   await fill(page, "description", "Una noche de folklore con amigos.");
-  await fill(page, "dates[0].startsAt", "2030-12-20T21:30");
-  await fill(page, "dates[0].endsAt", "2030-12-21T02:00");
+  // Our own date-time control: typed as dd/mm/aaaa hh:mm whatever the browser's language (never a native mm/dd/yyyy).
+  await expect(page.locator('input[type="date"], input[type="datetime-local"]')).toHaveCount(0);
+  await expect(page.locator('input[name="dates[0].startsAt"]')).toHaveAttribute("placeholder", "dd/mm/aaaa hh:mm");
+  await fill(page, "dates[0].startsAt", "20/12/2030 21:30");
+  await fill(page, "dates[0].endsAt", "21/12/2030 02:00");
   await fill(page, "venueName", "Club Atlético Fernández Fierro");
   await fill(page, "venueAddress", "Sánchez de Bustamante 772");
   await fill(page, "city", "Buenos Aires");
@@ -58,7 +61,7 @@ async function fillEvent(page: Page, name: string, options: { js: boolean }) {
   await page.getByRole("button", { name: "Agregar otro tipo de entrada" }).click();
   await expect(page.locator('input[name="ticketTypes[1].name"]')).toBeVisible();
   await expect(page.locator('input[name="ticketTypes[0].price"]')).toHaveValue("1.500,50");
-  await expect(page.locator('input[name="dates[0].startsAt"]')).toHaveValue("2030-12-20T21:30");
+  await expect(page.locator('input[name="dates[0].startsAt"]')).toHaveValue("20/12/2030 21:30");
   await fill(page, "ticketTypes[1].name", "VIP");
   await fill(page, "ticketTypes[1].price", "5.000");
   await fill(page, "ticketTypes[1].stock", "20");
@@ -68,7 +71,8 @@ async function fillEvent(page: Page, name: string, options: { js: boolean }) {
     // A second date, without JavaScript too.
     await page.getByRole("button", { name: "Agregar otra fecha" }).click();
     await expect(page.locator('input[name="dates[1].startsAt"]')).toBeVisible();
-    await fill(page, "dates[1].startsAt", "2030-12-21T21:30");
+    // Only the digits (a phone's numeric keypad has no "/" nor ":") and an ISO value both work.
+    await fill(page, "dates[1].startsAt", "211220302130");
     await fill(page, "dates[1].endsAt", "2030-12-22T02:00");
   }
   await page.getByRole("button", { name: "Crear evento", exact: true }).click();
@@ -125,7 +129,13 @@ test.describe("organizer with JavaScript", () => {
     await buyer.goto(`${baseURL}/`);
     const main = buyer.locator("main");
     await main.getByRole("searchbox", { name: "Buscar por nombre" }).fill(`pena federal ${id}`);
+    // With the event's day as the range, typed as dd/mm/aaaa (and only the digits).
+    await main.getByText("Filtros", { exact: true }).click();
+    await main.getByLabel("Desde", { exact: true }).fill("20/12/2030");
+    await main.getByLabel("Hasta", { exact: true }).fill("20122030");
     await main.getByRole("button", { name: "Buscar", exact: true }).click();
+    await expect(main.getByLabel("Desde", { exact: true })).toHaveValue("20/12/2030");
+    await expect(main.getByLabel("Hasta", { exact: true })).toHaveValue("20/12/2030");
     await main.getByRole("article").first().getByRole("link", { name }).click();
     await expect(main.getByRole("heading", { level: 1 })).toHaveText(name);
     await main.getByLabel("Cantidad de General").fill("2");

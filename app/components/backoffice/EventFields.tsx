@@ -1,6 +1,7 @@
 import { PROVINCES } from "#common/validation";
 import { Checkbox, SelectInput, TextArea, TextInput } from "./forms";
-import { DATE_TIME_INPUT_RANGE } from "#common/dates";
+import { DateTimeInput } from "./DateInputs";
+import { DATE_HINTS } from "#app/components/ui/DateInput";
 
 export type Option = { value: string; label: string };
 
@@ -36,11 +37,11 @@ export function VenueFields() {
 export function DateFields({ prefix = "" }: { prefix?: string }) {
   return (
     <div className="grid gap-x-4 gap-y-2 sm:grid-cols-3 sm:items-end">
-      <TextInput name={`${prefix}startsAt`} label="Empieza" type="datetime-local" {...DATE_TIME_INPUT_RANGE} required />
-      <TextInput name={`${prefix}endsAt`} label="Termina" type="datetime-local" {...DATE_TIME_INPUT_RANGE} required />
-      <TextInput name={`${prefix}doorsAt`} label="Apertura de puertas (opcional)" type="datetime-local" {...DATE_TIME_INPUT_RANGE} />
-      {/* The browser draws these fields in its own language: say the order in ours. */}
-      <p className="text-xs text-[var(--muted)] sm:col-span-3">Día, mes, año y hora, en hora de Buenos Aires.</p>
+      <DateTimeInput name={`${prefix}startsAt`} label="Empieza" formatHint={false} required />
+      <DateTimeInput name={`${prefix}endsAt`} label="Termina" formatHint={false} required />
+      <DateTimeInput name={`${prefix}doorsAt`} label="Apertura de puertas (opcional)" formatHint={false} />
+      {/* The format once for the three (each input also carries it as placeholder and title). */}
+      <p className="text-xs text-[var(--muted)] sm:col-span-3">{DATE_HINTS.datetime}</p>
     </div>
   );
 }
@@ -69,8 +70,8 @@ export function TicketTypeFields({ prefix = "", dates, salesWindow = false }: { 
       />
       {salesWindow ? (
         <>
-          <TextInput name={n("salesStartAt")} label="Venta desde (opcional)" type="datetime-local" {...DATE_TIME_INPUT_RANGE} className="sm:col-span-2" />
-          <TextInput name={n("salesEndAt")} label="Venta hasta (opcional)" type="datetime-local" {...DATE_TIME_INPUT_RANGE} className="sm:col-span-2" />
+          <DateTimeInput name={n("salesStartAt")} label="Venta desde (opcional)" className="sm:col-span-2" />
+          <DateTimeInput name={n("salesEndAt")} label="Venta hasta (opcional)" className="sm:col-span-2" />
         </>
       ) : null}
       <TextArea name={n("description")} label="Descripción (opcional)" rows={2} className="sm:col-span-2 lg:col-span-4" />

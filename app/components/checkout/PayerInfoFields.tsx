@@ -1,6 +1,7 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import type { CheckoutCustomField } from "#common/checkout";
 import { DOCUMENT_TYPES } from "#common/validation";
+import { DateField } from "#app/components/ui/DateInput";
 import { Field } from "#app/components/ui/Field";
 import { SelectField } from "#app/components/ui/Select";
 
@@ -125,12 +126,14 @@ export function PayerInfoFields({ fields: conformFields, customFields, holderLab
                 />
               );
             }
-            const type = field.kind === "date" ? "date" : "text";
+            if (field.kind === "date") {
+              return <DateField key={field.id} kind="date" label={label} inputProps={getInputProps(meta, { type: "text" })} errors={meta.errors} />;
+            }
             return (
               <Field
                 key={field.id}
                 label={label}
-                inputProps={{ ...getInputProps(meta, { type }), ...(field.kind === "number" ? { inputMode: "decimal" as const } : {}) }}
+                inputProps={{ ...getInputProps(meta, { type: "text" }), ...(field.kind === "number" ? { inputMode: "decimal" as const } : {}) }}
                 errors={meta.errors}
               />
             );

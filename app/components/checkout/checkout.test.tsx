@@ -29,7 +29,13 @@ describe("PayerInfoFields", () => {
     expect(html).toContain('value="Ana"');
     expect(html).toContain("Entrada 2: General");
     expect(html).toContain("Nacimiento (opcional)");
-    expect(html).toMatch(/type="date"[^>]*name="customFields.f-nacimiento"|name="customFields.f-nacimiento"[^>]*type="date"/);
+    // The date answer is our own control (no native date input, which says mm/dd/yyyy in an English browser).
+    const birth = html.match(/<input [^>]*name="customFields.f-nacimiento"[^>]*>/)?.[0] ?? "";
+    expect(birth).toContain('type="text"');
+    expect(birth).toContain('inputMode="numeric"');
+    expect(birth).toContain('placeholder="dd/mm/aaaa"');
+    expect(html).not.toMatch(/type="date"/);
+    expect(html).toContain("por ejemplo 20/12/2026");
   });
 
   it("asks no holders when the event does not", () => {
@@ -60,6 +66,15 @@ describe("payerInfoSchema", () => {
         "customFields.f-nacimiento: Ingresá una fecha válida",
       ]),
     );
+  });
+
+  it("takes a date answer typed as dd/mm/aaaa (or ISO) and refuses one outside 1900–2099", () => {
+    const schema = payerInfoSchema({ customFields: FIELDS, holders: 0 });
+    const base = { firstName: "Ana", lastName: "Paz", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
+    const answer = (date: string) => schema.safeParse({ ...base, customFields: { "f-talle": "S", "f-nacimiento": date } });
+    expect(answer("07/05/1990").success).toBe(true);
+    expect(answer("1990-05-07").success).toBe(true);
+    expect(answer("07/05/1850").error?.issues.map((i) => i.message)).toEqual(["Elegí una fecha entre el 01/01/1900 y el 31/12/2099"]);
   });
 
   it("maps createOrder's field keys to the form's input names", () => {

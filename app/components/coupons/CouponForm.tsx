@@ -1,10 +1,9 @@
-import {} from "@remix-run/react";
 import { FieldErrors } from "#app/components/ui/Field";
 import { Button } from "#app/components/ui/Button";
 import { BackofficeForm, FormErrorList, SelectInput, TextInput, useFieldState, useIsPosting } from "#app/components/backoffice/forms";
 import { couponFormSchema } from "#app/components/backoffice/schemas";
 import type { FormReply } from "#app/components/backoffice/types";
-import { DATE_TIME_INPUT_RANGE } from "#common/dates";
+import { DateTimeInput } from "#app/components/backoffice/DateInputs";
 
 /** Input names of the coupon form; the domain's error keys are the same. */
 export const COUPON_FORM_FIELDS = new Set(["code", "kind", "percent", "amount", "ticketTypeIds", "maxUses", "validFrom", "validUntil"]);
@@ -49,8 +48,8 @@ export function CouponForm({
         <TextInput name="amount" label="Monto fijo en pesos" help="Solo si el descuento es fijo, por ejemplo 1500 o 1.500,50. Nunca supera el precio de las entradas." inputMode="decimal" />
         <TextInput name="maxUses" label="Límite de usos" help="Cada compra con el cupón es un uso. Vacío: sin límite." type="number" min={1} inputMode="numeric" />
         <div className="hidden sm:block" />
-        <TextInput name="validFrom" label="Válido desde" help="Día, mes, año y hora de Buenos Aires. Vacío: desde ya." type="datetime-local" {...DATE_TIME_INPUT_RANGE} />
-        <TextInput name="validUntil" label="Válido hasta" help="Día, mes, año y hora. Vacío: sin vencimiento." type="datetime-local" {...DATE_TIME_INPUT_RANGE} />
+        <DateTimeInput name="validFrom" label="Válido desde" help="Vacío: desde ya." />
+        <DateTimeInput name="validUntil" label="Válido hasta" help="Vacío: sin vencimiento." />
       </div>
       <TicketTypeChoices tickets={tickets} />
       <div className="flex justify-end">

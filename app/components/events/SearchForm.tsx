@@ -1,4 +1,5 @@
 import { Form, Link } from "@remix-run/react";
+import { dateInputAttributes, dateInputValue, DATE_HINTS } from "#app/components/ui/DateInput";
 import { fieldInputClasses } from "#app/components/ui/Field";
 
 export interface SelectChoice {
@@ -46,7 +47,7 @@ export interface CatalogueFilterValues {
   q: string;
   provincia: string;
   categoria: string;
-  /** yyyy-MM-dd */
+  /** yyyy-MM-dd (the form shows dd/mm/aaaa and may send either) */
   desde: string;
   hasta: string;
 }
@@ -62,14 +63,10 @@ export function SearchForm({
   values,
   provinces,
   categories,
-  dateMin,
-  dateMax,
 }: {
   values: CatalogueFilterValues;
   provinces: SelectChoice[];
   categories: SelectChoice[];
-  dateMin: string;
-  dateMax: string;
 }) {
   const filtered = Boolean(values.provincia || values.categoria || values.desde || values.hasta);
   const any = filtered || Boolean(values.q);
@@ -133,16 +130,35 @@ export function SearchForm({
           </div>
           <div className="flex min-w-0 flex-col gap-1">
             <label htmlFor="buscar-desde" className={labelClasses}>
-              Desde <span className="font-normal text-[var(--muted)]">(día, mes y año)</span>
+              Desde
             </label>
-            <input key={`d-${values.desde}`} id="buscar-desde" type="date" name="desde" defaultValue={values.desde} min={dateMin} max={dateMax} className={fieldInputClasses} />
+            <input
+              key={`d-${values.desde}`}
+              id="buscar-desde"
+              name="desde"
+              defaultValue={dateInputValue("date", values.desde)}
+              {...dateInputAttributes("date")}
+              aria-describedby="buscar-fechas-ayuda"
+              className={fieldInputClasses}
+            />
           </div>
           <div className="flex min-w-0 flex-col gap-1">
             <label htmlFor="buscar-hasta" className={labelClasses}>
-              Hasta <span className="font-normal text-[var(--muted)]">(día, mes y año)</span>
+              Hasta
             </label>
-            <input key={`h-${values.hasta}`} id="buscar-hasta" type="date" name="hasta" defaultValue={values.hasta} min={dateMin} max={dateMax} className={fieldInputClasses} />
+            <input
+              key={`h-${values.hasta}`}
+              id="buscar-hasta"
+              name="hasta"
+              defaultValue={dateInputValue("date", values.hasta)}
+              {...dateInputAttributes("date")}
+              aria-describedby="buscar-fechas-ayuda"
+              className={fieldInputClasses}
+            />
           </div>
+          <p id="buscar-fechas-ayuda" className="col-span-2 -mt-1 text-xs text-[var(--muted)]">
+            {DATE_HINTS.date}
+          </p>
           <div className="col-span-2 flex flex-wrap items-center gap-3">
             <button
               type="submit"
