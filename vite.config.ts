@@ -42,7 +42,7 @@ function reloadGraphqlTogether(): Plugin {
 const SHELL_MODULES = [
   /\/node_modules\/(react|react-dom|scheduler|@remix-run\/[\w-]+|react-router|react-router-dom|turbo-stream)\//,
   /^\0commonjsHelpers|vite\/preload-helper/,
-  /\/app\/lib\/(sentry|sentry-start|pixel|theme|nonce)\.tsx?$/,
+  /\/app\/lib\/(sentry-route|sentry-start|pixel|theme|nonce)\.tsx?$/,
   /\/app\/components\/AdPixel\.tsx$/,
   /\/app\/components\/layout\/(AppShell|Header|Drawer|ThemeSwitch|NavigationProgress|TestModeBanner|Analytics|ErrorPages|navigation)\.tsx?$/,
   /\/app\/components\/ui\/(Snackbar|Button|Field)\.tsx$/,
