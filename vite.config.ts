@@ -45,12 +45,26 @@ const SHELL_MODULES = [
   /\/app\/lib\/(sentry-route|sentry-start|pixel|theme|nonce)\.tsx?$/,
   /\/app\/components\/AdPixel\.tsx$/,
   /\/app\/components\/layout\/(AppShell|Header|Drawer|ThemeSwitch|NavigationProgress|TestModeBanner|Analytics|ErrorPages|navigation)\.tsx?$/,
-  /\/app\/components\/ui\/(Snackbar|Button|Field)\.tsx$/,
+  /\/app\/components\/ui\/(Snackbar|Button|Field|useIsSubmitting)\.tsx?$/,
   /\/common\/money\.ts$/,
 ];
 
+/**
+ * The small pieces the event page shares with the other buyer pages (the
+ * order's money and notices with the payer form and the summary; the image
+ * and badges with the home): one chunk instead of six of under 1 kB.
+ */
+const ORDER_SUMMARY_MODULES = [
+  /\/common\/(pricing|images)\.ts$/,
+  /\/app\/components\/events\/(Notices|EventImage)\.tsx$/,
+  /\/app\/components\/checkout\/(MoneyLines|OrderLines)\.tsx$/,
+  /\/app\/components\/ui\/Badge\.tsx$/,
+];
+
 function shellChunk(id: string): string | undefined {
-  return SHELL_MODULES.some((pattern) => pattern.test(id)) ? "shell" : undefined;
+  if (SHELL_MODULES.some((pattern) => pattern.test(id))) return "shell";
+  if (ORDER_SUMMARY_MODULES.some((pattern) => pattern.test(id))) return "buyer";
+  return undefined;
 }
 
 export default defineConfig({
