@@ -23,12 +23,12 @@ import { isValidPixelId } from "#common/validation";
 import { DEFAULT_THEME, parseTheme, THEME_KEY, type Theme } from "#app/lib/theme";
 import { readFlash } from "#app/lib/flash.server";
 import { getRequestContext } from "#app/lib/session.server";
-import { useSentryRouteReporting } from "#app/lib/sentry";
+import { useSentryRouteReporting } from "#app/lib/sentry-route";
 import { useNonce } from "#app/lib/nonce";
 import { captureBoundaryError } from "#app/lib/sentry-start";
 import { AdPixel } from "#app/components/AdPixel";
 import { AppShell } from "#app/components/layout/AppShell";
-import { Analytics, safeJson } from "#app/components/layout/Analytics";
+import { Analytics, analyticsInlineScript, safeJson } from "#app/components/layout/Analytics";
 import { NotFoundPage, ServerErrorPage } from "#app/components/layout/ErrorPages";
 import { themeClass, usePendingTheme, useThemeEffects } from "#app/components/layout/ThemeSwitch";
 import { SnackbarHost } from "#app/components/ui/Snackbar";
@@ -62,13 +62,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { flash, clear } = readFlash(request);
   if (clear) headers.append("Set-Cookie", clear);
   const pixelId = new URL(request.url).searchParams.get("pixelId");
+  const env = publicEnv();
   return data(
     {
       user: user ? toPublicUser(user) : null,
       theme: parseTheme(parseCookies(request.headers.get("cookie"))[THEME_KEY]),
       flash,
       pixelId: isValidPixelId(pixelId) ? pixelId : null,
-      env: publicEnv(),
+      env,
+      // Built here, so the snippet's text is not in every page's JavaScript (the browser only needs it in the HTML).
+      analyticsScript: env.POSTHOG_KEY ? analyticsInlineScript(env.POSTHOG_KEY) : null,
     },
     { headers },
   );
@@ -129,7 +132,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         <Links />
         {browserEnv ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `window.__ENV=${safeJson(browserEnv)};` }} /> : null}
-        <Analytics apiKey={root?.env.POSTHOG_KEY} nonce={nonce} />
+        <Analytics script={root?.analyticsScript} nonce={nonce} />
       </head>
       <body className="min-h-screen antialiased">
         {bare ? (

@@ -1,11 +1,14 @@
 /**
- * Sentry, the part every page carries: tiny and without the SDK. The SDK
- * (`sentry.client.ts`) is imported lazily, and only when the server published
- * a DSN (root data `env.SENTRY_DSN`, mirrored into `window.__ENV`). Without a
- * DSN nothing of Sentry is downloaded or initialised.
+ * Sentry helpers for the SDK chunk (`sentry.client.ts`, imported lazily and
+ * only when the server published a DSN: root data `env.SENTRY_DSN`, mirrored
+ * into `window.__ENV`) and the server: sampling, the tunnel, the DSN, the
+ * not-found filter. What every page carries is in sentry-route.ts (re-exported
+ * here); without a DSN nothing of this file is downloaded.
  */
-import { useEffect } from "react";
-import { useLocation, useMatches } from "@remix-run/react";
+import { NOT_FOUND_ROUTE_IDS, NOT_FOUND_TRANSACTION } from "./sentry-route";
+
+// What every page carries (route tracking, the not-found marker) lives in sentry-route.ts.
+export * from "./sentry-route";
 
 /** Same-origin tunnel (app/routes/monitoring.ts): reports survive ad blockers. */
 export const SENTRY_TUNNEL_PATH = "/monitoring";
@@ -19,13 +22,6 @@ export const SENTRY_SAMPLING = {
 
 /** All text masked and all media blocked in replays. */
 export const SENTRY_REPLAY_OPTIONS = { maskAllText: true, blockAllMedia: true } as const;
-
-/** Route ids that render the "not found" page; their transactions are never sent. */
-export const NOT_FOUND_ROUTE_IDS = ["routes/$", "routes/404"] as const;
-/** Name given to every transaction that ended on the not-found page (e.g. a thrown 404). */
-export const NOT_FOUND_TRANSACTION = "routes/404";
-/** Marker on the not-found content, read after render to name the transaction. */
-export const NOT_FOUND_MARKER = "data-not-found";
 
 type TransactionLike = {
   transaction?: string;
@@ -77,40 +73,4 @@ export function parseDsn(dsn: string | null | undefined): ParsedDsn | null {
 /** Where Sentry accepts envelopes for a DSN. */
 export function envelopeEndpoint(dsn: ParsedDsn): string {
   return `${dsn.origin}${dsn.pathPrefix}/api/${dsn.projectId}/envelope/`;
-}
-
-// ── Route tracking: the lazily loaded SDK learns which route each page is ──
-
-export type RouteInfo = { routeId: string; pathname: string; notFound: boolean };
-type Listener = (info: RouteInfo, initial: boolean) => void;
-
-let currentRoute: RouteInfo | null = null;
-let listener: Listener | null = null;
-
-export function transactionNameFor(info: RouteInfo): string {
-  return info.notFound ? NOT_FOUND_TRANSACTION : info.routeId;
-}
-
-/** Called by the SDK module once initialised; receives the current route at once. */
-export function onRouteChange(fn: Listener) {
-  listener = fn;
-  if (currentRoute) fn(currentRoute, true);
-}
-
-function reportRoute(info: RouteInfo) {
-  currentRoute = info;
-  listener?.(info, false);
-}
-
-/** Used once in root's Layout: reports every committed location to Sentry (no-op without Sentry). */
-export function useSentryRouteReporting() {
-  const location = useLocation();
-  const matches = useMatches();
-  const leaf = matches[matches.length - 1]?.id ?? "root";
-  useEffect(() => {
-    const notFound =
-      (NOT_FOUND_ROUTE_IDS as readonly string[]).includes(leaf) || document.querySelector(`[${NOT_FOUND_MARKER}]`) !== null;
-    reportRoute({ routeId: leaf, pathname: location.pathname, notFound });
-    // The location key changes on every navigation, even to the same URL.
-  }, [location.key, location.pathname, leaf]);
 }

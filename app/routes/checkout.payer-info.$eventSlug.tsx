@@ -1,8 +1,7 @@
-import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { formatTime } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { cacheHeadersFrom } from "#app/lib/cache.server";
@@ -14,10 +13,10 @@ import { buttonClasses } from "#app/components/ui/Button";
 import { PayerInfoFields, payerFieldLabel } from "#app/components/checkout/PayerInfoFields";
 import { ErrorSummary } from "#app/components/checkout/ErrorSummary";
 import { MoneyLines } from "#app/components/checkout/MoneyLines";
-import { usePayerForm } from "#app/components/checkout/usePayerForm";
+import { getFormProps, usePayerForm } from "#app/components/checkout/usePayerForm";
 import { payerInfoSchema } from "#app/components/checkout/schema";
 import { checkoutFailure, redirectToCheckout } from "#app/lib/checkout-reply.server";
-import { useIsSubmitting } from "#app/components/account/useAccountForm";
+import { useIsSubmitting } from "#app/components/ui/useIsSubmitting";
 import { Button } from "#app/components/ui/Button";
 import { getUserById } from "#server/accounts/users";
 import { getCheckoutQuestions, startCheckout } from "#server/orders/checkout";
@@ -193,28 +192,28 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function PayerInfoPage() {
   const { holders, customFields } = useLoaderData<typeof loader>();
-  // A new Conform form when the questions change (another number of holders, other custom fields).
+  // A new form state when the questions change (another number of holders, other custom fields).
   return <PayerInfoContent key={`${holders}:${customFields.map((f) => f.id).join(",")}`} />;
 }
 
 /**
  * The page. After a submit with errors, the summary at the top lists them
  * with links to the fields: without JavaScript the answer opens at the top,
- * where it is; with JavaScript it gets the focus (after Conform's own focus
- * on the first field), whether the browser or the server found them.
+ * where it is; with JavaScript it gets the focus, whether the browser or
+ * the server found them.
  */
 function PayerInfoContent() {
   const loaderData = useLoaderData<typeof loader>();
   const { event, date, needsDate, items, problems, priced, subtotal, discount, couponCode, serviceFeeLabel, serviceFee, total, paymentMethod, holdLabel, dropped, referrer, backTo } = loaderData;
   const { payer, customFields, holders, holderLabels } = loaderData;
   const actionData = useActionData<typeof action>();
-  const schema = useMemo(() => payerInfoSchema({ customFields, holders }), [customFields, holders]);
   const [form, fields] = usePayerForm({
     id: "payer-info",
     lastResult: actionData?.result,
-    // One row per holder from the start (Conform lists as many rows as its value has).
+    // One row per holder from the start (the form lists as many rows as its value has).
     defaultValue: { ...payer, attendees: holders ? Array.from({ length: holders }, () => ({ documentType: "dni" })) : undefined },
-    schema,
+    // The browser checks the custom fields with the server's rule; the rest natively (usePayerForm).
+    customFields,
   });
   const submitting = useIsSubmitting();
   const [attempts, setAttempts] = useState(0);
@@ -292,7 +291,7 @@ function PayerInfoContent() {
       {items.length && paymentMethod ? (
         <Form method="post" {...getFormProps(form)} onSubmit={(submitEvent) => {
           form.onSubmit(submitEvent);
-          // The browser found errors (Conform stopped the submit): show and focus the summary.
+          // The browser found errors (usePayerForm stopped the submit): show and focus the summary.
           if (submitEvent.defaultPrevented) setAttempts((n) => n + 1);
         }} className="flex flex-col gap-4">
           <PayerInfoFields fields={fields} customFields={customFields} holderLabels={holderLabels} />

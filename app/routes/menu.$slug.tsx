@@ -1,4 +1,3 @@
-import { getFormProps } from "@conform-to/react";
 import { holdDuration } from "#common/pricing";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -10,10 +9,10 @@ import { startCheckout } from "#server/orders/checkout";
 import { menuCartCookie, readMenuCart } from "#app/lib/menu-cart.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { FormErrors } from "#app/components/account/Notice";
-import { useIsSubmitting } from "#app/components/account/useAccountForm";
+import { useIsSubmitting } from "#app/components/ui/useIsSubmitting";
 import { OrderLines } from "#app/components/checkout/OrderLines";
 import { PayerInfoFields } from "#app/components/checkout/PayerInfoFields";
-import { usePayerForm } from "#app/components/checkout/usePayerForm";
+import { getFormProps, usePayerForm } from "#app/components/checkout/usePayerForm";
 import { payerInfoSchema } from "#app/components/checkout/schema";
 import { checkoutFailure, redirectToCheckout } from "#app/lib/checkout-reply.server";
 import { Button, buttonClasses } from "#app/components/ui/Button";
@@ -22,7 +21,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? 
 
 const CATEGORY_ORDER = ["drink", "food", "combo"] as const;
 const CATEGORY_TITLES = { drink: "Bebidas", food: "Comidas", combo: "Combos" } as const;
-const PAYER_SCHEMA = payerInfoSchema({ customFields: [], holders: 0 });
+// Only the action parses with it: the pure mark lets the browser bundle leave zod out.
+const PAYER_SCHEMA = /* @__PURE__ */ payerInfoSchema({ customFields: [], holders: 0 });
 
 async function loadMenu(request: Request, slug: string) {
   const { ctx, headers } = await getRequestContext(request);
@@ -211,7 +211,7 @@ export default function MenuPage() {
 function MenuPayerForm() {
   const { payer } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [form, fields] = usePayerForm({ id: "menu-payer", lastResult: actionData?.result, defaultValue: payer, schema: PAYER_SCHEMA });
+  const [form, fields] = usePayerForm({ id: "menu-payer", lastResult: actionData?.result, defaultValue: payer });
   const submitting = useIsSubmitting();
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">

@@ -1,6 +1,5 @@
 import { useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useFormAction, useNavigation } from "@remix-run/react";
 import type { z } from "zod";
 
 /**
@@ -28,10 +27,5 @@ export function useAccountForm<Schema extends z.ZodObject>(
   });
 }
 
-/** True while this page's own form is being sent (not the header's theme or logout forms). */
-export function useIsSubmitting(): boolean {
-  const navigation = useNavigation();
-  const action = useFormAction();
-  if (navigation.state === "idle" || navigation.formMethod?.toUpperCase() !== "POST" || !navigation.formAction) return false;
-  return new URL(navigation.formAction, "http://x").pathname === new URL(action, "http://x").pathname;
-}
+// Kept here for the account forms that import it with useAccountForm; it lives apart so pages without Conform can use it.
+export { useIsSubmitting } from "#app/components/ui/useIsSubmitting";

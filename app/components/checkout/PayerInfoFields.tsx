@@ -1,12 +1,12 @@
-import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import type { CheckoutCustomField } from "#common/checkout";
-import { DOCUMENT_TYPES } from "#common/validation";
+import { DOCUMENT_TYPES } from "#common/fields";
 import { DateField } from "#app/components/ui/DateInput";
 import { Field } from "#app/components/ui/Field";
 import { SelectField } from "#app/components/ui/Select";
+import { getInputProps, getSelectProps, type PayerFieldMeta } from "./usePayerForm";
 
-// Conform's metadata for the payer-info schema, whatever the event asks.
-type Meta = FieldMetadata<any, any, string[]> & { getFieldList(): Meta[]; getFieldset(): Record<string, Meta> };
+// usePayerForm's fields for the payer-info form, whatever the event asks.
+type Meta = PayerFieldMeta;
 type Fields = Record<string, Meta>;
 
 /** The payer's inputs' labels: the form and its error summary say the same. */
@@ -48,7 +48,7 @@ function DocumentTypeSelect({ meta, label = "Tipo de documento" }: { meta: Meta;
 /**
  * The payer-info form's inputs: payer, holders (one per ticket when the event
  * asks), the event's custom fields and the coupon. Plain inputs named as
- * Conform expects, so the form posts the same with or without JavaScript.
+ * the action's Conform parser expects, so the form posts the same with or without JavaScript.
  */
 export function PayerInfoFields({ fields: conformFields, customFields, holderLabels }: { fields: object; customFields: CheckoutCustomField[]; holderLabels: string[] }) {
   const fields = conformFields as Fields;

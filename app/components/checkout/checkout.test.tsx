@@ -1,4 +1,4 @@
-import { useForm } from "@conform-to/react";
+import { getZodConstraint } from "@conform-to/zod/v4";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { CheckoutCustomField } from "#common/checkout";
@@ -6,18 +6,30 @@ import { ErrorSummary } from "./ErrorSummary";
 import { MoneyLines } from "./MoneyLines";
 import { PayerInfoFields, payerFieldLabel } from "./PayerInfoFields";
 import { formFieldName, payerInfoSchema } from "./schema";
+import { errorsFromResult, getFormProps, PAYER_REQUIRED_FIELDS, payerFieldError, usePayerForm, valueAt, type CheckedControl, type PayerFormResult } from "./usePayerForm";
 
 const FIELDS: CheckoutCustomField[] = [
   { id: "f-talle", label: "Talle", kind: "select", options: ["S", "M"], required: true },
   { id: "f-nacimiento", label: "Nacimiento", kind: "date", options: [], required: false },
 ];
 
-function Form({ holders }: { holders: number }) {
-  const [, fields] = useForm<Record<string, unknown>>({
+function Form({ holders, lastResult }: { holders: number; lastResult?: PayerFormResult }) {
+  const [form, fields] = usePayerForm({
     id: "payer-info",
-    defaultValue: { firstName: "Ana", documentType: "dni", attendees: Array.from({ length: holders }, () => ({ documentType: "dni" })) } as never,
+    lastResult,
+    defaultValue: { firstName: "Ana", documentType: "dni", attendees: holders ? Array.from({ length: holders }, () => ({ documentType: "dni" })) : undefined },
+    customFields: FIELDS,
   });
-  return <PayerInfoFields fields={fields} customFields={FIELDS} holderLabels={Array.from({ length: holders }, () => "General")} />;
+  return (
+    <form {...getFormProps(form)}>
+      <PayerInfoFields fields={fields} customFields={FIELDS} holderLabels={Array.from({ length: holders }, () => "General")} />
+    </form>
+  );
+}
+
+/** An input as the browser's constraint validation sees it. */
+function control(name: string, value: string, validity: Partial<CheckedControl["validity"]> = {}, type = "text"): CheckedControl {
+  return { name, type, value, validity: { valueMissing: false, typeMismatch: false, ...validity } };
 }
 
 describe("PayerInfoFields", () => {
@@ -41,6 +53,64 @@ describe("PayerInfoFields", () => {
   it("asks no holders when the event does not", () => {
     const html = renderToString(<Form holders={0} />);
     expect(html).not.toContain("attendees[");
+  });
+
+  it("marks what is required natively and never lets the browser's own bubbles replace the Spanish messages", () => {
+    const html = renderToString(<Form holders={1} />);
+    expect(html).toMatch(/<form[^>]*novalidate=""/);
+    expect(html).toMatch(/<input[^>]*name="firstName"[^>]*required=""/);
+    expect(html).toMatch(/<input[^>]*name="attendees\[0\].documentNumber"[^>]*required=""/);
+    expect(html).toMatch(/<input[^>]*type="email"[^>]*name="attendees\[0\].email"|<input[^>]*name="attendees\[0\].email"[^>]*type="email"/);
+    expect(html).not.toMatch(/<input[^>]*name="attendees\[0\].email"[^>]*required=""/);
+    expect(html).not.toMatch(/<input[^>]*name="couponCode"[^>]*required=""/);
+    expect(html).toMatch(/<select[^>]*name="customFields.f-talle"[^>]*required=""/);
+  });
+
+  it("shows the server's answer: its messages next to the fields and what was typed", () => {
+    const lastResult: PayerFormResult = {
+      status: "error",
+      initialValue: { firstName: "Valen", email: "valen@", attendees: [{ firstName: "Beto", documentType: "dni" }] },
+      error: { email: ["Este campo debe ser un email válido"], "attendees[0].lastName": ["Este campo es requerido"], "": ["Se agotó General."] },
+    };
+    const html = renderToString(<Form holders={1} lastResult={lastResult} />);
+    expect(html).toContain('value="Valen"');
+    expect(html).toContain('value="Beto"');
+    expect(html).toMatch(/id="payer-info-email-error"[^>]*>Este campo debe ser un email válido</);
+    expect(html).toMatch(/id="payer-info-attendees\[0\].lastName-error"[^>]*>Este campo es requerido</);
+    expect(html).toMatch(/<input[^>]*name="email"[^>]*aria-invalid="true"/);
+  });
+});
+
+describe("the payer form's check in the browser", () => {
+  it("says the spec's words for what the inputs' native constraints find", () => {
+    expect(payerFieldError(control("firstName", "", { valueMissing: true }), [])).toBe("Este campo es requerido");
+    expect(payerFieldError(control("email", "valen@", { typeMismatch: true }, "email"), [])).toBe("Este campo debe ser un email válido");
+    expect(payerFieldError(control("documentNumber", "12"), [])).toBeNull();
+  });
+
+  it("checks custom fields with the server's own rule", () => {
+    expect(payerFieldError(control("customFields.f-talle", ""), FIELDS)).toBe("Este campo es requerido");
+    expect(payerFieldError(control("customFields.f-talle", "XL"), FIELDS)).toBe("Elegí una de las opciones");
+    expect(payerFieldError(control("customFields.f-nacimiento", ""), FIELDS)).toBeNull();
+    expect(payerFieldError(control("customFields.f-nacimiento", "1990-02-30"), FIELDS)).toBe("Ingresá una fecha válida");
+  });
+
+  it("requires natively exactly what the schema requires", () => {
+    const constraint = getZodConstraint(payerInfoSchema({ customFields: [], holders: 1 }));
+    const required = Object.entries(constraint)
+      .filter(([name, c]) => c.required && !c.multiple && name !== "attendees[]")
+      .map(([name]) => name)
+      .sort();
+    expect([...PAYER_REQUIRED_FIELDS].sort()).toEqual(required);
+  });
+
+  it("reads the action's answer and nested values by input name", () => {
+    expect(errorsFromResult({ error: { email: ["x"], phoneNumber: null, "": [] } })).toEqual({ email: ["x"] });
+    expect(errorsFromResult(undefined)).toEqual({});
+    const value = { attendees: [{}, { email: "b@x.com" }], customFields: { "f-1": "M" } };
+    expect(valueAt(value, "attendees[1].email")).toBe("b@x.com");
+    expect(valueAt(value, "customFields.f-1")).toBe("M");
+    expect(valueAt(value, "attendees[2].email")).toBeUndefined();
   });
 });
 

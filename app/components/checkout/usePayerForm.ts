@@ -1,19 +1,217 @@
-import { useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import type { z } from "zod";
+import { useRef, useState, type FormEvent, type SyntheticEvent } from "react";
+import { customFieldError, type CheckoutCustomField } from "#common/checkout";
+import { MESSAGES } from "#common/fields";
 
 /**
- * The payer form's Conform setup, shared by the tickets' and the menu's
- * checkout: validated on blur and again on input once touched, with the
- * server's answer (`lastResult`) when the browser had no JavaScript.
+ * The payer form's state in the browser, without Conform or zod (see
+ * docs/decisions/122-el-formulario-del-comprador-sin-zod-en-el-navegador.md):
+ * the browser checks what the inputs' native constraints say (required, a
+ * well-formed email) and the event's custom fields with the same rule as the
+ * server (`customFieldError`), in the spec's words; everything else is the
+ * server's to say. The action still parses with Conform + zod and answers with
+ * `submission.reply()`, which this hook reads: its errors go next to the
+ * fields and what was typed is shown again, with or without JavaScript.
+ * Validated on blur, then again on input once a field was touched, and all
+ * at once on submit (an error stops the submit).
  */
-export function usePayerForm(options: { id: string; lastResult: SubmissionResult<string[]> | undefined; defaultValue: Record<string, unknown>; schema: z.ZodType<Record<string, unknown>> }) {
-  return useForm<Record<string, unknown>>({
-    id: options.id,
-    lastResult: options.lastResult,
-    defaultValue: options.defaultValue as never,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: options.schema }),
-  });
+
+/** What the action answers (Conform's `submission.reply()`), read without Conform. */
+export interface PayerFormResult {
+  status?: "success" | "error";
+  initialValue?: Record<string, unknown> | null;
+  error?: Record<string, string[] | null> | null;
+}
+
+/** One input's state: the names, ids and attributes PayerInfoFields puts on it. */
+export interface PayerFieldMeta {
+  id: string;
+  name: string;
+  errorId: string;
+  key: string;
+  initialValue: unknown;
+  errors: string[] | undefined;
+  required: boolean;
+  /** The rows of a list (`attendees`), one per value. */
+  getFieldList(): PayerFieldMeta[];
+  /** The fields of a group (`attendees[0]`, `customFields`), by name. */
+  getFieldset(): Record<string, PayerFieldMeta>;
+}
+
+/**
+ * Inputs the payer-info schema (`payerInfoSchema`) requires, holders' rows
+ * as `attendees[]`; custom fields say it themselves. A test keeps this list
+ * equal to what zod requires.
+ */
+export const PAYER_REQUIRED_FIELDS = [
+  "firstName",
+  "lastName",
+  "email",
+  "documentType",
+  "documentNumber",
+  "phoneNumber",
+  "attendees[].firstName",
+  "attendees[].lastName",
+  "attendees[].documentType",
+  "attendees[].documentNumber",
+] as const;
+
+const REQUIRED = new Set<string>(PAYER_REQUIRED_FIELDS);
+
+/** The part of an input the check reads (an HTMLInputElement or HTMLSelectElement). */
+export interface CheckedControl {
+  name: string;
+  type: string;
+  value: string;
+  validity: Pick<ValidityState, "valueMissing" | "typeMismatch">;
+}
+
+/** The message for one input, or null: custom fields by their rule, the rest by their native constraints. */
+export function payerFieldError(control: CheckedControl, customFields: CheckoutCustomField[]): string | null {
+  if (control.name.startsWith("customFields.")) {
+    const field = customFields.find((f) => `customFields.${f.id}` === control.name);
+    return field ? customFieldError(field, control.value) : null;
+  }
+  if (control.validity.valueMissing) return MESSAGES.required;
+  if (control.validity.typeMismatch && control.type === "email") return MESSAGES.email;
+  return null;
+}
+
+/** The field errors of the action's answer, by input name ("" holds what is about the whole form). */
+export function errorsFromResult(result: PayerFormResult | null | undefined): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const [name, messages] of Object.entries(result?.error ?? {})) if (messages?.length) errors[name] = messages;
+  return errors;
+}
+
+/** The value at an input's name in a nested value: "attendees[1].email", "customFields.f-1". */
+export function valueAt(value: unknown, name: string): unknown {
+  let current = value;
+  for (const [, key, index] of name.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<string, unknown>)[index ?? key];
+  }
+  return current;
+}
+
+type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+function isControl(target: EventTarget | null): target is Control {
+  return target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement;
+}
+
+export function usePayerForm(options: { id: string; lastResult: PayerFormResult | null | undefined; defaultValue: Record<string, unknown>; customFields?: CheckoutCustomField[] }) {
+  const { id, lastResult, defaultValue, customFields = [] } = options;
+  // A new answer from the action replaces the errors (and, without JavaScript, the values shown).
+  const [state, setState] = useState(() => ({ result: lastResult, errors: errorsFromResult(lastResult) }));
+  if (state.result !== lastResult) setState({ result: lastResult, errors: errorsFromResult(lastResult) });
+  const errors = state.result === lastResult ? state.errors : errorsFromResult(lastResult);
+  const touched = useRef(new Set<string>());
+  const initial = lastResult?.initialValue ?? defaultValue;
+
+  const setFieldErrors = (changes: Record<string, string | null>) =>
+    setState((current) => {
+      const next = { ...current.errors };
+      for (const [name, message] of Object.entries(changes)) {
+        if (message) next[name] = [message];
+        else delete next[name];
+      }
+      return { ...current, errors: next };
+    });
+
+  const check = (control: Control) => payerFieldError(control, customFields);
+
+  function field(name: string): PayerFieldMeta {
+    const fieldId = `${id}-${name}`;
+    const rule = name.replace(/\[\d+\]/g, "[]");
+    return {
+      id: fieldId,
+      name,
+      errorId: `${fieldId}-error`,
+      key: name,
+      initialValue: valueAt(initial, name),
+      errors: errors[name],
+      required: REQUIRED.has(rule) || customFields.some((f) => f.required && `customFields.${f.id}` === name),
+      getFieldList: () => {
+        // As many rows as the form started with, even when the answer left some out.
+        const count = Math.max(...[initial, defaultValue].map((value) => (Array.isArray(valueAt(value, name)) ? (valueAt(value, name) as unknown[]).length : 0)));
+        return Array.from({ length: count }, (_, i) => field(`${name}[${i}]`));
+      },
+      getFieldset: () => new Proxy({} as Record<string, PayerFieldMeta>, { get: (_, key) => field(`${name}.${String(key)}`) }),
+    };
+  }
+
+  const fields = new Proxy({} as Record<string, PayerFieldMeta>, { get: (_, key) => field(String(key)) });
+  const formErrors = errors[""];
+  const form = {
+    id,
+    name: "",
+    errorId: `${id}-form-error`,
+    errors: formErrors,
+    allErrors: errors,
+    noValidate: true,
+    /** On submit: every input checked; an error stops the submit (`event.defaultPrevented`). */
+    onSubmit(event: FormEvent<HTMLFormElement>) {
+      const changes: Record<string, string | null> = {};
+      for (const element of Array.from(event.currentTarget.elements)) {
+        if (!isControl(element) || !element.name || element.disabled || element.type === "submit") continue;
+        touched.current.add(element.name);
+        changes[element.name] = check(element);
+      }
+      if (Object.values(changes).some(Boolean)) event.preventDefault();
+      setState((current) => {
+        const next: Record<string, string[]> = {};
+        for (const [name, message] of Object.entries(changes)) if (message) next[name] = [message];
+        // What is about the whole form (tickets that ran out) stays until the server answers again.
+        if (current.errors[""]) next[""] = current.errors[""];
+        return { ...current, errors: next };
+      });
+    },
+    onBlur(event: SyntheticEvent<HTMLFormElement>) {
+      const control = event.target;
+      if (!isControl(control) || !control.name) return;
+      touched.current.add(control.name);
+      setFieldErrors({ [control.name]: check(control) });
+    },
+    onInput(event: SyntheticEvent<HTMLFormElement>) {
+      const control = event.target;
+      if (!isControl(control) || !control.name || !touched.current.has(control.name)) return;
+      setFieldErrors({ [control.name]: check(control) });
+    },
+  };
+  return [form, fields] as const;
+}
+
+export type PayerForm = ReturnType<typeof usePayerForm>[0];
+
+/** The form element's props: never the browser's own bubbles (the server's messages, in Spanish, even without JavaScript). */
+export function getFormProps(form: PayerForm) {
+  return {
+    id: form.id,
+    noValidate: true,
+    onSubmit: form.onSubmit,
+    onBlur: form.onBlur,
+    onInput: form.onInput,
+    "aria-describedby": form.errors?.length ? form.errorId : undefined,
+  };
+}
+
+/** An input's props (the shape Conform's helper of the same name gives, so Field takes either). */
+export function getInputProps(meta: Pick<PayerFieldMeta, "id" | "name" | "initialValue" | "required">, options: { type: "text" | "email" | "tel" | "date" | "number" }) {
+  return {
+    id: meta.id,
+    name: meta.name,
+    type: options.type,
+    required: meta.required || undefined,
+    defaultValue: typeof meta.initialValue === "string" ? meta.initialValue : undefined,
+  };
+}
+
+/** A select's props. */
+export function getSelectProps(meta: Pick<PayerFieldMeta, "id" | "name" | "initialValue" | "required">) {
+  return {
+    id: meta.id,
+    name: meta.name,
+    required: meta.required || undefined,
+    defaultValue: meta.initialValue == null ? undefined : String(meta.initialValue),
+  };
 }

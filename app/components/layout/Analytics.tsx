@@ -35,7 +35,8 @@ export function safeJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
-export function Analytics({ apiKey, nonce }: { apiKey: string | null | undefined; nonce?: string }) {
-  if (!apiKey) return null;
-  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: analyticsInlineScript(apiKey) }} />;
+/** The snippet root's loader built with `analyticsInlineScript` (none without POSTHOG_KEY). */
+export function Analytics({ script, nonce }: { script: string | null | undefined; nonce?: string }) {
+  if (!script) return null;
+  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: script }} />;
 }

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { NOT_FOUND_MARKER } from "#app/lib/sentry";
+import { NOT_FOUND_MARKER } from "#app/lib/sentry-route";
 import { SNACKBAR_MESSAGES } from "#app/components/ui/Snackbar";
 import { PATHS } from "./navigation";
 

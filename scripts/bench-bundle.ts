@@ -1,0 +1,53 @@
+// JavaScript each buyer page downloads (gzip) and in how many script
+// requests, from the production build's Remix manifest: the shell every page
+// shares (entry + root) and, per route, the chunks it adds on top. Exits 1
+// when a page is over the budget (scripts/bundle-budget.ts), carries
+// back-office code or is missing. Run `npm run build` first; CI runs it
+// right after the build.
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { checkBuyerBudget, kb, measureBuyerPages, type RemixManifestLike } from "./bundle-budget";
+
+const client = "build/client";
+const assets = path.join(client, "assets");
+if (!fs.existsSync(assets)) {
+  console.error("No hay build: corré `npm run build` primero.");
+  process.exit(1);
+}
+const manifestFile = fs.readdirSync(assets).find((f) => f.startsWith("manifest-"));
+if (!manifestFile) {
+  console.error("El build no tiene manifiesto de Remix (build/client/assets/manifest-*.js).");
+  process.exit(1);
+}
+const manifest = JSON.parse(
+  fs
+    .readFileSync(path.join(assets, manifestFile), "utf8")
+    .replace(/^window.__remixManifest=/, "")
+    .replace(/;\s*$/, ""),
+) as RemixManifestLike;
+const gzipBytes = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(client, file))).length;
+
+const report = measureBuyerPages(manifest, gzipBytes);
+const verdict = checkBuyerBudget(report);
+
+console.log(`JavaScript de las páginas de compra (gzip), build de producción; presupuesto: ${kb(verdict.budgetBytes)} por página\n`);
+console.log(`shell compartido (entry + root): ${kb(report.shell.bytes)} en ${report.shell.files.length} scripts\n`);
+console.log(`${"página".padEnd(38)} ${"propio".padStart(9)} ${"total".padStart(9)} ${"scripts".padStart(8)}  chunks propios más grandes`);
+for (const page of report.pages) {
+  const biggest = page.own
+    .slice(0, 3)
+    .map((c) => `${path.basename(c.file).replace(/-[\w-]{8}\.js$/, "")} ${kb(c.bytes)}`)
+    .join(", ");
+  const mark = page.totalBytes > verdict.budgetBytes ? " ✗" : "";
+  console.log(`${page.url.padEnd(38)} ${kb(page.ownBytes).padStart(9)} ${kb(page.totalBytes).padStart(9)} ${String(page.requests).padStart(8)}  ${biggest}${mark}`);
+}
+
+if (verdict.overBudget.length) {
+  console.error(`\nPáginas de compra por encima de ${kb(verdict.budgetBytes)}:`);
+  for (const page of verdict.overBudget) console.error(`  ${page.url}: ${kb(page.totalBytes)} (${kb(page.totalBytes - verdict.budgetBytes)} de más)`);
+}
+if (verdict.backOffice.length) console.error(`\nCódigo del back office en páginas de compra:\n${verdict.backOffice.map((l) => `  ${l}`).join("\n")}`);
+if (verdict.missing.length) console.error(`\nRutas de compra que el build no tiene (¿cambió el nombre? actualizá scripts/bundle-budget.ts):\n${verdict.missing.map((l) => `  ${l}`).join("\n")}`);
+if (!verdict.ok) process.exit(1);
+console.log(`\nTodas las páginas de compra dentro del presupuesto.`);

@@ -1,0 +1,112 @@
+/**
+ * The buyer pages' JavaScript budget (issue 12), as pure functions over the
+ * Remix manifest of a production build: what each page downloads before it
+ * is interactive (the shell every page shares, entry + root, plus the route
+ * and its static imports), how many script requests that is, and whether a
+ * page is over budget or carries back-office code. `scripts/bench-bundle.ts`
+ * reads the build and prints it; CI fails when `checkBuyerBudget` does.
+ * Lazily imported chunks (Sentry's SDK, loaded only with a DSN) are not in a
+ * route's manifest imports, so they are not counted.
+ */
+
+/** Every buyer page: at most this much gzip JavaScript (100 kB, kB = 1024 bytes as the bench prints). */
+export const BUYER_BUDGET_BYTES = 100 * 1024;
+
+export const BUYER_ROUTES: ReadonlyArray<readonly [url: string, routeId: string]> = [
+  ["/", "routes/_index"],
+  ["/eventos/{slug}", "routes/eventos.$slug"],
+  ["/checkout/payer-info/{eventSlug}", "routes/checkout.payer-info.$eventSlug"],
+  ["/checkout/{billingId}", "routes/checkout.$billingId"],
+  ["/checkout/bank-transfer/{billingId}", "routes/checkout.bank-transfer.$billingId"],
+  ["/checkout/status/{status}", "routes/checkout.status.$status"],
+  ["/tickets/{billingId}", "routes/tickets.$billingId"],
+  ["/cuenta/mis-tickets", "routes/cuenta.mis-tickets"],
+  ["/cuenta/devoluciones", "routes/cuenta.devoluciones"],
+  ["/canjear/{couponId}", "routes/canjear.$couponId"],
+];
+
+/** The part of Remix's browser manifest (`build/client/assets/manifest-*.js`) this reads. */
+export interface RemixManifestLike {
+  entry: { module: string; imports?: string[] };
+  routes: Record<string, { module: string; imports?: string[] } | undefined>;
+}
+
+export interface ChunkWeight {
+  file: string;
+  bytes: number;
+}
+
+export interface PageWeight {
+  url: string;
+  routeId: string;
+  /** The route's chunks that are not in the shell, heaviest first. */
+  own: ChunkWeight[];
+  ownBytes: number;
+  totalBytes: number;
+  /** Script files the page loads (shell + route), one request each. */
+  requests: number;
+  /** Back-office chunks among the page's scripts (must be none). */
+  backOffice: string[];
+}
+
+export interface BuyerBundleReport {
+  shell: { files: string[]; bytes: number };
+  pages: PageWeight[];
+  /** Buyer routes the manifest does not have (renamed or removed: the budget would no longer see them). */
+  missing: string[];
+}
+
+const BACK_OFFICE = /backoffice/i;
+
+/** Weighs every buyer page; `gzipBytes` gives a manifest file's gzip size. */
+export function measureBuyerPages(manifest: RemixManifestLike, gzipBytes: (file: string) => number, routes = BUYER_ROUTES): BuyerBundleReport {
+  const root = manifest.routes.root;
+  const shellFiles = [...new Set([manifest.entry.module, ...(manifest.entry.imports ?? []), ...(root ? [root.module, ...(root.imports ?? [])] : [])])];
+  const shellBytes = shellFiles.reduce((sum, file) => sum + gzipBytes(file), 0);
+  const shell = new Set(shellFiles);
+  const pages: PageWeight[] = [];
+  const missing: string[] = [];
+  for (const [url, routeId] of routes) {
+    const route = manifest.routes[routeId];
+    if (!route) {
+      missing.push(`${url} (${routeId})`);
+      continue;
+    }
+    const routeFiles = [...new Set([route.module, ...(route.imports ?? [])])];
+    const own = routeFiles
+      .filter((file) => !shell.has(file))
+      .map((file) => ({ file, bytes: gzipBytes(file) }))
+      .sort((a, b) => b.bytes - a.bytes);
+    const ownBytes = own.reduce((sum, chunk) => sum + chunk.bytes, 0);
+    const all = new Set([...shellFiles, ...routeFiles]);
+    pages.push({
+      url,
+      routeId,
+      own,
+      ownBytes,
+      totalBytes: shellBytes + ownBytes,
+      requests: all.size,
+      backOffice: [...all].filter((file) => BACK_OFFICE.test(file)),
+    });
+  }
+  return { shell: { files: shellFiles, bytes: shellBytes }, pages, missing };
+}
+
+export interface BudgetVerdict {
+  ok: boolean;
+  budgetBytes: number;
+  /** Pages over the budget, heaviest first. */
+  overBudget: PageWeight[];
+  /** "url: chunk" for every back-office chunk on a buyer page. */
+  backOffice: string[];
+  missing: string[];
+}
+
+/** Fails when a buyer page is over budget, carries back-office code or is missing from the build. */
+export function checkBuyerBudget(report: BuyerBundleReport, budgetBytes = BUYER_BUDGET_BYTES): BudgetVerdict {
+  const overBudget = report.pages.filter((page) => page.totalBytes > budgetBytes).sort((a, b) => b.totalBytes - a.totalBytes);
+  const backOffice = report.pages.flatMap((page) => page.backOffice.map((file) => `${page.url}: ${file}`));
+  return { ok: !overBudget.length && !backOffice.length && !report.missing.length, budgetBytes, overBudget, backOffice, missing: report.missing };
+}
+
+export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
