@@ -55,8 +55,8 @@ const SHELL_MODULES = [
  * and badges with the home): one chunk instead of six of under 1 kB.
  */
 const ORDER_SUMMARY_MODULES = [
-  /\/common\/(pricing|images)\.ts$/,
-  /\/app\/components\/events\/(Notices|EventImage)\.tsx$/,
+  /\/common\/pricing\.ts$/,
+  /\/app\/components\/events\/Notices\.tsx$/,
   /\/app\/components\/checkout\/(MoneyLines|OrderLines)\.tsx$/,
   /\/app\/components\/ui\/Badge\.tsx$/,
 ];

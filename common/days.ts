@@ -11,19 +11,7 @@ export const DATE_PICKER_MIN = "1900-01-01";
 export const DATE_PICKER_MAX = "2099-12-31";
 export const DATE_RANGE_MESSAGE = "Elegí una fecha entre el 01/01/1900 y el 31/12/2099";
 
-/** What the controls show while empty, and the format their help names. */
-export const DATE_INPUT_PLACEHOLDER = "dd/mm/aaaa";
-export const DATE_TIME_INPUT_PLACEHOLDER = "dd/mm/aaaa hh:mm";
-/** `title` of the controls (browsers add it to the pattern's message; screen readers read it). */
-export const DATE_INPUT_TITLE = "Escribí día, mes y año: dd/mm/aaaa (por ejemplo 20/12/2026)";
-export const DATE_TIME_INPUT_TITLE = "Escribí día, mes, año y hora: dd/mm/aaaa hh:mm (por ejemplo 20/12/2026 21:30)";
-
-// The `pattern`s take every shape the parsers take (and ISO, which a test or an old link may send); the server has
-// the last word. Written for the browsers' `v` flag: `/` and `-` escaped inside classes.
-const DAY_SHAPE = String.raw`\d{1,4}[\/.\- ]?\d{1,2}[\/.\- ]?\d{1,4}`;
-const TIME_SHAPE = String.raw`\d{1,2}(?:[:.h]?\d{2})?(?::\d{2}(?:\.\d{1,3})?)?(?: ?[hH][sS]?\.?)?`;
-export const DATE_INPUT_PATTERN = String.raw`\s*${DAY_SHAPE}\s*`;
-export const DATE_TIME_INPUT_PATTERN = String.raw`\s*${DAY_SHAPE}(?:\s*,\s*|\s+|T)?${TIME_SHAPE}\s*`;
+export { DATE_INPUT_PLACEHOLDER, DATE_TIME_INPUT_PLACEHOLDER, DATE_INPUT_TITLE, DATE_TIME_INPUT_TITLE, DATE_INPUT_PATTERN, DATE_TIME_INPUT_PATTERN } from "./day-input";
 
 const ISO_DAY = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
 const SPANISH_DAY = /^(\d{1,2})\s*[/.\- ]\s*(\d{1,2})\s*[/.\- ]\s*(\d{4})$/;

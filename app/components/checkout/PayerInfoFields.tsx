@@ -1,6 +1,6 @@
 import type { CheckoutCustomField } from "#common/checkout";
 import { DOCUMENT_TYPES } from "#common/fields";
-import { DateField } from "#app/components/ui/DateInput";
+import { DATE_HINTS, dateInputAttributes } from "#app/components/ui/dateInputAttributes";
 import { Field } from "#app/components/ui/Field";
 import { SelectField } from "#app/components/ui/Select";
 import { getInputProps, getSelectProps, type PayerFieldMeta } from "./usePayerForm";
@@ -127,7 +127,8 @@ export function PayerInfoFields({ fields: conformFields, customFields, holderLab
               );
             }
             if (field.kind === "date") {
-              return <DateField key={field.id} kind="date" label={label} inputProps={getInputProps(meta, { type: "text" })} errors={meta.errors} />;
+              // Drawn like DateField, without its parsers: what the payer typed is shown as typed (budget: decision 124).
+              return <Field key={field.id} label={label} help={DATE_HINTS.date} inputProps={{ ...getInputProps(meta, { type: "text" }), ...dateInputAttributes("date") }} errors={meta.errors} />;
             }
             return (
               <Field

@@ -6,7 +6,7 @@ import { ErrorSummary } from "./ErrorSummary";
 import { MoneyLines } from "./MoneyLines";
 import { PayerInfoFields, payerFieldLabel } from "./PayerInfoFields";
 import { formFieldName, payerInfoSchema } from "./schema";
-import { errorsFromResult, getFormProps, PAYER_REQUIRED_FIELDS, payerFieldError, usePayerForm, valueAt, type CheckedControl, type PayerFormResult } from "./usePayerForm";
+import { errorsFromResult, getFormProps, loadCustomFieldRule, PAYER_REQUIRED_FIELDS, payerFieldError, usePayerForm, valueAt, type CheckedControl, type PayerFormResult } from "./usePayerForm";
 
 const FIELDS: CheckoutCustomField[] = [
   { id: "f-talle", label: "Talle", kind: "select", options: ["S", "M"], required: true },
@@ -88,7 +88,9 @@ describe("the payer form's check in the browser", () => {
     expect(payerFieldError(control("documentNumber", "12"), [])).toBeNull();
   });
 
-  it("checks custom fields with the server's own rule", () => {
+  it("checks custom fields with the server's own rule, once it is loaded after first paint", async () => {
+    expect(payerFieldError(control("customFields.f-talle", "", { valueMissing: true }), FIELDS)).toBe("Este campo es requerido");
+    await loadCustomFieldRule();
     expect(payerFieldError(control("customFields.f-talle", ""), FIELDS)).toBe("Este campo es requerido");
     expect(payerFieldError(control("customFields.f-talle", "XL"), FIELDS)).toBe("Elegí una de las opciones");
     expect(payerFieldError(control("customFields.f-nacimiento", ""), FIELDS)).toBeNull();

@@ -1,5 +1,5 @@
-import { useRef, useState, type FormEvent, type SyntheticEvent } from "react";
-import { customFieldError, type CheckoutCustomField } from "#common/checkout";
+import { useEffect, useRef, useState, type FormEvent, type SyntheticEvent } from "react";
+import type { CheckoutCustomField, customFieldError } from "#common/checkout";
 import { MESSAGES } from "#common/fields";
 
 /**
@@ -66,10 +66,22 @@ export interface CheckedControl {
 }
 
 /** The message for one input, or null: custom fields by their rule, the rest by their native constraints. */
+/**
+ * The custom fields' rule (common/checkout, with the date parsing) is loaded
+ * after the page is up, and only by forms that ask such questions: it would
+ * cost every payer page its weight before first paint (budget: 100 kB). Until
+ * it arrives, only the native constraints are checked; the server checks all.
+ */
+let customFieldRule: typeof customFieldError | null = null;
+export async function loadCustomFieldRule(): Promise<void> {
+  customFieldRule ??= (await import("#common/checkout")).customFieldError;
+}
+
 export function payerFieldError(control: CheckedControl, customFields: CheckoutCustomField[]): string | null {
   if (control.name.startsWith("customFields.")) {
     const field = customFields.find((f) => `customFields.${f.id}` === control.name);
-    return field ? customFieldError(field, control.value) : null;
+    if (field && customFieldRule) return customFieldRule(field, control.value);
+    return field && control.validity.valueMissing ? MESSAGES.required : null;
   }
   if (control.validity.valueMissing) return MESSAGES.required;
   if (control.validity.typeMismatch && control.type === "email") return MESSAGES.email;
@@ -106,6 +118,10 @@ export function usePayerForm(options: { id: string; lastResult: PayerFormResult 
   if (state.result !== lastResult) setState({ result: lastResult, errors: errorsFromResult(lastResult) });
   const errors = state.result === lastResult ? state.errors : errorsFromResult(lastResult);
   const touched = useRef(new Set<string>());
+  const asksQuestions = customFields.length > 0;
+  useEffect(() => {
+    if (asksQuestions) void loadCustomFieldRule();
+  }, [asksQuestions]);
   const initial = lastResult?.initialValue ?? defaultValue;
 
   const setFieldErrors = (changes: Record<string, string | null>) =>

@@ -1,15 +1,9 @@
 import type { InputHTMLAttributes, ReactNode } from "react";
-import {
-  DATE_INPUT_PATTERN,
-  DATE_INPUT_PLACEHOLDER,
-  DATE_INPUT_TITLE,
-  DATE_TIME_INPUT_PATTERN,
-  DATE_TIME_INPUT_PLACEHOLDER,
-  DATE_TIME_INPUT_TITLE,
-  toDateInput,
-  toDateTimeInput,
-} from "#common/days";
+import { toDateInput, toDateTimeInput } from "#common/days";
 import { Field } from "./Field";
+import { DATE_HINTS, dateInputAttributes, type DateKind } from "./dateInputAttributes";
+
+export { DATE_HINTS, dateInputAttributes, type DateKind };
 
 /**
  * Our date and date-time controls (docs/decisions/122): text inputs where a
@@ -19,28 +13,6 @@ import { Field } from "./Field";
  * JavaScript they are plain inputs; the server reads them (and ISO, for
  * integrators) with `common/days.ts` and `parseDateTime`.
  */
-export type DateKind = "date" | "datetime";
-
-/** The format help that goes before a field's own help. */
-export const DATE_HINTS: Record<DateKind, string> = {
-  date: "Día, mes y año: por ejemplo 20/12/2026 (o solo los números, 20122026).",
-  datetime: "Día, mes, año y hora de Buenos Aires: por ejemplo 20/12/2026 21:30 (o solo los números, 201220262130).",
-};
-
-/** Attributes of the control's input: a numeric keypad, the placeholder, and the pattern with a Spanish title. */
-export function dateInputAttributes(kind: DateKind) {
-  return {
-    type: "text",
-    inputMode: "numeric",
-    autoComplete: "off",
-    spellCheck: false,
-    placeholder: kind === "date" ? DATE_INPUT_PLACEHOLDER : DATE_TIME_INPUT_PLACEHOLDER,
-    pattern: kind === "date" ? DATE_INPUT_PATTERN : DATE_TIME_INPUT_PATTERN,
-    title: kind === "date" ? DATE_INPUT_TITLE : DATE_TIME_INPUT_TITLE,
-    maxLength: kind === "date" ? 20 : 32,
-  } satisfies InputHTMLAttributes<HTMLInputElement>;
-}
-
 /** A saved value (ISO, or a Date) as the control shows it; what the person typed stays as typed. */
 export function dateInputValue(kind: DateKind, value: Date | string | null | undefined): string {
   return kind === "date" ? toDateInput(value) : toDateTimeInput(value);
