@@ -27,8 +27,8 @@ describe("root loader", () => {
     expect((await rootData("/", "theme=%3Cx%3E")).theme).toBe("dark");
   });
 
-  it("keeps its keys for everyone else (user, theme, flash, pixelId, env)", async () => {
-    expect(Object.keys(await rootData("/")).sort()).toEqual(["env", "flash", "pixelId", "theme", "user"]);
+  it("keeps its keys for everyone else (user, theme, flash, pixelId, env, the analytics snippet)", async () => {
+    expect(Object.keys(await rootData("/")).sort()).toEqual(["analyticsScript", "env", "flash", "pixelId", "theme", "user"]);
   });
 });
 

@@ -265,7 +265,8 @@ describe("/checkout/{billingId}", () => {
     expect(page.status).toBe(200);
     expect(page.data.order).toMatchObject({ subtotal: "$\u00a010.000,00", serviceFee: "$\u00a01.000,00", serviceFeeLabel: "10 %", total: "$\u00a011.000,00", discount: null });
     expect(page.data.event.name).toBe(event.name);
-    expect(page.data.hold.timeLabel).toMatch(/^\d{2}:\d{2}$/);
+    // "22:05", or "00:05 del 27/11" when the hold ends after midnight in Buenos Aires.
+    expect(page.data.hold.timeLabel).toMatch(/^\d{2}:\d{2}( del \d{2}\/\d{2})?$/);
     expect(page.data.allows).toEqual({ MERCADO_PAGO: true, BANK_TRANSFER: false });
 
     expect((await run(summary.loader, getRequest(`/checkout/${billingId}?t=${"x".repeat(32)}`), { billingId })).status).toBe(404);
