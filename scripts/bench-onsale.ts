@@ -293,40 +293,30 @@ async function main() {
   const ctx: Ctx = { db, actor: { kind: "user", userId: owner.id, email: owner.email, roles: ["producer"] }, now: new Date(), ip: "127.0.0.1" };
   const organization = await createOrganization(ctx, { name: "Productora Benchmark", cuit: "30-71234567-1", contactEmail: "bench@productora.com.ar" });
   const startsAt = new Date(Date.now() + 30 * 86_400_000);
-  const { event } = await createEvent(ctx, {
-    organizationId: organization.id,
-    name: "Preventa Benchmark",
-    description: "Salida a la venta con poco stock.",
-    category: "fiestas",
-    venueName: "Estadio de prueba",
-    venueAddress: "Av. Siempre Viva 742",
-    city: "Buenos Aires",
-    province: "AR-CF",
-    dates: [{ startsAt: startsAt.toISOString(), endsAt: new Date(startsAt.getTime() + 5 * 3600_000).toISOString() }],
-    ticketTypes: [{ name: "General", price: 1_500_000, stock: STOCK }],
-  });
-  await acceptServiceConditions(ctx, { eventId: event.id });
-  await publishEvent(ctx, { id: event.id });
-  const { tickets } = await getEventForOrganizer(ctx, event.id);
-  const ticket = tickets[0];
+  // A published event with one ticket type "General" of `stock`.
+  const publishedEvent = async (name: string, description: string, stock: number) => {
+    const { event } = await createEvent(ctx, {
+      organizationId: organization.id,
+      name,
+      description,
+      category: "fiestas",
+      venueName: "Estadio de prueba",
+      venueAddress: "Av. Siempre Viva 742",
+      city: "Buenos Aires",
+      province: "AR-CF",
+      dates: [{ startsAt: startsAt.toISOString(), endsAt: new Date(startsAt.getTime() + 5 * 3600_000).toISOString() }],
+      ticketTypes: [{ name: "General", price: 1_500_000, stock }],
+    });
+    await acceptServiceConditions(ctx, { eventId: event.id });
+    await publishEvent(ctx, { id: event.id });
+    const { tickets } = await getEventForOrganizer(ctx, event.id);
+    return { event, ticket: tickets[0] };
+  };
+  const { event, ticket } = await publishedEvent("Preventa Benchmark", "Salida a la venta con poco stock.", STOCK);
   log(`Evento «${event.name}» (${event.slug}) publicado: «${ticket.name}» con stock ${STOCK}.`);
-
   // A second event, only for the warm-up: its orders are not counted.
-  const warm = await createEvent(ctx, {
-    organizationId: organization.id,
-    name: "Calentamiento Benchmark",
-    description: "Compras de calentamiento.",
-    category: "fiestas",
-    venueName: "Estadio de prueba",
-    venueAddress: "Av. Siempre Viva 742",
-    city: "Buenos Aires",
-    province: "AR-CF",
-    dates: [{ startsAt: startsAt.toISOString(), endsAt: new Date(startsAt.getTime() + 5 * 3600_000).toISOString() }],
-    ticketTypes: [{ name: "General", price: 1_500_000, stock: 100_000 }],
-  });
-  await acceptServiceConditions(ctx, { eventId: warm.event.id });
-  await publishEvent(ctx, { id: warm.event.id });
-  const warmTicket = (await getEventForOrganizer(ctx, warm.event.id)).tickets[0];
+  const warm = await publishedEvent("Calentamiento Benchmark", "Compras de calentamiento.", 100_000);
+  const warmTicket = warm.ticket;
 
   // 2. The real app on free ports: PROCESSES processes sharing the database (and one AUTH_SECRET, as replicas would).
   const baseUrls: string[] = [];
