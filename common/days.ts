@@ -1,5 +1,5 @@
 /**
- * Our own date and date-time controls (docs/decisions/122): a person types
+ * Our own date and date-time controls (docs/decisions/123): a person types
  * "dd/mm/aaaa" (and "hh:mm") in a text input, whatever the browser's language.
  * Formats, the spec's range and day parsing, without Luxon, so the browser
  * can have them cheaply (the payer form checks its date answers with them).

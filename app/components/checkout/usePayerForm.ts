@@ -4,7 +4,7 @@ import { MESSAGES } from "#common/fields";
 
 /**
  * The payer form's state in the browser, without Conform or zod (see
- * docs/decisions/122-el-formulario-del-comprador-sin-zod-en-el-navegador.md):
+ * docs/decisions/124-el-formulario-del-comprador-sin-zod-en-el-navegador.md):
  * the browser checks what the inputs' native constraints say (required, a
  * well-formed email) and the event's custom fields with the same rule as the
  * server (`customFieldError`), in the spec's words; everything else is the

@@ -6,7 +6,7 @@ import { DATE_HINTS, dateInputAttributes, type DateKind } from "./dateInputAttri
 export { DATE_HINTS, dateInputAttributes, type DateKind };
 
 /**
- * Our date and date-time controls (docs/decisions/122): text inputs where a
+ * Our date and date-time controls (docs/decisions/123): text inputs where a
  * person types "dd/mm/aaaa" or "dd/mm/aaaa hh:mm" (hora de Buenos Aires), so no
  * browser draws "mm/dd/yyyy". One input each: a phone's numeric keypad is up
  * the whole time, and only the digits are enough ("201220262130"). Without
