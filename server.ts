@@ -18,7 +18,7 @@ import { refuseForeignForms } from "./server/http/same-origin";
 import { webRequestHandler, refuseHostileRequests } from "./server/http/request-guard";
 import { securityHeaders } from "./server/http/security-headers";
 import { withContentSecurityPolicy } from "./server/http/csp";
-import { jobHandlers } from "./server/jobs/handlers";
+import { JOB_LANES, jobHandlers } from "./server/jobs/handlers";
 import { PageCache } from "./server/http/page-cache";
 import { onEventChanged } from "./server/events/changes";
 import { schedulePruning } from "./server/payments/webhook";
@@ -46,7 +46,7 @@ console.log(`Base de datos lista (${database.kind === "pglite" ? `PGlite en ${co
 if (paymentsMode() === "sandbox") console.warn("Modo de prueba: los pagos son simulados (sandbox). Nadie paga de verdad.");
 
 // Background jobs (hold expiry…) from the jobs table; JOBS=off leaves them to another process.
-const jobRunner = process.env.JOBS === "off" ? null : startJobRunner(async () => database.db, jobHandlers);
+const jobRunner = process.env.JOBS === "off" ? null : startJobRunner(async () => database.db, jobHandlers, { lanes: JOB_LANES });
 // Recurring jobs have one pending run at all times; each run schedules the next.
 if (jobRunner) await schedulePruning(database.db, new Date());
 

@@ -8,7 +8,7 @@ import { PRUNE_NOTIFICATIONS_JOB, pruneRefusedNotifications, schedulePruning } f
 import { runGiveaway, SEND_GIVEAWAY_JOB } from "#server/invitations/giveaways";
 import { runCampaign, SEND_CAMPAIGN_JOB } from "#server/campaigns/campaigns";
 import { deliverWebhook, WEBHOOK_DELIVERY_JOB } from "#server/webhooks/deliveries";
-import { MAX_ATTEMPTS, type JobHandlers } from "./queue";
+import { MAX_ATTEMPTS, type JobHandlers, type JobLane } from "./queue";
 
 /** Every job kind the app runs, with its handler. */
 export const jobHandlers: JobHandlers = {
@@ -46,3 +46,11 @@ export const jobHandlers: JobHandlers = {
     await refreshMercadoPagoToken(db, String(payload.accountId ?? ""), now);
   },
 };
+
+/**
+ * The app's lanes: hold expiries (they give stock back to buyers waiting for
+ * it) run apart from everything else, so no email or webhook backlog delays
+ * them (docs/locking.md, "Jobs").
+ */
+const HOLD_JOBS = [EXPIRE_ORDER_JOB];
+export const JOB_LANES: readonly JobLane[] = [{ kinds: HOLD_JOBS }, { exceptKinds: HOLD_JOBS }];

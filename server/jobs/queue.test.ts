@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
 import { jobs } from "#server/db/schema";
-import { backoffMs, enqueue, MAX_ATTEMPTS, runDueJobs } from "./queue";
+import { backoffMs, enqueue, MAX_ATTEMPTS, runDueJobs, startJobRunner } from "./queue";
 
 describe("job queue", () => {
   it("runs due jobs once, retries failures with backoff and gives up after MAX_ATTEMPTS", async () => {
@@ -41,5 +41,54 @@ describe("job queue", () => {
     [boomRow] = await db.select().from(jobs).where(eq(jobs.id, boom.id));
     expect(boomRow.attempts).toBe(MAX_ATTEMPTS);
     expect(boomRow.failedAt).not.toBeNull();
+  });
+
+  it("runs each lane on its own: a hold's expiry is not kept waiting behind a backlog of slow emails queued before it", async () => {
+    const db = await getDb();
+    const queuedAt = new Date(Date.now() - 60_000);
+    let releaseEmails!: () => void;
+    const smtpStuck = new Promise<void>((resolve) => (releaseEmails = resolve));
+    const sentEmails: number[] = [];
+    let expired = false;
+    const handlers = {
+      email: async (payload: Record<string, unknown>) => {
+        await smtpStuck;
+        sentEmails.push(Number(payload.n));
+      },
+      expire: async () => {
+        expired = true;
+      },
+    };
+    for (let n = 0; n < 30; n++) await enqueue(db, "email", { n }, queuedAt);
+    const expiry = await enqueue(db, "expire", {}, new Date(queuedAt.getTime() + 1000));
+
+    const runner = startJobRunner(async () => db, handlers, { intervalMs: 20, limit: 5, lanes: [{ kinds: ["expire"] }, { exceptKinds: ["expire"] }] });
+    try {
+      for (let i = 0; i < 500 && !expired; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(expired).toBe(true);
+      expect(sentEmails).toEqual([]);
+      const [row] = await db.select().from(jobs).where(eq(jobs.id, expiry.id));
+      expect(row.doneAt).not.toBeNull();
+    } finally {
+      releaseEmails();
+      runner.stop();
+      await runner.tick();
+    }
+    // The email lane then drains its backlog in order.
+    for (let i = 0; i < 500 && sentEmails.length < 30; i++) await runner.tick();
+    expect(sentEmails).toEqual(Array.from({ length: 30 }, (_, n) => n));
+  });
+
+  it("a lane claims only its kinds; all kinds together run strictly by due time", async () => {
+    const db = await getDb();
+    const queuedAt = new Date("2031-01-01T03:00:00Z");
+    const ran: string[] = [];
+    const handlers = { email: async () => void ran.push("email"), expire: async () => void ran.push("expire") };
+    for (let n = 0; n < 3; n++) await enqueue(db, "email", { n }, queuedAt);
+    await enqueue(db, "expire", {}, new Date(queuedAt.getTime() + 1000));
+    await runDueJobs(db, handlers, new Date(queuedAt.getTime() + 2000), 2, { exceptKinds: [] });
+    expect(ran).toEqual(["email", "email"]);
+    await runDueJobs(db, handlers, new Date(queuedAt.getTime() + 2000), 2, { kinds: ["expire"] });
+    expect(ran).toEqual(["email", "email", "expire"]);
   });
 });

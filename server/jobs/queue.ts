@@ -1,5 +1,5 @@
 import type { JobRow } from "#server/db/schema";
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "#server/db/client";
 import { jobs } from "#server/db/schema";
 
@@ -10,6 +10,17 @@ import { jobs } from "#server/db/schema";
  */
 export type JobHandler = (payload: Record<string, unknown>, job: { db: Db; now: Date; row: JobRow }) => Promise<void>;
 export type JobHandlers = Record<string, JobHandler>;
+
+/**
+ * A lane takes only some kinds of job (`kinds`) or all but some
+ * (`exceptKinds`). Each lane of a runner claims and runs on its own, so a
+ * backlog in one (thousands of tickets emails after an on-sale, a slow SMTP
+ * server) never delays another (a hold's expiry, which gives stock back).
+ */
+export interface JobLane {
+  kinds?: readonly string[];
+  exceptKinds?: readonly string[];
+}
 
 /** After this many failed attempts a job is given up (failed_at set). */
 export const MAX_ATTEMPTS = 10;
@@ -58,13 +69,22 @@ export async function ensureJob(db: DbOrTx, kind: string, runAt: Date = new Date
  * so a slow handler holds no lock. A job that throws is retried with backoff
  * until MAX_ATTEMPTS. Returns how many ran and how many failed.
  */
-export async function runDueJobs(db: Db, handlers: JobHandlers, now: Date = new Date(), limit = 20) {
+export async function runDueJobs(db: Db, handlers: JobHandlers, now: Date = new Date(), limit = 20, lane: JobLane = {}) {
   const staleBefore = new Date(now.getTime() - LOCK_TIMEOUT_MS);
   const claimed = await db.transaction(async (tx) => {
     const due = await tx
       .select({ id: jobs.id })
       .from(jobs)
-      .where(and(isNull(jobs.doneAt), isNull(jobs.failedAt), lte(jobs.runAt, now), or(isNull(jobs.lockedAt), lt(jobs.lockedAt, staleBefore))))
+      .where(
+        and(
+          isNull(jobs.doneAt),
+          isNull(jobs.failedAt),
+          lte(jobs.runAt, now),
+          or(isNull(jobs.lockedAt), lt(jobs.lockedAt, staleBefore)),
+          lane.kinds ? inArray(jobs.kind, [...lane.kinds]) : undefined,
+          lane.exceptKinds?.length ? notInArray(jobs.kind, [...lane.exceptKinds]) : undefined,
+        ),
+      )
       .orderBy(asc(jobs.runAt), asc(jobs.id))
       .limit(limit)
       .for("update", { skipLocked: true });
@@ -108,27 +128,37 @@ export async function runDueJobs(db: Db, handlers: JobHandlers, now: Date = new 
 
 /**
  * Polls the queue every `intervalMs` (unref'd: it never keeps the process
- * alive). One run at a time per process; errors are logged, not thrown.
+ * alive), each lane on its own: one run at a time per lane and process;
+ * errors are logged, not thrown.
  */
-export function startJobRunner(getDb: () => Promise<Db>, handlers: JobHandlers, options: { intervalMs?: number; limit?: number } = {}) {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const db = await getDb();
-      // Keep going while full batches come back, so a backlog drains quickly.
-      for (let i = 0; i < 10; i++) {
-        const { claimed } = await runDueJobs(db, handlers, new Date(), options.limit ?? 20);
-        if (claimed < (options.limit ?? 20)) break;
+export function startJobRunner(
+  getDb: () => Promise<Db>,
+  handlers: JobHandlers,
+  options: { intervalMs?: number; limit?: number; lanes?: readonly JobLane[] } = {},
+) {
+  const limit = options.limit ?? 20;
+  const laneTicks = (options.lanes ?? [{}]).map((lane) => {
+    let running: Promise<void> | null = null;
+    const drain = async () => {
+      try {
+        const db = await getDb();
+        // Keep going while full batches come back, so a backlog drains quickly.
+        for (let i = 0; i < 10; i++) {
+          const { claimed } = await runDueJobs(db, handlers, new Date(), limit, lane);
+          if (claimed < limit) break;
+        }
+      } catch (error) {
+        console.error("Error corriendo jobs:", error);
+      } finally {
+        running = null;
       }
-    } catch (error) {
-      console.error("Error corriendo jobs:", error);
-    } finally {
-      running = false;
-    }
+    };
+    return () => (running ??= drain());
+  });
+  const tick = async () => {
+    await Promise.all(laneTicks.map((laneTick) => laneTick()));
   };
-  const timer = setInterval(tick, options.intervalMs ?? 5_000);
+  const timer = setInterval(() => void tick(), options.intervalMs ?? 5_000);
   timer.unref();
   void tick();
   return { stop: () => clearInterval(timer), tick };

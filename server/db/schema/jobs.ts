@@ -20,8 +20,11 @@ export const jobs = pgTable(
     lastError: text("last_error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  // Claiming looks only at pending jobs, soonest first.
-  (t) => [index("jobs_due_idx").on(t.runAt).where(sql`done_at is null and failed_at is null`)],
+  // Claiming looks only at pending jobs, soonest first; a lane (server/jobs/queue.ts) by kind too.
+  (t) => [
+    index("jobs_due_idx").on(t.runAt).where(sql`done_at is null and failed_at is null`),
+    index("jobs_due_kind_idx").on(t.kind, t.runAt).where(sql`done_at is null and failed_at is null`),
+  ],
 );
 
 /** Row types: what a select of these tables returns. */

@@ -1,0 +1,1 @@
+CREATE INDEX "jobs_due_kind_idx" ON "jobs" USING btree ("kind","run_at") WHERE done_at is null and failed_at is null;
