@@ -40,6 +40,7 @@ const HELP = `Uso: npm run bench:onsale -- [opciones]
   --keep            no borrar la base tribuna_bench_… al terminar
   --json            además, una línea JSON con los resultados
   --verbose         mostrar la salida del servidor
+  --cpu-prof DIR    perfil de CPU de cada proceso de la app (.cpuprofile en DIR, para Chrome DevTools)
 
 DATABASE_URL elige el servidor PostgreSQL (por defecto postgres://postgres@127.0.0.1:5432/test);
 la base del benchmark se crea y se borra en ese servidor.`;
@@ -54,6 +55,7 @@ const { values: flags } = parseArgs({
     keep: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
+    "cpu-prof": { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -328,7 +330,8 @@ async function main() {
     // Every process runs the job queue, as replicas would: the guarantees below check they never run a job twice.
     // (Holds last 15 minutes: none expires during the rush on its own.)
     delete childEnv.JOBS;
-    const app = spawn(process.execPath, ["build/serve/server.js"], { cwd: ROOT, env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const profile = flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(flags["cpu-prof"])}`] : [];
+    const app = spawn(process.execPath, [...profile, "build/serve/server.js"], { cwd: ROOT, env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     apps.push(app);
     const keepLog = (chunk: Buffer) => {
       appLog = (appLog + chunk.toString()).slice(-20_000);

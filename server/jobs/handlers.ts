@@ -53,4 +53,5 @@ export const jobHandlers: JobHandlers = {
  * them (docs/locking.md, "Jobs").
  */
 const HOLD_JOBS = [EXPIRE_ORDER_JOB];
-export const JOB_LANES: readonly JobLane[] = [{ kinds: HOLD_JOBS }, { exceptKinds: HOLD_JOBS }];
+// Thousands of holds of an on-sale expire together: they run several at a time (each is its own short transaction).
+export const JOB_LANES: readonly JobLane[] = [{ kinds: HOLD_JOBS, concurrency: 4 }, { exceptKinds: HOLD_JOBS }];

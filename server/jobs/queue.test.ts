@@ -91,4 +91,26 @@ describe("job queue", () => {
     await runDueJobs(db, handlers, new Date(queuedAt.getTime() + 2000), 2, { kinds: ["expire"] });
     expect(ran).toEqual(["email", "email", "expire"]);
   });
+
+  it("a lane with concurrency runs that many jobs of one claim side by side, each once", async () => {
+    const db = await getDb();
+    const dueAt = new Date("2032-01-01T03:00:00Z");
+    let running = 0;
+    let most = 0;
+    const ran: number[] = [];
+    const handlers = {
+      expire: async (payload: Record<string, unknown>) => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        ran.push(Number(payload.n));
+        running -= 1;
+      },
+    };
+    for (let n = 0; n < 10; n++) await enqueue(db, "expire", { n }, dueAt);
+    const result = await runDueJobs(db, handlers, dueAt, 10, { kinds: ["expire"], concurrency: 3 });
+    expect(result).toEqual({ claimed: 10, done: 10, failed: 0 });
+    expect(most).toBe(3);
+    expect([...ran].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
 });

@@ -2,6 +2,7 @@ import type { JobRow } from "#server/db/schema";
 import { and, asc, eq, inArray, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "#server/db/client";
 import { jobs } from "#server/db/schema";
+import { insertRows } from "#server/db/bulk-insert";
 
 /**
  * The job queue (DESIGN.md §6): rows in `jobs`, claimed with
@@ -20,6 +21,8 @@ export type JobHandlers = Record<string, JobHandler>;
 export interface JobLane {
   kinds?: readonly string[];
   exceptKinds?: readonly string[];
+  /** Jobs of one claim run this many at a time (1: one after the other, in due order). */
+  concurrency?: number;
 }
 
 /** After this many failed attempts a job is given up (failed_at set). */
@@ -41,10 +44,7 @@ export async function enqueue(db: DbOrTx, kind: string, payload: Record<string, 
 /** Several jobs of one kind in one INSERT (a batch of orders' expiry jobs); their ids, in the order given. */
 export async function enqueueMany(db: DbOrTx, kind: string, entries: { payload: Record<string, unknown>; runAt: Date }[]): Promise<number[]> {
   if (!entries.length) return [];
-  const rows = await db
-    .insert(jobs)
-    .values(entries.map((e) => ({ kind, payload: e.payload, runAt: e.runAt })))
-    .returning({ id: jobs.id });
+  const rows = await insertRows(db, jobs, entries.map((e) => ({ kind, payload: e.payload, runAt: e.runAt })));
   // bigserial ids are handed out in the order the rows are inserted.
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }
@@ -101,7 +101,7 @@ export async function runDueJobs(db: Db, handlers: JobHandlers, now: Date = new 
 
   let done = 0;
   let failed = 0;
-  for (const row of claimed.sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id)) {
+  const runOne = async (row: JobRow) => {
     const handler = handlers[row.kind];
     try {
       if (!handler) throw new Error(`No hay handler para los jobs «${row.kind}»`);
@@ -122,7 +122,13 @@ export async function runDueJobs(db: Db, handlers: JobHandlers, now: Date = new 
         })
         .where(eq(jobs.id, row.id));
     }
-  }
+  };
+  // Started in due order; with concurrency > 1, that many run side by side.
+  const queue = [...claimed].sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
+  const workers = Array.from({ length: Math.max(1, Math.min(lane.concurrency ?? 1, queue.length)) }, async () => {
+    for (let row = queue.shift(); row; row = queue.shift()) await runOne(row);
+  });
+  await Promise.all(workers);
   return { claimed: claimed.length, done, failed };
 }
 
@@ -142,11 +148,8 @@ export function startJobRunner(
     const drain = async () => {
       try {
         const db = await getDb();
-        // Keep going while full batches come back, so a backlog drains quickly.
-        for (let i = 0; i < 10; i++) {
-          const { claimed } = await runDueJobs(db, handlers, new Date(), limit, lane);
-          if (claimed < limit) break;
-        }
+        // Keep going while full batches come back, so a backlog drains at once (each lane on its own).
+        for (let claimed = limit; claimed === limit; ) ({ claimed } = await runDueJobs(db, handlers, new Date(), limit, lane));
       } catch (error) {
         console.error("Error corriendo jobs:", error);
       } finally {

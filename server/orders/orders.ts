@@ -6,6 +6,7 @@ import { attendeeSchema, payerSchema } from "#common/validation";
 import { CHECKOUT_MESSAGES, customFieldAnswer, customFieldError } from "#common/checkout";
 import type { Ctx } from "#server/context";
 import type { Db, DbOrTx } from "#server/db/client";
+import { insertRows } from "#server/db/bulk-insert";
 import { paymentsMode } from "#server/env";
 import {
   billings,
@@ -196,18 +197,10 @@ async function writeOrderBatch(db: Db, drafts: OrderDraft[]): Promise<Settled<Pl
   try {
     return await db.transaction(async (tx) => {
       const ids = drafts.map(() => crypto.randomUUID());
-      const orderRows = await tx
-        .insert(orders)
-        .values(drafts.map((d, i) => ({ id: ids[i], code: newOrderCode(), ...d.order })))
-        .returning();
-      const itemRows = await tx
-        .insert(orderItems)
-        .values(drafts.flatMap((d, i) => d.lines.map((l) => ({ orderId: ids[i], ...l }))))
-        .returning();
-      const billingRows = await tx
-        .insert(billings)
-        .values(drafts.map((d, i) => ({ orderId: ids[i], ...d.billing })))
-        .returning();
+      // One parameter per table whatever the batch's size (server/db/bulk-insert.ts: drizzle's multi-row builder costs more than the rest).
+      const orderRows = await insertRows(tx, orders, drafts.map((d, i) => ({ id: ids[i], code: newOrderCode(), ...d.order })));
+      const itemRows = await insertRows(tx, orderItems, drafts.flatMap((d, i) => d.lines.map((l) => ({ orderId: ids[i], ...l }))));
+      const billingRows = await insertRows(tx, billings, drafts.map((d, i) => ({ orderId: ids[i], ...d.billing })));
       const jobIds = await enqueueMany(
         tx,
         EXPIRE_ORDER_JOB,

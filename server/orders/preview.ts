@@ -1,8 +1,7 @@
-import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { CouponRow, EventCustomFieldRow, EventDateRow, EventRow, TicketTypeRow } from "#server/db/schema";
 import type { Ctx } from "#server/context";
-import { ticketTypes, type OrderPaymentMethod, type PaymentMethodKind } from "#server/db/schema";
+import type { OrderPaymentMethod, PaymentMethodKind } from "#server/db/schema";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { isTicketVisible, ticketState } from "#server/events/catalogue";
 import { requireTransferAccount } from "#server/payouts/bank-accounts";
@@ -11,7 +10,7 @@ import { referrerForEvent, type Referrer } from "#server/promoters/attribution";
 import { parseInput, type DomainInput } from "#server/validation";
 import { BUYER_METHOD_OF_ACCOUNT, HOLD_MINUTES, holdDuration, serviceFeeOf } from "#common/pricing";
 import { checkTicketSelection, SELECTION_MESSAGES } from "./rules";
-import { saleSnapshot } from "./sale-snapshot";
+import { currentTicketTypes, saleSnapshot } from "./sale-snapshot";
 
 /**
  * `previewOrder`: the one place that prices and checks a selection of
@@ -157,10 +156,7 @@ export async function previewParsed(ctx: Ctx, input: z.output<typeof previewOrde
   for (const item of input.items) wanted.set(item.ticketId, (wanted.get(item.ticketId) ?? 0) + item.qty);
 
   // Ticket types always fresh: their stock, status and price.
-  const tickets = await ctx.db
-    .select()
-    .from(ticketTypes)
-    .where(and(eq(ticketTypes.eventId, event.id), inArray(ticketTypes.id, [...wanted.keys()])));
+  const tickets = (await currentTicketTypes(ctx.db, event.id)).filter((t) => wanted.has(t.id));
   const dates = sale.dates.filter((d) => d.endsAt > ctx.now);
   if (!dates.length) invalid({ _form: [ORDER_MESSAGES.noDates] });
 

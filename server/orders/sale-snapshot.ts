@@ -1,6 +1,6 @@
-import { and, asc, eq, ne } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
-import { eventCustomFields, eventDates, events, type EventCustomFieldRow, type EventDateRow, type EventRow } from "#server/db/schema";
+import { eventCustomFields, eventDates, events, ticketTypes, type EventCustomFieldRow, type EventDateRow, type EventRow, type TicketTypeRow } from "#server/db/schema";
 import { onEventChanged } from "#server/events/changes";
 
 /**
@@ -68,4 +68,31 @@ async function readSnapshot(db: DbOrTx, slug: string): Promise<SaleSnapshot | nu
     db.select().from(eventCustomFields).where(eq(eventCustomFields.eventId, event.id)).orderBy(asc(eventCustomFields.sortOrder)),
   ]);
   return { event, dates, customFields };
+}
+
+/** The one query of every order that is never kept: built once per database handle, not per buyer. */
+function ticketTypesQuery(db: DbOrTx) {
+  return db.select().from(ticketTypes).where(eq(ticketTypes.eventId, sql.placeholder("eventId"))).prepare("sale_ticket_types");
+}
+const preparedByDb = new WeakMap<DbOrTx, ReturnType<typeof ticketTypesQuery>>();
+const inFlight = new Map<string, { db: DbOrTx; rows: Promise<TicketTypeRow[]> }>();
+
+/**
+ * The event's ticket types (menu items too) as they are now: never kept.
+ * Buyers who ask while a read of the same event is on its way share it (in
+ * an on-sale, a hundred requests in flight make a handful of reads): that
+ * read started at most one round trip before they asked, and the hold
+ * re-checks status, price and stock under the row lock anyway.
+ */
+export function currentTicketTypes(db: DbOrTx, eventId: string): Promise<TicketTypeRow[]> {
+  const pending = inFlight.get(eventId);
+  if (pending && pending.db === db) return pending.rows;
+  let query = preparedByDb.get(db);
+  if (!query) preparedByDb.set(db, (query = ticketTypesQuery(db)));
+  const rows = query.execute({ eventId });
+  const entry = { db, rows };
+  inFlight.set(eventId, entry);
+  const done = () => inFlight.get(eventId) === entry && inFlight.delete(eventId);
+  rows.then(done, done);
+  return rows;
 }

@@ -1,0 +1,78 @@
+import { numeric, pgTable } from "drizzle-orm/pg-core";
+import { describe, expect, it } from "vitest";
+import { connectPglite, getDb, type Db } from "#server/db/client";
+import { jobs, orders } from "#server/db/schema";
+import { createEventWithTickets } from "#tests/support/factories";
+import { insertRows } from "./bulk-insert";
+
+const at = new Date("2031-03-01T23:30:00.123Z");
+
+function jobRows(kind: string) {
+  return [
+    { kind, payload: { orderId: "a", nested: { list: [1, "dos", null] } }, runAt: at },
+    { kind, payload: {}, runAt: new Date(at.getTime() + 1000) },
+    { kind, payload: { texto: "Peña «Ñandú» \\ \"comillas\"" }, runAt: at },
+  ];
+}
+
+/** What insertRows returns and stores must be what drizzle's own insert returns and stores. */
+async function sameAsDrizzle(db: Db) {
+  const ours = await insertRows(db, jobs, jobRows("bulk-ours"));
+  const theirs = await db.insert(jobs).values(jobRows("bulk-theirs")).returning();
+  const comparable = (rows: typeof ours) => rows.map(({ id: _id, kind: _kind, createdAt, ...rest }) => ({ ...rest, createdAt: createdAt instanceof Date }));
+  expect(comparable(ours)).toEqual(comparable(theirs));
+  // Serial ids follow the order given.
+  expect(ours.map((r) => r.id)).toEqual([...ours.map((r) => r.id)].sort((a, b) => a - b));
+  expect(ours.map((r) => r.payload)).toEqual(jobRows("x").map((r) => r.payload));
+  expect(ours[0].runAt).toEqual(at);
+}
+
+describe("insertRows: many rows in one statement, returned as drizzle returns them", () => {
+  it("on the test database: jobs (jsonb, dates, serial ids) and orders (uuids, nulls, defaults left to the database)", async () => {
+    const db = await getDb();
+    await sameAsDrizzle(db);
+
+    const { event, date, organization } = await createEventWithTickets();
+    const order = {
+      eventId: event.id,
+      eventDateId: date.id,
+      organizationId: organization.id,
+      buyerUserId: null,
+      payer: { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
+      attendees: null,
+      customFields: null,
+      status: "draft" as const,
+      paymentMethod: "MERCADO_PAGO" as const,
+      referredNick: null,
+      promoterUserId: null,
+      subtotal: 1000,
+      serviceFee: 100,
+      discount: 0,
+      total: 1100,
+      holdExpiresAt: at,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const [ours] = await insertRows(db, orders, [{ code: "BULKOURS1", ...order }]);
+    const [theirs] = await db.insert(orders).values({ code: "BULKTHEI1", ...order }).returning();
+    expect({ ...ours, id: "", code: "" }).toEqual({ ...theirs, id: "", code: "" });
+    expect(ours.gift).toBe(false);
+  });
+
+  it("on the embedded database (PGlite), the same", async () => {
+    const embedded = await connectPglite();
+    try {
+      await embedded.migrate();
+      await sameAsDrizzle(embedded.db);
+    } finally {
+      await embedded.close();
+    }
+  });
+
+  it("refuses a column type it cannot carry through JSON, before writing anything", async () => {
+    const db = await getDb();
+    await expect(insertRows(db, jobs, [])).resolves.toEqual([]);
+    const prices = pgTable("prices_never_created", { amount: numeric("amount") });
+    await expect(insertRows(db, prices, [{ amount: "1.5" }])).rejects.toThrow(/no viaja como JSON/);
+  });
+});
