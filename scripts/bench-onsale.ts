@@ -82,6 +82,8 @@ if (QTY > 10) {
   process.exit(2);
 }
 
+// Linux's USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s.
+const CLOCK_TICKS = 100;
 const ROOT = path.resolve(import.meta.dirname, "..");
 const ADMIN_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const DB_NAME = `tribuna_bench_${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}_${crypto.randomBytes(2).toString("hex")}`;
@@ -375,6 +377,7 @@ async function main() {
       /* not Linux, or the process is gone */
     }
   }, 100);
+  const cpuBefore = apps.map((app) => cpuSecondsOf(app.pid));
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -388,6 +391,9 @@ async function main() {
   );
   const durationMs = performance.now() - started;
   clearInterval(rssSampler);
+  // CPU the app processes spent on the rush (user + system), per request: steadier than requests/s on a shared machine.
+  const cpuAfter = apps.map((app) => cpuSecondsOf(app.pid));
+  const appCpuSeconds = cpuAfter.every((c) => c !== null) && cpuBefore.every((c) => c !== null) ? cpuAfter.reduce((sum, c, i) => sum + c! - cpuBefore[i]!, 0) : null;
 
   // 4. The ceiling on the same PostgreSQL, at the same concurrency as the app's pool (it never has more
   //    statements in flight than that): a one-row conditional UPDATE loop straight through `postgres`, each
@@ -458,6 +464,7 @@ async function main() {
     ["sobreventa (oversold)", String(oversold)],
     ["techo: UPDATE condicional pelado", `${ceiling.perSecond.toFixed(1)}/s (${ceiling.connections} conexiones, ${ceiling.updates} UPDATE)`],
     ["reservas/s mientras hay stock ÷ techo", `${ratio.toFixed(2)} × (objetivo ≥ 0,5)`],
+    ["CPU de la app por pedido", appCpuSeconds === null ? "–" : `${((appCpuSeconds * 1000) / BUYERS).toFixed(2)} ms (${appCpuSeconds.toFixed(1)} s de CPU en ${seconds.toFixed(1)} s)`],
     ["memoria del servidor (RSS máx.)", appRssMaxMiB ? `${appRssMaxMiB} MiB${PROCESSES > 1 ? " (el mayor de los procesos)" : ""}` : "–"],
     ...guarantees.rows,
   ];
@@ -488,6 +495,7 @@ async function main() {
         qty: QTY,
         durationMs: Math.round(durationMs),
         requestsPerSecond: Number((BUYERS / seconds).toFixed(1)),
+        appCpuMsPerRequest: appCpuSeconds === null ? null : Number(((appCpuSeconds * 1000) / BUYERS).toFixed(2)),
         holdsPerSecond: Number((held / seconds).toFixed(1)),
         lastHoldMs: Math.round(lastHoldMs),
         p50: Number(percentile(all, 50).toFixed(1)),
@@ -663,3 +671,14 @@ try {
   await cleanup();
 }
 process.exit(code);
+
+/** User + system CPU seconds of a process so far (Linux /proc; null elsewhere). */
+function cpuSecondsOf(pid: number | undefined): number | null {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
