@@ -41,7 +41,7 @@ export default function Help() {
           </li>
           <li>
             <strong>Elegí la fecha, el tipo de entrada y la cantidad.</strong> Cada organizador define cuántas entradas se
-            pueden comprar por pedido. Si tenés un cupón de descuento o un código de acceso (por ejemplo, para una
+            pueden llevar en una misma compra. Si tenés un cupón de descuento o un código de acceso (por ejemplo, para una
             preventa), ingresalo antes de continuar.
           </li>
           <li>
@@ -50,7 +50,7 @@ export default function Help() {
             de quien compra.
           </li>
           <li>
-            <strong>Pagá.</strong> Al confirmar el pedido reservamos tus entradas durante <strong>{holdDuration("MERCADO_PAGO")}</strong> para
+            <strong>Pagá.</strong> Al confirmar la compra reservamos tus entradas durante <strong>{holdDuration("MERCADO_PAGO")}</strong> para
             que completes el pago con Mercado Pago. Si el pago no se acredita en ese tiempo, la reserva se libera y las
             entradas vuelven a estar a la venta.
           </li>
@@ -155,8 +155,8 @@ export default function Help() {
         </ul>
         <p>
           Para pedirlo, usá el <Link to={PATHS.refunds}>{WITHDRAWAL_LABEL}</Link>. No necesitás cuenta: alcanza con el
-          código de tu pedido (está en el email de confirmación) y el email con el que compraste. Al enviarlo te damos un{" "}
-          <strong>código de gestión</strong> en el momento para que puedas seguir tu pedido.
+          código de tu compra (está en el email de confirmación) y el email con el que compraste. Al enviarlo te damos un{" "}
+          <strong>código de gestión</strong> en el momento para que puedas seguir tu solicitud.
         </p>
         <p>
           Si la solicitud está dentro del plazo legal, la devolución es automática: anulamos las entradas y te reintegramos
@@ -222,7 +222,7 @@ export default function Help() {
       <Section id="contacto" title="Contacto">
         <p>
           Escribinos a <a href="mailto:ayuda@tribuna.ar">ayuda@tribuna.ar</a> de lunes a viernes de 9 a 18 h (hora de
-          Argentina). Para responderte más rápido, incluí el código de tu pedido y el email con el que compraste.
+          Argentina). Para responderte más rápido, incluí el código de tu compra y el email con el que compraste.
         </p>
         <p>
           Para consultas sobre el evento en sí (horarios, lugar, edad mínima, lo que se puede llevar), el responsable es el

@@ -8,17 +8,19 @@ import { CLIENT_IP_HEADER } from "#server/auth/request-auth";
 import { startSession } from "#server/auth/sessions";
 import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
-import { memberships, ticketTypes } from "#server/db/schema";
+import { memberships, orders, ticketTypes } from "#server/db/schema";
 import { billingAccessToken } from "#server/orders/access";
 import { createOrder } from "#server/orders/orders";
 import { createBankAccount, listBankAccounts } from "#server/payouts/bank-accounts";
 import { BANK_TRANSFER_MESSAGES } from "#server/bank-transfers/bank-transfers";
 import { RECEIPT_MESSAGES } from "#server/bank-transfers/receipts";
 import { ticketsOfOrder } from "#server/tickets/issue";
-import { createTestUser, ctxAs } from "#tests/support/context";
+import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { BASE_URL, formRequest, getRequest, run } from "#tests/support/remix";
 import * as buyerPage from "./checkout.bank-transfer.$billingId";
+import * as summaryPage from "./checkout.$billingId";
+import * as ticketsPage from "./tickets.$billingId";
 import * as receiptRoute from "./comprobantes.$receiptId";
 import * as transfersPage from "./organizacion.transferencias-bancarias";
 import * as accountsPage from "./organizacion.cuentas-bancarias";
@@ -144,6 +146,66 @@ describe("/organizacion/transferencias-bancarias", () => {
     expect(buyer.data).toMatchObject({ status: "rejected", rejectionReason: "No llegó" });
     const again = await run(transfersPage.action, formRequest("/organizacion/transferencias-bancarias", { intent: "approve", billingId: billing.id }, { cookies: organizerCookies }));
     expect(decodeURIComponent(again.cookies.flash.value)).toContain(BANK_TRANSFER_MESSAGES.cannotApproveRejected);
+  });
+});
+
+describe("the buyer's pages never hand a signed-in reader a token they did not bring", () => {
+  const approve = async (billingId: string, organizerCookies: Record<string, string>) => {
+    const approved = await run(transfersPage.action, formRequest("/organizacion/transferencias-bancarias", { intent: "approve", billingId }, { cookies: organizerCookies }));
+    expect(approved.status).toBe(302);
+  };
+  const buyerOf = async (orderId: string) => (await (await getDb()).select({ buyerUserId: orders.buyerUserId }).from(orders).where(eq(orders.id, orderId)))[0].buyerUserId;
+
+  it("an organizer opening a buyer's approved transfer goes to the tickets without the buyer's token, and the purchase stays the buyer's", async () => {
+    const { billing, order, organizerCookies } = await setup();
+    await approve(billing.id, organizerCookies);
+    for (const [page, path] of [
+      [buyerPage, `/checkout/bank-transfer/${billing.id}`],
+      [summaryPage, `/checkout/${billing.id}`],
+    ] as const) {
+      const opened = await run(page.loader, getRequest(path, { cookies: organizerCookies }), { billingId: billing.id });
+      expect(opened.status).toBe(302);
+      expect(opened.location).toBe(`/tickets/${billing.id}`);
+    }
+    const tickets = await run(ticketsPage.loader, getRequest(`/tickets/${billing.id}`, { cookies: organizerCookies }), { billingId: billing.id });
+    expect(tickets.status).toBe(200);
+    expect(tickets.data).toMatchObject({ state: "confirmed", pagePath: `/tickets/${billing.id}`, pdfPath: `/tickets/${billing.id}/pdf` });
+    // Nothing claimed the anonymous purchase for the organizer: it is still the buyer's, behind their link.
+    expect(await buyerOf(order.id)).toBeNull();
+  });
+
+  it("an organizer buying for their own event sees the same bank-transfer page as anyone, and their tickets without a token in the URL", async () => {
+    const { producer, event, ticket, organizerCookies } = await setup();
+    const mine = await createOrder(await ctxAs(actorFor({ ...producer.user, roles: ["producer"] })), {
+      eventSlug: event.slug,
+      items: [{ ticketId: ticket.id, qty: 1 }],
+      payer: { firstName: "Ana", lastName: "Gómez", email: producer.user.email, documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
+      paymentMethod: "BANK_TRANSFER",
+    });
+    const withToken = `/checkout/bank-transfer/${mine.billing.id}?t=${billingAccessToken(mine.billing.id)}`;
+    const pending = await run(buyerPage.loader, getRequest(withToken, { cookies: organizerCookies }), { billingId: mine.billing.id });
+    const anonymous = await run(buyerPage.loader, getRequest(withToken), { billingId: mine.billing.id });
+    expect(pending.status).toBe(200);
+    expect(pending.data).toEqual(anonymous.data);
+
+    await approve(mine.billing.id, organizerCookies);
+    const opened = await run(buyerPage.loader, getRequest(withToken, { cookies: organizerCookies }), { billingId: mine.billing.id });
+    expect(opened.location).toBe(`/tickets/${mine.billing.id}`);
+    // Signed out, the link's token is what opens the tickets, so it goes along.
+    expect((await run(buyerPage.loader, getRequest(withToken), { billingId: mine.billing.id })).location).toBe(`/tickets/${mine.billing.id}?t=${billingAccessToken(mine.billing.id)}`);
+  });
+
+  it("a buyer who bought signed out and opens the link signed in (an organizer too) still gets the purchase into their account", async () => {
+    const { billing, order, t, organizerCookies, producer } = await setup();
+    await approve(billing.id, organizerCookies);
+    const withToken = `/checkout/bank-transfer/${billing.id}?t=${t}`;
+    const opened = await run(buyerPage.loader, getRequest(withToken, { cookies: organizerCookies }), { billingId: billing.id });
+    expect(opened.location).toBe(`/tickets/${billing.id}?t=${t}`);
+    const tickets = await run(ticketsPage.loader, getRequest(opened.location!, { cookies: organizerCookies }), { billingId: billing.id });
+    expect(tickets.status).toBe(200);
+    expect(await buyerOf(order.id)).toBe(producer.user.id);
+    // Once it is theirs, the page's own links need no token.
+    expect(tickets.data.pagePath).toBe(`/tickets/${billing.id}`);
   });
 });
 

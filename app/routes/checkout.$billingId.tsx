@@ -11,7 +11,6 @@ import { Button, buttonClasses } from "#app/components/ui/Button";
 import { isDomainError } from "#server/errors";
 import { errorMessages, pageErrorResponse } from "#app/lib/domain-errors.server";
 import { getCheckoutSummary, mercadoPagoBrowserConfig, openPayment } from "#server/orders/checkout";
-import { withBillingToken } from "#server/orders/access";
 import { dayWithYear, eventPath } from "./eventos.$slug.server";
 import { OrderLines } from "#app/components/checkout/OrderLines";
 import { MoneyLines } from "#app/components/checkout/MoneyLines";
@@ -55,7 +54,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, headers, summary } = await summaryOr404(request, billingId);
   headers.set("Cache-Control", "private, no-store");
   const { order, billing, event, startsAt, held, allows } = summary;
-  if (billing.status === "approved") throw redirect(withBillingToken(`/tickets/${billingId}`, billingId), { headers });
+  if (billing.status === "approved") throw redirect(summary.ticketsPath, { headers });
   const { missingPublicKey, wallet } = await mercadoPagoBrowserConfig(ctx, summary);
 
   const expired = !held && (order.status === "expired" || billing.status === "cancelled" || (order.status === "draft" && !!order.holdExpiresAt));
@@ -87,7 +86,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       // Anything else (refunded, charged back): nothing to pay here.
       closed: !held && !expired,
       allows,
-      bankTransferHref: withBillingToken(`/checkout/bank-transfer/${billingId}`, billingId),
+      bankTransferHref: summary.bankTransferPath,
       // Spec §8: without the public key (ours, or the organizer's connected account's) the page logs an error to the console.
       missingPublicKey,
       wallet,

@@ -12,9 +12,8 @@ import { getRequestContext } from "#app/lib/session.server";
 import { CopyButton } from "#app/components/bank-transfers/CopyButton";
 import { Button } from "#app/components/ui/Button";
 import { FileInput } from "#app/components/ui/FileInput";
-import { BANK_TRANSFER_MESSAGES, getBankTransferPage, receiptPath, uploadBankTransferReceipt } from "#server/bank-transfers/bank-transfers";
+import { BANK_TRANSFER_MESSAGES, getBankTransferPage, uploadBankTransferReceipt } from "#server/bank-transfers/bank-transfers";
 import { MAX_RECEIPT_BYTES } from "#server/bank-transfers/receipts";
-import { withBillingToken } from "#server/orders/access";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Transferí para tu compra ${data.order.code} · Tribuna` : "Tu compra · Tribuna" },
@@ -37,13 +36,15 @@ async function pageOr404(request: Request, billingId: string) {
  * `/checkout/bank-transfer/{billingId}?t=…`: how much to transfer and where
  * (the organizer's CBU/CVU, alias, holder, CUIT, bank), the order code for
  * the transfer's reference, until when the tickets are held (48 h) and the
- * receipt upload. An approved transfer goes to the tickets.
+ * receipt upload. An approved transfer goes to the tickets, with the token
+ * only if the request brought it and it is still needed (a signed-in buyer or
+ * member reads them by their session).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const billingId = params.billingId ?? "";
-  const { headers, token, page } = await pageOr404(request, billingId);
+  const { headers, page } = await pageOr404(request, billingId);
   headers.set("Cache-Control", "private, no-store");
-  if (page.status === "approved") throw redirect(withBillingToken(`/tickets/${billingId}`, billingId), { headers });
+  if (page.status === "approved") throw redirect(page.ticketsPath, { headers });
   const { order, account, receipt, review } = page;
   return data(
     {
@@ -67,9 +68,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
             bankName: account.bankName,
           }
         : null,
-      receipt: receipt
-        ? { href: token ? receiptPath(receipt.id, billingId) : receiptPath(receipt.id), name: receipt.originalName, uploadedAt: formatDateTime(receipt.createdAt) }
-        : null,
+      receipt: receipt && page.receiptPath ? { href: page.receiptPath, name: receipt.originalName, uploadedAt: formatDateTime(receipt.createdAt) } : null,
       rejectionReason: review?.decision === "rejected" ? (review.reason ?? "") : null,
       maxMb: MAX_RECEIPT_BYTES / 1024 / 1024,
     },

@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
+import { fakeImage, realImage } from "#tests/support/images";
 import { getRequest, run } from "#tests/support/remix";
 import { isDomainError } from "#server/errors";
 import * as imageRoute from "./imagenes.$file";
@@ -68,12 +70,14 @@ describe("saveImage and /imagenes/{file}", () => {
   it("stores under DATA_DIR/uploads with a random name and serves it with its type and a long cache", async () => {
     const user = await createTestUser();
     const ctx = await ctxAs(actorFor(user));
-    const a = await saveImage(ctx, WEBP);
-    const b = await saveImage(ctx, WEBP);
-    expect(a.url).toMatch(/^\/imagenes\/[a-f0-9]{32}\.webp$/);
+    const webp = await realImage("webp");
+    const a = await saveImage(ctx, webp);
+    const b = await saveImage(ctx, webp);
+    expect(a.url).toMatch(/^\/imagenes\/[a-f0-9]{32}-64\.webp$/);
     expect(a.file).not.toBe(b.file);
     expect(uploadsDir()).toBe(path.join(dataDir, "uploads"));
-    expect(fs.readFileSync(path.join(dataDir, "uploads", a.file))).toEqual(Buffer.from(WEBP));
+    // The original, as it came, next to its copy.
+    expect(fs.readFileSync(path.join(dataDir, "uploads", `${a.file.slice(0, 32)}.webp`))).toEqual(Buffer.from(webp));
     expect(isStoredImageUrl(a.url)).toBe(true);
 
     const res = await run(imageRoute.loader, getRequest(a.url), { file: a.file });
@@ -144,10 +148,25 @@ describe("width copies of uploads (decision 112)", () => {
     expect(fs.readdirSync(uploadsDir()).filter((f) => f.startsWith(small.file.slice(0, 32)))).toHaveLength(2);
   });
 
-  it("a file with the right first bytes that no decoder reads is kept as it came, without copies", async () => {
+  it("refuses a file that starts like an image but does not decode (random bytes, a cut file) on its field, writing nothing", async () => {
     const ctx = await ctxAs(actorFor(await createTestUser()));
-    const image = await saveImage(ctx, PNG);
-    expect(image.url).toMatch(/^\/imagenes\/[a-f0-9]{32}\.png$/);
-    expect(fs.readdirSync(uploadsDir()).filter((f) => f.startsWith(image.file.slice(0, 32)))).toEqual([image.file]);
+    fs.mkdirSync(uploadsDir(), { recursive: true });
+    const before = fs.readdirSync(uploadsDir()).length;
+    const cut = (await realImage("jpeg", 800, 600)).subarray(0, 300);
+    for (const bytes of [fakeImage("png"), fakeImage("jpeg"), fakeImage("webp"), PNG, JPEG, WEBP, cut]) {
+      expect(checkImage(bytes)).toMatch(/^image\//);
+      await expect(saveImage(ctx, bytes, "logo")).rejects.toMatchObject({ code: "BAD_USER_INPUT", fieldErrors: { logo: ["No pudimos leer la imagen. Subí un JPG, PNG o WebP."] } });
+    }
+    expect(fs.readdirSync(uploadsDir()).length).toBe(before);
+  });
+
+  it("refuses an image that claims too many pixels before decoding it", async () => {
+    const ctx = await ctxAs(actorFor(await createTestUser()));
+    // A real 1 × 1 PNG whose header says 10,000 × 10,000 (100 megapixels, in 70 bytes).
+    const png = Buffer.from(await realImage("png", 1, 1));
+    png.writeUInt32BE(10_000, 16);
+    png.writeUInt32BE(10_000, 20);
+    png.writeUInt32BE(zlib.crc32(png.subarray(12, 29)), 29);
+    await expect(saveImage(ctx, png)).rejects.toMatchObject({ fieldErrors: { image: [IMAGE_MESSAGES.pixels] } });
   });
 });

@@ -74,8 +74,8 @@ export default function AccreditationsPage() {
               .filter(([, v]) => v)
               .map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />)
           : null}
-        <label htmlFor="buscar" className="sr-only">Buscar por titular, orden o puerta</label>
-        <input id="buscar" name="buscar" defaultValue={query} placeholder="Titular, código de orden o puerta" className={fieldInputClasses} />
+        <label htmlFor="buscar" className="sr-only">Buscar por titular, compra o puerta</label>
+        <input id="buscar" name="buscar" defaultValue={query} placeholder="Titular, código de compra o puerta" className={fieldInputClasses} />
         <Button type="submit" variant="secondary">Buscar</Button>
       </Form>
       <p className="mb-2 text-sm text-[var(--muted)]">{total === 1 ? "1 ingreso" : `${total.toLocaleString("es-AR")} ingresos`}</p>

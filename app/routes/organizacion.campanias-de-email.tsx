@@ -157,7 +157,7 @@ type Group = { label: string; options: { value: string; label: string }[] };
 
 function AudienceSelect({ groups }: { groups: Group[] }) {
   const { id, value, errors } = useFieldState("audience");
-  const help = "Compradores: quienes pagaron una orden (no las invitaciones). Nadie que se haya dado de baja.";
+  const help = "Compradores: quienes pagaron una compra (no las invitaciones). Nadie que se haya dado de baja.";
   return (
     <FieldFrame id={id} label="A quién" help={help} errors={errors} className="sm:col-span-2">
       <select id={id} name="audience" defaultValue={value ?? ""} required className={fieldInputClasses} {...controlAria(id, help, errors)}>

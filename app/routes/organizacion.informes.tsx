@@ -32,6 +32,10 @@ export default function ReportsPage() {
       title="Informes"
       lead={`${eventName ? `De ${eventName}` : "De todos tus eventos"} (cambialo con el filtro “Evento” de arriba). Se descargan completos, aunque sean cientos de miles de filas. El CSV abre en cualquier planilla; el Excel, en Excel o Google Sheets.`}
     >
+      <p className="mb-4 rounded-lg border border-[var(--border)] bg-[var(--surface)] p-3 text-sm">
+        <strong>Cambió un encabezado:</strong> la columna que se llamaba «Orden» ahora se llama «Compra», como en el resto de
+        Tribuna (el contenido es el mismo, el código <span className="whitespace-nowrap">TRB-…</span>). Si una planilla tuya la busca por nombre, actualizala.
+      </p>
       <ul className="grid gap-4 sm:grid-cols-2">
         {REPORTS.filter((r) => canMoney || !r.money).map((report) => (
           <li key={report.kind}>

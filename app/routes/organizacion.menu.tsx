@@ -103,7 +103,7 @@ function MenuItemForm({ reply, editing }: { reply?: FormReply; editing: Record<s
         <TextArea name="description" label="Descripción (opcional)" rows={2} maxLength={500} className="sm:col-span-2" />
         <TextInput name="price" label="Precio en pesos" inputMode="decimal" required help="Por ejemplo 4500 o 4.500,50." />
         <TextInput name="stock" label="Stock" type="number" min={0} inputMode="numeric" required help="Cuántas unidades vendés en total." />
-        <TextInput name="maxPerOrder" label="Máximo por pedido" type="number" min={1} max={100} inputMode="numeric" />
+        <TextInput name="maxPerOrder" label="Máximo por compra" type="number" min={1} max={100} inputMode="numeric" />
         <Checkbox name="visible" label="Visible en el menú" help="Si no está visible, nadie la puede pedir." />
         <div className="sm:col-span-2">
           <ImageInput name="image" urlName="imageUrl" label="Foto (opcional)" alt="Foto de la consumición" />

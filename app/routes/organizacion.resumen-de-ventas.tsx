@@ -128,7 +128,7 @@ export default function SalesPage() {
 
         <Card title={`Devoluciones pendientes (${pending.length})`}>
           {pending.length === 0 ? (
-            <p className="text-sm text-[var(--muted)]">No hay pedidos de devolución esperando tu respuesta.</p>
+            <p className="text-sm text-[var(--muted)]">No hay solicitudes de devolución esperando tu respuesta.</p>
           ) : (
             <ul className="divide-y divide-[var(--border)]" aria-label="Devoluciones pendientes">
               {pending.map((r) => (

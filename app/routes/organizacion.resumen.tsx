@@ -103,7 +103,7 @@ export default function SummaryPage() {
               {sales.refundsToDecide ? (
                 <li>
                   <Link to={href(BO.sales)} className="font-bold text-primary-700 underline dark:text-primary-400">
-                    {sales.refundsToDecide} {sales.refundsToDecide === 1 ? "pedido de devolución espera" : "pedidos de devolución esperan"} tu decisión
+                    {sales.refundsToDecide} {sales.refundsToDecide === 1 ? "solicitud de devolución espera" : "solicitudes de devolución esperan"} tu decisión
                   </Link>
                 </li>
               ) : null}

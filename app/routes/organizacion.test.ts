@@ -11,6 +11,7 @@ import { PUBLISH_MESSAGES } from "#server/events/events";
 import { FORCED_LOGIN_PATH } from "#app/lib/session.server";
 import { createTestUser } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { fakeImage, realImage } from "#tests/support/images";
 import { BASE_URL, formRequest, getRequest, run, type RouteResult } from "#tests/support/remix";
 import { CLIENT_IP_HEADER } from "#server/auth/request-auth";
 import * as shell from "./organizacion";
@@ -192,7 +193,7 @@ describe("/organizacion/por-crear", () => {
       multipartRequest(
         "/organizacion/por-crear",
         { name: "La Peña de Ñuñoa", slug: "", cuit: "30-71234567-1", contactEmail: "Hola@Pena.com.ar", contactPhone: "", description: "Peñas folklóricas.", logoUrl: "" },
-        { logo: { bytes: PNG, name: "logo.png", type: "image/png" } },
+        { logo: { bytes: await realImage("png"), name: "logo.png", type: "image/png" } },
         cookies,
       ),
     );
@@ -204,7 +205,7 @@ describe("/organizacion/por-crear", () => {
     expect(flashOf(result)).toEqual({ type: "success", message: SAVE_SUCCESS });
     expect(organization.cuit).toBe("30712345671");
     expect(organization.contactEmail).toBe("hola@pena.com.ar");
-    expect(organization.logoUrl).toMatch(/^\/imagenes\/[a-f0-9]{32}\.png$/);
+    expect(organization.logoUrl).toMatch(/^\/imagenes\/[a-f0-9]{32}-64\.webp$/);
     expect(fs.existsSync(path.join(dataDir, "uploads", organization.logoUrl!.split("/").pop()!))).toBe(true);
     const [member] = await db.select().from(memberships).where(eq(memberships.organizationId, organization.id));
     expect(member).toMatchObject({ userId: user.id, role: "owner" });
@@ -323,16 +324,28 @@ describe("/organizacion/evento/crear", () => {
     const { cookies, organization } = await producer();
     const bad = await page(
       crear.action,
-      multipartRequest("/organizacion/evento/crear", eventForm(organization.id, { name: "Con Imagen", venueName: "" }), { image: { bytes: PNG, name: "flyer.png", type: "image/png" } }, cookies),
+      multipartRequest("/organizacion/evento/crear", eventForm(organization.id, { name: "Con Imagen", venueName: "" }), { image: { bytes: await realImage("png"), name: "flyer.png", type: "image/png" } }, cookies),
     );
     expect(bad.status).toBe(400);
     expect(bad.data.errors.venueName).toEqual(["Este campo es requerido"]);
     const imageUrl = bad.data.values.imageUrl;
-    expect(imageUrl).toMatch(/^\/imagenes\/[a-f0-9]{32}\.png$/);
+    expect(imageUrl).toMatch(/^\/imagenes\/[a-f0-9]{32}-64\.webp$/);
 
     const good = await page(crear.action, multipartRequest("/organizacion/evento/crear", eventForm(organization.id, { name: "Con Imagen", imageUrl }), {}, cookies));
     expect(good.status).toBe(302);
     expect((await eventBySlug("con-imagen")).imageUrl).toBe(imageUrl);
+  });
+
+  it("refuses a file named and typed as an image whose bytes are not one, next to the field, and creates nothing", async () => {
+    const { cookies, organization } = await producer();
+    const result = await page(
+      crear.action,
+      multipartRequest("/organizacion/evento/crear", eventForm(organization.id, { name: "Imagen Falsa" }), { image: { bytes: fakeImage("jpeg"), name: "flyer.jpg", type: "image/jpeg" } }, cookies),
+    );
+    expect(result.status).toBe(400);
+    expect(result.data.errors.image).toEqual(["No pudimos leer la imagen. Subí un JPG, PNG o WebP."]);
+    expect(result.data.values.imageUrl).toBeUndefined();
+    expect(await eventBySlug("imagen-falsa")).toBeUndefined();
   });
 
   it("refuses an image over 2 MB with the Spanish message", async () => {

@@ -71,7 +71,7 @@ export default function Terms() {
             <strong>Entrada:</strong> el derecho a ingresar a una fecha de un evento, representado por un código QR único.
           </li>
           <li>
-            <strong>Pedido:</strong> la compra de una o más entradas o consumiciones en una misma operación, identificada
+            <strong>Compra:</strong> una o más entradas o consumiciones pagadas en una misma operación, identificada
             con un código.
           </li>
           <li>
@@ -109,7 +109,7 @@ export default function Terms() {
             el precio de cada entrada, los descuentos aplicados, el cargo por servicio y el total.
           </li>
           <li>
-            Al confirmar un pedido reservamos las entradas durante {holdDuration("MERCADO_PAGO")} para que pagues con Mercado Pago, o durante {holdDuration("BANK_TRANSFER")}
+            Al confirmar una compra reservamos las entradas durante {holdDuration("MERCADO_PAGO")} para que pagues con Mercado Pago, o durante {holdDuration("BANK_TRANSFER")}
             si el organizador acepta transferencia bancaria y elegís ese medio. Si el pago no se acredita en ese
             plazo, la reserva vence y las entradas vuelven a la venta.
           </li>
@@ -118,7 +118,7 @@ export default function Terms() {
             transferencia). En ese momento emitimos las entradas y te las enviamos por email.
           </li>
           <li>
-            El organizador define el precio, la cantidad disponible, los límites por pedido, las preventas, los códigos de
+            El organizador define el precio, la cantidad disponible, los límites por compra, las preventas, los códigos de
             acceso y la edad mínima de cada evento.
           </li>
           <li>
@@ -234,14 +234,14 @@ export default function Terms() {
           </li>
           <li>
             Lo pedís con el <Link to={PATHS.refunds}>{WITHDRAWAL_LABEL}</Link>, visible en todas las páginas del sitio, sin
-            necesidad de tener cuenta ni de hacer otro trámite: alcanza con el código del pedido y el email de la compra.
+            necesidad de tener cuenta ni de hacer otro trámite: alcanza con el código de la compra y su email.
           </li>
           <li>
             Al enviar la solicitud te damos un código de gestión en el momento, y siempre dentro de las 24 horas, para que
             puedas seguirla.
           </li>
           <li>
-            Si la solicitud cumple el plazo, anulamos las entradas del pedido y te devolvemos el total pagado, cargo por
+            Si la solicitud cumple el plazo, anulamos las entradas de la compra y te devolvemos el total pagado, cargo por
             servicio incluido, por el mismo medio de pago.
           </li>
         </ul>
@@ -258,10 +258,10 @@ export default function Terms() {
             condiciones de ingreso informadas, salvo que el organizador lo acepte.
           </li>
           <li>
-            Si desconocés un pago ante tu banco o Mercado Pago (contracargo), las entradas de ese pedido se anulan mientras
+            Si desconocés un pago ante tu banco o Mercado Pago (contracargo), las entradas de esa compra se anulan mientras
             se resuelve el reclamo. Antes de hacerlo, escribinos: muchas veces lo resolvemos más rápido.
           </li>
-          <li>Podemos anular pedidos hechos con medios de pago robados o con fraude comprobado, devolviendo lo cobrado.</li>
+          <li>Podemos anular compras hechas con medios de pago robados o con fraude comprobado, devolviendo lo cobrado.</li>
         </ul>
       </Section>
 
@@ -321,7 +321,7 @@ export default function Terms() {
         <ul>
           <li>
             <strong>Qué datos:</strong> los de tu cuenta (nombre, apellido, documento, email, teléfono y, si los cargás,
-            domicilio y provincia), tus pedidos y entradas, y datos técnicos de uso del sitio.
+            domicilio y provincia), tus compras y entradas, y datos técnicos de uso del sitio.
           </li>
           <li>
             <strong>Para qué:</strong> emitir y enviarte tus entradas, procesar pagos y devoluciones, controlar el acceso,

@@ -8,7 +8,7 @@ import { bankTransferReceipts, bankTransferReviews, billings, events, orderItems
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { sendEmail } from "#server/email/send";
 import { getBillingForBuyer, releaseHold } from "#server/orders/orders";
-import { withBillingToken } from "#server/orders/access";
+import { purchaseLink, withBillingToken } from "#server/orders/access";
 import { requireCapability } from "#server/organizations/permissions";
 import { applyPayment, type NotificationOutcome } from "#server/payments/webhook";
 import { getTicketTransferAccount } from "#server/payouts/bank-accounts";
@@ -81,7 +81,9 @@ function accountView(account: BankAccountRow | null) {
  * `/checkout/bank-transfer/{billingId}`: for its buyer (account or the `t`
  * token) or the organization's members. The amount, the organization's
  * transfer account (null when it has none), the order code for the
- * transfer's reference, the hold's end, the current receipt and the review.
+ * transfer's reference, the hold's end, the current receipt and the review,
+ * and where its tickets and receipt are read (`purchaseLink`: the token only
+ * for whoever came with it, never minted for a member or the buyer's account).
  */
 export async function getBankTransferPage(ctx: Ctx, billingId: string, options: { token?: string | null } = {}) {
   const view = await getBillingForBuyer(ctx, billingId, options);
@@ -102,6 +104,8 @@ export async function getBankTransferPage(ctx: Ctx, billingId: string, options: 
     receipt,
     review,
     status: transferStatus(order, billing, review, ctx.now),
+    ticketsPath: purchaseLink(ctx, `/tickets/${billing.id}`, { billingId: billing.id, token: options.token, buyerUserId: order.buyerUserId }),
+    receiptPath: receipt ? purchaseLink(ctx, receiptPath(receipt.id), { billingId: billing.id, token: options.token, buyerUserId: order.buyerUserId }) : null,
   };
 }
 
@@ -163,9 +167,8 @@ export async function readBankTransferReceipt(ctx: Ctx, receiptId: string, optio
 }
 
 /** Where a receipt is read: with the buyer's token, or plain for members (their session). */
-export function receiptPath(receiptId: string, billingId?: string): string {
-  const path = `/comprobantes/${receiptId}`;
-  return billingId ? withBillingToken(path, billingId) : path;
+export function receiptPath(receiptId: string): string {
+  return `/comprobantes/${receiptId}`;
 }
 
 // ───────────────────────── Organizer side ─────────────────────────

@@ -40,7 +40,7 @@ export interface Accreditation {
   offline: boolean;
 }
 
-export const ACCREDITATION_HEADER = ["Ingreso", "Titular", "Tipo de entrada", "Orden", "Evento", "Fecha del evento", "Puerta", "Dispositivo", "Acreditó", "Sin conexión"];
+export const ACCREDITATION_HEADER = ["Ingreso", "Titular", "Tipo de entrada", "Compra", "Evento", "Fecha del evento", "Puerta", "Dispositivo", "Acreditó", "Sin conexión"];
 
 /** One accreditation as spreadsheet cells (the CSV here and the streamed export of /organizacion/informes). */
 export function accreditationCells(a: Accreditation): string[] {

@@ -9,9 +9,10 @@ import { env } from "#server/env";
 import { Invalid, Unauthenticated } from "#server/errors";
 
 /**
- * Uploaded images (event images, organization logos). The type is decided by
- * the file's first bytes, never by its name or the browser's content-type;
- * files are stored under `${DATA_DIR}/uploads` with a random name and served
+ * Uploaded images (event images, organization logos, menu photos). The type is
+ * decided by the file's first bytes, never by its name or the browser's
+ * content-type, and the whole file must decode (sharp) before anything is
+ * written: a file that only starts like an image is refused. Files are stored under `${DATA_DIR}/uploads` with a random name and served
  * by `/imagenes/{file}`. Next to the original, every image sharp can read gets
  * WebP copies at the widths of common/images.ts (`{id}-400.webp`…), and its
  * URL is the widest copy's, so pages serve it with `srcset` (decision 112).
@@ -21,6 +22,8 @@ export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 export const IMAGE_MESSAGES = {
   type: "La imagen tiene que ser JPG, PNG o WebP",
   size: "La imagen no puede pesar más de 2 MB",
+  unreadable: "No pudimos leer la imagen. Subí un JPG, PNG o WebP.",
+  pixels: "La imagen tiene demasiados píxeles: subí una de hasta 50 megapíxeles (por ejemplo, 8000 × 6000).",
   notStored: "Subí la imagen a Tribuna primero (desde el formulario o con uploadImage): no usamos imágenes de otros sitios",
 } as const;
 
@@ -94,16 +97,34 @@ async function writeUpload(file: string, bytes: Uint8Array) {
 
 /**
  * Saves an image a signed-in user uploaded. Only members creating or editing something get here.
- * The original is kept as it came; when sharp can read it, the answer is its WebP width copies.
+ * The file is decoded first (Invalid on `field` when it cannot be: nothing is written); then the original is kept
+ * as it came and the answer is its WebP width copies.
  */
 export async function saveImage(ctx: Ctx, bytes: Uint8Array, field = "image"): Promise<StoredImage> {
   if (ctx.actor.kind !== "user") throw new Unauthenticated();
   const contentType = checkImage(bytes, field);
+  const pixels = await decode(bytes).catch((error: unknown) => {
+    throw new Invalid({ [field]: [/pixel limit/i.test(String((error as Error)?.message)) ? IMAGE_MESSAGES.pixels : IMAGE_MESSAGES.unreadable] });
+  });
   const id = newImageId();
-  const file = `${id}.${IMAGE_TYPES[contentType]}`;
-  await writeUpload(file, bytes);
-  const responsive = await saveWidthVariants(bytes, id).catch(() => null);
-  return responsive ?? { url: `${IMAGE_URL_PREFIX}${file}`, file, contentType, size: bytes.length };
+  const stored = await writeWidthVariants(pixels, id);
+  await writeUpload(`${id}.${IMAGE_TYPES[contentType]}`, bytes);
+  return stored;
+}
+
+/** Images over this many pixels are refused before sharp decodes them (a small file can claim a huge size). */
+const MAX_INPUT_PIXELS = 50_000_000;
+
+/**
+ * The image's pixels, decoded (or, for an SVG, drawn) once, upright by its EXIF orientation and at most
+ * MAX_IMAGE_WIDTH wide. Throws when sharp cannot read the whole input (`failOn: "error"`: a corrupt or cut file).
+ */
+async function decode(input: Uint8Array | Buffer) {
+  return sharp(input, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS })
+    .rotate()
+    .resize({ width: MAX_IMAGE_WIDTH, withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
 }
 
 /**
@@ -112,12 +133,11 @@ export async function saveImage(ctx: Ctx, bytes: Uint8Array, field = "image"): P
  * demo's posters (an SVG). Throws when sharp cannot read the input.
  */
 export async function saveWidthVariants(input: Uint8Array | Buffer, id = newImageId()): Promise<StoredImage> {
-  // Decoded (or, for an SVG, drawn) once, at the widest size; every width is scaled from those pixels.
-  const { data, info } = await sharp(input, { failOn: "error", limitInputPixels: 50_000_000 })
-    .rotate()
-    .resize({ width: MAX_IMAGE_WIDTH, withoutEnlargement: true })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  return writeWidthVariants(await decode(input), id);
+}
+
+async function writeWidthVariants({ data, info }: Awaited<ReturnType<typeof decode>>, id: string): Promise<StoredImage> {
+  // Every width is scaled from the decoded pixels.
   const pixels = { raw: { width: info.width, height: info.height, channels: info.channels } };
   const files = await Promise.all(
     variantWidths(info.width).map(async (width) => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import sharp from "sharp";
+import sharp, { type Region } from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { responsiveImage } from "#common/images";
 import { detectImageType, isStoredImageUrl, uploadsDir } from "./images";
@@ -33,6 +33,20 @@ describe("posterSvg", () => {
     expect(backgrounds.size).toBe(categories.length);
     expect(posterSvg(TANGO)).toBe(posterSvg(TANGO));
     expect(posterSvg({ ...TANGO, category: "recitales", slug: "otro" })).not.toBe(posterSvg({ ...TANGO, category: "recitales" }));
+  });
+
+  it("does not write the category (the event page shows it once): above the title there is only the background", async () => {
+    // The top-left corner, where the category's pill used to be: with nothing drawn there, only the background's smooth
+    // gradient (its pixels spread under 12; with the pill, about 54). stats() reads its input, not the pipeline, so the
+    // band goes through a buffer first.
+    const spread = async (svg: string, band: Region) => {
+      const { channels } = await sharp(await sharp(Buffer.from(svg)).extract(band).removeAlpha().toBuffer()).stats();
+      return Math.max(...channels.map((c) => c.stdev));
+    };
+    const categories = ["recitales", "fiestas", "teatro", "stand-up", "festivales", "deportes", "gastronomia", "conferencias", "infantiles", "otros"];
+    for (const category of categories) expect(await spread(posterSvg({ ...TANGO, category }), { left: 48, top: 48, width: 260, height: 60 }), category).toBeLessThan(12);
+    // The check sees text: the title's band is anything but smooth.
+    expect(await spread(posterSvg(TANGO), { left: 40, top: 240, width: 480, height: 200 })).toBeGreaterThan(30);
   });
 
   it("fits long names by making the title smaller", () => {

@@ -8,7 +8,7 @@ import { saveWidthVariants, type StoredImage } from "./images";
 
 /**
  * Posters for the demo's events (decision 112): an SVG in the brand's style with the event's name, dates and venue,
- * its art chosen by category (bars and a record for music, a curtain for theatre, a sunset over hills for festivals…)
+ * its art chosen by category (the category's word is not drawn: the event page shows it once, as a pill; issue 13) (bars and a record for music, a curtain for theatre, a sunset over hills for festivals…)
  * and varied by the event's slug, then stored like an upload, as WebP at every width. No network and no installed
  * fonts: the text is drawn as paths from the Space Grotesk that @fontsource ships (librsvg would need the font
  * installed to draw `<text>`, and a fresh machine may have none).
@@ -20,6 +20,7 @@ export interface PosterInput {
   /** Varies the art between events of the same category. */
   slug: string;
   name: string;
+  /** Chooses the colours and the art; never written on the poster. */
   category: string;
   dates: Date[];
   venueName: string;
@@ -320,8 +321,6 @@ export function posterSvg(input: PosterInput): string {
   const dateY = venueY - 50;
   const titleBottom = dateY - 58;
   const titleTop = titleBottom - (title.lines.length - 1) * lineHeight;
-  const category = upper(input.category === "otros" ? "Evento" : (categoryName[input.category] ?? input.category));
-  const tagWidth = textWidth(category, 22, 500, 0.12) + 40;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">
 <defs>
 <linearGradient id="bg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${style.from}"/><stop offset="0.55" stop-color="${style.via}"/><stop offset="1" stop-color="${style.to}"/></linearGradient>
@@ -331,8 +330,6 @@ export function posterSvg(input: PosterInput): string {
 <rect width="${W}" height="${H}" fill="url(#bg)"/>
 ${style.art(r)}
 <rect width="${W}" height="${H}" fill="url(#shade)"/>
-<rect x="${left}" y="56" width="${n(tagWidth)}" height="44" rx="22" fill="none" stroke="#ffffff" stroke-opacity="0.8" stroke-width="2"/>
-${textPath(category, { x: left + 20, y: 86, size: 22, weight: 500, fill: "#ffffff", tracking: 0.12 })}
 ${title.lines.map((line, i) => textPath(line, { x: left - 4, y: n(titleTop + i * lineHeight), size: title.size, weight: 700, fill: "#ffffff" })).join("\n")}
 ${textPath(dateLine, { x: left, y: dateY, size: 32, weight: 700, fill: style.highlight, tracking: 0.02 })}
 ${textPath(venueLine, { x: left, y: venueY, size: venueSize, weight: 500, fill: "#ffffff", opacity: 0.9 })}
@@ -340,18 +337,6 @@ ${textPath(venueLine, { x: left, y: venueY, size: venueSize, weight: 500, fill: 
 ${textPath(brand.name.toLowerCase(), { x: left + 64, y: H - 74, size: 26, weight: 700, fill: "#ffffff", opacity: 0.9 })}
 </svg>`;
 }
-
-const categoryName: Record<string, string> = {
-  recitales: "Recital",
-  fiestas: "Fiesta",
-  teatro: "Teatro",
-  "stand-up": "Stand-up",
-  festivales: "Festival",
-  deportes: "Deportes",
-  gastronomia: "Gastronomía",
-  conferencias: "Conferencia",
-  infantiles: "Para chicos",
-};
 
 /** Renders the poster and stores it like an upload: WebP at 400, 800 and 1200 px; answers the widest. */
 export async function savePoster(input: PosterInput): Promise<StoredImage> {

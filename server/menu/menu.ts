@@ -229,7 +229,7 @@ export async function publicMenu(ctx: Ctx, slug: string): Promise<{ event: { id:
 
 export const MENU_CART_MESSAGES = {
   empty: "Elegí al menos una consumición.",
-  changed: "Algunas cosas del menú cambiaron (sin stock o pausadas): revisá tu pedido.",
+  changed: "Algunas cosas del menú cambiaron (sin stock o pausadas): revisá tu compra.",
   tooMany: (name: string, max: number) => `De «${name}» podés pedir hasta ${max}.`,
 } as const;
 

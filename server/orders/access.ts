@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { Ctx } from "#server/context";
 import { authSecret } from "#server/env";
 
 /**
@@ -23,4 +24,17 @@ export function isBillingAccessToken(billingId: string, token: string | null | u
 /** `path` plus the billing's token as `t`, keeping any query it already has. */
 export function withBillingToken(path: string, billingId: string): string {
   return `${path}${path.includes("?") ? "&" : "?"}t=${billingAccessToken(billingId)}`;
+}
+
+/**
+ * A link to one of a purchase's pages for whoever is reading it now. The token goes along only when they came with
+ * it (a valid `t`) and are not signed in as the purchase's buyer: then it is what opens the page (and, signed in, what
+ * claims a purchase made signed out). Someone who reads the purchase by their session — the buyer's account, a member
+ * of the organization — never gets one minted into a URL: it would stay in their history, logs and whatever they
+ * share, and opening it signed in would claim a stranger's purchase for them (server/tickets/tickets.ts).
+ */
+export function purchaseLink(ctx: Ctx, path: string, purchase: { billingId: string; token?: string | null; buyerUserId: string | null }): string {
+  if (!isBillingAccessToken(purchase.billingId, purchase.token)) return path;
+  if (ctx.actor.kind === "user" && purchase.buyerUserId === ctx.actor.userId) return path;
+  return withBillingToken(path, purchase.billingId);
 }

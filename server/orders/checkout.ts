@@ -7,7 +7,7 @@ import { appUrl } from "#server/env";
 import { preferenceIdForBilling } from "#server/payments/mercadopago";
 import { getPaymentProvider, paymentPublicConfigFor } from "#server/payments/providers";
 import { createOrder, getBillingForBuyer } from "./orders";
-import { billingAccessToken, withBillingToken } from "./access";
+import { billingAccessToken, purchaseLink, withBillingToken } from "./access";
 
 export interface CheckoutStarted {
   order: OrderRow & { items: OrderItemRow[] };
@@ -79,12 +79,16 @@ export async function getCheckoutSummary(ctx: Ctx, billingId: string, options: {
   const held = order.status === "draft" && billing.status === "pending" && !!order.holdExpiresAt && order.holdExpiresAt > ctx.now;
   // Which methods the tickets bought allow (one method per order: createOrder refuses mixes).
   const kinds = new Set(order.items.map((i) => tickets.find((t) => t.id === i.ticketTypeId)?.paymentMethod));
+  // The next pages' links carry the token only for whoever came with it (purchaseLink).
+  const link = (path: string) => purchaseLink(ctx, path, { billingId, token: options.token, buyerUserId: order.buyerUserId });
   return {
     ...view,
     event,
     startsAt: date?.startsAt ?? null,
     held,
     allows: { MERCADO_PAGO: kinds.has("MercadoPagoAccount"), BANK_TRANSFER: kinds.has("BankAccount") },
+    ticketsPath: link(`/tickets/${billingId}`),
+    bankTransferPath: link(`/checkout/bank-transfer/${billingId}`),
   };
 }
 

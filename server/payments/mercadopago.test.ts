@@ -186,7 +186,7 @@ describe("preference items with a discount", () => {
     const discounted = { ...order, discount: 500_000 };
     const due = { ...billing, amount: billing.amount - 500_000 };
     const body = await new MercadoPagoProvider({ db }).buildPreference(due, discounted, false);
-    expect(body.items).toEqual([{ id: order.id, title: `${event.name} — orden ${order.code}`, category_id: "tickets", quantity: 1, currency_id: "ARS", unit_price: due.amount / 100 }]);
+    expect(body.items).toEqual([{ id: order.id, title: `${event.name} — compra ${order.code}`, category_id: "tickets", quantity: 1, currency_id: "ARS", unit_price: due.amount / 100 }]);
     expect(general).toBeTruthy();
   });
 });

@@ -164,7 +164,7 @@ export class MercadoPagoProvider implements PaymentProvider {
     // Discounts (coupons) make the lines add up to more than what is billed: then one line with the amount due.
     const sum = items.reduce((acc, item) => acc + toCentavos(item.unit_price) * item.quantity, 0);
     if (sum !== billing.amount) {
-      items = [{ id: order.id, title: `${eventName} — orden ${order.code}`.slice(0, 250), category_id: "tickets", quantity: 1, currency_id: "ARS", unit_price: toPesos(billing.amount) }];
+      items = [{ id: order.id, title: `${eventName} — compra ${order.code}`.slice(0, 250), category_id: "tickets", quantity: 1, currency_id: "ARS", unit_price: toPesos(billing.amount) }];
     }
     const body: PreferenceRequest = {
       items,

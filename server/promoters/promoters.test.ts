@@ -117,7 +117,7 @@ describe("promoter attribution and getMetricReferralSalesByUser", () => {
     // The promoters' export lists exactly the three attributed paid orders, with tickets and entries.
     const file = await exportReport(made.ctx, { organizationId: made.organization.id, kind: "rrpp", format: "csv" });
     const lines = (await new Response(file.body).text()).replace(/^\uFEFF/, "").split("\r\n").filter(Boolean);
-    expect(lines[0]).toBe('"Fecha","Orden","Evento","RRPP","Medio de pago","Entradas","Ingresaron","Anuladas","Total","Estado"');
+    expect(lines[0]).toBe('"Fecha","Compra","Evento","RRPP","Medio de pago","Entradas","Ingresaron","Anuladas","Total","Estado"');
     expect(lines.slice(1).map((l) => l.split(",").slice(3, 8).join(",")).sort()).toEqual(
       [`"${romi.nickname}","Mercado Pago","2","1","0"`, `"${romi.nickname}","Mercado Pago","1","0","0"`, `"${other.nickname}","Mercado Pago","1","0","0"`].sort(),
     );

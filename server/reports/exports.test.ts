@@ -31,7 +31,7 @@ describe("exportReport", () => {
     const lines = (await text(csv.body)).split("\r\n").filter(Boolean);
     expect(lines).toHaveLength(2);
     // (Response.text() drops the BOM; the bytes carry it, checked below.)
-    expect(lines[0]).toBe('"Fecha","Orden","Evento","Nombre","Apellido","Email","Documento","Teléfono","Medio de pago","Subtotal","Descuento","Cargo por servicio","Total","RRPP","Datos extra"');
+    expect(lines[0]).toBe('"Fecha","Compra","Evento","Nombre","Apellido","Email","Documento","Teléfono","Medio de pago","Subtotal","Descuento","Cargo por servicio","Total","RRPP","Datos extra"');
     expect(lines[1]).toContain(`"${order.code}"`);
     expect(lines[1]).toContain('"20000,00"');
     const raw = new Uint8Array(await new Response((await exportReport(made.ctx, { organizationId: made.organization.id, kind: "ventas" })).body).arrayBuffer());
@@ -64,7 +64,7 @@ describe("exportReport", () => {
       expect(await redeemAtDoor(later, access, { code: qrPayloadFor(tickets[i].code), door, deviceId: `celu-${i}` })).toMatchObject({ outcome: "admitted" });
     }
     const lines = (await text((await exportReport(made.ctx, { organizationId: made.organization.id, kind: "acreditaciones" })).body)).split("\r\n").filter(Boolean);
-    expect(lines[0]).toBe('"Ingreso","Titular","Tipo de entrada","Orden","Evento","Fecha del evento","Puerta","Dispositivo","Acreditó","Sin conexión"');
+    expect(lines[0]).toBe('"Ingreso","Titular","Tipo de entrada","Compra","Evento","Fecha del evento","Puerta","Dispositivo","Acreditó","Sin conexión"');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain('"Puerta 2","celu-1"');
     expect(lines[2]).toContain('"Puerta 1","celu-0"');

@@ -74,7 +74,7 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
   switch (kind) {
     case "ventas":
       return {
-        header: ["Fecha", "Orden", "Evento", "Nombre", "Apellido", "Email", "Documento", "Teléfono", "Medio de pago", "Subtotal", "Descuento", "Cargo por servicio", "Total", "RRPP", "Datos extra"],
+        header: ["Fecha", "Compra", "Evento", "Nombre", "Apellido", "Email", "Documento", "Teléfono", "Medio de pago", "Subtotal", "Descuento", "Cargo por servicio", "Total", "RRPP", "Datos extra"],
         async page(db, cursor) {
           // The sales list's default filter (spec §9): billed, not gift, card wallet and bank transfer.
           const rows = await db
@@ -117,7 +117,7 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
       };
     case "asistentes":
       return {
-        header: ["Titular", "Email", "Tipo de entrada", "Orden", "Evento", "Fecha del evento", "Estado", "Ingresó", "Puerta", "Datos extra"],
+        header: ["Titular", "Email", "Tipo de entrada", "Compra", "Evento", "Fecha del evento", "Estado", "Ingresó", "Puerta", "Datos extra"],
         async page(db, cursor) {
           const rows = await db
             .select({ ticket: issuedProducts, keyAt: cursorText(issuedProducts.createdAt), orderCode: orders.code, customFields: orders.customFields, eventName: events.name, startsAt: eventDates.startsAt, typeName: ticketTypes.name })
@@ -163,7 +163,7 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
       };
     case "cupones":
       return {
-        header: ["Fecha", "Cupón", "Orden", "Evento", "Descuento", "Devuelto (compra sin pagar)"],
+        header: ["Fecha", "Cupón", "Compra", "Evento", "Descuento", "Devuelto (compra sin pagar)"],
         async page(db, cursor) {
           const rows = await db
             .select({ use: couponRedemptions, keyAt: cursorText(couponRedemptions.createdAt), code: coupons.code, orderCode: orders.code, eventName: events.name })
@@ -182,7 +182,7 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
       };
     case "rrpp":
       return {
-        header: ["Fecha", "Orden", "Evento", "RRPP", "Medio de pago", "Entradas", "Ingresaron", "Anuladas", "Total", "Estado"],
+        header: ["Fecha", "Compra", "Evento", "RRPP", "Medio de pago", "Entradas", "Ingresaron", "Anuladas", "Total", "Estado"],
         async page(db, cursor) {
           // Every paid order attributed to a promoter (docs/promoters.md): through their link or sold in hand.
           const rows = await db
@@ -227,7 +227,7 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
       };
     case "libro-mayor":
       return {
-        header: ["Fecha", "Tipo", "Descripción", "Orden", "Monto"],
+        header: ["Fecha", "Tipo", "Descripción", "Compra", "Monto"],
         async page(db, cursor) {
           const rows = await db
             .select({ entry: ledgerEntries, orderCode: orders.code })

@@ -6,7 +6,7 @@ import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers, users, type IssuedProductStatus } from "#server/db/schema";
 import { Unauthenticated } from "#server/errors";
-import { isBillingAccessToken, withBillingToken } from "#server/orders/access";
+import { isBillingAccessToken, purchaseLink, withBillingToken } from "#server/orders/access";
 import { getBillingForBuyer } from "#server/orders/orders";
 import { parseInput, type DomainInput } from "#server/validation";
 import { qrPayloadFor } from "./qr";
@@ -169,8 +169,11 @@ export async function purchaseOfOrder(db: DbOrTx, order: OrderRow, billing: Bill
  */
 export async function getPurchaseTickets(ctx: Ctx, billingId: string, options: { token?: string | null } = {}): Promise<PurchaseView> {
   const view = await getBillingForBuyer(ctx, billingId, options);
-  await claimWithToken(ctx, view.order, billingId, options.token);
-  return purchaseOfOrder(ctx.db, view.order, view.billing);
+  const claimed = await claimWithToken(ctx, view.order, billingId, options.token);
+  const purchase = await purchaseOfOrder(ctx.db, view.order, view.billing);
+  // The page's own links (reload, PDF): the token only for whoever came with it and still needs it (purchaseLink).
+  const link = (path: string) => purchaseLink(ctx, path, { billingId, token: options.token, buyerUserId: claimed && ctx.actor.kind === "user" ? ctx.actor.userId : view.order.buyerUserId });
+  return { ...purchase, pagePath: link(`/tickets/${billingId}`), pdfPath: link(`/tickets/${billingId}/pdf`) };
 }
 
 /**
@@ -180,12 +183,14 @@ export async function getPurchaseTickets(ctx: Ctx, billingId: string, options: {
  * someone else's address (accounts do not verify their email), so only the
  * token — proof of having the checkout or the tickets email — claims.
  */
-async function claimWithToken(ctx: Ctx, order: { id: string; buyerUserId: string | null }, billingId: string, token: string | null | undefined) {
-  if (ctx.actor.kind !== "user" || order.buyerUserId || !isBillingAccessToken(billingId, token)) return;
-  await ctx.db
+async function claimWithToken(ctx: Ctx, order: { id: string; buyerUserId: string | null }, billingId: string, token: string | null | undefined): Promise<boolean> {
+  if (ctx.actor.kind !== "user" || order.buyerUserId || !isBillingAccessToken(billingId, token)) return false;
+  const claimed = await ctx.db
     .update(orders)
     .set({ buyerUserId: ctx.actor.userId })
-    .where(and(eq(orders.id, order.id), isNull(orders.buyerUserId)));
+    .where(and(eq(orders.id, order.id), isNull(orders.buyerUserId)))
+    .returning({ id: orders.id });
+  return claimed.length > 0;
 }
 
 export interface MyTicket extends TicketView {

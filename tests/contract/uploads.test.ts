@@ -10,6 +10,7 @@ import { createOrder } from "#server/orders/orders";
 import { billingAccessToken } from "#server/orders/access";
 import { ctxAs } from "#tests/support/context";
 import { createEventWithTickets, createTransferAccount } from "#tests/support/factories";
+import { fakeImage, realImage } from "#tests/support/images";
 import { errorCode, gql, postRaw, type GqlOptions } from "#tests/support/graphql";
 
 // Uploads go to a throwaway folder, never .data (env() is read lazily).
@@ -49,14 +50,18 @@ describe("uploadImage (multipart)", () => {
   it("stores a real image and its URL is what createEvent and updateEvent accept; other sites' URLs are refused", async () => {
     const { tokens, event, organization } = await producerWithEvent();
     const options: GqlOptions = { tokens };
+    const jpeg = Buffer.from(await realImage("jpeg", 1600, 900));
     const uploaded = await postRaw<{ uploadImage: { url: string; contentType: string; size: number } }>(
-      multipart(UPLOAD_IMAGE, { file: null }, "variables.file", { bytes: WEBP, name: "flyer.webp", type: "image/webp" }),
+      multipart(UPLOAD_IMAGE, { file: null }, "variables.file", { bytes: jpeg, name: "flyer.jpg", type: "image/jpeg" }),
       options,
     );
     expect(uploaded.body.errors).toBeUndefined();
     const image = uploaded.body.data!.uploadImage;
-    expect(image).toEqual({ url: expect.stringMatching(/^\/imagenes\/[a-f0-9]{32}\.webp$/), contentType: "image/webp", size: WEBP.length });
-    expect(fs.readFileSync(path.join(dataDir, "uploads", image.url.split("/").pop()!))).toEqual(WEBP);
+    // The answer is the widest WebP copy; the original is kept next to it as it came.
+    expect(image).toEqual({ url: expect.stringMatching(/^\/imagenes\/[a-f0-9]{32}-1200\.webp$/), contentType: "image/webp", size: expect.any(Number) });
+    const id = image.url.split("/").pop()!.slice(0, 32);
+    expect(fs.statSync(path.join(dataDir, "uploads", `${id}-1200.webp`)).size).toBe(image.size);
+    expect(fs.readFileSync(path.join(dataDir, "uploads", `${id}.jpg`))).toEqual(jpeg);
 
     const updated = await gql<{ updateEvent: { imageUrl: string } }>(`mutation($input: UpdateEventInput!) { updateEvent(input: $input) { imageUrl } }`, {
       tokens,
@@ -74,12 +79,17 @@ describe("uploadImage (multipart)", () => {
     expect(organization.id).toBeTruthy();
   });
 
-  it("refuses what is not an image by its bytes, a file over 2 MB, and anonymous uploads, storing nothing", async () => {
+  it("refuses what is not an image by its bytes (or only starts like one), a file over 2 MB, and anonymous uploads, storing nothing", async () => {
     const { tokens } = await producerWithEvent();
     const before = fs.existsSync(path.join(dataDir, "uploads")) ? fs.readdirSync(path.join(dataDir, "uploads")).length : 0;
     const gif = await postRaw(multipart(UPLOAD_IMAGE, { file: null }, "variables.file", { bytes: GIF, name: "flyer.png", type: "image/png" }), { tokens });
     expect(errorCode(gif)).toBe("BAD_USER_INPUT");
     expect(gif.body.errors![0].extensions!.fieldErrors).toEqual({ file: ["La imagen tiene que ser JPG, PNG o WebP"] });
+
+    // Starts like a PNG (and says it is one), then random bytes: nothing decodes it.
+    const fake = await postRaw(multipart(UPLOAD_IMAGE, { file: null }, "variables.file", { bytes: Buffer.from(fakeImage("png")), name: "flyer.png", type: "image/png" }), { tokens });
+    expect(errorCode(fake)).toBe("BAD_USER_INPUT");
+    expect(fake.body.errors![0].extensions!.fieldErrors).toEqual({ file: ["No pudimos leer la imagen. Subí un JPG, PNG o WebP."] });
 
     const big = Buffer.alloc(2 * 1024 * 1024 + 10);
     WEBP.copy(big);

@@ -55,7 +55,7 @@ test.describe("withdrawals and exports", () => {
     await workbook.xlsx.readFile((await download.path())!);
     const sheet = workbook.getWorksheet("Asistentes")!;
     const rows = sheet.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1, 5));
-    expect(rows[0]).toEqual(["Titular", "Email", "Tipo de entrada", "Orden"]);
+    expect(rows[0]).toEqual(["Titular", "Email", "Tipo de entrada", "Compra"]);
     expect(rows.slice(1)).toEqual([
       ["Ana Gómez", "ana@example.com", "General", made.order.code],
       ["Ana Gómez", "ana@example.com", "General", made.order.code],
