@@ -81,16 +81,18 @@ export const intSchema = (min: number, max: number) =>
 
 export const booleanish = z.union([z.boolean(), z.string()]).transform((v) => v === true || v === "on" || v === "true");
 
-export const eventDateInput = z
-  .object({
-    startsAt: dateTimeSchema,
-    endsAt: dateTimeSchema,
-    doorsAt: optional(dateTimeSchema),
-  })
-  .superRefine((d, issue) => {
-    if (d.endsAt <= d.startsAt) issue.addIssue({ code: "custom", path: ["endsAt"], message: EVENT_MESSAGES.endsBeforeStart });
-    if (d.doorsAt && d.doorsAt > d.startsAt) issue.addIssue({ code: "custom", path: ["doorsAt"], message: EVENT_MESSAGES.doorsAfterStart });
-  });
+export const eventDateFields = {
+  startsAt: dateTimeSchema,
+  endsAt: dateTimeSchema,
+  doorsAt: optional(dateTimeSchema),
+};
+
+export function eventDateRefinements(d: { startsAt: Date; endsAt: Date; doorsAt?: Date }, issue: z.RefinementCtx) {
+  if (d.endsAt <= d.startsAt) issue.addIssue({ code: "custom", path: ["endsAt"], message: EVENT_MESSAGES.endsBeforeStart });
+  if (d.doorsAt && d.doorsAt > d.startsAt) issue.addIssue({ code: "custom", path: ["doorsAt"], message: EVENT_MESSAGES.doorsAfterStart });
+}
+
+export const eventDateInput = z.object(eventDateFields).superRefine(eventDateRefinements);
 
 /** An event's own fields, except its image (only the server knows which URLs are ours). */
 export const eventTextFields = {
