@@ -73,6 +73,19 @@ describe("saveEventSchedule: dates and ticket types as one list, with the spec's
     expect(before.dates.map((d) => d.id)).toEqual([date.id]);
   });
 
+  it("deletes a row from its id alone, whatever else the row carries", async () => {
+    const { ctx, event, date, tickets } = await createEventWithTickets();
+    const changes = await saveEventSchedule(ctx, {
+      eventId: event.id,
+      dates: [{ id: date.id, remove: true, startsAt: "", endsAt: "ayer" }],
+      ticketTypes: [{ id: tickets.General.id, remove: true }],
+    });
+    expect(changes).toEqual({ dates: [{ id: date.id, action: "delete", status: "deleted" }], ticketTypes: [{ id: tickets.General.id, action: "delete", status: "deleted" }] });
+    const again = await saveEventSchedule(ctx, { eventId: event.id, ticketTypes: [{ id: tickets.General.id, remove: true }] });
+    expect(again.ticketTypes).toEqual([{ id: tickets.General.id, action: "no_update", status: "deleted" }]);
+    await expect(saveEventSchedule(ctx, { eventId: event.id, dates: [{ remove: true }] })).rejects.toMatchObject({ fieldErrors: { "dates.0.id": [expect.any(String)] } });
+  });
+
   it("never touches another organization's event or rows of another event", async () => {
     const mine = await createEventWithTickets();
     const other = await createEventWithTickets();
