@@ -32,7 +32,8 @@ describe("/organizacion/registro-de-cambios", () => {
         ["Cambió el estado de un evento", `${made.event.name} · activo → pausado`],
         ["Creó un cupón", "AMIGOS"],
         ["Agregó entradas", "General · +50"],
-        ["Editó un tipo de entrada", expect.stringMatching(/^General · precio \$\s10\.000,00 → \$\s12\.000,00$/)],
+        // updateTicketType is one row of saveEventSchedule: the record says it as the schedule's save.
+        ["Editó las fechas y entradas de un evento", expect.stringMatching(/^.+ · Tipo de entrada modificado · General: precio \$\s10\.000,00 → \$\s12\.000,00$/)],
         [
           "Editó las fechas y entradas de un evento",
           // (Stock 150 stayed 150, so only the price is said.)
@@ -83,7 +84,7 @@ describe("/organizacion/registro-de-cambios, the rest of what moves money or the
     expect(lines).toEqual(
       expect.arrayContaining([
         ["Editó los datos de un evento", "Noche renovada"],
-        ["Agregó una fecha", "Noche renovada"],
+        ["Editó las fechas y entradas de un evento", "Noche renovada · Fecha creada"],
         ["Cambió los datos que se piden a quien compra", "Noche renovada · campos: Talle de remera"],
         ["Cambió el código de preventa", "Noche renovada"],
         ["Agregó una cuenta bancaria", expect.stringMatching(/terminada en 5201$/)],

@@ -7,7 +7,7 @@ import type { DbOrTx } from "#server/db/client";
 import { eventDates, ticketTypes, type Status } from "#server/db/schema";
 import { Invalid } from "#server/errors";
 import { parseInput, type DomainInput } from "#server/validation";
-import { requireEvent } from "./events";
+import { requireEvent } from "./access";
 import { recordAudit } from "#server/organizations/audit";
 import { EVENT_MESSAGES, ticketTypeFields, ticketTypeRefinements } from "./schemas";
 import { eventDateFields, eventDateRefinements } from "#common/events";
