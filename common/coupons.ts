@@ -44,7 +44,7 @@ const codeSchema = z
   });
 
 const intIn = (min: number, max: number, message: string) =>
-  z.union([z.number(), z.string()]).transform((v, issue) => {
+  z.union([z.string(), z.number()]).transform((v, issue) => {
     const n = typeof v === "number" ? v : /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
     if (!Number.isInteger(n) || n < min || n > max) {
       issue.addIssue({ code: "custom", message });

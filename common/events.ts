@@ -56,7 +56,13 @@ export const dateTimeSchema = z
     return parsed;
   });
 
-export const moneySchema = z.union([z.number(), z.string()]).transform((v, issue) => {
+/*
+ * Text first in these unions: Conform (in the browser) coerces a form's text for
+ * every number option it meets, so with the number first "9.500" became 9.5 and
+ * was refused there while the server read it as $ 9.500. Plain zod (the server)
+ * answers the same in either order.
+ */
+export const moneySchema = z.union([z.string(), z.number()]).transform((v, issue) => {
   const centavos = typeof v === "number" ? (Number.isInteger(v) && v >= 0 ? v : null) : parseMoney(v);
   if (centavos === null || centavos < 0 || centavos > 100_000_000_00) {
     issue.addIssue({ code: "custom", message: EVENT_MESSAGES.price });
@@ -66,7 +72,7 @@ export const moneySchema = z.union([z.number(), z.string()]).transform((v, issue
 });
 
 export const intSchema = (min: number, max: number) =>
-  z.union([z.number(), z.string()]).transform((v, issue) => {
+  z.union([z.string(), z.number()]).transform((v, issue) => {
     const n = typeof v === "number" ? v : /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
     if (!Number.isInteger(n)) {
       issue.addIssue({ code: "custom", message: v === "" ? MESSAGES.required : EVENT_MESSAGES.integer });
@@ -81,16 +87,18 @@ export const intSchema = (min: number, max: number) =>
 
 export const booleanish = z.union([z.boolean(), z.string()]).transform((v) => v === true || v === "on" || v === "true");
 
-export const eventDateInput = z
-  .object({
-    startsAt: dateTimeSchema,
-    endsAt: dateTimeSchema,
-    doorsAt: optional(dateTimeSchema),
-  })
-  .superRefine((d, issue) => {
-    if (d.endsAt <= d.startsAt) issue.addIssue({ code: "custom", path: ["endsAt"], message: EVENT_MESSAGES.endsBeforeStart });
-    if (d.doorsAt && d.doorsAt > d.startsAt) issue.addIssue({ code: "custom", path: ["doorsAt"], message: EVENT_MESSAGES.doorsAfterStart });
-  });
+export const eventDateFields = {
+  startsAt: dateTimeSchema,
+  endsAt: dateTimeSchema,
+  doorsAt: optional(dateTimeSchema),
+};
+
+export function eventDateRefinements(d: { startsAt: Date; endsAt: Date; doorsAt?: Date }, issue: z.RefinementCtx) {
+  if (d.endsAt <= d.startsAt) issue.addIssue({ code: "custom", path: ["endsAt"], message: EVENT_MESSAGES.endsBeforeStart });
+  if (d.doorsAt && d.doorsAt > d.startsAt) issue.addIssue({ code: "custom", path: ["doorsAt"], message: EVENT_MESSAGES.doorsAfterStart });
+}
+
+export const eventDateInput = z.object(eventDateFields).superRefine(eventDateRefinements);
 
 /** An event's own fields, except its image (only the server knows which URLs are ours). */
 export const eventTextFields = {

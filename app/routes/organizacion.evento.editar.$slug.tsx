@@ -1,15 +1,14 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import {
-  addEventDate,
   getEventForOrganizer,
   requireEventBySlug,
   setEventDateStatus,
   setPresaleCode,
   updateEvent,
-  updateEventDate,
   updateEventSchema,
 } from "#server/events/events";
+import { saveEventSchedule, type SaveEventScheduleInput } from "#server/events/schedule";
 import { EVENT_CATEGORIES } from "#common/events";
 import { toDateTimeInput } from "#common/dates";
 import {
@@ -21,6 +20,7 @@ import {
   savedRedirect,
   schemaErrors,
 } from "#app/lib/backoffice.server";
+import { rowErrorKey, scheduleSavedReply } from "#app/lib/schedule.server";
 import { BasicEventFields, DateFields, VenueFields } from "#app/components/backoffice/EventFields";
 import { EventStatusBadge, StatusBadge } from "#app/components/backoffice/EventStatus";
 import { BackofficeForm, Checkbox, DefaultSubmit, FormErrorList, FormSnackbar, ImageInput, TextInput, useRemountKey } from "#app/components/backoffice/forms";
@@ -28,7 +28,8 @@ import { BO } from "#app/components/backoffice/nav";
 import { eventDateFormSchema, eventFormSchema } from "#app/components/backoffice/schemas";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
-import type { FormReply } from "#app/components/backoffice/types";
+import { ChangeBadge, ScheduleReport } from "#app/components/backoffice/ScheduleReport";
+import type { ScheduleReply } from "#app/components/backoffice/types";
 import { Button } from "#app/components/ui/Button";
 import { ConfirmButton } from "#app/components/ui/Dialog";
 
@@ -75,7 +76,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /**
  * One action, several forms (`intent`): the event's fields (`updateEvent`),
- * a new date, each date (edit, pause, delete) and the presale code.
+ * a new date, each date (edit, pause, delete) and the presale code. Adding,
+ * editing and deleting a date go through `saveEventSchedule` (as GraphQL's
+ * saveEventSchedule does) and answer the page with its change report;
+ * pausing and resuming are status changes (`setEventDateStatus`).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const bo = await requireOrganization(request);
@@ -88,6 +92,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return savedRedirect(`${url.pathname}${url.search}`, bo.headers);
   };
   const dateFields = (key: string) => ["startsAt", "endsAt", "doorsAt"].includes(key);
+  const dateRow = () => ({ startsAt: values.startsAt ?? "", endsAt: values.endsAt ?? "", doorsAt: values.doorsAt ?? "" });
+  /** One row of the schedule; a domain error goes back to that date's form, next to its fields. */
+  const saveDate = async (row: NonNullable<SaveEventScheduleInput["dates"]>[number], target: string) => {
+    try {
+      return scheduleSavedReply(await saveEventSchedule(bo.ctx, { eventId: event.id, dates: [row] }), bo.headers);
+    } catch (error) {
+      return failedReply(error, values, { headers: bo.headers, target, fields: dateFields, mapKey: rowErrorKey("dates") });
+    }
+  };
 
   try {
     switch (intent) {
@@ -107,27 +120,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
         return back();
       }
       case "addDate":
-        try {
-          await addEventDate(bo.ctx, { eventId: event.id, startsAt: values.startsAt ?? "", endsAt: values.endsAt ?? "", doorsAt: values.doorsAt ?? "" });
-        } catch (error) {
-          return failedReply(error, values, { headers: bo.headers, target: "newDate", fields: dateFields });
-        }
-        return back();
-      case "updateDate": {
-        const target = `date:${values.id}`;
-        try {
-          await updateEventDate(bo.ctx, { id: values.id ?? "", startsAt: values.startsAt ?? "", endsAt: values.endsAt ?? "", doorsAt: values.doorsAt ?? "" });
-        } catch (error) {
-          return failedReply(error, values, { headers: bo.headers, target, fields: dateFields });
-        }
-        return back();
-      }
+        return await saveDate(dateRow(), "newDate");
+      case "updateDate":
+        return await saveDate({ id: values.id ?? "", ...dateRow() }, `date:${values.id}`);
+      case "deleteDate":
+        return await saveDate({ id: values.id ?? "", remove: true as const }, `date:${values.id}`);
       case "pauseDate":
       case "resumeDate":
-      case "deleteDate":
         try {
-          const status = intent === "pauseDate" ? "paused" : intent === "resumeDate" ? "active" : "deleted";
-          await setEventDateStatus(bo.ctx, { id: values.id ?? "", status });
+          await setEventDateStatus(bo.ctx, { id: values.id ?? "", status: intent === "pauseDate" ? "paused" : "active" });
         } catch (error) {
           return failedReply(error, values, { headers: bo.headers, target: `date:${values.id}`, fields: () => false });
         }
@@ -150,7 +151,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function EditEventPage() {
   const { event, dates, categories } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>() as FormReply | undefined;
+  const reply = useActionData<typeof action>() as ScheduleReply | undefined;
   const href = useBackofficeHref();
   const key = useRemountKey(reply, event, dates);
 
@@ -199,6 +200,9 @@ export default function EditEventPage() {
 
         <Card title="Fechas">
           <p className="mb-4 text-sm text-[var(--muted)]">Horarios de Buenos Aires. Una fecha pausada se ve pero no vende; una eliminada deja de verse.</p>
+          <div className="mb-4 empty:hidden">
+            <ScheduleReport reply={reply} />
+          </div>
           <ul className="flex flex-col gap-4">
             {dates.map((date, i) => (
               <li key={date.id} className="rounded-xl border border-[var(--border)] p-3">
@@ -208,6 +212,7 @@ export default function EditEventPage() {
                   <div className="flex items-center gap-2">
                     <p className="text-sm font-bold">Fecha {i + 1}</p>
                     <StatusBadge status={date.status} />
+                    <ChangeBadge reply={reply} id={date.id} />
                   </div>
                   <FormErrorList reply={reply} target={`date:${date.id}`} />
                   <DateFields />

@@ -1,15 +1,11 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import {
-  createTicketType,
-  getEventForOrganizer,
-  requireEventBySlug,
-  setTicketTypeStatus,
-  updateTicketType,
-} from "#server/events/events";
+import { getEventForOrganizer, requireEventBySlug, setTicketTypeStatus } from "#server/events/events";
+import { saveEventSchedule, type SaveEventScheduleInput } from "#server/events/schedule";
 import { formatDateTime, toDateTimeInput } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
+import { rowErrorKey, scheduleSavedReply } from "#app/lib/schedule.server";
 import { PAYMENT_METHOD_OPTIONS, TicketTypeFields } from "#app/components/backoffice/EventFields";
 import { EventStatusBadge, StatusBadge } from "#app/components/backoffice/EventStatus";
 import { BackofficeForm, DefaultSubmit, FormErrorList, FormSnackbar, useRemountKey } from "#app/components/backoffice/forms";
@@ -18,7 +14,8 @@ import { centavosToInput, soldOfStock } from "#app/components/backoffice/format"
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
-import type { FormReply } from "#app/components/backoffice/types";
+import { ChangeBadge, ScheduleReport } from "#app/components/backoffice/ScheduleReport";
+import type { ScheduleReply } from "#app/components/backoffice/types";
 import { Badge } from "#app/components/ui/Badge";
 import { Button } from "#app/components/ui/Button";
 import { ConfirmButton } from "#app/components/ui/Dialog";
@@ -93,7 +90,14 @@ function ticketInput(values: Record<string, string>) {
 
 const isTicketField = (key: string) => (TICKET_FIELDS as readonly string[]).includes(key);
 
-/** Create, edit, pause/resume and delete ticket types; the domain checks the event is this member's. */
+type ScheduleTicketRow = NonNullable<SaveEventScheduleInput["ticketTypes"]>[number];
+
+/**
+ * Create, edit and delete ticket types through `saveEventSchedule` (the same
+ * domain function as GraphQL's), answering the page with its change report;
+ * pause and resume are status changes. The domain checks the event is this
+ * member's and every row is of this event.
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const bo = await requireOrganization(request);
   const event = await guard(() => requireEventBySlug(bo.ctx, params.slug ?? ""));
@@ -101,23 +105,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = values.intent ?? "";
   const id = values.id ?? "";
   const url = new URL(request.url);
-  const back = () => savedRedirect(`${url.pathname}${url.search}`, bo.headers);
+  const target = intent === "create" ? "new" : `ticket:${id}`;
+  const row: ScheduleTicketRow | null =
+    intent === "create" ? ticketInput(values) : intent === "update" ? { id, ...ticketInput(values) } : intent === "delete" ? { id, remove: true } : null;
   try {
-    if (intent === "create") await createTicketType(bo.ctx, { eventId: event.id, ...ticketInput(values) });
-    else if (intent === "update") await updateTicketType(bo.ctx, { id, ...ticketInput(values) });
-    else if (intent === "pause" || intent === "resume" || intent === "delete") {
-      await setTicketTypeStatus(bo.ctx, { id, status: intent === "pause" ? "paused" : intent === "resume" ? "active" : "deleted" });
-    } else return failedReply(null, values, { headers: bo.headers, extraErrors: { _form: ["No sabemos qué querías guardar. Probá de nuevo."] } });
+    if (row) return scheduleSavedReply(await saveEventSchedule(bo.ctx, { eventId: event.id, ticketTypes: [row] }), bo.headers);
+    if (intent === "pause" || intent === "resume") await setTicketTypeStatus(bo.ctx, { id, status: intent === "pause" ? "paused" : "active" });
+    else return failedReply(null, values, { headers: bo.headers, extraErrors: { _form: ["No sabemos qué querías guardar. Probá de nuevo."] } });
   } catch (error) {
-    const target = intent === "create" ? "new" : `ticket:${id}`;
-    return failedReply(error, values, { headers: bo.headers, target, fields: isTicketField });
+    return failedReply(error, values, { headers: bo.headers, target, fields: isTicketField, mapKey: rowErrorKey("ticketTypes") });
   }
-  return back();
+  return savedRedirect(`${url.pathname}${url.search}`, bo.headers);
 }
 
 export default function EventTicketsPage() {
   const { event, dates, tickets } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>() as FormReply | undefined;
+  const reply = useActionData<typeof action>() as ScheduleReply | undefined;
   const href = useBackofficeHref();
   const key = useRemountKey(reply, tickets);
   const dateOptions = dates.length > 1 ? dates : undefined;
@@ -140,6 +143,7 @@ export default function EventTicketsPage() {
       }
     >
       <div key={key} className="flex flex-col gap-6">
+        <ScheduleReport reply={reply} />
         {tickets.length === 0 ? <EmptyState>Este evento todavía no tiene entradas. Creá la primera abajo.</EmptyState> : null}
         {tickets.map((ticket) => {
           const target = `ticket:${ticket.id}`;
@@ -156,6 +160,7 @@ export default function EventTicketsPage() {
                 </span>
                 <h2 className="text-lg font-bold">{ticket.name}</h2>
                 <StatusBadge status={ticket.status} />
+                <ChangeBadge reply={reply} id={ticket.id} />
                 {ticket.hidden ? <Badge tone="secondary">Oculta</Badge> : null}
                 {ticket.presale ? <Badge tone="secondary">Preventa</Badge> : null}
                 <span className="text-sm text-[var(--muted)]">

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
 import { memberships } from "#server/db/schema";
 import { createCoupon } from "#server/coupons/coupons";
+import { saveEventSchedule } from "#server/events/schedule";
 import { addTicketStock, setEventStatus, updateTicketType } from "#server/events/events";
 import { createTestUser, sessionCookiesFor } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
@@ -18,19 +19,26 @@ describe("/organizacion/registro-de-cambios", () => {
     await addTicketStock(made.ctx, { id: ticket.id, quantity: 50 });
     await createCoupon(made.ctx, { eventId: made.event.id, code: "AMIGOS", kind: "percent", percent: 10 });
     await setEventStatus(made.ctx, { id: made.event.id, status: "paused" });
+    await saveEventSchedule(made.ctx, { eventId: made.event.id, ticketTypes: [{ id: ticket.id, name: "General", price: 1_300_000, stock: 150 }, { name: "VIP", price: 3_000_000, stock: 20 }] });
 
     const page = await run(audit.loader, getRequest(PATH, { cookies: await sessionCookiesFor(made.user.id) }));
     expect(page.status).toBe(200);
     // (The changes share the context's clock, so their order on the page is not checked.)
     const lines = page.data.items.map((i: { label: string; detail: string }) => [i.label, i.detail]);
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
     expect(lines).toEqual(
       expect.arrayContaining([
         ["Publicó un evento", made.event.name],
         ["Cambió el estado de un evento", `${made.event.name} · activo → pausado`],
         ["Creó un cupón", "AMIGOS"],
         ["Agregó entradas", "General · +50"],
-        ["Editó un tipo de entrada", expect.stringMatching(/^General · precio \$\s10\.000,00 → \$\s12\.000,00$/)],
+        // updateTicketType is one row of saveEventSchedule: the record says it as the schedule's save.
+        ["Editó las fechas y entradas de un evento", expect.stringMatching(/^.+ · Tipo de entrada modificado · General: precio \$\s10\.000,00 → \$\s12\.000,00$/)],
+        [
+          "Editó las fechas y entradas de un evento",
+          // (Stock 150 stayed 150, so only the price is said.)
+          expect.stringMatching(/^.+ · Tipo de entrada creado y tipo de entrada modificado · General: precio \$\s12\.000,00 → \$\s13\.000,00$/),
+        ],
       ]),
     );
 
@@ -76,7 +84,7 @@ describe("/organizacion/registro-de-cambios, the rest of what moves money or the
     expect(lines).toEqual(
       expect.arrayContaining([
         ["Editó los datos de un evento", "Noche renovada"],
-        ["Agregó una fecha", "Noche renovada"],
+        ["Editó las fechas y entradas de un evento", "Noche renovada · Fecha creada"],
         ["Cambió los datos que se piden a quien compra", "Noche renovada · campos: Talle de remera"],
         ["Cambió el código de preventa", "Noche renovada"],
         ["Agregó una cuenta bancaria", expect.stringMatching(/terminada en 5201$/)],

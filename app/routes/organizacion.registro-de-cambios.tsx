@@ -2,6 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useLoaderData } from "@remix-run/react";
 import { formatDateTime } from "#common/dates";
 import { formatMoney } from "#common/money";
+import { scheduleReportFromCounts, type ChangeCounts } from "#common/schedule";
 import { listOrganizationAudit } from "#server/organizations/audit";
 import { guard, requireOrganization } from "#app/lib/backoffice.server";
 import { BO } from "#app/components/backoffice/nav";
@@ -16,6 +17,8 @@ export const meta: MetaFunction = () => [{ title: "Registro de cambios · Tribun
 const PAGE_SIZE = 50;
 
 const STATUS_WORDS: Record<string, string> = { active: "activo", paused: "pausado", deleted: "eliminado" };
+
+const isCounts = (value: unknown): value is ChangeCounts => Boolean(value) && typeof value === "object" && !Array.isArray(value);
 
 /** One line about what changed, from what the domain recorded (names, codes, amounts, before → after). */
 function detailOf(entry: Record<string, unknown>): string {
@@ -45,6 +48,15 @@ function detailOf(entry: Record<string, unknown>): string {
   if (typeof entry.amount === "number") parts.push(formatMoney(entry.amount));
   if (typeof entry.reason === "string") parts.push(`motivo: ${entry.reason}`);
   if (typeof entry.transferReference === "string") parts.push(`referencia ${entry.transferReference}`);
+  // A save of dates and ticket types (server/events/schedule.ts): what it did, then each price and stock it moved.
+  if (isCounts(entry.dates) && isCounts(entry.ticketTypes)) parts.push(scheduleReportFromCounts({ dates: entry.dates, ticketTypes: entry.ticketTypes }));
+  if (Array.isArray(entry.repriced)) {
+    for (const edit of entry.repriced as { ticketType?: unknown; price?: unknown; stock?: unknown }[]) {
+      const moved = [change(edit.price, true), change(edit.stock, false)];
+      const said = [moved[0] ? `precio ${moved[0]}` : null, moved[1] ? `stock ${moved[1]}` : null].filter(Boolean).join(", ");
+      if (typeof edit.ticketType === "string" && said) parts.push(`${edit.ticketType}: ${said}`);
+    }
+  }
   return parts.join(" · ");
 }
 

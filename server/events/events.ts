@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { eventChanged } from "./changes";
-import { stockAtLeastSold } from "#server/stock/stock";
+import { requireEvent } from "./access";
+import { saveEventSchedule, type SaveEventScheduleInput } from "./schedule";
 import { soldTicketsOfEvent } from "#server/orders/sold";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
@@ -30,14 +31,7 @@ export const DEFAULT_SERVICE_FEE_BPS = 1000;
 
 const uuid = z.string().uuid("Identificador inválido");
 
-/** Loads an event and checks the actor may act on it (its organization, with the capability). */
-export async function requireEvent(ctx: Ctx, eventId: string, capability: Capability = "events:manage") {
-  if (!uuid.safeParse(eventId).success) throw new NotFound("No encontramos el evento.");
-  const [event] = await ctx.db.select().from(events).where(eq(events.id, eventId));
-  if (!event) throw new NotFound("No encontramos el evento.");
-  await requireCapability(ctx, event.organizationId, capability);
-  return event;
-}
+export { requireEvent };
 
 export async function requireEventBySlug(ctx: Ctx, slug: string, capability: Capability = "events:manage") {
   const [event] = await ctx.db.select().from(events).where(eq(events.slug, slug.toLowerCase()));
@@ -194,18 +188,39 @@ export async function publishEvent(ctx: Ctx, input: DomainInput<typeof publishEv
   return updated;
 }
 
+/*
+ * The per-row calls GraphQL keeps for integrators (`addEventDate`, `updateEventDate`,
+ * `createTicketType`, `updateTicketType`) are one row of `saveEventSchedule`
+ * (./schedule.ts): the rules for creating and changing dates and ticket types
+ * live there once. They answer as they always did: the row, and errors on the
+ * row's own keys (`stock`, not `ticketTypes.0.stock`).
+ */
+async function saveOneRow(ctx: Ctx, input: SaveEventScheduleInput, group: "dates" | "ticketTypes") {
+  try {
+    return (await saveEventSchedule(ctx, input))[group][0];
+  } catch (error) {
+    if (!(error instanceof Invalid)) throw error;
+    const prefix = `${group}.0.`;
+    throw new Invalid(Object.fromEntries(Object.entries(error.fieldErrors).map(([key, messages]) => [key.startsWith(prefix) ? key.slice(prefix.length) : key, messages])), error.message);
+  }
+}
+
+async function dateRow(ctx: Ctx, id: string) {
+  const [row] = await ctx.db.select().from(eventDates).where(eq(eventDates.id, id));
+  return row;
+}
+
+async function ticketRow(ctx: Ctx, id: string) {
+  const [row] = await ctx.db.select().from(ticketTypes).where(eq(ticketTypes.id, id));
+  return row;
+}
+
 const addEventDateSchema = z.object({ eventId: uuid }).and(eventDateInput);
 
 export async function addEventDate(ctx: Ctx, input: DomainInput<typeof addEventDateSchema>) {
-  const data = parseInput(addEventDateSchema, input);
-  const event = await requireEvent(ctx, data.eventId);
-  const [row] = await ctx.db
-    .insert(eventDates)
-    .values({ eventId: data.eventId, startsAt: data.startsAt, endsAt: data.endsAt, doorsAt: data.doorsAt ?? null, createdAt: ctx.now, updatedAt: ctx.now })
-    .returning();
-  changedEvent(row?.eventId);
-  await recordAudit(ctx.db, ctx, { organizationId: event.organizationId, action: "event-date.create", targetId: row.id, data: { name: event.name, startsAt: row.startsAt } });
-  return row;
+  const { eventId, ...date } = input;
+  const change = await saveOneRow(ctx, { eventId, dates: [date] }, "dates");
+  return dateRow(ctx, change.id);
 }
 
 /** Loads an event date and checks the actor may manage its event. */
@@ -220,16 +235,10 @@ export async function requireEventDate(ctx: Ctx, id: string) {
 const updateEventDateSchema = z.object({ id: uuid }).and(eventDateInput);
 
 export async function updateEventDate(ctx: Ctx, input: DomainInput<typeof updateEventDateSchema>) {
-  const data = parseInput(updateEventDateSchema, input);
-  const current = await requireEventDate(ctx, data.id);
-  const [row] = await ctx.db
-    .update(eventDates)
-    .set({ startsAt: data.startsAt, endsAt: data.endsAt, doorsAt: data.doorsAt ?? null, updatedAt: ctx.now })
-    .where(eq(eventDates.id, data.id))
-    .returning();
-  changedEvent(row?.eventId);
-  await auditEventDate(ctx, current.eventId, "event-date.update", data.id, { startsAt: { from: current.startsAt, to: row?.startsAt } });
-  return row;
+  const current = await requireEventDate(ctx, String(input.id ?? ""));
+  const { id: _id, ...date } = input;
+  await saveOneRow(ctx, { eventId: current.eventId, dates: [{ ...date, id: current.id }] }, "dates");
+  return dateRow(ctx, current.id);
 }
 
 const setEventDateStatusSchema = z.object({ id: uuid, status: statusSchema });
@@ -248,29 +257,12 @@ async function auditEventDate(ctx: Ctx, eventId: string, action: string, dateId:
   if (event) await recordAudit(ctx.db, ctx, { organizationId: event.organizationId, action, targetId: dateId, data: { name: event.name, ...data } });
 }
 
-async function assertDateBelongs(ctx: Ctx, eventId: string, eventDateId: string | undefined) {
-  if (!eventDateId) return;
-  const [row] = await ctx.db.select({ id: eventDates.id }).from(eventDates).where(and(eq(eventDates.id, eventDateId), eq(eventDates.eventId, eventId)));
-  if (!row) throw new Invalid({ eventDateId: ["Esa fecha no es de este evento"] });
-}
-
 const createTicketTypeSchema = z.object({ eventId: uuid, ...ticketTypeFields }).superRefine(ticketTypeRefinements);
 
 export async function createTicketType(ctx: Ctx, input: DomainInput<typeof createTicketTypeSchema>) {
-  const data = parseInput(createTicketTypeSchema, input);
-  const event = await requireEvent(ctx, data.eventId);
-  await assertDateBelongs(ctx, data.eventId, data.eventDateId);
-  const [{ next }] = await ctx.db
-    .select({ next: sql<number>`coalesce(max(${ticketTypes.sortOrder}) + 1, 0)::int` })
-    .from(ticketTypes)
-    .where(eq(ticketTypes.eventId, data.eventId));
-  const [row] = await ctx.db
-    .insert(ticketTypes)
-    .values({ ...data, eventDateId: data.eventDateId ?? null, accessCode: data.accessCode ?? null, sortOrder: next, createdAt: ctx.now, updatedAt: ctx.now })
-    .returning();
-  changedEvent(row?.eventId);
-  await recordAudit(ctx.db, ctx, { organizationId: event.organizationId, action: "ticket-type.create", targetId: row.id, data: { name: row.name, event: event.name, price: row.price, stock: row.stock } });
-  return row;
+  const { eventId, ...ticket } = input;
+  const change = await saveOneRow(ctx, { eventId, ticketTypes: [ticket] }, "ticketTypes");
+  return ticketRow(ctx, change.id);
 }
 
 export async function requireTicketType(ctx: Ctx, id: string) {
@@ -284,29 +276,19 @@ export async function requireTicketType(ctx: Ctx, id: string) {
 
 const updateTicketTypeSchema = z.object({ id: uuid, status: statusSchema.optional(), ...ticketTypeFields }).superRefine(ticketTypeRefinements);
 
-/** Edits a ticket type; stock can never go below what is already sold (the check runs in the UPDATE itself). */
+const ticketStatusSchema = z.object({ status: statusSchema.optional() });
+
+/**
+ * Edits a ticket type (stock never below what is sold: saveEventSchedule checks it in the UPDATE itself);
+ * a `status` that differs is then set as `setTicketTypeStatus` does.
+ */
 export async function updateTicketType(ctx: Ctx, input: DomainInput<typeof updateTicketTypeSchema>) {
-  const data = parseInput(updateTicketTypeSchema, input);
-  const current = await requireTicketType(ctx, data.id);
-  await assertDateBelongs(ctx, current.eventId, data.eventDateId);
-  const { id, ...fields } = data;
-  const [row] = await ctx.db
-    .update(ticketTypes)
-    .set({
-      ...fields,
-      eventDateId: fields.eventDateId ?? null,
-      accessCode: fields.accessCode ?? null,
-      salesStartAt: fields.salesStartAt ?? null,
-      salesEndAt: fields.salesEndAt ?? null,
-      status: fields.status ?? current.status,
-      updatedAt: ctx.now,
-    })
-    .where(and(eq(ticketTypes.id, id), stockAtLeastSold(fields.stock)))
-    .returning();
-  if (!row) throw new Invalid({ stock: [EVENT_MESSAGES.stockBelowSold] });
-  changedEvent(row?.eventId);
-  await recordAudit(ctx.db, ctx, { organizationId: current.organizationId, action: "ticket-type.update", targetId: row.id, data: { name: row.name, price: { from: current.price, to: row.price }, stock: { from: current.stock, to: row.stock } } });
-  return row;
+  const current = await requireTicketType(ctx, String(input.id ?? ""));
+  const { id: _id, status: _status, ...ticket } = input;
+  const { status } = parseInput(ticketStatusSchema, { status: input.status ?? undefined });
+  await saveOneRow(ctx, { eventId: current.eventId, ticketTypes: [{ ...ticket, id: current.id }] }, "ticketTypes");
+  if (status && status !== current.status) await setTicketTypeStatus(ctx, { id: current.id, status });
+  return ticketRow(ctx, current.id);
 }
 
 const addTicketStockSchema = z.object({ id: uuid, quantity: intSchema(1, 1_000_000) });

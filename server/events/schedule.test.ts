@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
-import { eventDates, ticketTypes } from "#server/db/schema";
+import { and, desc } from "drizzle-orm";
+import { auditLog, eventDates, ticketTypes } from "#server/db/schema";
+import { addEventDate, createTicketType, updateEventDate, updateTicketType } from "./events";
 import { createEventWithTickets, createProducer } from "#tests/support/factories";
 import { saveEventSchedule } from "./schedule";
 
@@ -73,6 +75,19 @@ describe("saveEventSchedule: dates and ticket types as one list, with the spec's
     expect(before.dates.map((d) => d.id)).toEqual([date.id]);
   });
 
+  it("deletes a row from its id alone, whatever else the row carries", async () => {
+    const { ctx, event, date, tickets } = await createEventWithTickets();
+    const changes = await saveEventSchedule(ctx, {
+      eventId: event.id,
+      dates: [{ id: date.id, remove: true, startsAt: "", endsAt: "ayer" }],
+      ticketTypes: [{ id: tickets.General.id, remove: true }],
+    });
+    expect(changes).toEqual({ dates: [{ id: date.id, action: "delete", status: "deleted" }], ticketTypes: [{ id: tickets.General.id, action: "delete", status: "deleted" }] });
+    const again = await saveEventSchedule(ctx, { eventId: event.id, ticketTypes: [{ id: tickets.General.id, remove: true }] });
+    expect(again.ticketTypes).toEqual([{ id: tickets.General.id, action: "no_update", status: "deleted" }]);
+    await expect(saveEventSchedule(ctx, { eventId: event.id, dates: [{ remove: true }] })).rejects.toMatchObject({ fieldErrors: { "dates.0.id": [expect.any(String)] } });
+  });
+
   it("never touches another organization's event or rows of another event", async () => {
     const mine = await createEventWithTickets();
     const other = await createEventWithTickets();
@@ -82,5 +97,29 @@ describe("saveEventSchedule: dates and ticket types as one list, with the spec's
     ).rejects.toMatchObject({ fieldErrors: { "ticketTypes.0.id": ["No es de este evento"] } });
     const stranger = await createProducer();
     await expect(saveEventSchedule(stranger.ctx, { eventId: mine.event.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
+
+  it("the per-row calls GraphQL keeps are one row of it: the same rules, the row back, errors on the row's own keys", async () => {
+    const { ctx, event, date, tickets } = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 100 }]);
+    const db = await getDb();
+    const audits = async () => db.select().from(auditLog).where(and(eq(auditLog.action, "event.schedule"), eq(auditLog.targetId, event.id))).orderBy(desc(auditLog.id));
+
+    const added = await addEventDate(ctx, { eventId: event.id, startsAt: "2030-05-02T18:00", endsAt: "2030-05-02T20:00" });
+    expect(added).toMatchObject({ eventId: event.id, status: "active", doorsAt: null });
+    await expect(updateEventDate(ctx, { id: added.id, startsAt: "2030-05-02T18:00", endsAt: "2030-05-02T17:00" })).rejects.toMatchObject({ fieldErrors: { endsAt: [expect.any(String)] } });
+    expect((await updateEventDate(ctx, { id: date.id, startsAt: date.startsAt, endsAt: date.endsAt, doorsAt: new Date(date.startsAt.getTime() - 3600_000) })).doorsAt).not.toBeNull();
+
+    const vip = await createTicketType(ctx, { eventId: event.id, name: "VIP", price: 3_000_000, stock: 20, eventDateId: added.id });
+    expect(vip).toMatchObject({ name: "VIP", eventDateId: added.id, status: "active" });
+    await expect(createTicketType(ctx, { eventId: event.id, name: "Otra", price: 1, stock: 1, eventDateId: "00000000-0000-4000-8000-000000000000" })).rejects.toMatchObject({
+      fieldErrors: { eventDateId: ["Esa fecha no es de este evento"] },
+    });
+    const paused = await updateTicketType(ctx, { id: tickets.General.id, name: "General", price: 1_200_000, stock: 100, status: "paused" });
+    expect(paused).toMatchObject({ price: 1_200_000, status: "paused" });
+    await expect(updateTicketType(ctx, { id: tickets.General.id, name: "General", price: 1, stock: 100, status: "borrado" })).rejects.toMatchObject({ fieldErrors: { status: [expect.any(String)] } });
+    expect((await rowsOf(event.id)).tickets.find((t) => t.id === tickets.General.id)!.price).toBe(1_200_000);
+
+    // One event.schedule entry per call that changed something (the two refused saved nothing).
+    expect(await audits()).toHaveLength(4);
   });
 });

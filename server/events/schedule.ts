@@ -6,10 +6,12 @@ import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { eventDates, ticketTypes, type Status } from "#server/db/schema";
 import { Invalid } from "#server/errors";
-import { parseInput } from "#server/validation";
-import { requireEvent } from "./events";
+import { parseInput, type DomainInput } from "#server/validation";
+import { requireEvent } from "./access";
 import { recordAudit } from "#server/organizations/audit";
-import { EVENT_MESSAGES, eventDateInput, ticketTypeFields, ticketTypeRefinements } from "./schemas";
+import { EVENT_MESSAGES, ticketTypeFields, ticketTypeRefinements } from "./schemas";
+import { eventDateFields, eventDateRefinements } from "#common/events";
+import { CHANGE_ACTIONS, type ChangeAction } from "#common/schedule";
 
 /**
  * Editing an event's dates and ticket types as one list (the spec's "change
@@ -19,22 +21,25 @@ import { EVENT_MESSAGES, eventDateInput, ticketTypeFields, ticketTypeRefinements
  * `created` / `modified`, so a page or an integrator can tell the organizer
  * (and later the buyers) what changed.
  */
-export const CHANGE_ACTIONS = ["create", "update", "delete", "no_update"] as const;
-export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
+export { CHANGE_ACTIONS, type ChangeAction };
 export type EventDateChangeStatus = Status | "created" | "modified";
 
 const uuid = z.string().uuid("Identificador inválido");
-const remove = z.boolean().optional();
+const kept = z.literal(false).optional();
 
-const scheduleDate = z.object({ id: uuid.optional(), remove }).and(eventDateInput);
-const scheduleTicketType = z.object({ id: uuid.optional(), remove, ...ticketTypeFields }).superRefine(ticketTypeRefinements);
+/** A row to delete needs only its id (what else it carries is ignored: a half-edited form can still delete). */
+const removedRow = z.looseObject({ id: uuid, remove: z.literal(true) });
+const rowOf = <T extends z.ZodObject>(row: T) => z.discriminatedUnion("remove", [removedRow, row], { error: "Indicá si la fila se borra o no" });
+
+const scheduleDate = rowOf(z.object({ id: uuid.optional(), remove: kept, ...eventDateFields }).superRefine(eventDateRefinements));
+const scheduleTicketType = rowOf(z.object({ id: uuid.optional(), remove: kept, ...ticketTypeFields }).superRefine(ticketTypeRefinements));
 
 export const saveEventScheduleSchema = z.object({
   eventId: uuid,
   dates: z.array(scheduleDate).max(100, "Usá hasta 100 fechas").default([]),
   ticketTypes: z.array(scheduleTicketType).max(100, "Usá hasta 100 tipos de ticket").default([]),
 });
-export type SaveEventScheduleInput = z.input<typeof saveEventScheduleSchema>;
+export type SaveEventScheduleInput = DomainInput<typeof saveEventScheduleSchema>;
 
 export interface ScheduleChange<S extends string = string> {
   id: string;
@@ -77,15 +82,17 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
     const dates: ScheduleChange<EventDateChangeStatus>[] = [];
     for (const date of data.dates) {
       const current = date.id ? currentDates.get(date.id) : undefined;
-      if (!current) {
+      if (date.remove) {
+        // (A row to remove always has an id, and rowsOf found it.)
+        const row = current!;
+        if (row.status !== "deleted") await tx.update(eventDates).set({ status: "deleted", updatedAt: ctx.now }).where(eq(eventDates.id, row.id));
+        dates.push({ id: row.id, action: row.status === "deleted" ? "no_update" : "delete", status: "deleted" });
+      } else if (!current) {
         const [row] = await tx
           .insert(eventDates)
           .values({ eventId: data.eventId, startsAt: date.startsAt, endsAt: date.endsAt, doorsAt: date.doorsAt ?? null, createdAt: ctx.now, updatedAt: ctx.now })
           .returning();
         dates.push({ id: row.id, action: "create", status: "created" });
-      } else if (date.remove) {
-        if (current.status !== "deleted") await tx.update(eventDates).set({ status: "deleted", updatedAt: ctx.now }).where(eq(eventDates.id, current.id));
-        dates.push({ id: current.id, action: current.status === "deleted" ? "no_update" : "delete", status: "deleted" });
       } else if (sameTime(current.startsAt, date.startsAt) && sameTime(current.endsAt, date.endsAt) && sameTime(current.doorsAt, date.doorsAt)) {
         dates.push({ id: current.id, action: "no_update", status: current.status });
       } else {
@@ -96,13 +103,21 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
     const liveDateIds = new Set([...currentDates.keys(), ...dates.map((d) => d.id)]);
 
     const tickets: ScheduleChange<Status>[] = [];
+    /** Price and stock before → after, for the record of changes (who changed what money). */
+    const repriced: { ticketType: string; price: { from: number; to: number }; stock: { from: number; to: number } }[] = [];
     const [{ next }] = await tx
       .select({ next: sql<number>`coalesce(max(${ticketTypes.sortOrder}) + 1, 0)::int` })
       .from(ticketTypes)
       .where(eq(ticketTypes.eventId, data.eventId));
     let sortOrder = next;
     for (const [index, ticket] of data.ticketTypes.entries()) {
-      const { id, remove: removeIt, ...fields } = ticket;
+      if (ticket.remove) {
+        const current = currentTickets.get(ticket.id)!;
+        if (current.status !== "deleted") await tx.update(ticketTypes).set({ status: "deleted", updatedAt: ctx.now }).where(eq(ticketTypes.id, current.id));
+        tickets.push({ id: current.id, action: current.status === "deleted" ? "no_update" : "delete", status: "deleted" });
+        continue;
+      }
+      const { id, remove: _kept, ...fields } = ticket;
       if (fields.eventDateId && !liveDateIds.has(fields.eventDateId)) {
         const [row] = await tx.select({ id: eventDates.id }).from(eventDates).where(and(eq(eventDates.id, fields.eventDateId), eq(eventDates.eventId, data.eventId)));
         if (!row) throw new Invalid({ [`ticketTypes.${index}.eventDateId`]: ["Esa fecha no es de este evento"] });
@@ -121,9 +136,6 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
           .values({ eventId: data.eventId, ...values, sortOrder: sortOrder++, createdAt: ctx.now, updatedAt: ctx.now })
           .returning();
         tickets.push({ id: row.id, action: "create", status: row.status });
-      } else if (removeIt) {
-        if (current.status !== "deleted") await tx.update(ticketTypes).set({ status: "deleted", updatedAt: ctx.now }).where(eq(ticketTypes.id, current.id));
-        tickets.push({ id: current.id, action: current.status === "deleted" ? "no_update" : "delete", status: "deleted" });
       } else if (ticketUnchanged(current, values)) {
         tickets.push({ id: current.id, action: "no_update", status: current.status });
       } else {
@@ -135,11 +147,14 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
           .returning();
         if (!row) throw new Invalid({ [`ticketTypes.${index}.stock`]: [EVENT_MESSAGES.stockBelowSold] });
         tickets.push({ id: current.id, action: "update", status: row.status });
+        if (current.price !== row.price || current.stock !== row.stock) {
+          repriced.push({ ticketType: row.name, price: { from: current.price, to: row.price }, stock: { from: current.stock, to: row.stock } });
+        }
       }
     }
     const summary = (rows: ScheduleChange[]) => Object.fromEntries(CHANGE_ACTIONS.map((action) => [action, rows.filter((r) => r.action === action).length]));
     if ([...dates, ...tickets].some((r) => r.action !== "no_update")) {
-      await recordAudit(tx, ctx, { organizationId: event.organizationId, action: "event.schedule", targetId: event.id, data: { name: event.name, dates: summary(dates), ticketTypes: summary(tickets) } });
+      await recordAudit(tx, ctx, { organizationId: event.organizationId, action: "event.schedule", targetId: event.id, data: { name: event.name, dates: summary(dates), ticketTypes: summary(tickets), repriced } });
     }
     return { dates, ticketTypes: tickets };
   });
