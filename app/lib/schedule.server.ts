@@ -1,16 +1,14 @@
-import { data } from "@remix-run/node";
-import { dateChangeBadge, scheduleChangeReport, ticketTypeChangeBadge } from "#common/schedule";
+import { redirect } from "@remix-run/node";
+import { parseCookies, serializeCookie } from "#server/auth/cookies";
+import { CHANGE_ACTIONS, dateChangeBadge, scheduleChangeReport, ticketTypeChangeBadge, type ChangeAction } from "#common/schedule";
 import type { EventScheduleChanges } from "#server/events/schedule";
-import type { ScheduleReply } from "#app/components/backoffice/types";
 
-/**
- * What the event's edit pages answer after a save through `saveEventSchedule`
- * (server/events/schedule.ts): no redirect, the page itself with the change
- * report (common/schedule.ts words it from the actions and statuses the
- * domain returned) and a mark on each row the save made or changed. It works
- * the same without JavaScript: the answer to the form's POST is the page.
- */
-export function scheduleSavedReply(changes: EventScheduleChanges, headers: Headers) {
+import type { ScheduleReportView } from "#app/components/backoffice/ScheduleReport";
+
+const REPORT_COOKIE = "cambios-guardados";
+type Row = { id: string; action: ChangeAction; status: string };
+
+function reportView(changes: { dates: Row[]; ticketTypes: Row[] }): ScheduleReportView {
   const badges: Record<string, string> = {};
   for (const row of changes.dates) {
     const badge = dateChangeBadge(row.status);
@@ -20,15 +18,40 @@ export function scheduleSavedReply(changes: EventScheduleChanges, headers: Heade
     const badge = ticketTypeChangeBadge(row.action);
     if (badge) badges[row.id] = badge;
   }
-  const reply: ScheduleReply = {
-    values: {},
-    errors: {},
-    formErrors: [],
-    snackbar: null,
-    target: null,
-    schedule: { message: scheduleChangeReport(changes), badges },
-  };
-  return data(reply, { headers });
+  return { message: scheduleChangeReport(changes), badges };
+}
+
+/**
+ * What the event's edit pages answer after a save through `saveEventSchedule`
+ * (server/events/schedule.ts): back to the page (Post/Redirect/Get, so a
+ * reload never saves twice) with the domain's change actions and statuses in
+ * a one-minute cookie that the page's loader reads once and words with
+ * common/schedule.ts. The pages save one row at a time: the cookie is small.
+ */
+export function scheduleSavedRedirect(changes: EventScheduleChanges, to: string, headers: Headers) {
+  const compact = (rows: readonly Row[]) => rows.map(({ id, action, status }) => ({ id, action, status }));
+  const out = new Headers(headers);
+  out.append("Set-Cookie", serializeCookie(REPORT_COOKIE, JSON.stringify({ dates: compact(changes.dates), ticketTypes: compact(changes.ticketTypes) }), { maxAge: 60 }));
+  return redirect(to, { headers: out });
+}
+
+const rowsOf = (value: unknown): Row[] =>
+  (Array.isArray(value) ? value : []).filter(
+    (row): row is Row => typeof row?.id === "string" && CHANGE_ACTIONS.includes(row.action) && typeof row.status === "string",
+  );
+
+/** The report a save left for this page, once: the loader sends `clear` back so a reload shows the page without it. */
+export function readScheduleReport(request: Request): { schedule: ScheduleReportView | null; clear: string | null } {
+  const raw = parseCookies(request.headers.get("cookie"))[REPORT_COOKIE];
+  if (!raw) return { schedule: null, clear: null };
+  const clear = serializeCookie(REPORT_COOKIE, "", { maxAge: 0 });
+  try {
+    const parsed = JSON.parse(raw) as { dates?: unknown; ticketTypes?: unknown };
+    return { schedule: reportView({ dates: rowsOf(parsed.dates), ticketTypes: rowsOf(parsed.ticketTypes) }), clear };
+  } catch {
+    // A tampered cookie is simply dropped.
+    return { schedule: null, clear };
+  }
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   savedRedirect,
   schemaErrors,
 } from "#app/lib/backoffice.server";
-import { rowErrorKey, scheduleSavedReply } from "#app/lib/schedule.server";
+import { readScheduleReport, rowErrorKey, scheduleSavedRedirect } from "#app/lib/schedule.server";
 import { BasicEventFields, DateFields, VenueFields } from "#app/components/backoffice/EventFields";
 import { EventStatusBadge, StatusBadge } from "#app/components/backoffice/EventStatus";
 import { BackofficeForm, Checkbox, DefaultSubmit, FormErrorList, FormSnackbar, ImageInput, TextInput, useRemountKey } from "#app/components/backoffice/forms";
@@ -29,7 +29,7 @@ import { eventDateFormSchema, eventFormSchema } from "#app/components/backoffice
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import { ChangeBadge, ScheduleReport } from "#app/components/backoffice/ScheduleReport";
-import type { ScheduleReply } from "#app/components/backoffice/types";
+import type { FormReply } from "#app/components/backoffice/types";
 import { Button } from "#app/components/ui/Button";
 import { ConfirmButton } from "#app/components/ui/Dialog";
 
@@ -41,10 +41,13 @@ const EVENT_FIELDS = ["name", "description", "category", "minAge", "venueName", 
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const bo = await requireOrganization(request);
+  const report = readScheduleReport(request);
+  if (report.clear) bo.headers.append("Set-Cookie", report.clear);
   const found = await guard(() => requireEventBySlug(bo.ctx, params.slug ?? ""));
   const { event, dates } = await guard(() => getEventForOrganizer(bo.ctx, found.id));
   return data(
     {
+      schedule: report.schedule,
       event: {
         id: event.id,
         slug: event.slug,
@@ -78,7 +81,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
  * One action, several forms (`intent`): the event's fields (`updateEvent`),
  * a new date, each date (edit, pause, delete) and the presale code. Adding,
  * editing and deleting a date go through `saveEventSchedule` (as GraphQL's
- * saveEventSchedule does) and answer the page with its change report;
+ * saveEventSchedule does) and come back to the page with its change report;
  * pausing and resuming are status changes (`setEventDateStatus`).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -87,16 +90,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readForm(request);
   const values = form.values;
   const intent = values.intent ?? "update";
-  const back = () => {
-    const url = new URL(request.url);
-    return savedRedirect(`${url.pathname}${url.search}`, bo.headers);
-  };
+  const url = new URL(request.url);
+  const back = () => savedRedirect(`${url.pathname}${url.search}`, bo.headers);
   const dateFields = (key: string) => ["startsAt", "endsAt", "doorsAt"].includes(key);
   const dateRow = () => ({ startsAt: values.startsAt ?? "", endsAt: values.endsAt ?? "", doorsAt: values.doorsAt ?? "" });
   /** One row of the schedule; a domain error goes back to that date's form, next to its fields. */
   const saveDate = async (row: NonNullable<SaveEventScheduleInput["dates"]>[number], target: string) => {
     try {
-      return scheduleSavedReply(await saveEventSchedule(bo.ctx, { eventId: event.id, dates: [row] }), bo.headers);
+      return scheduleSavedRedirect(await saveEventSchedule(bo.ctx, { eventId: event.id, dates: [row] }), `${url.pathname}${url.search}`, bo.headers);
     } catch (error) {
       return failedReply(error, values, { headers: bo.headers, target, fields: dateFields, mapKey: rowErrorKey("dates") });
     }
@@ -150,8 +151,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditEventPage() {
-  const { event, dates, categories } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>() as ScheduleReply | undefined;
+  const { event, dates, categories, schedule } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>() as FormReply | undefined;
   const href = useBackofficeHref();
   const key = useRemountKey(reply, event, dates);
 
@@ -201,7 +202,7 @@ export default function EditEventPage() {
         <Card title="Fechas">
           <p className="mb-4 text-sm text-[var(--muted)]">Horarios de Buenos Aires. Una fecha pausada se ve pero no vende; una eliminada deja de verse.</p>
           <div className="mb-4 empty:hidden">
-            <ScheduleReport reply={reply} />
+            <ScheduleReport schedule={schedule} />
           </div>
           <ul className="flex flex-col gap-4">
             {dates.map((date, i) => (
@@ -212,7 +213,7 @@ export default function EditEventPage() {
                   <div className="flex items-center gap-2">
                     <p className="text-sm font-bold">Fecha {i + 1}</p>
                     <StatusBadge status={date.status} />
-                    <ChangeBadge reply={reply} id={date.id} />
+                    <ChangeBadge schedule={schedule} id={date.id} />
                   </div>
                   <FormErrorList reply={reply} target={`date:${date.id}`} />
                   <DateFields />

@@ -5,7 +5,7 @@ import { saveEventSchedule, type SaveEventScheduleInput } from "#server/events/s
 import { formatDateTime, toDateTimeInput } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
-import { rowErrorKey, scheduleSavedReply } from "#app/lib/schedule.server";
+import { readScheduleReport, rowErrorKey, scheduleSavedRedirect } from "#app/lib/schedule.server";
 import { PAYMENT_METHOD_OPTIONS, TicketTypeFields } from "#app/components/backoffice/EventFields";
 import { EventStatusBadge, StatusBadge } from "#app/components/backoffice/EventStatus";
 import { BackofficeForm, DefaultSubmit, FormErrorList, FormSnackbar, useRemountKey } from "#app/components/backoffice/forms";
@@ -15,7 +15,7 @@ import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import { ChangeBadge, ScheduleReport } from "#app/components/backoffice/ScheduleReport";
-import type { ScheduleReply } from "#app/components/backoffice/types";
+import type { FormReply } from "#app/components/backoffice/types";
 import { Badge } from "#app/components/ui/Badge";
 import { Button } from "#app/components/ui/Button";
 import { ConfirmButton } from "#app/components/ui/Dialog";
@@ -44,10 +44,13 @@ const NEW_TICKET = { name: "", price: "", stock: "", minPerOrder: "1", maxPerOrd
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const bo = await requireOrganization(request);
+  const report = readScheduleReport(request);
+  if (report.clear) bo.headers.append("Set-Cookie", report.clear);
   const found = await guard(() => requireEventBySlug(bo.ctx, params.slug ?? ""));
   const { event, dates, tickets } = await guard(() => getEventForOrganizer(bo.ctx, found.id));
   return data(
     {
+      schedule: report.schedule,
       event: { id: event.id, name: event.name, slug: event.slug, status: event.status, publishedAt: event.publishedAt?.toISOString() ?? null },
       dates: dates.map((d) => ({ value: d.id, label: formatDateTime(d.startsAt) })),
       tickets: tickets.map((t) => ({
@@ -94,7 +97,7 @@ type ScheduleTicketRow = NonNullable<SaveEventScheduleInput["ticketTypes"]>[numb
 
 /**
  * Create, edit and delete ticket types through `saveEventSchedule` (the same
- * domain function as GraphQL's), answering the page with its change report;
+ * domain function as GraphQL's), coming back to the page with its change report;
  * pause and resume are status changes. The domain checks the event is this
  * member's and every row is of this event.
  */
@@ -109,7 +112,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const row: ScheduleTicketRow | null =
     intent === "create" ? ticketInput(values) : intent === "update" ? { id, ...ticketInput(values) } : intent === "delete" ? { id, remove: true } : null;
   try {
-    if (row) return scheduleSavedReply(await saveEventSchedule(bo.ctx, { eventId: event.id, ticketTypes: [row] }), bo.headers);
+    if (row) return scheduleSavedRedirect(await saveEventSchedule(bo.ctx, { eventId: event.id, ticketTypes: [row] }), `${url.pathname}${url.search}`, bo.headers);
     if (intent === "pause" || intent === "resume") await setTicketTypeStatus(bo.ctx, { id, status: intent === "pause" ? "paused" : "active" });
     else return failedReply(null, values, { headers: bo.headers, extraErrors: { _form: ["No sabemos qué querías guardar. Probá de nuevo."] } });
   } catch (error) {
@@ -119,8 +122,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EventTicketsPage() {
-  const { event, dates, tickets } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>() as ScheduleReply | undefined;
+  const { event, dates, tickets, schedule } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>() as FormReply | undefined;
   const href = useBackofficeHref();
   const key = useRemountKey(reply, tickets);
   const dateOptions = dates.length > 1 ? dates : undefined;
@@ -143,7 +146,7 @@ export default function EventTicketsPage() {
       }
     >
       <div key={key} className="flex flex-col gap-6">
-        <ScheduleReport reply={reply} />
+        <ScheduleReport schedule={schedule} />
         {tickets.length === 0 ? <EmptyState>Este evento todavía no tiene entradas. Creá la primera abajo.</EmptyState> : null}
         {tickets.map((ticket) => {
           const target = `ticket:${ticket.id}`;
@@ -160,7 +163,7 @@ export default function EventTicketsPage() {
                 </span>
                 <h2 className="text-lg font-bold">{ticket.name}</h2>
                 <StatusBadge status={ticket.status} />
-                <ChangeBadge reply={reply} id={ticket.id} />
+                <ChangeBadge schedule={schedule} id={ticket.id} />
                 {ticket.hidden ? <Badge tone="secondary">Oculta</Badge> : null}
                 {ticket.presale ? <Badge tone="secondary">Preventa</Badge> : null}
                 <span className="text-sm text-[var(--muted)]">

@@ -36,14 +36,6 @@ export interface FormReply {
   target: string | null;
 }
 
-/**
- * The answer of a save of an event's dates or ticket types (app/lib/schedule.server.ts):
- * the change report to announce and the mark ("Nueva", "Modificada") by row id.
- */
-export interface ScheduleReply extends FormReply {
-  schedule: { message: string; badges: Record<string, string> } | null;
-}
-
 export interface ShellOrganization {
   id: string;
   name: string;
