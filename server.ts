@@ -56,7 +56,8 @@ app.disable("x-powered-by");
 app.set("trust proxy", process.env.TRUST_PROXY === "true");
 // Every request, GraphQL's direct route included: compressed, size-limited, hostile URLs and cookies refused,
 // security headers, the client address from the socket (or the trusted proxy). Foreign forms are refused
-// before Remix; GraphQL (/api/) has its own CSRF rule in yoga, so it skips that one.
+// before Remix; GraphQL (/api/) has its own CSRF rule in yoga, so it skips that one. A guard GraphQL needs too
+// goes in `guards`: the direct route below runs that list, not what is added with app.use.
 const guards = [compression(), bodyLimit(), refuseHostileRequests(), securityHeaders({ https: secureCookies() }), clientAddress()];
 const [compress, limitBody, refuseHostile, secure, clientIp] = guards;
 app.use(compress, limitBody, refuseHostile, refuseForeignForms(), secure, clientIp);

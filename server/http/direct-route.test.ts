@@ -4,8 +4,12 @@ import compression from "compression";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_IP_HEADER } from "#server/auth/request-auth";
+import { startSession } from "#server/auth/sessions";
+import { getDb } from "#server/db/client";
 import { CSRF_MESSAGE, yoga } from "#server/graphql/yoga";
 import { createTestUser } from "#tests/support/context";
+import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { cookieHeader } from "#tests/support/graphql";
 import { MAX_BODY_BYTES, bodyLimit } from "./body-limit";
 import { clientAddress, directRoute, isPath, withRequestOrigin } from "./direct-route";
 import { refuseHostileRequests } from "./request-guard";
@@ -88,6 +92,31 @@ describe("GraphQL on the direct route", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-encoding")).toBe("gzip");
     expect((await res.json()).data.__schema.types.length).toBeGreaterThan(50);
+  });
+
+  it("sends each server-sent event as it happens to a browser that accepts gzip (the live view)", async () => {
+    const producer = await createProducer();
+    const { event } = await createPublishedEvent(producer.ctx, producer.organization.id, { days: 0, ticketTypes: [{ name: "General", price: 1_000_000, stock: 10 }] });
+    const tokens = await startSession(await getDb(), producer.user, new Date());
+    const query = encodeURIComponent("subscription($slug: String!) { liveNight(eventSlug: $slug) { eventName entered } }");
+    const variables = encodeURIComponent(JSON.stringify({ slug: event.slug }));
+    const controller = new AbortController();
+    const res = await fetch(`${base}/api/graphql?query=${query}&variables=${variables}`, {
+      signal: controller.signal,
+      headers: { accept: "text/event-stream", "accept-encoding": "gzip", cookie: cookieHeader(tokens) },
+    });
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    // The stream stays open: the first event has to arrive while it is (yoga marks it `Content-Encoding: none`, so gzip never holds it).
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("data:") || !text.slice(text.indexOf("data:")).includes("\n\n")) {
+      const { value, done } = await reader.read();
+      expect(done, "the stream ended before the first event").toBe(false);
+      text += value;
+    }
+    const data = JSON.parse(text.split("data:")[1].split("\n")[0]);
+    expect(data.data.liveNight).toEqual({ eventName: event.name, entered: 0 });
+    controller.abort();
   });
 
   it("signs a browser in with both session cookies, each on its own Set-Cookie line", async () => {
