@@ -8,7 +8,6 @@ import http from "node:http";
 import path from "node:path";
 import { execSync } from "node:child_process";
 import { createRequestHandler } from "@remix-run/node";
-import compression from "compression";
 import express from "express";
 import { env, paymentsMode, secureCookies, startupProblems } from "./server/env";
 import { prepareDatabase } from "./server/db/setup";
@@ -16,7 +15,7 @@ import { startJobRunner } from "./server/jobs/queue";
 import { bodyLimit } from "./server/http/body-limit";
 import { refuseForeignForms } from "./server/http/same-origin";
 import { webRequestHandler, refuseHostileRequests } from "./server/http/request-guard";
-import { clientAddress, directRoute, isPath, withRequestOrigin } from "./server/http/direct-route";
+import { clientAddress, compress, directRoute, isPath, withRequestOrigin } from "./server/http/direct-route";
 import { securityHeaders } from "./server/http/security-headers";
 import { withContentSecurityPolicy } from "./server/http/csp";
 import { jobHandlers } from "./server/jobs/handlers";
@@ -58,9 +57,9 @@ app.set("trust proxy", process.env.TRUST_PROXY === "true");
 // security headers, the client address from the socket (or the trusted proxy). Foreign forms are refused
 // before Remix; GraphQL (/api/) has its own CSRF rule in yoga, so it skips that one. A guard GraphQL needs too
 // goes in `guards`: the direct route below runs that list, not what is added with app.use.
-const guards = [compression(), bodyLimit(), refuseHostileRequests(), securityHeaders({ https: secureCookies() }), clientAddress()];
-const [compress, limitBody, refuseHostile, secure, clientIp] = guards;
-app.use(compress, limitBody, refuseHostile, refuseForeignForms(), secure, clientIp);
+const guards = [compress(), bodyLimit(), refuseHostileRequests(), securityHeaders({ https: secureCookies() }), clientAddress()];
+const [compressed, limitBody, refuseHostile, secure, clientIp] = guards;
+app.use(compressed, limitBody, refuseHostile, refuseForeignForms(), secure, clientIp);
 
 // Development reloads the build on every request (Vite); production hands Remix the build object itself:
 // given a function, Remix rebuilds its route tree and matcher on every request (issue 12's profile).

@@ -1,6 +1,5 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import compression from "compression";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_IP_HEADER } from "#server/auth/request-auth";
@@ -11,7 +10,7 @@ import { createTestUser } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { cookieHeader } from "#tests/support/graphql";
 import { MAX_BODY_BYTES, bodyLimit } from "./body-limit";
-import { clientAddress, directRoute, isPath, withRequestOrigin } from "./direct-route";
+import { clientAddress, compress, directRoute, isPath, withRequestOrigin } from "./direct-route";
 import { refuseHostileRequests } from "./request-guard";
 import { currentRequestOrigin } from "./request-origin";
 import { securityHeaders } from "./security-headers";
@@ -22,7 +21,7 @@ let server: http.Server;
 let base: string;
 beforeAll(async () => {
   const app = express();
-  const guards = [compression(), bodyLimit(), refuseHostileRequests(), securityHeaders({ https: false }), clientAddress()];
+  const guards = [compress(), bodyLimit(), refuseHostileRequests(), securityHeaders({ https: false }), clientAddress()];
   app.use(...guards);
   app.all("*", (_req, res) => res.status(404).send("express"));
   const graphql = directRoute(app, guards, withRequestOrigin(yoga.requestListener));
@@ -86,12 +85,20 @@ describe("GraphQL on the direct route", () => {
     expect((await res.json()).errors[0].message).toBe(CSRF_MESSAGE);
   });
 
-  it("compresses a large answer for a client that accepts gzip", async () => {
+  it("compresses a large answer for a client that accepts gzip, and tells caches the answer depends on it", async () => {
     const query = encodeURIComponent("{ __schema { types { name fields { name } } } }");
     const res = await fetch(`${base}/api/graphql?query=${query}`, { headers: { "accept-encoding": "gzip" } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-encoding")).toBe("gzip");
+    expect(res.headers.get("vary")).toMatch(/Accept-Encoding/i);
     expect((await res.json()).data.__schema.types.length).toBeGreaterThan(50);
+
+    // A client that names no encoding (Node's http, curl) gets it as it is, with the same Vary.
+    const plain = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(`${base}/api/graphql?query=${query}`, resolve).on("error", reject));
+    plain.resume();
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/i);
   });
 
   it("sends each server-sent event as it happens to a browser that accepts gzip (the live view)", async () => {
