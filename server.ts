@@ -4,18 +4,18 @@
  * then serves http://localhost:PORT.
  */
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { execSync } from "node:child_process";
 import { createRequestHandler } from "@remix-run/node";
-import compression from "compression";
 import express from "express";
 import { env, paymentsMode, secureCookies, startupProblems } from "./server/env";
 import { prepareDatabase } from "./server/db/setup";
-import { CLIENT_IP_HEADER } from "./server/auth/request-auth";
 import { startJobRunner } from "./server/jobs/queue";
 import { bodyLimit } from "./server/http/body-limit";
 import { refuseForeignForms } from "./server/http/same-origin";
 import { webRequestHandler, refuseHostileRequests } from "./server/http/request-guard";
+import { clientAddress, compress, directRoute, isPath, withRequestOrigin } from "./server/http/direct-route";
 import { securityHeaders } from "./server/http/security-headers";
 import { withContentSecurityPolicy } from "./server/http/csp";
 import { JOB_LANES, jobHandlers } from "./server/jobs/handlers";
@@ -53,22 +53,18 @@ if (jobRunner) await schedulePruning(database.db, new Date());
 const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", process.env.TRUST_PROXY === "true");
-app.use(compression());
-app.use(bodyLimit());
-app.use(refuseHostileRequests());
-app.use(refuseForeignForms());
-app.use(securityHeaders({ https: secureCookies() }));
-
-// The client address for rate limits: from the socket, or the proxy when trusted. Never the client's own header.
-app.use((req, _res, next) => {
-  req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "";
-  next();
-});
+// Every request, GraphQL's direct route included: compressed, size-limited, hostile URLs and cookies refused,
+// security headers, the client address from the socket (or the trusted proxy). Foreign forms are refused
+// before Remix; GraphQL (/api/) has its own CSRF rule in yoga, so it skips that one. A guard GraphQL needs too
+// goes in `guards`: the direct route below runs that list, not what is added with app.use.
+const guards = [compress(), bodyLimit(), refuseHostileRequests(), securityHeaders({ https: secureCookies() }), clientAddress()];
+const [compressed, limitBody, refuseHostile, secure, clientIp] = guards;
+app.use(compressed, limitBody, refuseHostile, refuseForeignForms(), secure, clientIp);
 
 // Development reloads the build on every request (Vite); production hands Remix the build object itself:
 // given a function, Remix rebuilds its route tree and matcher on every request (issue 12's profile).
 let build: unknown;
-type GraphQLHandler = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => Promise<Response>;
+type GraphQLServer = typeof import("./server/graphql/yoga").yoga;
 if (dev) {
   const vite = await import("vite");
   const viteServer = await vite.createServer({ server: { middlewareMode: true } });
@@ -82,12 +78,12 @@ if (dev) {
   build = await import(BUILD_ENTRY);
 }
 
-// GraphQL straight to yoga (the same instance, from the build's resource route): no route matching, no Remix pipeline.
-const graphqlRoute = !dev ? (build as { routes: Record<string, { module: { action?: GraphQLHandler } } | undefined> }).routes["routes/api.graphql"]?.module : undefined;
-if (graphqlRoute?.action) {
-  const handleGraphQL = graphqlRoute.action;
-  app.all("/api/graphql", webRequestHandler((request) => handleGraphQL({ request, params: {}, context: {} })));
-}
+// GraphQL straight from Node to yoga (the instance the build's resource route uses, exported by its server entry):
+// the guards above, then yoga's own Node adapter. No Express router, no Remix pipeline, no copy into a Fetch
+// Request and back (issue 12, decision 129). Other spellings of the path still reach yoga through Express.
+const yoga = !dev ? (build as { entry: { module: { yoga?: GraphQLServer } } }).entry.module.yoga : undefined;
+const graphql = yoga ? directRoute(app, guards, withRequestOrigin(yoga.requestListener)) : null;
+if (yoga) app.all("/api/graphql", webRequestHandler(async (request) => yoga.handleRequest(request, {})));
 
 // Anonymous public pages through the micro-cache (production only): one render for many visitors, a few seconds.
 // Pages carry a Content-Security-Policy with a nonce of their own (server/http/csp.ts), also copies from the micro-cache.
@@ -97,7 +93,8 @@ const pageCache = dev ? null : new PageCache();
 if (pageCache) onEventChanged(() => pageCache.clear());
 app.all("*", webRequestHandler(pageCache ? (request) => pageCache.handle(request, renderPage) : renderPage));
 
-const server = app.listen(config.PORT, () => {
+const server = http.createServer(graphql ? (req, res) => (isPath(req.url, "/api/graphql") ? graphql(req, res) : app(req, res)) : app);
+server.listen(config.PORT, () => {
   console.log(`Tribuna en http://localhost:${config.PORT}`);
 });
 

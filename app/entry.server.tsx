@@ -7,6 +7,9 @@ import { env } from "#server/env";
 import { captureServerError, initServerSentry } from "#app/lib/sentry.server";
 import { NonceContext } from "#app/lib/nonce";
 
+/** The GraphQL server: server.ts serves /api/graphql with this instance straight from Node (issue 12), the one the resource route uses. */
+export { yoga } from "#server/graphql/yoga";
+
 /** How long deferred data may stream before the render is cut (single fetch). */
 export const streamTimeout = 5_000;
 

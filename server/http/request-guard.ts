@@ -135,7 +135,7 @@ const isForm = (req: Request) =>
   req.method !== "GET" && req.method !== "HEAD" && !req.path.startsWith("/api/") && (req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded");
 
 /** The URL the browser asked for: host from the proxy when trusted (req.hostname follows "trust proxy"), port kept. */
-function requestUrl(req: Request): string {
+export function requestUrl(req: Request): string {
   const host = req.get("x-forwarded-host") ?? req.get("host") ?? "";
   const port = Number.parseInt(host.split(":")[1] ?? "", 10);
   return `${req.protocol}://${req.hostname}${Number.isSafeInteger(port) ? `:${port}` : ""}${req.originalUrl}`;

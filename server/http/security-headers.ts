@@ -13,26 +13,27 @@ const CAMERA_PATHS = /^\/vivos\/acreditacion\//;
  * (server/http/csp.ts).
  */
 export function securityHeaders(options: { https: boolean }) {
+  // Two fixed lists, built once (issue 12: not per request): the door screens may use the camera, nothing else may.
+  const defaults = (camera: boolean): [string, string][] => [
+    ["X-Frame-Options", "DENY"],
+    ["Content-Security-Policy", "frame-ancestors 'none'"],
+    ["X-Content-Type-Options", "nosniff"],
+    ["Referrer-Policy", "strict-origin-when-cross-origin"],
+    ["Permissions-Policy", `camera=${camera ? "(self)" : "()"}, microphone=(), geolocation=(), usb=(), serial=(), hid=(), payment=(), interest-cohort=()`],
+    // Mercado Pago's checkout may open in a popup: allow popups, but keep them from scripting this window.
+    ["Cross-Origin-Opener-Policy", "same-origin-allow-popups"],
+    ...(options.https ? [["Strict-Transport-Security", "max-age=31536000; includeSubDomains"] as [string, string]] : []),
+  ];
+  const withCamera = defaults(true);
+  const withoutCamera = defaults(false);
   return (req: Request, res: Response, next: NextFunction) => {
-    const defaults: [string, string][] = [
-      ["X-Frame-Options", "DENY"],
-      ["Content-Security-Policy", "frame-ancestors 'none'"],
-      ["X-Content-Type-Options", "nosniff"],
-      ["Referrer-Policy", "strict-origin-when-cross-origin"],
-      [
-        "Permissions-Policy",
-        `camera=${CAMERA_PATHS.test(req.path) ? "(self)" : "()"}, microphone=(), geolocation=(), usb=(), serial=(), hid=(), payment=(), interest-cohort=()`,
-      ],
-      // Mercado Pago's checkout may open in a popup: allow popups, but keep them from scripting this window.
-      ["Cross-Origin-Opener-Policy", "same-origin-allow-popups"],
-    ];
-    if (options.https) defaults.push(["Strict-Transport-Security", "max-age=31536000; includeSubDomains"]);
+    const headers = CAMERA_PATHS.test(req.path) ? withCamera : withoutCamera;
     // Set when the headers go out, and only where the response did not set its own (a route's stricter
     // CSP for a receipt, Remix's nosniff on pages): Remix appends its headers, so setting them here first
     // would send two values.
     const writeHead = res.writeHead;
     res.writeHead = function (this: Response, ...args: Parameters<Response["writeHead"]>) {
-      for (const [name, value] of defaults) if (!res.hasHeader(name)) res.setHeader(name, value);
+      for (const [name, value] of headers) if (!res.hasHeader(name)) res.setHeader(name, value);
       return writeHead.apply(this, args);
     } as Response["writeHead"];
     next();
