@@ -19,7 +19,7 @@ import { clientAddress, compress, directRoute, isPath, withRequestOrigin } from 
 import { securityHeaders } from "./server/http/security-headers";
 import { withContentSecurityPolicy } from "./server/http/csp";
 import { JOB_LANES, jobHandlers } from "./server/jobs/handlers";
-import { PageCache } from "./server/http/page-cache";
+import { PageCache, writeCopy, type PageCopy } from "./server/http/page-cache";
 import { onEventChanged } from "./server/events/changes";
 import { schedulePruning } from "./server/payments/webhook";
 
@@ -93,7 +93,19 @@ const pageCache = dev ? null : new PageCache();
 if (pageCache) onEventChanged(() => pageCache.clear());
 app.all("*", webRequestHandler(pageCache ? (request) => pageCache.handle(request, renderPage) : renderPage));
 
-const server = http.createServer(graphql ? (req, res) => (isPath(req.url, "/api/graphql") ? graphql(req, res) : app(req, res)) : app);
+// A fresh copy of an anonymous page goes out straight from Node too, after the same guards (issue 12): no Express
+// router, no Fetch Request and Response. A miss, or a request that must be rendered for itself, goes to Express.
+const copyOf = new WeakMap<http.IncomingMessage, PageCopy>();
+const cachedPage = pageCache ? directRoute(app, guards, (req, res) => writeCopy(copyOf.get(req)!, req.method, res)) : null;
+const server = http.createServer((req, res) => {
+  if (graphql && isPath(req.url, "/api/graphql")) return graphql(req, res);
+  const copy = cachedPage && pageCache?.freshCopyFor(req);
+  if (copy) {
+    copyOf.set(req, copy);
+    return cachedPage(req, res);
+  }
+  return app(req, res);
+});
 server.listen(config.PORT, () => {
   console.log(`Tribuna en http://localhost:${config.PORT}`);
 });

@@ -49,7 +49,9 @@ interface Figure {
 }
 
 async function drive(name: string, base: string, pathname: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Figure> {
-  const result = await autocannon({ url: `${base}${pathname}`, connections: CONNECTIONS, duration: SECONDS, method: (init.method ?? "GET") as "GET", body: init.body, headers: init.headers });
+  // The load comes from a worker thread: the bare servers below live in this process's main thread, and sharing
+  // it with the load generator would slow them and flatter our ratios.
+  const result = await autocannon({ url: `${base}${pathname}`, connections: CONNECTIONS, duration: SECONDS, workers: 1, method: (init.method ?? "GET") as "GET", body: init.body, headers: init.headers });
   return {
     name,
     path: pathname,

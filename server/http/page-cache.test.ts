@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PageCache } from "./page-cache";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { PageCache, writeCopy } from "./page-cache";
 
 const URL_BASE = "http://localhost:3000";
 const page = (body: string, headers: Record<string, string> = { "cache-control": "public, max-age=30" }) => new Response(body, { status: 200, headers: { "content-type": "text/html", ...headers } });
@@ -101,5 +102,50 @@ describe("PageCache and the Content-Security-Policy nonce", () => {
       expect(html).toBe(`<script nonce="${fresh}">a()</script><p>24</p><script nonce="${fresh}" type="module"></script>`);
     }
     expect(calls()).toBe(1);
+  });
+
+  it("answers a fresh copy straight from Node's request, with the same rules: key, cookies, TTL, a nonce of its own, HEAD without a body", async () => {
+    let now = 1_000;
+    const cache = new PageCache({ ttlMs: 5_000, now: () => now });
+    const policy = "script-src 'nonce-RENDERNONCE'";
+    const { render } = renderer(() => page('<script nonce="RENDERNONCE">x</script>', { "cache-control": "public, max-age=30", "content-security-policy": policy }));
+    const nodeRequest = (url: string, cookie?: string, method = "GET") => ({ url, method, headers: cookie ? { cookie } : {} }) as unknown as IncomingMessage;
+
+    expect(cache.freshCopyFor(nodeRequest("/eventos/fiesta"))).toBeNull(); // nothing kept yet: Express renders and fills
+    await cache.handle(request("/eventos/fiesta"), render);
+    const copy = cache.freshCopyFor(nodeRequest("/eventos/fiesta", "_ga=GA1"))!;
+    expect(copy).not.toBeNull();
+    for (const cookie of ["at=token", "flash=hola", "incomplete-saved-order--fiesta=%7B%7D", "theme=light"]) expect(cache.freshCopyFor(nodeRequest("/eventos/fiesta", cookie)), cookie).toBeNull();
+    expect(cache.freshCopyFor(nodeRequest("/eventos/fiesta?x=1"))).toBeNull();
+    expect(cache.freshCopyFor(nodeRequest("/eventos/fiesta", undefined, "POST"))).toBeNull();
+
+    const written = (method: string) => {
+      const out = { status: 0, headers: {} as Record<string, unknown>, body: undefined as Buffer | undefined };
+      const res = {
+        setHeader: (name: string, value: unknown) => void (out.headers[name.toLowerCase()] = value),
+        writeHead: (status: number) => void (out.status = status),
+        end: (body?: Buffer) => void (out.body = body),
+      } as unknown as ServerResponse;
+      writeCopy(copy, method, res);
+      return out;
+    };
+    const first = written("GET");
+    const second = written("GET");
+    expect(first.status).toBe(200);
+    expect(first.headers["x-cache"]).toBe("HIT");
+    const nonceOf = (csp: unknown) => String(csp).match(/'nonce-([^']+)'/)![1];
+    expect(nonceOf(first.headers["content-security-policy"])).not.toBe("RENDERNONCE");
+    expect(nonceOf(first.headers["content-security-policy"])).not.toBe(nonceOf(second.headers["content-security-policy"]));
+    expect(first.body!.toString()).toBe(`<script nonce="${nonceOf(first.headers["content-security-policy"])}">x</script>`);
+    expect(first.headers["content-length"]).toBe(first.body!.length);
+    const head = written("HEAD");
+    expect(head.body).toBeUndefined();
+    expect(head.headers["content-length"]).toBe(first.body!.length);
+
+    now += 5_001;
+    expect(cache.freshCopyFor(nodeRequest("/eventos/fiesta"))).toBeNull();
+    await cache.handle(request("/eventos/fiesta"), render);
+    cache.clear();
+    expect(cache.freshCopyFor(nodeRequest("/eventos/fiesta"))).toBeNull();
   });
 });

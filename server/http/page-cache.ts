@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseCookies } from "#server/auth/cookies";
 import { cspNonce, nonceOfPolicy } from "#server/http/csp";
 
@@ -22,7 +23,7 @@ export interface PageCacheOptions {
   now?: () => number;
 }
 
-interface Entry {
+export interface PageCopy {
   status: number;
   headers: [string, string][];
   body: ArrayBuffer;
@@ -39,8 +40,8 @@ export class PageCache {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
-  private readonly entries = new Map<string, Entry>();
-  private readonly pending = new Map<string, Promise<Entry | null>>();
+  private readonly entries = new Map<string, PageCopy>();
+  private readonly pending = new Map<string, Promise<PageCopy | null>>();
 
   constructor(options: PageCacheOptions = {}) {
     this.ttlMs = options.ttlMs ?? 5_000;
@@ -50,12 +51,26 @@ export class PageCache {
 
   /** The key for a request that may be served a kept copy, or null when it must be rendered for itself. */
   keyFor(request: Request): string | null {
-    if (request.method !== "GET" && request.method !== "HEAD") return null;
-    const url = new URL(request.url);
-    if (url.pathname.startsWith("/api/")) return null;
-    const cookies = parseCookies(request.headers.get("cookie"));
-    if (Object.keys(cookies).some((name) => !NEUTRAL_COOKIE.test(name))) return null;
-    return `${cookies.theme ?? ""} ${request.method} ${url.pathname}${url.search}`;
+    return keyOf(request.method, new URL(request.url), request.headers.get("cookie"));
+  }
+
+  /**
+   * A fresh copy for a Node request, before any framework sees it (server.ts
+   * serves it straight from Node's request event, issue 12); null when the
+   * request must go the usual way (to be rendered, or to fill the cache).
+   */
+  freshCopyFor(req: IncomingMessage): PageCopy | null {
+    if (req.method !== "GET" && req.method !== "HEAD") return null;
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://pagina.local");
+    } catch {
+      return null;
+    }
+    const cookie = req.headers.cookie;
+    const key = keyOf(req.method, url, cookie === undefined ? null : cookie);
+    const kept = key === null ? undefined : this.entries.get(key);
+    return kept && kept.expiresAt > this.now() ? kept : null;
   }
 
   async handle(request: Request, render: (request: Request) => Promise<Response>): Promise<Response> {
@@ -73,7 +88,7 @@ export class PageCache {
       }
       return render(request);
     }
-    let settle!: (entry: Entry | null) => void;
+    let settle!: (entry: PageCopy | null) => void;
     this.pending.set(key, new Promise((resolve) => (settle = resolve)));
     try {
       const response = await render(request);
@@ -83,7 +98,7 @@ export class PageCache {
       }
       const body = await response.arrayBuffer();
       const nonce = nonceOfPolicy(response.headers.get("content-security-policy"));
-      const entry: Entry = {
+      const entry: PageCopy = {
         status: response.status,
         headers: [...response.headers.entries()],
         body,
@@ -111,7 +126,7 @@ export class PageCache {
     return this.entries.size;
   }
 
-  private store(key: string, entry: Entry) {
+  private store(key: string, entry: PageCopy) {
     if (this.entries.size >= this.maxEntries) {
       // Oldest first (Map keeps insertion order): a bounded cache, never a leak.
       const oldest = this.entries.keys().next().value;
@@ -119,6 +134,14 @@ export class PageCache {
     }
     this.entries.set(key, entry);
   }
+}
+
+function keyOf(method: string, url: URL, cookieHeader: string | null): string | null {
+  if (method !== "GET" && method !== "HEAD") return null;
+  if (url.pathname.startsWith("/api/")) return null;
+  const cookies = parseCookies(cookieHeader);
+  if (Object.keys(cookies).some((name) => !NEUTRAL_COOKIE.test(name))) return null;
+  return `${cookies.theme ?? ""} ${method} ${url.pathname}${url.search}`;
 }
 
 function isKeepable(response: Response): boolean {
@@ -133,9 +156,10 @@ function withCacheState(source: Headers | [string, string][], state: "HIT" | "MI
   return headers;
 }
 
-function toResponse(entry: Entry, state: "HIT" | "MISS"): Response {
+/** A copy's headers and body with a nonce of its own (never the render's, never another visitor's). */
+function freshCopy(entry: PageCopy, state: "HIT" | "MISS"): { headers: Headers; body: Buffer | ArrayBuffer } {
   const headers = withCacheState(entry.headers, state);
-  if (!entry.nonce || !entry.bodyAroundNonce) return new Response(entry.body, { status: entry.status, headers });
+  if (!entry.nonce || !entry.bodyAroundNonce) return { headers, body: entry.body };
   const fresh = cspNonce();
   headers.set("Content-Security-Policy", (headers.get("Content-Security-Policy") ?? "").replaceAll(entry.nonce, fresh));
   const parts: Buffer[] = [];
@@ -144,7 +168,23 @@ function toResponse(entry: Entry, state: "HIT" | "MISS"): Response {
     if (index > 0) parts.push(freshBytes);
     parts.push(part);
   });
-  return new Response(Buffer.concat(parts), { status: entry.status, headers });
+  return { headers, body: Buffer.concat(parts) };
+}
+
+function toResponse(entry: PageCopy, state: "HIT" | "MISS"): Response {
+  const { headers, body } = freshCopy(entry, state);
+  return new Response(body as ArrayBuffer, { status: entry.status, headers });
+}
+
+/** A kept copy written straight to Node's response (a HEAD gets the headers only). */
+export function writeCopy(entry: PageCopy, method: string | undefined, res: ServerResponse): void {
+  const { headers, body } = freshCopy(entry, "HIT");
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
+  // A kept copy never sets a cookie (isKeepable), so every header is one value.
+  for (const [name, value] of headers) res.setHeader(name, value);
+  res.setHeader("Content-Length", bytes.length);
+  res.writeHead(entry.status);
+  res.end(method === "HEAD" ? undefined : bytes);
 }
 
 function splitAround(body: Buffer, separator: Buffer): Buffer[] {
