@@ -87,5 +87,6 @@ export default defineConfig({
     }),
     tsconfigPaths(),
   ],
-  build: { target: "es2020", rollupOptions: { output: { manualChunks: shellChunk } } },
+  // Terser, not esbuild: 3–4 kB less gzip JavaScript on every page (the shell alone 91.8 → 88.5 kB), for a few seconds more of build.
+  build: { target: "es2020", minify: "terser", rollupOptions: { output: { manualChunks: shellChunk } } },
 });
