@@ -50,9 +50,11 @@ interface PageFigures {
   tbtMs: number;
   cls: number;
   speedIndexMs: number;
-  /** Every run's score, in order (the figures above are the median run's). */
-  scores: number[];
+  /** Every run's score and LCP, in order (the figures above are the median run's). */
+  runs: { score: number; lcpMs: number }[];
   lcpElement: string | null;
+  /** Where the LCP's time went: TTFB, load delay, load time, render delay (ms). */
+  lcpPhases: { phase: string; ms: number }[];
   opportunities: { title: string; savingsMs: number; savingsBytes: number }[];
 }
 
@@ -84,9 +86,11 @@ async function startChromium(): Promise<{ port: number; child: ChildProcess; dir
   return { port, child, dir };
 }
 
-function figures(page: string, lhr: Result, scores: number[]): PageFigures {
+type LcpElementDetails = { items?: { items?: { node?: { snippet?: string }; phase?: string; timing?: number }[] }[] };
+
+function figures(page: string, lhr: Result, runs: PageFigures["runs"]): PageFigures {
   const audit = (id: string) => lhr.audits[id];
-  const lcpItems = (audit("largest-contentful-paint-element")?.details as { items?: { items?: { node?: { snippet?: string } }[] }[] } | undefined)?.items;
+  const lcpItems = (audit("largest-contentful-paint-element")?.details as LcpElementDetails | undefined)?.items;
   const opportunities = Object.values(lhr.audits)
     .filter((a) => a.details?.type === "opportunity" && (a.score ?? 1) < 1)
     .map((a) => {
@@ -105,8 +109,9 @@ function figures(page: string, lhr: Result, scores: number[]): PageFigures {
     tbtMs: Math.round(audit("total-blocking-time")?.numericValue ?? NaN),
     cls: Number((audit("cumulative-layout-shift")?.numericValue ?? NaN).toFixed(3)),
     speedIndexMs: Math.round(audit("speed-index")?.numericValue ?? NaN),
-    scores,
+    runs,
     lcpElement: lcpItems?.[0]?.items?.[0]?.node?.snippet ?? null,
+    lcpPhases: (lcpItems?.[1]?.items ?? []).filter((i) => i.phase).map((i) => ({ phase: i.phase!, ms: Math.round(i.timing ?? 0) })),
     opportunities,
   };
 }
@@ -121,9 +126,9 @@ async function measure(page: string, url: string, chromePort: number): Promise<P
     runs.push(result.lhr);
     log(`  ${page}: corrida ${i + 1}/${RUNS}, ${Math.round((result.lhr.categories.performance?.score ?? 0) * 100)} puntos`);
   }
-  const scores = runs.map((lhr) => Math.round((lhr.categories.performance?.score ?? 0) * 100));
+  const perRun = runs.map((lhr) => ({ score: Math.round((lhr.categories.performance?.score ?? 0) * 100), lcpMs: Math.round(lhr.audits["largest-contentful-paint"]?.numericValue ?? NaN) }));
   const median = [...runs].sort((a, b) => (a.categories.performance?.score ?? 0) - (b.categories.performance?.score ?? 0))[Math.floor(runs.length / 2)];
-  return figures(page, median, scores);
+  return figures(page, median, perRun);
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2).replace(".", ",")} s`;
@@ -169,14 +174,15 @@ async function main() {
       return;
     }
     console.log("");
-    console.log("| página | puntaje | LCP | FCP | TBT | CLS | Speed Index | puntajes de las corridas |");
+    console.log("| página | puntaje | LCP | FCP | TBT | CLS | Speed Index | corridas (puntaje, LCP) |");
     console.log("|---|---:|---:|---:|---:|---:|---:|---|");
     for (const r of results) {
-      console.log(`| ${r.page} | ${r.score} | ${seconds(r.lcpMs)} | ${seconds(r.fcpMs)} | ${r.tbtMs} ms | ${r.cls} | ${seconds(r.speedIndexMs)} | ${r.scores.join(", ")} |`);
+      console.log(`| ${r.page} | ${r.score} | ${seconds(r.lcpMs)} | ${seconds(r.fcpMs)} | ${r.tbtMs} ms | ${r.cls} | ${seconds(r.speedIndexMs)} | ${r.runs.map((run) => `${run.score} (${seconds(run.lcpMs)})`).join(", ")} |`);
     }
     for (const r of results) {
       console.log(`\n${r.page} (${new URL(r.url).pathname}), corrida mediana`);
       console.log(`  elemento del LCP: ${r.lcpElement ?? "—"}`);
+      if (r.lcpPhases.length) console.log(`  LCP por fases: ${r.lcpPhases.map((p) => `${p.phase} ${p.ms} ms`).join(", ")}`);
       if (!r.opportunities.length) console.log("  oportunidades: ninguna");
       for (const o of r.opportunities) {
         const bytes = o.savingsBytes ? `, ${(o.savingsBytes / 1024).toFixed(1)} kB` : "";
