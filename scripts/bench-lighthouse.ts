@@ -119,10 +119,17 @@ function figures(page: string, lhr: Result, runs: PageFigures["runs"]): PageFigu
 /** Lighthouse `runs` times on one page; the figures of the run with the median score. */
 async function measure(page: string, url: string, chromePort: number): Promise<PageFigures> {
   const runs: Result[] = [];
+  let failures = 0;
   for (let i = 0; i < RUNS; i++) {
     const result = await lighthouse(url, { port: chromePort, output: "json", logLevel: "error", onlyCategories: ["performance"] });
-    if (!result) throw new Error(`Lighthouse no devolvió resultado para ${url}`);
-    if (result.lhr.runtimeError) throw new Error(`Lighthouse en ${url}: ${result.lhr.runtimeError.message}`);
+    const error = !result ? "sin resultado" : result.lhr.runtimeError?.message;
+    if (error || !result) {
+      // A loaded machine now and then loses the trace (NO_NAVSTART, NO_FCP): that run again, a couple of times at most.
+      if (++failures > 2) throw new Error(`Lighthouse en ${url}: ${error}`);
+      log(`  ${page}: la corrida ${i + 1} falló (${error}); otra vez`);
+      i--;
+      continue;
+    }
     runs.push(result.lhr);
     log(`  ${page}: corrida ${i + 1}/${RUNS}, ${Math.round((result.lhr.categories.performance?.score ?? 0) * 100)} puntos`);
   }
