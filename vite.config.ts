@@ -61,9 +61,16 @@ const ORDER_SUMMARY_MODULES = [
   /\/app\/components\/ui\/Badge\.tsx$/,
 ];
 
+/**
+ * What draws a date control without its parsers (attributes, patterns, a checked day as dd/mm/aaaa): the home's
+ * search and the payer form use both files, so they travel together (left alone, Rollup splits them in two).
+ */
+const DATE_INPUT_MODULES = [/\/common\/day-input\.ts$/, /\/app\/components\/ui\/dateInputAttributes\.ts$/];
+
 function shellChunk(id: string): string | undefined {
   if (SHELL_MODULES.some((pattern) => pattern.test(id))) return "shell";
   if (ORDER_SUMMARY_MODULES.some((pattern) => pattern.test(id))) return "buyer";
+  if (DATE_INPUT_MODULES.some((pattern) => pattern.test(id))) return "date-input";
   return undefined;
 }
 
