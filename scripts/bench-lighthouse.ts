@@ -58,8 +58,21 @@ interface PageFigures {
   opportunities: { title: string; savingsMs: number; savingsBytes: number }[];
 }
 
-/** Chromium headless with a DevTools port Lighthouse connects to. */
-async function startChromium(): Promise<{ port: number; child: ChildProcess; dir: string }> {
+type Chromium = { port: number; child: ChildProcess; dir: string };
+
+async function stopChromium(chrome: Chromium) {
+  const exited = chrome.child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => chrome.child.once("exit", resolve));
+  try {
+    process.kill(-chrome.child.pid!, "SIGTERM");
+  } catch {
+    /* already gone */
+  }
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+  fs.rmSync(chrome.dir, { recursive: true, force: true });
+}
+
+/** Chromium headless with a DevTools port Lighthouse connects to (a fresh one for every run, as Lighthouse's CLI does). */
+async function startChromium(): Promise<Chromium> {
   if (!fs.existsSync(CHROME)) throw new Error(`No encuentro Chromium en ${CHROME} (definí CHROME_PATH).`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tribuna-lighthouse-chrome-"));
   const child = spawn(
@@ -117,11 +130,12 @@ function figures(page: string, lhr: Result, runs: PageFigures["runs"]): PageFigu
 }
 
 /** Lighthouse `runs` times on one page; the figures of the run with the median score. */
-async function measure(page: string, url: string, chromePort: number): Promise<PageFigures> {
+async function measure(page: string, url: string): Promise<PageFigures> {
   const runs: Result[] = [];
   let failures = 0;
   for (let i = 0; i < RUNS; i++) {
-    const result = await lighthouse(url, { port: chromePort, output: "json", logLevel: "error", onlyCategories: ["performance"] });
+    const chrome = await startChromium();
+    const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"] }).finally(() => stopChromium(chrome));
     const error = !result ? "sin resultado" : result.lhr.runtimeError?.message;
     if (error || !result) {
       // A loaded machine now and then loses the trace (NO_NAVSTART, NO_FCP): that run again, a couple of times at most.
@@ -145,7 +159,6 @@ async function main() {
   const admin = USE_POSTGRES ? postgres(database.adminUrl, { max: 1, onnotice: () => {} }) : null;
   if (admin) await admin.unsafe(`CREATE DATABASE "${database.name}"`);
   let app: ChildProcess | undefined;
-  let chrome: Awaited<ReturnType<typeof startChromium>> | undefined;
   let appLog = "";
   try {
     const port = await freePort();
@@ -171,10 +184,9 @@ async function main() {
     // Warm-up: the first render of each page compiles and caches on the server; Lighthouse measures the next ones.
     for (const [, url] of pages) for (let i = 0; i < 3; i++) await (await fetch(url)).arrayBuffer();
 
-    chrome = await startChromium();
     log(`Lighthouse mobile (simulado: 4G lento, CPU 4× más lenta) sobre ${base}, ${RUNS} corrida(s) por página, base ${USE_POSTGRES ? "PostgreSQL" : "PGlite"}…`);
     const results: PageFigures[] = [];
-    for (const [page, url] of pages) results.push(await measure(page, url, chrome.port));
+    for (const [page, url] of pages) results.push(await measure(page, url));
 
     if (JSON_OUTPUT) {
       console.log(JSON.stringify({ runs: RUNS, cpus: os.cpus().length, node: process.version, formFactor: "mobile", pages: results }, null, 2));
@@ -199,15 +211,6 @@ async function main() {
     const ok = results.every((r) => r.score >= 95 && r.lcpMs <= 1800);
     console.log(`\nObjetivo del issue 12 (puntaje ≥ 95 y LCP ≤ 1,8 s en las dos páginas): ${ok ? "cumplido" : "no cumplido"}.`);
   } finally {
-    if (chrome) {
-      try {
-        process.kill(-chrome.child.pid!, "SIGTERM");
-      } catch {
-        /* already gone */
-      }
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      fs.rmSync(chrome.dir, { recursive: true, force: true });
-    }
     if (app?.pid) {
       try {
         process.kill(-app.pid, "SIGTERM");
