@@ -61,13 +61,20 @@ const ORDER_SUMMARY_MODULES = [
   /\/app\/components\/ui\/Badge\.tsx$/,
 ];
 
+/**
+ * What draws a date control without its parsers (attributes, patterns, a checked day as dd/mm/aaaa): the home's
+ * search and the payer form use both files, so they travel together (left alone, Rollup splits them in two).
+ */
+const DATE_INPUT_MODULES = [/\/common\/day-input\.ts$/, /\/app\/components\/ui\/dateInputAttributes\.ts$/];
+
 function shellChunk(id: string): string | undefined {
   if (SHELL_MODULES.some((pattern) => pattern.test(id))) return "shell";
   if (ORDER_SUMMARY_MODULES.some((pattern) => pattern.test(id))) return "buyer";
+  if (DATE_INPUT_MODULES.some((pattern) => pattern.test(id))) return "date-input";
   return undefined;
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   server: { port: 3000 },
   // Server-only packages: the dependency scanner must not try to bundle them for the browser.
   optimizeDeps: { exclude: ["@node-rs/argon2", "postgres", "@electric-sql/pglite", "sharp", "fontkit"] },
@@ -87,5 +94,7 @@ export default defineConfig({
     }),
     tsconfigPaths(),
   ],
-  build: { target: "es2020", rollupOptions: { output: { manualChunks: shellChunk } } },
-});
+  // The browser's JavaScript with terser, not esbuild: 3–4 kB less gzip on every page (the shell alone 91.8 → 88.5 kB), for a
+  // few seconds more of build (decision 130). The server bundle stays unminified, as Vite leaves it: readable stack traces.
+  build: { target: "es2020", minify: isSsrBuild ? false : "terser", rollupOptions: { output: { manualChunks: shellChunk } } },
+}));

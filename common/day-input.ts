@@ -16,3 +16,12 @@ const DAY_SHAPE = String.raw`\d{1,4}[\/.\- ]?\d{1,2}[\/.\- ]?\d{1,4}`;
 const TIME_SHAPE = String.raw`\d{1,2}(?:[:.h]?\d{2})?(?::\d{2}(?:\.\d{1,3})?)?(?: ?[hH][sS]?\.?)?`;
 export const DATE_INPUT_PATTERN = String.raw`\s*${DAY_SHAPE}\s*`;
 export const DATE_TIME_INPUT_PATTERN = String.raw`\s*${DAY_SHAPE}(?:\s*,\s*|\s+|T)?${TIME_SHAPE}\s*`;
+
+/**
+ * A day already read and checked (`yyyy-MM-dd`) as the controls show it, "dd/mm/aaaa"; anything else as it came.
+ * The home's search shows its days with this alone, so the home does not load the parsers (days.ts).
+ */
+export function isoDayToInput(day: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : day;
+}

@@ -5,6 +5,7 @@
  * can have them cheaply (the payer form checks its date answers with them).
  * Instants (a date and a time in Buenos Aires) are parsed in dates.ts.
  */
+import { isoDayToInput } from "./day-input";
 
 /** Picker range of the spec: every date field, in every door, takes only dates inside it. */
 export const DATE_PICKER_MIN = "1900-01-01";
@@ -98,7 +99,7 @@ export function toDateInput(value: Date | string | null | undefined): string {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? "" : buenosAiresParts(value).day;
   const m = ISO_DAY.exec(value.trim());
   const day = m ? isoDayOf(Number(m[1]), Number(m[2]), Number(m[3])) : null;
-  return day ? `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}` : value;
+  return day ? isoDayToInput(day) : value;
 }
 
 const LOCAL_ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?$/;

@@ -29,6 +29,35 @@ describe("pixel script", () => {
   });
 });
 
+describe("pixel script in the page", () => {
+  /** Runs the inline script as a browser would, against a page that is still loading. */
+  function runInLoadingPage(script: string) {
+    const inserted: { src: string; async: boolean }[] = [];
+    const listeners: Record<string, () => void> = {};
+    const document = {
+      readyState: "loading",
+      createElement: () => ({ src: "", async: false }),
+      getElementsByTagName: () => [{ parentNode: { insertBefore: (el: { src: string; async: boolean }) => inserted.push(el) } }],
+    };
+    const w: Record<string, unknown> = { document, addEventListener: (type: string, fn: () => void) => (listeners[type] = fn) };
+    w.window = w;
+    // Sloppy-mode `with`, so the snippet's globals (window, document, fbq) are the fake window's.
+    new Function("w", `with (w) { ${script} }`)(w);
+    return { w, inserted, load: () => listeners.load?.() };
+  }
+
+  it("queues init and PageView at once, and asks for the vendor's script only after the page's load event", () => {
+    const { w, inserted, load } = runInLoadingPage(pixelInlineScript("987654321")!);
+    expect((w.fbq as { queue: unknown[] }).queue.map((args) => [...(args as unknown[])])).toEqual([
+      ["init", "987654321"],
+      ["track", "PageView"],
+    ]);
+    expect(inserted).toHaveLength(0);
+    load();
+    expect(inserted).toEqual([{ src: PIXEL_SCRIPT_SRC, async: true }]);
+  });
+});
+
 describe("<AdPixel>", () => {
   it("renders nothing at all for a value that is not all digits", async () => {
     for (const value of NOT_DIGITS) {

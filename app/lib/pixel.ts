@@ -24,14 +24,19 @@ type Fbq = ((...args: unknown[]) => void) & {
 };
 type PixelWindow = Window & { fbq?: Fbq; _fbq?: Fbq; __pixelIds?: string[] };
 
-/** The vendor's loader stub, then `fbq('init', id)` and a PageView. `null` for anything but digits. */
+/**
+ * The vendor's loader stub, then `fbq('init', id)` and a PageView. `null` for anything but digits. The stub
+ * queues the calls at once; the vendor's script is requested only after the page's `load` event, so it never
+ * competes with the page's own files before the first paint (issue 12).
+ */
 export function pixelInlineScript(pixelId: string | null | undefined): string | null {
   if (!isValidPixelId(pixelId)) return null;
   return (
     "!function(f,b,e,v,n,t,s){if(f.fbq)return;n=f.fbq=function(){n.callMethod?" +
     "n.callMethod.apply(n,arguments):n.queue.push(arguments)};if(!f._fbq)f._fbq=n;n.push=n;n.loaded=!0;" +
-    "n.version='2.0';n.queue=[];t=b.createElement(e);t.async=!0;t.src=v;s=b.getElementsByTagName(e)[0];" +
-    `s.parentNode.insertBefore(t,s)}(window,document,'script','${PIXEL_SCRIPT_SRC}');` +
+    "n.version='2.0';n.queue=[];var l=function(){t=b.createElement(e);t.async=!0;t.src=v;s=b.getElementsByTagName(e)[0];" +
+    "s.parentNode.insertBefore(t,s)};b.readyState==='complete'?l():f.addEventListener('load',l)" +
+    `}(window,document,'script','${PIXEL_SCRIPT_SRC}');` +
     `window.__pixelIds=(window.__pixelIds||[]).concat('${pixelId}');` +
     `fbq('init','${pixelId}');fbq('track','PageView');`
   );

@@ -50,6 +50,8 @@ describe("EventImage, responsive", () => {
   it("cards ask for a column's width: half the phone, a quarter of the desktop", async () => {
     const { html } = await renderInRouter(<EventGrid events={[card()]} />);
     expect(attribute(html, "sizes")).toBe(CARD_IMAGE_SIZES);
+    // Only one picture per page goes first; cards wait their turn.
+    expect(html).not.toContain("fetchpriority");
     expect(CARD_IMAGE_SIZES).toMatch(/, 50vw$/);
     expect(html).toContain('class="grid grid-cols-2');
     expect(html).toContain("sáb 12 dic · 19:00");
@@ -58,6 +60,8 @@ describe("EventImage, responsive", () => {
   it("the featured event loads its picture at once, nearly full width, with one clear button", async () => {
     const { html } = await renderInRouter(<FeaturedEvent event={{ ...card(), longDateLabel: "sábado 12 de diciembre · 19:00" }} />);
     expect(attribute(html, "loading")).toBe("eager");
+    // It is the home's largest picture (its LCP): the browser fetches it before the scripts.
+    expect(attribute(html, "fetchpriority")).toBe("high");
     expect(attribute(html, "sizes")).toMatch(/100vw$/);
     expect(html).toMatch(/<h2 id="evento-destacado"[^>]*><a [^>]*href="\/eventos\/jazz-al-lago"[^>]*>Jazz al Lago<\/a><\/h2>/);
     expect(html).toMatch(/<a [^>]*href="\/eventos\/jazz-al-lago"[^>]*>Comprá tu entrada<\/a>/);

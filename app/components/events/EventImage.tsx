@@ -1,5 +1,12 @@
 import { responsiveImage } from "#common/images";
 
+declare module "react" {
+  // React 18 passes the attribute through only in lowercase (`fetchPriority` is React 19's).
+  interface ImgHTMLAttributes<T> {
+    fetchpriority?: "high" | "low" | "auto";
+  }
+}
+
 /**
  * An event's picture in a fixed 16:9 box, so nothing moves while it loads.
  * Images stored at several widths (common/images.ts) go with `srcset`, and
@@ -29,6 +36,7 @@ export function EventImage({
   category,
   categoryLabel,
   eager = false,
+  priority = false,
   sizes = "100vw",
   className = "",
 }: {
@@ -38,6 +46,8 @@ export function EventImage({
   categoryLabel: string;
   /** Above the fold (first cards, the event page): load at once. */
   eager?: boolean;
+  /** The page's largest picture (its LCP: the event page's, the home's featured event): fetched before the scripts. */
+  priority?: boolean;
   /** How wide the box is drawn, as the `sizes` attribute (cards pass their column width); the whole screen unless said. */
   sizes?: string;
   className?: string;
@@ -53,7 +63,8 @@ export function EventImage({
           alt={alt}
           width={IMAGE_WIDTH}
           height={IMAGE_HEIGHT}
-          loading={eager ? "eager" : "lazy"}
+          loading={eager || priority ? "eager" : "lazy"}
+          fetchpriority={priority ? "high" : undefined}
           decoding="async"
           className="absolute inset-0 h-full w-full object-cover"
         />

@@ -74,7 +74,7 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
             alt={event.name}
             category={event.category}
             categoryLabel={event.categoryLabel}
-            eager
+            priority
             // From lg the image shares the row with the 400 px picker inside max-w-6xl: about 680 px wide.
             sizes="(min-width: 1024px) 680px, 100vw"
             className="sm:rounded-xl"

@@ -24,7 +24,7 @@ export function FeaturedEvent({ event, label = "Destacado", headingLevel = 2 }: 
         alt=""
         category={event.category}
         categoryLabel={event.categoryLabel}
-        eager
+        priority
         sizes="(min-width: 1152px) 660px, (min-width: 900px) 58vw, 100vw"
       />
       <div className="flex flex-col gap-2 p-4 sm:p-6 md:justify-center lg:p-8">

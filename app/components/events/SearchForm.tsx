@@ -1,5 +1,6 @@
 import { Form, Link } from "@remix-run/react";
-import { dateInputAttributes, dateInputValue, DATE_HINTS } from "#app/components/ui/DateInput";
+import { dateInputAttributes, DATE_HINTS } from "#app/components/ui/dateInputAttributes";
+import { isoDayToInput } from "#common/day-input";
 import { fieldInputClasses } from "#app/components/ui/Field";
 
 export interface SelectChoice {
@@ -136,7 +137,7 @@ export function SearchForm({
               key={`d-${values.desde}`}
               id="buscar-desde"
               name="desde"
-              defaultValue={dateInputValue("date", values.desde)}
+              defaultValue={isoDayToInput(values.desde)}
               {...dateInputAttributes("date")}
               aria-describedby="buscar-fechas-ayuda"
               className={fieldInputClasses}
@@ -150,7 +151,7 @@ export function SearchForm({
               key={`h-${values.hasta}`}
               id="buscar-hasta"
               name="hasta"
-              defaultValue={dateInputValue("date", values.hasta)}
+              defaultValue={isoDayToInput(values.hasta)}
               {...dateInputAttributes("date")}
               aria-describedby="buscar-fechas-ayuda"
               className={fieldInputClasses}
