@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import type { BrowserContext, Page } from "@playwright/test";
-import { BACKOFFICE_GROUPS, BACKOFFICE_LINKS } from "#app/components/backoffice/nav";
+import { BACKOFFICE_GROUPS, BACKOFFICE_LINKS, BO } from "#app/components/backoffice/nav";
 import { expect, test } from "./fixtures";
-import { backofficePages, buyerPages, makeSite, VIEWPORTS, type Site, type Visit } from "./pages";
+import { backofficePages, buyerPages, makeSite, moreBuyerPages, VIEWPORTS, type Site, type Visit } from "./pages";
 
 /**
  * Layout on a 390 px phone and a 1366 px desktop (issue 13): no page is wider than the screen, the event
@@ -31,7 +31,7 @@ for (const viewport of VIEWPORTS) {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
     test("ninguna página de compra es más ancha que la pantalla", async ({ browser, signIn }) => {
-      for (const visit of buyerPages(site)) {
+      for (const visit of [...buyerPages(site), ...moreBuyerPages(site)]) {
         const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
         await signInAs(context, signIn, visit.as);
         const page = await context.newPage();
@@ -139,4 +139,23 @@ test("la barra de compra se ve en la página del evento en un teléfono", async 
   await expect(bar).toBeInViewport();
   const { scrollWidth, innerWidth } = await horizontalOverflow(page);
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+});
+
+test("en un teléfono los filtros del back office empiezan cerrados: el contenido se ve desde la primera pantalla", async ({ page, context, signIn }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(context, site.event.owner, { secondFactor: true });
+  await page.goto(BO.summary);
+  const filters = page.locator("details[data-filters]");
+  const form = filters.getByRole("form", { name: "Filtros" });
+  // One line that says what is chosen, instead of the whole form.
+  await expect(filters.locator("summary")).toBeInViewport();
+  await expect(filters.locator("summary")).toContainText("Filtros · ");
+  expect((await filters.locator("summary").boundingBox())!.height).toBeLessThan(80);
+  await expect(form).toBeHidden();
+  // The first figures of the summary, not the filters, share the first screen with the title.
+  await expect(page.getByTestId("sales-Hoy")).toBeInViewport();
+  // Still one tap away.
+  await filters.locator("summary").click();
+  await expect(form).toBeVisible();
+  await expect(form.locator("select[name=eventId]")).toBeVisible();
 });
