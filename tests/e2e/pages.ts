@@ -116,6 +116,7 @@ export function moreBuyerPages(site: Site): Visit[] {
     { name: "recuperar la contraseña", path: "/cuenta/solicitar-recuperacion", as: "anonymous" },
     { name: "términos y condiciones", path: "/terminos-y-condiciones", as: "anonymous" },
     { name: "página que no existe", path: "/eventos/no-existe-este-evento", as: "anonymous" },
+    { name: "error del servidor", path: "/500", as: "anonymous" },
   ];
 }
 
@@ -133,6 +134,7 @@ export function organizerPages(site: Site): Visit[] {
     ["informes", BO.reports],
     ["transferencias bancarias", BO.bankTransfers],
     ["detalle de una venta", BO.order(site.paidOrderId)],
+    ["venta que no existe", BO.order("00000000-0000-4000-8000-000000000000")],
     ["editar evento", BO.editEvent(site.event.slug)],
   ];
   return main.map(([name, path]) => ({ name, path, as: "owner" as const, prepare: path === BO.summary ? openPhoneDisclosures : undefined }));
