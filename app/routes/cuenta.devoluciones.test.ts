@@ -6,6 +6,7 @@ import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payments/sandbox";
 import { ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { lastEmailTo } from "#tests/support/mailbox";
 import { formRequest, getRequest, run } from "#tests/support/remix";
 import { formatMoney } from "#common/money";
 import * as route from "./cuenta.devoluciones";
@@ -53,6 +54,9 @@ describe("/cuenta/devoluciones without an account", () => {
     expect(done.data.done).toMatchObject({ outcome: "refunded", existing: false, request: { status: "refunded", automatic: true, orderCode: order.code } });
     const code = done.data.done.request.code as string;
     expect(code).toMatch(/^DEV-/);
+    // The code also went by email; with no SMTP (as here) the answer says where to read it.
+    expect(done.data.done.mailbox).toBe(`/dev/correos?to=${encodeURIComponent(email)}`);
+    expect((await lastEmailTo(email)).text).toContain(code);
     const [after] = await db.select().from(billings).where(eq(billings.id, billing.id));
     expect(after.status).toBe("refunded");
 

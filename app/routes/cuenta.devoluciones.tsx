@@ -2,10 +2,12 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { getRefundRequest, listMyRefundableOrders, previewRefund, refundRequestView, requestRefund, type RefundRequestView } from "#server/refunds/refunds";
 import { GENERIC_ERROR, isDomainError } from "#server/errors";
+import { mailboxLink } from "#app/lib/dev-mailbox.server";
 import { LOOKUP_FORM_STATUS } from "#app/lib/domain-errors.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { formatDateTime } from "#common/dates";
 import { formatMoney } from "#common/money";
+import { MailboxNotice } from "#app/components/account/MailboxNotice";
 import { Notice } from "#app/components/account/Notice";
 import { Button, buttonClasses } from "#app/components/ui/Button";
 import { Field, FieldFrame, controlAria, fieldInputClasses } from "#app/components/ui/Field";
@@ -70,7 +72,7 @@ type Review = {
 };
 
 type ActionReply =
-  | { intent: "request"; done: { outcome: "refunded" | "pending"; existing: boolean; request: RequestView } }
+  | { intent: "request"; done: { outcome: "refunded" | "pending"; existing: boolean; request: RequestView; mailbox?: string | null } }
   | { intent: "review"; review: Review; values: Record<string, string> }
   | { intent: "lookup"; found: RequestView }
   | { intent: "request" | "lookup"; error: string; fieldErrors: Record<string, string[]>; values: Record<string, string> };
@@ -130,7 +132,9 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     const result = await requestRefund(ctx, input);
     const view = await refundRequestView(ctx, result.request);
-    return data<ActionReply>({ intent: "request", done: { outcome: result.outcome, existing: result.existing, request: present(view) } }, { headers });
+    // A new request emails its code: with no SMTP, say where to read it (decision 114).
+    const mailbox = result.existing ? null : mailboxLink(request, { to: input.email.trim() });
+    return data<ActionReply>({ intent: "request", done: { outcome: result.outcome, existing: result.existing, request: present(view), mailbox } }, { headers });
   } catch (error) {
     if (!isDomainError(error)) {
       console.error(error);
@@ -215,7 +219,7 @@ function ErrorSummary({ error, fieldErrors, labels, ids = {} }: { error: string;
   );
 }
 
-function RequestSummary({ request, outcome, existing }: { request: RequestView; outcome?: "refunded" | "pending"; existing?: boolean }) {
+function RequestSummary({ request, outcome, existing, mailbox }: { request: RequestView; outcome?: "refunded" | "pending"; existing?: boolean; mailbox?: string | null }) {
   const state = outcome ?? (request.status === "refunded" ? "refunded" : request.status === "rejected" ? "rejected" : "pending");
   return (
     <section aria-labelledby="resultado" className="rounded-2xl border border-primary-500 bg-[var(--surface)] p-6">
@@ -257,6 +261,7 @@ function RequestSummary({ request, outcome, existing }: { request: RequestView; 
           </>
         )}
         <p className="text-sm text-[var(--muted)]">Guardá el código: con él y tu email podés consultar el estado acá mismo.</p>
+        <MailboxNotice href={mailbox} className="text-sm" />
       </div>
     </section>
   );
@@ -278,7 +283,7 @@ export default function RefundsPage() {
         <h1 className="text-3xl font-bold sm:text-4xl">Botón de arrepentimiento</h1>
         {/* The answer to the last submit comes first: without JavaScript the new page is read from the top. */}
         <ResultRegion reply={reply} label="Resultado" className="mt-6">
-          {reply && "done" in reply ? <RequestSummary request={reply.done.request} outcome={reply.done.outcome} existing={reply.done.existing} /> : null}
+          {reply && "done" in reply ? <RequestSummary request={reply.done.request} outcome={reply.done.outcome} existing={reply.done.existing} mailbox={reply.done.mailbox} /> : null}
           {reply && "found" in reply ? <RequestSummary request={reply.found} /> : null}
           {reply && "review" in reply ? <ReviewPanel review={reply.review} values={reply.values} busy={busy} /> : null}
           {requestError ? <ErrorSummary error={requestError.error} fieldErrors={requestError.fieldErrors} labels={REQUEST_FIELDS} /> : null}

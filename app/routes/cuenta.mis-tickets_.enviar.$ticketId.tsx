@@ -5,6 +5,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { emailSchema, nameSchema } from "#common/validation";
+import { mailboxLink } from "#app/lib/dev-mailbox.server";
 import { withFlash } from "#app/lib/flash.server";
 import { domainErrorReply, invalidReply } from "#app/lib/forms.server";
 import { requireUser } from "#app/lib/session.server";
@@ -49,7 +50,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   try {
     const result = await transferTicket(ctx, { ticketId: params.ticketId ?? "", ...submission.value });
-    return redirect("/cuenta/mis-tickets", { headers: withFlash(headers, { type: "success", message: `Le enviamos la entrada a ${result.toName} (${result.toEmail}).` }) });
+    // No SMTP: the email stays in the mailbox; say where (only to someone who may open it). The snackbar is text, so the path is written out.
+    const mailbox = mailboxLink(request, { to: result.toEmail }) ? " Como no hay un servidor de correo configurado, el correo no sale de esta computadora: lo podés leer en /dev/correos." : "";
+    return redirect("/cuenta/mis-tickets", { headers: withFlash(headers, { type: "success", message: `Le enviamos la entrada a ${result.toName} (${result.toEmail}).${mailbox}` }) });
   } catch (error) {
     const reply = domainErrorReply(submission, error, { fields: ["firstName", "lastName", "email"] });
     const message = reply.result.error?.[""]?.[0] ?? SAVE_ERROR;

@@ -61,7 +61,7 @@ export default function DevMailboxPage() {
                     </Link>
                   </td>
                   <td className="px-3 py-2">
-                    <Link to={`/dev/correos/${email.id}`} className="text-primary-400 hover:underline">
+                    <Link to={`/dev/correos/${email.id}`} className="text-[var(--accent)] hover:underline">
                       {email.subject}
                     </Link>
                   </td>

@@ -326,6 +326,18 @@ const ManagedEvent = builder.objectRef<EventRow>("ManagedEvent").implement({
   }),
 });
 
+/** What setEventPixel answers: marketing may set the pixel, but an event's dates, tickets, presale code and fee are for sales:read. */
+const EventPixel = builder.objectRef<EventRow>("EventPixel").implement({
+  description: "An event's Meta pixel, as setEventPixel answers it to anyone who may set it (marketing included).",
+  fields: (t) => ({
+    id: t.exposeID("id", { nullable: false }),
+    organizationId: t.exposeID("organizationId", { nullable: false }),
+    slug: t.exposeString("slug", { nullable: false }),
+    name: t.exposeString("name", { nullable: false }),
+    pixelId: t.exposeString("pixelId"),
+  }),
+});
+
 const OrganizationEvent = builder.objectRef<OrganizationEventItem>("OrganizationEvent").implement({
   fields: (t) => ({
     id: t.exposeID("id", { nullable: false }),
@@ -672,8 +684,8 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, { ctx }) => eventsDomain.addTicketStock(ctx, input),
   }),
   setEventPixel: t.field({
-    description: "The Meta pixel id for the event's pages; null or empty removes it.",
-    type: ManagedEvent,
+    description: "The Meta pixel id for the event's pages; null or empty removes it. Answers only the event's pixel (marketing may set it without seeing the event's sales).",
+    type: EventPixel,
     args: { input: t.arg({ type: SetEventPixelInput, required: true }) },
     resolve: (_root, { input }, { ctx }) => eventsDomain.setEventPixel(ctx, { eventId: String(input.id), pixelId: input.pixelId ?? "" }),
   }),

@@ -351,14 +351,11 @@ function selection(type: GraphQLObjectType, depth = 0): string {
   return parts.join(" ");
 }
 
-/** Where the answer's type has fields for a wider role than the operation (marketing sets the pixel, but an event's sales are not theirs). */
-const SELECTIONS: Record<string, string> = { setEventPixel: "__typename id" };
-
 function graphqlDocument(type: "query" | "mutation" | "subscription", field: GraphQLField<unknown, unknown>): string {
   const defs = field.args.map((a) => `$${a.name}: ${a.type.toString()}`).join(", ");
   const args = field.args.map((a) => `${a.name}: $${a.name}`).join(", ");
   const named = getNamedType(field.type);
-  const select = isObjectType(named) ? ` { ${SELECTIONS[field.name] ?? selection(named)} }` : "";
+  const select = isObjectType(named) ? ` { ${selection(named)} }` : "";
   return `${type === "subscription" ? "query" : type}${defs ? `(${defs})` : ""} { ${field.name}${args ? `(${args})` : ""}${select} }`;
 }
 

@@ -5,12 +5,14 @@
  * with the shared factories (the same domain functions the app uses).
  */
 import { eq } from "drizzle-orm";
+import { getNamedType, isLeafType, type GraphQLObjectType } from "graphql";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { startSession, type Tokens } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
-import { ticketTypes } from "#server/db/schema";
-import { getEventForOrganizer } from "#server/events/events";
+import { memberships, ticketTypes } from "#server/db/schema";
+import { getEventForOrganizer, setPresaleCode } from "#server/events/events";
+import { schema } from "#server/graphql/schema";
 import { createTestUser } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { errorCode, gql, type GqlResult } from "#tests/support/graphql";
@@ -799,6 +801,30 @@ describe("authorization", () => {
       expect(result.body.errors?.map((e) => e.extensions?.code), name).toEqual(["UNAUTHENTICATED"]);
     }
     await expectUntouched(ids);
+  });
+
+  it("lets a marketing member set the pixel and read the whole answer, which carries only the pixel and no sales data", async () => {
+    const owner = await producer();
+    const { event } = await createPublishedEvent(owner.ctx, owner.organization.id, { name: "Noche de Píxeles" });
+    await setPresaleCode(owner.ctx, { eventId: event.id, presaleCode: "SOLOFANS" });
+    const member = await createTestUser();
+    await (await getDb()).insert(memberships).values({ organizationId: owner.organization.id, userId: member.id, role: "marketing" });
+    const tokens = await signIn(member);
+    // Everything the answer's type offers, as a generated client would ask for it.
+    const payload = (schema.getMutationType()!.getFields().setEventPixel.type as GraphQLObjectType).getFields();
+    const selection = Object.values(payload)
+      .map((f) => (isLeafType(getNamedType(f.type)) ? f.name : `${f.name} { __typename }`))
+      .join(" ");
+    const result = await gql<{ setEventPixel: Record<string, unknown> }>(`mutation($input: SetEventPixelInput!) { setEventPixel(input: $input) { ${selection} } }`, {
+      variables: { input: { id: event.id, pixelId: "123456789012345" } },
+      tokens,
+    });
+    expect(result.body.errors).toBeUndefined();
+    expect(dataOf(result).setEventPixel).toMatchObject({ id: event.id, name: "Noche de Píxeles", pixelId: "123456789012345" });
+    expect(JSON.stringify(result.body)).not.toContain("SOLOFANS");
+    // The event's dates, tickets and sales stay behind sales:read.
+    expect(errorCode(await gql(`query($id: ID!) { managedEvent(id: $id) { id } }`, { variables: { id: event.id }, tokens }))).toBe("FORBIDDEN");
+    expect((await managedEvent(owner.tokens, event.id)).pixelId).toBe("123456789012345");
   });
 
   it("answers NOT_FOUND for ids that name nothing (not an internal error)", async () => {

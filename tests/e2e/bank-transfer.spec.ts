@@ -149,6 +149,11 @@ test.describe("transferencia bancaria con JavaScript", () => {
     const event = await feria(factory);
     const order = await transferOrder(request, event.slug);
     await page.goto(order.path);
+    // Bank details in a monospace face, with a fallback that always ends in a real monospace one (issue 13).
+    for (const field of ["CBU", "Alias"]) {
+      const family = await page.locator(`[data-field="${field}"]`).evaluate((el) => getComputedStyle(el).fontFamily);
+      expect(family, field).toMatch(/(^|,\s*)monospace$/);
+    }
     await page.getByRole("button", { name: "Copiar Alias" }).click();
     await expect(page.getByRole("button", { name: "Copiar Alias" })).toHaveText("¡Copiado!");
     expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^cuenta\.entradas$/i);

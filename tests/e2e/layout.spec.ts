@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import type { BrowserContext, Page } from "@playwright/test";
-import { BACKOFFICE_GROUPS, BACKOFFICE_LINKS } from "#app/components/backoffice/nav";
+import { BACKOFFICE_GROUPS, BACKOFFICE_LINKS, BO } from "#app/components/backoffice/nav";
 import { expect, test } from "./fixtures";
-import { backofficePages, buyerPages, makeSite, VIEWPORTS, type Site, type Visit } from "./pages";
+import { backofficePages, buyerPages, makeSite, moreBuyerPages, VIEWPORTS, type Site, type Visit } from "./pages";
 
 /**
  * Layout on a 390 px phone and a 1366 px desktop (issue 13): no page is wider than the screen, the event
@@ -22,6 +22,25 @@ async function signInAs(context: BrowserContext, signIn: SignIn, as: Visit["as"]
   if (as === "admin" && admin) await signIn(context, admin, { secondFactor: true });
 }
 
+/**
+ * What the browser would draw in its own language (an English one says "Please fill out this field", "mm/dd/yyyy",
+ * "Choose File"): forms whose fields the browser would validate without `noValidate`, native date and time inputs,
+ * and file inputs left visible (docs/wording.md, "Nada en inglés en pantalla").
+ */
+async function browserWords(page: Page) {
+  return page.evaluate(() => {
+    const name = (el: Element) => el.getAttribute("aria-label") ?? el.getAttribute("name") ?? el.getAttribute("action") ?? el.outerHTML.slice(0, 80);
+    const validating = (el: Element) =>
+      el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement
+        ? el.willValidate && (el.required || ["email", "number", "url"].includes(el.type) || ["min", "max", "pattern", "minlength"].some((a) => el.hasAttribute(a)))
+        : false;
+    const bubbles = [...document.forms].filter((f) => !f.noValidate && [...f.elements].some(validating)).map((f) => `formulario sin noValidate: ${name(f)}`);
+    const dates = [...document.querySelectorAll("input[type=date], input[type=datetime-local], input[type=time], input[type=month], input[type=week]")].map((i) => `fecha nativa: ${name(i)}`);
+    const files = [...document.querySelectorAll<HTMLInputElement>("input[type=file]")].filter((i) => i.offsetWidth > 1 && i.offsetHeight > 1 && getComputedStyle(i).opacity !== "0").map((i) => `archivo nativo a la vista: ${name(i)}`);
+    return [...bubbles, ...dates, ...files];
+  });
+}
+
 async function horizontalOverflow(page: Page) {
   return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
 }
@@ -30,8 +49,8 @@ for (const viewport of VIEWPORTS) {
   test.describe(`${viewport.name} (${viewport.width} px)`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
-    test("ninguna página de compra es más ancha que la pantalla", async ({ browser, signIn }) => {
-      for (const visit of buyerPages(site)) {
+    test("ninguna página de compra es más ancha que la pantalla ni deja al navegador hablar en inglés", async ({ browser, signIn }) => {
+      for (const visit of [...buyerPages(site), ...moreBuyerPages(site)]) {
         const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
         await signInAs(context, signIn, visit.as);
         const page = await context.newPage();
@@ -40,11 +59,12 @@ for (const viewport of VIEWPORTS) {
         await expect(page.locator("main").first(), visit.name).toBeVisible();
         const { scrollWidth, innerWidth } = await horizontalOverflow(page);
         expect(scrollWidth, `${visit.name} (${visit.path}) a ${viewport.width} px`).toBeLessThanOrEqual(innerWidth);
+        expect(await browserWords(page), `${visit.name} (${visit.path})`).toEqual([]);
         await context.close();
       }
     });
 
-    test("ninguna página del back office es más ancha que la pantalla", async ({ browser, signIn, factory }) => {
+    test("ninguna página del back office es más ancha que la pantalla ni deja al navegador hablar en inglés", async ({ browser, signIn, factory }) => {
       const admin = await factory.user({ roles: ["admin"], firstName: "Soporte" });
       const contexts = new Map<Visit["as"], BrowserContext>();
       for (const visit of backofficePages(site)) {
@@ -59,6 +79,7 @@ for (const viewport of VIEWPORTS) {
         await expect(page.getByRole("heading", { level: 1 }).first(), `${visit.name} (${visit.path})`).toBeVisible();
         const { scrollWidth, innerWidth } = await horizontalOverflow(page);
         expect(scrollWidth, `${visit.name} (${visit.path}) a ${viewport.width} px`).toBeLessThanOrEqual(innerWidth);
+        expect(await browserWords(page), `${visit.name} (${visit.path})`).toEqual([]);
         await page.close();
       }
       for (const context of contexts.values()) await context.close();
@@ -139,4 +160,23 @@ test("la barra de compra se ve en la página del evento en un teléfono", async 
   await expect(bar).toBeInViewport();
   const { scrollWidth, innerWidth } = await horizontalOverflow(page);
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+});
+
+test("en un teléfono los filtros del back office empiezan cerrados: el contenido se ve desde la primera pantalla", async ({ page, context, signIn }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(context, site.event.owner, { secondFactor: true });
+  await page.goto(BO.summary);
+  const filters = page.locator("details[data-filters]");
+  const form = filters.getByRole("form", { name: "Filtros" });
+  // One line that says what is chosen, instead of the whole form.
+  await expect(filters.locator("summary")).toBeInViewport();
+  await expect(filters.locator("summary")).toContainText("Filtros · ");
+  expect((await filters.locator("summary").boundingBox())!.height).toBeLessThan(80);
+  await expect(form).toBeHidden();
+  // The first figures of the summary, not the filters, share the first screen with the title.
+  await expect(page.getByTestId("sales-Hoy")).toBeInViewport();
+  // Still one tap away.
+  await filters.locator("summary").click();
+  await expect(form).toBeVisible();
+  await expect(form.locator("select[name=eventId]")).toBeVisible();
 });

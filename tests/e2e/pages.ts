@@ -45,7 +45,7 @@ export async function makeSite(factory: Factory) {
   const transfer = await order(event.tickets["Entrada por transferencia"].id, "BANK_TRANSFER");
   const ownerCtx = await ctxAs(actorFor(event.owner));
   await createCoupon(ownerCtx, { eventId: event.eventId, code: "OTONIO20", kind: "percent", percent: 20, maxUses: 50 });
-  return { event, buyer, paidOrderId: paid.order.id, pendingBillingId: pending.billing.id, transferBillingId: transfer.billing.id };
+  return { event, buyer, paidOrderId: paid.order.id, paidBillingId: paid.billing.id, pendingBillingId: pending.billing.id, transferBillingId: transfer.billing.id };
 }
 
 export interface Visit {
@@ -86,10 +86,39 @@ export function buyerPages(site: Site): Visit[] {
     { name: "checkout", path: `/checkout/${site.pendingBillingId}`, as: "buyer" },
     { name: "transferencia bancaria", path: `/checkout/bank-transfer/${site.transferBillingId}`, as: "buyer" },
     { name: "mis tickets", path: "/cuenta/mis-tickets", as: "buyer" },
+    { name: "entradas de una compra", path: `/tickets/${site.paidBillingId}`, as: "buyer" },
     { name: "ingresar", path: "/cuenta/iniciar-sesion", as: "anonymous" },
     { name: "crear cuenta", path: "/cuenta/registro", as: "anonymous" },
     { name: "botón de arrepentimiento", path: "/cuenta/devoluciones", as: "anonymous" },
     { name: "ayuda", path: "/ayuda", as: "anonymous" },
+    { name: "para organizadores", path: "/organizador/landing", as: "anonymous" },
+  ];
+}
+
+/** "Mis tickets" → "Enviar" on the first ticket: the form to send a ticket to someone else (its path needs the ticket's id). */
+async function toSendTicket(page: Page) {
+  await page.goto("/cuenta/mis-tickets");
+  await page.locator("main").getByRole("link", { name: /Enviar/ }).first().click();
+  await expect(page).toHaveURL(/\/cuenta\/mis-tickets\/enviar\//);
+}
+
+/**
+ * The rest of the buyer's pages, past the main ones axe checks: the layout spec walks them too (issue 13:
+ * no horizontal overflow on any buyer page).
+ */
+export function moreBuyerPages(site: Site): Visit[] {
+  return [
+    { name: "compra aprobada", path: `/checkout/status/approved?billingId=${site.paidBillingId}`, as: "buyer" },
+    { name: "enviar una entrada", path: "/cuenta/mis-tickets/enviar/…", as: "buyer", reach: toSendTicket },
+    { name: "mi cuenta", path: "/cuenta/mi-cuenta", as: "buyer" },
+    { name: "seguridad de la cuenta", path: "/cuenta/seguridad", as: "buyer" },
+    { name: "ingresar con un link", path: "/cuenta/iniciar-sesion/email", as: "anonymous" },
+    { name: "recuperar la contraseña", path: "/cuenta/solicitar-recuperacion", as: "anonymous" },
+    { name: "términos y condiciones", path: "/terminos-y-condiciones", as: "anonymous" },
+    { name: "página que no existe", path: "/eventos/no-existe-este-evento", as: "anonymous" },
+    { name: "error del servidor", path: "/500", as: "anonymous" },
+    // With no SMTP (as the end-to-end server runs) the mailbox is where a person on this machine reads every email.
+    { name: "buzón de correos", path: `/dev/correos?to=${encodeURIComponent(site.buyer.email)}`, as: "anonymous" },
   ];
 }
 
@@ -107,6 +136,7 @@ export function organizerPages(site: Site): Visit[] {
     ["informes", BO.reports],
     ["transferencias bancarias", BO.bankTransfers],
     ["detalle de una venta", BO.order(site.paidOrderId)],
+    ["venta que no existe", BO.order("00000000-0000-4000-8000-000000000000")],
     ["editar evento", BO.editEvent(site.event.slug)],
   ];
   return main.map(([name, path]) => ({ name, path, as: "owner" as const, prepare: path === BO.summary ? openPhoneDisclosures : undefined }));

@@ -53,7 +53,7 @@ export function BackofficeErrorBoundary() {
 function ErrorMain({ code, title, children }: { code: string; title: string; children: React.ReactNode }) {
   return (
     <main className="mx-auto flex max-w-2xl flex-col items-start gap-4 px-4 py-16 text-[var(--muted)] sm:px-6">
-      <p className="text-sm font-bold tracking-widest text-secondary-500">{code}</p>
+      <p className="text-sm font-bold tracking-widest text-secondary-700 dark:text-secondary-400">{code}</p>
       <h1 className="text-3xl font-bold text-[var(--text)]">{title}</h1>
       {children}
       <Link to={BO.summary} className={buttonClasses("primary", "mt-2")}>

@@ -12,7 +12,7 @@ const outlineButton =
 export function NotFoundPage() {
   return (
     <main className="mx-auto flex max-w-2xl flex-col items-start gap-4 px-4 py-16 sm:px-6" {...{ [NOT_FOUND_MARKER]: "" }}>
-      <p className="text-sm font-bold tracking-widest text-secondary-500">ERROR 404</p>
+      <p className="text-sm font-bold tracking-widest text-secondary-700 dark:text-secondary-400">ERROR 404</p>
       <h1 className="text-3xl font-bold sm:text-4xl">No encontramos esta página</h1>
       <p className="text-[var(--muted)]">
         Puede que el enlace esté mal escrito, que el evento ya no esté publicado o que la página se haya mudado.
@@ -34,7 +34,7 @@ export function NotFoundPage() {
 export function ServerErrorPage({ details, retry = true }: { details?: string | null; retry?: boolean }) {
   return (
     <main className="mx-auto flex max-w-2xl flex-col items-start gap-4 px-4 py-16 sm:px-6">
-      <p className="text-sm font-bold tracking-widest text-secondary-500">ERROR 500</p>
+      <p className="text-sm font-bold tracking-widest text-secondary-700 dark:text-secondary-400">ERROR 500</p>
       <h1 className="text-3xl font-bold sm:text-4xl">Algo salió mal</h1>
       <p className="text-[var(--muted)]">{SNACKBAR_MESSAGES.genericError}.</p>
       <p className="text-[var(--muted)]">
