@@ -15,7 +15,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import type { Ctx } from "#server/context";
-import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, waitForApp } from "./bench-support";
+import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, waitForApp, stopApp } from "./bench-support";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const { values: flags } = parseArgs({
@@ -231,15 +231,8 @@ async function main() {
     }
     if (!correct) process.exitCode = 1;
   } finally {
-    if (app?.pid) {
-      try {
-        process.kill(-app.pid, "SIGTERM");
-      } catch {
-        /* already gone */
-      }
-    }
+    await stopApp(app);
     await closeDb?.();
-    await new Promise((r) => setTimeout(r, 500));
     await admin.unsafe(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`).catch(() => undefined);
     await admin.end({ timeout: 5 });
   }

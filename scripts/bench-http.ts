@@ -19,7 +19,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { createYoga } from "graphql-yoga";
 import postgres from "postgres";
-import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, waitForApp } from "./bench-support";
+import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, waitForApp, stopApp } from "./bench-support";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -126,14 +126,7 @@ async function main() {
       console.log(`Página de evento: ${(page.requestsPerSecond / bare.requestsPerSecond).toFixed(3)} × el servidor pelado (objetivo ≥ 0,2).`);
     }
   } finally {
-    if (app?.pid) {
-      try {
-        process.kill(-app.pid, "SIGTERM");
-      } catch {
-        /* already gone */
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await stopApp(app);
     await admin.unsafe(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
     await admin.end();
   }

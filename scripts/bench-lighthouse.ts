@@ -22,7 +22,7 @@ import os from "node:os";
 import path from "node:path";
 import lighthouse, { type Result } from "lighthouse";
 import postgres from "postgres";
-import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, waitForApp } from "./bench-support";
+import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, waitForApp, stopApp } from "./bench-support";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -211,14 +211,7 @@ async function main() {
     const ok = results.every((r) => r.score >= 95 && r.lcpMs <= 1800);
     console.log(`\nObjetivo del issue 12 (puntaje ≥ 95 y LCP ≤ 1,8 s en las dos páginas): ${ok ? "cumplido" : "no cumplido"}.`);
   } finally {
-    if (app?.pid) {
-      try {
-        process.kill(-app.pid, "SIGTERM");
-      } catch {
-        /* already gone */
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await stopApp(app);
     if (admin) {
       await admin.unsafe(`DROP DATABASE IF EXISTS "${database.name}" WITH (FORCE)`);
       await admin.end();

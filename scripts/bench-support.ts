@@ -70,3 +70,15 @@ export function benchDatabase(kind: string) {
   url.pathname = `/${name}`;
   return { adminUrl, name, url: url.toString() };
 }
+
+/** Stops an app started detached (its whole process group) and gives it half a second to let go of the database. */
+export async function stopApp(app: ChildProcess | undefined): Promise<void> {
+  if (app?.pid) {
+    try {
+      process.kill(-app.pid, "SIGTERM");
+    } catch {
+      /* already gone */
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
