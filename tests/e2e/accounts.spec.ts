@@ -142,8 +142,11 @@ test.describe("accounts with JavaScript", () => {
   test("the theme choice survives a reload", async ({ page }) => {
     await page.goto("/ayuda");
     await expect(page.locator("html")).toHaveClass(/dark/);
+    // The switch is optimistic: the page turns light at once, the cookie comes with the fetcher's answer. Reload after it.
+    const saved = page.waitForResponse((response) => response.url().includes("/preferencias/tema") && response.request().method() === "POST");
     await page.locator('form[action="/preferencias/tema"] button[value="light"]').first().click();
     await expect(page.locator("html")).toHaveClass(/light/);
+    expect((await saved).ok()).toBe(true);
     await page.reload();
     await expect(page.locator("html")).toHaveClass(/light/);
     await expect(page.locator("html")).not.toHaveClass(/dark/);
