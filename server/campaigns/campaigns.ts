@@ -23,6 +23,7 @@ import { requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
 import { eventForTemplate, eventVariablesUsed, organizationName, renderCampaignEmail, TEMPLATE_MESSAGES, templateValues, type EventForTemplate } from "./templates";
 import { isUnsubscribed, unsubscribeHeaders, unsubscribeUrl } from "./unsubscribe";
+import { resultRows } from "#server/db/raw";
 
 /*
  * Email campaigns (`/organizacion/campanias-de-email`, docs/campaigns.md).
@@ -106,20 +107,15 @@ export function audienceQuery(a: AudienceInput): SQL {
     order by ${email}, o.created_at desc`;
 }
 
-/** The rows of a raw query, as postgres.js (an array) or PGlite (`{ rows }`) gives them. */
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
-}
-
 /** How many people the audience has right now. */
 export async function audienceSize(db: DbOrTx, a: AudienceInput): Promise<number> {
-  const rows = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from (${audienceQuery(a)}) audience`));
+  const rows = resultRows<{ n: number }>(await db.execute(sql`select count(*)::int as n from (${audienceQuery(a)}) audience`));
   return Number(rows[0]?.n ?? 0);
 }
 
 /** The audience's people (tests and the API's preview; the send copies it with one INSERT … SELECT). */
 export async function audienceMembers(db: DbOrTx, a: AudienceInput): Promise<{ email: string; firstName: string }[]> {
-  const rows = rowsOf<{ email: string; first_name: string }>(await db.execute(audienceQuery(a)));
+  const rows = resultRows<{ email: string; first_name: string }>(await db.execute(audienceQuery(a)));
   return rows.map((r) => ({ email: r.email, firstName: r.first_name }));
 }
 

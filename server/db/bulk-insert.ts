@@ -1,11 +1,7 @@
 import { getTableColumns, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "./client";
-
-/** The rows of a raw query, as postgres.js (an array) or PGlite (`{ rows }`) gives them. */
-export function resultRows<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
-}
+import { resultRows } from "./raw";
 
 // Column types a row can carry through JSON unchanged (dates as ISO strings, jsonb as nested JSON).
 const JSON_SAFE_TYPES = /^(uuid|text|integer|bigint|boolean|jsonb|timestamp with time zone)$/;

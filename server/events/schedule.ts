@@ -11,7 +11,7 @@ import { requireEvent } from "./access";
 import { recordAudit } from "#server/organizations/audit";
 import { EVENT_MESSAGES, ticketTypeFields, ticketTypeRefinements } from "./schemas";
 import { eventDateFields, eventDateRefinements } from "#common/events";
-import { CHANGE_ACTIONS, type ChangeAction } from "#common/schedule";
+import { CHANGE_ACTIONS, countChanges, type ChangeAction } from "#common/schedule";
 
 /**
  * Editing an event's dates and ticket types as one list (the spec's "change
@@ -152,9 +152,8 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
         }
       }
     }
-    const summary = (rows: ScheduleChange[]) => Object.fromEntries(CHANGE_ACTIONS.map((action) => [action, rows.filter((r) => r.action === action).length]));
     if ([...dates, ...tickets].some((r) => r.action !== "no_update")) {
-      await recordAudit(tx, ctx, { organizationId: event.organizationId, action: "event.schedule", targetId: event.id, data: { name: event.name, dates: summary(dates), ticketTypes: summary(tickets), repriced } });
+      await recordAudit(tx, ctx, { organizationId: event.organizationId, action: "event.schedule", targetId: event.id, data: { name: event.name, dates: countChanges(dates), ticketTypes: countChanges(tickets), repriced } });
     }
     return { dates, ticketTypes: tickets };
   });
