@@ -15,6 +15,7 @@
  *
  *   npm run bench:lighthouse
  *   npm run bench:lighthouse -- --runs 1 --json
+ *   npm run bench:lighthouse -- --save /tmp/lhr   # every run's whole report
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -33,6 +34,8 @@ const flag = (name: string, fallback: number) => {
 const RUNS = Math.max(1, flag("runs", 3));
 const JSON_OUTPUT = args.includes("--json");
 const VERBOSE = args.includes("--verbose");
+/** `--save DIR`: every run's full Lighthouse report as JSON, to study a run the summary does not explain. */
+const SAVE_DIR = args.includes("--save") ? args[args.indexOf("--save") + 1] : null;
 const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const USE_POSTGRES = Boolean(process.env.DATABASE_URL);
 const database = benchDatabase("lighthouse");
@@ -145,6 +148,10 @@ async function measure(page: string, url: string): Promise<PageFigures> {
       continue;
     }
     runs.push(result.lhr);
+    if (SAVE_DIR) {
+      fs.mkdirSync(SAVE_DIR, { recursive: true });
+      fs.writeFileSync(path.join(SAVE_DIR, `${page.replace(/\W+/g, "-")}-${runs.length}.json`), JSON.stringify(result.lhr));
+    }
     log(`  ${page}: corrida ${i + 1}/${RUNS}, ${Math.round((result.lhr.categories.performance?.score ?? 0) * 100)} puntos`);
   }
   const perRun = runs.map((lhr) => ({ score: Math.round((lhr.categories.performance?.score ?? 0) * 100), lcpMs: Math.round(lhr.audits["largest-contentful-paint"]?.numericValue ?? NaN) }));
