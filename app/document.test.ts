@@ -247,3 +247,31 @@ describe("Content-Security-Policy with a nonce per response", () => {
     expect(second.html).not.toContain(first.nonce);
   });
 });
+
+describe("JavaScript after the first paint (decision 132)", () => {
+  /** The document with every <template>…</template> taken out: what the browser fetches and runs while parsing. */
+  const live = (html: string) => html.replace(/<template\b[^>]*>[\s\S]*?<\/template>/g, "");
+
+  it("ships Remix's preloads and module script inert in <template>s, with the context script live and the loader after them", async () => {
+    const response = await pageHandler(new Request(BASE + "/ayuda"));
+    const html = await response.text();
+    const templates = html.match(/<template data-tras-el-pintado="">[\s\S]*?<\/template>/g) ?? [];
+    expect(templates).toHaveLength(2);
+    expect(templates[0]).toMatch(/^<template[^>]*><link rel="modulepreload"/);
+    expect(templates[0]).not.toContain("<script");
+    expect(templates[1]).toMatch(/<script nonce="[^"]+" type="module" async="">/);
+    expect(templates[1]).toContain("import(");
+
+    const document = live(html);
+    expect(document).not.toContain('rel="modulepreload"');
+    expect(document).not.toContain('type="module"');
+    // The context script stays live (the streamed loader data writes into its stream) and comes before the module script, as Remix writes it.
+    expect(document).toContain("window.__remixContext = ");
+    expect(html.indexOf("window.__remixContext = ")).toBeLessThan(html.indexOf(templates[1]));
+    // The loader runs right after the module script's template, with this response's nonce.
+    const nonce = /'nonce-([^']+)'/.exec(response.headers.get("Content-Security-Policy") ?? "")?.[1];
+    const after = html.slice(html.indexOf(templates[1]) + templates[1].length);
+    expect(after.startsWith(`<script nonce="${nonce}">`)).toBe(true);
+    expect(after).toContain("template[data-tras-el-pintado]");
+  });
+});

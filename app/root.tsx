@@ -7,7 +7,6 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   useLoaderData,
   useMatches,
@@ -29,6 +28,7 @@ import { AppShell } from "#app/components/layout/AppShell";
 import { Analytics, analyticsInlineScript, safeJson } from "#app/components/layout/Analytics";
 import { NotFoundPage, ServerErrorPage } from "#app/components/layout/ErrorPages";
 import { themeClass, usePendingTheme, useThemeEffects } from "#app/components/layout/ThemeSwitch";
+import { ScriptsAfterPaint } from "#app/components/layout/ScriptsAfterPaint";
 import { SnackbarHost } from "#app/components/ui/Snackbar";
 import { TestModeBanner } from "#app/components/layout/TestModeBanner";
 
@@ -148,7 +148,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <SnackbarHost flash={root?.flash ?? null} />
         <AdPixel pixelId={root?.pixelId} nonce={nonce} />
         <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <ScriptsAfterPaint nonce={nonce} />
       </body>
     </html>
   );

@@ -51,6 +51,45 @@ test.describe("la demo embebida", () => {
 
   // No SMTP, no ENABLE_DEV_MAILBOX, no APP_URL (decision 114): the emails are read in /dev/correos from this
   // machine, the pages that send one say so, and a visitor on 127.0.0.1 gets links on 127.0.0.1.
+  // Decision 132: the event's image is painted before the browser downloads any JavaScript, and the page still hydrates.
+  test("la página de un evento pinta su imagen antes de bajar JavaScript, y después hidrata", async ({ page }) => {
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`http://localhost:${PORT}/`);
+    const href = await page.locator("main a[href^='/eventos/']").first().getAttribute("href");
+    await page.goto(`http://localhost:${PORT}${href}`);
+    // Only the hydrated ticket picker says this (without JavaScript it says the fee is added in the next step).
+    await expect(page.locator("main").getByText(/Los precios no incluyen el cargo de servicio/).first()).toBeVisible();
+    const timing = await page.evaluate(async () => {
+      // Element Timing entries only reach an observer (buffered), not performance.getEntriesByType.
+      const heroPainted = await new Promise<number | null>((resolve) => {
+        new PerformanceObserver((list, observer) => {
+          const hero = list.getEntries().find((e) => (e as PerformanceEntry & { identifier: string }).identifier === "imagen-principal");
+          if (!hero) return;
+          observer.disconnect();
+          resolve((hero as PerformanceEntry & { renderTime: number }).renderTime);
+        }).observe({ type: "element", buffered: true });
+        setTimeout(() => resolve(null), 3_000);
+      });
+      const scripts = performance.getEntriesByType("resource").filter((e) => new URL(e.name).pathname.endsWith(".js"));
+      return {
+        heroPainted,
+        firstScript: Math.min(...scripts.map((e) => e.startTime)),
+        scripts: scripts.length,
+        templatesLeft: document.querySelectorAll("template[data-tras-el-pintado]").length,
+      };
+    });
+    expect(timing.heroPainted).not.toBeNull();
+    expect(timing.scripts).toBeGreaterThan(0);
+    expect(timing.firstScript).toBeGreaterThanOrEqual(timing.heroPainted!);
+    expect(timing.templatesLeft).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   test("recupera la contraseña con el código del buzón, desde 127.0.0.1", async ({ page }) => {
     const base = `http://127.0.0.1:${PORT}`;
     await page.goto(`${base}/cuenta/solicitar-recuperacion`);

@@ -4,6 +4,8 @@ declare module "react" {
   // React 18 passes the attribute through only in lowercase (`fetchPriority` is React 19's).
   interface ImgHTMLAttributes<T> {
     fetchpriority?: "high" | "low" | "auto";
+    /** Element Timing: the browser reports when this image was painted (ScriptsAfterPaint waits for it). */
+    elementtiming?: string;
   }
 }
 
@@ -65,6 +67,7 @@ export function EventImage({
           height={IMAGE_HEIGHT}
           loading={eager || priority ? "eager" : "lazy"}
           fetchpriority={priority ? "high" : undefined}
+          elementtiming={priority ? "imagen-principal" : undefined}
           decoding="async"
           className="absolute inset-0 h-full w-full object-cover"
         />
