@@ -57,6 +57,26 @@ test.describe("event page on a 390 px phone", () => {
     await expect(main.locator("[data-total]")).toHaveText(/\$\s?13\.200,00/);
   });
 
+  // The JavaScript arrives after the first paint (decision 132): a quantity typed before that is kept once the page hydrates.
+  test("a quantity typed before the page hydrates stays, and the live total counts it", async ({ page, factory }) => {
+    const event = await peña(factory);
+    let release!: () => void;
+    const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/assets/*.js", async (route) => {
+      await scriptsHeld;
+      await route.continue();
+    });
+    // The held scripts hold back the load event too.
+    await page.goto(`/eventos/${event.slug}`, { waitUntil: "domcontentloaded" });
+    const main = page.locator("main");
+    await main.getByLabel("Cantidad de General").fill("2");
+    release();
+    // Only after hydration: the stepper's buttons and the live total.
+    await expect(main.getByRole("button", { name: "Agregar una entrada de General" })).toBeVisible();
+    await expect(main.getByLabel("Cantidad de General")).toHaveValue("2");
+    await expect(page.locator("[data-buy-bar] [data-live-total]")).toHaveText(/\$\s?26\.400,00/);
+  });
+
   test("with a coupon the money reads subtotal, discount, fee on what is left, total, up to the summary before paying", async ({ page, factory }) => {
     const event = await peña(factory);
     const [{ createCoupon }, { actorFor, ctxAs }] = await Promise.all([import("#server/coupons/coupons"), import("#tests/support/context")]);

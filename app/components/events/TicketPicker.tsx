@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "@remix-run/react";
 import { formatMoney } from "#common/money";
 import { purchaseTotals, type CouponRule } from "#common/pricing";
@@ -126,6 +126,20 @@ export function TicketPicker({
     Object.fromEntries(tickets.filter((t) => t.selectable).map((t) => [t.id, String(values[t.id] ?? 0)])),
   );
 
+  // What the buyer typed before the page hydrated stays: hydration keeps the typed text in the input, but the
+  // first render after it would put the state's value back (the JavaScript arrives after the image is painted, decision 132).
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    const typed: Record<string, string> = {};
+    for (const t of tickets) {
+      const input = form.elements.namedItem(qtyFieldName(t.id));
+      if (t.selectable && input instanceof HTMLInputElement) typed[t.id] = input.value;
+    }
+    setQuantities((current) => (Object.entries(typed).some(([id, value]) => current[id] !== value) ? { ...current, ...typed } : current));
+  }, []); // once, on hydration
+
   const lines = tickets.filter((t) => t.selectable).map((t) => ({ ticketTypeId: t.id, qty: quantityOf(quantities[t.id]), unitPrice: t.price })).filter((l) => l.qty > 0);
   const count = lines.reduce((sum, l) => sum + l.qty, 0);
   const totals = purchaseTotals(lines, serviceFeeBps, coupon);
@@ -134,6 +148,7 @@ export function TicketPicker({
 
   return (
     <Form
+      ref={formRef}
       id={PICKER_FORM_ID}
       method="post"
       action={action}
