@@ -29,12 +29,13 @@ export async function makeSite(factory: Factory) {
     ],
   });
   const buyer = await factory.user({ firstName: "Lucía", lastName: "Benítez" });
-  const [{ createOrder }, { payInSandbox }, { getDb }, { ctxAs, actorFor }, { createCoupon }] = await Promise.all([
+  const [{ createOrder }, { payInSandbox }, { getDb }, { ctxAs, actorFor }, { createCoupon }, { createMenuItem }] = await Promise.all([
     import("#server/orders/orders"),
     import("#server/payments/sandbox"),
     import("#server/db/client"),
     import("#tests/support/context"),
     import("#server/coupons/coupons"),
+    import("#server/menu/menu"),
   ]);
   const asBuyer = await ctxAs(actorFor(buyer));
   const order = (ticketId: string, paymentMethod: "MERCADO_PAGO" | "BANK_TRANSFER") =>
@@ -45,6 +46,8 @@ export async function makeSite(factory: Factory) {
   const transfer = await order(event.tickets["Entrada por transferencia"].id, "BANK_TRANSFER");
   const ownerCtx = await ctxAs(actorFor(event.owner));
   await createCoupon(ownerCtx, { eventId: event.eventId, code: "OTONIO20", kind: "percent", percent: 20, maxUses: 50 });
+  await createMenuItem(ownerCtx, { eventId: event.eventId, name: "Fernet con coca", description: "Vaso de 500 ml", category: "drink", price: "4500", stock: "50" });
+  await createMenuItem(ownerCtx, { eventId: event.eventId, name: "Empanada de carne", category: "food", price: "1800", stock: "80" });
   return { event, buyer, paidOrderId: paid.order.id, paidBillingId: paid.billing.id, pendingBillingId: pending.billing.id, transferBillingId: transfer.billing.id };
 }
 
@@ -102,6 +105,13 @@ async function toSendTicket(page: Page) {
   await expect(page).toHaveURL(/\/cuenta\/mis-tickets\/enviar\//);
 }
 
+/** The mailbox → the newest email to the buyer (its path needs the email's id). */
+async function toOneEmail(page: Page, site: Site) {
+  await page.goto(`/dev/correos?to=${encodeURIComponent(site.buyer.email)}`);
+  await page.locator("main a[href^='/dev/correos/']").first().click();
+  await expect(page).toHaveURL(/\/dev\/correos\/[^/?]+$/);
+}
+
 /**
  * The rest of the buyer's pages, past the main ones axe checks: the layout spec walks them too (issue 13:
  * no horizontal overflow on any buyer page).
@@ -119,6 +129,8 @@ export function moreBuyerPages(site: Site): Visit[] {
     { name: "error del servidor", path: "/500", as: "anonymous" },
     // With no SMTP (as the end-to-end server runs) the mailbox is where a person on this machine reads every email.
     { name: "buzón de correos", path: `/dev/correos?to=${encodeURIComponent(site.buyer.email)}`, as: "anonymous" },
+    { name: "un correo del buzón", path: "/dev/correos/…", as: "anonymous", reach: (page) => toOneEmail(page, site) },
+    { name: "menú del evento", path: `/menu/${site.event.slug}`, as: "anonymous" },
   ];
 }
 
