@@ -39,7 +39,8 @@ export function variableError(error: { message: string; nodes?: GraphQLError["no
       : `Revisá «${field}»: ${spanishReason(reason ?? "")}.`;
   return new GraphQLError(message, {
     nodes: error.nodes,
-    extensions: { code: "BAD_USER_INPUT", field, fieldErrors: { [field]: [message] } },
+    // No data comes back: a 400 whatever the Accept header (yoga's default is 200).
+    extensions: { code: "BAD_USER_INPUT", field, fieldErrors: { [field]: [message] }, http: { status: 400 } },
   });
 }
 
@@ -120,6 +121,8 @@ function spanishSuggestion(message: string, production: boolean): string {
   return ` ¿Quisiste decir ${list}?`;
 }
 
+const translated = new WeakSet<object>();
+
 interface ErrorLike {
   message: string;
   nodes?: GraphQLError["nodes"];
@@ -136,6 +139,8 @@ interface ErrorLike {
  * Used by `spanishValidation` (yoga.ts) on every validation error.
  */
 export function validationError(error: ErrorLike, production = process.env.NODE_ENV === "production"): GraphQLError {
+  // Yoga caches validation results: an error translated for an earlier request comes back through here.
+  if (translated.has(error)) return error as GraphQLError;
   let translation: Translation | null = null;
   for (const [pattern, translate] of VALIDATION_RULES) {
     const m = pattern.exec(error.message);
@@ -147,10 +152,13 @@ export function validationError(error: ErrorLike, production = process.env.NODE_
   // A rule graphql-js may add later: still Spanish, with its own words after it.
   translation ??= { message: `La consulta no es válida: ${error.message.replace(SUGGESTION, "").replace(/\s*\[Suggestion hidden\]/, "").trim()}` };
   const code = typeof error.extensions?.code === "string" ? error.extensions.code : "GRAPHQL_VALIDATION_FAILED";
-  return new GraphQLError(translation.message + spanishSuggestion(error.message, production), {
+  const spanish = new GraphQLError(translation.message + spanishSuggestion(error.message, production), {
     nodes: error.nodes,
-    extensions: { code, ...(translation.field ? { field: translation.field } : {}), http: { status: 400 } },
+    // `spec: false`: a 400 also for clients that accept only application/json (yoga would answer those 200).
+    extensions: { code, ...(translation.field ? { field: translation.field } : {}), http: { status: 400, spec: false } },
   });
+  translated.add(spanish);
+  return spanish;
 }
 
 /** What yoga says about a request it cannot read (code BAD_REQUEST or OPERATION_RESOLUTION_FAILURE), in Spanish. */

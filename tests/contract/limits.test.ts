@@ -78,6 +78,7 @@ describe("GraphQL limits", () => {
 describe("client mistakes are client errors", () => {
   it.each([1.5, "x", 2147483648, 99999999999])("a limit of %j answers BAD_USER_INPUT with the variable, in Spanish", async (value) => {
     const result = await gql(`query Events($limit: Int) { events(limit: $limit) { total } }`, { variables: { limit: value } });
+    expect(result.status).toBe(400);
     expect(errorCode(result)).toBe("BAD_USER_INPUT");
     expect(result.body.errors![0].extensions!.field).toBe("limit");
     expect(result.body.errors![0].message).toMatch(/^Revisá «limit»: tiene que ser un número entero/);
@@ -115,6 +116,19 @@ describe("a query graphql-js refuses is answered in Spanish, with the field, and
     expect(error.message.startsWith(message), error.message).toBe(true);
     expect(error.extensions).toMatchObject({ code: "GRAPHQL_VALIDATION_FAILED", ...(field ? { field } : {}) });
     expect(error.message).not.toMatch(/Cannot|Unknown|Did you mean|Expected|must/);
+  });
+
+  it("is 400 whatever the client accepts, and the same the second time (validation results are cached)", async () => {
+    for (const accept of ["application/graphql-response+json", "application/json", "*/*", "application/json"]) {
+      const unknown = await gql(`{ events { itemz { id } } }`, { headers: { accept } });
+      expect(unknown.status, accept).toBe(400);
+      expect(unknown.body.errors!.map((e) => e.message.replace(/ ¿Quisiste decir.*$/, "")), accept).toEqual(["El campo «itemz» no existe en EventList."]);
+      const badVariable = await gql(`query Events($limit: Int) { events(limit: $limit) { total } }`, { variables: { limit: "x" }, headers: { accept } });
+      expect(badVariable.status, accept).toBe(400);
+      expect(errorCode(badVariable)).toBe("BAD_USER_INPUT");
+      const overLimit = await gql(`{ ${Array.from({ length: 16 }, (_, i) => `e${i}: events(limit: 1) { total }`).join(" ")} }`, { headers: { accept } });
+      expect(overLimit.status, accept).toBe(400);
+    }
   });
 
   it("a syntax error, a body that is not JSON and a mutation by GET are 4xx in Spanish too", async () => {
