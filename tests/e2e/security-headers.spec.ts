@@ -6,8 +6,8 @@ import { expect, test } from "./fixtures";
  * on every kind of answer the production server gives, asked of the real
  * server: public pages (fresh and from the micro-cache), a signed-in page,
  * the back office, the door screen, a redirect, a 404, a single-fetch data
- * request, GraphQL, a resource route, built assets, public files and the
- * refusal of a foreign form. HSTS is only sent over https (this server is
+ * request, GraphQL, a resource route, built assets, public files, and the
+ * refusals of a foreign form and of a hostile URL. HSTS is only sent over https (this server is
  * http; server/http/security-headers.test.ts covers https).
  */
 async function mintTokens(user: { id: string; email: string; roles: string[] }) {
@@ -103,6 +103,11 @@ test.describe("encabezados de seguridad", () => {
     expect(foreign.status()).toBe(403);
     expect(await foreign.text()).toContain("No pudimos procesar el formulario");
     expectBaseHeaders("foreign form", foreign);
+
+    // Refused by the guards before any page runs (a control character in the URL): the headers too.
+    const hostile = await anonymous.get(`${eventPath}%00`);
+    expect(hostile.status()).toBe(400);
+    expectBaseHeaders("hostile URL", hostile);
 
     await anonymous.dispose();
     await owner.dispose();
