@@ -53,13 +53,14 @@ if (jobRunner) await schedulePruning(database.db, new Date());
 const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", process.env.TRUST_PROXY === "true");
-// Every request, GraphQL's direct route included: compressed, size-limited, hostile URLs and cookies refused,
-// security headers, the client address from the socket (or the trusted proxy). Foreign forms are refused
-// before Remix; GraphQL (/api/) has its own CSRF rule in yoga, so it skips that one. A guard GraphQL needs too
-// goes in `guards`: the direct route below runs that list, not what is added with app.use.
-const guards = [compress(), bodyLimit(), refuseHostileRequests(), securityHeaders({ https: secureCookies() }), clientAddress()];
-const [compressed, limitBody, refuseHostile, secure, clientIp] = guards;
-app.use(compressed, limitBody, refuseHostile, refuseForeignForms(), secure, clientIp);
+// Every request, GraphQL's direct route included: security headers (first, so the refusals below carry them
+// too), compressed, size-limited, hostile URLs and cookies refused, the client address from the socket (or the
+// trusted proxy). Foreign forms are refused before Remix; GraphQL (/api/) has its own CSRF rule in yoga, so it
+// skips that one. A guard GraphQL needs too goes in `guards`: the direct route below runs that list, not what is
+// added with app.use.
+const guards = [securityHeaders({ https: secureCookies() }), compress(), bodyLimit(), refuseHostileRequests(), clientAddress()];
+const [secure, compressed, limitBody, refuseHostile, clientIp] = guards;
+app.use(secure, compressed, limitBody, refuseHostile, refuseForeignForms(), clientIp);
 
 // Development reloads the build on every request (Vite); production hands Remix the build object itself:
 // given a function, Remix rebuilds its route tree and matcher on every request (issue 12's profile).

@@ -4,6 +4,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { env } from "#server/env";
+import { setFaultReporter } from "#server/monitoring";
 import { captureServerError, initServerSentry } from "#app/lib/sentry.server";
 import { NonceContext } from "#app/lib/nonce";
 
@@ -14,7 +15,8 @@ export { yoga } from "#server/graphql/yoga";
 export const streamTimeout = 5_000;
 
 // Sentry only when SENTRY_DSN is set; otherwise its SDK is never imported.
-initServerSentry(env().SENTRY_DSN, env().NODE_ENV);
+// GraphQL's real faults (INTERNAL_SERVER_ERROR) are reported through server/monitoring.ts.
+if (initServerSentry(env().SENTRY_DSN, env().NODE_ENV)) setFaultReporter(captureServerError);
 
 export default function handleRequest(
   request: Request,

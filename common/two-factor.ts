@@ -14,3 +14,6 @@ export const twoFactorCodeSchema = z
   .refine((v) => /^\d{6}$/.test(v) || /^[A-Z0-9]{10}$/.test(v), TWO_FACTOR_CODE_MESSAGE);
 
 export const twoFactorCodeForm = z.object({ code: twoFactorCodeSchema });
+
+/** /cuenta/verificacion: the code, and whether to remember this browser (decision 133). */
+export const verifySecondFactorForm = twoFactorCodeForm.extend({ rememberDevice: z.boolean().optional() });

@@ -14,14 +14,19 @@
  *    - no oversell: `sold` ≤ stock and live issued tickets ≤ stock, per ticket type;
  *    - stock counted exactly once: `sold` = units of draft orders + units of paid orders (an expired or
  *      cancelled hold gave its units back once: never twice, never not at all);
- *    - ledger = billings = issued tickets, order by order (server/ledger/invariants.ts, docs/locking.md rule 5).
+ *    - ledger = billings = issued tickets, order by order (server/ledger/invariants.ts, docs/locking.md rule 5);
+ *    - integrators hear about every sale: an organization's outgoing webhook (a receiver in this process that
+ *      answers 500 to some deliveries during the rush) has exactly one `order.paid` delivery per order with
+ *      tickets, none for an order without, and every delivery not yet delivered still has its job queued.
  * 3. Recovery: the server again; the clock moves 15 minutes (holds due, claims of the killed processes past the
  *    job lock timeout), the job runner expires what is due; then the provider re-delivers the notification of
  *    every payment it made, as Mercado Pago does until it gets a 200. Then, with the server stopped:
  *    - the same invariants, and no order left holding stock unpaid, no job given up;
  *    - no lost approved payment: every payment the provider approved ends as the paid billing of its order
  *      (tickets issued, ledger booked), or, when its hold had expired and the stock was gone, refunded
- *      (billing refunded, a provider refund queued, the ledger netting zero).
+ *      (billing refunded, a provider refund queued, the ledger netting zero);
+ *    - every `order.paid` delivery reached the receiver, correctly signed (a kill between sending and
+ *      recording may send one twice: the same `Tribuna-Webhook-Id`, which integrators deduplicate).
  *
  * Prints what it checked; exit code 1 when any invariant failed. Runs in CI from tests/e2e/crash-safety.spec.ts
  * (the production-build phase). docs/runbook.md («Qué pasa si el proceso muere»), decision 118.
@@ -30,6 +35,8 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -106,6 +113,7 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
   let serverLog = "";
   let database: { close(): Promise<void> } | null = null;
   let sql: postgres.Sql | null = null;
+  let receiver: http.Server | null = null;
 
   const stopServer = async (signal: NodeJS.Signals) => {
     const child = server;
@@ -159,6 +167,40 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
     await publishEvent(ctx, { id: event.id });
     const { tickets } = await getEventForOrganizer(ctx, event.id);
     log(`Evento «${event.name}» publicado: ${tickets.map((t) => `${t.name} (stock ${t.stock})`).join(", ")}.`);
+
+    // ── An integrator listening: the organization's outgoing webhook, to a receiver here ──
+    // During the rush it answers 500 to some deliveries (the queue retries them later); in recovery, 200 to all.
+    const { encryptWebhookSecret, newWebhookSecret, verifyWebhookSignature } = await import("#server/webhooks/deliveries");
+    const hookSecret = newWebhookSecret();
+    const hookRng = seeded(seed ^ 0x5eed);
+    const hook = { failing: true, refused: 0, badSignatures: 0, received: new Map<string, number>() };
+    receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks).toString("utf8");
+        const header = (name: string) => (Array.isArray(req.headers[name]) ? req.headers[name]![0] : (req.headers[name] as string | undefined));
+        if (!verifyWebhookSignature(hookSecret, header("tribuna-webhook-timestamp"), header("tribuna-signature"), body)) {
+          hook.badSignatures += 1;
+          res.writeHead(400).end();
+          return;
+        }
+        if (hook.failing && hookRng() < 0.3) {
+          hook.refused += 1;
+          res.writeHead(500).end();
+          return;
+        }
+        const id = header("tribuna-webhook-id") ?? "";
+        hook.received.set(id, (hook.received.get(id) ?? 0) + 1);
+        res.writeHead(200).end();
+      });
+    });
+    const hookServer = receiver;
+    await new Promise<void>((resolve) => hookServer.listen(0, "127.0.0.1", resolve));
+    const hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/tribuna`;
+    // Straight into the table: the URL rule (http only to localhost outside production) is the page's, not this test's.
+    await db.insert(schema.webhookEndpoints).values({ organizationId: organization.id, url: hookUrl, description: "Prueba de cortes", events: ["order.paid"], secretEncrypted: encryptWebhookSecret(hookSecret) });
+    log(`Webhook de la organización hacia ${hookUrl} (order.paid).`);
 
     // ── The server ──
     const port = await freePort();
@@ -297,6 +339,32 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
           found.push(`${moment}: ${(error as Error).message}`);
         }
       }
+      // Integrators hear about every sale: one order.paid per order with tickets (written with the tickets), none for
+      // an order without, and a delivery not yet delivered always has its job waiting.
+      const announced = await q<{ code: string; issued: boolean; hooks: number }[]>`
+        select o.code, exists (select 1 from issued_products ip where ip.order_id = o.id) as issued,
+          (select count(*)::int from webhook_deliveries d where d.event_type = 'order.paid' and d.body::jsonb #>> '{data,orderCode}' = o.code) as hooks
+        from orders o where o.event_id = ${event.id}`;
+      for (const o of announced) {
+        if (o.issued && o.hooks !== 1) found.push(`${moment}: la venta ${o.code} tiene ${o.hooks} avisos order.paid (tiene que tener uno)`);
+        if (!o.issued && o.hooks) found.push(`${moment}: ${o.hooks} avisos order.paid de ${o.code}, que no tiene entradas`);
+      }
+      const orphanDeliveries = await q<{ id: string }[]>`
+        select d.id::text from webhook_deliveries d
+        where d.status = 'pending' and not exists (
+          select 1 from jobs j where j.kind = 'webhook-delivery' and j.payload->>'deliveryId' = d.id::text and j.done_at is null and j.failed_at is null)`;
+      for (const d of orphanDeliveries) found.push(`${moment}: el aviso ${d.id} quedó pendiente sin job que lo mande`);
+      if (final) {
+        const deliveries = await q<{ id: string; status: string }[]>`select id::text, status from webhook_deliveries where event_type = 'order.paid'`;
+        const missing = deliveries.filter((d) => !hook.received.has(d.id));
+        for (const d of missing.slice(0, 10)) found.push(`${moment}: el aviso ${d.id} (${d.status}) nunca llegó al integrador`);
+        if (missing.length > 10) found.push(`${moment}: … y ${missing.length - 10} avisos más que nunca llegaron`);
+        if (hook.badSignatures) found.push(`${moment}: ${hook.badSignatures} avisos con la firma mal`);
+        const twice = [...hook.received.values()].filter((n) => n > 1).length;
+        checks.push(
+          `Webhooks: ${deliveries.length} avisos order.paid, uno por venta, todos recibidos con la firma bien (${hook.refused} intentos rechazados con 500 y reintentados por la cola; ${twice} recibidos dos veces por un corte entre el envío y su registro, con el mismo id)`,
+        );
+      }
       if (final) {
         const [{ drafts }] = await q<{ drafts: number }[]>`select count(*)::int as drafts from orders where event_id = ${event.id} and status = 'draft'`;
         if (drafts) found.push(`${moment}: ${drafts} órdenes siguen reservando stock sin pagar después de vencer`);
@@ -368,6 +436,19 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
     // Refunds of payments that arrived after their hold expired and found no stock: the job gives the money back.
     await q`update jobs set run_at = now() - interval '15 minutes' where done_at is null and failed_at is null and kind = 'provider-refund'`;
     await settle("las devoluciones al proveedor");
+    // The integrator's system is healthy again: every delivery still pending (refused during the rush, or cut by a kill) is due now.
+    hook.failing = false;
+    await q`update jobs set run_at = now() where done_at is null and failed_at is null and kind = 'webhook-delivery'`;
+    for (const deadline = Date.now() + 60_000; ; ) {
+      const [{ pending }] = await q<{ pending: number }[]>`select count(*)::int as pending from webhook_deliveries where status = 'pending'`;
+      if (!pending) break;
+      if (Date.now() > deadline) {
+        problems.push(`recuperación: ${pending} avisos a integradores siguen pendientes después de 60 s`);
+        break;
+      }
+      await sleep(500);
+    }
+    log(`Recuperación: avisos a integradores entregados (${hook.received.size} distintos recibidos).`);
     await stopServer("SIGTERM");
     log("Recuperación: devoluciones hechas, servidor detenido.");
     await invariants("después de recuperarse", true);
@@ -386,6 +467,7 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
   } finally {
     await stopServer("SIGKILL");
     process.removeListener("exit", onExit);
+    await new Promise((resolve) => (receiver ? receiver.close(resolve) : resolve(null)));
     await sql?.end({ timeout: 5 }).catch(() => {});
     await database?.close().catch(() => {});
     if (created && !options.keep) await admin.unsafe(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`).catch(() => {});

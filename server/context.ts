@@ -5,7 +5,15 @@ export type Role = (typeof ROLES)[number];
 
 export type Actor =
   | { kind: "anonymous" }
-  | { kind: "user"; userId: string; email: string; roles: Role[]; sessionId?: string };
+  | {
+      kind: "user";
+      userId: string;
+      email: string;
+      roles: Role[];
+      sessionId?: string;
+      /** The browser's remembered-device token (cookie `dispositivo-2fa`, decision 133), when it sent one. */
+      deviceToken?: string;
+    };
 
 /** What every domain function receives (DESIGN.md §1). */
 export interface Ctx {

@@ -1,5 +1,6 @@
 /**
- * Sentry on the server: errors from Remix's `handleError` (entry.server.tsx)
+ * Sentry on the server: errors from Remix's `handleError` (entry.server.tsx),
+ * GraphQL faults (server/monitoring.ts, registered by entry.server.tsx)
  * and the same-origin tunnel (app/routes/monitoring.ts). Without SENTRY_DSN
  * the SDK is never imported.
  */
@@ -25,9 +26,10 @@ export function initServerSentry(dsn: string | null | undefined, environment: st
   return sdk;
 }
 
-export function captureServerError(error: unknown, request: Request) {
+/** Sends one server error to Sentry (no-op without SENTRY_DSN); GraphQL faults come without the Remix request. */
+export function captureServerError(error: unknown, request?: Request) {
   if (!sdk) return;
-  sdk.then((Sentry) => Sentry.sentryHandleError(error, { request } as never)).catch(() => {});
+  sdk.then((Sentry) => (request ? Sentry.sentryHandleError(error, { request } as never) : Sentry.captureException(error))).catch(() => {});
 }
 
 /** Envelopes bigger than this are refused (replays are sent in small segments). */

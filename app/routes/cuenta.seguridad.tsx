@@ -7,11 +7,14 @@ import { formatDateTime } from "#common/dates";
 import {
   confirmTwoFactorEnrolment,
   disableTwoFactor,
+  forgetRememberedDevices,
   pendingTwoFactorEnrolment,
+  rememberedDevices,
   startTwoFactorEnrolment,
   twoFactorStatus,
 } from "#server/accounts/two-factor";
 import { isDomainError } from "#server/errors";
+import { trustedDeviceCookie } from "#server/auth/cookies";
 import { withFlash } from "#app/lib/flash.server";
 import { domainErrorReply, invalidReply } from "#app/lib/forms.server";
 import { requireUser } from "#app/lib/session.server";
@@ -33,10 +36,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { ctx, headers } = await requireUser(request);
   const status = await twoFactorStatus(ctx);
   const pending = status.enabled ? null : await pendingTwoFactorEnrolment(ctx);
+  const devices = status.enabled ? await rememberedDevices(ctx) : { count: 0, thisDeviceUntil: null };
   return data(
     {
       status: { enabled: status.enabled, verifiedUntil: status.verifiedUntil ? formatDateTime(status.verifiedUntil) : null, recoveryCodesLeft: status.recoveryCodesLeft },
       pending: pending ? { secret: pending.secret, qrSvg: pending.qrSvg } : null,
+      devices: { count: devices.count, thisDeviceUntil: devices.thisDeviceUntil ? formatDateTime(devices.thisDeviceUntil) : null },
     },
     { headers },
   );
@@ -55,6 +60,12 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirect("/cuenta/seguridad", { headers: withFlash(headers, { type: "error", message: error.message }) });
     }
     return redirect("/cuenta/seguridad#activar", { headers });
+  }
+  if (intent === "forget-devices") {
+    const count = await forgetRememberedDevices(ctx);
+    headers.append("Set-Cookie", trustedDeviceCookie("", 0));
+    const message = count === 1 ? "Olvidamos el dispositivo recordado." : `Olvidamos los ${count} dispositivos recordados.`;
+    return redirect("/cuenta/seguridad", { headers: withFlash(headers, { type: "success", message: count ? message : "No había dispositivos recordados." }) });
   }
   const submission = parseWithZod(formData, { schema: twoFactorCodeForm });
   if (submission.status !== "success") {
@@ -100,7 +111,7 @@ function errorsOf(reply: { result?: { error?: Record<string, string[] | null> | 
 }
 
 export default function SecurityPage() {
-  const { status, pending } = useLoaderData<typeof loader>();
+  const { status, pending, devices } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
 
   if (actionData?.recoveryCodes) {
@@ -126,7 +137,7 @@ export default function SecurityPage() {
   return (
     <AccountPage
       title="Seguridad"
-      description="La verificación en dos pasos protege lo que mueve plata: para conectar Mercado Pago a tu organización te pedimos además un código de tu app."
+      description="La verificación en dos pasos protege lo que mueve plata y poder: para conectar Mercado Pago, pedir extracciones y cambiar roles del equipo te pedimos además un código de tu app."
       wide
     >
       {/* A refused code, first thing on the page: on a phone the form sits below the QR (decision 114). */}
@@ -150,6 +161,19 @@ export default function SecurityPage() {
               : "En este dispositivo todavía no la confirmaste: te la vamos a pedir antes de una acción sensible."}{" "}
             Te quedan {status.recoveryCodesLeft} códigos de recuperación.
           </p>
+          {devices.count ? (
+            <Form method="post" className="flex flex-col items-start gap-2">
+              <p className="text-sm" data-testid="remembered-devices">
+                {devices.thisDeviceUntil
+                  ? `Este navegador está recordado: no te pedimos el código hasta el ${devices.thisDeviceUntil}.`
+                  : "Este navegador no está recordado."}{" "}
+                {devices.count === 1 ? "Tenés 1 dispositivo recordado." : `Tenés ${devices.count} dispositivos recordados.`}
+              </p>
+              <Button type="submit" name="intent" value="forget-devices" variant="secondary">
+                Olvidar los dispositivos recordados
+              </Button>
+            </Form>
+          ) : null}
           <details className="rounded-xl border border-[var(--border)] p-4" open={errorsOf(actionData).length > 0 || undefined}>
             <summary id="desactivar-titulo" className="cursor-pointer font-medium">Desactivar la verificación en dos pasos</summary>
             <div className="mt-3">

@@ -2,9 +2,10 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { twoFactorCodeForm } from "#common/two-factor";
+import { verifySecondFactorForm } from "#common/two-factor";
 import { safeReturnPath } from "#server/accounts/sign-in-link";
-import { twoFactorStatus, verifySecondFactor } from "#server/accounts/two-factor";
+import { REMEMBERED_DEVICE_DAYS, rememberThisDevice, twoFactorStatus, verifySecondFactor } from "#server/accounts/two-factor";
+import { trustedDeviceCookie } from "#server/auth/cookies";
 import { withFlash } from "#app/lib/flash.server";
 import { domainErrorReply, invalidReply } from "#app/lib/forms.server";
 import { requireUser } from "#app/lib/session.server";
@@ -22,19 +23,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const returnTo = safeReturnPath(new URL(request.url).searchParams.get("returnTo")) ?? "/cuenta/seguridad";
   const status = await twoFactorStatus(ctx);
   if (!status.enabled) throw redirect("/cuenta/seguridad", { headers: withFlash(headers, { type: "error", message: "Primero activá la verificación en dos pasos." }) });
-  return data({ returnTo }, { headers });
+  return data({ returnTo, rememberDays: REMEMBERED_DEVICE_DAYS }, { headers });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const { ctx, headers } = await requireUser(request);
   const returnTo = safeReturnPath(new URL(request.url).searchParams.get("returnTo")) ?? "/cuenta/seguridad";
-  const submission = parseWithZod(await request.formData(), { schema: twoFactorCodeForm });
+  const submission = parseWithZod(await request.formData(), { schema: verifySecondFactorForm });
   if (submission.status !== "success") {
     const reply = invalidReply(submission);
     return data({ result: reply.result }, { status: reply.status, headers });
   }
   try {
-    await verifySecondFactor(ctx, submission.value);
+    await verifySecondFactor(ctx, { code: submission.value.code });
+    if (submission.value.rememberDevice) {
+      const { token, expiresAt } = await rememberThisDevice(ctx);
+      headers.append("Set-Cookie", trustedDeviceCookie(token, Math.floor((expiresAt.getTime() - ctx.now.getTime()) / 1000)));
+    }
   } catch (error) {
     const reply = domainErrorReply(submission, error);
     return data({ result: reply.result }, { status: reply.status, headers });
@@ -43,9 +48,9 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function VerifyPage() {
-  useLoaderData<typeof loader>();
+  const { rememberDays } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useAccountForm(twoFactorCodeForm, { id: "verificacion", lastResult: actionData?.result });
+  const [form, fields] = useAccountForm(verifySecondFactorForm, { id: "verificacion", lastResult: actionData?.result });
   const submitting = useIsSubmitting();
   return (
     <AccountPage title="Confirmá que sos vos" description="Para seguir, escribí el código que muestra tu app de autenticación.">
@@ -57,6 +62,12 @@ export default function VerifyPage() {
           inputProps={{ ...getInputProps(fields.code, { type: "text" }), autoComplete: "one-time-code", spellCheck: false, autoFocus: true }}
           errors={fields.code.errors}
         />
+        <label className="flex items-start gap-2 text-sm">
+          <input type="checkbox" name={fields.rememberDevice.name} className="mt-0.5 size-4 accent-primary-500" />
+          <span>
+            Recordar este navegador por {rememberDays} días. No lo marques en una computadora compartida.
+          </span>
+        </label>
         <Button type="submit" pending={submitting} pendingLabel="Verificando…">
           Confirmar
         </Button>

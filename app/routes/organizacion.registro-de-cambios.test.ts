@@ -98,3 +98,54 @@ describe("/organizacion/registro-de-cambios, the rest of what moves money or the
     expect(everything).not.toContain("SECRETO2026");
   });
 });
+
+describe("/organizacion/registro-de-cambios, money leaving: withdrawals and refund decisions", () => {
+  it("shows who asked for a withdrawal and who approved or rejected a refund, with the amount, the code and the reason", async () => {
+    const { eq } = await import("drizzle-orm");
+    const { ANONYMOUS } = await import("#server/context");
+    const { eventDates } = await import("#server/db/schema");
+    const { createOrder } = await import("#server/orders/orders");
+    const { payInSandbox } = await import("#server/payments/sandbox");
+    const { approveRefund, rejectRefund, requestRefund } = await import("#server/refunds/refunds");
+    const { requestWithdrawal, RELEASE_HOURS } = await import("#server/payouts/withdrawals");
+    const { ctxAs, withSecondFactor } = await import("#tests/support/context");
+    const { createTransferAccount } = await import("#tests/support/factories");
+    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 100 }]);
+    const db = await getDb();
+
+    // Three paid orders, delivered twelve days ago: past the legal window, so a refund request waits for the organizer.
+    const delivered = new Date(Date.now() - 12 * 86_400_000);
+    const paid = [];
+    for (let i = 0; i < 3; i++) {
+      const email = `registro-${i}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+      const payer = { firstName: "Ana", lastName: "Gómez", email, documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
+      const { order, billing } = await createOrder(await ctxAs(ANONYMOUS, delivered), { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.General.id, qty: 1 }], payer, paymentMethod: "MERCADO_PAGO" });
+      await payInSandbox(db, billing.id, "approved", delivered);
+      paid.push({ order, email });
+    }
+    const asked = [];
+    for (const { order, email } of paid.slice(0, 2)) asked.push((await requestRefund(await ctxAs(), { orderCode: order.code, email })).request);
+    expect(asked.map((r) => r.status)).toEqual(["pending", "pending"]);
+    await approveRefund(made.ctx, { id: asked[0].id });
+    await rejectRefund(made.ctx, { id: asked[1].id, reason: "Faltan dos días para el evento." });
+
+    // The event ended long ago, so its money is available; the owner proves the second factor and withdraws part of it.
+    const endsAt = new Date(Date.now() - (RELEASE_HOURS + 5) * 3600_000);
+    await db.update(eventDates).set({ startsAt: new Date(endsAt.getTime() - 5 * 3600_000), endsAt }).where(eq(eventDates.eventId, made.event.id));
+    const account = await createTransferAccount(made.ctx, made.organization.id);
+    await requestWithdrawal(await withSecondFactor(made.ctx), { organizationId: made.organization.id, bankAccountId: account.id, amount: "5.000" });
+
+    const page = await run(audit.loader, getRequest(PATH, { cookies: await sessionCookiesFor(made.user.id) }));
+    expect(page.status).toBe(200);
+    const lines = page.data.items.map((i: { label: string; detail: string; actor: string }) => [i.label, i.detail, i.actor]);
+    const owner = expect.stringMatching(/\S/);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        ["Aprobó una devolución", asked[0].code, owner],
+        ["Rechazó una devolución", `${asked[1].code} · motivo: Faltan dos días para el evento.`, owner],
+        ["Pidió una extracción", expect.stringMatching(/^\$\s5\.000,00$/), owner],
+      ]),
+    );
+    expect(lines.filter(([, , actor]: string[]) => actor === "Sistema")).toEqual([]);
+  });
+});

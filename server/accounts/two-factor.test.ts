@@ -1,13 +1,17 @@
 import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
 import type { Ctx } from "#server/context";
-import { startSession } from "#server/auth/sessions";
+import { revokeAllSessions, startSession } from "#server/auth/sessions";
 import { verifyAccessToken } from "#server/auth/tokens";
 import { getDb } from "#server/db/client";
 import { createTestUser } from "#tests/support/context";
 import {
   confirmTwoFactorEnrolment,
   disableTwoFactor,
+  forgetRememberedDevices,
+  REMEMBERED_DEVICE_DAYS,
+  rememberedDevices,
+  rememberThisDevice,
   requireSecondFactor,
   startTwoFactorEnrolment,
   twoFactorStatus,
@@ -110,5 +114,58 @@ describe("two-factor sign-in (TOTP)", () => {
     const off = await disableTwoFactor({ ...ctx, now: at(T0, 600_000) }, { code: codeAt(secret, at(T0, 600_000)) });
     expect(off).toEqual({ enabled: false, verifiedUntil: null, recoveryCodesLeft: 0 });
     await expect(requireSecondFactor(ctx)).rejects.toMatchObject({ reason: "SECOND_FACTOR_ENROL" });
+  });
+});
+
+describe("a remembered browser (decision 133)", () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  /** A new sign-in of the person in the browser that holds `deviceToken` (its cookie), at `when`. */
+  const newSignIn = async (user: { id: string; email: string; roles: string[] }, when: Date, deviceToken?: string, options: { impersonatorId?: string } = {}) => {
+    const ctx = await signedIn(user, when, options);
+    return deviceToken && ctx.actor.kind === "user" ? { ...ctx, actor: { ...ctx.actor, deviceToken } } : ctx;
+  };
+
+  it("asked right after a code, a browser skips the code in every new sign-in of that person for 30 days; others, later or forgotten ones do not", async () => {
+    const { user, secret } = await enrolled();
+    const laptop = await signedIn(user, at(T0, 60_000));
+    // Remembering needs a code on this sign-in first.
+    await expect(rememberThisDevice(laptop)).rejects.toMatchObject({ reason: "SECOND_FACTOR_VERIFY" });
+    await verifySecondFactor(laptop, { code: codeAt(secret, at(T0, 60_000)) });
+    const { token, expiresAt } = await rememberThisDevice({ ...laptop, now: at(T0, 120_000) });
+    expect(expiresAt).toEqual(at(T0, 120_000 + REMEMBERED_DEVICE_DAYS * DAY));
+
+    // Signed out and in again days later, in the same browser: no code; the page says until when.
+    const later = await newSignIn(user, at(T0, 3 * DAY), token);
+    await expect(requireSecondFactor(later)).resolves.toBeUndefined();
+    expect(await rememberedDevices(later)).toEqual({ count: 1, thisDeviceUntil: expiresAt });
+    // Another browser (no cookie, or a made-up one) still needs the code.
+    await expect(requireSecondFactor(await newSignIn(user, at(T0, 3 * DAY)))).rejects.toMatchObject({ reason: "SECOND_FACTOR_VERIFY" });
+    await expect(requireSecondFactor(await newSignIn(user, at(T0, 3 * DAY), "x".repeat(43)))).rejects.toMatchObject({ reason: "SECOND_FACTOR_VERIFY" });
+    // Another person signing in in that browser: the token is not theirs.
+    const other = await enrolled();
+    await expect(requireSecondFactor(await newSignIn(other.user, at(T0, 3 * DAY), token))).rejects.toMatchObject({ reason: "SECOND_FACTOR_VERIFY" });
+    // An admin impersonating the person in that browser: never.
+    const admin = await createTestUser({ roles: ["admin"] });
+    await expect(requireSecondFactor(await newSignIn(user, at(T0, 3 * DAY), token, { impersonatorId: admin.id }))).rejects.toMatchObject({ reason: "SECOND_FACTOR_VERIFY" });
+    // Thirty days on, the code again.
+    await expect(requireSecondFactor(await newSignIn(user, at(T0, 120_000 + REMEMBERED_DEVICE_DAYS * DAY + 1000), token))).rejects.toMatchObject({ reason: "SECOND_FACTOR_VERIFY" });
+
+    // Hours after the code, the same sign-in cannot remember another browser (a stolen session cannot mint one).
+    await expect(rememberThisDevice({ ...laptop, now: at(T0, 60 * 60_000) })).rejects.toMatchObject({ reason: "SECOND_FACTOR_VERIFY" });
+
+    // Forgetting the devices: the browser needs the code again.
+    expect(await forgetRememberedDevices(later)).toBe(1);
+    await expect(requireSecondFactor(await newSignIn(user, at(T0, 4 * DAY), token))).rejects.toMatchObject({ reason: "SECOND_FACTOR_VERIFY" });
+  });
+
+  it("turning two-factor off, or a password recovery (every session ended), forgets the remembered browsers", async () => {
+    const { user, ctx, secret } = await enrolled();
+    const { token: first } = await rememberThisDevice(ctx);
+    await revokeAllSessions(ctx.db, user.id, at(T0, 60_000));
+    expect(await rememberedDevices(await newSignIn(user, at(T0, 120_000), first))).toEqual({ count: 0, thisDeviceUntil: null });
+    const { token } = await rememberThisDevice(ctx);
+    const off = { ...ctx, now: at(T0, 600_000) };
+    await disableTwoFactor(off, { code: codeAt(secret, at(T0, 600_000)) });
+    expect(await rememberedDevices(await newSignIn(user, at(T0, DAY), token))).toEqual({ count: 0, thisDeviceUntil: null });
   });
 });

@@ -1,13 +1,13 @@
 import crypto from "node:crypto";
-import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import type { z } from "zod";
 import { TWO_FACTOR_CODE_MESSAGE, twoFactorCodeForm } from "#common/two-factor";
 import type { Ctx } from "#server/context";
-import { sessions, twoFactorKeys, twoFactorRecoveryCodes, twoFactorVerifications } from "#server/db/schema";
+import { sessions, twoFactorDevices, twoFactorKeys, twoFactorRecoveryCodes, twoFactorVerifications } from "#server/db/schema";
 import { decryptSecret, encryptSecret } from "#server/auth/encryption";
 import { takeAttempt } from "#server/auth/rate-limit";
-import { hashToken } from "#server/auth/tokens";
+import { hashToken, randomToken } from "#server/auth/tokens";
 import { Conflict, Forbidden, Invalid, Unauthenticated } from "#server/errors";
 import { parseInput } from "#server/validation";
 import { qrSvg } from "#server/tickets/qr";
@@ -16,11 +16,17 @@ import { qrSvg } from "#server/tickets/qr";
  * Two-factor sign-in (decision 100): a TOTP app (Google Authenticator,
  * Authy, 1Password…) or a one-time recovery code. Signing in itself keeps the
  * spec's contract (login returns tokens); what moves money or power asks for
- * the second factor on top (`requireSecondFactor`): connecting Mercado Pago today,
- * role changes and withdrawals once they exist. A sign-in that proved it (one device,
- * one session family) is not asked again for VERIFICATION_TTL_MS.
+ * the second factor on top (`requireSecondFactor`): connecting Mercado Pago,
+ * role changes and withdrawals. A sign-in that proved it (one device, one
+ * session family) is not asked again for VERIFICATION_TTL_MS; a browser the
+ * person asked to remember (decision 133) is not asked again, in any sign-in
+ * of that person, for REMEMBERED_DEVICE_DAYS.
  */
 export const VERIFICATION_TTL_MS = 12 * 60 * 60 * 1000;
+export const REMEMBERED_DEVICE_DAYS = 30;
+const REMEMBERED_DEVICE_MS = REMEMBERED_DEVICE_DAYS * 24 * 60 * 60 * 1000;
+/** A device is remembered only right after a code proved the second factor, not hours later from the same sign-in. */
+const REMEMBER_AFTER_CODE_MS = 10 * 60 * 1000;
 export const RECOVERY_CODE_COUNT = 10;
 const ISSUER = "Tribuna";
 const ATTEMPTS_PER_WINDOW = 5;
@@ -202,11 +208,60 @@ export async function verifySecondFactor(ctx: Ctx, input: TwoFactorCodeInput): P
   return twoFactorStatus(ctx);
 }
 
+/**
+ * Remembers this browser for REMEMBERED_DEVICE_DAYS (decision 133): returns
+ * the token for its cookie (kept only hashed). Only right after this sign-in
+ * proved the second factor with a code, and never for an impersonated session.
+ */
+export async function rememberThisDevice(ctx: Ctx): Promise<{ token: string; expiresAt: Date }> {
+  const actor = requireUser(ctx);
+  if (!actor.sessionId) throw new SecondFactorRequired("verify");
+  const [row] = await ctx.db
+    .select({ verifiedAt: twoFactorVerifications.verifiedAt, impersonatorId: sessions.impersonatorId })
+    .from(sessions)
+    .innerJoin(twoFactorVerifications, eq(twoFactorVerifications.familyId, sessions.familyId))
+    .where(and(eq(sessions.id, actor.sessionId), eq(sessions.userId, actor.userId)));
+  if (!row || row.impersonatorId || ctx.now.getTime() - row.verifiedAt.getTime() > REMEMBER_AFTER_CODE_MS) throw new SecondFactorRequired("verify");
+  const token = randomToken();
+  const expiresAt = new Date(ctx.now.getTime() + REMEMBERED_DEVICE_MS);
+  await ctx.db.insert(twoFactorDevices).values({ userId: actor.userId, tokenHash: hashToken(token), createdAt: ctx.now, expiresAt });
+  return { token, expiresAt };
+}
+
+/** Whether the browser's remembered-device token is this person's and still valid. */
+async function isRememberedDevice(ctx: Ctx, userId: string, token: string | undefined): Promise<boolean> {
+  if (!token || token.length > 200) return false;
+  const [row] = await ctx.db
+    .select({ id: twoFactorDevices.id })
+    .from(twoFactorDevices)
+    .where(and(eq(twoFactorDevices.userId, userId), eq(twoFactorDevices.tokenHash, hashToken(token)), gt(twoFactorDevices.expiresAt, ctx.now)));
+  return Boolean(row);
+}
+
+/** How many browsers the person has remembered, and until when this one is (null: not remembered). */
+export async function rememberedDevices(ctx: Ctx): Promise<{ count: number; thisDeviceUntil: Date | null }> {
+  const actor = requireUser(ctx);
+  const rows = await ctx.db
+    .select({ tokenHash: twoFactorDevices.tokenHash, expiresAt: twoFactorDevices.expiresAt })
+    .from(twoFactorDevices)
+    .where(and(eq(twoFactorDevices.userId, actor.userId), gt(twoFactorDevices.expiresAt, ctx.now)));
+  const mine = actor.deviceToken && actor.deviceToken.length <= 200 ? hashToken(actor.deviceToken) : null;
+  return { count: rows.length, thisDeviceUntil: rows.find((r) => r.tokenHash === mine)?.expiresAt ?? null };
+}
+
+/** Forgets every remembered browser of the person (the page's "Olvidar los dispositivos recordados"). */
+export async function forgetRememberedDevices(ctx: Ctx): Promise<number> {
+  const actor = requireUser(ctx);
+  const gone = await ctx.db.delete(twoFactorDevices).where(eq(twoFactorDevices.userId, actor.userId)).returning({ id: twoFactorDevices.id });
+  return gone.length;
+}
+
 /** Turns it off, which itself needs a valid code (a stolen session alone cannot). */
 export async function disableTwoFactor(ctx: Ctx, input: TwoFactorCodeInput): Promise<TwoFactorStatus> {
   await verifySecondFactor(ctx, input);
   const actor = requireUser(ctx);
   await ctx.db.transaction(async (tx) => {
+    await tx.delete(twoFactorDevices).where(eq(twoFactorDevices.userId, actor.userId));
     await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, actor.userId));
     await tx.delete(twoFactorVerifications).where(eq(twoFactorVerifications.userId, actor.userId));
     await tx.delete(twoFactorKeys).where(eq(twoFactorKeys.userId, actor.userId));
@@ -216,9 +271,10 @@ export async function disableTwoFactor(ctx: Ctx, input: TwoFactorCodeInput): Pro
 
 /**
  * The gate for what moves money or power. Refuses (SecondFactorRequired,
- * FORBIDDEN) when the person has no second factor yet, or when this sign-in
- * has not proved it in the last VERIFICATION_TTL_MS. Impersonated sessions
- * never pass: an admin acting as someone cannot use their second factor.
+ * FORBIDDEN) when the person has no second factor yet, or when neither this
+ * sign-in proved it in the last VERIFICATION_TTL_MS nor this browser is one
+ * the person asked to remember (decision 133). Impersonated sessions never
+ * pass: an admin acting as someone cannot use their second factor.
  */
 export async function requireSecondFactor(ctx: Ctx): Promise<void> {
   const actor = requireUser(ctx);
@@ -228,7 +284,10 @@ export async function requireSecondFactor(ctx: Ctx): Promise<void> {
   const [row] = await ctx.db
     .select({ verifiedAt: twoFactorVerifications.verifiedAt, impersonatorId: sessions.impersonatorId })
     .from(sessions)
-    .innerJoin(twoFactorVerifications, eq(twoFactorVerifications.familyId, sessions.familyId))
-    .where(eq(sessions.id, actor.sessionId));
-  if (!row || row.impersonatorId || row.verifiedAt.getTime() + VERIFICATION_TTL_MS <= ctx.now.getTime()) throw new SecondFactorRequired("verify");
+    .leftJoin(twoFactorVerifications, eq(twoFactorVerifications.familyId, sessions.familyId))
+    .where(and(eq(sessions.id, actor.sessionId), eq(sessions.userId, actor.userId)));
+  if (!row || row.impersonatorId) throw new SecondFactorRequired("verify");
+  if (row.verifiedAt && row.verifiedAt.getTime() + VERIFICATION_TTL_MS > ctx.now.getTime()) return;
+  if (await isRememberedDevice(ctx, actor.userId, actor.deviceToken)) return;
+  throw new SecondFactorRequired("verify");
 }

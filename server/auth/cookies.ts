@@ -5,6 +5,8 @@ export const ACCESS_COOKIE = "at";
 export const REFRESH_COOKIE = "rt";
 export const CALLBACK_COOKIE = "loggin-callback";
 export const COOKIE_MAX_AGE_SECONDS = 15 * 24 * 60 * 60;
+/** A browser remembered after proving the second factor (decision 133): a random token, stored hashed. */
+export const TRUSTED_DEVICE_COOKIE = "dispositivo-2fa";
 
 export function parseCookies(header: string | null): Record<string, string> {
   const out: Record<string, string> = {};
@@ -54,4 +56,9 @@ export function callbackCookie(path: string): string {
 
 export function clearCallbackCookie(): string {
   return serializeCookie(CALLBACK_COOKIE, "", { maxAge: 0 });
+}
+
+/** The remembered-device cookie, for as long as the device is remembered (HttpOnly, Secure in production). */
+export function trustedDeviceCookie(token: string, maxAgeSeconds: number): string {
+  return serializeCookie(TRUSTED_DEVICE_COOKIE, token, { maxAge: maxAgeSeconds });
 }

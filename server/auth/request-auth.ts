@@ -1,7 +1,7 @@
 import type { Actor } from "#server/context";
 import { ANONYMOUS } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
-import { ACCESS_COOKIE, REFRESH_COOKIE, parseCookies } from "./cookies";
+import { ACCESS_COOKIE, REFRESH_COOKIE, TRUSTED_DEVICE_COOKIE, parseCookies } from "./cookies";
 import { isSessionActive, rotateRefreshToken, type Tokens } from "./sessions";
 import { verifyAccessToken } from "./tokens";
 
@@ -42,13 +42,19 @@ export function authenticateRequest(db: DbOrTx, request: Request, now = new Date
   return pending;
 }
 
+/** The remembered-device token the browser sent, as an actor field (only read when a sensitive action asks). */
+function deviceOf(request: Request): { deviceToken?: string } {
+  const token = parseCookies(request.headers.get("cookie"))[TRUSTED_DEVICE_COOKIE];
+  return token ? { deviceToken: token } : {};
+}
+
 async function resolve(db: DbOrTx, request: Request, now: Date): Promise<RequestAuth> {
   const { accessToken, refreshToken, fromHeaders } = readTokens(request);
   if (accessToken) {
     const check = await verifyAccessToken(accessToken, now);
     if (check.ok && (!check.claims.sid || (await isSessionActive(db, check.claims.sid)))) {
       return {
-        actor: { kind: "user", userId: check.claims.sub, email: check.claims.email, roles: check.claims.roles, sessionId: check.claims.sid },
+        actor: { kind: "user", userId: check.claims.sub, email: check.claims.email, roles: check.claims.roles, sessionId: check.claims.sid, ...deviceOf(request) },
         stale: false,
         fromHeaders,
       };
@@ -60,7 +66,7 @@ async function resolve(db: DbOrTx, request: Request, now: Date): Promise<Request
       const check = await verifyAccessToken(tokens.accessToken, now);
       if (check.ok) {
         return {
-          actor: { kind: "user", userId: check.claims.sub, email: check.claims.email, roles: check.claims.roles, sessionId: check.claims.sid },
+          actor: { kind: "user", userId: check.claims.sub, email: check.claims.email, roles: check.claims.roles, sessionId: check.claims.sid, ...deviceOf(request) },
           refreshed: { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken },
           stale: false,
           fromHeaders,

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
-import { sessions, users } from "#server/db/schema";
+import { sessions, twoFactorDevices, users } from "#server/db/schema";
 import { Unauthenticated } from "#server/errors";
 import type { Role } from "#server/context";
 import { REFRESH_TOKEN_TTL_MS, hashToken, randomToken, signAccessToken } from "./tokens";
@@ -143,12 +143,13 @@ export async function revokeSessionFamilyById(db: DbOrTx, sessionId: string, now
   return !row.revokedAt ? row.userId : null;
 }
 
-/** Ends every sign-in of a user (after a password recovery). */
+/** Ends every sign-in of a user (after a password recovery), and forgets every browser remembered for the second factor. */
 export async function revokeAllSessions(db: DbOrTx, userId: string, now: Date) {
   await db
     .update(sessions)
     .set({ revokedAt: now })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  await db.delete(twoFactorDevices).where(eq(twoFactorDevices.userId, userId));
 }
 
 /** Whether the session an access token names is still alive (logout kills access tokens too). */

@@ -5,9 +5,10 @@ import { clearTokenCookies, tokenCookies } from "#server/auth/cookies";
 import type { Tokens } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
 import { GENERIC_ERROR, isDomainError } from "#server/errors";
+import { reportFault } from "#server/monitoring";
 import type { GraphQLContext } from "./builder";
 import { schema } from "./schema";
-import { clientError } from "./client-errors";
+import { clientError, validationError } from "./client-errors";
 import { armor } from "./limits";
 import { controlCharacterError, isUnstorableText, refuseControlCharacters } from "./control-characters";
 
@@ -52,6 +53,22 @@ const csrfPrevention: Plugin = {
         { status: 400, headers: { "content-type": "application/json" } },
       ),
     );
+  },
+};
+
+/**
+ * graphql-js's validation errors (unknown field, missing argument, wrong
+ * literal…) are returned, not thrown, so the error mask never sees them:
+ * here they become Spanish, with the field they are about, still
+ * GRAPHQL_VALIDATION_FAILED and 400 (issue 14: every client mistake in Spanish).
+ */
+const spanishValidation: Plugin = {
+  onValidate() {
+    return ({ valid, result, setResult }) => {
+      // Errors our own rules already wrote (control characters: BAD_USER_INPUT, in Spanish) stay as they are.
+      const ours = (error: (typeof result)[number]) => typeof error.extensions?.code === "string" && error.extensions.code !== "GRAPHQL_VALIDATION_FAILED";
+      if (!valid) setResult(result.map((error) => (ours(error) ? error : (clientError(error) ?? validationError(error)))));
+    };
   },
 };
 
@@ -111,10 +128,11 @@ const logger: YogaLogger = {
  * Domain errors become GraphQL errors with `extensions.code` (and
  * `fieldErrors` for bad input), keeping their path so partial data lines up.
  * GraphQL's own errors (syntax, validation, bad request) pass as they are.
- * Anything else is a fault: yoga logs it and the client gets the generic
- * Spanish message with INTERNAL_SERVER_ERROR.
+ * Anything else is a fault: yoga logs it, it is reported to monitoring
+ * (Sentry, server/monitoring.ts) and the client gets the generic Spanish
+ * message with INTERNAL_SERVER_ERROR.
  */
-function maskError(error: unknown): Error {
+export function maskError(error: unknown): Error {
   const graphqlError = asGraphQLError(error);
   const original = graphqlError ? graphqlError.originalError : error;
   if (isDomainError(original)) {
@@ -133,6 +151,7 @@ function maskError(error: unknown): Error {
   if (clientMistake) return clientMistake;
   if (graphqlError && !original) return graphqlError;
   if (isUnstorableText(original)) return controlCharacterError(graphqlError?.path?.join(".") ?? "input", graphqlError?.nodes ? [...graphqlError.nodes] : undefined);
+  reportFault(original ?? error);
   return createGraphQLError(GENERIC_ERROR, {
     nodes: graphqlError?.nodes,
     path: graphqlError?.path,
@@ -145,7 +164,7 @@ export const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
   graphqlEndpoint: "/api/graphql",
   graphiql: process.env.NODE_ENV !== "production",
   landingPage: false,
-  plugins: [csrfPrevention, tokenHeaders, refuseControlCharacters, ...armor.plugins],
+  plugins: [csrfPrevention, tokenHeaders, refuseControlCharacters, ...armor.plugins, spanishValidation],
   logging: logger,
   // Integrators may call from any origin with their tokens in headers, and
   // read refreshed tokens from the response. Never with the browser's

@@ -21,7 +21,7 @@ let server: http.Server;
 let base: string;
 beforeAll(async () => {
   const app = express();
-  const guards = [compress(), bodyLimit(), refuseHostileRequests(), securityHeaders({ https: false }), clientAddress()];
+  const guards = [securityHeaders({ https: false }), compress(), bodyLimit(), refuseHostileRequests(), clientAddress()];
   app.use(...guards);
   app.all("*", (_req, res) => res.status(404).send("express"));
   const graphql = directRoute(app, guards, withRequestOrigin(yoga.requestListener));
@@ -72,11 +72,15 @@ describe("GraphQL on the direct route", () => {
     expect(body.data).toBeUndefined();
     expect(body.errors[0].extensions.code).toBe("BAD_USER_INPUT");
     expect(body.errors[0].message).toMatch(/caracteres de control/);
+    // A refusal by the guards still carries the security headers (they come first).
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("cross-origin-opener-policy")).toBe("same-origin-allow-popups");
   });
 
   it("refuses a body declared over the limit with 413", async () => {
     const res = await fetch(`${base}/api/graphql`, { method: "POST", body: Buffer.alloc(MAX_BODY_BYTES + 1, " "), headers: { "content-type": "application/json" } });
     expect(res.status).toBe(413);
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
   });
 
   it("keeps yoga's CSRF rule: a form post without a preflight header is refused", async () => {

@@ -57,7 +57,7 @@ export function cookieHeader(tokens: TokenPair): string {
 function requestHeaders(options: GqlOptions, contentType: string | null): Headers {
   const headers = new Headers(options.headers);
   if (contentType) headers.set("content-type", contentType);
-  headers.set("accept", "application/graphql-response+json, application/json");
+  if (!headers.has("accept")) headers.set("accept", "application/graphql-response+json, application/json");
   if (options.tokens?.accessToken) headers.set("x-access-token", options.tokens.accessToken);
   if (options.tokens?.refreshToken) headers.set("x-refresh-token", options.tokens.refreshToken);
   if (options.cookies) headers.set("cookie", cookieHeader(options.cookies));

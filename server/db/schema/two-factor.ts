@@ -43,3 +43,23 @@ export const twoFactorVerifications = pgTable("two_factor_verifications", {
     .references(() => users.id, { onDelete: "cascade" }),
   verifiedAt: timestamp("verified_at", { withTimezone: true }).notNull(),
 });
+
+/**
+ * A browser the person asked to remember after proving the second factor
+ * (decision 133): the cookie `dispositivo-2fa` carries a random token, stored
+ * here hashed, for REMEMBERED_DEVICE_DAYS. A new sign-in in that browser, by
+ * the same person, does not need to type a code again until it expires.
+ */
+export const twoFactorDevices = pgTable(
+  "two_factor_devices",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("two_factor_devices_user_idx").on(t.userId)],
+);
