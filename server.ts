@@ -50,14 +50,18 @@ const jobRunner = process.env.JOBS === "off" ? null : startJobRunner(async () =>
 // Recurring jobs have one pending run at all times; each run schedules the next.
 if (jobRunner) await schedulePruning(database.db, new Date());
 
+const trustProxy = process.env.TRUST_PROXY === "true";
+// With APP_URL set, links never use the visitor's origin (decision 114): no request needs to carry it.
+const fixedOrigin = Boolean(config.APP_URL);
 const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", process.env.TRUST_PROXY === "true");
+app.set("trust proxy", trustProxy);
 // Every request, GraphQL's direct route included: compressed, size-limited, hostile URLs and cookies refused,
 // security headers, the client address from the socket (or the trusted proxy). Foreign forms are refused
 // before Remix; GraphQL (/api/) has its own CSRF rule in yoga, so it skips that one. A guard GraphQL needs too
-// goes in `guards`: the direct route below runs that list, not what is added with app.use.
-const guards = [compress(), bodyLimit(), refuseHostileRequests(), securityHeaders({ https: secureCookies() }), clientAddress()];
+// goes in `guards` (plain Node middleware, server/http/guard.ts): the direct routes below run that list, not what
+// is added with app.use.
+const guards = [compress(), bodyLimit(), refuseHostileRequests(), securityHeaders({ https: secureCookies() }), clientAddress({ trustProxy })];
 const [compressed, limitBody, refuseHostile, secure, clientIp] = guards;
 app.use(compressed, limitBody, refuseHostile, refuseForeignForms(), secure, clientIp);
 
@@ -82,8 +86,8 @@ if (dev) {
 // the guards above, then yoga's own Node adapter. No Express router, no Remix pipeline, no copy into a Fetch
 // Request and back (issue 12, decision 129). Other spellings of the path still reach yoga through Express.
 const yoga = !dev ? (build as { entry: { module: { yoga?: GraphQLServer } } }).entry.module.yoga : undefined;
-const graphql = yoga ? directRoute(app, guards, withRequestOrigin(yoga.requestListener)) : null;
-if (yoga) app.all("/api/graphql", webRequestHandler(async (request) => yoga.handleRequest(request, {})));
+const graphql = yoga ? directRoute(guards, withRequestOrigin(yoga.requestListener, { trustProxy, fixedOrigin })) : null;
+if (yoga) app.all("/api/graphql", webRequestHandler(async (request) => yoga.handleRequest(request, {}), { fixedOrigin }));
 
 // Anonymous public pages through the micro-cache (production only): one render for many visitors, a few seconds.
 // Pages carry a Content-Security-Policy with a nonce of their own (server/http/csp.ts), also copies from the micro-cache.
@@ -91,12 +95,12 @@ const handleRemix = createRequestHandler(build as never, dev ? "development" : "
 const renderPage = withContentSecurityPolicy((request, nonce) => handleRemix(request, { cspNonce: nonce }));
 const pageCache = dev ? null : new PageCache();
 if (pageCache) onEventChanged(() => pageCache.clear());
-app.all("*", webRequestHandler(pageCache ? (request) => pageCache.handle(request, renderPage) : renderPage));
+app.all("*", webRequestHandler(pageCache ? (request) => pageCache.handle(request, renderPage) : renderPage, { fixedOrigin }));
 
 // A fresh copy of an anonymous page goes out straight from Node too, after the same guards (issue 12): no Express
 // router, no Fetch Request and Response. A miss, or a request that must be rendered for itself, goes to Express.
 const copyOf = new WeakMap<http.IncomingMessage, PageCopy>();
-const cachedPage = pageCache ? directRoute(app, guards, (req, res) => writeCopy(copyOf.get(req)!, req.method, res)) : null;
+const cachedPage = pageCache ? directRoute(guards, (req, res) => writeCopy(copyOf.get(req)!, req.method, res)) : null;
 const server = http.createServer((req, res) => {
   if (graphql && isPath(req.url, "/api/graphql")) return graphql(req, res);
   const copy = cachedPage && pageCache?.freshCopyFor(req);

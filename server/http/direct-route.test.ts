@@ -10,8 +10,8 @@ import { createTestUser } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { cookieHeader } from "#tests/support/graphql";
 import { MAX_BODY_BYTES, bodyLimit } from "./body-limit";
-import { clientAddress, compress, directRoute, isPath, withRequestOrigin } from "./direct-route";
-import { refuseHostileRequests } from "./request-guard";
+import { clientAddress, compress, directRoute, forwardedClient, isPath, withRequestOrigin } from "./direct-route";
+import { refuseHostileRequests, requestUrl } from "./request-guard";
 import { currentRequestOrigin } from "./request-origin";
 import { securityHeaders } from "./security-headers";
 
@@ -21,14 +21,13 @@ let server: http.Server;
 let base: string;
 beforeAll(async () => {
   const app = express();
-  const guards = [compress(), bodyLimit(), refuseHostileRequests(), securityHeaders({ https: false }), clientAddress()];
+  const guards = [compress(), bodyLimit(), refuseHostileRequests(), securityHeaders({ https: false }), clientAddress({ trustProxy: false })];
   app.use(...guards);
   app.all("*", (_req, res) => res.status(404).send("express"));
-  const graphql = directRoute(app, guards, withRequestOrigin(yoga.requestListener));
+  const graphql = directRoute(guards, withRequestOrigin(yoga.requestListener, { trustProxy: false }));
   const echo = directRoute(
-    app,
     guards,
-    withRequestOrigin((req, res) => res.setHeader("content-type", "application/json").end(JSON.stringify({ ip: req.headers[CLIENT_IP_HEADER], cookie: req.headers.cookie, origin: currentRequestOrigin() }))),
+    withRequestOrigin((req, res) => res.setHeader("content-type", "application/json").end(JSON.stringify({ ip: req.headers[CLIENT_IP_HEADER], cookie: req.headers.cookie, origin: currentRequestOrigin() })), { trustProxy: false }),
   );
   server = http.createServer((req, res) => (isPath(req.url, "/api/graphql") ? graphql(req, res) : isPath(req.url, "/echo") ? echo(req, res) : app(req, res)));
   server.listen(0, "127.0.0.1");
@@ -151,5 +150,38 @@ describe("what a handler on the direct route gets", () => {
     const port = new URL(base).port;
     const res = await fetch(`http://localhost:${port}/echo`, { headers: { cookie: "theme=dark; bad=a%00b; at=abc" } });
     expect(await res.json()).toMatchObject({ origin: `http://localhost:${port}`, cookie: "theme=dark; at=abc" });
+  });
+});
+
+describe("behind a proxy, without Express's methods", () => {
+  it("the client address and the URL are the ones Express gives, trusting the proxy or not", async () => {
+    for (const trust of [true, false]) {
+      const app = express();
+      app.set("trust proxy", trust);
+      // What the direct route computes from Node's own request, next to what Express's getters say.
+      app.get("*", (req, res) => {
+        res.json({ ip: req.ip, ours: trust ? forwardedClient(req) : req.socket.remoteAddress, expected: `${req.protocol}://${req.hostname}`, url: requestUrl(req, trust) });
+      });
+      const proxied = app.listen(0, "127.0.0.1");
+      await new Promise((resolve) => proxied.once("listening", resolve));
+      const port = (proxied.address() as AddressInfo).port;
+      try {
+        const cases: Record<string, string>[] = [
+          {},
+          { "x-forwarded-for": "203.0.113.5, 10.0.0.1" },
+          { "x-forwarded-for": "  198.51.100.7 ,10.0.0.2", "x-forwarded-proto": "https", "x-forwarded-host": "tribuna.ar" },
+          { "x-forwarded-for": ", 192.0.2.1", "x-forwarded-proto": "https, http", "x-forwarded-host": "tribuna.ar:8443, proxy.local" },
+          { "x-forwarded-host": "[::1]:3000" },
+        ];
+        for (const headers of cases) {
+          const seen = await (await fetch(`http://127.0.0.1:${port}/eventos/x?y=1`, { headers })).json();
+          expect(seen.ours, JSON.stringify({ trust, headers })).toBe(seen.ip);
+          expect(seen.url.startsWith(seen.expected), JSON.stringify({ trust, headers, seen })).toBe(true);
+          expect(seen.url.endsWith("/eventos/x?y=1")).toBe(true);
+        }
+      } finally {
+        await new Promise((resolve) => proxied.close(resolve));
+      }
+    }
   });
 });

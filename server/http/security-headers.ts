@@ -1,4 +1,5 @@
-import type { NextFunction, Request, Response } from "express";
+import type { ServerResponse } from "node:http";
+import { pathOf, type Guard } from "./guard";
 
 /** Pages that may use the camera: the door scanner (and the bar, which shares it). */
 const CAMERA_PATHS = /^\/vivos\/acreditacion\//;
@@ -12,7 +13,7 @@ const CAMERA_PATHS = /^\/vivos\/acreditacion\//;
  * frame-ancestors-only policy with the full one, nonce included
  * (server/http/csp.ts).
  */
-export function securityHeaders(options: { https: boolean }) {
+export function securityHeaders(options: { https: boolean }): Guard {
   // Two fixed lists, built once (issue 12: not per request): the door screens may use the camera, nothing else may.
   const defaults = (camera: boolean): [string, string][] => [
     ["X-Frame-Options", "DENY"],
@@ -26,16 +27,16 @@ export function securityHeaders(options: { https: boolean }) {
   ];
   const withCamera = defaults(true);
   const withoutCamera = defaults(false);
-  return (req: Request, res: Response, next: NextFunction) => {
-    const headers = CAMERA_PATHS.test(req.path) ? withCamera : withoutCamera;
+  return (req, res, next) => {
+    const headers = CAMERA_PATHS.test(pathOf(req.url)) ? withCamera : withoutCamera;
     // Set when the headers go out, and only where the response did not set its own (a route's stricter
     // CSP for a receipt, Remix's nosniff on pages): Remix appends its headers, so setting them here first
     // would send two values.
     const writeHead = res.writeHead;
-    res.writeHead = function (this: Response, ...args: Parameters<Response["writeHead"]>) {
+    res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
       for (const [name, value] of headers) if (!res.hasHeader(name)) res.setHeader(name, value);
       return writeHead.apply(this, args);
-    } as Response["writeHead"];
+    } as ServerResponse["writeHead"];
     next();
   };
 }
