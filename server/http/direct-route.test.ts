@@ -78,6 +78,28 @@ describe("GraphQL on the direct route", () => {
     expect(res.status).toBe(413);
   });
 
+  it("reads a body sent without a length (chunked) only up to the limit: under it, the answer; past it, never one", async () => {
+    // No Content-Length: Node's client sends it chunked, so only yoga's reading can tell how big it is.
+    const chunked = (body: Buffer) =>
+      new Promise<{ status?: number; text?: string; error?: string }>((resolve) => {
+        const req = http.request(`${base}/api/graphql`, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+          let text = "";
+          res.on("data", (c) => (text += c)).on("end", () => resolve({ status: res.statusCode!, text }));
+        });
+        req.on("error", (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+        for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.subarray(at, at + 64 * 1024));
+        req.end();
+      });
+    const query = Buffer.from(JSON.stringify({ query: "{ __typename }" }));
+    const small = await chunked(query);
+    expect(small.status).toBe(200);
+    expect(JSON.parse(small.text!)).toEqual({ data: { __typename: "Query" } });
+    // Past MAX_BODY_BYTES the server stops reading: a 413 if the client reads it in time, else the connection cut.
+    const big = await chunked(Buffer.concat([query, Buffer.alloc(MAX_BODY_BYTES, " ")]));
+    if (big.status === undefined) expect(big.error).toMatch(/ECONNRESET|EPIPE|socket hang up/);
+    else expect(big.status).toBe(413);
+  });
+
   it("keeps yoga's CSRF rule: a form post without a preflight header is refused", async () => {
     const res = await fetch(`${base}/api/graphql`, { method: "POST", body: "query=%7B__typename%7D", headers: { "content-type": "application/x-www-form-urlencoded" } });
     expect(res.status).toBe(400);
