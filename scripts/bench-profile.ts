@@ -7,7 +7,7 @@
  *
  *   npx tsx scripts/bench-profile.ts DIR_OR_FILE… [--top 40] [--match yoga,context] [--last 24] [--json]
  *
- * --callers NAME prints the call stacks (4 frames up) that spend the most time in
+ * --callers NAME prints the call stacks (--depth frames up, 4 by default) that spend the most time in
  * functions whose label contains NAME (who creates those DOMExceptions?).
  *
  * --from S / --to S keep the samples between S seconds after the profile's start
@@ -53,6 +53,7 @@ const { values: flags, positionals } = parseArgs({
     json: { type: "boolean", default: false },
     last: { type: "string" },
     callers: { type: "string" },
+    depth: { type: "string", default: "4" },
     from: { type: "string" },
     to: { type: "string" },
     timeline: { type: "boolean", default: false },
@@ -134,7 +135,7 @@ function analyse(profile: Profile, totals: Totals, match: string[]) {
     totals.byFunction.set(name, (totals.byFunction.get(name) ?? 0) + ms);
     if (flags.callers && name.includes(flags.callers)) {
       const stack: string[] = [];
-      for (let node = parent.get(id); node !== undefined && stack.length < 4; node = parent.get(node)) stack.push(label(byId.get(node)!.callFrame));
+      for (let node = parent.get(id); node !== undefined && stack.length < Number(flags.depth); node = parent.get(node)) stack.push(label(byId.get(node)!.callFrame));
       const key = [name, ...stack].join("\n      ← ");
       totals.callers.set(key, (totals.callers.get(key) ?? 0) + ms);
     }
