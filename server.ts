@@ -61,9 +61,10 @@ app.set("trust proxy", trustProxy);
 // before Remix; GraphQL (/api/) has its own CSRF rule in yoga, so it skips that one. A guard GraphQL needs too
 // goes in `guards` (plain Node middleware, server/http/guard.ts): the direct routes below run that list, not what
 // is added with app.use.
-const guards = [compress(), bodyLimit(), refuseHostileRequests(), securityHeaders({ https: secureCookies() }), clientAddress({ trustProxy })];
-const [compressed, limitBody, refuseHostile, secure, clientIp] = guards;
-app.use(compressed, limitBody, refuseHostile, refuseForeignForms(), secure, clientIp);
+// The direct routes' handlers set their own headers (never append), so the security headers go on up front there.
+const guards = [compress(), bodyLimit(), refuseHostileRequests(), securityHeaders({ https: secureCookies(), setUpFront: true }), clientAddress({ trustProxy })];
+const [compressed, limitBody, refuseHostile, , clientIp] = guards;
+app.use(compressed, limitBody, refuseHostile, refuseForeignForms(), securityHeaders({ https: secureCookies() }), clientIp);
 
 // Development reloads the build on every request (Vite); production hands Remix the build object itself:
 // given a function, Remix rebuilds its route tree and matcher on every request (issue 12's profile).
