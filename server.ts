@@ -50,17 +50,22 @@ const jobRunner = process.env.JOBS === "off" ? null : startJobRunner(async () =>
 // Recurring jobs have one pending run at all times; each run schedules the next.
 if (jobRunner) await schedulePruning(database.db, new Date());
 
+const trustProxy = process.env.TRUST_PROXY === "true";
+// With APP_URL set, links never use the visitor's origin (decision 114): no request needs to carry it.
+const fixedOrigin = Boolean(config.APP_URL);
 const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", process.env.TRUST_PROXY === "true");
+app.set("trust proxy", trustProxy);
 // Every request, GraphQL's direct route included: security headers (first, so the refusals below carry them
 // too), compressed, size-limited, hostile URLs and cookies refused, the client address from the socket (or the
 // trusted proxy). Foreign forms are refused before Remix; GraphQL (/api/) has its own CSRF rule in yoga, so it
-// skips that one. A guard GraphQL needs too goes in `guards`: the direct route below runs that list, not what is
-// added with app.use.
-const guards = [securityHeaders({ https: secureCookies() }), compress(), bodyLimit(), refuseHostileRequests(), clientAddress()];
-const [secure, compressed, limitBody, refuseHostile, clientIp] = guards;
-app.use(secure, compressed, limitBody, refuseHostile, refuseForeignForms(), clientIp);
+// skips that one. A guard GraphQL needs too goes in `guards` (plain Node middleware, server/http/guard.ts): the
+// direct routes below run that list, not what is added with app.use.
+// The direct routes' handlers set their own headers (never append), so the security headers go on up front there;
+// Remix appends, so Express's requests keep the writeHead wrapper.
+const guards = [securityHeaders({ https: secureCookies(), setUpFront: true }), compress(), bodyLimit(), refuseHostileRequests(), clientAddress({ trustProxy })];
+const [, compressed, limitBody, refuseHostile, clientIp] = guards;
+app.use(securityHeaders({ https: secureCookies() }), compressed, limitBody, refuseHostile, refuseForeignForms(), clientIp);
 
 // Development reloads the build on every request (Vite); production hands Remix the build object itself:
 // given a function, Remix rebuilds its route tree and matcher on every request (issue 12's profile).
@@ -83,8 +88,8 @@ if (dev) {
 // the guards above, then yoga's own Node adapter. No Express router, no Remix pipeline, no copy into a Fetch
 // Request and back (issue 12, decision 129). Other spellings of the path still reach yoga through Express.
 const yoga = !dev ? (build as { entry: { module: { yoga?: GraphQLServer } } }).entry.module.yoga : undefined;
-const graphql = yoga ? directRoute(app, guards, withRequestOrigin(yoga.requestListener)) : null;
-if (yoga) app.all("/api/graphql", webRequestHandler(async (request) => yoga.handleRequest(request, {})));
+const graphql = yoga ? directRoute(guards, withRequestOrigin(yoga.requestListener, { trustProxy, fixedOrigin })) : null;
+if (yoga) app.all("/api/graphql", webRequestHandler(async (request) => yoga.handleRequest(request, {}), { fixedOrigin }));
 
 // Anonymous public pages through the micro-cache (production only): one render for many visitors, a few seconds.
 // Pages carry a Content-Security-Policy with a nonce of their own (server/http/csp.ts), also copies from the micro-cache.
@@ -92,12 +97,12 @@ const handleRemix = createRequestHandler(build as never, dev ? "development" : "
 const renderPage = withContentSecurityPolicy((request, nonce) => handleRemix(request, { cspNonce: nonce }));
 const pageCache = dev ? null : new PageCache();
 if (pageCache) onEventChanged(() => pageCache.clear());
-app.all("*", webRequestHandler(pageCache ? (request) => pageCache.handle(request, renderPage) : renderPage));
+app.all("*", webRequestHandler(pageCache ? (request) => pageCache.handle(request, renderPage) : renderPage, { fixedOrigin }));
 
 // A fresh copy of an anonymous page goes out straight from Node too, after the same guards (issue 12): no Express
 // router, no Fetch Request and Response. A miss, or a request that must be rendered for itself, goes to Express.
 const copyOf = new WeakMap<http.IncomingMessage, PageCopy>();
-const cachedPage = pageCache ? directRoute(app, guards, (req, res) => writeCopy(copyOf.get(req)!, req.method, res)) : null;
+const cachedPage = pageCache ? directRoute(guards, (req, res) => writeCopy(copyOf.get(req)!, req.method, res)) : null;
 const server = http.createServer((req, res) => {
   if (graphql && isPath(req.url, "/api/graphql")) return graphql(req, res);
   const copy = cachedPage && pageCache?.freshCopyFor(req);

@@ -10,6 +10,11 @@
  *
  *   npm run bench:http
  *   npm run bench:http -- --seconds 10 --connections 50 --json
+ *   npm run bench:http -- --only graphql --cpu-prof /tmp/prof   # GraphQL only, with the app's CPU profile
+ *
+ * --only graphql drives only the GraphQL points and bare yoga; --cpu-prof DIR
+ * runs the compiled server with `node --cpu-prof` (the .cpuprofile lands in
+ * DIR when the app stops; scripts/bench-profile.ts summarises it).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
@@ -30,6 +35,12 @@ const flag = (name: string, fallback: number) => {
 const SECONDS = flag("seconds", 8);
 const CONNECTIONS = flag("connections", 50);
 const JSON_OUTPUT = args.includes("--json");
+const option = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const ONLY_GRAPHQL = option("only") === "graphql";
+const CPU_PROFILE_DIR = option("cpu-prof");
 const { adminUrl: ADMIN_URL, name: DB_NAME, url: BENCH_URL } = benchDatabase("http");
 
 const log = (message: string) => {
@@ -75,7 +86,8 @@ async function main() {
     const base = `http://127.0.0.1:${port}`;
     const env = benchAppEnv({ port, databaseUrl: BENCH_URL, databaseName: DB_NAME, seedDemo: true });
     // BENCH_SERVER_COMMAND measures another way of starting the same app (for example a compiled server.ts).
-    const [command, ...commandArgs] = (process.env.BENCH_SERVER_COMMAND ?? "npm start").split(" ");
+    const defaultCommand = CPU_PROFILE_DIR ? `${process.execPath} --cpu-prof --cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)} build/serve/server.js` : "npm start";
+    const [command, ...commandArgs] = (process.env.BENCH_SERVER_COMMAND ?? defaultCommand).split(" ");
     app = spawn(command, commandArgs, { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     app.stdout!.on("data", (c) => (appLog = (appLog + c).slice(-20_000)));
     app.stderr!.on("data", (c) => (appLog = (appLog + c).slice(-20_000)));
@@ -106,9 +118,11 @@ async function main() {
     figures.push(await drive("GraphQL { __typename } (POST)", base, "/api/graphql", { method: "POST", body: JSON.stringify({ query: "{ __typename }" }), headers: { "content-type": "application/json" } }));
     figures.push(await drive("graphql-yoga pelado, mismo esquema (GET)", bareYogaBase, graphqlGet.replace("/api/graphql", "/graphql")));
     bareYoga.close();
-    figures.push(await drive("Página de evento (anónimo)", base, eventPage));
-    figures.push(await drive("Inicio (anónimo)", base, "/"));
-    figures.push(await drive("Node pelado, mismos bytes que la página de evento", ceilingBase, "/"));
+    if (!ONLY_GRAPHQL) {
+      figures.push(await drive("Página de evento (anónimo)", base, eventPage));
+      figures.push(await drive("Inicio (anónimo)", base, "/"));
+      figures.push(await drive("Node pelado, mismos bytes que la página de evento", ceilingBase, "/"));
+    }
     ceiling.close();
 
     if (JSON_OUTPUT) {
@@ -118,12 +132,12 @@ async function main() {
       console.log("| punto | pedidos/s | p50 ms | p99 ms | errores | no 2xx | bytes/pedido |");
       console.log("|---|---:|---:|---:|---:|---:|---:|");
       for (const f of figures) console.log(`| ${f.name} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${f.bytes} |`);
-      const page = figures.find((f) => f.name.startsWith("Página"))!;
-      const bare = figures.at(-1)!;
+      const page = figures.find((f) => f.name.startsWith("Página"));
+      const bare = figures.find((f) => f.name.startsWith("Node pelado"));
       const graphql = figures[0];
       const yoga = figures.find((f) => f.name.startsWith("graphql-yoga"))!;
       console.log(`\nGraphQL: ${(graphql.requestsPerSecond / yoga.requestsPerSecond).toFixed(3)} × graphql-yoga pelado (objetivo ≥ 0,3).`);
-      console.log(`Página de evento: ${(page.requestsPerSecond / bare.requestsPerSecond).toFixed(3)} × el servidor pelado (objetivo ≥ 0,2).`);
+      if (page && bare) console.log(`Página de evento: ${(page.requestsPerSecond / bare.requestsPerSecond).toFixed(3)} × el servidor pelado (objetivo ≥ 0,2).`);
     }
   } finally {
     await stopApp(app);

@@ -71,11 +71,16 @@ export function benchDatabase(kind: string) {
   return { adminUrl, name, url: url.toString() };
 }
 
-/** Stops an app started detached (its whole process group) and gives it half a second to let go of the database. */
+/**
+ * Stops an app started detached (its whole process group) and waits until it has exited (at most 10 s:
+ * a `--cpu-prof` run writes its profile on the way out), then half a second more to let go of the database.
+ */
 export async function stopApp(app: ChildProcess | undefined): Promise<void> {
-  if (app?.pid) {
+  if (app?.pid && app.exitCode === null && app.signalCode === null) {
+    const exited = new Promise((resolve) => app.once("exit", resolve));
     try {
       process.kill(-app.pid, "SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
     } catch {
       /* already gone */
     }

@@ -11,6 +11,8 @@ import { schema } from "./schema";
 import { clientError, validationError } from "./client-errors";
 import { armor } from "./limits";
 import { controlCharacterError, isUnstorableText, refuseControlCharacters } from "./control-characters";
+import { limitRequestBody } from "./body-size";
+import { MAX_BODY_BYTES } from "#server/http/body-limit";
 
 interface PendingHeaders {
   tokens?: Tokens;
@@ -164,7 +166,9 @@ export const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
   graphqlEndpoint: "/api/graphql",
   graphiql: process.env.NODE_ENV !== "production",
   landingPage: false,
-  plugins: [csrfPrevention, tokenHeaders, refuseControlCharacters, ...armor.plugins, spanishValidation],
+  plugins: [csrfPrevention, tokenHeaders, refuseControlCharacters, ...armor.plugins, spanishValidation, limitRequestBody(MAX_BODY_BYTES)],
+  // Ours above, cheaper for a body that declares its length (./body-size.ts); both refuse what passes MAX_BODY_BYTES.
+  maxRequestBodySize: false,
   logging: logger,
   // Integrators may call from any origin with their tokens in headers, and
   // read refreshed tokens from the response. Never with the browser's

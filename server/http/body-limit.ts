@@ -1,4 +1,5 @@
-import type { NextFunction, Request, Response } from "express";
+import type { Guard } from "./guard";
+import { answer } from "./guard";
 
 /**
  * Largest request body the app accepts: a 5 MB transfer receipt or a 2 MB
@@ -13,13 +14,11 @@ export const MAX_BODY_BYTES = 10 * 1024 * 1024;
  * or form body. Uploads are also cut per part where they are read; this is
  * the limit for the whole request.
  */
-export function bodyLimit(maxBytes = MAX_BODY_BYTES) {
-  return (req: Request, res: Response, next: NextFunction) => {
+export function bodyLimit(maxBytes = MAX_BODY_BYTES): Guard {
+  return (req, res, next) => {
     const declared = Number(req.headers["content-length"] ?? 0);
     if (Number.isFinite(declared) && declared > maxBytes) {
-      res.status(413).set({ "Content-Type": "text/plain; charset=utf-8", Connection: "close" }).send("El pedido es demasiado grande.");
-      req.resume();
-      return;
+      return answer(req, res, 413, { "Content-Type": "text/plain; charset=utf-8", Connection: "close" }, "El pedido es demasiado grande.");
     }
     next();
   };

@@ -10,8 +10,8 @@ import { createTestUser } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { cookieHeader } from "#tests/support/graphql";
 import { MAX_BODY_BYTES, bodyLimit } from "./body-limit";
-import { clientAddress, compress, directRoute, isPath, withRequestOrigin } from "./direct-route";
-import { refuseHostileRequests } from "./request-guard";
+import { clientAddress, compress, directRoute, forwardedClient, isPath, withRequestOrigin } from "./direct-route";
+import { refuseHostileRequests, requestUrl } from "./request-guard";
 import { currentRequestOrigin } from "./request-origin";
 import { securityHeaders } from "./security-headers";
 
@@ -21,14 +21,14 @@ let server: http.Server;
 let base: string;
 beforeAll(async () => {
   const app = express();
-  const guards = [securityHeaders({ https: false }), compress(), bodyLimit(), refuseHostileRequests(), clientAddress()];
-  app.use(...guards);
+  // As server.ts: security headers first (so refusals carry them), set up front on the direct routes.
+  const guards = [securityHeaders({ https: false, setUpFront: true }), compress(), bodyLimit(), refuseHostileRequests(), clientAddress({ trustProxy: false })];
+  app.use(securityHeaders({ https: false }), guards[1], guards[2], guards[3], guards[4]);
   app.all("*", (_req, res) => res.status(404).send("express"));
-  const graphql = directRoute(app, guards, withRequestOrigin(yoga.requestListener));
+  const graphql = directRoute(guards, withRequestOrigin(yoga.requestListener, { trustProxy: false }));
   const echo = directRoute(
-    app,
     guards,
-    withRequestOrigin((req, res) => res.setHeader("content-type", "application/json").end(JSON.stringify({ ip: req.headers[CLIENT_IP_HEADER], cookie: req.headers.cookie, origin: currentRequestOrigin() }))),
+    withRequestOrigin((req, res) => res.setHeader("content-type", "application/json").end(JSON.stringify({ ip: req.headers[CLIENT_IP_HEADER], cookie: req.headers.cookie, origin: currentRequestOrigin() })), { trustProxy: false }),
   );
   server = http.createServer((req, res) => (isPath(req.url, "/api/graphql") ? graphql(req, res) : isPath(req.url, "/echo") ? echo(req, res) : app(req, res)));
   server.listen(0, "127.0.0.1");
@@ -81,6 +81,28 @@ describe("GraphQL on the direct route", () => {
     const res = await fetch(`${base}/api/graphql`, { method: "POST", body: Buffer.alloc(MAX_BODY_BYTES + 1, " "), headers: { "content-type": "application/json" } });
     expect(res.status).toBe(413);
     expect(res.headers.get("x-frame-options")).toBe("DENY");
+  });
+
+  it("reads a body sent without a length (chunked) only up to the limit: under it, the answer; past it, never one", async () => {
+    // No Content-Length: Node's client sends it chunked, so only yoga's reading can tell how big it is.
+    const chunked = (body: Buffer) =>
+      new Promise<{ status?: number; text?: string; error?: string }>((resolve) => {
+        const req = http.request(`${base}/api/graphql`, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+          let text = "";
+          res.on("data", (c) => (text += c)).on("end", () => resolve({ status: res.statusCode!, text }));
+        });
+        req.on("error", (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+        for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.subarray(at, at + 64 * 1024));
+        req.end();
+      });
+    const query = Buffer.from(JSON.stringify({ query: "{ __typename }" }));
+    const small = await chunked(query);
+    expect(small.status).toBe(200);
+    expect(JSON.parse(small.text!)).toEqual({ data: { __typename: "Query" } });
+    // Past MAX_BODY_BYTES the server stops reading: a 413 if the client reads it in time, else the connection cut.
+    const big = await chunked(Buffer.concat([query, Buffer.alloc(MAX_BODY_BYTES, " ")]));
+    if (big.status === undefined) expect(big.error).toMatch(/ECONNRESET|EPIPE|socket hang up/);
+    else expect(big.status).toBe(413);
   });
 
   it("keeps yoga's CSRF rule: a form post without a preflight header is refused", async () => {
@@ -155,5 +177,38 @@ describe("what a handler on the direct route gets", () => {
     const port = new URL(base).port;
     const res = await fetch(`http://localhost:${port}/echo`, { headers: { cookie: "theme=dark; bad=a%00b; at=abc" } });
     expect(await res.json()).toMatchObject({ origin: `http://localhost:${port}`, cookie: "theme=dark; at=abc" });
+  });
+});
+
+describe("behind a proxy, without Express's methods", () => {
+  it("the client address and the URL are the ones Express gives, trusting the proxy or not", async () => {
+    for (const trust of [true, false]) {
+      const app = express();
+      app.set("trust proxy", trust);
+      // What the direct route computes from Node's own request, next to what Express's getters say.
+      app.get("*", (req, res) => {
+        res.json({ ip: req.ip, ours: trust ? forwardedClient(req) : req.socket.remoteAddress, expected: `${req.protocol}://${req.hostname}`, url: requestUrl(req, trust) });
+      });
+      const proxied = app.listen(0, "127.0.0.1");
+      await new Promise((resolve) => proxied.once("listening", resolve));
+      const port = (proxied.address() as AddressInfo).port;
+      try {
+        const cases: Record<string, string>[] = [
+          {},
+          { "x-forwarded-for": "203.0.113.5, 10.0.0.1" },
+          { "x-forwarded-for": "  198.51.100.7 ,10.0.0.2", "x-forwarded-proto": "https", "x-forwarded-host": "tribuna.ar" },
+          { "x-forwarded-for": ", 192.0.2.1", "x-forwarded-proto": "https, http", "x-forwarded-host": "tribuna.ar:8443, proxy.local" },
+          { "x-forwarded-host": "[::1]:3000" },
+        ];
+        for (const headers of cases) {
+          const seen = await (await fetch(`http://127.0.0.1:${port}/eventos/x?y=1`, { headers })).json();
+          expect(seen.ours, JSON.stringify({ trust, headers })).toBe(seen.ip);
+          expect(seen.url.startsWith(seen.expected), JSON.stringify({ trust, headers, seen })).toBe(true);
+          expect(seen.url.endsWith("/eventos/x?y=1")).toBe(true);
+        }
+      } finally {
+        await new Promise((resolve) => proxied.close(resolve));
+      }
+    }
   });
 });

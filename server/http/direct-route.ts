@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import compression from "compression";
-import type { Express, NextFunction, Request, RequestHandler, Response } from "express";
 import { CLIENT_IP_HEADER } from "#server/auth/request-auth";
+import type { Guard } from "./guard";
 import { requestUrl } from "./request-guard";
 import { runWithRequestOrigin } from "./request-origin";
 
@@ -13,8 +13,8 @@ import { runWithRequestOrigin } from "./request-origin";
  * still says `Vary: Accept-Encoding`, so a cache never hands it to a client
  * that wanted gzip, or the other way round.
  */
-export function compress(): RequestHandler {
-  const gzip = compression();
+export function compress(): Guard {
+  const gzip = compression() as unknown as Guard;
   return (req, res, next) => {
     if (req.headers["accept-encoding"] !== undefined) return gzip(req, res, next);
     res.setHeader("Vary", "Accept-Encoding");
@@ -23,14 +23,29 @@ export function compress(): RequestHandler {
 }
 
 /**
- * The client address for rate limits: from the socket, or the proxy when
- * trusted ("trust proxy"). Never the client's own header: it is overwritten
- * on every request. Without a trusted proxy `req.ip` is the socket's
- * address; reading it there skips parsing X-Forwarded-For for nothing.
+ * The address a trusting Express gives as `req.ip` ("trust proxy" true): the
+ * furthest one in X-Forwarded-For (its first entry), else the socket's.
  */
-export function clientAddress(): RequestHandler {
+export function forwardedClient(req: IncomingMessage): string | undefined {
+  // Node joins repeated X-Forwarded-For lines into one value, with commas.
+  const header = req.headers["x-forwarded-for"] as string | undefined;
+  if (header) {
+    for (const entry of header.split(",")) {
+      const address = entry.replace(/^ +| +$/g, "");
+      if (address) return address;
+    }
+  }
+  return req.socket.remoteAddress;
+}
+
+/**
+ * The client address for rate limits: from the socket, or from the proxy
+ * when it is trusted (TRUST_PROXY, the same setting as Express's "trust
+ * proxy"). Never the client's own header: it is overwritten on every request.
+ */
+export function clientAddress(options: { trustProxy: boolean }): Guard {
   return (req, _res, next) => {
-    req.headers[CLIENT_IP_HEADER] = (req.app.get("trust proxy") ? req.ip : req.socket.remoteAddress) ?? "";
+    req.headers[CLIENT_IP_HEADER] = (options.trustProxy ? forwardedClient(req) : req.socket.remoteAddress) ?? "";
     next();
   };
 }
@@ -41,39 +56,30 @@ export function isPath(url: string | undefined, path: string): boolean {
 }
 
 /**
- * One hot path served from Node's request event, with the same Express
- * middleware in front as every other request but without Express's router
- * (issue 12: GraphQL paid Express's layer walk, its query-string parser and
- * a copy of the request into the Fetch API on every call). The request and
- * response get Express's methods the way Express's own init does (so
- * `req.ip`, `req.protocol` and "trust proxy" mean the same), the middleware
- * run in order, and `handler` gets them when all called `next()`. A
- * middleware that answers (a refusal) ends it there; an error is a bare 500,
- * logged.
+ * One hot path served from Node's request event, with the same guards in
+ * front as every other request but without Express (issue 12: GraphQL paid
+ * Express's layer walk, its query-string parser and a copy of the request
+ * into the Fetch API on every call). The guards run in order on Node's own
+ * request and response (./guard.ts: giving them Express's prototypes, as
+ * Express does, cost more than yoga itself), and `handler` gets them when all
+ * called `next()`. A guard that answers (a refusal) ends it there; an error is
+ * a bare 500, logged.
  */
-export function directRoute(app: Express, middleware: RequestHandler[], handler: (req: Request, res: Response) => unknown) {
-  const fail = (res: Response, error: unknown) => {
+export function directRoute(guards: Guard[], handler: (req: IncomingMessage, res: ServerResponse) => unknown) {
+  const fail = (res: ServerResponse, error: unknown) => {
     console.error(error);
     if (res.headersSent) return res.destroy();
     res.statusCode = 500;
     res.setHeader("Content-Type", "text/plain; charset=utf-8");
     res.end("Error interno del servidor.");
   };
-  return (nodeReq: IncomingMessage, nodeRes: ServerResponse) => {
-    Object.setPrototypeOf(nodeReq, app.request);
-    Object.setPrototypeOf(nodeRes, app.response);
-    const req = nodeReq as Request;
-    const res = nodeRes as Response;
-    req.res = res;
-    res.req = req;
-    req.originalUrl = req.url;
-    res.locals = Object.create(null);
+  return (req: IncomingMessage, res: ServerResponse) => {
     let index = 0;
-    const next: NextFunction = (error?: unknown) => {
+    const next = (error?: unknown) => {
       if (error) return fail(res, error);
-      const step = middleware[index++];
+      const guard = guards[index++];
       try {
-        if (step) return step(req, res, next);
+        if (guard) return guard(req, res, next);
         Promise.resolve(handler(req, res)).catch((e) => fail(res, e));
       } catch (e) {
         fail(res, e);
@@ -83,7 +89,12 @@ export function directRoute(app: Express, middleware: RequestHandler[], handler:
   };
 }
 
-/** A Node request listener (yoga's) run with the visitor's origin for the links it builds, as webRequestHandler does for Remix (decision 114). */
-export function withRequestOrigin(listener: (req: IncomingMessage, res: ServerResponse) => unknown) {
-  return (req: Request, res: Response) => runWithRequestOrigin(requestUrl(req), () => listener(req, res));
+/**
+ * A Node request listener (yoga's) run with the visitor's origin for the links it builds, as webRequestHandler
+ * does for Remix (decision 114). With APP_URL set (`fixedOrigin`) links never read that origin (server/env.ts
+ * `appUrl`), so the listener runs as it is: no URL to build and parse per request.
+ */
+export function withRequestOrigin(listener: (req: IncomingMessage, res: ServerResponse) => unknown, options: { trustProxy: boolean; fixedOrigin?: boolean }) {
+  if (options.fixedOrigin) return listener;
+  return (req: IncomingMessage, res: ServerResponse) => runWithRequestOrigin(requestUrl(req, options.trustProxy), () => listener(req, res));
 }

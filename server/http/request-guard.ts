@@ -1,7 +1,9 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@remix-run/node";
 import { hasControlCharacters } from "#common/control-characters";
 import { readAtMost } from "./body-limit";
+import { answer, originalUrlOf, pathOf, type Guard } from "./guard";
 import { plainPage } from "./plain-page";
 import { runWithRequestOrigin } from "./request-origin";
 
@@ -88,16 +90,17 @@ export function formRefusal(entries: Iterable<[string, string]>): Refusal | null
   return null;
 }
 
-export function refuse(req: Request, res: Response, refusal: Refusal): void {
-  res.status(refusal.status).set({ "Cache-Control": "no-store" });
-  if (refusal.status === 413) res.set("Connection", "close");
-  if (req.path.startsWith("/api/")) {
+export function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
+  const headers: Record<string, string> = { "Cache-Control": "no-store" };
+  if (refusal.status === 413) headers.Connection = "close";
+  if (pathOf(originalUrlOf(req)).startsWith("/api/")) {
     const code = refusal.status === 413 ? "PAYLOAD_TOO_LARGE" : "BAD_USER_INPUT";
-    res.json({ errors: [{ message: `${refusal.title}. ${refusal.message}`, extensions: { code } }] });
+    headers["Content-Type"] = "application/json; charset=utf-8";
+    answer(req, res, refusal.status, headers, JSON.stringify({ errors: [{ message: `${refusal.title}. ${refusal.message}`, extensions: { code } }] }));
   } else {
-    res.set("Content-Type", "text/html; charset=utf-8").send(plainPage(refusal.title, [refusal.message]));
+    headers["Content-Type"] = "text/html; charset=utf-8";
+    answer(req, res, refusal.status, headers, plainPage(refusal.title, [refusal.message]));
   }
-  req.resume();
 }
 
 /**
@@ -120,10 +123,10 @@ export function withoutHostileCookies(header: string | undefined): string | null
   return kept.length === pairs.length ? null : kept.join("; ");
 }
 
-/** Express middleware: every request's path and query string (refused) and cookies (dropped). */
-export function refuseHostileRequests() {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const refusal = urlRefusal(req.originalUrl);
+/** A guard (./guard.ts): every request's path and query string (refused) and cookies (dropped). */
+export function refuseHostileRequests(): Guard {
+  return (req, res, next) => {
+    const refusal = urlRefusal(originalUrlOf(req));
     if (refusal) return refuse(req, res, refusal);
     const cookies = withoutHostileCookies(req.headers.cookie);
     if (cookies !== null) req.headers.cookie = cookies;
@@ -134,11 +137,32 @@ export function refuseHostileRequests() {
 const isForm = (req: Request) =>
   req.method !== "GET" && req.method !== "HEAD" && !req.path.startsWith("/api/") && (req.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded");
 
-/** The URL the browser asked for: host from the proxy when trusted (req.hostname follows "trust proxy"), port kept. */
-export function requestUrl(req: Request): string {
-  const host = req.get("x-forwarded-host") ?? req.get("host") ?? "";
+/** A header's first value (a proxy may have sent several, comma-separated), as Express reads X-Forwarded-*. */
+function firstValue(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  const comma = value.indexOf(",");
+  return comma === -1 ? value : value.slice(0, comma);
+}
+
+/**
+ * The URL the browser asked for: scheme and host from the proxy when trusted (as Express's `req.protocol` and
+ * `req.hostname` read them under "trust proxy"), port kept. Node's own request is enough (the direct routes'
+ * requests have no Express methods); `trustProxy` is Express's "trust proxy" setting when not given.
+ */
+export function requestUrl(req: IncomingMessage, trustProxy = Boolean((req as Partial<Request>).app?.get("trust proxy"))): string {
+  const plain = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+  const protocol = trustProxy ? (firstValue(req.headers["x-forwarded-proto"]) ?? plain).trim() : plain;
+  const forwardedHost = trustProxy ? (req.headers["x-forwarded-host"] as string | undefined) : undefined;
+  const hostHeader = forwardedHost ? (forwardedHost.includes(",") ? firstValue(forwardedHost)!.trimEnd() : forwardedHost) : req.headers.host;
+  let hostname: string | undefined;
+  if (hostHeader) {
+    const colon = hostHeader.indexOf(":", hostHeader[0] === "[" ? hostHeader.indexOf("]") + 1 : 0);
+    hostname = colon === -1 ? hostHeader : hostHeader.slice(0, colon);
+  }
+  const host = (req.headers["x-forwarded-host"] as string | undefined) ?? req.headers.host ?? "";
   const port = Number.parseInt(host.split(":")[1] ?? "", 10);
-  return `${req.protocol}://${req.hostname}${Number.isSafeInteger(port) ? `:${port}` : ""}${req.originalUrl}`;
+  return `${protocol}://${hostname}${Number.isSafeInteger(port) ? `:${port}` : ""}${originalUrlOf(req)}`;
 }
 
 function requestHeaders(req: Request): Headers {
@@ -158,7 +182,7 @@ function requestHeaders(req: Request): Headers {
  * Multipart forms (images, receipts) are bounded where they are read
  * (app/lib/backoffice.server.ts readForm runs the same `formRefusal`).
  */
-export function webRequestHandler(handleRequest: (request: globalThis.Request) => Promise<globalThis.Response>) {
+export function webRequestHandler(handleRequest: (request: globalThis.Request) => Promise<globalThis.Response>, options: { fixedOrigin?: boolean } = {}) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       let body: BodyInit | undefined;
@@ -183,8 +207,9 @@ export function webRequestHandler(handleRequest: (request: globalThis.Request) =
         signal: controller.signal,
         ...(body ? { body, duplex: "half" } : {}),
       } as RequestInit);
-      // Links and redirects built while serving it use the visitor's own origin when APP_URL is not set (decision 114).
-      const response = await runWithRequestOrigin(request.url, () => handleRequest(request));
+      // Links and redirects built while serving it use the visitor's own origin when APP_URL is not set (decision 114);
+      // with APP_URL (`fixedOrigin`) nothing reads it, and no request pays for an AsyncLocalStorage context.
+      const response = await (options.fixedOrigin ? handleRequest(request) : runWithRequestOrigin(request.url, () => handleRequest(request)));
       res.statusMessage = response.statusText;
       res.status(response.status);
       for (const [key, value] of response.headers.entries()) res.append(key, value);

@@ -48,6 +48,37 @@ describe("security headers on every response", () => {
     expect(door.headers.get("permissions-policy")).toMatch(/^camera=\(self\)/);
   });
 
+  it("set up front for a direct route: the same headers, and a handler's own value replaces ours", async () => {
+    const guard = securityHeaders({ https: true, setUpFront: true });
+    const direct = http.createServer((req, res) =>
+      guard(req, res, () => {
+        // As yoga's Node adapter and a page copy do: the handler sets (not appends) its headers.
+        if (req.url === "/comprobantes/x") res.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
+        res.setHeader("X-Content-Type-Options", "nosniff");
+        res.end("ok");
+      }),
+    );
+    direct.listen(0, "127.0.0.1");
+    await new Promise((resolve) => direct.once("listening", resolve));
+    const base = `http://127.0.0.1:${(direct.address() as AddressInfo).port}`;
+    try {
+      const page = await fetch(`${base}/api/graphql`);
+      expect(page.headers.get("x-frame-options")).toBe("DENY");
+      expect(page.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
+      expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(page.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(page.headers.get("cross-origin-opener-policy")).toBe("same-origin-allow-popups");
+      expect(page.headers.get("permissions-policy")).toMatch(/^camera=\(\), microphone=\(\), geolocation=\(\)/);
+      expect(page.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+      const receipt = await fetch(`${base}/comprobantes/x`);
+      expect(receipt.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+      const door = await fetch(`${base}/vivos/acreditacion/fiesta`);
+      expect(door.headers.get("permissions-policy")).toMatch(/^camera=\(self\)/);
+    } finally {
+      await new Promise((resolve) => direct.close(resolve));
+    }
+  });
+
   it("over https, HSTS", async () => {
     const res = await fetch(`${secure.base}/`);
     expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
