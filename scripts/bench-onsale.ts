@@ -22,6 +22,7 @@
 import { spawn, execSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -211,6 +212,31 @@ interface Sample {
   detail?: string;
 }
 
+/**
+ * The buyers' HTTP client: Node's own `http` with kept-alive sockets. `fetch` (undici) cost this script about
+ * 0.7 ms of CPU per request, as much as the app itself, on the same two cores: real buyers' clients run on their
+ * phones, so the load generator should take as little of the server's machine as it can.
+ */
+const buyerAgent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+function postJson(url: string, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      // application/json is a preflighted type: it passes the GraphQL CSRF check without tokens.
+      { method: "POST", agent: buyerAgent, timeout: timeoutMs, headers: { "content-type": "application/json", accept: "application/json", "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`sin respuesta en ${timeoutMs / 1000} s`)));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
 async function buy(baseUrl: string, eventSlug: string, ticketId: string, i: number): Promise<Sample> {
   const payer = {
     firstName: FIRST_NAMES[i % FIRST_NAMES.length],
@@ -226,14 +252,8 @@ async function buy(baseUrl: string, eventSlug: string, ticketId: string, i: numb
   });
   const started = performance.now();
   try {
-    const res = await fetch(`${baseUrl}/api/graphql`, {
-      method: "POST",
-      // application/json is a preflighted type: it passes the GraphQL CSRF check without tokens.
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body,
-      signal: AbortSignal.timeout(60_000),
-    });
-    const text = await res.text();
+    const res = await postJson(`${baseUrl}/api/graphql`, body, 60_000);
+    const text = res.text;
     const elapsed = performance.now() - started;
     let json: { data?: { createOrder?: { billingId?: string } | null }; errors?: { message: string; extensions?: { code?: string; fieldErrors?: unknown } }[] };
     try {
@@ -378,6 +398,8 @@ async function main() {
     }
   }, 100);
   const cpuBefore = apps.map((app) => cpuSecondsOf(app.pid));
+  const postgresCpuBefore = postgresCpuSeconds();
+  const clientCpuBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -393,6 +415,12 @@ async function main() {
   clearInterval(rssSampler);
   // CPU the app processes spent on the rush (user + system), per request: steadier than requests/s on a shared machine.
   const cpuAfter = apps.map((app) => cpuSecondsOf(app.pid));
+  // Where the rest of the machine's CPU went: PostgreSQL's processes (this machine's server, if it is local) and this
+  // script's buyers (the HTTP client). Together with the app's, it says what a hold costs the whole machine.
+  const postgresCpuAfter = postgresCpuSeconds();
+  const postgresCpuSecondsUsed = postgresCpuBefore !== null && postgresCpuAfter !== null ? postgresCpuAfter - postgresCpuBefore : null;
+  const clientCpu = process.cpuUsage(clientCpuBefore);
+  const clientCpuSeconds = (clientCpu.user + clientCpu.system) / 1e6;
   const appCpuSeconds = cpuAfter.every((c) => c !== null) && cpuBefore.every((c) => c !== null) ? cpuAfter.reduce((sum, c, i) => sum + c! - cpuBefore[i]!, 0) : null;
 
   // 4. The ceiling on the same PostgreSQL, at the same concurrency as the app's pool (it never has more
@@ -465,6 +493,18 @@ async function main() {
     ["techo: UPDATE condicional pelado", `${ceiling.perSecond.toFixed(1)}/s (${ceiling.connections} conexiones, ${ceiling.updates} UPDATE)`],
     ["reservas/s mientras hay stock ÷ techo", `${ratio.toFixed(2)} × (objetivo ≥ 0,5)`],
     ["CPU de la app por pedido", appCpuSeconds === null ? "–" : `${((appCpuSeconds * 1000) / BUYERS).toFixed(2)} ms (${appCpuSeconds.toFixed(1)} s de CPU en ${seconds.toFixed(1)} s)`],
+    ["CPU de PostgreSQL por pedido", postgresCpuSecondsUsed === null ? "– (servidor no local)" : `${((postgresCpuSecondsUsed * 1000) / BUYERS).toFixed(2)} ms (${postgresCpuSecondsUsed.toFixed(1)} s)`],
+    ["CPU de los compradores (este script) por pedido", `${((clientCpuSeconds * 1000) / BUYERS).toFixed(2)} ms (${clientCpuSeconds.toFixed(1)} s)`],
+    [
+      "CPU de la máquina por pedido (app + base + compradores)",
+      appCpuSeconds === null || postgresCpuSecondsUsed === null
+        ? "–"
+        : (() => {
+            const total = appCpuSeconds + postgresCpuSecondsUsed + clientCpuSeconds;
+            // With every core busy, the machine cannot answer more than cores ÷ CPU per request.
+            return `${((total * 1000) / BUYERS).toFixed(2)} ms: con ${os.availableParallelism()} núcleos, a lo sumo ~${Math.round((os.availableParallelism() * BUYERS) / total)} pedidos/s`;
+          })(),
+    ],
     ["memoria del servidor (RSS máx.)", appRssMaxMiB ? `${appRssMaxMiB} MiB${PROCESSES > 1 ? " (el mayor de los procesos)" : ""}` : "–"],
     ...guarantees.rows,
   ];
@@ -496,6 +536,8 @@ async function main() {
         durationMs: Math.round(durationMs),
         requestsPerSecond: Number((BUYERS / seconds).toFixed(1)),
         appCpuMsPerRequest: appCpuSeconds === null ? null : Number(((appCpuSeconds * 1000) / BUYERS).toFixed(2)),
+        postgresCpuMsPerRequest: postgresCpuSecondsUsed === null ? null : Number(((postgresCpuSecondsUsed * 1000) / BUYERS).toFixed(2)),
+        clientCpuMsPerRequest: Number(((clientCpuSeconds * 1000) / BUYERS).toFixed(2)),
         holdsPerSecond: Number((held / seconds).toFixed(1)),
         lastHoldMs: Math.round(lastHoldMs),
         p50: Number(percentile(all, 50).toFixed(1)),
@@ -671,6 +713,30 @@ try {
   await cleanup();
 }
 process.exit(code);
+
+/** User + system CPU seconds of every `postgres` process on this machine so far (Linux /proc; null elsewhere or when none runs here). */
+function postgresCpuSeconds(): number | null {
+  try {
+    let total = 0;
+    let found = false;
+    for (const pid of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue; // gone meanwhile
+      }
+      if (!stat.includes("(postgres)")) continue;
+      const fields = stat.split(") ")[1].split(" ");
+      total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+      found = true;
+    }
+    return found ? total : null;
+  } catch {
+    return null;
+  }
+}
 
 /** User + system CPU seconds of a process so far (Linux /proc; null elsewhere). */
 function cpuSecondsOf(pid: number | undefined): number | null {
