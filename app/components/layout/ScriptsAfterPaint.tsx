@@ -20,7 +20,9 @@ export const HERO_WAIT_MS = 2_500;
  * longer than `HERO_WAIT_MS`; a page without such an image waits for its first
  * frames only, and a hidden page (a background tab paints nothing) starts at once.
  */
-export const AFTER_PAINT_LOADER = `(function(){
+export const AFTER_PAINT_LOADER = !import.meta.env.SSR
+  ? "" // only the server writes it: the browser bundle leaves the text out
+  : `(function(){
 var me=document.currentScript,done=false;
 function run(){if(done)return;done=true;if(me)me.remove();document.querySelectorAll("template[${AFTER_PAINT_ATTRIBUTE}]").forEach(function(t){t.replaceWith(document.importNode(t.content,true))})}
 function frames(){requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(run,0)})})}
@@ -63,7 +65,8 @@ function hostElements(node: ReactNode): ReactElement[] {
 export function ScriptsAfterPaint({ nonce }: { nonce?: string }) {
   // Scripts is called as a function (its hooks become this component's) to rearrange the elements it returns.
   const scripts = Scripts({ nonce });
-  if (typeof document !== "undefined" || !scripts) return scripts;
+  // import.meta.env.SSR is false in the browser build, so what follows is left out of every page's JavaScript.
+  if (!import.meta.env.SSR || typeof document !== "undefined" || !scripts) return scripts;
   const elements = hostElements(scripts);
   const isModuleScript = (el: ReactElement) => el.type === "script" && (el.props as { type?: string }).type === "module";
   const preloads = elements.filter((el) => el.type === "link").map((el, i) => cloneElement(el, { key: i }));
