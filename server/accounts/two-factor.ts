@@ -208,6 +208,16 @@ export async function verifySecondFactor(ctx: Ctx, input: TwoFactorCodeInput): P
   return twoFactorStatus(ctx);
 }
 
+/** This person's session: who impersonates in it, if anyone, and when its sign-in last proved the second factor (null: never). */
+async function sessionVerification(ctx: Ctx, userId: string, sessionId: string) {
+  const [row] = await ctx.db
+    .select({ verifiedAt: twoFactorVerifications.verifiedAt, impersonatorId: sessions.impersonatorId })
+    .from(sessions)
+    .leftJoin(twoFactorVerifications, eq(twoFactorVerifications.familyId, sessions.familyId))
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)));
+  return row;
+}
+
 /**
  * Remembers this browser for REMEMBERED_DEVICE_DAYS (decision 133): returns
  * the token for its cookie (kept only hashed). Only right after this sign-in
@@ -216,12 +226,8 @@ export async function verifySecondFactor(ctx: Ctx, input: TwoFactorCodeInput): P
 export async function rememberThisDevice(ctx: Ctx): Promise<{ token: string; expiresAt: Date }> {
   const actor = requireUser(ctx);
   if (!actor.sessionId) throw new SecondFactorRequired("verify");
-  const [row] = await ctx.db
-    .select({ verifiedAt: twoFactorVerifications.verifiedAt, impersonatorId: sessions.impersonatorId })
-    .from(sessions)
-    .innerJoin(twoFactorVerifications, eq(twoFactorVerifications.familyId, sessions.familyId))
-    .where(and(eq(sessions.id, actor.sessionId), eq(sessions.userId, actor.userId)));
-  if (!row || row.impersonatorId || ctx.now.getTime() - row.verifiedAt.getTime() > REMEMBER_AFTER_CODE_MS) throw new SecondFactorRequired("verify");
+  const row = await sessionVerification(ctx, actor.userId, actor.sessionId);
+  if (!row?.verifiedAt || row.impersonatorId || ctx.now.getTime() - row.verifiedAt.getTime() > REMEMBER_AFTER_CODE_MS) throw new SecondFactorRequired("verify");
   const token = randomToken();
   const expiresAt = new Date(ctx.now.getTime() + REMEMBERED_DEVICE_MS);
   await ctx.db.insert(twoFactorDevices).values({ userId: actor.userId, tokenHash: hashToken(token), createdAt: ctx.now, expiresAt });
@@ -281,11 +287,7 @@ export async function requireSecondFactor(ctx: Ctx): Promise<void> {
   const [key] = await ctx.db.select({ enabledAt: twoFactorKeys.enabledAt }).from(twoFactorKeys).where(eq(twoFactorKeys.userId, actor.userId));
   if (!key?.enabledAt) throw new SecondFactorRequired("enrol");
   if (!actor.sessionId) throw new SecondFactorRequired("verify");
-  const [row] = await ctx.db
-    .select({ verifiedAt: twoFactorVerifications.verifiedAt, impersonatorId: sessions.impersonatorId })
-    .from(sessions)
-    .leftJoin(twoFactorVerifications, eq(twoFactorVerifications.familyId, sessions.familyId))
-    .where(and(eq(sessions.id, actor.sessionId), eq(sessions.userId, actor.userId)));
+  const row = await sessionVerification(ctx, actor.userId, actor.sessionId);
   if (!row || row.impersonatorId) throw new SecondFactorRequired("verify");
   if (row.verifiedAt && row.verifiedAt.getTime() + VERIFICATION_TTL_MS > ctx.now.getTime()) return;
   if (await isRememberedDevice(ctx, actor.userId, actor.deviceToken)) return;
