@@ -137,7 +137,7 @@ export default function SecurityPage() {
   return (
     <AccountPage
       title="Seguridad"
-      description="La verificación en dos pasos protege lo que mueve plata y poder: para conectar Mercado Pago, pedir extracciones y cambiar roles del equipo te pedimos además un código de tu app."
+      description="La verificación en dos pasos protege lo que mueve plata o cambia permisos: para conectar Mercado Pago, pedir extracciones y cambiar roles del equipo te pedimos además un código de tu app."
       wide
     >
       {/* A refused code, first thing on the page: on a phone the form sits below the QR (decision 114). */}
