@@ -1,3 +1,4 @@
+import { asc, eq } from "drizzle-orm";
 import { numeric, pgTable } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { connectPglite, getDb, type Db } from "#server/db/client";
@@ -74,5 +75,17 @@ describe("insertRows: many rows in one statement, returned as drizzle returns th
     await expect(insertRows(db, jobs, [])).resolves.toEqual([]);
     const prices = pgTable("prices_never_created", { amount: numeric("amount") });
     await expect(insertRows(db, prices, [{ amount: "1.5" }])).rejects.toThrow(/no viaja como JSON/);
+  });
+});
+
+describe("insertRows with a returning list", () => {
+  it("writes every column given and reads back only the columns asked for", async () => {
+    const db = await getDb();
+    const rows = await insertRows(db, jobs, jobRows("bulk-only-ids"), ["id", "runAt"]);
+    expect(rows.map((r) => Object.keys(r).sort())).toEqual([["id", "runAt"], ["id", "runAt"], ["id", "runAt"]]);
+    expect(rows[0].runAt).toEqual(at);
+    const stored = await db.select().from(jobs).where(eq(jobs.kind, "bulk-only-ids")).orderBy(asc(jobs.id));
+    expect(stored.map((r) => r.id)).toEqual(rows.map((r) => r.id));
+    expect(stored.map((r) => r.payload)).toEqual(jobRows("x").map((r) => r.payload));
   });
 });

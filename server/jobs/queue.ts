@@ -44,7 +44,7 @@ export async function enqueue(db: DbOrTx, kind: string, payload: Record<string, 
 /** Several jobs of one kind in one INSERT (a batch of orders' expiry jobs); their ids, in the order given. */
 export async function enqueueMany(db: DbOrTx, kind: string, entries: { payload: Record<string, unknown>; runAt: Date }[]): Promise<number[]> {
   if (!entries.length) return [];
-  const rows = await insertRows(db, jobs, entries.map((e) => ({ kind, payload: e.payload, runAt: e.runAt })));
+  const rows = await insertRows(db, jobs, entries.map((e) => ({ kind, payload: e.payload, runAt: e.runAt })), ["id"]);
   // bigserial ids are handed out in the order the rows are inserted.
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }
