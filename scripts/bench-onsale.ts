@@ -6,11 +6,15 @@
  *    applies the migrations and creates, through the domain functions, one
  *    organization and one published event with a ticket type of little stock.
  * 2. Starts the real app (the compiled server, as `npm start` runs it) against it on a
- *    free port, with the job queue off (no hold expires during the run).
- * 3. Fires N anonymous buyers, at most C at a time, each doing one
- *    `createOrder` over HTTP POST /api/graphql, and times every request.
+ *    free port (holds last 15 minutes: none expires during the run on its own), and
+ *    warms it up with --warm-up orders on another event at the same concurrency.
+ * 3. Measures the ceiling (a bare one-row conditional UPDATE loop), fires N
+ *    anonymous buyers, at most C at a time, each doing one `createOrder` over
+ *    HTTP POST /api/graphql, times every request, and measures the ceiling again.
  * 4. Checks the database: held quantities against the stock and against
- *    `ticket_types.sold`. Oversold = max(0, held − stock) must be 0.
+ *    `ticket_types.sold`. Oversold = max(0, held − stock) must be 0. Then the
+ *    guarantees with every process at once (payments notified twice, expiries,
+ *    the sign-in rate limit).
  *
  * Prints a table (and with --json one JSON line). Exit code 1 when anything
  * was oversold, the counters disagree, or a request failed in an unexpected
@@ -38,6 +42,8 @@ const HELP = `Uso: npm run bench:onsale -- [opciones]
   --stock S         stock del único tipo de entrada (50)
   --qty Q           entradas por compra (1)
   --processes P     procesos de la app sobre la misma base; los compradores se reparten entre ellos (1)
+  --warm-up W       compras de calentamiento por proceso, en otro evento y con la misma concurrencia, antes de
+                    la ráfaga (3000): un proceso recién arrancado todavía está compilando el camino caliente
   --keep            no borrar la base tribuna_bench_… al terminar
   --json            además, una línea JSON con los resultados
   --verbose         mostrar la salida del servidor
@@ -53,6 +59,7 @@ const { values: flags } = parseArgs({
     stock: { type: "string", default: "50" },
     qty: { type: "string", default: "1" },
     processes: { type: "string", default: "1" },
+    "warm-up": { type: "string", default: "3000" },
     keep: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
@@ -75,6 +82,7 @@ function positiveInt(name: string, raw: string): number {
 }
 const BUYERS = positiveInt("buyers", flags.buyers!);
 const CONCURRENCY = Math.min(positiveInt("concurrency", flags.concurrency!), BUYERS);
+const WARM_UP = flags["warm-up"] === "0" ? 0 : positiveInt("warm-up", flags["warm-up"]!);
 const STOCK = positiveInt("stock", flags.stock!);
 const QTY = positiveInt("qty", flags.qty!);
 const PROCESSES = positiveInt("processes", flags.processes!);
@@ -339,7 +347,7 @@ async function main() {
   const { event, ticket } = await publishedEvent("Preventa Benchmark", "Salida a la venta con poco stock.", STOCK);
   log(`Evento «${event.name}» (${event.slug}) publicado: «${ticket.name}» con stock ${STOCK}.`);
   // A second event, only for the warm-up: its orders are not counted.
-  const warm = await publishedEvent("Calentamiento Benchmark", "Compras de calentamiento.", 100_000);
+  const warm = await publishedEvent("Calentamiento Benchmark", "Compras de calentamiento.", Math.max(100_000, 2 * WARM_UP * PROCESSES * QTY));
   const warmTicket = warm.ticket;
 
   // 2. The real app on free ports: PROCESSES processes sharing the database (and one AUTH_SECRET, as replicas would).
@@ -367,18 +375,31 @@ async function main() {
     baseUrls.push(baseUrl);
   }
 
-  // Warm-up on the other event: the first requests pay for loading modules, compiling the hot path and opening connections.
+  // Warm-up on the other event, at the rush's concurrency. A process just started pays for loading modules, opening
+  // connections and V8 compiling the hot path, which a server that has been up a while has done long ago: measured
+  // on 2026-11-27 in one process, the first 3,000 orders after the start cost about twice the CPU of the next 3,000
+  // (docs/benchmarks.md). The rush below measures a warm server; `--warm-up 0` measures one just started.
   const warmQuery = JSON.stringify({ query: "query($slug: String!) { event(slug: $slug) { id ticketTypes { id available } } }", variables: { slug: event.slug } });
-  for (const baseUrl of baseUrls) {
+  let warmFailures = 0;
+  for (const [n, baseUrl] of baseUrls.entries()) {
     await Promise.all(
       Array.from({ length: Math.min(CONCURRENCY, 20) }, () =>
         fetch(`${baseUrl}/api/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: warmQuery }).then((r) => r.text()),
       ),
     );
-    for (let round = 0; round < 5; round++) {
-      await Promise.all(Array.from({ length: 20 }, (_, i) => buy(baseUrl, warm.event.slug, warmTicket.id, 1_000_000 + round * 20 + i)));
-    }
+    let warmNext = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(CONCURRENCY, Math.max(WARM_UP, 1)) }, async () => {
+        while (warmNext < WARM_UP) {
+          const i = warmNext++;
+          const sample = await buy(baseUrl, warm.event.slug, warmTicket.id, 1_000_000 + n * WARM_UP + i);
+          if (sample.outcome !== "held") warmFailures++;
+        }
+      }),
+    );
   }
+  if (warmFailures) throw new Error(`${warmFailures} compras de calentamiento no reservaron (el evento de calentamiento tiene stock de sobra)`);
+  if (WARM_UP) log(`Calentamiento: ${WARM_UP} compras por proceso en «${warm.event.name}», ${CONCURRENCY} a la vez.`);
 
   // 3. The rush.
   log(`${BUYERS} compradores, ${CONCURRENCY} a la vez, ${QTY} entrada(s) cada uno…`);
@@ -397,6 +418,7 @@ async function main() {
       /* not Linux, or the process is gone */
     }
   }, 100);
+  const ceilingBefore = await measureCeiling(BENCH_URL, APP_POOL, Math.max(BUYERS, 2_000), QTY);
   const cpuBefore = apps.map((app) => cpuSecondsOf(app.pid));
   const postgresCpuBefore = postgresCpuSeconds();
   const clientCpuBefore = process.cpuUsage();
@@ -423,10 +445,19 @@ async function main() {
   const clientCpuSeconds = (clientCpu.user + clientCpu.system) / 1e6;
   const appCpuSeconds = cpuAfter.every((c) => c !== null) && cpuBefore.every((c) => c !== null) ? cpuAfter.reduce((sum, c, i) => sum + c! - cpuBefore[i]!, 0) : null;
 
-  // 4. The ceiling on the same PostgreSQL, at the same concurrency as the app's pool (it never has more
-  //    statements in flight than that): a one-row conditional UPDATE loop straight through `postgres`, each
+  // 4. The ceiling on the same PostgreSQL: a one-row conditional UPDATE loop straight through `postgres`, each
   //    its own transaction, with stock that never runs out. What one hot row allows, with no app around it.
-  const ceiling = await measureCeiling(BENCH_URL, APP_POOL, Math.max(BUYERS, 2_000), QTY);
+  //    With as many connections as the app's pool (it never has more statements in flight than that), where
+  //    PostgreSQL does best, measured before the rush and again now: this machine is shared and its speed
+  //    drifts by ±15 % from one minute to the next, and the goal is judged against the better of the two.
+  //    Also with as many connections as buyers in flight (the buyers' own concurrency), for reference.
+  const ceilingAfter = await measureCeiling(BENCH_URL, APP_POOL, Math.max(BUYERS, 2_000), QTY);
+  const ceiling = ceilingAfter.perSecond >= ceilingBefore.perSecond ? ceilingAfter : ceilingBefore;
+  // (Capped by the server's free connections: max_connections is 100 by default and the app holds some.)
+  const [{ free }] = (await db.execute(
+    sql`select current_setting('max_connections')::int - (select count(*) from pg_stat_activity)::int - 5 as free`,
+  )) as unknown as { free: number }[];
+  const ceilingAtConcurrency = await measureCeiling(BENCH_URL, Math.max(1, Math.min(CONCURRENCY, Number(free))), Math.max(BUYERS, 2_000), QTY);
 
   // 5. What the database says.
   const [row] = await db
@@ -473,10 +504,12 @@ async function main() {
 
   const holdsWhileStockLasts = lastHoldMs ? held / (lastHoldMs / 1000) : held / seconds;
   const ratio = holdsWhileStockLasts / ceiling.perSecond;
+  const ratioAtConcurrency = holdsWhileStockLasts / ceilingAtConcurrency.perSecond;
   const rows: [string, string][] = [
     ["compradores", String(BUYERS)],
     ["concurrencia", String(CONCURRENCY)],
     ["procesos de la app", String(PROCESSES)],
+    ["calentamiento", WARM_UP ? `${WARM_UP} compras por proceso antes de la ráfaga` : "ninguno (proceso recién arrancado)"],
     ["stock / entradas por compra", `${STOCK} / ${QTY}`],
     ["duración", `${seconds.toFixed(2)} s`],
     ["pedidos/s (todos)", (BUYERS / seconds).toFixed(1)],
@@ -490,8 +523,12 @@ async function main() {
     ["errores", String(errors.length)],
     ["ticket_types.sold / stock", `${row.sold} / ${row.stock}`],
     ["sobreventa (oversold)", String(oversold)],
-    ["techo: UPDATE condicional pelado", `${ceiling.perSecond.toFixed(1)}/s (${ceiling.connections} conexiones, ${ceiling.updates} UPDATE)`],
+    [
+      "techo: UPDATE condicional pelado",
+      `${ceiling.perSecond.toFixed(1)}/s (${ceiling.connections} conexiones, ${ceiling.updates} UPDATE; el mejor de antes ${ceilingBefore.perSecond.toFixed(0)}/s y después ${ceilingAfter.perSecond.toFixed(0)}/s de la ráfaga)`,
+    ],
     ["reservas/s mientras hay stock ÷ techo", `${ratio.toFixed(2)} × (objetivo ≥ 0,5)`],
+    [`techo con ${ceilingAtConcurrency.connections} conexiones (${ceilingAtConcurrency.connections === CONCURRENCY ? "una por comprador en vuelo" : `las libres del servidor; compradores en vuelo: ${CONCURRENCY}`})`, `${ceilingAtConcurrency.perSecond.toFixed(1)}/s: reservas/s ÷ ese techo ${ratioAtConcurrency.toFixed(2)} ×`],
     ["CPU de la app por pedido", appCpuSeconds === null ? "–" : `${((appCpuSeconds * 1000) / BUYERS).toFixed(2)} ms (${appCpuSeconds.toFixed(1)} s de CPU en ${seconds.toFixed(1)} s)`],
     ["CPU de PostgreSQL por pedido", postgresCpuSecondsUsed === null ? "– (servidor no local)" : `${((postgresCpuSecondsUsed * 1000) / BUYERS).toFixed(2)} ms (${postgresCpuSecondsUsed.toFixed(1)} s)`],
     ["CPU de los compradores (este script) por pedido", `${((clientCpuSeconds * 1000) / BUYERS).toFixed(2)} ms (${clientCpuSeconds.toFixed(1)} s)`],
@@ -530,6 +567,7 @@ async function main() {
       JSON.stringify({
         buyers: BUYERS,
         concurrency: CONCURRENCY,
+        warmUp: WARM_UP,
         processes: PROCESSES,
         stock: STOCK,
         qty: QTY,
@@ -550,6 +588,10 @@ async function main() {
         sold: row.sold,
         oversold,
         ceilingPerSecond: Number(ceiling.perSecond.toFixed(1)),
+        ceilingBeforePerSecond: Number(ceilingBefore.perSecond.toFixed(1)),
+        ceilingAfterPerSecond: Number(ceilingAfter.perSecond.toFixed(1)),
+        ceilingAtConcurrencyPerSecond: Number(ceilingAtConcurrency.perSecond.toFixed(1)),
+        ratioToCeilingAtConcurrency: Number(ratioAtConcurrency.toFixed(3)),
         holdsWhileStockLasts: Number(holdsWhileStockLasts.toFixed(1)),
         ratioToCeiling: Number(ratio.toFixed(3)),
         appRssMaxMiB,
@@ -681,6 +723,7 @@ const APP_POOL = 10;
 async function measureCeiling(url: string, connections: number, updates: number, qty: number) {
   const sql = postgres(url, { max: connections, onnotice: () => {} });
   try {
+    await sql`drop table if exists bench_ceiling`;
     await sql`create table bench_ceiling (id int primary key, stock int not null, sold int not null)`;
     await sql`insert into bench_ceiling values (1, ${updates * qty * 2}, 0)`;
     // Warm every connection first, like the app's warm-up.
