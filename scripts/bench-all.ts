@@ -24,7 +24,7 @@ const { values: flags } = parseArgs({ options: { quick: { type: "boolean", defau
 /** In order; `quick` are the arguments of the short run. */
 const BENCHES: { name: string; quick: string[] }[] = [
   { name: "http", quick: ["--seconds", "2", "--connections", "20"] },
-  { name: "onsale", quick: ["--buyers", "100", "--concurrency", "20", "--stock", "20"] },
+  { name: "onsale", quick: ["--buyers", "100", "--concurrency", "20", "--stock", "20", "--warm-up", "200"] },
   { name: "door", quick: ["--devices", "10", "--tickets", "200", "--pace", "200"] },
   { name: "exports", quick: ["--orders", "5000"] },
   { name: "bundle", quick: [] },
