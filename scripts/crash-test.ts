@@ -284,11 +284,17 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
 
     // The clock: a few holds reach their expiry now, and their expiry job is due (the server's runner takes it). Its due time
     // goes back as far as the hold's 15 minutes, ahead of the tickets emails the payments queued since, as it would be.
+    // The picked orders are locked in id order: two clients moving the clock at once (likely near the end, with few
+    // holds left) would otherwise lock the same two orders in opposite orders and deadlock each other.
     const moveClock = async () => {
       const moved = await q`
-        with due as (
+        with picked as (
+          select id from orders where status = 'draft' and event_id = ${event.id} order by random() limit 2
+        ), locked as (
+          select id from orders where id in (select id from picked) and status = 'draft' order by id for update
+        ), due as (
           update orders set hold_expires_at = now() - interval '1 second'
-          where id in (select id from orders where status = 'draft' and event_id = ${event.id} order by random() limit 2)
+          where id in (select id from locked)
           returning id::text
         )
         update jobs set run_at = now() - interval '15 minutes' where kind = 'expire-order' and done_at is null and failed_at is null and payload->>'orderId' in (select id from due)
