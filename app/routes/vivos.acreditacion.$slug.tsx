@@ -163,7 +163,7 @@ export default function DoorScreen() {
   const verdict = reply && "outcome" in reply ? reply : null;
   useVerdictFeedback(verdict);
   if (loaderData.locked) return <LockedDoor eventName={loaderData.event.name} doorName={loaderData.doorName} error={reply && "error" in reply ? reply.error : null} />;
-  if (verdict) return <Verdict verdict={verdict} />;
+  if (verdict) return <Verdict verdict={verdict} nextTo={loaderData.mode === "bar" ? "?modo=barra" : "."} />;
   return <OpenDoor {...loaderData} error={reply && "error" in reply ? reply.error : null} />;
 }
 

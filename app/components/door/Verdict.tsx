@@ -46,7 +46,7 @@ export function useVerdictFeedback(verdict: VerdictView | null) {
 }
 
 /** The full-screen answer a doorperson reads at arm's length. */
-export function Verdict({ verdict, onNext }: { verdict: VerdictView; onNext?: () => void }) {
+export function Verdict({ verdict, onNext, nextTo = "." }: { verdict: VerdictView; onNext?: () => void; nextTo?: string }) {
   const next = "mt-6 rounded-xl border-4 border-current px-8 py-4 text-xl font-black";
   return (
     <main role="alert" className={`fixed inset-0 z-50 flex min-h-screen flex-col items-center justify-center gap-4 overflow-auto px-6 py-10 text-center ${VERDICT_COLORS[verdict.outcome]}`}>
@@ -67,7 +67,8 @@ export function Verdict({ verdict, onNext }: { verdict: VerdictView; onNext?: ()
         </button>
       ) : (
         // A link, not a form: without JavaScript the next scan starts from a fresh screen (and a fresh scan id).
-        <Link to="." autoFocus className={next}>
+        // `nextTo` keeps the screen's mode: "." alone would drop `?modo=barra` and send the bar to the door.
+        <Link to={nextTo} autoFocus className={next}>
           Escanear otra
         </Link>
       )}
