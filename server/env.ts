@@ -13,6 +13,7 @@ const schema = z.object({
   PORT: z.coerce.number().int().positive().default(3000),
   APP_URL: z.string().url().optional(),
   DATABASE_URL: z.string().url().optional(),
+  DATABASE_PREPARED_STATEMENTS: z.enum(["true", "false"]).optional(),
   DATA_DIR: z.string().default(".data"),
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET debe tener al menos 32 caracteres").optional(),
   SMTP_URL: z.string().url().optional(),

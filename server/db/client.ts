@@ -22,9 +22,47 @@ export interface Database {
 
 export const MIGRATIONS_FOLDER = path.resolve(process.cwd(), "drizzle");
 
-export function connectPostgres(url: string, options: { max?: number } = {}): Database {
+type UnsafeOptions = { prepare?: boolean } & Record<string, unknown>;
+
+/**
+ * The postgres.js client drizzle gets, with every statement prepared once per
+ * connection and reused (issue 12). Drizzle asks for unnamed statements unless
+ * a query is given a name (`prepare: false`), and postgres.js then sends each
+ * statement with parameters in two round trips: Parse and Describe to learn
+ * the parameter types, then Bind and Execute. A hold's transaction paid that
+ * for every statement; prepared, the second time a connection sees a
+ * statement it is one round trip with no parsing or planning. Transactions and
+ * savepoints hand drizzle a client of their own, so they are wrapped too.
+ * Statements without parameters keep postgres.js's simple protocol.
+ */
+export function preparingStatements<T extends postgres.Sql | postgres.TransactionSql>(sql: T): T {
+  return new Proxy(sql, {
+    get(target, key) {
+      if (key === "unsafe") {
+        return (query: string, params?: unknown[], options?: UnsafeOptions) =>
+          target.unsafe(query, params as postgres.ParameterOrJSON<never>[], { ...options, prepare: true });
+      }
+      if (key === "begin" || key === "savepoint") {
+        const open = Reflect.get(target, key) as (...args: unknown[]) => Promise<unknown>;
+        return (...args: unknown[]) => {
+          const callback = args.pop() as (inner: postgres.TransactionSql) => unknown;
+          return open(...args, (inner: postgres.TransactionSql) => callback(preparingStatements(inner)));
+        };
+      }
+      return Reflect.get(target, key);
+    },
+  });
+}
+
+/**
+ * `DATABASE_PREPARED_STATEMENTS=false` is for a pooler in transaction mode
+ * that cannot keep a connection's prepared statements (PgBouncer before 1.21,
+ * Supavisor on its transaction port): drizzle's unnamed statements, slower.
+ */
+export function connectPostgres(url: string, options: { max?: number; preparedStatements?: boolean } = {}): Database {
   const client = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
-  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  const prepared = options.preparedStatements ?? env().DATABASE_PREPARED_STATEMENTS !== "false";
+  const db = drizzlePostgres(prepared ? preparingStatements(client) : client, { schema }) as unknown as Db;
   return {
     db,
     kind: "postgres",

@@ -1,0 +1,56 @@
+import { sql } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { hasPostgresServer } from "#tests/support/db";
+import { connectPostgres, type Database } from "./client";
+import { resultRows } from "./raw";
+
+const open: Database[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((database) => database.close()));
+});
+
+/** One connection, so the statements it prepared are the ones pg_prepared_statements lists. */
+function connect(options: { preparedStatements?: boolean } = {}) {
+  const database = connectPostgres(process.env.DATABASE_URL!, { max: 1, ...options });
+  open.push(database);
+  return database.db;
+}
+
+async function preparedLike(db: Database["db"], marker: string) {
+  const rows = resultRows<{ statement: string }>(await db.execute(sql.raw(`select statement from pg_prepared_statements where statement like '%${marker}%'`)));
+  return rows.map((row) => row.statement);
+}
+
+describe.runIf(hasPostgresServer)("statements on PostgreSQL", () => {
+  it("prepares a statement once per connection and reuses it, also inside transactions and savepoints", async () => {
+    const db = connect();
+    const sum = (n: number) => db.execute(sql`select ${n}::int + 1 as n /* reuse_marker */`);
+    expect(resultRows<{ n: number }>(await sum(1))[0].n).toBe(2);
+    expect(resultRows<{ n: number }>(await sum(2))[0].n).toBe(3);
+    const inside = await db.transaction(async (tx) => {
+      const first = resultRows<{ n: number }>(await tx.execute(sql`select ${10}::int + 1 as n /* reuse_marker */`))[0].n;
+      const nested = await tx.transaction(async (savepoint) => resultRows<{ n: number }>(await savepoint.execute(sql`select ${20}::int + 1 as n /* reuse_marker */`))[0].n);
+      return [first, nested];
+    });
+    expect(inside).toEqual([11, 21]);
+    expect(await preparedLike(db, "reuse_marker")).toEqual(["select $1::int + 1 as n /* reuse_marker */"]);
+  });
+
+  it("a rolled-back transaction leaves the connection usable, its statements still prepared", async () => {
+    const db = connect();
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.execute(sql`select ${1}::int as n /* rollback_marker */`);
+        throw new Error("rollback");
+      }),
+    ).rejects.toThrow("rollback");
+    expect(resultRows<{ n: number }>(await db.execute(sql`select ${5}::int as n /* rollback_marker */`))[0].n).toBe(5);
+    expect(await preparedLike(db, "rollback_marker")).toHaveLength(1);
+  });
+
+  it("DATABASE_PREPARED_STATEMENTS=false (a pooler in transaction mode) prepares nothing and still answers", async () => {
+    const db = connect({ preparedStatements: false });
+    expect(resultRows<{ n: number }>(await db.execute(sql`select ${7}::int * 2 as n /* unnamed_marker */`))[0].n).toBe(14);
+    expect(await preparedLike(db, "unnamed_marker")).toEqual([]);
+  });
+});
