@@ -24,7 +24,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { createYoga } from "graphql-yoga";
 import postgres from "postgres";
-import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, waitForApp, stopApp } from "./bench-support";
+import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, serverNodeFlags, waitForApp, stopApp } from "./bench-support";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -86,7 +86,9 @@ async function main() {
     const base = `http://127.0.0.1:${port}`;
     const env = benchAppEnv({ port, databaseUrl: BENCH_URL, databaseName: DB_NAME, seedDemo: true });
     // BENCH_SERVER_COMMAND measures another way of starting the same app (for example a compiled server.ts).
-    const defaultCommand = CPU_PROFILE_DIR ? `${process.execPath} --cpu-prof --cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)} build/serve/server.js` : "npm start";
+    const defaultCommand = CPU_PROFILE_DIR
+      ? [process.execPath, ...serverNodeFlags(ROOT), "--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`, "build/serve/server.js"].join(" ")
+      : "npm start";
     const [command, ...commandArgs] = (process.env.BENCH_SERVER_COMMAND ?? defaultCommand).split(" ");
     app = spawn(command, commandArgs, { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     app.stdout!.on("data", (c) => (appLog = (appLog + c).slice(-20_000)));

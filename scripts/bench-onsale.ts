@@ -32,7 +32,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { benchAppEnv, freePort } from "./bench-support";
+import { benchAppEnv, freePort, serverNodeFlags } from "./bench-support";
 import type { Ctx } from "#server/context";
 
 const HELP = `Uso: npm run bench:onsale -- [opciones]
@@ -361,7 +361,7 @@ async function main() {
     // (Holds last 15 minutes: none expires during the rush on its own.)
     delete childEnv.JOBS;
     const profile = flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(flags["cpu-prof"])}`] : [];
-    const app = spawn(process.execPath, [...profile, "build/serve/server.js"], { cwd: ROOT, env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const app = spawn(process.execPath, [...serverNodeFlags(ROOT), ...profile, "build/serve/server.js"], { cwd: ROOT, env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     apps.push(app);
     const keepLog = (chunk: Buffer) => {
       appLog = (appLog + chunk.toString()).slice(-20_000);
@@ -468,6 +468,8 @@ async function main() {
       held: sql<string>`(select coalesce(sum(oi.qty), 0) from order_items oi join orders o on o.id = oi.order_id
         where oi.ticket_type_id = ${ticket.id} and o.status in ('draft', 'billed', 'orphan'))`,
       orders: sql<string>`(select count(*) from orders o where o.event_id = ${event.id} and o.status in ('draft', 'billed', 'orphan'))`,
+      // Orders written by one transaction share its xmin: how many batches the holds took (server/orders/hold-batch.ts).
+      batches: sql<string>`(select count(distinct o.xmin::text) from orders o where o.event_id = ${event.id} and o.status in ('draft', 'billed', 'orphan'))`,
     })
     .from(schema.ticketTypes)
     .where(eq(schema.ticketTypes.id, ticket.id));
@@ -508,7 +510,7 @@ async function main() {
   const rows: [string, string][] = [
     ["compradores", String(BUYERS)],
     ["concurrencia", String(CONCURRENCY)],
-    ["procesos de la app", String(PROCESSES)],
+    ["procesos de la app", `${PROCESSES} (node ${[...serverNodeFlags(ROOT), "build/serve/server.js"].join(" ")}, como npm start)`],
     ["calentamiento", WARM_UP ? `${WARM_UP} compras por proceso antes de la ráfaga` : "ninguno (proceso recién arrancado)"],
     ["stock / entradas por compra", `${STOCK} / ${QTY}`],
     ["duración", `${seconds.toFixed(2)} s`],
@@ -519,6 +521,7 @@ async function main() {
     ["latencia p50 / p95 reservas", `${ms(percentile(heldMs, 50))} / ${ms(percentile(heldMs, 95))} ms`],
     ["latencia máx", `${ms(all[all.length - 1])} ms`],
     ["reservadas (held)", `${held} órdenes, ${heldInDb} entradas`],
+    ["lotes (transacciones que reservaron)", `${row.batches} (${Number(row.batches) ? (ordersInDb / Number(row.batches)).toFixed(1) : "–"} órdenes por lote)`],
     ["rechazadas (CONFLICT)", String(refused)],
     ["errores", String(errors.length)],
     ["ticket_types.sold / stock", `${row.sold} / ${row.stock}`],
@@ -583,6 +586,8 @@ async function main() {
         p99: Number(percentile(all, 99).toFixed(1)),
         held,
         heldTickets: heldInDb,
+        holdBatches: Number(row.batches),
+        serverNodeFlags: serverNodeFlags(ROOT),
         refused,
         errors: errors.length,
         sold: row.sold,

@@ -39,6 +39,18 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The Node flags `npm start` gives the server (package.json's "start" script, the one place they are
+ * written; decision 136). A benchmark that starts `node build/serve/server.js` itself passes them too,
+ * so it measures the process production runs.
+ */
+export function serverNodeFlags(root: string): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
+  const [node, ...words] = pkg.scripts.start.split(/\s+/);
+  if (node !== "node") throw new Error(`El script "start" de package.json no empieza con node: ${pkg.scripts.start}`);
+  return words.filter((word) => word.startsWith("--"));
+}
+
 /** Builds the production bundle first when there is none (benchmarks measure `npm start`). */
 export async function ensureProductionBuild(root: string, log: (message: string) => void): Promise<void> {
   if (fs.existsSync(path.join(root, "build/server/index.js")) && fs.existsSync(path.join(root, "build/serve/server.js"))) return;

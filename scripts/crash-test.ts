@@ -41,7 +41,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { benchDatabase, ensureProductionBuild, freePort, waitForApp } from "./bench-support";
+import { benchDatabase, ensureProductionBuild, freePort, serverNodeFlags, waitForApp } from "./bench-support";
 // The run's choices and kill moments come from the seed (mulberry32, as the tests' data).
 import { seeded } from "#tests/support/random";
 import type { Ctx } from "#server/context";
@@ -221,7 +221,7 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
     const startServer = async () => {
       serverLog = "";
       // Plain node on the compiled server, one process: SIGKILL hits the server itself, not a wrapper.
-      const child = spawn(process.execPath, ["build/serve/server.js"], { cwd: ROOT, env: serverEnv, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [...serverNodeFlags(ROOT), "build/serve/server.js"], { cwd: ROOT, env: serverEnv, stdio: ["ignore", "pipe", "pipe"] });
       server = child;
       const keep = (chunk: Buffer) => {
         serverLog = (serverLog + chunk.toString()).slice(-20_000);
