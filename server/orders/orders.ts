@@ -218,12 +218,17 @@ async function writeOrderBatch(db: Db, drafts: OrderDraft[]): Promise<Settled<Pl
         // Items and billing go with the order (ON DELETE CASCADE).
         await tx.delete(orders).where(inArray(orders.id, refused.map((i) => ids[i])));
       }
+      const itemsOf = new Map<string, typeof itemRows>();
+      for (const item of itemRows) {
+        const lines = itemsOf.get(item.orderId);
+        if (lines) lines.push(item);
+        else itemsOf.set(item.orderId, [item]);
+      }
       return answers.map((answer, i): Settled<PlacedOrder> => {
         if ("short" in answer) return { error: new Conflict(ORDER_MESSAGES.notEnough(nameOfLine(drafts[i], answer.short))) };
         if ("priceChanged" in answer) return { error: new Conflict(ORDER_MESSAGES.priceChanged(nameOfLine(drafts[i], answer.priceChanged))) };
-        const order = orderRows.find((o) => o.id === ids[i])!;
-        const billing = billingRows.find((b) => b.orderId === ids[i])!;
-        return { ok: { order: { ...order, items: itemRows.filter((item) => item.orderId === ids[i]) }, billing } };
+        // insertRows returns the rows in the order given: the i-th order and billing are this buyer's.
+        return { ok: { order: { ...orderRows[i], items: itemsOf.get(ids[i]) ?? [] }, billing: billingRows[i] } };
       });
     });
   } catch (error) {
