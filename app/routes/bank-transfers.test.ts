@@ -24,12 +24,13 @@ import * as ticketsPage from "./tickets.$billingId";
 import * as receiptRoute from "./comprobantes.$receiptId";
 import * as transfersPage from "./organizacion.transferencias-bancarias";
 import * as accountsPage from "./organizacion.cuentas-bancarias";
+import { realPdf } from "#tests/support/images";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tribuna-route-receipts-"));
 process.env.DATA_DIR = dataDir;
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-const PDF = Buffer.from("%PDF-1.4\n%%EOF\n");
+const PDF = Buffer.from(await realPdf());
 
 async function cookiesOf(user: { id: string; email: string; roles: string[] }) {
   const tokens = await startSession(await getDb(), user as never, new Date());

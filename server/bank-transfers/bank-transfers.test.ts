@@ -17,6 +17,7 @@ import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { emailsTo } from "#tests/support/mailbox";
+import { fakeImage, realImage, realPdf } from "#tests/support/images";
 import {
   approveBankTransfer,
   BANK_TRANSFER_MESSAGES,
@@ -33,9 +34,17 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tribuna-receipts-"));
 process.env.DATA_DIR = dataDir;
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-const PDF = Uint8Array.from(Buffer.from("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n"));
-const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+const PDF = await realPdf();
+const PNG = await realImage("png");
 const FAKE_PDF = Uint8Array.from(Buffer.from("<html><script>alert(1)</script></html>"));
+
+/** The PDF and then a comment line of filler after its end: still a PDF that opens, exactly `size` bytes. */
+function paddedPdf(size: number) {
+  const bytes = new Uint8Array(size).fill("x".charCodeAt(0));
+  bytes.set(PDF);
+  bytes.set(Buffer.from("\n%"), PDF.length);
+  return bytes;
+}
 
 let n = 0;
 
@@ -115,14 +124,29 @@ describe("receipt upload", () => {
     const upload = (bytes: Uint8Array | null, fileName = "comprobante.pdf") => uploadBankTransferReceipt(buyerCtx, { billingId: billing.id, token, bytes, fileName });
     expect((await errorOf(upload(FAKE_PDF))).fieldErrors.receipt).toEqual([RECEIPT_MESSAGES.type]);
     expect((await errorOf(upload(null))).fieldErrors.receipt).toEqual([RECEIPT_MESSAGES.required]);
-    const big = new Uint8Array(MAX_RECEIPT_BYTES + 1);
-    big.set(PDF);
-    expect((await errorOf(upload(big))).fieldErrors.receipt).toEqual([RECEIPT_MESSAGES.size]);
+    expect((await errorOf(upload(paddedPdf(MAX_RECEIPT_BYTES + 1)))).fieldErrors.receipt).toEqual([RECEIPT_MESSAGES.size]);
     expect(await db.select().from(bankTransferReceipts).where(eq(bankTransferReceipts.billingId, billing.id))).toHaveLength(0);
     // Exactly 5 MB is fine.
-    const limit = new Uint8Array(MAX_RECEIPT_BYTES);
-    limit.set(PDF);
-    expect((await upload(limit)).size).toBe(MAX_RECEIPT_BYTES);
+    expect((await upload(paddedPdf(MAX_RECEIPT_BYTES))).size).toBe(MAX_RECEIPT_BYTES);
+  });
+
+  it("refuses a file that only starts like a PDF or an image (cut, damaged or made up) and stores nothing", async () => {
+    const { billing, token, buyerCtx, db } = await setup();
+    const upload = (bytes: Uint8Array, fileName: string) => uploadBankTransferReceipt(buyerCtx, { billingId: billing.id, token, bytes, fileName });
+    const jpeg = await realImage("jpeg");
+    const notReceipts: [Uint8Array, string][] = [
+      [Uint8Array.from(Buffer.from("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n")), "sin-paginas.pdf"],
+      [Uint8Array.from(Buffer.from(`%PDF-1.7\n${"basura ".repeat(200)}`)), "inventado.pdf"],
+      [PNG.slice(0, PNG.length - 20), "cortada.png"],
+      [fakeImage("png"), "ruido.png"],
+      [jpeg.slice(0, jpeg.length / 2), "cortada.jpg"],
+    ];
+    for (const [bytes, name] of notReceipts) {
+      expect((await errorOf(upload(bytes, name))).fieldErrors.receipt, name).toEqual([RECEIPT_MESSAGES.unreadable]);
+    }
+    expect(await db.select().from(bankTransferReceipts).where(eq(bankTransferReceipts.billingId, billing.id))).toHaveLength(0);
+    // The same files whole are receipts.
+    for (const [bytes, name] of [[PDF, "transferencia.pdf"], [PNG, "captura.png"], [jpeg, "foto.jpg"]] as const) expect((await upload(bytes, name)).size).toBe(bytes.length);
   });
 
   it("stores a PDF outside public/ under a random name, lets the buyer replace it, and only the buyer and the organization read it", async () => {

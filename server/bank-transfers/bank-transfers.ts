@@ -111,8 +111,8 @@ export async function getBankTransferPage(ctx: Ctx, billingId: string, options: 
 
 /**
  * The buyer uploads (or replaces) the receipt of a pending transfer whose
- * hold is still on. Checked by size and magic bytes before anything is
- * written; the previous receipt, if any, stops being the current one in the
+ * hold is still on. Checked by size, magic bytes and opening it whole before
+ * anything is written; the previous receipt, if any, stops being the current one in the
  * same transaction that records the new one.
  */
 export async function uploadBankTransferReceipt(
@@ -122,7 +122,7 @@ export async function uploadBankTransferReceipt(
   const page = await getBankTransferPage(ctx, input.billingId, { token: input.token });
   if (page.status === "expired") throw new Invalid({ receipt: [BANK_TRANSFER_MESSAGES.holdOver] }, BANK_TRANSFER_MESSAGES.holdOver);
   if (page.status !== "pending") throw new Invalid({ receipt: [BANK_TRANSFER_MESSAGES.notPending] }, BANK_TRANSFER_MESSAGES.notPending);
-  const type: ReceiptType = checkReceipt(input.bytes);
+  const type: ReceiptType = await checkReceipt(input.bytes);
   const file = await storeReceiptFile(input.bytes!, type);
   const originalName = safeFileName(input.fileName ?? "", type);
   return ctx.db.transaction(async (tx) => {

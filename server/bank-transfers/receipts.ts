@@ -1,12 +1,16 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { PDFDocument } from "pdf-lib";
+import sharp from "sharp";
 import { env } from "#server/env";
 import { Invalid } from "#server/errors";
+import { MAX_INPUT_PIXELS } from "#server/media/images";
 
 /**
  * Transfer receipts on disk: PDF, JPG or PNG decided by the first bytes
- * (never by the name or the browser's content type), at most 5 MB, under
+ * (never by the name or the browser's content type) and opened whole before
+ * they are kept, at most 5 MB, under
  * `${DATA_DIR}/receipts` (outside public/) with a random name, readable only
  * by this process's user. Only `/comprobantes/{id}` serves them, after
  * checking who asks (server/bank-transfers/bank-transfers.ts).
@@ -17,6 +21,7 @@ export const RECEIPT_MESSAGES = {
   required: "Elegí el archivo del comprobante",
   type: "El comprobante tiene que ser un PDF, JPG o PNG",
   size: "El comprobante no puede pesar más de 5 MB",
+  unreadable: "No pudimos abrir el comprobante: puede estar dañado o incompleto. Subí un PDF, JPG o PNG.",
 } as const;
 
 export const RECEIPT_TYPES = {
@@ -40,12 +45,33 @@ export function detectReceiptType(bytes: Uint8Array): ReceiptType | null {
   return null;
 }
 
-/** Size first (a huge file is refused whatever it is), then the type. Invalid on `receipt`. */
-export function checkReceipt(bytes: Uint8Array | null | undefined): ReceiptType {
+/**
+ * Whether the file opens as what its first bytes say: a PDF whose pages pdf-lib finds (an encrypted one, as some
+ * banks send, only has to parse: its pages may sit in encrypted streams), an image sharp decodes to the last pixel.
+ */
+async function opensAs(bytes: Uint8Array, type: ReceiptType): Promise<boolean> {
+  try {
+    if (type === "application/pdf") {
+      const pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
+      return pdf.isEncrypted || pdf.getPageCount() > 0;
+    }
+    await sharp(bytes, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS }).stats();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Size first (a huge file is refused whatever it is), then the type, then the whole file opened (decision 137:
+ * a file that only starts like a PDF or an image is not a receipt the organization can read). Invalid on `receipt`.
+ */
+export async function checkReceipt(bytes: Uint8Array | null | undefined): Promise<ReceiptType> {
   if (!bytes || bytes.length === 0) throw new Invalid({ receipt: [RECEIPT_MESSAGES.required] }, RECEIPT_MESSAGES.required);
   if (bytes.length > MAX_RECEIPT_BYTES) throw new Invalid({ receipt: [RECEIPT_MESSAGES.size] }, RECEIPT_MESSAGES.size);
   const type = detectReceiptType(bytes);
   if (!type) throw new Invalid({ receipt: [RECEIPT_MESSAGES.type] }, RECEIPT_MESSAGES.type);
+  if (!(await opensAs(bytes, type))) throw new Invalid({ receipt: [RECEIPT_MESSAGES.unreadable] }, RECEIPT_MESSAGES.unreadable);
   return type;
 }
 

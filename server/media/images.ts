@@ -113,7 +113,7 @@ export async function saveImage(ctx: Ctx, bytes: Uint8Array, field = "image"): P
 }
 
 /** Images over this many pixels are refused before sharp decodes them (a small file can claim a huge size). */
-const MAX_INPUT_PIXELS = 50_000_000;
+export const MAX_INPUT_PIXELS = 50_000_000;
 
 /**
  * The image's pixels, decoded (or, for an SVG, drawn) once, upright by its EXIF orientation and at most

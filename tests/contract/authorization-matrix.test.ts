@@ -16,6 +16,7 @@ import { gql } from "#tests/support/graphql";
 import { enrolSecondFactor } from "#tests/support/two-factor";
 import { randomTag } from "#tests/support/random";
 import { formRequest, getRequest, run, type RouteResult } from "#tests/support/remix";
+import { realPdf } from "#tests/support/images";
 
 /**
  * The authorization matrix (issue 14): every route module with a loader or an
@@ -195,7 +196,7 @@ async function makeFixtures() {
   const account = await createTransferAccount(a.ctx, orgA.id);
   const transfer = await createOrder(await ctxAs(actorFor(buyer)), { eventSlug: eventA.slug, items: [{ ticketId: transferType.id, qty: 1 }], payer: { ...payer, email: `transferencia-${tag}@example.com` }, paymentMethod: "BANK_TRANSFER" });
   const { uploadBankTransferReceipt } = await import("#server/bank-transfers/bank-transfers");
-  const receipt = await uploadBankTransferReceipt(await ctxAs(actorFor(buyer)), { billingId: transfer.billing.id, bytes: Uint8Array.from(Buffer.from("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n")), fileName: "comprobante.pdf" });
+  const receipt = await uploadBankTransferReceipt(await ctxAs(actorFor(buyer)), { billingId: transfer.billing.id, bytes: await realPdf(), fileName: "comprobante.pdf" });
   const tickets = await db.execute(sql`select id, code from issued_products where order_id = ${paid.order.id} order by id`);
 
   const coupon = (await asOwner<{ createCoupon: { id: string } }>(`mutation($input: CreateCouponInput!) { createCoupon(input: $input) { id } }`, { input: { eventId: eventA.id, code: `ALFA${tag}`.toUpperCase(), kind: "percent", percent: 10 } })).createCoupon;

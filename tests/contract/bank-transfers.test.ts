@@ -12,6 +12,7 @@ import { ticketsOfOrder } from "#server/tickets/issue";
 import { ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { errorCode, gql } from "#tests/support/graphql";
+import { realPdf } from "#tests/support/images";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tribuna-contract-receipts-"));
 process.env.DATA_DIR = dataDir;
@@ -110,7 +111,7 @@ describe("bank transfers over GraphQL", () => {
 
   it("lists pending transfers with the receipt, approves once and issues the tickets", async () => {
     const { organization, tokens, billingId, order, event } = await pendingTransfer();
-    await uploadBankTransferReceipt(await ctxAs(), { billingId, token: billingAccessToken(billingId), bytes: Buffer.from("%PDF-1.7\n%%EOF"), fileName: "transferencia.pdf" });
+    await uploadBankTransferReceipt(await ctxAs(), { billingId, token: billingAccessToken(billingId), bytes: await realPdf(), fileName: "transferencia.pdf" });
     const list = await gql<{ bankTransfers: { items: Record<string, unknown>[]; total: number } }>(TRANSFERS, { tokens, variables: { organizationId: organization.id } });
     expect(list.body.errors).toBeUndefined();
     expect(list.body.data!.bankTransfers.total).toBe(1);

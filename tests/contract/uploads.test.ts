@@ -10,7 +10,7 @@ import { createOrder } from "#server/orders/orders";
 import { billingAccessToken } from "#server/orders/access";
 import { ctxAs } from "#tests/support/context";
 import { createEventWithTickets, createTransferAccount } from "#tests/support/factories";
-import { fakeImage, realImage } from "#tests/support/images";
+import { fakeImage, realImage, realPdf } from "#tests/support/images";
 import { errorCode, gql, postRaw, type GqlOptions } from "#tests/support/graphql";
 
 // Uploads go to a throwaway folder, never .data (env() is read lazily).
@@ -20,7 +20,7 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 const WEBP = Buffer.from([...Buffer.from("RIFF"), 0x24, 0, 0, 0, ...Buffer.from("WEBPVP8 ")]);
 const GIF = Buffer.from("GIF89a\x01\x00\x01\x00");
-const PDF = Buffer.from("%PDF-1.7\n%%EOF");
+const PDF = Buffer.from(await realPdf());
 
 /**
  * A request as the GraphQL multipart request spec says: `operations` (query

@@ -1,6 +1,7 @@
 import type { APIRequestContext, Browser, BrowserContext, Page } from "@playwright/test";
 import { expect, test, type Factory } from "./fixtures";
 import { uniqueEmail } from "./support";
+import { realPdf } from "#tests/support/images";
 
 /**
  * Bank transfer end to end: each test makes a "Feria de Vinos Naturales"
@@ -25,7 +26,7 @@ function feria(factory: Factory): Promise<Feria> {
     ],
   });
 }
-const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
+const PDF = Buffer.from(await realPdf());
 
 async function graphql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown> = {}): Promise<T> {
   const response = await request.post("/api/graphql", { headers: { "content-type": "application/json", "x-graphql-csrf": "1" }, data: { query, variables } });

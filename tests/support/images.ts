@@ -1,3 +1,4 @@
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
 import { random } from "./random";
 
@@ -19,4 +20,12 @@ const SIGNATURES = {
 export function fakeImage(format: keyof typeof SIGNATURES = "png", length = 2048): Uint8Array<ArrayBuffer> {
   const noise = Array.from({ length }, () => Math.floor(random() * 256));
   return Uint8Array.from([...SIGNATURES[format], ...noise]);
+}
+
+/** A real one-page PDF, as a bank's transfer receipt would be (pdf-lib and browsers open it). */
+export async function realPdf(text = "Comprobante de transferencia"): Promise<Uint8Array<ArrayBuffer>> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([300, 200]);
+  page.drawText(text, { x: 20, y: 150, size: 12, font: await pdf.embedFont(StandardFonts.Helvetica) });
+  return new Uint8Array(await pdf.save());
 }
