@@ -50,7 +50,8 @@ function returningFor(plan: TablePlan, keys: readonly string[] | undefined) {
   let returning = plan.returning.get(signature);
   if (!returning) {
     const columns = (keys ?? Object.keys(plan.byKey)).map((key) => ({ key, name: plan.byKey[key].name, column: plan.byKey[key] }));
-    returning = { list: sql.raw(keys ? columns.map(({ name }) => `"${name}"`).join(", ") : "*"), columns };
+    // Columns by name, never `*`: a prepared statement (decision 135) returning `*` fails once a migration adds a column.
+    returning = { list: sql.raw(columns.map(({ name }) => `"${name}"`).join(", ")), columns };
     plan.returning.set(signature, returning);
   }
   return returning;
