@@ -4,7 +4,7 @@ import { authenticateRequest, clientIp, readTokens } from "#server/auth/request-
 import { clearTokenCookies, tokenCookies } from "#server/auth/cookies";
 import type { Tokens } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
-import { GENERIC_ERROR, isDomainError } from "#server/errors";
+import { GENERIC_ERROR, isDomainError, withoutStackTrace } from "#server/errors";
 import { reportFault } from "#server/monitoring";
 import type { GraphQLContext } from "./builder";
 import { schema } from "./schema";
@@ -138,15 +138,18 @@ export function maskError(error: unknown): Error {
   const graphqlError = asGraphQLError(error);
   const original = graphqlError ? graphqlError.originalError : error;
   if (isDomainError(original)) {
-    return createGraphQLError(original.message, {
-      nodes: graphqlError?.nodes,
-      path: graphqlError?.path,
-      extensions: {
-        code: original.code,
-        ...(Object.keys(original.fieldErrors).length ? { fieldErrors: original.fieldErrors } : {}),
-        ...(original.reason ? { reason: original.reason } : {}),
-      },
-    });
+    // An answer, not a fault: no stack trace to record (the domain error's own says where it came from).
+    return withoutStackTrace(() =>
+      createGraphQLError(original.message, {
+        nodes: graphqlError?.nodes,
+        path: graphqlError?.path,
+        extensions: {
+          code: original.code,
+          ...(Object.keys(original.fieldErrors).length ? { fieldErrors: original.fieldErrors } : {}),
+          ...(original.reason ? { reason: original.reason } : {}),
+        },
+      }),
+    );
   }
   // A variable that does not fit its type, or a query over the limits, is the client's mistake, not our fault.
   const clientMistake = graphqlError ? clientError(graphqlError) : null;
