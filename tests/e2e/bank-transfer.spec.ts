@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, BrowserContext, Page } from "@playwright/test";
 import { expect, test, type Factory } from "./fixtures";
-import { uniqueEmail } from "./support";
+import { hydrated, uniqueEmail } from "./support";
 import { realPdf } from "#tests/support/images";
 
 /**
@@ -164,6 +164,7 @@ test.describe("transferencia bancaria con JavaScript", () => {
     const card = organizer.locator(`[data-testid="bank-transfer"][data-order-code="${order.code}"]`);
     await expect(card).toContainText("Sin comprobante todavía");
     await card.getByLabel(/Motivo del rechazo/).fill("No encontramos la transferencia en el banco");
+    await hydrated(card.getByRole("button", { name: "Rechazar" }));
     await card.getByRole("button", { name: "Rechazar" }).click();
     const dialog = organizer.getByRole("dialog");
     await expect(dialog).toContainText(`¿Rechazar la transferencia de ${order.code}?`);

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { newestEmailText, uniqueEmail } from "./support";
+import { hydrated, newestEmailText, uniqueEmail } from "./support";
 
 test.describe("email campaigns", () => {
   test("an organizer writes a template, sends a campaign to an event's buyers, and a buyer unsubscribes from the email's link", async ({ page, factory, signIn }) => {
@@ -38,6 +38,7 @@ test.describe("email campaigns", () => {
     await page.getByLabel("A quién").selectOption(`event:${event.eventId}`);
     await page.getByRole("button", { name: "Guardar campaña" }).click();
     await expect(page.getByText("1 persona", { exact: true })).toBeVisible();
+    await hydrated(page.getByRole("button", { name: "Mandar ahora" }));
     await page.getByRole("button", { name: "Mandar ahora" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Mandar ahora" }).click();
     // The queue sends it; the page refreshes itself until it is done.

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { fill, uniqueEmail } from "./support";
+import { fill, hydrated, uniqueEmail } from "./support";
 
 /**
  * Withdrawal ("Botón de arrepentimiento") and refunds end to end, each test
@@ -129,7 +129,9 @@ test.describe("refund request and approval", () => {
     await expect(page.getByRole("heading", { level: 1, name: `Compra ${orderCode}` })).toBeVisible();
     const request_ = page.locator(`[data-refund="${code}"]`);
     await expect(request_.getByText("Pendiente")).toBeVisible();
-    await request_.getByRole("button", { name: "Aprobar devolución" }).click();
+    const approve = request_.getByRole("button", { name: "Aprobar devolución" });
+    await hydrated(approve);
+    await approve.click();
     await page.getByRole("dialog").getByRole("button", { name: "Aprobar" }).click();
     await expect(page.getByText("Aprobaste la devolución").first()).toBeVisible();
     await expect(page.locator('[data-status="refunded"]').first()).toBeVisible();

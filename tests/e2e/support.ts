@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import type { Factory } from "./fixtures";
 
 export function uniqueEmail(prefix = "e2e") {
@@ -12,6 +12,15 @@ export async function fill(page: Page, name: string, value: string) {
 
 export async function submit(page: Page, formSelector = "main form") {
   await page.locator(`${formSelector} [type="submit"]:visible`).last().click();
+}
+
+/**
+ * Waits until React has hydrated `element`. The page's JavaScript arrives after the first paint (decision 132),
+ * and until then a button behaves as it does without JavaScript: a ConfirmButton (app/components/ui/Dialog.tsx)
+ * submits at once instead of asking. A test that means to go through the dialog waits for this first.
+ */
+export async function hydrated(element: Locator) {
+  await expect.poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps")))).toBe(true);
 }
 
 /** Opens the newest email to `email` in the dev mailbox and returns its text version. */
