@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
+import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { ANONYMOUS, type Ctx } from "#server/context";
 import { getDb } from "#server/db/client";
@@ -145,6 +146,10 @@ describe("receipt upload", () => {
       expect((await errorOf(upload(bytes, name))).fieldErrors.receipt, name).toEqual([RECEIPT_MESSAGES.unreadable]);
     }
     expect(await db.select().from(bankTransferReceipts).where(eq(bankTransferReceipts.billingId, billing.id))).toHaveLength(0);
+    // A whole image too big to open gets its own message, not "dañado".
+    const huge = await sharp({ create: { width: 8000, height: 7000, channels: 3, background: "#ffffff" } }).png({ compressionLevel: 9 }).toBuffer();
+    expect(huge.length).toBeLessThan(MAX_RECEIPT_BYTES);
+    expect((await errorOf(upload(huge, "foto-108mp.png"))).fieldErrors.receipt).toEqual([RECEIPT_MESSAGES.pixels]);
     // The same files whole are receipts.
     for (const [bytes, name] of [[PDF, "transferencia.pdf"], [PNG, "captura.png"], [jpeg, "foto.jpg"]] as const) expect((await upload(bytes, name)).size).toBe(bytes.length);
   });

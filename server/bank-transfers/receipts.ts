@@ -22,6 +22,7 @@ export const RECEIPT_MESSAGES = {
   type: "El comprobante tiene que ser un PDF, JPG o PNG",
   size: "El comprobante no puede pesar más de 5 MB",
   unreadable: "No pudimos abrir el comprobante: puede estar dañado o incompleto. Subí un PDF, JPG o PNG.",
+  pixels: "La imagen del comprobante es demasiado grande (más de 50 megapíxeles). Subí una captura de pantalla o un PDF.",
 } as const;
 
 export const RECEIPT_TYPES = {
@@ -48,17 +49,20 @@ export function detectReceiptType(bytes: Uint8Array): ReceiptType | null {
 /**
  * Whether the file opens as what its first bytes say: a PDF whose pages pdf-lib finds (an encrypted one, as some
  * banks send, only has to parse: its pages may sit in encrypted streams), an image sharp decodes to the last pixel.
+ * "pixels" for an image too big to decode (a few phones take 100-megapixel photos that fit in 5 MB).
  */
-async function opensAs(bytes: Uint8Array, type: ReceiptType): Promise<boolean> {
+async function opensAs(bytes: Uint8Array, type: ReceiptType): Promise<"yes" | "no" | "pixels"> {
   try {
     if (type === "application/pdf") {
       const pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
-      return pdf.isEncrypted || pdf.getPageCount() > 0;
+      return pdf.isEncrypted || pdf.getPageCount() > 0 ? "yes" : "no";
     }
+    const { width = 0, height = 0 } = await sharp(bytes).metadata();
+    if (width * height > MAX_INPUT_PIXELS) return "pixels";
     await sharp(bytes, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS }).stats();
-    return true;
+    return "yes";
   } catch {
-    return false;
+    return "no";
   }
 }
 
@@ -71,7 +75,11 @@ export async function checkReceipt(bytes: Uint8Array | null | undefined): Promis
   if (bytes.length > MAX_RECEIPT_BYTES) throw new Invalid({ receipt: [RECEIPT_MESSAGES.size] }, RECEIPT_MESSAGES.size);
   const type = detectReceiptType(bytes);
   if (!type) throw new Invalid({ receipt: [RECEIPT_MESSAGES.type] }, RECEIPT_MESSAGES.type);
-  if (!(await opensAs(bytes, type))) throw new Invalid({ receipt: [RECEIPT_MESSAGES.unreadable] }, RECEIPT_MESSAGES.unreadable);
+  const opens = await opensAs(bytes, type);
+  if (opens !== "yes") {
+    const message = opens === "pixels" ? RECEIPT_MESSAGES.pixels : RECEIPT_MESSAGES.unreadable;
+    throw new Invalid({ receipt: [message] }, message);
+  }
   return type;
 }
 
