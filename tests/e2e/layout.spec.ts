@@ -50,6 +50,8 @@ for (const viewport of VIEWPORTS) {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
     test("ninguna página de compra es más ancha que la pantalla ni deja al navegador hablar en inglés", async ({ browser, signIn }) => {
+      // It walks some thirty pages, each in a new context: a minute or more on a slow 2-core machine.
+      test.slow();
       for (const visit of [...buyerPages(site), ...moreBuyerPages(site)]) {
         const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
         await signInAs(context, signIn, visit.as);
@@ -65,6 +67,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     test("ninguna página del back office es más ancha que la pantalla ni deja al navegador hablar en inglés", async ({ browser, signIn, factory }) => {
+      test.slow(); // some thirty pages, as above
       const admin = await factory.user({ roles: ["admin"], firstName: "Soporte" });
       const contexts = new Map<Visit["as"], BrowserContext>();
       for (const visit of backofficePages(site)) {
