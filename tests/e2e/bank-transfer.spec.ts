@@ -133,7 +133,23 @@ test.describe("transferencia bancaria sin JavaScript", () => {
     // A stranger (no session, no token) does not get it.
     const anonymous = await request.get((await receiptLink.getAttribute("href"))!, { maxRedirects: 0 });
     expect(anonymous.status()).toBe(302);
+    // Without JavaScript the buttons still ask first (a native popover), and nothing is decided until confirmed:
+    // not by Enter in the reason field (it used to press "Rechazar"), not by opening and cancelling.
+    const posts: string[] = [];
+    organizer.on("request", (sent) => void (sent.method() === "POST" && posts.push(sent.url())));
+    await card.getByLabel(/Motivo del rechazo/).fill("Enter no rechaza");
+    await card.getByLabel(/Motivo del rechazo/).press("Enter");
     await card.getByRole("button", { name: "Aprobar" }).click();
+    const confirmation = card.getByRole("dialog", { name: `¿Aprobar la transferencia de ${order.code}?` });
+    await expect(confirmation).toBeVisible();
+    await expect(confirmation).toContainText("Confirmás que llegaron");
+    await confirmation.getByRole("button", { name: "Cancelar" }).click();
+    await expect(confirmation).toBeHidden();
+    await organizer.reload();
+    await expect(card.getByText("Pendiente", { exact: true })).toBeVisible();
+    expect(posts).toEqual([]);
+    await card.getByRole("button", { name: "Aprobar" }).click();
+    await confirmation.getByRole("button", { name: "Aprobar" }).click();
     await expect(organizer.getByText("Aprobamos la transferencia: las entradas ya le llegan al comprador.")).toBeVisible();
     await organizer.context().close();
 

@@ -17,7 +17,7 @@ export async function submit(page: Page, formSelector = "main form") {
 /**
  * Waits until React has hydrated `element`. The page's JavaScript arrives after the first paint (decision 132),
  * and until then a button behaves as it does without JavaScript: a ConfirmButton (app/components/ui/Dialog.tsx)
- * submits at once instead of asking. A test that means to go through the dialog waits for this first.
+ * opens its native popover instead of the Radix dialog. A test that means to go through the dialog waits for this.
  */
 export async function hydrated(element: Locator) {
   await expect.poll(() => element.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps")))).toBe(true);

@@ -1,5 +1,5 @@
 import * as RadixDialog from "@radix-ui/react-dialog";
-import { useRef, useState, type ButtonHTMLAttributes, type ReactNode } from "react";
+import { useId, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from "react";
 
 /**
  * Radix dialogs, for confirmations only (no route-based modals). Import this
@@ -53,21 +53,29 @@ export function Dialog({
 
 export const DialogClose = RadixDialog.Close;
 
-type ConfirmProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type" | "title"> & {
+type ConfirmProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type" | "title" | "name" | "value" | "formNoValidate"> & {
   /** Dialog title, e.g. "¿Eliminar el cupón?" */
   title: ReactNode;
   description?: ReactNode;
   confirmLabel?: string;
   cancelLabel?: string;
   tone?: keyof typeof confirmTones;
+  /** Sent with the form when confirmed, as a submit button's name and value are. */
+  name?: string;
+  value?: string;
+  formNoValidate?: boolean;
   children: ReactNode;
 };
 
 /**
- * A submit button that asks first. Put it inside a `<Form>` (with its hidden
- * fields, and `name`/`value` on the button if needed). Without JavaScript it
- * submits directly; with JavaScript it opens the dialog and submits the same
- * form, with this button as the submitter, only when confirmed.
+ * A submit button that asks first. Put it inside a `<Form>` (with its hidden fields, and `name`/`value` on the
+ * button if needed): the form is submitted, with those, only from the confirmation.
+ *
+ * It asks without JavaScript too, and before the page's JavaScript has arrived on a slow phone (decision 140):
+ * the button opens a native popover holding the question and the real submit button. Once React runs, the same
+ * button opens the Radix dialog instead (focus kept inside, and it works where popovers do not), whose confirm
+ * submits through that same hidden submit button. Where neither runs (an old browser without JavaScript) the
+ * button does nothing rather than act unasked.
  */
 export function ConfirmButton({
   title,
@@ -75,39 +83,65 @@ export function ConfirmButton({
   confirmLabel = "Confirmar",
   cancelLabel = "Cancelar",
   tone = "danger",
+  name,
+  value,
+  formNoValidate,
   children,
   onClick,
   ...buttonProps
 }: ConfirmProps) {
   const [open, setOpen] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
-  const confirmed = useRef(false);
+  const submit = useRef<HTMLButtonElement>(null);
+  const popoverId = `confirmar${useId().replace(/:/g, "")}`;
+  const titleId = `${popoverId}-titulo`;
 
   function confirm() {
-    const el = button.current;
+    const el = submit.current;
     setOpen(false);
     if (!el?.form) return;
-    confirmed.current = true;
     if (typeof el.form.requestSubmit === "function") el.form.requestSubmit(el);
     else el.click();
-    confirmed.current = false;
   }
 
   return (
     <>
+      {/* First submit button of the ones this adds, and disabled: Enter in a field of a form whose first submit
+          this would be does nothing, instead of submitting the confirmation's button unasked. */}
+      <button type="submit" disabled aria-hidden="true" aria-label={confirmLabel} tabIndex={-1} className="sr-only" />
       <button
         {...buttonProps}
-        ref={button}
-        type="submit"
+        {...{ popovertarget: popoverId }}
+        type="button"
         onClick={(event) => {
           onClick?.(event);
-          if (event.defaultPrevented || confirmed.current) return;
+          if (event.defaultPrevented) return;
+          // Hydrated: the Radix dialog, not the popover (cancelling the click cancels the popover's opening).
           event.preventDefault();
           setOpen(true);
         }}
       >
         {children}
       </button>
+      <div
+        id={popoverId}
+        {...{ popover: "auto" }}
+        role="dialog"
+        aria-labelledby={titleId}
+        className="confirm-popover m-auto w-[min(92vw,28rem)] rounded-2xl border border-[var(--border)] bg-[var(--bg)] p-6 text-left text-[var(--text)] shadow-2xl backdrop:bg-black/60"
+      >
+        <h2 id={titleId} className="text-lg font-bold">
+          {title}
+        </h2>
+        {description ? <p className="mt-2 text-sm text-[var(--muted)]">{description}</p> : null}
+        <div className="mt-6 flex flex-wrap justify-end gap-2">
+          <button type="button" className={cancelClass} {...{ popovertarget: popoverId, popovertargetaction: "hide" }}>
+            {cancelLabel}
+          </button>
+          <button ref={submit} type="submit" name={name} value={value} formNoValidate={formNoValidate} disabled={buttonProps.disabled} className={confirmTones[tone]}>
+            {confirmLabel}
+          </button>
+        </div>
+      </div>
       <Dialog
         open={open}
         onOpenChange={setOpen}
