@@ -96,25 +96,24 @@ for (const viewport of VIEWPORTS) {
       const sections = BACKOFFICE_LINKS.filter((link) => link.capability !== "promoters:sell");
       for (const link of sections) {
         const group = BACKOFFICE_GROUPS.find((g) => g.links.includes(link))!;
-        let nav;
         if (phone) {
           const disclosure = page.locator("[data-backoffice-nav=phone]");
-          nav = disclosure.getByRole("navigation", { name: "Organización" });
-          const item = nav.getByRole("link", { name: link.label, exact: true });
-          // "Secciones" closes after each navigation (it is drawn anew): open it once the page has settled.
+          const item = disclosure.getByRole("navigation", { name: "Organización" }).getByRole("link", { name: link.label, exact: true });
+          // "Secciones" closes after each navigation (it is drawn anew), and a late redraw may close it again
+          // between seeing the link and clicking it: open it, click and check where it led, all retried together.
           await expect(async () => {
             if (!(await item.isVisible())) await disclosure.locator("summary").click();
-            await expect(item).toBeVisible({ timeout: 1_000 });
-          }).toPass();
+            await item.click({ timeout: 1_000 });
+            await expect(page).toHaveURL(new RegExp(`${link.to}(\\?|$)`), { timeout: 3_000 });
+          }, `${link.label} en la navegación`).toPass();
         } else {
-          nav = page.locator("[data-backoffice-nav=wide]");
+          const nav = page.locator("[data-backoffice-nav=wide]");
           await nav.getByRole("list").first().getByRole("link", { name: group.label, exact: true }).click();
           await expect(page).toHaveURL(new RegExp(`${group.links[0].to}(\\?|$)`));
-          nav = page.locator("[data-backoffice-nav=wide]").getByRole("list").nth(1);
+          const item = nav.getByRole("list").nth(1).getByRole("link", { name: link.label, exact: true });
+          await expect(item, `${link.label} en la navegación`).toBeVisible();
+          await item.click();
         }
-        const item = nav.getByRole("link", { name: link.label, exact: true });
-        await expect(item, `${link.label} en la navegación`).toBeVisible();
-        await item.click();
         await expect(page, link.label).toHaveURL(new RegExp(`${link.to}(\\?|$)`));
         await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
         const current = page.locator(`[data-backoffice-nav=${phone ? "phone" : "wide"}] [aria-current=page]`);
