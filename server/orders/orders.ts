@@ -199,19 +199,23 @@ async function writeOrderBatch(db: Db, drafts: OrderDraft[]): Promise<Settled<Pl
       const ids = drafts.map(() => crypto.randomUUID());
       // One parameter per table whatever the batch's size (server/db/bulk-insert.ts: drizzle's multi-row builder costs more than the rest).
       const orderRows = await insertRows(tx, orders, drafts.map((d, i) => ({ id: ids[i], code: newOrderCode(), ...d.order })));
-      const itemRows = await insertRows(tx, orderItems, drafts.flatMap((d, i) => d.lines.map((l) => ({ orderId: ids[i], ...l }))));
-      const billingRows = await insertRows(tx, billings, drafts.map((d, i) => ({ orderId: ids[i], ...d.billing })));
-      const jobIds = await enqueueMany(
-        tx,
-        EXPIRE_ORDER_JOB,
-        drafts.map((d, i) => ({ payload: { orderId: ids[i] }, runAt: d.order.holdExpiresAt! })),
-      );
-
-      const answers = await holdStockBatch(
-        tx,
-        drafts.map((d) => ({ lines: d.lines, quotedPrice: (id: string) => d.lines.find((l) => l.ticketTypeId === id)?.unitPrice })),
-        drafts.at(-1)!.now,
-      );
+      // The orders first (the rows below point at them); the rest goes out at once and comes back in one round
+      // trip, as postgres.js pipelines a transaction's queries: in a rush each round trip waits for the event loop
+      // too, and the next batch waits for this one's commit (issue 12).
+      const [itemRows, billingRows, jobIds, answers] = await Promise.all([
+        insertRows(tx, orderItems, drafts.flatMap((d, i) => d.lines.map((l) => ({ orderId: ids[i], ...l })))),
+        insertRows(tx, billings, drafts.map((d, i) => ({ orderId: ids[i], ...d.billing }))),
+        enqueueMany(
+          tx,
+          EXPIRE_ORDER_JOB,
+          drafts.map((d, i) => ({ payload: { orderId: ids[i] }, runAt: d.order.holdExpiresAt! })),
+        ),
+        holdStockBatch(
+          tx,
+          drafts.map((d) => ({ lines: d.lines, quotedPrice: (id: string) => d.lines.find((l) => l.ticketTypeId === id)?.unitPrice })),
+          drafts.at(-1)!.now,
+        ),
+      ]);
       const refused = answers.flatMap((a, i) => ("held" in a ? [] : [i]));
       if (refused.length) {
         await tx.delete(jobs).where(inArray(jobs.id, refused.map((i) => jobIds[i])));
