@@ -26,12 +26,24 @@ export function hasControlCharacters(value: string, options: { multiLine?: boole
  * multi-line; the field schemas refuse them in single-line fields.
  */
 export function findControlCharacters(value: unknown, path: string[] = [], depth = 0): string | null {
-  if (typeof value === "string") return hasControlCharacters(value, { multiLine: true }) ? path.join(".") : null;
+  const found = keysToControlCharacters(value, depth);
+  return found === null ? null : [...path, ...found].join(".");
+}
+
+/**
+ * The keys from `value` down to the first string (or key) with control characters, outermost first, or
+ * null. It walks every variable of every GraphQL request: nothing is allocated unless something is found.
+ */
+function keysToControlCharacters(value: unknown, depth: number): string[] | null {
+  if (typeof value === "string") return CONTROL_BUT_LINE_BREAKS.test(value) ? [] : null;
   if (depth > 32 || value === null || typeof value !== "object") return null;
-  for (const [key, inner] of Object.entries(value)) {
-    if (hasControlCharacters(key, { multiLine: true })) return [...path, key].join(".");
-    const found = findControlCharacters(inner, [...path, key], depth + 1);
-    if (found !== null) return found;
+  for (const key of Object.keys(value)) {
+    if (CONTROL_BUT_LINE_BREAKS.test(key)) return [key];
+    const found = keysToControlCharacters((value as Record<string, unknown>)[key], depth + 1);
+    if (found !== null) {
+      found.unshift(key);
+      return found;
+    }
   }
   return null;
 }
