@@ -201,7 +201,7 @@ async function writeOrderBatch(db: Db, drafts: OrderDraft[]): Promise<Settled<Pl
       const orderRows = await insertRows(tx, orders, drafts.map((d, i) => ({ id: ids[i], code: newOrderCode(), ...d.order })));
       // The orders first (the rows below point at them); the rest goes out at once and comes back in one round
       // trip, as postgres.js pipelines a transaction's queries: in a rush each round trip waits for the event loop
-      // too, and the next batch waits for this one's commit (issue 12).
+      // too, and the next batch waits for this one's commit (issue 12, decision 141).
       const [itemRows, billingRows, jobIds, answers] = await Promise.all([
         insertRows(tx, orderItems, drafts.flatMap((d, i) => d.lines.map((l) => ({ orderId: ids[i], ...l })))),
         insertRows(tx, billings, drafts.map((d, i) => ({ orderId: ids[i], ...d.billing }))),
