@@ -78,7 +78,8 @@ export type BatchHoldAnswer = { held: HeldLine[] } | { short: string } | { price
  * short, and a later, smaller one may still fit: nobody is refused while
  * enough stock for them remains), and each ticket type's `sold` grows in ONE
  * update for all of them. Only active ticket types sell. The caller writes its
- * order rows before calling this, so the locks last only until its commit.
+ * order rows before calling this, or sends them in the same round trip (decision
+ * 141), so the locks last only until its commit.
  */
 export async function holdStockBatch(tx: DbOrTx, requests: BatchHoldRequest[], now: Date): Promise<BatchHoldAnswer[]> {
   const ids = [...new Set(requests.flatMap((r) => r.lines.map((l) => l.ticketTypeId)))].sort();
