@@ -105,25 +105,33 @@ async function main() {
   console.log("ronda  build  reservas/s  techo   cociente  CPU app/pedido  lotes  RSS máx.  p50");
   const results: Record<Variant, Run>[] = [];
   let failed = false;
-  for (let round = 1; round <= rounds; round++) {
-    const order: Variant[] = round % 2 ? ["A", "B"] : ["B", "A"];
-    const runs: Partial<Record<Variant, Run>> = {};
-    for (const variant of order) {
-      useBuild(dirs[variant]);
-      const run = await rush();
-      if (typeof run === "string") {
-        console.log(`${String(round).padStart(5)}  ${variant}      ${run}`);
-        failed = true;
-        continue;
+  // build/ holds A's build while A runs: an interrupted comparison must not leave it there.
+  process.once("SIGINT", () => {
+    useBuild(dirs.B);
+    process.exit(130);
+  });
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      const order: Variant[] = round % 2 ? ["A", "B"] : ["B", "A"];
+      const runs: Partial<Record<Variant, Run>> = {};
+      for (const variant of order) {
+        useBuild(dirs[variant]);
+        const run = await rush();
+        if (typeof run === "string") {
+          console.log(`${String(round).padStart(5)}  ${variant}      ${run}`);
+          failed = true;
+          continue;
+        }
+        runs[variant] = run;
+        console.log(
+          `${String(round).padStart(5)}  ${variant}      ${fmt(run.holdsWhileStockLasts).padStart(10)}  ${fmt(run.ceilingPerSecond).padStart(5)}  ${fmt(run.ratioToCeiling, 2).padStart(7)}×  ${`${fmt(run.appCpuMsPerRequest, 2)} ms`.padStart(14)}  ${String(run.holdBatches).padStart(5)}  ${`${run.appRssMaxMiB} MiB`.padStart(8)}  ${fmt(run.p50)} ms`,
+        );
       }
-      runs[variant] = run;
-      console.log(
-        `${String(round).padStart(5)}  ${variant}      ${fmt(run.holdsWhileStockLasts).padStart(10)}  ${fmt(run.ceilingPerSecond).padStart(5)}  ${fmt(run.ratioToCeiling, 2).padStart(7)}×  ${`${fmt(run.appCpuMsPerRequest, 2)} ms`.padStart(14)}  ${String(run.holdBatches).padStart(5)}  ${`${run.appRssMaxMiB} MiB`.padStart(8)}  ${fmt(run.p50)} ms`,
-      );
+      if (runs.A && runs.B) results.push(runs as Record<Variant, Run>);
     }
-    if (runs.A && runs.B) results.push(runs as Record<Variant, Run>);
+  } finally {
+    useBuild(dirs.B);
   }
-  useBuild(dirs.B);
 
   if (results.length) {
     const holds = results.map((r) => r.B.holdsWhileStockLasts / r.A.holdsWhileStockLasts);
