@@ -26,13 +26,13 @@
 import { spawn, execSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { benchAppEnv, freePort, serverNodeFlags } from "./bench-support";
+import { rawHttpClient } from "./bench-http-client";
 import type { Ctx } from "#server/context";
 
 const HELP = `Uso: npm run bench:onsale -- [opciones]
@@ -113,6 +113,8 @@ let dbCreated = false;
 let closeBenchDb: (() => Promise<void>) | null = null;
 
 async function stopApps() {
+  for (const client of buyerClients.values()) client.close();
+  buyerClients.clear();
   const running = apps;
   apps = [];
   await Promise.all(running.map(stopApp));
@@ -220,29 +222,16 @@ interface Sample {
   detail?: string;
 }
 
-/**
- * The buyers' HTTP client: Node's own `http` with kept-alive sockets. `fetch` (undici) cost this script about
- * 0.7 ms of CPU per request, as much as the app itself, on the same two cores: real buyers' clients run on their
- * phones, so the load generator should take as little of the server's machine as it can.
- */
-const buyerAgent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
-function postJson(url: string, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      // application/json is a preflighted type: it passes the GraphQL CSRF check without tokens.
-      { method: "POST", agent: buyerAgent, timeout: timeoutMs, headers: { "content-type": "application/json", accept: "application/json", "content-length": Buffer.byteLength(body) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-        res.on("error", reject);
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error(`sin respuesta en ${timeoutMs / 1000} s`)));
-    req.on("error", reject);
-    req.end(body);
-  });
+/** The buyers' HTTP client (./bench-http-client.ts), one per app process. */
+const buyerClients = new Map<string, ReturnType<typeof rawHttpClient>>();
+function postJson(baseUrl: string, path: string, body: string, timeoutMs: number) {
+  let client = buyerClients.get(baseUrl);
+  if (!client) {
+    // application/json is a preflighted type: it passes the GraphQL CSRF check without tokens.
+    client = rawHttpClient(baseUrl, { "content-type": "application/json", accept: "application/json" });
+    buyerClients.set(baseUrl, client);
+  }
+  return client.post(path, body, timeoutMs);
 }
 
 async function buy(baseUrl: string, eventSlug: string, ticketId: string, i: number): Promise<Sample> {
@@ -260,7 +249,7 @@ async function buy(baseUrl: string, eventSlug: string, ticketId: string, i: numb
   });
   const started = performance.now();
   try {
-    const res = await postJson(`${baseUrl}/api/graphql`, body, 60_000);
+    const res = await postJson(baseUrl, "/api/graphql", body, 60_000);
     const text = res.text;
     const elapsed = performance.now() - started;
     let json: { data?: { createOrder?: { billingId?: string } | null }; errors?: { message: string; extensions?: { code?: string; fieldErrors?: unknown } }[] };
