@@ -71,6 +71,7 @@ app.use(securityHeaders({ https: secureCookies() }), compressed, limitBody, refu
 // given a function, Remix rebuilds its route tree and matcher on every request (issue 12's profile).
 let build: unknown;
 type GraphQLServer = typeof import("./server/graphql/yoga").yoga;
+type GraphQLListener = typeof import("./server/graphql/yoga").graphqlListener;
 if (dev) {
   const vite = await import("vite");
   const viteServer = await vite.createServer({ server: { middlewareMode: true } });
@@ -86,9 +87,11 @@ if (dev) {
 
 // GraphQL straight from Node to yoga (the instance the build's resource route uses, exported by its server entry):
 // the guards above, then yoga's own Node adapter. No Express router, no Remix pipeline, no copy into a Fetch
-// Request and back (issue 12, decision 129). Other spellings of the path still reach yoga through Express.
-const yoga = !dev ? (build as { entry: { module: { yoga?: GraphQLServer } } }).entry.module.yoga : undefined;
-const graphql = yoga ? directRoute(guards, withRequestOrigin(yoga.requestListener, { trustProxy, fixedOrigin })) : null;
+// Request and back (issue 12, decision 129); the usual JSON POST skips yoga's HTTP layer too (decision 142).
+// Other spellings of the path still reach yoga through Express.
+const entry = !dev ? (build as { entry: { module: { yoga?: GraphQLServer; graphqlListener?: GraphQLListener } } }).entry.module : undefined;
+const yoga = entry?.yoga;
+const graphql = yoga && entry.graphqlListener ? directRoute(guards, withRequestOrigin(entry.graphqlListener(yoga.requestListener), { trustProxy, fixedOrigin })) : null;
 if (yoga) app.all("/api/graphql", webRequestHandler(async (request) => yoga.handleRequest(request, {}), { fixedOrigin }));
 
 // Anonymous public pages through the micro-cache (production only): one render for many visitors, a few seconds.

@@ -8,8 +8,11 @@ import { setFaultReporter } from "#server/monitoring";
 import { captureServerError, initServerSentry } from "#app/lib/sentry.server";
 import { NonceContext } from "#app/lib/nonce";
 
-/** The GraphQL server: server.ts serves /api/graphql with this instance straight from Node (issue 12), the one the resource route uses. */
-export { yoga } from "#server/graphql/yoga";
+/**
+ * The GraphQL server: server.ts serves /api/graphql with this instance straight from Node (issue 12), the one the
+ * resource route uses, through `graphqlListener` (the usual JSON POST without yoga's HTTP layer).
+ */
+export { graphqlListener, yoga } from "#server/graphql/yoga";
 
 /** How long deferred data may stream before the render is cut (single fetch). */
 export const streamTimeout = 5_000;

@@ -1,8 +1,6 @@
 import type { ASTNode, DocumentNode, GraphQLError } from "graphql";
 import { createGraphQLError, createLogger, createYoga, type Plugin, type YogaLogger } from "graphql-yoga";
 import { authenticateRequest, clientIp, readTokens } from "#server/auth/request-auth";
-import { clearTokenCookies, tokenCookies } from "#server/auth/cookies";
-import type { Tokens } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
 import { GENERIC_ERROR, isDomainError, withoutStackTrace } from "#server/errors";
 import { reportFault } from "#server/monitoring";
@@ -14,13 +12,9 @@ import { controlCharacterError, isUnstorableText, refuseControlCharacters } from
 import { limitRequestBody } from "./body-size";
 import { compiledExecution } from "./compiled-execution";
 import { MAX_BODY_BYTES } from "#server/http/body-limit";
-
-interface PendingHeaders {
-  tokens?: Tokens;
-  clear?: boolean;
-  cookies: boolean;
-}
-const pending = new WeakMap<Request, PendingHeaders>();
+import { CORS_OPTIONS } from "./cors";
+import { pendingTokenHeaders, trackTokens, type PendingTokens } from "./token-headers";
+import { jsonPostListener } from "./json-post";
 
 export const CSRF_MESSAGE = "Falta un encabezado de seguridad (x-graphql-csrf).";
 
@@ -93,20 +87,13 @@ function cachedValidation(): Plugin {
   };
 }
 
-/** New or cleared tokens go back as headers, and as cookies for browser clients. */
+/** New or cleared tokens go back as headers, and as cookies for browser clients (./token-headers.ts). */
 const tokenHeaders: Plugin = {
   onResponse({ request, response }) {
-    const state = pending.get(request);
-    if (!state) return;
-    if (state.tokens) {
-      response.headers.set("x-access-token", state.tokens.accessToken);
-      response.headers.set("x-refresh-token", state.tokens.refreshToken);
-      if (state.cookies) for (const cookie of tokenCookies(state.tokens)) response.headers.append("set-cookie", cookie);
-    } else if (state.clear) {
-      response.headers.set("x-access-token", "");
-      response.headers.set("x-refresh-token", "");
-      for (const cookie of clearTokenCookies()) response.headers.append("set-cookie", cookie);
-    }
+    const pending = pendingTokenHeaders(request);
+    if (!pending) return;
+    for (const [name, value] of Object.entries(pending.headers)) response.headers.set(name, value);
+    for (const cookie of pending.cookies) response.headers.append("set-cookie", cookie);
   },
 };
 
@@ -183,47 +170,55 @@ export function maskError(error: unknown): Error {
   });
 }
 
-export const yoga = createYoga<Record<string, unknown>, GraphQLContext>({
-  schema,
-  graphqlEndpoint: "/api/graphql",
-  graphiql: process.env.NODE_ENV !== "production",
-  landingPage: false,
-  plugins: [csrfPrevention, tokenHeaders, refuseControlCharacters, ...armor.plugins, spanishValidation, limitRequestBody(MAX_BODY_BYTES), compiledExecution(schema), cachedValidation()],
-  // Ours above, cheaper for a body that declares its length (./body-size.ts); both refuse what passes MAX_BODY_BYTES.
-  maxRequestBodySize: false,
-  // Parsed documents stay in yoga's cache; validation results in ours (cachedValidation).
-  parserAndValidationCache: { validationCache: false },
-  logging: logger,
-  // Integrators may call from any origin with their tokens in headers, and
-  // read refreshed tokens from the response. Never with the browser's
-  // cookies: without Access-Control-Allow-Credentials another origin cannot
-  // use a signed-in visitor's session (yoga's default would allow it).
-  cors: {
-    origin: "*",
-    credentials: false,
-    exposedHeaders: ["x-access-token", "x-refresh-token"],
-  },
-  maskedErrors: { maskError },
-  async context({ request }) {
-    const db = await getDb();
-    const now = new Date();
-    const auth = await authenticateRequest(db, request, now);
-    const state: PendingHeaders = { cookies: !auth.fromHeaders };
-    pending.set(request, state);
-    if (auth.refreshed) state.tokens = auth.refreshed;
-    else if (auth.stale) state.clear = true;
-    return {
-      ctx: { db, actor: auth.actor, now, ip: clientIp(request) },
-      request,
-      refreshToken: auth.refreshed?.refreshToken ?? readTokens(request).refreshToken,
-      issueTokens(tokens) {
-        state.tokens = tokens;
-        state.clear = false;
-      },
-      clearTokens() {
-        state.tokens = undefined;
-        state.clear = true;
-      },
-    };
-  },
-});
+/** The GraphQL IDE at GET /api/graphql, outside production. */
+const GRAPHIQL = process.env.NODE_ENV !== "production";
+
+/** The server's yoga, with or without GraphiQL (tests build the production one too: ./json-post.test.ts). */
+export function createGraphQLServer(options: { graphiql: boolean }) {
+  return createYoga<Record<string, unknown>, GraphQLContext>({
+    schema,
+    graphqlEndpoint: "/api/graphql",
+    graphiql: options.graphiql,
+    landingPage: false,
+    plugins: [csrfPrevention, tokenHeaders, refuseControlCharacters, ...armor.plugins, spanishValidation, limitRequestBody(MAX_BODY_BYTES), compiledExecution(schema), cachedValidation()],
+    // Ours above, cheaper for a body that declares its length (./body-size.ts); both refuse what passes MAX_BODY_BYTES.
+    maxRequestBodySize: false,
+    // Parsed documents stay in yoga's cache; validation results in ours (cachedValidation).
+    parserAndValidationCache: { validationCache: false },
+    logging: logger,
+    cors: CORS_OPTIONS,
+    maskedErrors: { maskError },
+    async context({ request }) {
+      const db = await getDb();
+      const now = new Date();
+      const auth = await authenticateRequest(db, request, now);
+      const state: PendingTokens = { cookies: !auth.fromHeaders };
+      trackTokens(request, state);
+      if (auth.refreshed) state.tokens = auth.refreshed;
+      else if (auth.stale) state.clear = true;
+      return {
+        ctx: { db, actor: auth.actor, now, ip: clientIp(request) },
+        request,
+        refreshToken: auth.refreshed?.refreshToken ?? readTokens(request).refreshToken,
+        issueTokens(tokens) {
+          state.tokens = tokens;
+          state.clear = false;
+        },
+        clearTokens() {
+          state.tokens = undefined;
+          state.clear = true;
+        },
+      };
+    },
+  });
+}
+
+export const yoga = createGraphQLServer({ graphiql: GRAPHIQL });
+
+/**
+ * yoga's Node listener for `/api/graphql`, with the usual JSON POST answered on yoga's GraphQL steps without its
+ * HTTP layer (./json-post.ts); `fallback` (yoga's own listener, as the server wraps it) answers everything else.
+ */
+export function graphqlListener(fallback: Parameters<typeof jsonPostListener>[1]) {
+  return jsonPostListener(yoga, fallback, { path: "/api/graphql", maxBodyBytes: MAX_BODY_BYTES, graphiql: GRAPHIQL });
+}
