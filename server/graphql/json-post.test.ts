@@ -173,6 +173,16 @@ describe("the short path for JSON POSTs (decision 142)", () => {
     expect(stale.answer.headers).toContain("x-access-token: ");
   });
 
+  it("answers a subscription asked for as JSON as yoga does (406)", async () => {
+    const producer = await createProducer();
+    const { event } = await createPublishedEvent(producer.ctx, producer.organization.id, { days: 0, ticketTypes: [{ name: "General", price: 1_000_000, stock: 10 }] });
+    const tokens = await startSession(await getDb(), producer.user, new Date());
+    const subscription = { query: "subscription($slug: String!) { liveNight(eventSlug: $slug) { eventName entered } }", variables: { slug: event.slug } };
+    const { answer, fellBack } = await both(post(subscription, { "x-access-token": tokens.accessToken }));
+    expect(fellBack).toBe(false);
+    expect(answer.statusLine).toBe("406 Not Acceptable");
+  });
+
   it("leaves to yoga what it does not take: other bodies, media types, Accept values, methods and paths", async () => {
     const cases: Sent[] = [
       post("{ no es json"),

@@ -34,6 +34,7 @@ export function requestHookCounts(yoga: object): Record<HookName, number> & { in
 }
 
 const ALLOWED_PARAMS = new Set(["query", "variables", "operationName", "extensions"]);
+const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> => typeof value === "object" && value !== null && Symbol.asyncIterator in value;
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The GraphQL parameters when the body is exactly what yoga would pass on as they are; null sends it yoga's way. */
@@ -114,8 +115,15 @@ export function jsonPostListener(
       // Only a params hook throws here (execution errors come back as results), so nothing ran yet: yoga answers it.
       return fallback(Object.assign(req, { body }), res);
     }
-    const processed = processRegularResult(result, capture as never, "application/json") as unknown as InstanceType<typeof capture.Response>;
     if (res.destroyed || res.writableEnded) return;
+    if (isAsyncIterable(result)) {
+      // A subscription's stream, which a JSON answer cannot carry: yoga's processors answer 406 naming the one
+      // type that can (server-sent events). The stream is closed, not left running.
+      void result[Symbol.asyncIterator]().return?.();
+      res.writeHead(406, { accept: "text/event-stream" });
+      return void res.end();
+    }
+    const processed = processRegularResult(result, capture as never, "application/json") as unknown as InstanceType<typeof capture.Response>;
     // Named as yoga's processor names them ("Content-Type"), the rest in lower case as its Headers write them.
     const headers: Record<string, string | string[]> = { ...processed.init.headers };
     headers["content-length"] = String(Buffer.byteLength(processed.body));
