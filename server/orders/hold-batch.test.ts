@@ -15,6 +15,18 @@ function payer(i: number) {
   return { firstName: "Sofía", lastName: "Peña", email: `comprador${i}@example.com`, documentType: "dni", documentNumber: "30.123.456", phoneNumber: "+54 11 5555-1234" };
 }
 
+/** `buyers` anonymous buyers at once, one ticket each, for a "General" ticket type of `stock`. */
+async function rushOneEach(buyers: number, stock: number) {
+  const { event, tickets } = await createEventWithTickets([{ name: "General", price: 1_000_000, stock, maxPerOrder: 10 }]);
+  const ctx = await ctxAs();
+  const results = await Promise.allSettled(
+    Array.from({ length: buyers }, (_, i) =>
+      createOrder(ctx, { eventSlug: event.slug, items: [{ ticketId: tickets.General.id, qty: 1 }], payer: payer(i), paymentMethod: "MERCADO_PAGO" }),
+    ),
+  );
+  return { event, tickets, results };
+}
+
 async function countsOf(eventId: string, ticketTypeId: string) {
   const db = await getDb();
   const [tt] = await db.select({ sold: ticketTypes.sold, stock: ticketTypes.stock }).from(ticketTypes).where(eq(ticketTypes.id, ticketTypeId));
@@ -32,13 +44,7 @@ async function countsOf(eventId: string, ticketTypeId: string) {
 // together there too (writeOrderBatch), and must come back as one transaction.
 describe("batched holds on whichever database the app runs", () => {
   it("40 buyers at once for 10 tickets: 10 orders in few transactions, the rest CONFLICT", async () => {
-    const { event, tickets } = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 10, maxPerOrder: 10 }]);
-    const ctx = await ctxAs();
-    const results = await Promise.allSettled(
-      Array.from({ length: 40 }, (_, i) =>
-        createOrder(ctx, { eventSlug: event.slug, items: [{ ticketId: tickets.General.id, qty: 1 }], payer: payer(i), paymentMethod: "MERCADO_PAGO" }),
-      ),
-    );
+    const { event, tickets, results } = await rushOneEach(40, 10);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
     expect(refused).toHaveLength(30);
     for (const r of refused) expect(r.reason).toMatchObject({ code: "CONFLICT", message: NOT_ENOUGH });
@@ -50,13 +56,7 @@ describe("batched holds on whichever database the app runs", () => {
 
 describe.runIf(hasPostgresServer)("batched holds (one transaction for the buyers of a tick)", () => {
   it("500 buyers at once for 50 tickets: exactly 50 orders, each buyer its own answer, the rest CONFLICT, in few transactions", async () => {
-    const { event, tickets } = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 50, maxPerOrder: 10 }]);
-    const ctx = await ctxAs();
-    const results = await Promise.allSettled(
-      Array.from({ length: 500 }, (_, i) =>
-        createOrder(ctx, { eventSlug: event.slug, items: [{ ticketId: tickets.General.id, qty: 1 }], payer: payer(i), paymentMethod: "MERCADO_PAGO" }),
-      ),
-    );
+    const { event, tickets, results } = await rushOneEach(500, 50);
     const held = results.flatMap((r, i) => (r.status === "fulfilled" ? [{ i, value: r.value }] : []));
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
     expect(held).toHaveLength(50);
