@@ -35,22 +35,20 @@ const PLACEHOLDER = { event: { slug: "-", organizationSlug: "-", owner: {} }, bu
 const KNOWN: Record<string, { themes: readonly string[]; why: string }> = {};
 
 /**
- * One load per page and theme, checked at both sizes: first as a desktop opens it, then resized to the phone.
- * Our layout responds to the width with CSS alone (no script reads it), so the resized page is the one a phone
- * gets, and the spec loads each page half as many times. Desktop goes first because `prepare` opens, on a phone,
- * what starts closed there; opened first, it would stay open on the desktop.
+ * One load per page and theme, checked at both sizes: first as a desktop opens it, then resized to the phone
+ * (VIEWPORTS is widest first). Our layout responds to the width with CSS alone (no script reads it), so the
+ * resized page is the one a phone gets, and the spec loads each page half as many times.
  */
-const SIZES = [...VIEWPORTS].sort((a, b) => b.width - a.width);
 
 for (const audience of ["compra", "organización"] as const) {
   for (const theme of THEMES) {
-    test.describe(`páginas de ${audience}: tema ${theme === "light" ? "claro" : "oscuro"}, ${SIZES.map((v) => v.name).join(" y ")}`, () => {
+    test.describe(`páginas de ${audience}: tema ${theme === "light" ? "claro" : "oscuro"}, ${VIEWPORTS.map((v) => v.name).join(" y ")}`, () => {
       for (const name of pagesOf(audience)(PLACEHOLDER).map((v) => v.name)) {
         const known = KNOWN[name]?.themes.includes(theme) ? KNOWN[name] : undefined;
         test(name, async ({ browser, signIn }) => {
           test.fixme(Boolean(known), known?.why);
           const visit = pagesOf(audience)(site).find((v) => v.name === name)!;
-          const [first] = SIZES;
+          const [first] = VIEWPORTS;
           const context = await browser.newContext({ viewport: { width: first.width, height: first.height }, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
           const url = new URL(test.info().project.use.baseURL!);
           await context.addCookies([{ name: "theme", value: theme, domain: url.hostname, path: "/" }]);
@@ -62,13 +60,13 @@ for (const audience of ["compra", "organización"] as const) {
           await expect(page.locator("main").first()).toBeVisible();
           await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${theme}\\b`));
           const found: Record<string, Awaited<ReturnType<typeof violations>>> = {};
-          for (const size of SIZES) {
+          for (const size of VIEWPORTS) {
             if (size !== first) await page.setViewportSize({ width: size.width, height: size.height });
             expect(await page.evaluate(() => window.innerWidth), "el ancho de la ventana").toBe(size.width);
             if (visit.prepare) await visit.prepare(page);
             found[size.name] = await violations(page);
           }
-          expect(found, `${visit.name} (${visit.path})`).toEqual(Object.fromEntries(SIZES.map((size) => [size.name, []])));
+          expect(found, `${visit.name} (${visit.path})`).toEqual(Object.fromEntries(VIEWPORTS.map((size) => [size.name, []])));
           await context.close();
         });
       }

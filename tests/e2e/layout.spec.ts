@@ -46,15 +46,14 @@ async function horizontalOverflow(page: Page) {
 }
 
 /**
- * Both widths from one load: each page opens at 1366 px and is then resized to 390 px. The layout responds to the
- * width with CSS alone (decision 143), so the resized page is the one a phone gets.
+ * Both widths from one load: each page opens at 1366 px and is then resized to 390 px (VIEWPORTS is widest first).
+ * The layout responds to the width with CSS alone (decision 143), so the resized page is the one a phone gets.
  */
-const SIZES = [...VIEWPORTS].sort((a, b) => b.width - a.width);
 
 /** At every size, from the widest: the page is no wider than the window and the browser says nothing in English. */
 async function checkAtEverySize(page: Page, visit: Visit) {
-  for (const size of SIZES) {
-    if (size !== SIZES[0]) await page.setViewportSize({ width: size.width, height: size.height });
+  for (const size of VIEWPORTS) {
+    if (size !== VIEWPORTS[0]) await page.setViewportSize({ width: size.width, height: size.height });
     const { scrollWidth, innerWidth } = await horizontalOverflow(page);
     expect(innerWidth, "el ancho de la ventana").toBe(size.width);
     expect(scrollWidth, `${visit.name} (${visit.path}) a ${size.width} px`).toBeLessThanOrEqual(innerWidth);
@@ -63,7 +62,7 @@ async function checkAtEverySize(page: Page, visit: Visit) {
 }
 
 function newContextAtWidest(browser: Browser) {
-  return browser.newContext({ viewport: { width: SIZES[0].width, height: SIZES[0].height }, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
+  return browser.newContext({ viewport: { width: VIEWPORTS[0].width, height: VIEWPORTS[0].height }, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
 }
 
 test("ninguna página de compra es más ancha que la pantalla ni deja al navegador hablar en inglés", async ({ browser, signIn }) => {

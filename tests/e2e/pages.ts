@@ -9,9 +9,13 @@ import { BACKOFFICE_LINKS, BO } from "#app/components/backoffice/nav";
 import { ADMIN_LINKS } from "#app/components/admin/AdminNav";
 import type { Factory } from "./fixtures";
 
+/**
+ * Widest first, on purpose: the page checks load a page at the first size and resize it to the next (decision 143),
+ * and what `prepare` opens on a phone would stay open if the phone came first.
+ */
 export const VIEWPORTS = [
-  { name: "teléfono", width: 390, height: 844 },
   { name: "escritorio", width: 1366, height: 768 },
+  { name: "teléfono", width: 390, height: 844 },
 ] as const;
 export const THEMES = ["light", "dark"] as const;
 
