@@ -505,7 +505,7 @@ async function main() {
   const ratioMeasurable = Number(row.batches) >= MIN_BATCHES_FOR_RATIO && lastHoldMs >= MIN_SALE_MS_FOR_RATIO;
   const ratioVerdict = ratioMeasurable
     ? `${ratio.toFixed(2)} × (objetivo ≥ 0,5)`
-    : `${ratio.toFixed(2)} ×: no cuenta (el stock se vendió en ${row.batches} lote(s), en ${(lastHoldMs / 1000).toFixed(2)} s: es latencia, no ritmo); el objetivo ≥ 0,5 se mide con --buyers 3000 --stock 2500`;
+    : `${ratio.toFixed(2)} ×: no cuenta (el stock se vendió en ${row.batches} ${Number(row.batches) === 1 ? "lote" : "lotes"}, en ${(lastHoldMs / 1000).toFixed(2)} s: es latencia, no ritmo); el objetivo ≥ 0,5 se mide con --buyers 3000 --stock 2500`;
   const rows: [string, string][] = [
     ["compradores", String(BUYERS)],
     ["concurrencia", String(CONCURRENCY)],
