@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { buyerPages, makeSite, moreBuyerPages, organizerPages, THEMES, VIEWPORTS, type Site, type Visit } from "./pages";
+import { atEverySize, buyerPages, makeSite, moreBuyerPages, newContextAtWidest, organizerPages, THEMES, VIEWPORTS, type Site, type Visit } from "./pages";
 
 /**
  * axe-core on every buyer page and the main organizer pages (issue 13), error pages included, in both themes (the
@@ -34,12 +34,7 @@ const PLACEHOLDER = { event: { slug: "-", organizationSlug: "-", owner: {} }, bu
  */
 const KNOWN: Record<string, { themes: readonly string[]; why: string }> = {};
 
-/**
- * One load per page and theme, checked at both sizes: first as a desktop opens it, then resized to the phone
- * (VIEWPORTS is widest first). Our layout responds to the width with CSS alone (no script reads it), so the
- * resized page is the one a phone gets, and the spec loads each page half as many times.
- */
-
+// One load per page and theme, checked at every size by resizing it (atEverySize, decision 143).
 for (const audience of ["compra", "organización"] as const) {
   for (const theme of THEMES) {
     test.describe(`páginas de ${audience}: tema ${theme === "light" ? "claro" : "oscuro"}, ${VIEWPORTS.map((v) => v.name).join(" y ")}`, () => {
@@ -48,8 +43,7 @@ for (const audience of ["compra", "organización"] as const) {
         test(name, async ({ browser, signIn }) => {
           test.fixme(Boolean(known), known?.why);
           const visit = pagesOf(audience)(site).find((v) => v.name === name)!;
-          const [first] = VIEWPORTS;
-          const context = await browser.newContext({ viewport: { width: first.width, height: first.height }, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
+          const context = await newContextAtWidest(browser);
           const url = new URL(test.info().project.use.baseURL!);
           await context.addCookies([{ name: "theme", value: theme, domain: url.hostname, path: "/" }]);
           if (visit.as === "buyer") await signIn(context, site.buyer);
@@ -60,12 +54,10 @@ for (const audience of ["compra", "organización"] as const) {
           await expect(page.locator("main").first()).toBeVisible();
           await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${theme}\\b`));
           const found: Record<string, Awaited<ReturnType<typeof violations>>> = {};
-          for (const size of VIEWPORTS) {
-            if (size !== first) await page.setViewportSize({ width: size.width, height: size.height });
-            expect(await page.evaluate(() => window.innerWidth), "el ancho de la ventana").toBe(size.width);
+          await atEverySize(page, async (size) => {
             if (visit.prepare) await visit.prepare(page);
             found[size.name] = await violations(page);
-          }
+          });
           expect(found, `${visit.name} (${visit.path})`).toEqual(Object.fromEntries(VIEWPORTS.map((size) => [size.name, []])));
           await context.close();
         });

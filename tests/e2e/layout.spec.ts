@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
-import type { Browser, BrowserContext, Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import { BACKOFFICE_GROUPS, BACKOFFICE_LINKS, BO } from "#app/components/backoffice/nav";
 import { expect, test } from "./fixtures";
-import { backofficePages, buyerPages, makeSite, moreBuyerPages, VIEWPORTS, type Site, type Visit } from "./pages";
+import { atEverySize, backofficePages, buyerPages, makeSite, moreBuyerPages, newContextAtWidest, VIEWPORTS, type Site, type Visit } from "./pages";
 
 /**
  * Layout on a 390 px phone and a 1366 px desktop (issue 13): no page is wider than the screen, the event
@@ -45,24 +45,13 @@ async function horizontalOverflow(page: Page) {
   return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
 }
 
-/**
- * Both widths from one load: each page opens at 1366 px and is then resized to 390 px (VIEWPORTS is widest first).
- * The layout responds to the width with CSS alone (decision 143), so the resized page is the one a phone gets.
- */
-
-/** At every size, from the widest: the page is no wider than the window and the browser says nothing in English. */
-async function checkAtEverySize(page: Page, visit: Visit) {
-  for (const size of VIEWPORTS) {
-    if (size !== VIEWPORTS[0]) await page.setViewportSize({ width: size.width, height: size.height });
+/** At every size, from one load (atEverySize): the page is no wider than the window and the browser says nothing in English. */
+function checkAtEverySize(page: Page, visit: Visit) {
+  return atEverySize(page, async (size) => {
     const { scrollWidth, innerWidth } = await horizontalOverflow(page);
-    expect(innerWidth, "el ancho de la ventana").toBe(size.width);
     expect(scrollWidth, `${visit.name} (${visit.path}) a ${size.width} px`).toBeLessThanOrEqual(innerWidth);
     expect(await browserWords(page), `${visit.name} (${visit.path}) a ${size.width} px`).toEqual([]);
-  }
-}
-
-function newContextAtWidest(browser: Browser) {
-  return browser.newContext({ viewport: { width: VIEWPORTS[0].width, height: VIEWPORTS[0].height }, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
+  });
 }
 
 test("ninguna página de compra es más ancha que la pantalla ni deja al navegador hablar en inglés", async ({ browser, signIn }) => {

@@ -4,7 +4,7 @@
  * coupon, all made through the domain (never the demo seed). Back-office sections come from the nav's own
  * definition, so a new section is checked as soon as it is in the nav.
  */
-import { expect, type Page } from "@playwright/test";
+import { expect, type Browser, type Page } from "@playwright/test";
 import { BACKOFFICE_LINKS, BO } from "#app/components/backoffice/nav";
 import { ADMIN_LINKS } from "#app/components/admin/AdminNav";
 import type { Factory } from "./fixtures";
@@ -17,6 +17,26 @@ export const VIEWPORTS = [
   { name: "escritorio", width: 1366, height: 768 },
   { name: "teléfono", width: 390, height: 844 },
 ] as const;
+export type Viewport = (typeof VIEWPORTS)[number];
+
+/** A context at the first (widest) size, in Argentine Spanish and Buenos Aires time, where the page checks start. */
+export function newContextAtWidest(browser: Browser) {
+  const [widest] = VIEWPORTS;
+  return browser.newContext({ viewport: { width: widest.width, height: widest.height }, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
+}
+
+/**
+ * Runs `check` on a loaded page at every size, widest first, resizing the same page in between instead of loading
+ * it again: our layout responds to the width with CSS alone (no script in app/ reads it), so the resized page is
+ * the one that size gets (decision 143).
+ */
+export async function atEverySize(page: Page, check: (size: Viewport) => Promise<void>) {
+  for (const size of VIEWPORTS) {
+    if (size !== VIEWPORTS[0]) await page.setViewportSize({ width: size.width, height: size.height });
+    expect(await page.evaluate(() => window.innerWidth), "el ancho de la ventana").toBe(size.width);
+    await check(size);
+  }
+}
 export const THEMES = ["light", "dark"] as const;
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 9 11 5555-1234" };
