@@ -11,7 +11,10 @@ import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { DOOR_PIN_LIMITS, doorPinOf, listDoorPins, openDoor, revokeDoorPin, rotateDoorPin, unlockDoor, type DoorAccess } from "./access";
-import { redeemAtDoor, syncDoorScans } from "./redeem";
+import { redeemAtDoor, syncDoorScans, type DoorAnswer, type DoorScanRefused } from "./redeem";
+
+/** A synced scan's outcome, or the refusal's reason. */
+const outcomeOf = (answer: DoorAnswer | DoorScanRefused) => ("error" in answer ? answer.error.reason : answer.outcome);
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 
@@ -27,6 +30,8 @@ async function nightWithTickets(qty = 2, options: { days?: number } = {}) {
   const buyer = await ctxAs();
   const { order, billing } = await createOrder(buyer, { eventSlug: event.slug, items: [{ ticketId: general.id, qty }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
   await payInSandbox(db, billing.id, "approved");
+  // Sold an hour ago: an offline scan minutes ago is after the ticket was issued (decision 149).
+  await db.update(issuedProducts).set({ createdAt: new Date(Date.now() - 3600_000) }).where(eq(issuedProducts.orderId, order.id));
   const tickets = await ticketsOfOrder(db, order.id);
   const access: DoorAccess = { event: { id: event.id, organizationId: event.organizationId, name: event.name, slug: event.slug }, userId: producer.user.id, pinSessionId: null };
   return { db, producer, event, date, order, tickets, access };
@@ -94,7 +99,7 @@ describe("syncDoorScans (offline queues)", () => {
     const queue = tickets.map((t, i) => ({ code: qrPayloadFor(t.code), scanId: `dev-1:${i}`, deviceId: "dev-1", door: "Puerta 1", scannedAt: new Date(t0 + i * 1000).toISOString(), acceptedOffline: true }));
     const first = await syncDoorScans(producer.ctx, access, queue);
     const second = await syncDoorScans(producer.ctx, access, queue);
-    expect(first.map((a) => a.outcome)).toEqual(["admitted", "admitted", "admitted"]);
+    expect(first.map(outcomeOf)).toEqual(["admitted", "admitted", "admitted"]);
     expect(second).toEqual(first);
     const rows = await db.select().from(doorScans).where(eq(doorScans.eventId, access.event.id));
     expect(rows).toHaveLength(3);
@@ -113,8 +118,8 @@ describe("syncDoorScans (offline queues)", () => {
     // The later scan syncs first; the earlier one arrives afterwards and takes the redemption.
     const [fromB] = await syncDoorScans(producer.ctx, access, [{ code, scanId: "b:1", deviceId: "b", door: "Puerta 2", scannedAt: late, acceptedOffline: true }]);
     const [fromA] = await syncDoorScans(producer.ctx, access, [{ code, scanId: "a:1", deviceId: "a", door: "Puerta 1", scannedAt: early, acceptedOffline: true }]);
-    expect(fromB.outcome).toBe("admitted");
-    expect(fromA.outcome).toBe("admitted");
+    expect(outcomeOf(fromB)).toBe("admitted");
+    expect(outcomeOf(fromA)).toBe("admitted");
     const [ticket] = await ticketsOfOrder(db, tickets[0].orderId);
     expect(ticket).toMatchObject({ status: "redeemed", redeemedDoor: "Puerta 1" });
     expect(ticket.redeemedAt!.getTime()).toBe(early.getTime());
@@ -133,7 +138,86 @@ describe("syncDoorScans (offline queues)", () => {
       { code: "TRB1.AAAAAAAAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBB", scanId: "x:1", acceptedOffline: true },
       { code: qrPayloadFor(other.tickets[0].code), scanId: "x:2", acceptedOffline: true },
     ]);
-    expect(answers.map((a) => a.outcome)).toEqual(["unknown", "other_event"]);
+    expect(answers.map(outcomeOf)).toEqual(["unknown", "other_event"]);
+  });
+});
+
+describe("scan ids belong to their event (decision 149)", () => {
+  it("another organizer's door replaying a scan id judges its own ticket and never answers with ours", async () => {
+    const a = await nightWithTickets(2);
+    const b = await nightWithTickets(2);
+    await b.db.update(issuedProducts).set({ holderName: "Bruno Díaz" }).where(eq(issuedProducts.orderId, b.order.id));
+
+    // A's door first, then B's door with the same scan id: B's own ticket is judged and let in.
+    const fromA = await redeemAtDoor(a.producer.ctx, a.access, { code: qrPayloadFor(a.tickets[0].code), scanId: "scan-1", door: "Puerta A" });
+    expect(fromA).toMatchObject({ outcome: "admitted", holderName: "Sofía Peña" });
+    const fromB = await redeemAtDoor(b.producer.ctx, b.access, { code: qrPayloadFor(b.tickets[0].code), scanId: "scan-1", door: "Puerta B" });
+    expect(fromB).toMatchObject({ scanId: "scan-1", outcome: "admitted", holderName: "Bruno Díaz", redeemedDoor: "Puerta B" });
+    expect(JSON.stringify(fromB)).not.toContain("Sofía");
+
+    // B's door first this time: A's real ticket is not blocked by it.
+    const firstB = await redeemAtDoor(b.producer.ctx, b.access, { code: qrPayloadFor(b.tickets[1].code), scanId: "scan-2", door: "Puerta B" });
+    expect(firstB).toMatchObject({ outcome: "admitted", holderName: "Bruno Díaz" });
+    const thenA = await redeemAtDoor(a.producer.ctx, a.access, { code: qrPayloadFor(a.tickets[1].code), scanId: "scan-2", door: "Puerta A" });
+    expect(thenA).toMatchObject({ outcome: "admitted", holderName: "Sofía Peña", redeemedDoor: "Puerta A" });
+
+    // Both events' tickets got in, each recorded under its own event; resending within an event still changes nothing.
+    const statuses = [...(await ticketsOfOrder(a.db, a.order.id)), ...(await ticketsOfOrder(b.db, b.order.id))].map((t) => t.status);
+    expect(statuses).toEqual(["redeemed", "redeemed", "redeemed", "redeemed"]);
+    expect(await redeemAtDoor(b.producer.ctx, b.access, { code: qrPayloadFor(b.tickets[0].code), scanId: "scan-1", door: "Puerta B" })).toEqual(fromB);
+    const scans = await a.db.select({ eventId: doorScans.eventId }).from(doorScans).where(eq(doorScans.scanId, "scan-1"));
+    expect(scans.map((s) => s.eventId).sort()).toEqual([a.event.id, b.event.id].sort());
+  });
+});
+
+describe("offline scan times (decision 149)", () => {
+  it("a scan dated 1970, year 1 or the earliest JavaScript date is refused on its own; the real entry keeps its time and the rest of the queue is judged", async () => {
+    const { db, producer, tickets, access } = await nightWithTickets(3);
+    const code = qrPayloadFor(tickets[0].code);
+    const real = await redeemAtDoor(producer.ctx, access, { code, scanId: "real:1", door: "Puerta 1", deviceId: "online" });
+    expect(real.outcome).toBe("admitted");
+    const [before] = await db.select().from(issuedProducts).where(eq(issuedProducts.id, tickets[0].id));
+
+    const early = ["1970-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "-271821-04-20T00:00:00Z"];
+    const queue = [
+      ...early.map((scannedAt, i) => ({ code, scanId: `old:${i}`, deviceId: "old", door: "Puerta 9", scannedAt, acceptedOffline: true })),
+      { code, scanId: "old:nan", deviceId: "old", door: "Puerta 9", scannedAt: "ayer a la noche", acceptedOffline: true },
+      { code: qrPayloadFor(tickets[1].code), scanId: "old:ok", deviceId: "old", door: "Puerta 9", scannedAt: new Date(Date.now() - 60_000).toISOString(), acceptedOffline: true },
+    ];
+    const answers = await syncDoorScans(producer.ctx, access, queue);
+    expect(answers.map((a) => ("error" in a ? [a.scanId, a.error.code, a.error.reason] : [a.scanId, a.outcome]))).toEqual([
+      ["old:0", "BAD_USER_INPUT", "SCAN_TIME_BEFORE_DOOR_OPENED"],
+      ["old:1", "BAD_USER_INPUT", "SCAN_TIME_BEFORE_DOOR_OPENED"],
+      ["old:2", "BAD_USER_INPUT", "SCAN_TIME_BEFORE_DOOR_OPENED"],
+      ["old:nan", "BAD_USER_INPUT", "SCAN_TIME_INVALID"],
+      ["old:ok", "admitted"],
+    ]);
+    const [after] = await db.select().from(issuedProducts).where(eq(issuedProducts.id, tickets[0].id));
+    expect(after).toMatchObject({ status: "redeemed", redeemedDoor: "Puerta 1" });
+    expect(after.redeemedAt!.getTime()).toBe(before.redeemedAt!.getTime());
+    // The refused scans left nothing behind: sending them again is refused again.
+    expect(await db.select().from(doorScans).where(eq(doorScans.deviceId, "old"))).toHaveLength(1);
+    const again = await syncDoorScans(producer.ctx, access, queue.slice(0, 1));
+    expect(again[0]).toMatchObject({ scanId: "old:0", error: { code: "BAD_USER_INPUT" } });
+  });
+
+  it("a scan dated before its ticket was issued counts from the issue; one in the future counts as now", async () => {
+    const { db, producer, tickets, access } = await nightWithTickets(2);
+    // Bought at the box office 10 minutes ago; the phone's clock runs 30 minutes behind.
+    const issuedAt = new Date(Date.now() - 10 * 60_000);
+    await db.update(issuedProducts).set({ createdAt: issuedAt }).where(eq(issuedProducts.orderId, tickets[0].orderId));
+    const behind = new Date(Date.now() - 40 * 60_000).toISOString();
+    const ahead = new Date(Date.now() + 3 * 3600e3).toISOString();
+    const answers = await syncDoorScans(producer.ctx, access, [
+      { code: qrPayloadFor(tickets[0].code), scanId: "clock:1", scannedAt: behind, acceptedOffline: true },
+      { code: qrPayloadFor(tickets[1].code), scanId: "clock:2", scannedAt: ahead, acceptedOffline: true },
+    ]);
+    expect(answers.map((a) => ("outcome" in a ? a.outcome : a.error.message))).toEqual(["admitted", "admitted"]);
+    const [first] = await db.select().from(issuedProducts).where(eq(issuedProducts.id, tickets[0].id));
+    const [second] = await db.select().from(issuedProducts).where(eq(issuedProducts.id, tickets[1].id));
+    expect(first.redeemedAt!.getTime()).toBe(issuedAt.getTime());
+    expect(second.redeemedAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(second.redeemedAt!.getTime()).toBeGreaterThan(Date.now() - 60_000);
   });
 });
 

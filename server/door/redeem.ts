@@ -5,7 +5,7 @@ import { normalizeDoorName, parseShortTicketCode, SHORT_CODE_LENGTH } from "#com
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { doorScans, eventDates, events, issuedProducts, orders, ticketTypes } from "#server/db/schema";
-import { Invalid } from "#server/errors";
+import { DomainError, Invalid } from "#server/errors";
 import { verifyQrPayload, QR_PREFIX } from "#server/tickets/qr";
 import type { DoorAccess } from "./access";
 import { doorChanged } from "./changes";
@@ -35,8 +35,17 @@ export interface DoorAnswer extends DoorVerdict {
   scanId: string;
 }
 
-/** How far ahead of our clock a device's scan time may be (clocks drift). */
+/** How far ahead of our clock a device's scan time may be (clocks drift); later ones count as now. */
 const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
+/** A date's night at the door: from 12 hours before it starts until 6 after it ends (decision 104). */
+const NIGHT_BEFORE_MS = 12 * 3600e3;
+const NIGHT_AFTER_MS = 6 * 3600e3;
+/**
+ * The earliest a door opens for a date: a day before it starts (doors open
+ * hours early, and a phone may be set up the day before). A device's scan
+ * time before that is impossible. With no date to judge by, a day before now.
+ */
+const DOOR_OPENS_BEFORE_MS = 24 * 3600e3;
 
 /**
  * What was scanned or typed: a signed QR (its signature checked), a whole
@@ -77,7 +86,7 @@ export async function doorDateOf(db: DbOrTx, eventId: string, now: Date, chosenI
   }
   const t = now.getTime();
   return (
-    dates.find((d) => d.startsAt.getTime() - 12 * 3600e3 <= t && t <= d.endsAt.getTime() + 6 * 3600e3) ??
+    dates.find((d) => d.startsAt.getTime() - NIGHT_BEFORE_MS <= t && t <= d.endsAt.getTime() + NIGHT_AFTER_MS) ??
     dates.find((d) => d.startsAt.getTime() > t) ??
     dates.at(-1) ??
     null
@@ -109,6 +118,7 @@ async function ticketByCode(db: DbOrTx, code: string) {
       id: issuedProducts.id,
       status: issuedProducts.status,
       eventId: issuedProducts.eventId,
+      issuedAt: issuedProducts.createdAt,
       holderName: issuedProducts.holderName,
       redeemedAt: issuedProducts.redeemedAt,
       redeemedDoor: issuedProducts.redeemedDoor,
@@ -146,11 +156,40 @@ function verdictOf(outcome: DoorOutcome, ticket: TicketAtDoor | null, sameEvent:
 
 class ScanAlreadyApplied extends Error {}
 
+/** Why a device's scan time is refused (GraphQL `extensions.reason`, with `code` BAD_USER_INPUT). */
+export const SCAN_TIME_INVALID = "SCAN_TIME_INVALID";
+export const SCAN_TIME_BEFORE_DOOR_OPENED = "SCAN_TIME_BEFORE_DOOR_OPENED";
+
+function scanTimeRefused(reason: string, message: string): DomainError {
+  const error = new Invalid({ scannedAt: [message] }, message);
+  error.reason = reason;
+  return error;
+}
+
+/**
+ * The device's scan time, read: unreadable, or outside what JavaScript (or
+ * PostgreSQL) can hold, is refused; later than our clock plus the skew we
+ * allow counts as now. Whether it is too early depends on the date the door
+ * admits (`checkDoorOpened`).
+ */
 function scanTime(value: DoorScanInput["scannedAt"], now: Date): Date {
   if (!value) return now;
-  const at = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(at.getTime())) throw new Invalid({ scannedAt: ["La hora del escaneo no es válida."] });
+  const at = value instanceof Date ? value : typeof value === "string" ? new Date(value) : new Date(Number.NaN);
+  if (Number.isNaN(at.getTime())) throw scanTimeRefused(SCAN_TIME_INVALID, "La hora del escaneo no es una fecha válida.");
   return at.getTime() > now.getTime() + MAX_CLOCK_SKEW_MS ? now : at;
+}
+
+/**
+ * A scan the device dates before the door opened for the date it admits
+ * (`DOOR_OPENS_BEFORE_MS`, less the clock skew) did not happen then: the
+ * device's clock is wrong, or the time was made up to win "first scan wins".
+ * Refused, so it neither takes a redemption over nor jams the queue.
+ */
+function checkDoorOpened(scannedAt: Date, doorDate: DateSpan | null, now: Date) {
+  const opensAt = (doorDate ? doorDate.startsAt.getTime() : now.getTime()) - DOOR_OPENS_BEFORE_MS;
+  if (scannedAt.getTime() < opensAt - MAX_CLOCK_SKEW_MS) {
+    throw scanTimeRefused(SCAN_TIME_BEFORE_DOOR_OPENED, "La hora del escaneo es anterior a la apertura de la puerta: revisá la fecha y la hora del teléfono.");
+  }
 }
 
 /**
@@ -168,17 +207,23 @@ export async function redeemAtDoor(ctx: Ctx, access: DoorAccess, input: DoorScan
   const scanId = input.scanId?.trim().slice(0, 100) || crypto.randomUUID();
   const door = normalizeDoorName(input.door);
   const deviceId = input.deviceId?.trim().slice(0, 100) || "sin-identificar";
-  const scannedAt = scanTime(input.scannedAt, ctx.now);
-  const offline = Boolean(input.acceptedOffline) || (input.scannedAt != null && ctx.now.getTime() - scannedAt.getTime() > 60_000);
+  const eventId = access.event.id;
+  const deviceTime = scanTime(input.scannedAt, ctx.now);
+  const offline = Boolean(input.acceptedOffline) || (input.scannedAt != null && ctx.now.getTime() - deviceTime.getTime() > 60_000);
   try {
     const answer = await ctx.db.transaction(async (tx) => {
-      const [prior] = await tx.select().from(doorScans).where(eq(doorScans.scanId, scanId));
+      // Scan ids are the devices' own, unique only within the event: always looked up with it.
+      const [prior] = await tx.select({ id: doorScans.id }).from(doorScans).where(and(eq(doorScans.eventId, eventId), eq(doorScans.scanId, scanId)));
       if (prior) throw new ScanAlreadyApplied();
-      const doorDate = await doorDateOf(tx, access.event.id, ctx.now, input.eventDateId);
+      // The date the door was admitting when the device scanned (an offline queue may arrive the next day).
+      const doorDate = await doorDateOf(tx, eventId, deviceTime, input.eventDateId);
+      if (input.scannedAt) checkDoorOpened(deviceTime, doorDate, ctx.now);
       const scanned = codeFromScan(input.code ?? "");
-      const code = scanned && "shortCode" in scanned ? await codeOfShortCode(tx, access.event.id, scanned.shortCode) : (scanned?.code ?? null);
+      const code = scanned && "shortCode" in scanned ? await codeOfShortCode(tx, eventId, scanned.shortCode) : (scanned?.code ?? null);
       let ticket = code ? await ticketByCode(tx, code) : null;
-      const sameEvent = ticket?.eventId === access.event.id;
+      const sameEvent = ticket?.eventId === eventId;
+      // Nobody got in with a ticket before it existed: a device clock behind ours counts from its issue.
+      const scannedAt = sameEvent && ticket!.issuedAt > deviceTime ? ticket!.issuedAt : deviceTime;
       let outcome: DoorOutcome;
       if (!ticket) outcome = "unknown";
       else if (!sameEvent) outcome = "other_event";
@@ -218,7 +263,7 @@ export async function redeemAtDoor(ctx: Ctx, access: DoorAccess, input: DoorScan
         .insert(doorScans)
         .values({
           scanId,
-          eventId: access.event.id,
+          eventId,
           eventDateId: doorDate?.id ?? null,
           issuedProductId: sameEvent ? ticket!.id : null,
           outcome,
@@ -230,43 +275,68 @@ export async function redeemAtDoor(ctx: Ctx, access: DoorAccess, input: DoorScan
           scannedAt,
           receivedAt: ctx.now,
         })
-        .onConflictDoNothing({ target: doorScans.scanId })
+        .onConflictDoNothing({ target: [doorScans.eventId, doorScans.scanId] })
         .returning({ id: doorScans.id });
       // The same scan id applied by a concurrent request first: undo ours, answer theirs.
       if (!inserted.length) throw new ScanAlreadyApplied();
       return { scanId, ...verdictOf(outcome, ticket, sameEvent) };
     });
-    doorChanged(access.event.id);
+    doorChanged(eventId);
     return answer;
   } catch (error) {
     if (!(error instanceof ScanAlreadyApplied)) throw error;
-    return answerOfScan(ctx.db, scanId);
+    return answerOfScan(ctx.db, eventId, scanId);
   }
 }
 
-/** What an already recorded scan answered, read again (for resends). */
-async function answerOfScan(db: DbOrTx, scanId: string): Promise<DoorAnswer> {
+/** What an already recorded scan of this event answered, read again (for resends). */
+async function answerOfScan(db: DbOrTx, eventId: string, scanId: string): Promise<DoorAnswer> {
   const [row] = await db
     .select({ outcome: doorScans.outcome, eventId: doorScans.eventId, code: issuedProducts.code })
     .from(doorScans)
     .leftJoin(issuedProducts, eq(issuedProducts.id, doorScans.issuedProductId))
-    .where(eq(doorScans.scanId, scanId));
+    .where(and(eq(doorScans.eventId, eventId), eq(doorScans.scanId, scanId)));
   const ticket = row?.code ? await ticketByCode(db, row.code) : null;
   if (!row) return { scanId, outcome: "unknown" };
   if (row.outcome === "other_event") return { scanId, outcome: "other_event" };
   return { scanId, ...verdictOf(row.outcome, ticket, ticket?.eventId === row.eventId) };
 }
 
+/** A scan of a synced queue the server refused (its time is impossible): sending it again is refused again. */
+export interface DoorScanRefused {
+  scanId: string;
+  error: DomainError;
+}
+
 /**
  * Applies a device's queue of offline scans in scan-time order. Idempotent:
- * each scan id counts once however many times the queue is sent.
+ * each scan id counts once however many times the queue is sent. A scan
+ * with an impossible time is refused on its own (`DoorScanRefused`, in its
+ * place), and the rest of the queue is judged as usual.
  */
-export async function syncDoorScans(ctx: Ctx, access: DoorAccess, scans: DoorScanInput[]): Promise<DoorAnswer[]> {
+export async function syncDoorScans(ctx: Ctx, access: DoorAccess, scans: DoorScanInput[]): Promise<(DoorAnswer | DoorScanRefused)[]> {
   if (scans.length > 500) throw new Invalid({ scans: ["Mandá como mucho 500 escaneos por vez."] });
   if (scans.some((s) => !s.scanId)) throw new Invalid({ scanId: ["Cada escaneo necesita su identificador."] });
-  const ordered = [...scans].sort((a, b) => scanTime(a.scannedAt, ctx.now).getTime() - scanTime(b.scannedAt, ctx.now).getTime());
-  const answers = new Map<string, DoorAnswer>();
-  for (const scan of ordered) answers.set(scan.scanId!, await redeemAtDoor(ctx, access, scan));
+  const answers = new Map<string, DoorAnswer | DoorScanRefused>();
+  const timed: { scan: DoorScanInput; at: number }[] = [];
+  for (const scan of scans) {
+    try {
+      timed.push({ scan, at: scanTime(scan.scannedAt, ctx.now).getTime() });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      answers.set(scan.scanId!, { scanId: scan.scanId!, error });
+    }
+  }
+  timed.sort((a, b) => a.at - b.at);
+  for (const { scan } of timed) {
+    try {
+      answers.set(scan.scanId!, await redeemAtDoor(ctx, access, scan));
+    } catch (error) {
+      // Only the scan's own refusals stay with it; anything else is a fault and fails the sync (nothing of it is lost: the device resends).
+      if (!(error instanceof DomainError) || error.code !== "BAD_USER_INPUT") throw error;
+      answers.set(scan.scanId!, { scanId: scan.scanId!, error });
+    }
+  }
   return scans.map((s) => answers.get(s.scanId!)!);
 }
 

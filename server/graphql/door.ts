@@ -150,14 +150,17 @@ builder.mutationFields((t) => ({
   }),
   syncDoorScans: t.field({
     type: [DoorAnswerRef],
-    nullable: false,
-    description: "Applies a device's offline queue, idempotently (each scanId once) and first scan wins by scan time; answers in the order sent.",
+    nullable: { list: false, items: true },
+    description:
+      "Applies a device's offline queue, idempotently (each scanId once) and first scan wins by scan time; answers in the order sent. A scan whose scannedAt is impossible (unreadable, or before the door opened for its date: see docs/door.md) answers null in its place with an error at its index (BAD_USER_INPUT, reason SCAN_TIME_INVALID or SCAN_TIME_BEFORE_DOOR_OPENED): sending it again is refused again, and the rest of the queue is judged as usual.",
     args: { input: t.arg({ type: SyncDoorScansInput, required: true }) },
     resolve: async (_root, { input }, gql) => {
       const door = await doorOf(gql, input);
       const mode = input.mode === "bar" ? "bar" : "door";
       const answers = await syncDoorScans(gql.ctx, door, input.scans.map((s) => ({ ...s, deviceId: input.deviceId, mode })));
-      return answers.map((a) => ({ ...a, now: gql.ctx.now }));
+      // A refused scan is its error in its place: GraphQL answers null there and reports the error at that index.
+      // (An Error as a list item, which both executors read so; a rejected promise there confuses graphql-jit.)
+      return answers.map((a) => ("error" in a ? a.error : { ...a, now: gql.ctx.now })) as (DoorAnswer & { now: Date })[];
     },
   }),
   openDoor: t.field({

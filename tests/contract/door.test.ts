@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
@@ -91,6 +91,73 @@ describe("the door over GraphQL", () => {
     expect(errorCode(await gql(SEARCH, { variables: { slug: other.event.slug, q: "Peña", session } }))).toBe("UNAUTHENTICATED");
     expect(errorCode(await gql(ROTATE, { variables: { eventId: event.id } }))).toBe("UNAUTHENTICATED");
     expect(errorCode(await gql(ROTATE, { tokens: other.tokens, variables: { eventId: event.id } }))).toBe("FORBIDDEN");
+  });
+});
+
+describe("the door's security rules over GraphQL", () => {
+  /** A night with its door opened by PIN, as a phone at that door would. */
+  async function openedNight(ip: string) {
+    const n = await night();
+    const pin = (await gql<{ rotateDoorPin: { pin: string } }>(ROTATE, { tokens: n.tokens, variables: { eventId: n.event.id } })).body.data!.rotateDoorPin.pin;
+    const session = (await gql<{ openDoor: { token: string } }>(OPEN, { variables: { slug: n.event.slug, pin }, ip })).body.data!.openDoor.token;
+    return { ...n, session };
+  }
+
+  it("a scan id replayed by another organizer's door judges that door's own ticket and never answers with the first event's holder (decision 149)", async () => {
+    const a = await openedNight("198.51.100.70");
+    const b = await openedNight("198.51.100.71");
+    await (await getDb()).update(issuedProducts).set({ holderName: "Bruno Díaz" }).where(eq(issuedProducts.eventId, b.event.id));
+
+    const redeem = (n: typeof a, ticket: number, scanId: string, door: string) =>
+      gql<{ redeemProduct: Answer }>(REDEEM, { variables: { input: { eventSlug: n.event.slug, doorSession: n.session, code: qrPayloadFor(n.tickets[ticket].code), scanId, door, deviceId: door } } });
+    expect((await redeem(a, 0, "shared-1", "Puerta A")).body.data!.redeemProduct).toMatchObject({ outcome: "admitted", holderName: "Sofía Peña" });
+    const replayed = await redeem(b, 0, "shared-1", "Puerta B");
+    expect(replayed.body.errors).toBeUndefined();
+    expect(replayed.body.data!.redeemProduct).toMatchObject({ scanId: "shared-1", outcome: "admitted", admitted: true, holderName: "Bruno Díaz", redeemedDoor: "Puerta B" });
+    expect(JSON.stringify(replayed.body)).not.toContain("Sofía");
+
+    // The other way round, through an offline queue: B's scan id first does not block A's real ticket.
+    const SYNC_NAMES = `mutation($input: SyncDoorScansInput!) { syncDoorScans(input: $input) { scanId outcome holderName } }`;
+    const sync = (n: typeof a, ticket: number) =>
+      gql<{ syncDoorScans: { scanId: string; outcome: string; holderName: string | null }[] }>(SYNC_NAMES, {
+        variables: { input: { eventSlug: n.event.slug, doorSession: n.session, deviceId: "phone", scans: [{ scanId: "shared-2", code: qrPayloadFor(n.tickets[ticket].code), scannedAt: new Date(Date.now() - 60_000).toISOString(), acceptedOffline: true }] } },
+      });
+    expect((await sync(b, 1)).body.data!.syncDoorScans).toEqual([{ scanId: "shared-2", outcome: "admitted", holderName: "Bruno Díaz" }]);
+    expect((await sync(a, 1)).body.data!.syncDoorScans).toEqual([{ scanId: "shared-2", outcome: "admitted", holderName: "Sofía Peña" }]);
+    const statuses = await (await getDb()).select({ status: issuedProducts.status }).from(issuedProducts).where(inArray(issuedProducts.id, [a.tickets[0].id, a.tickets[1].id, b.tickets[0].id, b.tickets[1].id]));
+    expect(statuses.map((t) => t.status)).toEqual(["redeemed", "redeemed", "redeemed", "redeemed"]);
+  });
+
+  it("syncDoorScans refuses scans dated 1970, year 1 or -271821 with a typed error at their index, and judges the device's other scans (decision 149)", async () => {
+    const { event, tickets, session } = await openedNight("198.51.100.72");
+    const input = {
+      eventSlug: event.slug,
+      doorSession: session,
+      deviceId: "phone-reset",
+      scans: [
+        { scanId: "r-0", code: qrPayloadFor(tickets[0].code), scannedAt: "1970-01-01T00:00:00Z", acceptedOffline: true },
+        { scanId: "r-1", code: qrPayloadFor(tickets[0].code), scannedAt: "0001-01-01T00:00:00Z", acceptedOffline: true },
+        { scanId: "r-2", code: qrPayloadFor(tickets[0].code), scannedAt: "-271821-04-20T00:00:00Z", acceptedOffline: true },
+        { scanId: "r-3", code: qrPayloadFor(tickets[1].code), scannedAt: new Date(Date.now() - 60_000).toISOString(), acceptedOffline: true },
+        { scanId: "r-4", code: qrPayloadFor(tickets[0].code), scannedAt: "-271821-04-19T00:00:00Z", acceptedOffline: true },
+      ],
+    };
+    // Twice: the second run takes the compiled path (decision 138) and must answer the same.
+    for (let run = 0; run < 2; run++) {
+      const synced = await gql<{ syncDoorScans: (Answer | null)[] }>(SYNC, { variables: { input } });
+      expect(synced.status).toBe(200);
+      expect(synced.body.data!.syncDoorScans.map((a) => a?.outcome ?? null)).toEqual([null, null, null, "admitted", null]);
+      const errors = (synced.body.errors ?? []).map((e) => ({ path: e.path, code: e.extensions?.code, reason: e.extensions?.reason, fieldErrors: e.extensions?.fieldErrors }));
+      expect(errors.sort((x, y) => Number(x.path![1]) - Number(y.path![1]))).toEqual([
+        { path: ["syncDoorScans", 0], code: "BAD_USER_INPUT", reason: "SCAN_TIME_BEFORE_DOOR_OPENED", fieldErrors: { scannedAt: [expect.stringContaining("anterior a la apertura de la puerta")] } },
+        { path: ["syncDoorScans", 1], code: "BAD_USER_INPUT", reason: "SCAN_TIME_BEFORE_DOOR_OPENED", fieldErrors: { scannedAt: [expect.any(String)] } },
+        { path: ["syncDoorScans", 2], code: "BAD_USER_INPUT", reason: "SCAN_TIME_BEFORE_DOOR_OPENED", fieldErrors: { scannedAt: [expect.any(String)] } },
+        { path: ["syncDoorScans", 4], code: "BAD_USER_INPUT", reason: "SCAN_TIME_INVALID", fieldErrors: { scannedAt: ["La hora del escaneo no es una fecha válida."] } },
+      ]);
+    }
+    // None of the refused scans let the first ticket in.
+    const [first] = await (await getDb()).select().from(issuedProducts).where(eq(issuedProducts.id, tickets[0].id));
+    expect(first.status).toBe("redeemable");
   });
 });
 

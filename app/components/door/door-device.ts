@@ -144,7 +144,20 @@ export class DoorBook {
 // ---------------------------------------------------------------------------
 // GraphQL, as the door screen's client component.
 
+type GraphQLAnswer<T> = { data?: T | null; errors?: { message: string; path?: (string | number)[]; extensions?: { code?: string } }[] };
+
 async function graphql<T>(query: string, variables: Record<string, unknown>, timeoutMs = 6000): Promise<T> {
+  const body = await graphqlAnswer<T>(query, variables, timeoutMs);
+  if (body.errors?.length) throw answeredError(body.errors[0]);
+  return body.data as T;
+}
+
+function answeredError(error: { message: string; extensions?: { code?: string } }) {
+  return Object.assign(new Error(error.message), { code: error.extensions?.code, answered: true });
+}
+
+/** The whole answer, data and errors, for operations that answer some items and refuse others. */
+async function graphqlAnswer<T>(query: string, variables: Record<string, unknown>, timeoutMs: number): Promise<GraphQLAnswer<T>> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
@@ -155,9 +168,7 @@ async function graphql<T>(query: string, variables: Record<string, unknown>, tim
       credentials: "same-origin",
       signal: controller.signal,
     });
-    const body = (await response.json()) as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
-    if (body.errors?.length) throw Object.assign(new Error(body.errors[0].message), { code: body.errors[0].extensions?.code, answered: true });
-    return body.data as T;
+    return (await response.json()) as GraphQLAnswer<T>;
   } finally {
     clearTimeout(timer);
   }
@@ -182,13 +193,22 @@ export async function redeemOnline(slug: string, scan: { code: string; scanId: s
   return data.redeemProduct;
 }
 
+/**
+ * Sends the queue; answers every scan the server settled. A scan it refused
+ * on its own (an impossible time: BAD_USER_INPUT at its index) is settled too,
+ * as `unknown`: sending it again would be refused again, and keeping it would
+ * resend it forever. Any other error leaves the whole queue for next time.
+ */
 export async function syncQueue(slug: string, deviceId: string, scans: QueuedScan[], mode: DeviceMode = "door"): Promise<ServerAnswer[]> {
-  const data = await graphql<{ syncDoorScans: ServerAnswer[] }>(
+  const body = await graphqlAnswer<{ syncDoorScans: (ServerAnswer | null)[] }>(
     `mutation($input: SyncDoorScansInput!) { syncDoorScans(input: $input) { ${ANSWER_FIELDS} } }`,
     { input: { eventSlug: slug, deviceId, mode, scans: scans.map(({ scanId, code, scannedAt, acceptedOffline, door }) => ({ scanId, code, scannedAt, acceptedOffline, door })) } },
     15000,
   );
-  return data.syncDoorScans;
+  const answers = body.data?.syncDoorScans;
+  if (!answers) throw answeredError(body.errors?.[0] ?? { message: "Sin respuesta" });
+  const refused = new Set((body.errors ?? []).filter((e) => e.extensions?.code === "BAD_USER_INPUT" && e.path?.[0] === "syncDoorScans").map((e) => e.path?.[1]));
+  return answers.flatMap((answer, i): ServerAnswer[] => (answer ? [answer] : refused.has(i) ? [{ scanId: scans[i].scanId, outcome: "unknown" }] : []));
 }
 
 export async function fetchManifest(slug: string, since: string | null, mode: DeviceMode = "door"): Promise<{ payload: string; signature: string }> {

@@ -30,7 +30,9 @@ export type DoorScanOutcome = (typeof DOOR_SCAN_OUTCOMES)[number];
 /**
  * Every scan a door device made, admitted or not, online or synced later.
  * `scan_id` is the device's own id for the scan: sending it again is a no-op,
- * which is what makes syncing an offline queue idempotent.
+ * which is what makes syncing an offline queue idempotent. It is unique per
+ * event, not globally: another organizer's door choosing the same id must
+ * neither read this event's scan nor block it (decision 149).
  */
 export const doorScans = pgTable(
   "door_scans",
@@ -56,7 +58,7 @@ export const doorScans = pgTable(
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("door_scans_scan_id_key").on(t.scanId),
+    uniqueIndex("door_scans_event_scan_id_key").on(t.eventId, t.scanId),
     index("door_scans_event_idx").on(t.eventId, t.receivedAt),
     index("door_scans_issued_product_idx").on(t.issuedProductId),
     check("door_scans_outcome_check", sql`${t.outcome} in ('admitted','already_in','conflict','voided','other_event','other_date','wrong_place','unknown')`),
