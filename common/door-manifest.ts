@@ -5,7 +5,7 @@ import { parseShortTicketCode } from "./door";
 export interface DoorManifestEntry {
   /** Keyed hash of the ticket's code. */
   k: string;
-  /** Keyed hash of its short code, upper case (typed by hand). */
+  /** Slow hash of its short code, upper case (typed by hand): see `DoorManifest.shortCodes`. */
   s: string;
   n: string;
   t: string;
@@ -16,14 +16,25 @@ export interface DoorManifestEntry {
   door: string | null;
 }
 
+/**
+ * How the manifest hashes short codes (decision 150, docs/door.md): PBKDF2-SHA256,
+ * 16 bytes, with the event's salt. The iterations make each offline guess
+ * of a 10-character code cost that many hashes; the door phone pays it once
+ * per code typed by hand (milliseconds), the server once per ticket and process.
+ */
+export const SHORT_CODE_HASH = { alg: "PBKDF2-SHA256", iterations: 1000, bytes: 16 } as const;
+
 export interface DoorManifest {
-  v: 1;
+  /** 2 since short codes are hashed with PBKDF2 (a device drops manifests of another version). */
+  v: 2;
   eventId: string;
   eventName: string;
   doorDateId: string | null;
   dates: Record<string, string>;
-  /** The event's hashing key (base64url). */
+  /** The event's hashing key for whole codes (HMAC-SHA256, base64url). */
   key: string;
+  /** How short codes are hashed: PBKDF2-SHA256 with this salt (base64url) and iterations, `bytes` long. */
+  shortCodes: { alg: "PBKDF2-SHA256"; iterations: number; bytes: number; salt: string };
   /** A whole manifest, or the changes since the previous cursor. */
   full: boolean;
   cursor: string;

@@ -1,3 +1,4 @@
+import { createHmac, pbkdf2Sync } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
@@ -12,9 +13,13 @@ import { hasPostgresServer } from "#tests/support/db";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { DOOR_PIN_LIMITS, doorPinOf, listDoorPins, openDoor, revokeDoorPin, rotateDoorPin, unlockDoor, type DoorAccess } from "./access";
 import { redeemAtDoor, syncDoorScans, type DoorAnswer, type DoorScanRefused } from "./redeem";
+import { doorManifest } from "./manifest";
+import { shortTicketCode } from "#common/door";
+import type { DoorManifest } from "#common/door-manifest";
 
 /** A synced scan's outcome, or the refusal's reason. */
 const outcomeOf = (answer: DoorAnswer | DoorScanRefused) => ("error" in answer ? answer.error.reason : answer.outcome);
+const hmac = (key: string, value: string) => createHmac("sha256", Buffer.from(key, "base64url")).update(value).digest().subarray(0, 16).toString("base64url");
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 
@@ -218,6 +223,32 @@ describe("offline scan times (decision 149)", () => {
     expect(first.redeemedAt!.getTime()).toBe(issuedAt.getTime());
     expect(second.redeemedAt!.getTime()).toBeLessThanOrEqual(Date.now());
     expect(second.redeemedAt!.getTime()).toBeGreaterThan(Date.now() - 60_000);
+  });
+});
+
+describe("the door manifest's short codes (decision 150)", () => {
+  const shortOf = (code: string) => shortTicketCode(code).replace(" ", "");
+
+  it("a copied manifest tests a guessed short code only at the cost of a slow hash with the event's own salt", async () => {
+    const { producer, tickets, access } = await nightWithTickets(2);
+    const other = await nightWithTickets(1);
+    const manifest = JSON.parse((await doorManifest(producer.ctx, access)).payload) as DoorManifest;
+    const entry = manifest.entries.find((e) => e.k === hmac(manifest.key, tickets[0].code))!;
+    expect(entry).toMatchObject({ n: "Sofía Peña", st: "redeemable" });
+
+    // What the manifest hands out (its key) no longer checks a guess with one fast hash…
+    const fastGuesses = tickets.map((t) => hmac(manifest.key, shortOf(t.code)));
+    expect(manifest.entries.filter((e) => fastGuesses.includes(e.s))).toEqual([]);
+    // …only PBKDF2-SHA256 with thousand iterations or more, salted per event.
+    expect(manifest.shortCodes).toMatchObject({ alg: "PBKDF2-SHA256", bytes: 16 });
+    expect(manifest.shortCodes.iterations).toBeGreaterThanOrEqual(1000);
+    const salt = Buffer.from(manifest.shortCodes.salt, "base64url");
+    expect(entry.s).toBe(pbkdf2Sync(shortOf(tickets[0].code), salt, manifest.shortCodes.iterations, 16, "sha256").toString("base64url"));
+    const otherManifest = JSON.parse((await doorManifest(other.producer.ctx, other.access)).payload) as DoorManifest;
+    expect(otherManifest.shortCodes.salt).not.toBe(manifest.shortCodes.salt);
+    // The same hashes in the next manifest (cached per process), so a phone's incremental updates match its full one.
+    const again = JSON.parse((await doorManifest(producer.ctx, access)).payload) as DoorManifest;
+    expect(again.entries.map((e) => e.s).sort()).toEqual(manifest.entries.map((e) => e.s).sort());
   });
 });
 

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
 import { SHORT_CODE_LENGTH } from "#common/door";
-import type { DoorManifest, DoorManifestEntry } from "#common/door-manifest";
+import { SHORT_CODE_HASH, type DoorManifest, type DoorManifestEntry } from "#common/door-manifest";
 import type { Ctx } from "#server/context";
 import { doorScans, eventDates, issuedProducts } from "#server/db/schema";
 import { authSecret } from "#server/env";
@@ -16,6 +16,13 @@ import { productsOfMode, selectDoorTickets, type DoorMode } from "./search";
  * nothing about other events. The server signs the payload (ECDSA P-256)
  * and the door page carries the public key, so a manifest edited on the
  * device does not verify.
+ *
+ * The key travels in the manifest (the phone hashes what it scans), so a
+ * hash is only as hard to guess as what it hides. A whole code has 128
+ * random bits: its HMAC is enough. The 10-character code typed by hand has
+ * ~2^52: its hash is PBKDF2-SHA256 with the event's own salt (decision 150
+ * of the door, docs/door.md "Sin señal"), so every guess made with a copied
+ * manifest costs `SHORT_CODE_HASH.iterations` hashes instead of one.
  */
 
 /** Seconds of overlap between incremental refreshes: a transaction committing while the cursor was taken is not missed. */
@@ -27,6 +34,64 @@ function eventKey(eventId: string): Buffer {
 
 function keyedHash(key: Buffer, value: string): string {
   return crypto.createHmac("sha256", key).update(value).digest().subarray(0, 16).toString("base64url");
+}
+
+/** The event's salt for short-code hashes: its own, so nothing computed against one event serves for another. */
+function shortCodeSalt(eventId: string): Buffer {
+  return Buffer.from(crypto.hkdfSync("sha256", authSecret(), "tribuna-door-short-codes", eventId, 16));
+}
+
+function pbkdf2(value: string, salt: Buffer): Promise<string> {
+  return new Promise((resolve, reject) =>
+    crypto.pbkdf2(value, salt, SHORT_CODE_HASH.iterations, SHORT_CODE_HASH.bytes, "sha256", (error, key) => (error ? reject(error) : resolve(key.toString("base64url")))),
+  );
+}
+
+/**
+ * Short-code hashes already computed, per event and per code: a full
+ * manifest every few minutes for every phone would otherwise redo tens of
+ * thousands of slow hashes. Hashes of codes in flight are shared (ten phones
+ * opening at once compute each one once). Bounded: past the limit the
+ * oldest event is dropped and recomputed when asked again.
+ */
+const shortHashCache = new Map<string, { salt: Buffer; byCode: Map<string, Promise<string>> }>();
+const SHORT_HASH_CACHE_LIMIT = 200_000;
+let shortHashesCached = 0;
+
+/** Short-code hashes of these codes, in order. Computed in libuv's thread pool, a batch at a time, so scans keep being answered meanwhile. */
+async function shortCodeHashes(eventId: string, codes: string[]): Promise<string[]> {
+  let event = shortHashCache.get(eventId);
+  if (event?.salt.equals(shortCodeSalt(eventId)) === false) {
+    shortHashesCached -= event.byCode.size;
+    event = undefined;
+  }
+  if (!event) {
+    while (shortHashesCached + codes.length > SHORT_HASH_CACHE_LIMIT && shortHashCache.size) {
+      const [oldest, dropped] = shortHashCache.entries().next().value!;
+      shortHashCache.delete(oldest);
+      shortHashesCached -= dropped.byCode.size;
+    }
+    event = { salt: shortCodeSalt(eventId), byCode: new Map() };
+    shortHashCache.set(eventId, event);
+  }
+  const hashes: Promise<string>[] = [];
+  const BATCH = 64;
+  for (let i = 0; i < codes.length; i += BATCH) {
+    const batch = codes.slice(i, i + BATCH).map((code) => {
+      let hash = event.byCode.get(code);
+      if (!hash) {
+        hash = pbkdf2(code.slice(0, SHORT_CODE_LENGTH).toUpperCase(), event.salt);
+        event.byCode.set(code, hash);
+        shortHashesCached++;
+        // A failure is not kept: the next manifest tries again.
+        hash.catch(() => event.byCode.get(code) === hash && event.byCode.delete(code));
+      }
+      return hash;
+    });
+    hashes.push(...batch);
+    await Promise.all(batch);
+  }
+  return Promise.all(hashes);
 }
 
 let signingKeys: { privateKey: crypto.KeyObject; publicJwk: JsonWebKey; secret: string } | null = null;
@@ -85,9 +150,10 @@ export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { sinc
     .orderBy(desc(doorScans.scannedAt))
     .limit(20);
   const key = eventKey(eventId);
-  const entries: DoorManifestEntry[] = rows.map((r) => ({
+  const shortHashes = await shortCodeHashes(eventId, rows.map((r) => r.code));
+  const entries: DoorManifestEntry[] = rows.map((r, i) => ({
     k: keyedHash(key, r.code),
-    s: keyedHash(key, r.code.slice(0, SHORT_CODE_LENGTH).toUpperCase()),
+    s: shortHashes[i],
     n: r.holderName,
     t: r.ticketTypeName,
     d: r.eventDateId,
@@ -96,12 +162,13 @@ export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { sinc
     door: r.redeemedDoor,
   }));
   const manifest: DoorManifest = {
-    v: 1,
+    v: 2,
     eventId,
     eventName: access.event.name,
     doorDateId: doorDate?.id ?? null,
     dates: Object.fromEntries(dates.map((d) => [d.id, d.startsAt.toISOString()])),
     key: key.toString("base64url"),
+    shortCodes: { ...SHORT_CODE_HASH, salt: shortCodeSalt(eventId).toString("base64url") },
     full: !incremental,
     cursor: new Date(ctx.now.getTime() - CURSOR_OVERLAP_MS).toISOString(),
     generatedAt: ctx.now.toISOString(),

@@ -240,7 +240,7 @@ describe("doorManifest", () => {
     expect(await verify(full.payload.replace("redeemable", "redeemed"), full.signature)).toBe(false);
 
     const manifest = JSON.parse(full.payload);
-    expect(manifest).toMatchObject({ v: 1, eventId: event.id, full: true });
+    expect(manifest).toMatchObject({ v: 2, eventId: event.id, full: true, shortCodes: { alg: "PBKDF2-SHA256" } });
     expect(manifest.entries).toHaveLength(3);
     for (const t of tickets) expect(full.payload).not.toContain(t.code);
     const hash = createHmac("sha256", Buffer.from(manifest.key, "base64url")).update(tickets[0].code).digest().subarray(0, 16).toString("base64url");

@@ -71,6 +71,7 @@ export class DoorBook {
   private byCode = new Map<string, DoorManifestEntry>();
   private byShort = new Map<string, DoorManifestEntry>();
   private hmacKey: CryptoKey | null = null;
+  private shortSalt: ArrayBuffer | null = null;
 
   constructor(
     private eventId: string,
@@ -87,7 +88,8 @@ export class DoorBook {
     const stored = read<StoredManifests>(storageKey(this.eventId, "manifest", this.mode), { signed: [] });
     for (const signed of stored.signed) {
       const manifest = await verified(signed, this.publicKey);
-      if (!manifest || manifest.eventId !== this.eventId) return this.reset();
+      // One of another version (stored before an update) is dropped: the next fetch brings a whole one.
+      if (!manifest || manifest.eventId !== this.eventId || manifest.v !== 2) return this.reset();
       await this.apply(manifest);
     }
   }
@@ -107,6 +109,7 @@ export class DoorBook {
     if (!this.manifest || this.manifest.key !== manifest.key) {
       this.hmacKey = await crypto.subtle.importKey("raw", fromB64url(manifest.key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
     }
+    this.shortSalt = fromB64url(manifest.shortCodes.salt).buffer as ArrayBuffer;
     this.manifest = manifest;
     for (const entry of manifest.entries) {
       this.byCode.set(entry.k, entry);
@@ -117,7 +120,7 @@ export class DoorBook {
   /** Adds a manifest fetched from the server (full or incremental) and stores it. */
   async add(signed: { payload: string; signature: string }): Promise<boolean> {
     const manifest = await verified(signed, this.publicKey);
-    if (!manifest || manifest.eventId !== this.eventId) return false;
+    if (!manifest || manifest.eventId !== this.eventId || manifest.v !== 2) return false;
     if (!manifest.full && !this.manifest) return false;
     await this.apply(manifest);
     const stored = read<StoredManifests>(storageKey(this.eventId, "manifest", this.mode), { signed: [] });
@@ -125,16 +128,26 @@ export class DoorBook {
     return true;
   }
 
+  /** A whole code's hash: HMAC-SHA256 with the event's key (instant: every QR scan pays it). */
   async hashOf(value: string): Promise<string | null> {
     if (!this.hmacKey) return null;
     return b64url((await crypto.subtle.sign("HMAC", this.hmacKey, new TextEncoder().encode(value))).slice(0, 16));
+  }
+
+  /** A typed short code's hash: PBKDF2 as the manifest says (slow on purpose, docs/door.md; a few milliseconds on a phone). */
+  async shortHashOf(value: string): Promise<string | null> {
+    const params = this.manifest?.shortCodes;
+    if (!params || !this.shortSalt) return null;
+    const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(value), "PBKDF2", false, ["deriveBits"]);
+    const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt: this.shortSalt, iterations: params.iterations }, key, params.bytes * 8);
+    return b64url(bits);
   }
 
   /** Judges a scan with no network: the manifest plus what this device already let in. */
   async judge(raw: string, queue: QueuedScan[]): Promise<{ verdict: DoorVerdict; hash: string | null }> {
     const lookup = scannedLookup(raw);
     if (!lookup || !this.manifest) return { verdict: { outcome: "unknown" }, hash: null };
-    const hash = await this.hashOf(lookup.value);
+    const hash = lookup.kind === "code" ? await this.hashOf(lookup.value) : await this.shortHashOf(lookup.value);
     const entry = hash ? (lookup.kind === "code" ? this.byCode.get(hash) : this.byShort.get(hash)) : undefined;
     const mine = entry ? queue.find((q) => q.acceptedOffline && q.hash === entry.k) : undefined;
     return { verdict: judgeOffline(entry, this.manifest, mine ? { at: mine.scannedAt, door: mine.door } : undefined), hash: entry?.k ?? null };
