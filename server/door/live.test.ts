@@ -13,7 +13,9 @@ async function operatorOfTonight() {
   const operator = await createTestUser();
   await (await getDb()).insert(memberships).values({ organizationId: producer.organization.id, userId: operator.id, role: "operator" });
   const { sessionId } = await sessionTokensFor(operator.id);
-  const ctx = await ctxAs({ ...actorFor(operator), sessionId });
+  const actor = actorFor(operator);
+  if (actor.kind !== "user") throw new Error("unreachable");
+  const ctx = await ctxAs({ ...actor, sessionId });
   return { producer, event, operator, ctx };
 }
 

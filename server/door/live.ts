@@ -207,9 +207,12 @@ async function accessEnded(ctx: Ctx, organizationId: string): Promise<DomainErro
  * The live view now and after every change, for a member whose role works doors (decision 147). Access is
  * checked when the stream opens, again before every update it sends, and every `recheckMs` with no update:
  * when it is gone (member removed, role without `door:operate`, session logged out) the stream's next step
- * rejects with the reason (FORBIDDEN or UNAUTHENTICATED) and it ends, sending nothing more. One account holds
- * at most LIVE_STREAMS_PER_ACCOUNT open at once; past it, TOO_MANY_REQUESTS. The stream ends when `signal`
- * aborts or `return()` is called (the phone closed the page).
+ * rejects with the reason (FORBIDDEN or UNAUTHENTICATED) and it ends, sending nothing more.
+ *
+ * One account holds at most LIVE_STREAMS_PER_ACCOUNT streams at once; past it, the first step rejects with
+ * TOO_MANY_REQUESTS. The place is taken when the stream is first read, not when it is made: a stream nobody
+ * reads (yoga answers 406 to a subscription asked for as JSON, and drops it without closing it) holds none.
+ * It is given back when `signal` aborts, `return()` is called (the phone closed the page) or access ends.
  */
 export async function openLiveNight(
   ctx: Ctx,
@@ -218,28 +221,22 @@ export async function openLiveNight(
 ): Promise<AsyncIterableIterator<LiveNight>> {
   const event = await requireEventBySlug(ctx, slug, "door:operate");
   if (ctx.actor.kind !== "user") throw new Unauthenticated();
-  const release = takeStreamSlot(ctx.actor.userId);
-  let first: LiveNight;
-  try {
-    first = await computeLiveNight(ctx.db, { id: event.id, name: event.name, slug: event.slug }, ctx.now);
-  } catch (error) {
-    release();
-    throw error;
-  }
-  return liveStream(ctx, event.organizationId, first, release, options);
+  return liveStream(ctx, ctx.actor.userId, { id: event.id, name: event.name, slug: event.slug }, event.organizationId, options);
 }
 
 function liveStream(
   ctx: Ctx,
+  userId: string,
+  event: LiveNight["event"],
   organizationId: string,
-  first: LiveNight,
-  release: () => void,
   options: { signal?: AbortSignal; recheckMs?: number },
 ): AsyncIterableIterator<LiveNight> {
-  const eventId = first.event.id;
-  const hub = hubFor(ctx.db, first.event);
+  let started = false;
+  let release = () => {};
+  let hub: Hub | null = null;
+  let timer: NodeJS.Timeout | null = null;
   /** Checked and ready to send. */
-  let ready: LiveNight | null = first;
+  let ready: LiveNight | null = null;
   /** Arrived, not checked yet. */
   let incoming: LiveNight | null = null;
   let failure: DomainError | null = null;
@@ -277,9 +274,9 @@ function liveStream(
     ready = null;
     incoming = null;
     failure = error;
-    clearInterval(timer);
+    if (timer) clearInterval(timer);
     options.signal?.removeEventListener("abort", onAbort);
-    leaveHub(eventId, hub, listener);
+    if (hub) leaveHub(event.id, hub, listener);
     release();
     wakeWaiter();
   };
@@ -320,14 +317,39 @@ function liveStream(
     incoming = night;
     void check();
   };
-  hub.listeners.add(listener);
-  const timer = setInterval(() => void check(), options.recheckMs ?? LIVE_RECHECK_MS);
-  timer.unref?.();
+
+  /** The first read: takes the account's place, computes the view and starts listening. */
+  const start = async (): Promise<IteratorResult<LiveNight>> => {
+    try {
+      release = takeStreamSlot(userId);
+    } catch (error) {
+      finish();
+      throw error;
+    }
+    let first: LiveNight;
+    try {
+      first = await computeLiveNight(ctx.db, event, ctx.now);
+    } catch (error) {
+      finish();
+      throw error;
+    }
+    if (finished) return { value: undefined, done: true };
+    hub = hubFor(ctx.db, event);
+    hub.listeners.add(listener);
+    timer = setInterval(() => void check(), options.recheckMs ?? LIVE_RECHECK_MS);
+    timer.unref?.();
+    return { value: first, done: false };
+  };
+
   options.signal?.addEventListener("abort", onAbort);
   if (options.signal?.aborted) finish();
 
   const iterator: AsyncIterableIterator<LiveNight> = {
     next() {
+      if (!started && !finished) {
+        started = true;
+        return start();
+      }
       const next = answer();
       if (next) return next;
       return new Promise((resolve, reject) => (waiter = { resolve, reject }));

@@ -263,6 +263,7 @@ function endingWithDomainError<T>(stream: AsyncIterableIterator<T>): AsyncIterab
       } catch (error) {
         if (!isDomainError(error)) throw error;
         ended = true;
+        await stream.return?.();
         return { value: error, done: false };
       }
     },
