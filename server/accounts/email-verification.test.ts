@@ -108,7 +108,7 @@ describe("email verification (decision 115)", () => {
     await expect(verifyEmail(await ctxAs(), { token: "no-es-un-token" })).rejects.toMatchObject(badLink);
     await expect(verifyEmail(await ctxAs(), { token: null })).rejects.toMatchObject(badLink);
     const { signAccessToken } = await import("#server/auth/tokens");
-    await expect(verifyEmail(await ctxAs(), { token: await signAccessToken({ sub: user.id, email, roles: [] }, new Date()) })).rejects.toMatchObject(badLink);
+    await expect(verifyEmail(await ctxAs(), { token: await signAccessToken({ sub: user.id, email, roles: [], sid: crypto.randomUUID() }, new Date()) })).rejects.toMatchObject(badLink);
 
     // Changing the email forgets the verification and makes the old link worthless.
     const fresh = await verificationToken(user, new Date());

@@ -1,9 +1,9 @@
-import { SignJWT, jwtVerify } from "jose";
 import type { Ctx } from "#server/context";
 import { attemptKeys, takeAttempt } from "#server/auth/rate-limit";
+import { TOKEN_PURPOSES, signPurposeToken, verifyPurposeToken } from "#server/auth/tokens";
 import { sendEmail } from "#server/email/send";
 import { emailLayout, escapeHtml } from "#server/email/templates";
-import { appUrl, authSecret } from "#server/env";
+import { appUrl } from "#server/env";
 import { Conflict, Invalid, Unauthenticated } from "#server/errors";
 import { getUserById, markEmailVerified, requireUserId } from "./users";
 
@@ -17,18 +17,13 @@ export const VERIFICATION_TTL_SECONDS = 24 * 3600;
 export const VERIFICATION_PATH = "/cuenta/verificar-email";
 export const BAD_VERIFICATION_LINK = "El enlace para confirmar tu email no es válido o ya venció. Pedí uno nuevo desde Mi cuenta.";
 export const ALREADY_VERIFIED = "Tu email ya está confirmado.";
-const PURPOSE = "verify-email";
 
-const key = () => new TextEncoder().encode(authSecret());
-
+/**
+ * The link's token says what it is for (`aud`/`typ` "tribuna:verify-email", decision 146): it verifies an
+ * address and nothing else, and no other token (an access token) verifies an address.
+ */
 export async function verificationToken(user: { id: string; email: string }, now: Date): Promise<string> {
-  const iat = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ purpose: PURPOSE, email: user.email })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(user.id)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + VERIFICATION_TTL_SECONDS)
-    .sign(key());
+  return signPurposeToken(TOKEN_PURPOSES.verifyEmail, { email: user.email }, { subject: user.id, now, ttlSeconds: VERIFICATION_TTL_SECONDS });
 }
 
 export function verificationEmail(link: string, firstName: string | null) {
@@ -66,15 +61,10 @@ export async function sendVerificationTo(ctx: Ctx, user: { id: string; email: st
 /** `verifyEmail`: the link's token marks the address verified and joins its purchases. Any session (or none) may open it. */
 export async function verifyEmail(ctx: Ctx, input: { token: unknown }): Promise<{ email: string; alreadyVerified: boolean; joinedOrders: number }> {
   const token = typeof input.token === "string" ? input.token : "";
-  let claims: { sub?: string; email?: unknown; purpose?: unknown };
-  try {
-    ({ payload: claims } = await jwtVerify(token, key(), { algorithms: ["HS256"], currentDate: ctx.now }));
-  } catch {
-    throw new Invalid({ token: [BAD_VERIFICATION_LINK] }, BAD_VERIFICATION_LINK);
-  }
-  if (claims.purpose !== PURPOSE || typeof claims.sub !== "string" || typeof claims.email !== "string") throw new Invalid({ token: [BAD_VERIFICATION_LINK] }, BAD_VERIFICATION_LINK);
-  const user = await getUserById(ctx, claims.sub);
-  if (!user || user.email !== claims.email) throw new Invalid({ token: [BAD_VERIFICATION_LINK] }, BAD_VERIFICATION_LINK);
+  const check = await verifyPurposeToken(token, TOKEN_PURPOSES.verifyEmail, ctx.now);
+  if (!check.ok || typeof check.payload.email !== "string") throw new Invalid({ token: [BAD_VERIFICATION_LINK] }, BAD_VERIFICATION_LINK);
+  const user = await getUserById(ctx, check.payload.sub);
+  if (!user || user.email !== check.payload.email) throw new Invalid({ token: [BAD_VERIFICATION_LINK] }, BAD_VERIFICATION_LINK);
   const { joinedOrders } = await markEmailVerified(ctx.db, user.id, ctx.now);
   return { email: user.email, alreadyVerified: Boolean(user.emailVerifiedAt), joinedOrders };
 }

@@ -5,7 +5,9 @@ import { createTestUser, ctxAs } from "#tests/support/context";
 import { cookieHeader } from "#tests/support/graphql";
 import { authenticateRequest, readTokens } from "./request-auth";
 import { rotateRefreshToken, startSession, type Tokens } from "./sessions";
-import { ACCESS_TOKEN_TTL_SECONDS } from "./tokens";
+import { SignJWT } from "jose";
+import { authSecret } from "#server/env";
+import { ACCESS_TOKEN_TTL_SECONDS, verifyAccessToken } from "./tokens";
 
 const URL_ = "http://localhost/cuenta/mi-cuenta";
 
@@ -83,6 +85,26 @@ describe("who is asking", () => {
     }
     const nothing = await authenticateRequest(db, new Request(URL_));
     expect(nothing).toMatchObject({ actor: { kind: "anonymous" }, stale: false });
+  });
+});
+
+describe("tokens signed before access tokens named their purpose (decision 146)", () => {
+  it("an old access token is not honoured, but its refresh token signs the browser in again with a new one", async () => {
+    const { user, tokens } = await signIn();
+    const check = await verifyAccessToken(tokens.accessToken, new Date());
+    if (!check.ok) throw new Error("a fresh access token did not verify");
+    // The shape access tokens had: same secret and claims, no `aud` nor `typ`.
+    const iat = Math.floor(Date.now() / 1000);
+    const old = await new SignJWT({ email: user.email, roles: [], sid: check.claims.sid })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(user.id)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
+      .sign(new TextEncoder().encode(authSecret()));
+    expect(await whoIs(withHeaders({ accessToken: old }))).toBeNull();
+    const auth = await authenticateRequest(await getDb(), withCookies({ accessToken: old, refreshToken: tokens.refreshToken }));
+    expect(auth.actor).toMatchObject({ kind: "user", userId: user.id });
+    expect(await whoIs(withHeaders({ accessToken: auth.refreshed!.accessToken }))).toBe(user.id);
   });
 });
 

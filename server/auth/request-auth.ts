@@ -30,8 +30,10 @@ export function readTokens(request: Request) {
 const memo = new WeakMap<Request, Promise<RequestAuth>>();
 
 /**
- * Who is asking: a valid access token; else a refresh token, rotated once per
- * request (loaders of one request share the result).
+ * Who is asking: a valid access token of an active session; else a refresh
+ * token, rotated once per request (loaders of one request share the result).
+ * Any other signed token (an email-verification link, a door session) is not
+ * an access token and leaves the caller anonymous (decision 146).
  */
 export function authenticateRequest(db: DbOrTx, request: Request, now = new Date()): Promise<RequestAuth> {
   let pending = memo.get(request);
@@ -51,8 +53,9 @@ function deviceOf(request: Request): { deviceToken?: string } {
 async function resolve(db: DbOrTx, request: Request, now: Date): Promise<RequestAuth> {
   const { accessToken, refreshToken, fromHeaders } = readTokens(request);
   if (accessToken) {
+    // Only an access token (its purpose), and only while its session lives: logout ends it at once.
     const check = await verifyAccessToken(accessToken, now);
-    if (check.ok && (!check.claims.sid || (await isSessionActive(db, check.claims.sid)))) {
+    if (check.ok && (await isSessionActive(db, check.claims.sid, now))) {
       return {
         actor: { kind: "user", userId: check.claims.sub, email: check.claims.email, roles: check.claims.roles, sessionId: check.claims.sid, ...deviceOf(request) },
         stale: false,

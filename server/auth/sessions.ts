@@ -3,7 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
 import { sessions, twoFactorDevices, users } from "#server/db/schema";
 import { Unauthenticated } from "#server/errors";
-import type { Role } from "#server/context";
+import type { Actor, Role } from "#server/context";
 import { REFRESH_TOKEN_TTL_MS, hashToken, randomToken, signAccessToken } from "./tokens";
 
 export interface Tokens {
@@ -152,9 +152,22 @@ export async function revokeAllSessions(db: DbOrTx, userId: string, now: Date) {
   await db.delete(twoFactorDevices).where(eq(twoFactorDevices.userId, userId));
 }
 
-/** Whether the session an access token names is still alive (logout kills access tokens too). */
-export async function isSessionActive(db: DbOrTx, sessionId: string): Promise<boolean> {
+/** Whether the session an access token names is still alive: not logged out (logout kills access tokens too), not expired. */
+export async function isSessionActive(db: DbOrTx, sessionId: string, now = new Date()): Promise<boolean> {
   if (!UUID.test(sessionId)) return false;
-  const [row] = await db.select({ revokedAt: sessions.revokedAt }).from(sessions).where(eq(sessions.id, sessionId));
-  return Boolean(row && !row.revokedAt);
+  const [row] = await db.select({ revokedAt: sessions.revokedAt, expiresAt: sessions.expiresAt }).from(sessions).where(eq(sessions.id, sessionId));
+  return Boolean(row && !row.revokedAt && row.expiresAt > now);
+}
+
+/**
+ * The actor as it stands now, for what lasts longer than a request (a live stream): null when its session
+ * ended (logout, expiry) or the account is gone; else its current global roles, read again (an access token's
+ * roles are a copy from when it was signed).
+ */
+export async function currentActor(db: DbOrTx, actor: Actor, now: Date): Promise<Actor | null> {
+  if (actor.kind !== "user") return null;
+  if (actor.sessionId && !(await isSessionActive(db, actor.sessionId, now))) return null;
+  const [user] = await db.select({ email: users.email, roles: users.roles }).from(users).where(eq(users.id, actor.userId));
+  if (!user) return null;
+  return { ...actor, email: user.email, roles: user.roles as Role[] };
 }

@@ -3,7 +3,10 @@ import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { doorScans, issuedProducts, orders, ticketTypes } from "#server/db/schema";
 import type { DoorScanOutcome } from "#server/db/schema";
+import { currentActor } from "#server/auth/sessions";
+import { type DomainError, Forbidden, TooManyRequests, Unauthenticated, isDomainError } from "#server/errors";
 import { requireEventBySlug } from "#server/events/events";
+import { requireCapability } from "#server/organizations/permissions";
 import { onDoorChange } from "./changes";
 import { doorDateOf } from "./redeem";
 import { productsOfMode, TICKETS_ONLY } from "./search";
@@ -116,6 +119,14 @@ export async function liveNight(ctx: Ctx, slug: string): Promise<LiveNight> {
 
 const THROTTLE_MS = 1000;
 
+/** Live streams one account may hold open at once, all its tabs and phones together (decision 147). */
+export const LIVE_STREAMS_PER_ACCOUNT = 10;
+/** How often an open stream checks that its viewer may still watch, even when nothing happens at the door. */
+export const LIVE_RECHECK_MS = 30_000;
+export const TOO_MANY_LIVE_STREAMS = `Ya tenés ${LIVE_STREAMS_PER_ACCOUNT} vistas en vivo abiertas con tu cuenta. Cerrá alguna (otra pestaña o teléfono) y volvé a probar.`;
+export const LIVE_ACCESS_ENDED = "Ya no tenés acceso a la vista en vivo de este evento.";
+export const LIVE_SESSION_ENDED = "Tu sesión terminó. Iniciá sesión de nuevo para ver la noche en vivo.";
+
 type Listener = (night: LiveNight) => void;
 interface Hub {
   listeners: Set<Listener>;
@@ -145,41 +156,211 @@ function hubFor(db: DbOrTx, event: LiveNight["event"]): Hub {
   return hub;
 }
 
-/**
- * The live view now and after every change, until `signal` aborts (the
- * phone closed the page). Checks access once, at the start.
- */
-export async function* watchLiveNight(ctx: Ctx, slug: string, signal?: AbortSignal): AsyncGenerator<LiveNight> {
-  const first = await liveNight(ctx, slug);
-  yield first;
-  const hub = hubFor(ctx.db, first.event);
-  let latest: LiveNight | null = null;
-  let wake: (() => void) | null = null;
-  const listener: Listener = (night) => {
-    latest = night;
-    wake?.();
+function leaveHub(eventId: string, hub: Hub, listener: Listener) {
+  hub.listeners.delete(listener);
+  if (hub.listeners.size || hubs.get(eventId) !== hub) return;
+  hub.unsubscribe();
+  if (hub.timer) clearTimeout(hub.timer);
+  hubs.delete(eventId);
+}
+
+// Open streams per account. On globalThis, like ./changes.ts: the HTTP server and the Remix build each load
+// their own copy of this module, and the cap is one for both. Per process (see docs/door.md, known limits).
+const STREAMS_KEY = Symbol.for("tribuna.liveStreamsPerAccount");
+const streamRegistry = globalThis as typeof globalThis & { [STREAMS_KEY]?: Map<string, number> };
+const openStreams = (streamRegistry[STREAMS_KEY] ??= new Map<string, number>());
+
+/** Takes one of the account's stream slots, or refuses with TOO_MANY_REQUESTS; answers how to give it back (once). */
+function takeStreamSlot(userId: string): () => void {
+  const open = openStreams.get(userId) ?? 0;
+  if (open >= LIVE_STREAMS_PER_ACCOUNT) throw new TooManyRequests(TOO_MANY_LIVE_STREAMS);
+  openStreams.set(userId, open + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (openStreams.get(userId) ?? 1) - 1;
+    if (left > 0) openStreams.set(userId, left);
+    else openStreams.delete(userId);
   };
-  const stop = () => wake?.();
-  hub.listeners.add(listener);
-  signal?.addEventListener("abort", stop);
+}
+
+/**
+ * Whether the stream's viewer may still watch, asked again now: their session is active (not logged out),
+ * the account exists, and its current role (membership or global, read again) still works doors. Answers
+ * the error that ends the stream, or null.
+ */
+async function accessEnded(ctx: Ctx, organizationId: string): Promise<DomainError | null> {
+  const now = new Date();
+  const actor = await currentActor(ctx.db, ctx.actor, now);
+  if (!actor) return new Unauthenticated(LIVE_SESSION_ENDED);
   try {
-    while (!signal?.aborted) {
-      if (!latest) await new Promise<void>((resolve) => (wake = resolve));
-      wake = null;
-      if (signal?.aborted) break;
-      if (latest) {
-        const next: LiveNight = latest;
-        latest = null;
-        yield next;
-      }
-    }
-  } finally {
-    signal?.removeEventListener("abort", stop);
-    hub.listeners.delete(listener);
-    if (!hub.listeners.size) {
-      hub.unsubscribe();
-      if (hub.timer) clearTimeout(hub.timer);
-      hubs.delete(first.event.id);
-    }
+    await requireCapability({ ...ctx, actor, now }, organizationId, "door:operate");
+    return null;
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    return error.code === "FORBIDDEN" ? new Forbidden(LIVE_ACCESS_ENDED) : error;
   }
+}
+
+/**
+ * The live view now and after every change, for a member whose role works doors (decision 147). Access is
+ * checked when the stream opens, again before every update it sends, and every `recheckMs` with no update:
+ * when it is gone (member removed, role without `door:operate`, session logged out) the stream's next step
+ * rejects with the reason (FORBIDDEN or UNAUTHENTICATED) and it ends, sending nothing more.
+ *
+ * One account holds at most LIVE_STREAMS_PER_ACCOUNT streams at once; past it, the first step rejects with
+ * TOO_MANY_REQUESTS. The place is taken when the stream is first read, not when it is made: a stream nobody
+ * reads (yoga answers 406 to a subscription asked for as JSON, and drops it without closing it) holds none.
+ * It is given back when `signal` aborts, `return()` is called (the phone closed the page) or access ends.
+ */
+export async function openLiveNight(
+  ctx: Ctx,
+  slug: string,
+  options: { signal?: AbortSignal; recheckMs?: number } = {},
+): Promise<AsyncIterableIterator<LiveNight>> {
+  const event = await requireEventBySlug(ctx, slug, "door:operate");
+  if (ctx.actor.kind !== "user") throw new Unauthenticated();
+  return liveStream(ctx, ctx.actor.userId, { id: event.id, name: event.name, slug: event.slug }, event.organizationId, options);
+}
+
+function liveStream(
+  ctx: Ctx,
+  userId: string,
+  event: LiveNight["event"],
+  organizationId: string,
+  options: { signal?: AbortSignal; recheckMs?: number },
+): AsyncIterableIterator<LiveNight> {
+  let started = false;
+  let release = () => {};
+  let hub: Hub | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  /** Checked and ready to send. */
+  let ready: LiveNight | null = null;
+  /** Arrived, not checked yet. */
+  let incoming: LiveNight | null = null;
+  let failure: DomainError | null = null;
+  let finished = false;
+  let waiter: { resolve: (result: IteratorResult<LiveNight>) => void; reject: (error: unknown) => void } | null = null;
+  let checking = false;
+  let checkAgain = false;
+
+  const answer = (): Promise<IteratorResult<LiveNight>> | null => {
+    if (failure) {
+      const error = failure;
+      failure = null;
+      return Promise.reject(error);
+    }
+    if (ready) {
+      const value = ready;
+      ready = null;
+      return Promise.resolve({ value, done: false });
+    }
+    if (finished) return Promise.resolve({ value: undefined, done: true });
+    return null;
+  };
+  const wakeWaiter = () => {
+    if (!waiter) return;
+    const next = answer();
+    if (!next) return;
+    const { resolve, reject } = waiter;
+    waiter = null;
+    next.then(resolve, reject);
+  };
+  const finish = (error: DomainError | null = null) => {
+    if (finished) return;
+    finished = true;
+    // Nothing checked before the end goes out after it.
+    ready = null;
+    incoming = null;
+    failure = error;
+    if (timer) clearInterval(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+    if (hub) leaveHub(event.id, hub, listener);
+    release();
+    wakeWaiter();
+  };
+  const onAbort = () => finish();
+
+  /** Checks access (one check at a time; a change during a check gets a check of its own) and then lets the newest view out. */
+  const check = async () => {
+    if (checking) {
+      checkAgain = true;
+      return;
+    }
+    checking = true;
+    try {
+      do {
+        checkAgain = false;
+        const candidate = incoming;
+        let ended: DomainError | null;
+        try {
+          ended = await accessEnded(ctx, organizationId);
+        } catch {
+          // The check itself failed (the database): send nothing unchecked, try again on the next change or tick.
+          return;
+        }
+        if (finished) return;
+        if (ended) return finish(ended);
+        if (candidate && incoming === candidate) {
+          incoming = null;
+          ready = candidate;
+          wakeWaiter();
+        }
+      } while (checkAgain || incoming);
+    } finally {
+      checking = false;
+    }
+  };
+
+  const listener: Listener = (night) => {
+    incoming = night;
+    void check();
+  };
+
+  /** The first read: takes the account's place, computes the view and starts listening. */
+  const start = async (): Promise<IteratorResult<LiveNight>> => {
+    try {
+      release = takeStreamSlot(userId);
+    } catch (error) {
+      finish();
+      throw error;
+    }
+    let first: LiveNight;
+    try {
+      first = await computeLiveNight(ctx.db, event, ctx.now);
+    } catch (error) {
+      finish();
+      throw error;
+    }
+    if (finished) return { value: undefined, done: true };
+    hub = hubFor(ctx.db, event);
+    hub.listeners.add(listener);
+    timer = setInterval(() => void check(), options.recheckMs ?? LIVE_RECHECK_MS);
+    timer.unref?.();
+    return { value: first, done: false };
+  };
+
+  options.signal?.addEventListener("abort", onAbort);
+  if (options.signal?.aborted) finish();
+
+  const iterator: AsyncIterableIterator<LiveNight> = {
+    next() {
+      if (!started && !finished) {
+        started = true;
+        return start();
+      }
+      const next = answer();
+      if (next) return next;
+      return new Promise((resolve, reject) => (waiter = { resolve, reject }));
+    },
+    return() {
+      finish();
+      return Promise.resolve({ value: undefined, done: true });
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
 }

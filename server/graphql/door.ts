@@ -1,5 +1,6 @@
 import { verdictDetail, verdictTitle } from "#common/door";
 import { parseCookies } from "#server/auth/cookies";
+import { type DomainError, isDomainError } from "#server/errors";
 import * as access from "#server/door/access";
 import { redeemAtDoor, syncDoorScans, type DoorAnswer } from "#server/door/redeem";
 import { searchAtDoor, type DoorSearchHit } from "#server/door/search";
@@ -251,14 +252,47 @@ builder.queryFields((t) => ({
   }),
 }));
 
+/**
+ * The stream's values, and the domain error that ends it (access gone) as its last value, so the client gets
+ * it as a GraphQL error with its code before the stream completes (a stream that rejects would just break).
+ */
+function endingWithDomainError<T>(stream: AsyncIterableIterator<T>): AsyncIterableIterator<T | DomainError> {
+  let ended = false;
+  const iterator: AsyncIterableIterator<T | DomainError> = {
+    async next() {
+      if (ended) return { value: undefined, done: true };
+      try {
+        return await stream.next();
+      } catch (error) {
+        if (!isDomainError(error)) throw error;
+        ended = true;
+        await stream.return?.();
+        return { value: error, done: false };
+      }
+    },
+    async return() {
+      ended = true;
+      await stream.return?.();
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}
+
 builder.subscriptionFields((t) => ({
   liveNight: t.field({
     type: LiveNightRef,
     nullable: false,
-    description: "liveNight now and again after every scan (at most once a second), over server-sent events.",
+    description: `liveNight now and again after every scan (at most once a second), over server-sent events. Access is checked again before every update and every ${live.LIVE_RECHECK_MS / 1000} s: when it ends (removed from the team, a role without doors, logged out) a last event carries the error (FORBIDDEN or UNAUTHENTICATED) and the stream completes. One account holds at most ${live.LIVE_STREAMS_PER_ACCOUNT} open at once; past it, TOO_MANY_REQUESTS.`,
     args: { eventSlug: t.arg.string({ required: true }) },
-    subscribe: (_root, { eventSlug }, { ctx, request }) => live.watchLiveNight(ctx, eventSlug, request.signal),
-    resolve: (night) => night,
+    subscribe: async (_root, { eventSlug }, { ctx, request }) => endingWithDomainError(await live.openLiveNight(ctx, eventSlug, { signal: request.signal })),
+    resolve: (value) => {
+      if (isDomainError(value)) throw value;
+      return value;
+    },
   }),
 }));
 
