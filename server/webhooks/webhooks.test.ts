@@ -22,7 +22,7 @@ import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
 import { createProducer, createPublishedEvent, createTransferAccount } from "#tests/support/factories";
 import { WEBHOOK_MESSAGES, type WebhookEventType } from "#common/webhooks";
-import { decryptWebhookSecret, DELIVERY_ERRORS, verifyWebhookSignature, webhookSignature, WEBHOOK_DELIVERY_JOB, type WebhookBody } from "./deliveries";
+import { decryptWebhookSecret, DELIVERY_ERRORS, deliveryErrorForOwner, verifyWebhookSignature, webhookSignature, WEBHOOK_DELIVERY_JOB, type WebhookBody } from "./deliveries";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -583,5 +583,17 @@ describe("verifyWebhookSignature", () => {
     expect(verifyWebhookSignature(secret, "mañana", `v1=${sig}`, body, now)).toBe(false);
     expect(verifyWebhookSignature(secret, String(ts), null, body, now)).toBe(false);
     expect(verifyWebhookSignature(secret, String(ts), "v1=corta", body, now)).toBe(false);
+  });
+});
+
+describe("deliveryErrorForOwner", () => {
+  it("shows errors logged before decision 151 without their network detail", () => {
+    expect(deliveryErrorForOwner("No pudimos conectarnos: ECONNREFUSED")).toBe(DELIVERY_ERRORS.failed);
+    expect(deliveryErrorForOwner("No pudimos conectarnos: connect EHOSTUNREACH 10.0.0.5:22")).toBe(DELIVERY_ERRORS.failed);
+    expect(deliveryErrorForOwner("No respondió en 10 segundos")).toBe(DELIVERY_ERRORS.failed);
+    expect(deliveryErrorForOwner("Respondió HTTP 502")).toBe(DELIVERY_ERRORS.status(502));
+    expect(deliveryErrorForOwner(DELIVERY_ERRORS.status(500))).toBe("No pudimos entregar el aviso: respondió HTTP 500.");
+    expect(deliveryErrorForOwner("El webhook estaba pausado")).toBe("El webhook estaba pausado");
+    expect(deliveryErrorForOwner(null)).toBeNull();
   });
 });
