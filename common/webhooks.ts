@@ -29,8 +29,8 @@ export const WEBHOOK_DELIVERY_STATUS_LABELS: Record<"pending" | "delivered" | "f
 
 export const WEBHOOK_MESSAGES = {
   urlInvalid: "Escribí una URL completa, por ejemplo https://tu-sistema.com/webhooks/tribuna.",
-  urlHttps: "La URL tiene que empezar con https:// (http:// solo sirve para localhost mientras probás).",
-  urlPrivate: "La URL tiene que ser una dirección pública de internet.",
+  urlHttps: "La URL tiene que empezar con https://.",
+  urlPrivate: "La URL tiene que apuntar a una dirección pública de internet, no a una red interna ni a esta máquina.",
   urlTooLong: "La URL es demasiado larga.",
   descriptionTooLong: "La descripción puede tener hasta 200 caracteres.",
   eventsRequired: "Elegí al menos un evento.",

@@ -1,7 +1,13 @@
+import { gunzipSync } from "node:zlib";
+import { scrubAnalyticsValue, stripUrlQueries } from "#common/analytics-urls";
+
 /**
  * Same-origin analytics proxy: /ingest/* → POSTHOG_HOST (and /ingest/static/*
  * → PostHog's asset host), so the browser only talks to us. Without
- * POSTHOG_KEY everything here is 404.
+ * POSTHOG_KEY everything here is 404. What goes on carries no URL query but
+ * utm_* (common/analytics-urls.ts), whatever the browser sent: the Referer is
+ * stripped, and a POST body is decoded (gzip, base64 form or JSON), scrubbed
+ * and forwarded as plain JSON; a body that cannot be read is not forwarded.
  */
 
 export const INGEST_PREFIX = "/ingest";
@@ -33,6 +39,27 @@ export function upstreamUrl(apiHost: string, splat: string, search: string): URL
   return url.origin === origin ? url : null;
 }
 
+/**
+ * A PostHog request body as data: gzip (`compression=gzip-js`), a form with
+ * `data=` (base64 with `compression=base64`, else JSON), or JSON text.
+ * Undefined when it is none of them (an empty body is `null`).
+ */
+export function readIngestBody(raw: Buffer, compression: string | null, contentType: string | null): unknown {
+  try {
+    if (!raw.byteLength) return null;
+    let text: string;
+    if (compression === "gzip-js" || (raw[0] === 0x1f && raw[1] === 0x8b)) text = gunzipSync(raw, { maxOutputLength: 8 * MAX_INGEST_BYTES }).toString("utf8");
+    else text = raw.toString("utf8");
+    if ((contentType ?? "").includes("application/x-www-form-urlencoded") || /^data=/.test(text)) {
+      const data = new URLSearchParams(text).get("data") ?? "";
+      text = compression === "base64" || !/^\s*[[{]/.test(data) ? Buffer.from(data, "base64").toString("utf8") : data;
+    }
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 type Config = { POSTHOG_KEY?: string | null; POSTHOG_HOST: string };
 
 export async function proxyIngest(
@@ -54,7 +81,7 @@ export async function proxyIngest(
   const headers = new Headers();
   for (const name of FORWARDED_REQUEST_HEADERS) {
     const value = request.headers.get(name);
-    if (value) headers.set(name, value);
+    if (value) headers.set(name, name === "referer" ? stripUrlQueries(value) : value);
   }
   if (options.clientIp) headers.set("x-forwarded-for", options.clientIp);
 
@@ -63,8 +90,14 @@ export async function proxyIngest(
     if (Number(request.headers.get("content-length") ?? "0") > MAX_INGEST_BYTES) {
       return new Response("Payload too large", { status: 413 });
     }
-    body = await request.arrayBuffer();
-    if (body.byteLength > MAX_INGEST_BYTES) return new Response("Payload too large", { status: 413 });
+    const raw = await request.arrayBuffer();
+    if (raw.byteLength > MAX_INGEST_BYTES) return new Response("Payload too large", { status: 413 });
+    const events = readIngestBody(Buffer.from(raw), target.searchParams.get("compression"), request.headers.get("content-type"));
+    if (events === undefined) return new Response("Bad request", { status: 400 });
+    body = new TextEncoder().encode(JSON.stringify(scrubAnalyticsValue(events))).buffer as ArrayBuffer;
+    // Sent on as plain JSON: the compression the browser chose no longer applies.
+    target.searchParams.delete("compression");
+    headers.set("content-type", "application/json");
   }
 
   let upstream: Response;

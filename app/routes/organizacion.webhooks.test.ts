@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
+import { setOutgoingTestPolicy } from "#server/http/safe-destination";
 import { memberships, webhookEndpoints } from "#server/db/schema";
 import { jobHandlers } from "#server/jobs/handlers";
 import { runDueJobs } from "#server/jobs/queue";
@@ -29,10 +30,14 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
+  // This receiver, and only it, is let through although it is not a public address (server/http/safe-destination.ts).
+  setOutgoingTestPolicy({ allow: (address, to) => address === "127.0.0.1" && to === port });
 });
 
 afterAll(async () => {
+  setOutgoingTestPolicy(null);
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 

@@ -54,19 +54,66 @@ export async function listEmailLog(ctx: Ctx, rawInput: DomainInput<typeof listSc
   return { items, total: Number(total), page: input.page, limit: input.limit };
 }
 
-/** `loggedEmail`: one email as it was sent (HTML, text, attachments' names), if it is about an organization the actor may read. */
+/*
+ * Links that carry a secret are not shown in the log, to anyone (decision
+ * 152): the purchase link (`/tickets/{billingId}?t=…`, and every checkout link
+ * with `t`) opens the buyer's tickets and door codes forever and, opened
+ * signed in, moves the purchase to the account that opened it; a team
+ * invitation (`/organizacion/operadores/aceptar/{token}`) makes whoever opens
+ * it a member with the invited role; a sign-in or verification link
+ * (`?token=`) opens an account; an unsubscribe link (`/correos/baja/{token}`)
+ * unsubscribes its recipient. The stored email keeps them: "Reenviar" sends
+ * the original, with working links, to the same recipient.
+ */
+
+/** What the log shows where such a link was. */
+export const REDACTED_LINK = "[enlace personal: no se muestra en el registro]";
+
+const SECRET_PARAMS = new Set(["t", "token"]);
+const SECRET_PATH = /\/(organizacion\/operadores\/aceptar|correos\/baja)\/[^/]+/i;
+const URL_IN_CONTENT = /https?:\/\/[^\s"'<>]+/gi;
+const HREF = /(\bhref\s*=\s*)(["'])(.*?)\2/gi;
+
+/** True for a link (absolute or a path, as written in HTML or text) that carries a purchase token or another secret. */
+export function isSecretLink(link: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(link.replace(/&amp;/gi, "&").trim(), "http://registro.invalid");
+  } catch {
+    return false;
+  }
+  return [...url.searchParams.keys()].some((key) => SECRET_PARAMS.has(key.toLowerCase())) || SECRET_PATH.test(url.pathname);
+}
+
+/** The email's HTML or text with every secret-carrying link replaced: `href`s point nowhere, written-out links become REDACTED_LINK. */
+export function redactSecretLinks(content: string): string {
+  return content
+    .replace(HREF, (whole, attribute: string, quote: string, value: string) => (isSecretLink(value) ? `${attribute}${quote}#${quote}` : whole))
+    .replace(URL_IN_CONTENT, (link) => (isSecretLink(link) ? REDACTED_LINK : link));
+}
+
+/**
+ * `loggedEmail`: one email as it was sent (HTML, text, attachments' names and
+ * sizes, never their content), if it is about an organization the actor may
+ * read, with links that carry secrets removed (redactSecretLinks).
+ */
 export async function getLoggedEmail(ctx: Ctx, id: string): Promise<EmailLogRow & { attachments: { filename: string; size: number }[] }> {
+  const row = await loggedEmailRow(ctx, id);
+  const attachments = await ctx.db.select({ filename: emailAttachments.filename, size: emailAttachments.size }).from(emailAttachments).where(eq(emailAttachments.emailLogId, row.id));
+  return { ...row, html: redactSecretLinks(row.html), text: redactSecretLinks(row.text), attachments };
+}
+
+async function loggedEmailRow(ctx: Ctx, id: string): Promise<EmailLogRow> {
   if (!z.uuid().safeParse(id).success) throw new NotFound(EMAIL_LOG_MESSAGES.notFound);
   const [row] = await ctx.db.select().from(emailLog).where(eq(emailLog.id, id));
   if (!row || !row.organizationId) throw new NotFound(EMAIL_LOG_MESSAGES.notFound);
   await requireCapability(ctx, row.organizationId, "emails:read");
-  const attachments = await ctx.db.select({ filename: emailAttachments.filename, size: emailAttachments.size }).from(emailAttachments).where(eq(emailAttachments.emailLogId, row.id));
-  return { ...row, attachments };
+  return row;
 }
 
 /** `resendEmail`: the same email again, as a new row of the log. A campaign is not resent to someone who unsubscribed. */
 export async function resendEmail(ctx: Ctx, id: string): Promise<EmailLogItem> {
-  const original = await getLoggedEmail(ctx, id);
+  const original = await loggedEmailRow(ctx, id);
   if ((original.kind === "campaign" || original.kind === "campaign-test") && (await isUnsubscribed(ctx.db, original.organizationId!, original.to))) throw new Conflict(EMAIL_LOG_MESSAGES.unsubscribed);
   const sent = await resendLoggedEmail(ctx.db, original.id);
   if (!sent) throw new NotFound(EMAIL_LOG_MESSAGES.notFound);

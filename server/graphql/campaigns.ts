@@ -200,7 +200,7 @@ builder.queryFields((t) => ({
   loggedEmail: t.field({
     type: LoggedEmail,
     nullable: false,
-    description: "One logged email with its HTML and text.",
+    description: "One logged email with its HTML and text. Links that carry a purchase token or another secret (invitations, sign-in, unsubscribe) are replaced by a placeholder, for every role: resendEmail sends the original to its recipient.",
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, { ctx }) => emailLog.getLoggedEmail(ctx, String(args.id)),
   }),

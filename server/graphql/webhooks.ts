@@ -71,7 +71,7 @@ const WebhookDeliveryList = builder.objectRef<Awaited<ReturnType<typeof webhooks
 const CreateWebhookEndpointInput = builder.inputType("CreateWebhookEndpointInput", {
   fields: (t) => ({
     organizationId: t.id({ required: true }),
-    url: t.string({ required: true, description: "https:// (http:// only to localhost outside production)." }),
+    url: t.string({ required: true, description: "https://, to a public internet address (private, loopback and link-local ones are refused, also when a name resolves to one)." }),
     description: t.string({ description: "Up to 200 characters." }),
     events: t.stringList({ required: true, description: "At least one of order.paid, order.refunded, ticket.redeemed, bank_transfer.approved." }),
   }),

@@ -5,6 +5,7 @@ import type { Db, DbOrTx } from "#server/db/client";
 import { eventDates, events, issuedProducts, orders, ticketTypes, webhookAttempts, webhookDeliveries, webhookEndpoints } from "#server/db/schema";
 import { decryptSecret, encryptSecret, type SecretPurpose } from "#server/auth/encryption";
 import { enqueue } from "#server/jobs/queue";
+import { PublicRequestError, requestPublicUrl } from "#server/http/safe-destination";
 import { WEBHOOK_TIMEOUT_SECONDS, type WebhookEventType } from "#common/webhooks";
 
 /**
@@ -203,31 +204,46 @@ export interface AttemptResult {
   error: string | null;
 }
 
-/** One POST of the body, signed with the clock of the moment it leaves, 10-second timeout, no redirects followed; 2xx is delivered. */
-export async function postWebhook(url: string, secret: string, deliveryId: string, body: string): Promise<AttemptResult> {
-  const started = performance.now();
-  try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: webhookHeaders(secret, deliveryId, body, new Date()),
-      body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_SECONDS * 1000),
-    });
-    // The answer's body does not matter: drop it without reading it.
-    await response.body?.cancel().catch(() => {});
-    const ok = response.status >= 200 && response.status < 300;
-    return { ok, statusCode: response.status, durationMs: Math.round(performance.now() - started), error: ok ? null : `Respondió HTTP ${response.status}` };
-  } catch (error) {
-    return { ok: false, statusCode: null, durationMs: Math.round(performance.now() - started), error: networkError(error) };
-  }
+/**
+ * What the log says about a failed attempt (docs/webhooks.md): the same words
+ * whatever went wrong before an answer (a refused address, DNS, a refused or
+ * reset connection, a timeout), so the log cannot be used to map ports or
+ * networks; the HTTP status only when a public server did answer.
+ */
+export const DELIVERY_ERRORS = {
+  failed: "No pudimos entregar el aviso.",
+  status: (status: number) => `No pudimos entregar el aviso: respondió HTTP ${status}.`,
+} as const;
+
+const PAUSED_ERROR = "El webhook estaba pausado";
+
+/** Errors stored before the rule above ("No pudimos conectarnos: ECONNREFUSED"…) are shown as the generic one. */
+export function deliveryErrorForOwner(stored: string | null): string | null {
+  if (stored === null) return null;
+  if (stored === DELIVERY_ERRORS.failed || /^No pudimos entregar el aviso: respondió HTTP \d{3}\.$/.test(stored) || stored === PAUSED_ERROR) return stored;
+  const legacyStatus = /^Respondió HTTP (\d{3})$/.exec(stored);
+  return legacyStatus ? DELIVERY_ERRORS.status(Number(legacyStatus[1])) : DELIVERY_ERRORS.failed;
 }
 
-function networkError(error: unknown): string {
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return `No respondió en ${WEBHOOK_TIMEOUT_SECONDS} segundos`;
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  const detail = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-  return `No pudimos conectarnos: ${detail}`.slice(0, 300);
+/**
+ * One POST of the body, signed with the clock of the moment it leaves,
+ * 10-second timeout, no redirects followed; 2xx is delivered. Only to a
+ * public address (server/http/safe-destination.ts, decision 151): a name that
+ * resolves to a private, loopback or link-local address is refused before
+ * connecting, like a literal one.
+ */
+export async function postWebhook(url: string, secret: string, deliveryId: string, body: string): Promise<AttemptResult> {
+  const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
+  try {
+    const { status } = await requestPublicUrl(url, { method: "POST", headers: webhookHeaders(secret, deliveryId, body, new Date()), body, timeoutMs: WEBHOOK_TIMEOUT_SECONDS * 1000 });
+    const ok = status >= 200 && status < 300;
+    return { ok, statusCode: status, durationMs: took(), error: ok ? null : DELIVERY_ERRORS.status(status) };
+  } catch (error) {
+    // The detail (refused address, ECONNREFUSED…) stays in the server's log, never in what the organization reads.
+    if (error instanceof PublicRequestError && error.kind === "unsafe") console.warn(`Webhook ${deliveryId}: destino rechazado (${error.detail})`);
+    return { ok: false, statusCode: null, durationMs: took(), error: DELIVERY_ERRORS.failed };
+  }
 }
 
 /** Sends one attempt of a delivery and records it: the log row and the delivery's latest state. */
@@ -277,7 +293,7 @@ export async function deliverWebhook(db: Db, deliveryId: string, options: { now:
   if (!row.endpoint.active) {
     await db
       .update(webhookDeliveries)
-      .set({ status: "failed", lastError: "El webhook estaba pausado", failedAt: options.now, updatedAt: options.now })
+      .set({ status: "failed", lastError: PAUSED_ERROR, failedAt: options.now, updatedAt: options.now })
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, "pending")));
     return;
   }

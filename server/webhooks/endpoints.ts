@@ -1,17 +1,16 @@
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from "#server/db/schema";
 import { recordAudit } from "#server/organizations/audit";
-import net from "node:net";
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "#server/db/schema";
-import { env } from "#server/env";
+import { isInternalName, isPublicAddress, isTestReceiver, literalAddress, resolveSafeDestination, UnsafeDestination } from "#server/http/safe-destination";
 import { Invalid, NotFound } from "#server/errors";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
 import { isWebhookEventType, MAX_BULK_RETRY, MAX_WEBHOOK_ENDPOINTS, WEBHOOK_EVENT_TYPES, WEBHOOK_MESSAGES, type WebhookEventType } from "#common/webhooks";
 import { enqueue } from "#server/jobs/queue";
-import { attemptDelivery, encryptWebhookSecret, newWebhookSecret, WEBHOOK_DELIVERY_JOB } from "./deliveries";
+import { attemptDelivery, deliveryErrorForOwner, encryptWebhookSecret, newWebhookSecret, WEBHOOK_DELIVERY_JOB } from "./deliveries";
 
 /**
  * An organization's webhook endpoints (docs/webhooks.md): create, change,
@@ -32,26 +31,16 @@ function view(row: WebhookEndpointRow): WebhookEndpointView {
   return { ...(rest as Omit<WebhookEndpointRow, "secretEncrypted">), events: row.events.filter(isWebhookEventType) };
 }
 
-const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-function isLocalHost(hostname: string): boolean {
-  return LOCAL_HOSTS.has(hostname) || hostname.endsWith(".localhost");
+function portOf(url: URL): number {
+  return Number(url.port) || (url.protocol === "https:" ? 443 : 80);
 }
 
-/** Loopback, private, link-local and unspecified addresses: not ours to call in production. */
-function isPrivateAddress(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  const kind = net.isIP(host);
-  if (kind === 4) {
-    const [a, b] = host.split(".").map(Number);
-    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
-  }
-  if (kind === 6) return host === "::" || host === "::1" || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith("::ffff:");
-  return false;
-}
-
-/** https only; http only to localhost outside production (tests, a developer's machine). */
-export function webhookUrlProblem(value: string, production = env().NODE_ENV === "production"): string | null {
+/**
+ * The quick check, as the person types (decision 151): a URL, https, and not
+ * a literal address or a name that can only be internal. http:// only reaches
+ * a test's own receiver (setOutgoingTestPolicy), never a deployment's.
+ */
+export function webhookUrlProblem(value: string): string | null {
   let url: URL;
   try {
     url = new URL(value);
@@ -60,9 +49,29 @@ export function webhookUrlProblem(value: string, production = env().NODE_ENV ===
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return WEBHOOK_MESSAGES.urlInvalid;
   if (!url.hostname) return WEBHOOK_MESSAGES.urlInvalid;
-  if (url.protocol === "http:" && (production || !isLocalHost(url.hostname))) return WEBHOOK_MESSAGES.urlHttps;
-  if (production && (isLocalHost(url.hostname) || isPrivateAddress(url.hostname))) return WEBHOOK_MESSAGES.urlPrivate;
+  const literal = literalAddress(url.hostname);
+  const testReceiver = literal !== null && isTestReceiver(literal, portOf(url));
+  if (url.protocol === "http:" && !testReceiver) return WEBHOOK_MESSAGES.urlHttps;
+  if (literal ? !testReceiver && !isPublicAddress(literal) : isInternalName(url.hostname)) return WEBHOOK_MESSAGES.urlPrivate;
   return null;
+}
+
+/** How long saving waits for DNS before leaving the check to the moment of sending. */
+const SAVE_LOOKUP_MS = 3000;
+
+/**
+ * The name's current DNS answers, at save time, so a name that points inside
+ * (`…nip.io`, a private record) gets the Spanish message at once. A name that
+ * does not resolve yet is accepted: every send resolves it again and refuses
+ * private answers then (server/http/safe-destination.ts).
+ */
+async function requirePublicDestination(value: string): Promise<void> {
+  const url = new URL(value);
+  try {
+    await Promise.race([resolveSafeDestination(url), new Promise((resolve) => setTimeout(resolve, SAVE_LOOKUP_MS).unref())]);
+  } catch (error) {
+    if (error instanceof UnsafeDestination) throw new Invalid({ url: [WEBHOOK_MESSAGES.urlPrivate] }, WEBHOOK_MESSAGES.urlPrivate);
+  }
 }
 
 const urlField = z
@@ -122,6 +131,7 @@ export async function getWebhookEndpoint(ctx: Ctx, id: string): Promise<WebhookE
 export async function createWebhookEndpoint(ctx: Ctx, rawInput: DomainInput<typeof createWebhookEndpointSchema>): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
   const input = parseInput(createWebhookEndpointSchema, rawInput);
   await requireCapability(ctx, input.organizationId, "organization:manage");
+  await requirePublicDestination(input.url);
   const [{ total }] = await ctx.db.select({ total: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, input.organizationId));
   if (total >= MAX_WEBHOOK_ENDPOINTS) throw new Invalid({ _form: [WEBHOOK_MESSAGES.tooMany] }, WEBHOOK_MESSAGES.tooMany);
   const secret = newWebhookSecret();
@@ -147,6 +157,7 @@ export async function createWebhookEndpoint(ctx: Ctx, rawInput: DomainInput<type
 export async function updateWebhookEndpoint(ctx: Ctx, rawInput: DomainInput<typeof updateWebhookEndpointSchema>): Promise<WebhookEndpointView> {
   const input = parseInput(updateWebhookEndpointSchema, rawInput);
   const current = await endpointFor(ctx, input.id);
+  if (input.url !== undefined) await requirePublicDestination(input.url);
   const [row] = await ctx.db
     .update(webhookEndpoints)
     .set({
@@ -191,6 +202,11 @@ export async function deleteWebhookEndpoint(ctx: Ctx, rawInput: DomainInput<type
 
 export type WebhookDeliveryView = Omit<WebhookDeliveryRow, "body"> & { body: string; endpointUrl: string; attemptLog: WebhookAttemptRow[] };
 
+/** Errors as the organization reads them: attempts logged before decision 151 may carry network detail (deliveryErrorForOwner). */
+function forOwner(view: WebhookDeliveryView): WebhookDeliveryView {
+  return { ...view, lastError: deliveryErrorForOwner(view.lastError), attemptLog: view.attemptLog.map((a) => ({ ...a, error: deliveryErrorForOwner(a.error) })) };
+}
+
 const deliveriesSchema = z
   .object({
     organizationId: uuid.optional(),
@@ -227,7 +243,7 @@ export async function listWebhookDeliveries(ctx: Ctx, rawInput: DomainInput<type
   ]);
   const ids = rows.map((r) => r.delivery.id);
   const attempts = ids.length ? await ctx.db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids)).orderBy(webhookAttempts.id) : [];
-  const items = rows.map((r) => ({ ...r.delivery, endpointUrl: r.endpointUrl, attemptLog: attempts.filter((a) => a.deliveryId === r.delivery.id) }));
+  const items = rows.map((r) => forOwner({ ...r.delivery, endpointUrl: r.endpointUrl, attemptLog: attempts.filter((a) => a.deliveryId === r.delivery.id) }));
   return { items, total, page: input.page, limit: input.limit };
 }
 
@@ -253,7 +269,7 @@ export async function replayWebhookDelivery(ctx: Ctx, rawInput: DomainInput<type
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.id, deliveryId)));
   const attemptLog = await ctx.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(webhookAttempts.id);
-  return { ...delivery, endpointUrl: row.endpoint.url, attemptLog };
+  return forOwner({ ...delivery, endpointUrl: row.endpoint.url, attemptLog });
 }
 
 const retrySchema = z.object({ organizationId: uuid, endpointId: uuid.optional() });

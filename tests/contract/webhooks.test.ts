@@ -1,9 +1,17 @@
 import crypto from "node:crypto";
 import { readFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { parse, validate } from "graphql";
-import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
 import { startSession } from "#server/auth/sessions";
-import { getDb } from "#server/db/client";
+import { getDb, type Db } from "#server/db/client";
+import { webhookEndpoints } from "#server/db/schema";
+import { setOutgoingTestPolicy } from "#server/http/safe-destination";
+import { jobHandlers } from "#server/jobs/handlers";
+import { runDueJobs } from "#server/jobs/queue";
+import { recordWebhookEvent } from "#server/webhooks/deliveries";
 import { createProducer } from "#tests/support/factories";
 import { errorCode, gql } from "#tests/support/graphql";
 import { WEBHOOK_MESSAGES } from "#common/webhooks";
@@ -20,7 +28,58 @@ const DELIVERIES = `query Deliveries($endpointId: ID!) { webhookDeliveries(endpo
 const DELETE = `mutation Delete($id: ID!) { deleteWebhookEndpoint(id: $id) }`;
 const REPLAY = `mutation Replay($deliveryId: ID!) { replayWebhookDelivery(deliveryId: $deliveryId) { id } }`;
 
+const DELIVERY_LOG = `query Log($endpointId: ID!) { webhookDeliveries(endpointId: $endpointId) { items { id status lastStatusCode lastError attemptLog { statusCode error replay } } } }`;
+const REPLAY_LOG = `mutation Replay($deliveryId: ID!) { replayWebhookDelivery(deliveryId: $deliveryId) { lastError attemptLog { statusCode error replay } } }`;
+
+afterEach(() => setOutgoingTestPolicy(null));
+
 describe("webhooks over GraphQL", () => {
+  it("a URL on a private address, literal or behind a name, is refused with a typed error; a delivery that fails says nothing about the network", async () => {
+    const made = await createProducer();
+    const db = await getDb();
+    const tokens = await startSession(db, made.user, new Date());
+    const organizationId = made.organization.id;
+    // A port nobody listens on, which this test lets through as its own (the only way to reach 127.0.0.1 at all).
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const answers = new Map<string, string[]>([
+      ["127.0.0.1.nip.io", ["127.0.0.1"]],
+      ["hooks.integrador.example", ["93.184.215.14"]],
+    ]);
+    setOutgoingTestPolicy({
+      lookup: async (hostname) => (answers.get(hostname) ?? []).map((address) => ({ address, family: address.includes(":") ? 6 : 4 }) as const),
+      allow: (address, port) => address === "127.0.0.1" && port === closedPort,
+    });
+
+    for (const url of ["https://10.0.0.5/hook", "https://[::ffff:10.0.0.5]/hook", "https://2130706433/hook", "https://metadata.google.internal/computeMetadata/v1/", "https://localhost./hook", "https://127.0.0.1.nip.io/hook"]) {
+      const refused = await gql(CREATE, { tokens, variables: { input: { organizationId, url, events: ["order.paid"] } } });
+      expect(errorCode(refused), url).toBe("BAD_USER_INPUT");
+      expect(refused.body.errors![0].extensions!.fieldErrors, url).toEqual({ url: [WEBHOOK_MESSAGES.urlPrivate] });
+    }
+    expect(await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, organizationId))).toEqual([]);
+
+    // Saved while its name answered a public address; then the answer moved inside. And a refused connection.
+    const created = async (url: string) =>
+      (await gql<{ createWebhookEndpoint: { endpoint: { id: string } } }>(CREATE, { tokens, variables: { input: { organizationId, url, events: ["order.paid"] } } })).body.data!.createWebhookEndpoint.endpoint.id;
+    const rebound = await created("https://hooks.integrador.example/tribuna");
+    const refusedPort = await created(`http://127.0.0.1:${closedPort}/tribuna`);
+    answers.set("hooks.integrador.example", ["10.0.0.5"]);
+    await recordWebhookEvent(db, organizationId, "order.paid", new Date(), async () => ({ orderCode: "TRB-PRUEBA" }));
+    await runDueJobs(db as Db, jobHandlers, new Date(), 1000);
+
+    for (const endpointId of [rebound, refusedPort]) {
+      const log = await gql<{ webhookDeliveries: { items: { id: string; lastError: string; lastStatusCode: number | null; attemptLog: { error: string }[] }[] } }>(DELIVERY_LOG, { tokens, variables: { endpointId } });
+      expect(log.body.errors).toBeUndefined();
+      const [delivery] = log.body.data!.webhookDeliveries.items;
+      expect(delivery).toMatchObject({ status: "pending", lastStatusCode: null, lastError: "No pudimos entregar el aviso.", attemptLog: [{ statusCode: null, error: "No pudimos entregar el aviso.", replay: false }] });
+      const replayed = await gql<{ replayWebhookDelivery: unknown }>(REPLAY_LOG, { tokens, variables: { deliveryId: delivery.id } });
+      expect(replayed.body.data!.replayWebhookDelivery).toMatchObject({ lastError: "No pudimos entregar el aviso.", attemptLog: [{ replay: false }, { statusCode: null, error: "No pudimos entregar el aviso.", replay: true }] });
+      for (const body of [log.body, replayed.body]) expect(JSON.stringify(body)).not.toMatch(/ECONN|EAI_|ENOTFOUND|10\.0\.0\.5|127\.0\.0\.1|93\.184|conectarnos|privad|interna|:\d{4,5}/);
+    }
+  });
+
   it("create, list, pause, rotate, deliveries and delete for the owner; FORBIDDEN for another organization's owner; field errors in Spanish", async () => {
     const made = await createProducer();
     const db = await getDb();

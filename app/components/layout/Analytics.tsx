@@ -1,7 +1,12 @@
+import { scrubberScript } from "#common/analytics-urls";
+
 /**
  * Product analytics (PostHog), only when POSTHOG_KEY is configured. Events go
  * to our own origin (/ingest, app/routes/ingest.$.ts), which forwards them to
  * POSTHOG_HOST; the library itself is fetched through the same proxy, async.
+ * Every event leaves the browser with its URLs stripped of their query but
+ * utm_* (`before_send`, common/analytics-urls.ts): purchase links carry their
+ * token in `?t=`. No session recordings: they would replay ticket pages.
  */
 export const ANALYTICS_PROXY_PATH = "/ingest";
 
@@ -12,6 +17,7 @@ export function analyticsInlineScript(apiKey: string): string {
     person_profiles: "identified_only",
     capture_pageview: "history_change",
     respect_dnt: true,
+    disable_session_recording: true,
   };
   return (
     '!function(t,e){var o,n,p,r;e.__SV||(window.posthog=e,e._i=[],e.init=function(i,s,a){function g(t,e){var o=e.split(".");' +
@@ -26,7 +32,7 @@ export function analyticsInlineScript(apiKey: string): string {
     'group resetGroups reset get_distinct_id get_session_id alias set_config opt_in_capturing opt_out_capturing ' +
     'has_opted_out_capturing captureException".split(" "),n=0;n<o.length;n++)g(u,o[n]);e._i.push([i,s,a])},e.__SV=1)}' +
     "(document,window.posthog||[]);" +
-    `posthog.init(${safeJson(apiKey)},${safeJson(config)});`
+    `posthog.init(${safeJson(apiKey)},Object.assign(${safeJson(config)},{before_send:${scrubberScript()}}));`
   );
 }
 
