@@ -30,8 +30,9 @@ afterAll(() => {
 
 /** A build as `npm start` runs it: its own environment, not the test runner's (NODE_ENV=test, VITEST…). */
 function build(command: string): string {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "NODE_ENV" && !name.startsWith("VITEST")));
-  return execSync(`${command} 2>&1`, { cwd: dir, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of Object.keys(env)) if (name === "NODE_ENV" || name.startsWith("VITEST")) delete env[name];
+  return execSync(`${command} 2>&1`, { cwd: dir, env: env as NodeJS.ProcessEnv, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
 }
 
 describe("npm start", () => {
