@@ -40,15 +40,18 @@ function reloadGraphqlTogether(): Plugin {
  */
 function emptyOwnOutDir(): Plugin {
   let outDir = "";
+  let buildDir = "";
   return {
     name: "tribuna:empty-own-out-dir",
     apply: "build",
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
+      buildDir = path.resolve(config.root, "build");
     },
     buildStart() {
-      // Never anything above or beside the build's own folder.
-      if (path.relative(path.resolve("build"), outDir).startsWith("..")) return;
+      // Only a folder inside build/ (never build/ itself, nor anything outside it).
+      const inside = path.relative(buildDir, outDir);
+      if (!inside || inside.startsWith("..") || path.isAbsolute(inside)) return;
       fs.rmSync(outDir, { recursive: true, force: true });
     },
   };
