@@ -1,6 +1,8 @@
+import fs from "node:fs";
+import path from "node:path";
 import { vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin, type Rollup } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 
 declare module "@remix-run/node" {
@@ -27,6 +29,49 @@ function reloadGraphqlTogether(): Plugin {
       }
     },
   };
+}
+
+/**
+ * `remix vite:build` deletes the whole build/ folder first when `build.emptyOutDir` is left unset, and with it
+ * build/serve, the compiled server (vite.server.config.ts): the first `npm start` compiled the server, then the
+ * app, and left no server for the second start to reuse. So `emptyOutDir` is false (Remix leaves build/ alone)
+ * and this plugin empties only the folder each of its builds writes (build/client, build/server), before Vite
+ * copies public/ into it, so no stale asset is ever served (decision 157).
+ */
+function emptyOwnOutDir(): Plugin {
+  let outDir = "";
+  let buildDir = "";
+  return {
+    name: "tribuna:empty-own-out-dir",
+    apply: "build",
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+      buildDir = path.resolve(config.root, "build");
+    },
+    buildStart() {
+      // Only a folder inside build/ (never build/ itself, nor anything outside it).
+      const inside = path.relative(buildDir, outDir);
+      if (!inside || inside.startsWith("..") || path.isAbsolute(inside)) return;
+      fs.rmSync(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Warnings that are known and harmless, dropped by code so the build prints only what needs a look (decision
+ * 157); every other warning, and every error, still shows:
+ * - EMPTY_BUNDLE: a resource route (an API, a download, a redirect-only index) has no browser code, so its client
+ *   chunk is empty; Remix asks for one per route anyway.
+ * - INVALID_ANNOTATION from node_modules: a package's own comment mentions `@__PURE__` where Rollup cannot use it;
+ *   Rollup drops the comment and the code is unchanged.
+ * - In the server bundle only, "dynamic import will not move module into another chunk": a lazy import that
+ *   splits the browser's code (it does there) means nothing on the server, which reads every file from disk.
+ */
+export function quietWarning(warning: Rollup.RollupLog, ssr: boolean): boolean {
+  if (warning.code === "EMPTY_BUNDLE") return true;
+  if (warning.code === "INVALID_ANNOTATION" && (warning.id ?? "").includes("/node_modules/")) return true;
+  if (ssr && warning.plugin === "vite:reporter" && warning.message.includes("dynamic import will not move module into another chunk")) return true;
+  return false;
 }
 
 /**
@@ -80,6 +125,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   optimizeDeps: { exclude: ["@node-rs/argon2", "postgres", "@electric-sql/pglite", "sharp", "fontkit"] },
   plugins: [
     reloadGraphqlTogether(),
+    emptyOwnOutDir(),
     tailwindcss(),
     remix({
       ignoredRouteFiles: ["**/__*", "**/*.test.*", "**/*.server.*"],
@@ -96,5 +142,15 @@ export default defineConfig(({ isSsrBuild }) => ({
   ],
   // The browser's JavaScript with terser, not esbuild: 3–4 kB less gzip on every page (the shell alone 91.8 → 88.5 kB), for a
   // few seconds more of build (decision 130). The server bundle stays unminified, as Vite leaves it: readable stack traces.
-  build: { target: "es2020", minify: isSsrBuild ? false : "terser", rollupOptions: { output: { manualChunks: shellChunk } } },
+  build: {
+    target: "es2020",
+    minify: isSsrBuild ? false : "terser",
+    emptyOutDir: false,
+    rollupOptions: {
+      output: { manualChunks: shellChunk },
+      onwarn(warning, warn) {
+        if (!quietWarning(warning, Boolean(isSsrBuild))) warn(warning);
+      },
+    },
+  },
 }));

@@ -10,7 +10,7 @@ export default defineConfig({
   // One graphql copy: yoga and Pothos load its CommonJS build, so our files must too.
   resolve: { alias: { graphql: require.resolve("graphql") } },
   test: {
-    include: ["common/**/*.test.ts", "server/**/*.test.ts", "app/**/*.test.{ts,tsx}", "tests/contract/**/*.test.ts"],
+    include: ["common/**/*.test.ts", "server/**/*.test.ts", "app/**/*.test.{ts,tsx}", "tests/contract/**/*.test.ts", "scripts/**/*.test.ts"],
     globalSetup: ["tests/support/global-setup.ts"],
     setupFiles: ["tests/support/setup-file.ts"],
     pool: "forks",

@@ -74,14 +74,33 @@ describe("root ErrorBoundary", () => {
     expect(html).toContain("detalle para quien programa");
   });
 
-  it("uses the 500 page for other error statuses too", async () => {
-    const { html } = await renderInRouter(<div />, {
+  it("shows a 403 as a refusal with what to do, not as a 500", async () => {
+    const { html, status } = await renderInRouter(<div />, {
       loader: () => {
-        throw new Response("Prohibido", { status: 403 });
+        throw new Response("Solo el equipo de la organización puede ver esto.", { status: 403 });
       },
       errorElement: <ErrorBoundary />,
     });
-    expect(html).toContain("Algo salió mal");
-    expect(html).not.toContain("No encontramos esta página");
+    expect(status).toBe(403);
+    expect(html).toContain("ERROR 403");
+    expect(html).toContain("No tenés permiso para ver esta página");
+    expect(html).toContain("Solo el equipo de la organización puede ver esto.");
+    expect(html).toContain("pedíselo a quien administra la organización");
+    expect(html).toContain('href="/"');
+    expect(html).not.toContain("Algo salió mal");
+    expect(html).not.toContain("ERROR 500");
+  });
+
+  it("shows other 4xx answers with their status and message, not as a 500", async () => {
+    const { html, status } = await renderInRouter(<div />, {
+      loader: () => {
+        throw new Response("El enlace venció.", { status: 400 });
+      },
+      errorElement: <ErrorBoundary />,
+    });
+    expect(status).toBe(400);
+    expect(html).toContain("ERROR 400");
+    expect(html).toContain("El enlace venció.");
+    expect(html).not.toContain("Algo salió mal");
   });
 });

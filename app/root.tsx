@@ -26,7 +26,7 @@ import { captureBoundaryError } from "#app/lib/sentry-start";
 import { AdPixel } from "#app/components/AdPixel";
 import { AppShell } from "#app/components/layout/AppShell";
 import { Analytics, analyticsInlineScript, safeJson } from "#app/components/layout/Analytics";
-import { NotFoundPage, ServerErrorPage } from "#app/components/layout/ErrorPages";
+import { ForbiddenPage, NotFoundPage, RequestErrorPage, ServerErrorPage } from "#app/components/layout/ErrorPages";
 import { themeClass, usePendingTheme, useThemeEffects } from "#app/components/layout/ThemeSwitch";
 import { ScriptsAfterPaint } from "#app/components/layout/ScriptsAfterPaint";
 import { SnackbarHost } from "#app/components/ui/Snackbar";
@@ -41,11 +41,9 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = ({ error }) => {
   if (error) {
-    const notFound = isRouteErrorResponse(error) && error.status === 404;
-    return [
-      { title: notFound ? "Página no encontrada · Tribuna" : "Algo salió mal · Tribuna" },
-      { name: "robots", content: "noindex" },
-    ];
+    const status = isRouteErrorResponse(error) ? error.status : 500;
+    const title = status === 404 ? "Página no encontrada" : status === 403 ? "Sin permiso" : status < 500 ? "No pudimos abrir esta página" : "Algo salió mal";
+    return [{ title: `${title} · Tribuna` }, { name: "robots", content: "noindex" }];
   }
   return [
     { title: "Tribuna · Entradas para eventos en Argentina" },
@@ -161,13 +159,25 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  const root = useRootData();
   const expected = isRouteErrorResponse(error) && error.status < 500;
   useEffect(() => {
     if (!expected) captureBoundaryError(error);
   }, [error, expected]);
 
+  // Every route without its own boundary ends here: a refusal (403) or another answer about the request (4xx)
+  // is shown as what it is, with what to do; only a fault is "algo salió mal" (500).
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+  if (isRouteErrorResponse(error) && error.status === 403) return <ForbiddenPage message={messageOf(error.data)} organizer={root?.user?.isOrganizer ?? false} />;
+  if (isRouteErrorResponse(error) && error.status < 500) return <RequestErrorPage status={error.status} message={messageOf(error.data)} />;
   return <ServerErrorPage details={import.meta.env.DEV ? describeError(error) : null} />;
+}
+
+/** The person-facing message a loader threw (`pageErrorResponse` sends `{ message }`; a plain Response, its text). */
+function messageOf(data: unknown): string | null {
+  if (typeof data === "string") return data.trim() || null;
+  if (data && typeof data === "object" && typeof (data as { message?: unknown }).message === "string") return (data as { message: string }).message;
+  return null;
 }
 
 /** Development only: what went wrong, for the developer looking at the page. */

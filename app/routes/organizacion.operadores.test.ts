@@ -1,11 +1,13 @@
 import { and, eq } from "drizzle-orm";
+import { createElement } from "react";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
 import { auditLog, memberships } from "#server/db/schema";
 import { openDoor } from "#server/door/access";
 import { TEAM_INVITATION_EMAIL_KIND } from "#server/organizations/team";
 import { actorFor, createTestUser, ctxAs, sessionCookiesFor } from "#tests/support/context";
-import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { createProducer, createPublishedEvent, makePromoter } from "#tests/support/factories";
+import { renderInRouter } from "#app/components/layout/render-in-router.test-helper";
 import { lastEmailTo } from "#tests/support/mailbox";
 import { formRequest, getRequest, run } from "#tests/support/remix";
 import * as team from "./organizacion.operadores";
@@ -101,5 +103,29 @@ describe("/organizacion/operadores", () => {
     const stranger = await createProducer();
     const foreign = await run(team.loader, getRequest(`${PATH}?organizationId=${owner.organization.id}`, { cookies: await cookiesFor(stranger.user.id) }));
     expect(foreign.status).toBe(403);
+  });
+
+  it("shows each member's real role: a promoter reads RRPP (as text, with where it is managed), marketing has Marketing chosen", async () => {
+    const owner = await createProducer();
+    const db = await getDb();
+    const romi = await createTestUser({ firstName: "Romina", lastName: "Relacionista", nickname: `romi.${Date.now()}` });
+    await makePromoter(owner.ctx, owner.organization.id, romi.id);
+    const mara = await createTestUser({ firstName: "Mara", lastName: "Marketing" });
+    await db.insert(memberships).values({ organizationId: owner.organization.id, userId: mara.id, role: "marketing" });
+
+    const page = await run(team.loader, getRequest(PATH, { cookies: await cookiesFor(owner.user.id) }));
+    const { html } = await renderInRouter(createElement(team.default), { url: PATH, loader: () => page.data });
+    const rowOf = (name: string) => html.split("<li").map((row) => row.split("</li>")[0]).find((row) => row.includes(name))!;
+
+    const promoterRow = rowOf("Romina Relacionista");
+    expect(promoterRow).toContain(">RRPP<");
+    expect(promoterRow).toContain("Grupos de RRPP");
+    expect(promoterRow).not.toContain("<select");
+    expect(promoterRow).not.toContain("Dueño");
+    const marketingRow = rowOf("Mara Marketing");
+    expect(marketingRow).toMatch(/<option value="marketing" selected="">Marketing<\/option>/);
+    expect(marketingRow).not.toMatch(/<option value="owner" selected=""/);
+    const ownRow = rowOf("(vos)");
+    expect(ownRow).toContain(">Dueño<");
   });
 });

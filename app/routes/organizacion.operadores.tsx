@@ -1,12 +1,14 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDate } from "#common/dates";
 import { Conflict, isDomainError } from "#server/errors";
 import { changeMemberRole, inviteMember, listTeam, removeMember, revokeInvitation, ROLE_LABELS, roleTable, TEAM_ROLES } from "#server/organizations/team";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect, secondFactorRedirect } from "#app/lib/backoffice.server";
 import { BackofficeForm, FormErrorList, FormSnackbar, SelectInput, TextInput, useRemountKey } from "#app/components/backoffice/forms";
 import { teamInvitationFormSchema } from "#app/components/backoffice/schemas";
+import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
+import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import type { FormReply } from "#app/components/backoffice/types";
 import { Button } from "#app/components/ui/Button";
 import { ScrollTable } from "#app/components/ui/ScrollTable";
@@ -26,6 +28,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       members: team.members.map((m) => ({ ...m, since: formatDate(m.since) })),
       invitations: team.invitations.map((i) => ({ ...i, roleLabel: ROLE_LABELS[i.role], expiresAt: formatDate(i.expiresAt) })),
       roles: TEAM_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] })),
+      // Every member's role in words, RRPP included (they are not handed out here, so they are not in `roles`).
+      roleLabels: ROLE_LABELS,
       table: roleTable(),
     },
     { headers: bo.headers },
@@ -72,9 +76,10 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function TeamPage() {
-  const { me, members, invitations, roles, table } = useLoaderData<typeof loader>();
+  const { me, members, invitations, roles, roleLabels, table } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as FormReply | undefined;
   const key = useRemountKey(reply);
+  const href = useBackofficeHref();
   return (
     <BackofficePage title="Equipo" lead="Las personas que trabajan con vos en Tribuna y qué puede hacer cada una. Para sumar a alguien, mandale una invitación: le llega un link que sirve tenga o no cuenta.">
       <div className="flex flex-col gap-6">
@@ -98,7 +103,21 @@ export default function TeamPage() {
                   <p className="break-all text-sm text-[var(--muted)]">{m.email} · desde el {m.since}</p>
                 </div>
                 {m.userId === me ? (
-                  <p className="text-sm font-bold">{roles.find((r) => r.value === m.role)?.label}</p>
+                  <p className="text-sm font-bold">{roleLabels[m.role]}</p>
+                ) : !roles.some((r) => r.value === m.role) ? (
+                  // RRPP and their leads join and change through a promoter group (docs/team.md): their role as text,
+                  // never a selector that would show (and could send) a role they do not have.
+                  <div className="flex flex-wrap items-center gap-2">
+                    <p className="text-sm">
+                      <span className="font-bold" data-testid={`role-${m.userId}`}>{roleLabels[m.role]}</span> ·{" "}
+                      <Link to={href(BO.promoterGroups)} className="text-[var(--accent)] hover:underline">se maneja en Grupos de RRPP</Link>
+                    </p>
+                    <Form noValidate method="post">
+                      <input type="hidden" name="intent" value="remove" />
+                      <input type="hidden" name="userId" value={m.userId} />
+                      <Button type="submit" variant="ghost" aria-label={`Quitar a ${m.name} del equipo`}>Quitar</Button>
+                    </Form>
+                  </div>
                 ) : (
                   <div className="flex flex-wrap items-center gap-2">
                     <Form noValidate method="post" className="flex items-center gap-2">

@@ -6,10 +6,12 @@ import { formatMoney } from "#common/money";
 import { formatDate, formatDateTime } from "#common/dates";
 import { fromDateStart } from "#common/filters";
 import { guard, requireOrganization } from "#app/lib/backoffice.server";
+import { roleLanding } from "#app/lib/role-landing.server";
 import { EventStatusBadge } from "#app/components/backoffice/EventStatus";
 import { soldOfStock } from "#app/components/backoffice/format";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
+import { RoleLanding } from "#app/components/backoffice/RoleLanding";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import { buttonClasses } from "#app/components/ui/Button";
 
@@ -29,6 +31,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       organization: bo.organization,
       can: bo.can,
+      // The roles without the sales summary get their own landing instead (RoleLanding).
+      landing: await roleLanding(bo),
       fromDate: fromDate?.toISOString() ?? null,
       sales: summary
         ? {
@@ -57,7 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function SummaryPage() {
-  const { organization, can, events, fromDate, sales } = useLoaderData<typeof loader>();
+  const { organization, can, events, fromDate, sales, landing } = useLoaderData<typeof loader>();
   const href = useBackofficeHref();
   const drafts = events?.filter((e) => !e.publishedAt) ?? [];
   const totals = events?.reduce((acc, e) => ({ sold: acc.sold + e.sold, stock: acc.stock + e.stock }), { sold: 0, stock: 0 });
@@ -65,7 +69,7 @@ export default function SummaryPage() {
   return (
     <BackofficePage
       title={`Resumen de ${organization.name}`}
-      lead={fromDate ? `Eventos con fechas desde el ${formatDate(fromDate)}.` : "Todos los eventos, también los pasados."}
+      lead={landing ? undefined : fromDate ? `Eventos con fechas desde el ${formatDate(fromDate)}.` : "Todos los eventos, también los pasados."}
       actions={
         can["events:manage"] ? (
           <Link to={href(BO.createEvent)} className={buttonClasses("primary")}>
@@ -112,12 +116,7 @@ export default function SummaryPage() {
         </section>
       ) : null}
       {!events ? (
-        <Card>
-          <p className="text-[var(--muted)]">
-            Tu rol en esta organización es de staff: podés ayudar en la puerta de los eventos. Las ventas y la
-            configuración de los eventos las ven quienes administran la organización.
-          </p>
-        </Card>
+        landing ? <RoleLanding landing={landing} can={can} /> : null
       ) : events.length === 0 ? (
         <EmptyState>
           <p className="font-bold text-[var(--text)]">No hay eventos en este período.</p>
