@@ -17,19 +17,25 @@ export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backof
 
 export const meta: MetaFunction = () => [{ title: "Resumen · Mi organización · Tribuna" }];
 
-/** The organization's events in the filter's window, with tickets sold against stock. Only real numbers. */
+/**
+ * The organization's events in the filter's window, with tickets sold against stock, and its sales; with an
+ * event picked in the filter, only that event's. Only real numbers.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const bo = await requireOrganization(request);
   const fromDate = fromDateStart(bo.filters.opts.fromDate);
-  const [events, summary] = bo.can["sales:read"]
-    ? await Promise.all([guard(() => listOrganizationEvents(bo.ctx, { organizationId: bo.organization.id, fromDate })), guard(() => organizationSummary(bo.ctx, bo.organization.id))])
+  const eventId = bo.filters.eventId || null;
+  const [allEvents, summary] = bo.can["sales:read"]
+    ? await Promise.all([guard(() => listOrganizationEvents(bo.ctx, { organizationId: bo.organization.id, fromDate: eventId ? null : fromDate })), guard(() => organizationSummary(bo.ctx, bo.organization.id, eventId))])
     : [null, null];
+  const events = eventId ? (allEvents?.filter((e) => e.id === eventId) ?? null) : allEvents;
   const figures = (f: SalesFigures) => ({ orders: f.orders, tickets: f.tickets, menuItems: f.menuItems, revenue: formatMoney(f.revenue) });
   return data(
     {
       organization: bo.organization,
       can: bo.can,
-      fromDate: fromDate?.toISOString() ?? null,
+      fromDate: eventId ? null : (fromDate?.toISOString() ?? null),
+      eventName: eventId ? (events?.[0]?.name ?? null) : null,
       sales: summary
         ? {
             periods: [
@@ -57,7 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function SummaryPage() {
-  const { organization, can, events, fromDate, sales } = useLoaderData<typeof loader>();
+  const { organization, can, events, fromDate, sales, eventName } = useLoaderData<typeof loader>();
   const href = useBackofficeHref();
   const drafts = events?.filter((e) => !e.publishedAt) ?? [];
   const totals = events?.reduce((acc, e) => ({ sold: acc.sold + e.sold, stock: acc.stock + e.stock }), { sold: 0, stock: 0 });
@@ -65,7 +71,7 @@ export default function SummaryPage() {
   return (
     <BackofficePage
       title={`Resumen de ${organization.name}`}
-      lead={fromDate ? `Eventos con fechas desde el ${formatDate(fromDate)}.` : "Todos los eventos, también los pasados."}
+      lead={eventName ? `Solo ${eventName} (cambialo con el filtro “Evento” de arriba).` : fromDate ? `Eventos con fechas desde el ${formatDate(fromDate)}.` : "Todos los eventos, también los pasados."}
       actions={
         can["events:manage"] ? (
           <Link to={href(BO.createEvent)} className={buttonClasses("primary")}>
