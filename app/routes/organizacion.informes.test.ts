@@ -4,6 +4,7 @@ import { memberships } from "#server/db/schema";
 import { createTestUser, sessionCookiesFor } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { getRequest, run } from "#tests/support/remix";
+import { fileDate } from "#server/reports/cells";
 import * as download from "./organizacion.informes_.descargar";
 import * as page from "./organizacion.informes";
 
@@ -15,9 +16,11 @@ describe("/organizacion/informes", () => {
     const csv = await run(download.loader, getRequest(`/organizacion/informes/descargar?tipo=ventas&formato=csv&eventId=${made.event.id}`, { cookies }));
     expect(csv.status).toBe(200);
     expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
-    expect(csv.headers.get("Content-Disposition")).toMatch(/^attachment; filename="ventas-\d{4}-\d{2}-\d{2}\.csv"$/);
+    // Downloaded for one event, the name says which.
+    expect(csv.headers.get("Content-Disposition")).toBe(`attachment; filename="ventas-${made.event.slug}-${fileDate(new Date())}.csv"`);
     const xlsx = await run(download.loader, getRequest("/organizacion/informes/descargar?tipo=libro-mayor&formato=xlsx", { cookies }));
     expect(xlsx.headers.get("Content-Type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+    expect(xlsx.headers.get("Content-Disposition")).toBe(`attachment; filename="libro-mayor-${fileDate(new Date())}.xlsx"`);
 
     const operator = await createTestUser();
     await (await getDb()).insert(memberships).values({ organizationId: made.organization.id, userId: operator.id, role: "operator" });
