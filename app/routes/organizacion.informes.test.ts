@@ -12,7 +12,8 @@ describe("/organizacion/informes", () => {
   it("downloads a streamed CSV or XLSX; operators see no ledger and cannot download it", async () => {
     const made = await createEventWithTickets();
     const cookies = await sessionCookiesFor(made.user.id);
-    expect((await run(page.loader, getRequest("/organizacion/informes", { cookies }))).data).toMatchObject({ canMoney: true });
+    // A brand-new organization never had sheets with the old "Orden" column: no notice about its rename.
+    expect((await run(page.loader, getRequest("/organizacion/informes", { cookies }))).data).toMatchObject({ canMoney: true, orderColumnRenamed: false });
     const csv = await run(download.loader, getRequest(`/organizacion/informes/descargar?tipo=ventas&formato=csv&eventId=${made.event.id}`, { cookies }));
     expect(csv.status).toBe(200);
     expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
@@ -27,5 +28,14 @@ describe("/organizacion/informes", () => {
     const operatorCookies = await sessionCookiesFor(operator.id);
     expect((await run(page.loader, getRequest("/organizacion/informes", { cookies: operatorCookies }))).data).toMatchObject({ canMoney: false });
     expect((await run(download.loader, getRequest("/organizacion/informes/descargar?tipo=libro-mayor", { cookies: operatorCookies }))).status).toBe(403);
+  });
+
+  it("tells an organization that existed before the rename that «Orden» is now «Compra»", async () => {
+    const made = await createEventWithTickets();
+    const { organizations } = await import("#server/db/schema");
+    const { eq } = await import("drizzle-orm");
+    await (await getDb()).update(organizations).set({ createdAt: new Date("2026-10-01T12:00:00Z") }).where(eq(organizations.id, made.organization.id));
+    const result = await run(page.loader, getRequest("/organizacion/informes", { cookies: await sessionCookiesFor(made.user.id) }));
+    expect(result.data.orderColumnRenamed).toBe(new Date() < new Date("2027-02-25T03:54:12Z"));
   });
 });

@@ -122,7 +122,8 @@ export async function listAccreditations(ctx: Ctx, rawFilter: AccreditationFilte
   const page = rawFilter.page ?? 0;
   const limit = rawFilter.limit ?? 50;
   const { items, total } = await query(ctx, rawFilter, { page, limit });
-  return { items, total, page, limit };
+  // The device as people read it (the same label as the CSV's), next to its raw id.
+  return { items: items.map((a) => ({ ...a, deviceLabel: deviceLabel(a.deviceId) })), total, page, limit };
 }
 
 /**

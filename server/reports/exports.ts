@@ -6,7 +6,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
-import { couponRedemptions, coupons, eventDates, events, issuedProducts, ledgerEntries, orders, ticketTypes, type LedgerKind, type OrderPaymentMethod } from "#server/db/schema";
+import { couponRedemptions, coupons, eventDates, events, issuedProducts, ledgerEntries, orders, organizations, ticketTypes, type LedgerKind, type OrderPaymentMethod } from "#server/db/schema";
 import { requireCapability, type Capability } from "#server/organizations/permissions";
 import { displayStatus } from "#server/orders/status";
 import { parseInput } from "#server/validation";
@@ -374,6 +374,22 @@ export async function exportDownloadPath(ctx: Ctx, rawInput: ExportInput): Promi
   return { path: `/organizacion/informes/descargar?${query}`, filename: input.filename };
 }
 
+/**
+ * The day the spreadsheets' "Orden" column became "Compra" (docs/wording.md). Only an organization that
+ * existed before it can have sheets that look the old name up, so only those see the notice, and for 90
+ * days (decision 154): downloads are not recorded, the organization's age is what we know.
+ */
+export const ORDER_COLUMN_RENAMED_AT = new Date("2026-11-27T03:54:12Z");
+const RENAME_NOTICE_DAYS = 90;
+
+/** `/organizacion/informes`' notices: whether to tell this organization about the renamed column. Needs sales:read. */
+export async function exportNotices(ctx: Ctx, organizationId: string): Promise<{ orderColumnRenamed: boolean }> {
+  await requireCapability(ctx, organizationId, "sales:read");
+  const [organization] = await ctx.db.select({ createdAt: organizations.createdAt }).from(organizations).where(eq(organizations.id, organizationId));
+  const stillNews = ctx.now.getTime() < ORDER_COLUMN_RENAMED_AT.getTime() + RENAME_NOTICE_DAYS * 24 * 3600_000;
+  return { orderColumnRenamed: Boolean(organization && organization.createdAt < ORDER_COLUMN_RENAMED_AT && stillNews) };
+}
+
 export async function exportReport(ctx: Ctx, rawInput: ExportInput): Promise<ExportFile> {
   const input = await authorizedExport(ctx, rawInput);
   const exporter = exporterFor(input.kind, input.organizationId, input.eventId ?? null);
@@ -393,14 +409,22 @@ export async function exportReport(ctx: Ctx, rawInput: ExportInput): Promise<Exp
   // Styles on: amounts and dates carry their number format (pesos, dd/mm/aaaa hh:mm).
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(EXPORT_TITLES[input.kind], { views: [{ state: "frozen", ySplit: 1 }] });
-  // A cell takes its column's format when it is created (the header's text ignores it).
-  const formats = columns.map((c) => (c.kind === "money" ? MONEY_FORMAT : c.kind === "date" ? DATE_FORMAT : null));
-  sheet.columns = columns.map((c, i) => ({ key: `c${i}`, width: c.kind === "date" ? 17 : c.kind === "money" ? 14 : Math.max(12, c.name.length + 2), ...(formats[i] ? { style: { numFmt: formats[i]! } } : {}) }));
+  // One style object per column, given to each of its cells: exceljs recognises a style object it has seen
+  // (a WeakMap) instead of working the style out again for every cell (3× the time on bench:exports).
+  const styles = columns.map((c) => (c.kind === "money" ? { numFmt: MONEY_FORMAT } : c.kind === "date" ? { numFmt: DATE_FORMAT } : {}));
+  sheet.columns = columns.map((c, i) => ({ key: `c${i}`, width: c.kind === "date" ? 17 : c.kind === "money" ? 14 : Math.max(12, c.name.length + 2) }));
+  const header = columns.map((c) => c.name);
   void (async () => {
     try {
-      sheet.addRow(columns.map((c) => c.name)).commit();
+      const top = sheet.addRow(header);
+      top.eachCell((cell) => void (cell.style = {}));
+      top.commit();
       for await (const rows of pagesOf(ctx.db, exporter)) {
-        for (const row of rows) sheet.addRow(row.map((value, i) => xlsxValue(columns[i].kind, value))).commit();
+        for (const values of rows) {
+          const row = sheet.addRow(values.map((value, i) => xlsxValue(columns[i].kind, value)));
+          for (let i = 0; i < styles.length; i++) row.getCell(i + 1).style = styles[i];
+          row.commit();
+        }
         await zipCaughtUp((sheet as unknown as { stream: { pipes?: NodeJS.WritableStream[] } }).stream);
       }
       sheet.commit();
