@@ -17,7 +17,7 @@ import { billings, issuedProducts, ledgerEntries, orderItems, orders, sandboxPay
  * summary, the ticket editor, the public page, the sales list and the ledger
  * all read the same numbers. Written in bulk (one INSERT per table for
  * thousands of rows): through createOrder and the sandbox each purchase takes
- * ~140 ms on PGlite, minutes for the demo's ~1,300 purchases on the first
+ * ~140 ms on PGlite, minutes for the demo's ~1,500 purchases on the first
  * `npm start`. Left out on purpose: the tickets email (the buyers are made up)
  * and the hold's expiry job (a paid order ignores it).
  */
