@@ -46,5 +46,10 @@ describe("/organizacion/resumen", () => {
     expect(one.data.sales.periods[2]).toEqual({ label: "Total", orders: 1, tickets: 3, menuItems: 0, revenue: formatMoney(7_500_000) });
     expect(one.data.events.map((e: { id: string; sold: number }) => [e.id, e.sold])).toEqual([[other.event.id, 3]]);
     expect(one.data.eventName).toBe("Otra noche");
+    // Another organization's event left in the URL (after switching organizations) filters nothing.
+    const stranger = await createEventWithTickets();
+    const stale = await run(resumen.loader, getRequest(`/organizacion/resumen?eventId=${stranger.event.id}`, { cookies }));
+    expect(stale.data.sales.periods[2]).toEqual(all.data.sales.periods[2]);
+    expect(stale.data.eventName).toBeNull();
   });
 });

@@ -24,11 +24,12 @@ export const meta: MetaFunction = () => [{ title: "Resumen · Mi organización �
 export async function loader({ request }: LoaderFunctionArgs) {
   const bo = await requireOrganization(request);
   const fromDate = fromDateStart(bo.filters.opts.fromDate);
-  const eventId = bo.filters.eventId || null;
-  const [allEvents, summary] = bo.can["sales:read"]
-    ? await Promise.all([guard(() => listOrganizationEvents(bo.ctx, { organizationId: bo.organization.id, fromDate: eventId ? null : fromDate })), guard(() => organizationSummary(bo.ctx, bo.organization.id, eventId))])
-    : [null, null];
-  const events = eventId ? (allEvents?.filter((e) => e.id === eventId) ?? null) : allEvents;
+  const wanted = bo.filters.eventId || null;
+  const allEvents = bo.can["sales:read"] ? await guard(() => listOrganizationEvents(bo.ctx, { organizationId: bo.organization.id, fromDate: wanted ? null : fromDate })) : null;
+  // An event the list does not have (another organization's, left in the URL after switching) filters nothing.
+  const eventId = wanted && allEvents?.some((e) => e.id === wanted) ? wanted : null;
+  const summary = allEvents ? await guard(() => organizationSummary(bo.ctx, bo.organization.id, eventId)) : null;
+  const events = !allEvents ? null : eventId ? allEvents.filter((e) => e.id === eventId) : wanted ? await guard(() => listOrganizationEvents(bo.ctx, { organizationId: bo.organization.id, fromDate })) : allEvents;
   const figures = (f: SalesFigures) => ({ orders: f.orders, tickets: f.tickets, menuItems: f.menuItems, revenue: formatMoney(f.revenue) });
   return data(
     {
