@@ -10,7 +10,7 @@ export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backof
 export const meta: MetaFunction = () => [{ title: "Informes · Tribuna" }];
 
 const REPORTS = [
-  { kind: "ventas", title: "Ventas", lead: "Las compras pagadas (sin invitaciones), con comprador, medio de pago, importes, RRPP y los datos extra.", money: false },
+  { kind: "ventas", title: "Ventas", lead: "Las compras pagadas (sin invitaciones), también las devueltas, con su estado, comprador, medio de pago, importes, lo que te deja cada una, RRPP y los datos extra.", money: false },
   { kind: "asistentes", title: "Asistentes", lead: "Cada entrada con su titular, estado, ingreso y los datos extra de la compra.", money: false },
   { kind: "acreditaciones", title: "Acreditaciones", lead: "Quién entró, cuándo, por qué puerta y con qué dispositivo (la puerta, con o sin conexión).", money: false },
   { kind: "cupones", title: "Usos de cupones", lead: "Cada compra que usó un cupón y cuánto descontó.", money: false },
@@ -32,7 +32,7 @@ export default function ReportsPage() {
   return (
     <BackofficePage
       title="Informes"
-      lead={`${eventName ? `De ${eventName}` : "De todos tus eventos"} (cambialo con el filtro “Evento” de arriba). Se descargan completos, aunque sean cientos de miles de filas. El CSV abre en cualquier planilla; el Excel, en Excel o Google Sheets.`}
+      lead={`${eventName ? `De ${eventName}` : "De todos tus eventos"} (cambialo con el filtro “Evento” de arriba). Se descargan completos, aunque sean cientos de miles de filas. El CSV abre en cualquier planilla; en el Excel los montos y las fechas ya son números y fechas, listos para sumar y ordenar.`}
     >
       {orderColumnRenamed ? (
         <p className="mb-4 rounded-lg border border-[var(--border)] bg-[var(--surface)] p-3 text-sm" data-testid="renamed-column">
