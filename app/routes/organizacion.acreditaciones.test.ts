@@ -50,7 +50,8 @@ describe("/organizacion/acreditaciones", () => {
 
     const response = (await csv.loader({ request: getRequest(`/organizacion/acreditaciones/exportar?eventId=${event.id}`, { cookies: owner }), params: {}, context: {} } as never)) as Response;
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
-    expect(response.headers.get("Content-Disposition")).toContain("acreditaciones.csv");
+    // The file says which event and which day (Buenos Aires) it is of.
+    expect(response.headers.get("Content-Disposition")).toMatch(new RegExp(`filename="acreditaciones-${event.slug}-\\d{4}-\\d{2}-\\d{2}\\.csv"`));
     const bytes = new Uint8Array(await response.arrayBuffer());
     // The BOM first, so Excel reads the accents as UTF-8.
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -59,6 +60,10 @@ describe("/organizacion/acreditaciones", () => {
     expect(lines[0]).toBe('"Ingreso","Titular","Tipo de entrada","Compra","Evento","Fecha del evento","Puerta","Dispositivo","Acreditó","Sin conexión"');
     expect(lines).toHaveLength(3);
     expect(text).toContain(`"'=HYPERLINK(""http://x"")"`);
+    // A device reads as a short label, never its raw id; the times as dd/mm/aaaa hh:mm.
+    expect(text).not.toContain("telefono-1");
+    expect(text).toMatch(/"Dispositivo [0-9A-F]{4}"/);
+    expect(lines[1]).toMatch(/^"\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}"/);
   });
 
   it("an owner undoes an entry (the ticket can enter again, audited); an operator cannot; another organization sees nothing", async () => {

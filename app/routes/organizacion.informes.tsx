@@ -1,6 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { requireOrganization } from "#app/lib/backoffice.server";
+import { guard, requireOrganization } from "#app/lib/backoffice.server";
+import { exportNotices } from "#server/reports/exports";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import { useBackofficeHref, useShell } from "#app/components/backoffice/Shell";
 
@@ -9,7 +10,7 @@ export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backof
 export const meta: MetaFunction = () => [{ title: "Informes · Tribuna" }];
 
 const REPORTS = [
-  { kind: "ventas", title: "Ventas", lead: "Las compras pagadas (sin invitaciones), con comprador, medio de pago, importes, RRPP y los datos extra.", money: false },
+  { kind: "ventas", title: "Ventas", lead: "Las compras pagadas (sin invitaciones), también las devueltas, con su estado, comprador, medio de pago, importes, lo que te deja cada una, RRPP y los datos extra.", money: false },
   { kind: "asistentes", title: "Asistentes", lead: "Cada entrada con su titular, estado, ingreso y los datos extra de la compra.", money: false },
   { kind: "acreditaciones", title: "Acreditaciones", lead: "Quién entró, cuándo, por qué puerta y con qué dispositivo (la puerta, con o sin conexión).", money: false },
   { kind: "cupones", title: "Usos de cupones", lead: "Cada compra que usó un cupón y cuánto descontó.", money: false },
@@ -20,22 +21,25 @@ const REPORTS = [
 /** `/organizacion/informes`: the organization's data to download, for the event chosen in the filter or all of them. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const bo = await requireOrganization(request, "sales:read");
-  return data({ canMoney: bo.can["money:manage"], eventId: bo.filters.eventId || null }, { headers: bo.headers });
+  const notices = await guard(() => exportNotices(bo.ctx, bo.organization.id));
+  return data({ canMoney: bo.can["money:manage"], eventId: bo.filters.eventId || null, orderColumnRenamed: notices.orderColumnRenamed }, { headers: bo.headers });
 }
 
 export default function ReportsPage() {
-  const { canMoney, eventId } = useLoaderData<typeof loader>();
+  const { canMoney, eventId, orderColumnRenamed } = useLoaderData<typeof loader>();
   const href = useBackofficeHref();
   const eventName = useShell()?.events.find((e) => e.id === eventId)?.name;
   return (
     <BackofficePage
       title="Informes"
-      lead={`${eventName ? `De ${eventName}` : "De todos tus eventos"} (cambialo con el filtro “Evento” de arriba). Se descargan completos, aunque sean cientos de miles de filas. El CSV abre en cualquier planilla; el Excel, en Excel o Google Sheets.`}
+      lead={`${eventName ? `De ${eventName}` : "De todos tus eventos"} (cambialo con el filtro “Evento” de arriba). Se descargan completos, aunque sean cientos de miles de filas. El CSV abre en cualquier planilla; en el Excel los montos y las fechas ya son números y fechas, listos para sumar y ordenar.`}
     >
-      <p className="mb-4 rounded-lg border border-[var(--border)] bg-[var(--surface)] p-3 text-sm">
-        <strong>Cambió un encabezado:</strong> la columna que se llamaba «Orden» ahora se llama «Compra», como en el resto de
-        Tribuna (el contenido es el mismo, el código <span className="whitespace-nowrap">TRB-…</span>). Si una planilla tuya la busca por nombre, actualizala.
-      </p>
+      {orderColumnRenamed ? (
+        <p className="mb-4 rounded-lg border border-[var(--border)] bg-[var(--surface)] p-3 text-sm" data-testid="renamed-column">
+          <strong>Cambió un encabezado:</strong> la columna que se llamaba «Orden» ahora se llama «Compra», como en el resto de
+          Tribuna (el contenido es el mismo, el código <span className="whitespace-nowrap">TRB-…</span>). Si una planilla tuya la busca por nombre, actualizala.
+        </p>
+      ) : null}
       <ul className="grid gap-4 sm:grid-cols-2">
         {REPORTS.filter((r) => canMoney || !r.money).map((report) => (
           <li key={report.kind}>

@@ -29,6 +29,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       metrics: {
         salesPerDay: metrics.salesPerDay.map((d) => ({ label: `${d.day.slice(8, 10)}/${d.day.slice(5, 7)}`, orders: d.orders, tickets: d.tickets, revenue: d.revenue, revenueLabel: formatMoney(d.revenue) })),
         ticketTypes: metrics.ticketTypes.map((t) => ({ ...t, revenueLabel: formatMoney(t.revenue) })),
+        menuItems: metrics.menuItems.filter((m) => m.sold > 0).map((m) => ({ ...m, revenueLabel: formatMoney(m.revenue) })),
+        // The same pesos as the days' total (and the summary's): tickets after their discounts plus the menu.
+        revenueLabel: formatMoney(metrics.salesPerDay.reduce((sum, d) => sum + d.revenue, 0)),
         coupons: metrics.coupons.map((c) => ({ ...c, discountLabel: formatMoney(c.discount) })),
         promoters: metrics.promoters,
         entries: {
@@ -86,7 +89,7 @@ export default function EventMetricsPage() {
       </BackofficePage>
     );
   }
-  const { salesPerDay, ticketTypes, coupons, promoters, entries } = metrics;
+  const { salesPerDay, ticketTypes, menuItems, coupons, promoters, entries, revenueLabel } = metrics;
   return (
     <BackofficePage
       title={`Métricas de ${event.name}`}
@@ -106,6 +109,10 @@ export default function EventMetricsPage() {
         <Card title="Por tipo de entrada">
           <BarChart title="Entradas vendidas por tipo" bars={ticketTypes.map((t) => ({ label: t.name, value: t.sold, valueLabel: `${t.sold} de ${t.stock}` }))} />
           <Table caption="Por tipo de entrada" head={["Tipo", "Vendidas", "Stock", "Recaudación"]} rows={ticketTypes.map((t) => [t.name, t.sold, t.stock, t.revenueLabel])} />
+          {menuItems.length ? <Table caption="Menú" head={["Consumición", "Vendidas", "Stock", "Recaudación"]} rows={menuItems.map((m) => [m.name, m.sold, m.stock, m.revenueLabel])} /> : null}
+          <p className="mt-3 text-sm text-[var(--muted)]" data-testid="metrics-revenue">
+            Recaudación total: <strong className="tabular-nums text-[var(--text)]">{revenueLabel}</strong> (después de los descuentos de cupones{menuItems.length ? ", con el menú" : ""}).
+          </p>
         </Card>
         <Card title="Ingresos de la noche">
           <p className="text-3xl font-black tabular-nums" data-testid="check-in-rate">

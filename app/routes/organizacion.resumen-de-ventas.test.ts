@@ -79,4 +79,29 @@ describe("/organizacion/resumen-de-ventas", () => {
     expect(after.data.tickets.map((t: { status: string }) => t.status)).toEqual(["voided"]);
     expect(after.data.ledger.map((e: { kind: string }) => e.kind)).toEqual(["payment", "service_fee", "refund", "service_fee_refund"]);
   });
+
+  it("“Sin consumiciones” leaves the menu's orders out and “Solo consumiciones” shows only them", async () => {
+    const org = await producer();
+    const { event } = await createPublishedEvent(org.ctx, org.organization.id, { days: 5, ticketTypes: [{ name: "General", price: 900_000, stock: 10 }] });
+    const db = await getDb();
+    const [ticket] = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id));
+    const { createMenuItem } = await import("#server/menu/menu");
+    const drink = await createMenuItem(org.ctx, { eventId: event.id, name: "Fernet", category: "drink", price: "5000", stock: "10" });
+    const payer = { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
+    const codes: string[] = [];
+    for (const ticketId of [ticket.id, drink.id]) {
+      const { order, billing } = await createOrder(await ctxAs(), { eventSlug: event.slug, items: [{ ticketId, qty: 2 }], payer, paymentMethod: "MERCADO_PAGO" });
+      await payInSandbox(db, billing.id, "approved");
+      codes.push(order.code);
+    }
+    const [ticketOrder, drinkOrder] = codes;
+    const listed = async (query: string) => (await page(list.loader, getRequest(`/organizacion/resumen-de-ventas${query}`, { cookies: org.cookies }))).data;
+    expect((await listed("")).orders.map((o: { code: string }) => o.code).sort()).toEqual([ticketOrder, drinkOrder].sort());
+    const withoutMenu = await listed("?contenido=entradas");
+    expect(withoutMenu.orders.map((o: { code: string }) => o.code)).toEqual([ticketOrder]);
+    expect(withoutMenu).toMatchObject({ content: "entradas", total: 1 });
+    expect((await listed("?contenido=consumiciones")).orders.map((o: { code: string }) => o.code)).toEqual([drinkOrder]);
+    // Something unknown shows everything, as without it.
+    expect((await listed("?contenido=cualquiera")).total).toBe(2);
+  });
 });

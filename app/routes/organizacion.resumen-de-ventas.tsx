@@ -20,6 +20,13 @@ export const meta: MetaFunction = () => [{ title: "Resumen de ventas · Tribuna"
 
 const SALES_PATH = "/organizacion/resumen-de-ventas";
 
+/** `?contenido=`: what the list shows (all, tickets only —"Sin consumiciones"— or the menu's orders). */
+const CONTENT = [
+  { param: "", label: "Todo", content: null },
+  { param: "entradas", label: "Sin consumiciones", content: "tickets" },
+  { param: "consumiciones", label: "Solo consumiciones", content: "menu" },
+] as const;
+
 /**
  * The organization's sales: the spec's default order list (billed, not gift,
  * Mercado Pago and bank transfer, 10 a page, newest first) for the event in
@@ -31,8 +38,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = Math.max(0, Math.min(100_000, Number.parseInt(url.searchParams.get("pagina") ?? "0", 10) || 0));
   const eventId = bo.filters.eventId || null;
   const promoterNick = url.searchParams.get("rrpp")?.trim().slice(0, 31) || null;
+  // An unknown value shows everything, as the page does without one.
+  const shown = CONTENT.find((c) => c.param === (url.searchParams.get("contenido") ?? "")) ?? CONTENT[0];
   const [list, sold, pending, toTransfer, ledger] = await Promise.all([
-    guard(() => listOrganizationOrders(bo.ctx, { organizationId: bo.organization.id, eventId, page, promoterNick })),
+    guard(() => listOrganizationOrders(bo.ctx, { organizationId: bo.organization.id, eventId, page, promoterNick, content: shown.content })),
     // The same count as "Vendidas" in the summary and "Mis eventos" (server/orders/sold.ts).
     guard(() => soldTickets(bo.ctx, { organizationId: bo.organization.id, eventId })),
     guard(() => listRefundRequests(bo.ctx, { organizationId: bo.organization.id, eventId, status: "pending" })),
@@ -54,6 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(
     {
       promoterNick,
+      content: shown.param,
       sold,
       page: list.page,
       limit: list.limit,
@@ -88,10 +98,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function SalesPage() {
-  const { orders, sold, page, limit, total, pending, toTransfer, ledger, promoterNick } = useLoaderData<typeof loader>();
+  const { orders, sold, page, limit, total, pending, toTransfer, ledger, promoterNick, content } = useLoaderData<typeof loader>();
   const href = useBackofficeHref();
   const pages = Math.max(1, Math.ceil(total / limit));
   const detail = (orderId: string) => href(`${SALES_PATH}/${orderId}`);
+  const listParams = (extra: Record<string, string>) => ({ ...(promoterNick ? { rrpp: promoterNick } : {}), ...(content ? { contenido: content } : {}), ...extra });
   return (
     <BackofficePage title="Resumen de ventas" lead="Compras pagadas con Mercado Pago o transferencia, de la más nueva a la más vieja. Elegí un evento arriba para ver solo las suyas.">
       <div className="flex flex-col gap-6">
@@ -180,6 +191,19 @@ export default function SalesPage() {
             )}
             <ListSearch path={SALES_PATH} label="Ventas de un RRPP (apodo)" name="rrpp" value={promoterNick ?? ""} inputProps={{ autoCapitalize: "none", spellCheck: false }} />
           </div>
+          <nav aria-label="Qué compras mostrar" className="mb-3 flex flex-wrap gap-3 text-sm">
+            {CONTENT.map((c) =>
+              c.param === content ? (
+                <span key={c.param} aria-current="page" className="font-bold">
+                  {c.label}
+                </span>
+              ) : (
+                <Link key={c.param} to={href(SALES_PATH, {}, { ...(promoterNick ? { rrpp: promoterNick } : {}), ...(c.param ? { contenido: c.param } : {}) })} className="text-[var(--accent)] hover:underline">
+                  {c.label}
+                </Link>
+              ),
+            )}
+          </nav>
           {orders.length === 0 ? (
             <EmptyState>Todavía no hay ventas para mostrar.</EmptyState>
           ) : (
@@ -231,7 +255,7 @@ export default function SalesPage() {
           {pages > 1 ? (
             <nav aria-label="Páginas" className="mt-4 flex items-center justify-between text-sm">
               {page > 0 ? (
-                <Link to={href(SALES_PATH, {}, { pagina: String(page - 1), ...(promoterNick ? { rrpp: promoterNick } : {}) })} className="text-[var(--accent)] hover:underline">
+                <Link to={href(SALES_PATH, {}, listParams({ pagina: String(page - 1) }))} className="text-[var(--accent)] hover:underline">
                   ← Anteriores
                 </Link>
               ) : (
@@ -241,7 +265,7 @@ export default function SalesPage() {
                 Página {page + 1} de {pages}
               </span>
               {page + 1 < pages ? (
-                <Link to={href(SALES_PATH, {}, { pagina: String(page + 1), ...(promoterNick ? { rrpp: promoterNick } : {}) })} className="text-[var(--accent)] hover:underline">
+                <Link to={href(SALES_PATH, {}, listParams({ pagina: String(page + 1) }))} className="text-[var(--accent)] hover:underline">
                   Siguientes →
                 </Link>
               ) : (

@@ -19,13 +19,19 @@ export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backof
 
 export const meta: MetaFunction = () => [{ title: "Resumen · Mi organización · Tribuna" }];
 
-/** The organization's events in the filter's window, with tickets sold against stock. Only real numbers. */
+/**
+ * The organization's events in the filter's window, with tickets sold against stock, and its sales; with an
+ * event picked in the filter, only that event's. Only real numbers.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const bo = await requireOrganization(request);
   const fromDate = fromDateStart(bo.filters.opts.fromDate);
-  const [events, summary] = bo.can["sales:read"]
-    ? await Promise.all([guard(() => listOrganizationEvents(bo.ctx, { organizationId: bo.organization.id, fromDate })), guard(() => organizationSummary(bo.ctx, bo.organization.id))])
-    : [null, null];
+  const wanted = bo.filters.eventId || null;
+  const allEvents = bo.can["sales:read"] ? await guard(() => listOrganizationEvents(bo.ctx, { organizationId: bo.organization.id, fromDate: wanted ? null : fromDate })) : null;
+  // An event the list does not have (another organization's, left in the URL after switching) filters nothing.
+  const eventId = wanted && allEvents?.some((e) => e.id === wanted) ? wanted : null;
+  const summary = allEvents ? await guard(() => organizationSummary(bo.ctx, bo.organization.id, eventId)) : null;
+  const events = !allEvents ? null : eventId ? allEvents.filter((e) => e.id === eventId) : wanted ? await guard(() => listOrganizationEvents(bo.ctx, { organizationId: bo.organization.id, fromDate })) : allEvents;
   const figures = (f: SalesFigures) => ({ orders: f.orders, tickets: f.tickets, menuItems: f.menuItems, revenue: formatMoney(f.revenue) });
   return data(
     {
@@ -33,7 +39,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       can: bo.can,
       // The roles without the sales summary get their own landing instead (RoleLanding).
       landing: await roleLanding(bo),
-      fromDate: fromDate?.toISOString() ?? null,
+      fromDate: eventId ? null : (fromDate?.toISOString() ?? null),
+      eventName: eventId ? (events?.[0]?.name ?? null) : null,
       sales: summary
         ? {
             periods: [
@@ -61,7 +68,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function SummaryPage() {
-  const { organization, can, events, fromDate, sales, landing } = useLoaderData<typeof loader>();
+  const { organization, can, events, fromDate, sales, landing, eventName } = useLoaderData<typeof loader>();
   const href = useBackofficeHref();
   const drafts = events?.filter((e) => !e.publishedAt) ?? [];
   const totals = events?.reduce((acc, e) => ({ sold: acc.sold + e.sold, stock: acc.stock + e.stock }), { sold: 0, stock: 0 });
@@ -69,7 +76,7 @@ export default function SummaryPage() {
   return (
     <BackofficePage
       title={`Resumen de ${organization.name}`}
-      lead={landing ? undefined : fromDate ? `Eventos con fechas desde el ${formatDate(fromDate)}.` : "Todos los eventos, también los pasados."}
+      lead={landing ? undefined : eventName ? `Solo ${eventName} (cambialo con el filtro “Evento” de arriba).` : fromDate ? `Eventos con fechas desde el ${formatDate(fromDate)}.` : "Todos los eventos, también los pasados."}
       actions={
         can["events:manage"] ? (
           <Link to={href(BO.createEvent)} className={buttonClasses("primary")}>

@@ -4,12 +4,14 @@ import { TIME_ZONE } from "#common/dates";
 import { DEFAULT_SERVICE_FEE_BPS } from "#server/events/events";
 import { savePoster } from "#server/media/posters";
 import type { Db } from "./client";
+import type { DemoSale } from "./seed-sales";
 import { bankAccounts, eventDates, events, memberships, organizations, ticketTypes } from "./schema";
 
 type DemoTicket = {
   name: string;
   price: number; // pesos
   stock: number;
+  /** How many the demo shows sold: written as that many tickets of real paid purchases (./seed-sales.ts). */
   sold?: number;
   description?: string;
   hidden?: boolean;
@@ -99,9 +101,11 @@ function at(days: number, hour: number) {
 
 /**
  * Demo catalogue: organizations and a dozen events around the country, relative to today, each with a poster drawn
- * here (server/media/posters.ts) and stored like an upload, at every width.
+ * here (server/media/posters.ts) and stored like an upload, at every width. Ticket types start with nothing sold;
+ * what each shows as sold comes back as DemoSales for ./seed-sales.ts to write as purchases.
  */
-export async function seedDemoEvents(db: Db, producerId: string | null) {
+export async function seedDemoEvents(db: Db, producerId: string | null): Promise<DemoSale[]> {
+  const sales: DemoSale[] = [];
   const orgIds = new Map<string, string>();
   for (const org of DEMO_ORGANIZATIONS) {
     const [row] = await db.insert(organizations).values(org).onConflictDoNothing().returning();
@@ -143,28 +147,28 @@ export async function seedDemoEvents(db: Db, producerId: string | null) {
       .returning();
     if (!event) continue;
     const starts = [demo.days, ...(demo.extraDates ?? [])].map((days) => at(days, demo.hour));
-    await db.insert(eventDates).values(
+    const dates = await db.insert(eventDates).values(
       starts.map((startsAt) => ({
         eventId: event.id,
         startsAt,
         endsAt: new Date(startsAt.getTime() + demo.durationHours * 3600_000),
         doorsAt: new Date(startsAt.getTime() - 3600_000),
       })),
-    );
+    ).returning({ id: eventDates.id });
     // Drawn while the next events are written; an event whose poster fails keeps the category's gradient.
     posters.push(
       savePoster({ slug: demo.slug, name: demo.name, category: demo.category, dates: starts, venueName: demo.venueName, city: demo.city })
         .then(async (image) => void (await db.update(events).set({ imageUrl: image.url }).where(eq(events.id, event.id))))
         .catch((error: unknown) => console.warn(`No pudimos dibujar el afiche de ${demo.slug}:`, error)),
     );
-    await db.insert(ticketTypes).values(
+    const types = await db.insert(ticketTypes).values(
       demo.tickets.map((t, i) => ({
         eventId: event.id,
         name: t.name,
         description: t.description ?? "",
         price: t.price * 100,
         stock: t.stock,
-        sold: t.sold ?? 0,
+        sold: 0,
         hidden: t.hidden ?? false,
         presale: t.presale ?? false,
         accessCode: t.accessCode ?? null,
@@ -172,7 +176,11 @@ export async function seedDemoEvents(db: Db, producerId: string | null) {
         maxPerOrder: t.maxPerOrder ?? 10,
         sortOrder: i,
       })),
-    );
+    ).returning();
+    demo.tickets.forEach((t, i) => {
+      if (t.sold) sales.push({ event: { id: event.id, organizationId: event.organizationId, serviceFeeBps: event.serviceFeeBps ?? DEFAULT_SERVICE_FEE_BPS }, dateIds: dates.map((d) => d.id), ticket: { id: types[i].id, name: types[i].name, price: types[i].price, maxPerOrder: types[i].maxPerOrder }, qty: t.sold });
+    });
   }
   await Promise.all(posters);
+  return sales;
 }

@@ -6,6 +6,7 @@ import type { Db } from "./client";
 import { joinPromoterGroup } from "#server/promoters/membership";
 import { eventDates, events, memberships, promoterGroups, ticketTypes, users } from "./schema";
 import { seedDemoEvents } from "./seed-events";
+import { seedDemoSoldTickets } from "./seed-sales";
 
 /** Demo accounts (README lists them). One password for all: handy on a laptop, never in production data. */
 export const DEMO_PASSWORD = "tribuna1234";
@@ -41,7 +42,8 @@ export async function seedDemo(db: Db) {
     .onConflictDoNothing()
     .returning();
   const producer = inserted.find((u) => u.email === "productor@tribuna.ar");
-  await seedDemoEvents(db, producer?.id ?? null);
+  const sold = await seedDemoEvents(db, producer?.id ?? null);
+  await seedDemoSoldTickets(db, sold);
   if (producer) await seedDemoTeam(db, producer.id, inserted);
   const buyer = inserted.find((u) => u.email === "comprador@tribuna.ar");
   if (buyer) await seedDemoSales(db, buyer);

@@ -1,6 +1,5 @@
 import { and, asc, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { formatDateTime } from "#common/dates";
 import type { Ctx } from "#server/context";
 import { auditLog, doorScans, eventDates, events, issuedProducts, orders, ticketTypes, users } from "#server/db/schema";
 import { Conflict, NotFound } from "#server/errors";
@@ -10,7 +9,7 @@ import { parseInput } from "#server/validation";
 import { doorChanged } from "./changes";
 import { TICKETS_ONLY } from "./search";
 import type { DbOrTx } from "#server/db/client";
-import { csvCell } from "#server/reports/csv";
+import { csvRow, deviceLabel, fileDate, type CellValue, type Column } from "#server/reports/cells";
 
 const uuid = z.string().uuid("No encontramos ese evento.");
 
@@ -40,11 +39,25 @@ export interface Accreditation {
   offline: boolean;
 }
 
-export const ACCREDITATION_HEADER = ["Ingreso", "Titular", "Tipo de entrada", "Compra", "Evento", "Fecha del evento", "Puerta", "Dispositivo", "Acreditó", "Sin conexión"];
+export const ACCREDITATION_COLUMNS: Column[] = [
+  { name: "Ingreso", kind: "date" },
+  { name: "Titular", kind: "text" },
+  { name: "Tipo de entrada", kind: "text" },
+  { name: "Compra", kind: "text" },
+  { name: "Evento", kind: "text" },
+  { name: "Fecha del evento", kind: "date" },
+  { name: "Puerta", kind: "text" },
+  { name: "Dispositivo", kind: "text" },
+  { name: "Acreditó", kind: "text" },
+  { name: "Sin conexión", kind: "text" },
+];
 
-/** One accreditation as spreadsheet cells (the CSV here and the streamed export of /organizacion/informes). */
-export function accreditationCells(a: Accreditation): string[] {
-  return [formatDateTime(a.redeemedAt), a.holderName, a.ticketTypeName, a.orderCode, a.eventName, formatDateTime(a.eventDateStartsAt), a.door ?? "", a.deviceId ?? "", a.scannedBy ?? "", a.offline ? "Sí" : "No"];
+/**
+ * One accreditation as spreadsheet cells (the CSV here and the streamed export of /organizacion/informes). The
+ * device shows as a short label made from its id ("Dispositivo 3F9A", server/reports/cells.ts), never the raw id.
+ */
+export function accreditationCells(a: Accreditation): CellValue[] {
+  return [a.redeemedAt, a.holderName, a.ticketTypeName, a.orderCode, a.eventName, a.eventDateStartsAt, a.door ?? "", deviceLabel(a.deviceId), a.scannedBy ?? "", a.offline ? "Sí" : "No"];
 }
 
 // The scan that let the ticket in (the latest admitted one: an undone redemption may have been admitted again).
@@ -109,14 +122,21 @@ export async function listAccreditations(ctx: Ctx, rawFilter: AccreditationFilte
   const page = rawFilter.page ?? 0;
   const limit = rawFilter.limit ?? 50;
   const { items, total } = await query(ctx, rawFilter, { page, limit });
-  return { items, total, page, limit };
+  // The device as people read it (the same label as the CSV's), next to its raw id.
+  return { items: items.map((a) => ({ ...a, deviceLabel: deviceLabel(a.deviceId) })), total, page, limit };
 }
 
-/** The same list as CSV (UTF-8 with BOM, so Excel reads the accents), every row. */
-export async function accreditationsCsv(ctx: Ctx, rawFilter: AccreditationFilter): Promise<string> {
+/**
+ * The same list as CSV (UTF-8 with BOM, so Excel reads the accents), every row, and the file's name:
+ * "acreditaciones-{event's slug}-{Buenos Aires day}.csv" when an event is picked, else without the slug.
+ */
+export async function accreditationsCsv(ctx: Ctx, rawFilter: AccreditationFilter): Promise<{ csv: string; filename: string }> {
   const { items } = await query(ctx, rawFilter, null);
-  const lines = items.map((a) => accreditationCells(a).map(csvCell).join(","));
-  return `\uFEFF${[ACCREDITATION_HEADER.map(csvCell).join(","), ...lines].join("\r\n")}\r\n`;
+  const header = ACCREDITATION_COLUMNS.map((c) => ({ name: c.name, kind: "text" as const }));
+  const lines = items.map((a) => csvRow(ACCREDITATION_COLUMNS, accreditationCells(a)));
+  const [event] = rawFilter.eventId && z.string().uuid().safeParse(rawFilter.eventId).success ? await ctx.db.select({ slug: events.slug }).from(events).where(and(eq(events.id, rawFilter.eventId), eq(events.organizationId, rawFilter.organizationId))) : [];
+  const filename = `${["acreditaciones", event?.slug, fileDate(ctx.now)].filter(Boolean).join("-")}.csv`;
+  return { csv: `\uFEFF${csvRow(header, ACCREDITATION_COLUMNS.map((c) => c.name))}${lines.join("")}`, filename };
 }
 
 /**

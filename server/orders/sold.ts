@@ -1,25 +1,18 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Ctx } from "#server/context";
-import { events, type OrderPaymentMethod } from "#server/db/schema";
+import { events } from "#server/db/schema";
 import { requireCapability } from "#server/organizations/permissions";
 
 /*
  * What "vendidas" means wherever an organizer reads it (the summary's events, "Mis eventos", the
- * sales list; decision 116): the tickets of the orders the sales list shows by default (billed, not a
- * gift, paid with Mercado Pago or by bank transfer; the spec's default order list) whose payment is
- * still approved. Left out: stock held by unpaid orders (a checkout in progress, a transfer waiting
- * for review), invitations, a promoter's sales in hand, refunded or charged-back orders (their
- * tickets are void) and menu items. Stock accounting (`ticket_types.sold`) counts holds and gifts
- * too: it says what is left to sell, not what was sold.
+ * sales list; decisions 116 and 153): the tickets of the sales the money figures count
+ * (server/reports/paid.ts: billed, not a gift, payment still approved), whatever they were paid
+ * with — Mercado Pago, a bank transfer, cash to a promoter, or nothing for a free ticket. Left
+ * out: stock held by unpaid orders (a checkout in progress, a transfer waiting for review),
+ * invitations, refunded or charged-back orders (their tickets are void) and menu items. Stock
+ * accounting (`ticket_types.sold`) counts holds and gifts too: it says what is left to sell, not
+ * what was sold.
  */
-
-/** The payment methods of the sales list's default filter. */
-export const SOLD_PAYMENT_METHODS: OrderPaymentMethod[] = ["MERCADO_PAGO", "BANK_TRANSFER"];
-
-const soldMethods = sql.join(
-  SOLD_PAYMENT_METHODS.map((m) => sql`${m}`),
-  sql`, `,
-);
 
 /** Tickets sold of the event `eventId` (a column reference or a value), as SQL to select or correlate. */
 export function soldTicketsOfEvent(eventId: SQL): SQL<number> {
@@ -27,7 +20,7 @@ export function soldTicketsOfEvent(eventId: SQL): SQL<number> {
     select sum(si.qty) from order_items si
     join orders so on so.id = si.order_id
     join ticket_types st on st.id = si.ticket_type_id
-    where so.event_id = ${eventId} and st.kind = 'ticket' and so.status = 'billed' and not so.gift and so.payment_method in (${soldMethods})
+    where so.event_id = ${eventId} and st.kind = 'ticket' and so.status = 'billed' and not so.gift
       and exists (select 1 from billings sb where sb.order_id = so.id and sb.status = 'approved')
   ), 0)::int`;
 }

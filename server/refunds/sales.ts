@@ -34,9 +34,14 @@ export const orderFilterSchema = z.object({
     .max(30, "Apodo inválido")
     .nullish()
     .transform((v) => v?.replace(/^@/, "").toLowerCase() || null),
+  /** "tickets": orders of tickets only, no menu orders (the page's "Sin consumiciones"); "menu": menu orders only; none: both. */
+  content: z.enum(["tickets", "menu"], { error: "Elegí entradas o consumiciones." }).nullish(),
   page: z.number().int().min(0).max(100_000).nullish(),
   limit: z.number().int().min(1).max(100).nullish(),
 });
+
+/** Orders with a menu item (entries and menu items are never in the same order: docs/menu.md). */
+const menuOrders = sql`(select i.order_id from order_items i join ticket_types t on t.id = i.ticket_type_id where t.kind = 'menu')`;
 
 /**
  * `orders(filter)`: the organization's orders for the sales list, with the
@@ -58,6 +63,7 @@ export async function listOrganizationOrders(ctx: Ctx, rawFilter: unknown) {
     inArray(orders.paymentMethod, methods),
     input.eventId ? eq(orders.eventId, input.eventId) : undefined,
     input.promoterNick ? and(isNotNull(orders.promoterUserId), sql`lower(${orders.referredNick}) = ${input.promoterNick}`) : undefined,
+    input.content === "tickets" ? sql`${orders.id} not in ${menuOrders}` : input.content === "menu" ? sql`${orders.id} in ${menuOrders}` : undefined,
   );
   const [[{ total }], rows] = await Promise.all([
     ctx.db.select({ total: count() }).from(orders).where(where),

@@ -28,12 +28,15 @@ describe("exportReport", () => {
 
     const csv = await exportReport(made.ctx, { organizationId: made.organization.id, kind: "ventas", format: "csv" });
     expect(csv).toMatchObject({ contentType: "text/csv; charset=utf-8", filename: expect.stringMatching(/^ventas-\d{4}-\d{2}-\d{2}\.csv$/) });
+    // For one event, the name says which.
+    expect((await exportReport(made.ctx, { organizationId: made.organization.id, kind: "ventas", eventId: made.event.id })).filename).toMatch(new RegExp(`^ventas-${made.event.slug}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
     const lines = (await text(csv.body)).split("\r\n").filter(Boolean);
     expect(lines).toHaveLength(2);
     // (Response.text() drops the BOM; the bytes carry it, checked below.)
-    expect(lines[0]).toBe('"Fecha","Compra","Evento","Nombre","Apellido","Email","Documento","Teléfono","Medio de pago","Subtotal","Descuento","Cargo por servicio","Total","RRPP","Datos extra"');
+    expect(lines[0]).toBe('"Fecha","Compra","Evento","Nombre","Apellido","Email","Documento","Teléfono","Medio de pago","Estado","Subtotal","Descuento","Cargo por servicio","Total","Recaudación","RRPP","Datos extra"');
     expect(lines[1]).toContain(`"${order.code}"`);
-    expect(lines[1]).toContain('"20000,00"');
+    expect(lines[1]).toContain('"Mercado Pago","Aprobada","20000,00"');
+    expect(lines[1]).toMatch(/^"\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}"/);
     const raw = new Uint8Array(await new Response((await exportReport(made.ctx, { organizationId: made.organization.id, kind: "ventas" })).body).arrayBuffer());
     expect([...raw.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     // A cell that would be a formula in a spreadsheet is neutralised.
@@ -66,8 +69,10 @@ describe("exportReport", () => {
     const lines = (await text((await exportReport(made.ctx, { organizationId: made.organization.id, kind: "acreditaciones" })).body)).split("\r\n").filter(Boolean);
     expect(lines[0]).toBe('"Ingreso","Titular","Tipo de entrada","Compra","Evento","Fecha del evento","Puerta","Dispositivo","Acreditó","Sin conexión"');
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toContain('"Puerta 2","celu-1"');
-    expect(lines[2]).toContain('"Puerta 1","celu-0"');
+    // The device as a short label of its own (the same for every scan of it), never its raw id.
+    expect(lines[1]).toMatch(/"Puerta 2","Dispositivo [0-9A-F]{4}"/);
+    expect(lines[2]).toMatch(/"Puerta 1","Dispositivo [0-9A-F]{4}"/);
+    expect(lines.join("")).not.toContain("celu-");
     expect(lines[1]).toContain(`"${order.code}"`);
   });
 

@@ -1,18 +1,17 @@
 import { once } from "node:events";
 import { PassThrough, Readable, type Writable } from "node:stream";
 import { setTimeout } from "node:timers/promises";
-import { and, asc, eq, gt, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
-import { formatDateTime } from "#common/dates";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
-import { couponRedemptions, coupons, eventDates, events, issuedProducts, ledgerEntries, orders, ticketTypes, type OrderPaymentMethod } from "#server/db/schema";
+import { couponRedemptions, coupons, eventDates, events, issuedProducts, ledgerEntries, orders, organizations, ticketTypes, type LedgerKind, type OrderPaymentMethod } from "#server/db/schema";
 import { requireCapability, type Capability } from "#server/organizations/permissions";
-import { DEFAULT_ORDER_FILTER } from "#server/refunds/sales";
+import { displayStatus } from "#server/orders/status";
 import { parseInput } from "#server/validation";
-import { accreditationCells, accreditationsPage, ACCREDITATION_HEADER } from "#server/door/accreditations";
-import { csvLine } from "./csv";
+import { accreditationCells, accreditationsPage, ACCREDITATION_COLUMNS } from "#server/door/accreditations";
+import { csvRow, DATE_FORMAT, fileDate, MONEY_FORMAT, xlsxValue, type CellKind, type CellValue, type Column } from "./cells";
 
 /*
  * `/organizacion/informes` (issue 11): the organization's data as CSV or XLSX.
@@ -40,13 +39,28 @@ const CAPABILITY: Record<ExportKind, Capability> = { ventas: "sales:read", asist
 
 const PAYMENT_METHOD_NAMES: Record<OrderPaymentMethod, string> = { MERCADO_PAGO: "Mercado Pago", BANK_TRANSFER: "Transferencia", FREE: "Sin cargo", PROMOTER: "En mano (RRPP)" };
 
-const money = (centavos: number) => (centavos / 100).toFixed(2).replace(".", ",");
+/** The sales list's names of an order's state (docs/wording.md). */
+const ORDER_STATE_NAMES: Record<string, string> = { approved: "Aprobada", refunded: "Devuelta", charged_back: "Contracargo", pending: "Pendiente" };
 
+/** The ledger's kinds as the organizer reads them (docs/wording.md), never the database's English. */
+export const LEDGER_KIND_NAMES: Record<LedgerKind, string> = {
+  payment: "Pago",
+  service_fee: "Cargo por servicio",
+  refund: "Devolución",
+  service_fee_refund: "Cargo por servicio devuelto",
+  chargeback: "Contracargo",
+  withdrawal: "Extracción",
+  withdrawal_reversal: "Extracción rechazada",
+  direct_collection: "Cobrado fuera de Tribuna",
+  direct_refund: "Devuelto fuera de Tribuna",
+};
+
+const col = (name: string, kind: CellKind = "text"): Column => ({ name, kind });
 
 interface Exporter {
-  header: string[];
-  /** One page of rows after `after` (the last row's keyset), already as cells. */
-  page(db: DbOrTx, after: Cursor | null): Promise<{ rows: string[][]; last: Cursor | null }>;
+  columns: Column[];
+  /** One page of rows after `after` (the last row's keyset), already as cell values (see ./cells.ts). */
+  page(db: DbOrTx, after: Cursor | null): Promise<{ rows: CellValue[][]; last: Cursor | null }>;
 }
 
 /**
@@ -74,19 +88,42 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
   switch (kind) {
     case "ventas":
       return {
-        header: ["Fecha", "Compra", "Evento", "Nombre", "Apellido", "Email", "Documento", "Teléfono", "Medio de pago", "Subtotal", "Descuento", "Cargo por servicio", "Total", "RRPP", "Datos extra"],
+        columns: [
+          col("Fecha", "date"),
+          col("Compra"),
+          col("Evento"),
+          col("Nombre"),
+          col("Apellido"),
+          col("Email"),
+          col("Documento"),
+          col("Teléfono"),
+          col("Medio de pago"),
+          col("Estado"),
+          col("Subtotal", "money"),
+          col("Descuento", "money"),
+          col("Cargo por servicio", "money"),
+          col("Total", "money"),
+          col("Recaudación", "money"),
+          col("RRPP"),
+          col("Datos extra"),
+        ],
         async page(db, cursor) {
-          // The sales list's default filter (spec §9): billed, not gift, card wallet and bank transfer.
+          // Every billed order that is not an invitation, however it was paid (a promoter's cash, a free ticket
+          // too), with its state: the "Aprobada" rows' Recaudación adds up to the summary's (decision 153).
           const rows = await db
-            .select({ order: orders, eventName: events.name, keyAt: cursorText(orders.createdAt) })
+            .select({
+              order: orders,
+              eventName: events.name,
+              keyAt: cursorText(orders.createdAt),
+              billingStatus: sql<string | null>`(select b.status from billings b where b.order_id = ${orders.id} order by case b.status when 'approved' then 0 when 'charged_back' then 1 when 'refunded' then 2 else 3 end, b.created_at desc limit 1)`,
+            })
             .from(orders)
             .innerJoin(events, eq(events.id, orders.eventId))
             .where(
               and(
                 eq(orders.organizationId, organizationId),
-                eq(orders.status, DEFAULT_ORDER_FILTER.status),
-                eq(orders.gift, DEFAULT_ORDER_FILTER.gift),
-                inArray(orders.paymentMethod, DEFAULT_ORDER_FILTER.paymentMethods),
+                eq(orders.status, "billed"),
+                eq(orders.gift, false),
                 eventId ? eq(orders.eventId, eventId) : undefined,
                 after(orders.createdAt, orders.id, cursor),
               ),
@@ -94,8 +131,10 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
             .orderBy(asc(orders.createdAt), asc(orders.id))
             .limit(PAGE_ROWS);
           return {
-            rows: rows.map(({ order: o, eventName }) => [
-              formatDateTime(o.createdAt),
+            rows: rows.map(({ order: o, eventName, billingStatus }) => {
+              const state = displayStatus(o.status, billingStatus);
+              return [
+              o.createdAt,
               o.code,
               eventName,
               o.payer.firstName,
@@ -104,20 +143,24 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
               o.payer.documentNumber,
               o.payer.phoneNumber,
               PAYMENT_METHOD_NAMES[o.paymentMethod],
-              money(o.subtotal),
-              money(o.discount),
-              money(o.serviceFee),
-              money(o.total),
+              state ? (ORDER_STATE_NAMES[state] ?? "") : "",
+              o.subtotal,
+              o.discount,
+              o.serviceFee,
+              o.total,
+              // What the sale brings the organization while it stands (server/reports/paid.ts); 0 once undone.
+              state === "approved" ? o.subtotal - o.discount : 0,
               o.referredNick ?? "",
               (o.customFields ?? []).map((f) => `${f.label}: ${f.value}`).join(" · "),
-            ]),
+              ];
+            }),
             last: rows.length ? { at: rows.at(-1)!.keyAt, id: rows.at(-1)!.order.id } : null,
           };
         },
       };
     case "asistentes":
       return {
-        header: ["Titular", "Email", "Tipo de entrada", "Compra", "Evento", "Fecha del evento", "Estado", "Ingresó", "Puerta", "Datos extra"],
+        columns: [col("Titular"), col("Email"), col("Tipo de entrada"), col("Compra"), col("Evento"), col("Fecha del evento", "date"), col("Estado"), col("Ingresó", "date"), col("Puerta"), col("Datos extra")],
         async page(db, cursor) {
           const rows = await db
             .select({ ticket: issuedProducts, keyAt: cursorText(issuedProducts.createdAt), orderCode: orders.code, customFields: orders.customFields, eventName: events.name, startsAt: eventDates.startsAt, typeName: ticketTypes.name })
@@ -143,9 +186,9 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
               r.typeName,
               r.orderCode,
               r.eventName,
-              formatDateTime(r.startsAt),
+              r.startsAt,
               r.ticket.status === "redeemed" ? "Ingresó" : r.ticket.status === "voided" ? "Anulada" : "Válida",
-              r.ticket.redeemedAt ? formatDateTime(r.ticket.redeemedAt) : "",
+              r.ticket.redeemedAt,
               r.ticket.redeemedDoor ?? "",
               (r.customFields ?? []).map((f) => `${f.label}: ${f.value}`).join(" · "),
             ]),
@@ -155,7 +198,7 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
       };
     case "acreditaciones":
       return {
-        header: ACCREDITATION_HEADER,
+        columns: ACCREDITATION_COLUMNS,
         async page(db, cursor) {
           const rows = await accreditationsPage(db, { organizationId, eventId }, cursor, PAGE_ROWS);
           return { rows: rows.map(accreditationCells), last: rows.length ? { at: rows.at(-1)!.keyAt, id: rows.at(-1)!.issuedProductId } : null };
@@ -163,7 +206,7 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
       };
     case "cupones":
       return {
-        header: ["Fecha", "Cupón", "Compra", "Evento", "Descuento", "Devuelto (compra sin pagar)"],
+        columns: [col("Fecha", "date"), col("Cupón"), col("Compra"), col("Evento"), col("Descuento", "money"), col("Devuelto (compra sin pagar)")],
         async page(db, cursor) {
           const rows = await db
             .select({ use: couponRedemptions, keyAt: cursorText(couponRedemptions.createdAt), code: coupons.code, orderCode: orders.code, eventName: events.name })
@@ -175,14 +218,14 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
             .orderBy(asc(couponRedemptions.createdAt), asc(couponRedemptions.orderId))
             .limit(PAGE_ROWS);
           return {
-            rows: rows.map((r) => [formatDateTime(r.use.createdAt), r.code, r.orderCode, r.eventName, money(r.use.discount), r.use.releasedAt ? "Sí" : "No"]),
+            rows: rows.map((r) => [r.use.createdAt, r.code, r.orderCode, r.eventName, r.use.discount, r.use.releasedAt ? "Sí" : "No"]),
             last: rows.length ? { at: rows.at(-1)!.keyAt, id: rows.at(-1)!.use.orderId } : null,
           };
         },
       };
     case "rrpp":
       return {
-        header: ["Fecha", "Compra", "Evento", "RRPP", "Medio de pago", "Entradas", "Ingresaron", "Anuladas", "Total", "Estado"],
+        columns: [col("Fecha", "date"), col("Compra"), col("Evento"), col("RRPP"), col("Medio de pago"), col("Entradas", "int"), col("Ingresaron", "int"), col("Anuladas", "int"), col("Total", "money"), col("Estado")],
         async page(db, cursor) {
           // Every paid order attributed to a promoter (docs/promoters.md): through their link or sold in hand.
           const rows = await db
@@ -210,15 +253,15 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
             .limit(PAGE_ROWS);
           return {
             rows: rows.map(({ order: o, eventName, tickets, entered, voided }) => [
-              formatDateTime(o.createdAt),
+              o.createdAt,
               o.code,
               eventName,
               o.referredNick ?? "",
               PAYMENT_METHOD_NAMES[o.paymentMethod],
-              String(tickets),
-              String(entered),
-              String(voided),
-              money(o.total),
+              tickets,
+              entered,
+              voided,
+              o.total,
               voided === tickets ? "Anulada" : "Pagada",
             ]),
             last: rows.length ? { at: rows.at(-1)!.keyAt, id: rows.at(-1)!.order.id } : null,
@@ -227,7 +270,7 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
       };
     case "libro-mayor":
       return {
-        header: ["Fecha", "Tipo", "Descripción", "Compra", "Monto"],
+        columns: [col("Fecha", "date"), col("Tipo"), col("Descripción"), col("Compra"), col("Monto", "money")],
         async page(db, cursor) {
           const rows = await db
             .select({ entry: ledgerEntries, orderCode: orders.code })
@@ -244,7 +287,7 @@ function exporterFor(kind: ExportKind, organizationId: string, eventId: string |
             .orderBy(asc(ledgerEntries.id))
             .limit(PAGE_ROWS);
           return {
-            rows: rows.map((r) => [formatDateTime(r.entry.createdAt), r.entry.kind, r.entry.description, r.orderCode ?? "", money(r.entry.amount)]),
+            rows: rows.map((r) => [r.entry.createdAt, LEDGER_KIND_NAMES[r.entry.kind] ?? r.entry.kind, r.entry.description, r.orderCode ?? "", r.entry.amount]),
             last: rows.length ? { at: "", id: String(rows.at(-1)!.entry.id) } : null,
           };
         },
@@ -274,7 +317,7 @@ async function zipCaughtUp(sheetStream: { pipes?: NodeJS.WritableStream[] }) {
 }
 
 /** Every page of an export, one after the other (never all at once). */
-async function* pagesOf(db: DbOrTx, exporter: Exporter): AsyncGenerator<string[][]> {
+async function* pagesOf(db: DbOrTx, exporter: Exporter): AsyncGenerator<CellValue[][]> {
   let cursor: Cursor | null = null;
   for (;;) {
     const { rows, last } = await exporter.page(db, cursor);
@@ -308,11 +351,15 @@ export type ExportInput = Omit<z.input<typeof exportSchema>, "kind" | "format"> 
 async function authorizedExport(ctx: Ctx, rawInput: ExportInput) {
   const input = parseInput(exportSchema, rawInput);
   await requireCapability(ctx, input.organizationId, CAPABILITY[input.kind]);
+  let eventSlug: string | null = null;
   if (input.eventId) {
-    const [event] = await ctx.db.select({ organizationId: events.organizationId }).from(events).where(eq(events.id, input.eventId));
+    const [event] = await ctx.db.select({ organizationId: events.organizationId, slug: events.slug }).from(events).where(eq(events.id, input.eventId));
     if (!event || event.organizationId !== input.organizationId) await requireCapability(ctx, event?.organizationId ?? "", CAPABILITY[input.kind]);
+    eventSlug = event?.slug ?? null;
   }
-  return input;
+  // "ventas-fiesta-bresh-2026-11-28.xlsx": which event (when one is picked) and the Buenos Aires day it was taken.
+  const filename = `${[input.kind, eventSlug, fileDate(ctx.now)].filter(Boolean).join("-")}.${input.format}`;
+  return { ...input, filename };
 }
 
 /**
@@ -324,31 +371,60 @@ async function authorizedExport(ctx: Ctx, rawInput: ExportInput) {
 export async function exportDownloadPath(ctx: Ctx, rawInput: ExportInput): Promise<{ path: string; filename: string }> {
   const input = await authorizedExport(ctx, rawInput);
   const query = new URLSearchParams({ tipo: input.kind, formato: input.format, organizationId: input.organizationId, ...(input.eventId ? { eventId: input.eventId } : {}) });
-  return { path: `/organizacion/informes/descargar?${query}`, filename: `${input.kind}-${new Date(ctx.now).toISOString().slice(0, 10)}.${input.format}` };
+  return { path: `/organizacion/informes/descargar?${query}`, filename: input.filename };
+}
+
+/**
+ * The day the spreadsheets' "Orden" column became "Compra" (docs/wording.md). Only an organization that
+ * existed before it can have sheets that look the old name up, so only those see the notice, and for 90
+ * days (decision 154): downloads are not recorded, the organization's age is what we know.
+ */
+export const ORDER_COLUMN_RENAMED_AT = new Date("2026-11-27T03:54:12Z");
+const RENAME_NOTICE_DAYS = 90;
+
+/** `/organizacion/informes`' notices: whether to tell this organization about the renamed column. Needs sales:read. */
+export async function exportNotices(ctx: Ctx, organizationId: string): Promise<{ orderColumnRenamed: boolean }> {
+  await requireCapability(ctx, organizationId, "sales:read");
+  const [organization] = await ctx.db.select({ createdAt: organizations.createdAt }).from(organizations).where(eq(organizations.id, organizationId));
+  const stillNews = ctx.now.getTime() < ORDER_COLUMN_RENAMED_AT.getTime() + RENAME_NOTICE_DAYS * 24 * 3600_000;
+  return { orderColumnRenamed: Boolean(organization && organization.createdAt < ORDER_COLUMN_RENAMED_AT && stillNews) };
 }
 
 export async function exportReport(ctx: Ctx, rawInput: ExportInput): Promise<ExportFile> {
   const input = await authorizedExport(ctx, rawInput);
   const exporter = exporterFor(input.kind, input.organizationId, input.eventId ?? null);
-  const name = `${input.kind}-${new Date(ctx.now).toISOString().slice(0, 10)}`;
+  const { columns } = exporter;
   if (input.format === "csv") {
     const encoder = new TextEncoder();
+    const header = columns.map((c) => ({ name: c.name, kind: "text" as const }));
     async function* lines() {
-      yield encoder.encode(`\uFEFF${csvLine(exporter.header)}`);
+      yield encoder.encode(`\uFEFF${csvRow(header, columns.map((c) => c.name))}`);
       // One chunk per page: a chunk per line would cost a trip through the stream machinery each (bench:exports).
-      for await (const rows of pagesOf(ctx.db, exporter)) yield encoder.encode(rows.map(csvLine).join(""));
+      for await (const rows of pagesOf(ctx.db, exporter)) yield encoder.encode(rows.map((row) => csvRow(columns, row)).join(""));
     }
-    return { filename: `${name}.csv`, contentType: "text/csv; charset=utf-8", body: Readable.toWeb(Readable.from(lines())) as ReadableStream<Uint8Array> };
+    return { filename: input.filename, contentType: "text/csv; charset=utf-8", body: Readable.toWeb(Readable.from(lines())) as ReadableStream<Uint8Array> };
   }
   const { default: ExcelJS } = await import("exceljs");
   const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(EXPORT_TITLES[input.kind]);
+  // Styles on: amounts and dates carry their number format (pesos, dd/mm/aaaa hh:mm).
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const sheet = workbook.addWorksheet(EXPORT_TITLES[input.kind], { views: [{ state: "frozen", ySplit: 1 }] });
+  // One style object per column, given to each of its cells: exceljs recognises a style object it has seen
+  // (a WeakMap) instead of working the style out again for every cell (3× the time on bench:exports).
+  const styles = columns.map((c) => (c.kind === "money" ? { numFmt: MONEY_FORMAT } : c.kind === "date" ? { numFmt: DATE_FORMAT } : {}));
+  sheet.columns = columns.map((c, i) => ({ key: `c${i}`, width: c.kind === "date" ? 17 : c.kind === "money" ? 14 : Math.max(12, c.name.length + 2) }));
+  const header = columns.map((c) => c.name);
   void (async () => {
     try {
-      sheet.addRow(exporter.header).commit();
+      const top = sheet.addRow(header);
+      top.eachCell((cell) => void (cell.style = {}));
+      top.commit();
       for await (const rows of pagesOf(ctx.db, exporter)) {
-        for (const row of rows) sheet.addRow(row).commit();
+        for (const values of rows) {
+          const row = sheet.addRow(values.map((value, i) => xlsxValue(columns[i].kind, value)));
+          for (let i = 0; i < styles.length; i++) row.getCell(i + 1).style = styles[i];
+          row.commit();
+        }
         await zipCaughtUp((sheet as unknown as { stream: { pipes?: NodeJS.WritableStream[] } }).stream);
       }
       sheet.commit();
@@ -358,7 +434,7 @@ export async function exportReport(ctx: Ctx, rawInput: ExportInput): Promise<Exp
     }
   })();
   return {
-    filename: `${name}.xlsx`,
+    filename: input.filename,
     contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     body: Readable.toWeb(out) as ReadableStream<Uint8Array>,
   };

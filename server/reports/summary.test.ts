@@ -34,5 +34,9 @@ describe("organizationSummary", () => {
 
     const stranger = await createEventWithTickets();
     await expect(organizationSummary(stranger.ctx, made.organization.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
+    // Of one event: that event's figures; another organization's event (or no id at all) is NOT_FOUND.
+    expect((await organizationSummary(made.ctx, made.organization.id, made.event.id)).total).toEqual(expected);
+    await expect(organizationSummary(made.ctx, made.organization.id, stranger.event.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(organizationSummary(made.ctx, made.organization.id, "no-es-un-id")).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

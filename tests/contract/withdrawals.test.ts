@@ -88,7 +88,8 @@ describe("reportDownload over GraphQL", () => {
     const result = await gql<{ reportDownload: { path: string; filename: string } }>(DOWNLOAD, { tokens, variables: { input: { organizationId: made.organization.id, kind: "asistentes", format: "csv", eventId: made.event.id } } });
     expect(result.body.errors).toBeUndefined();
     const { path, filename } = result.body.data!.reportDownload;
-    expect(filename).toMatch(/^asistentes-\d{4}-\d{2}-\d{2}\.csv$/);
+    // Of one event: the name says which (decision 153).
+    expect(filename).toMatch(new RegExp(`^asistentes-${made.event.slug}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
     const { loader: download } = await import("#app/routes/organizacion.informes_.descargar");
     const response = (await download({ request: new Request(`http://localhost${path}`, { headers: { "x-access-token": tokens.accessToken } }), params: {}, context: {} })) as Response;
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
