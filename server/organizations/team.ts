@@ -90,6 +90,8 @@ export async function listTeam(ctx: Ctx, organizationId: string) {
       .where(
         and(
           eq(membershipInvitations.organizationId, organizationId),
+          // Promoter invitations are the groups page's (some were made by nickname, whose email stays hidden).
+          isNull(membershipInvitations.promoterGroupId),
           isNull(membershipInvitations.acceptedAt),
           isNull(membershipInvitations.revokedAt),
           gt(membershipInvitations.expiresAt, ctx.now),
@@ -124,7 +126,7 @@ export async function inviteMember(ctx: Ctx, input: DomainInput<typeof inviteSch
  * and emails its link: the team page's and the promoter groups' (with the
  * group the person joins) share it, and the same accept page.
  */
-export async function sendMembershipInvitation(ctx: Ctx, input: { organizationId: string; email: string; role: MembershipRole; promoterGroupId: string | null; groupName?: string }) {
+export async function sendMembershipInvitation(ctx: Ctx, input: { organizationId: string; email: string; role: MembershipRole; promoterGroupId: string | null; groupName?: string; invitedNickname?: string | null }) {
   const email = input.email.toLowerCase();
   const [organization] = await ctx.db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, input.organizationId));
   const token = randomToken();
@@ -140,6 +142,7 @@ export async function sendMembershipInvitation(ctx: Ctx, input: { organizationId
         email,
         role: input.role,
         promoterGroupId: input.promoterGroupId,
+        invitedNickname: input.invitedNickname ?? null,
         tokenHash: hashToken(token),
         invitedByUserId: ctx.actor.kind === "user" ? ctx.actor.userId : null,
         createdAt: ctx.now,
