@@ -52,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         sells: group.eventIds.length ? group.eventIds.map((id) => eventName.get(id) ?? "Evento eliminado").join(", ") : "Todos los eventos",
         ticketTypes: group.ticketTypeIds.length ? group.ticketTypeIds.map((id) => ticketName.get(id) ?? "Entrada eliminada").join(", ") : null,
         members,
-        invitations: invitations.map((i) => ({ id: i.id, email: i.email, lead: i.role === "promoter_lead", expiresAt: formatDate(i.expiresAt) })),
+        invitations: invitations.map((i) => ({ id: i.id, who: i.who, lead: i.role === "promoter_lead", expiresAt: formatDate(i.expiresAt) })),
       })),
     },
     { headers: bo.headers },
@@ -87,7 +87,7 @@ export async function action({ request }: ActionFunctionArgs) {
         return savedRedirect(back, bo.headers, "Borramos el grupo. Sus ventas pasadas siguen en los informes.");
       case "invite": {
         const result = await invitePromoter(bo.ctx, { groupId, who: values.who ?? "", lead: values.lead === "on" });
-        return savedRedirect(back, bo.headers, result.invited ? `Le mandamos la invitación a ${result.email}.` : "Listo: ahora lidera el grupo.");
+        return savedRedirect(back, bo.headers, result.invited ? `Le mandamos la invitación a ${result.who}.` : "Listo: ahora lidera el grupo.");
       }
       case "lead":
         await setGroupLead(bo.ctx, { groupId, userId: values.userId ?? "" });
@@ -262,7 +262,7 @@ export default function PromoterGroupsPage() {
                 {group.invitations.map((i) => (
                   <li key={i.id} className="flex flex-wrap items-center justify-between gap-2">
                     <span>
-                      Invitación pendiente: <span className="break-all font-bold">{i.email}</span>
+                      Invitación pendiente: <span className="break-all font-bold">{i.who}</span>
                       {i.lead ? " (como líder)" : ""} · vence el {i.expiresAt}
                     </span>
                     <Form noValidate method="post">

@@ -39,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       mine: mine
         ? {
             ...mine,
-            invitations: mine.invitations.map((i) => ({ id: i.id, email: i.email, expiresAt: formatDate(i.expiresAt) })),
+            invitations: mine.invitations.map((i) => ({ id: i.id, who: i.who, expiresAt: formatDate(i.expiresAt) })),
           }
         : null,
       metrics,
@@ -73,7 +73,7 @@ export async function action({ request }: ActionFunctionArgs) {
       }
       case "invite": {
         const result = await invitePromoter(bo.ctx, { groupId, who: values.who ?? "", lead: false });
-        return savedRedirect(back, bo.headers, `Le mandamos la invitación a ${result.email}.`);
+        return savedRedirect(back, bo.headers, `Le mandamos la invitación a ${result.who}.`);
       }
       case "remove":
         await removePromoter(bo.ctx, { groupId, userId: values.userId ?? "" });
@@ -231,7 +231,7 @@ export default function MyPromoterGroupPage() {
                 {mine.invitations.map((i) => (
                   <li key={i.id} className="flex flex-wrap items-center justify-between gap-2">
                     <span>
-                      Invitación pendiente: <span className="break-all font-bold">{i.email}</span> · vence el {i.expiresAt}
+                      Invitación pendiente: <span className="break-all font-bold">{i.who}</span> · vence el {i.expiresAt}
                     </span>
                     <Form noValidate method="post">
                       <input type="hidden" name="groupId" value={mine.group.id} />

@@ -61,7 +61,7 @@ describe("/organizacion/relaciones-publicas", () => {
     expect(typo.data).toMatchObject({ target: "invite", errors: { who: [expect.stringContaining("No hay nadie con ese apodo")] } });
     const promoter = await createTestUser();
     expect((await run(myGroup.action, formRequest(MY_GROUP, { intent: "invite", groupId: group.id, who: promoter.email }, { cookies: leadCookies }))).status).toBe(302);
-    expect((await run(myGroup.loader, getRequest(MY_GROUP, { cookies: leadCookies }))).data.mine.invitations).toEqual([expect.objectContaining({ email: promoter.email.toLowerCase() })]);
+    expect((await run(myGroup.loader, getRequest(MY_GROUP, { cookies: leadCookies }))).data.mine.invitations).toEqual([expect.objectContaining({ who: promoter.email.toLowerCase() })]);
 
     // Sale in hand: errors next to the fields, then the tickets are issued.
     const sale = { intent: "sell", ticketTypeId: made.tickets.Mano.id, qty: "2", email: "efectivo@", firstName: "Lola", lastName: "Mora", documentNumber: "" };

@@ -2,7 +2,7 @@ import type { OrderRow, PromoterGroupRow } from "#server/db/schema";
 import { builder } from "./builder";
 import { given, isoDate } from "./scalars";
 import * as groups from "#server/promoters/groups";
-import type { PromoterNumbers } from "#server/promoters/groups";
+import type { PendingPromoterInvitation, PromoterNumbers } from "#server/promoters/groups";
 import * as inHand from "#server/promoters/sales-in-hand";
 
 /** Promoter (RRPP) groups, links and sales in hand for integrators: the same domain functions as /organizacion/relaciones-publicas (docs/promoters.md). */
@@ -35,10 +35,11 @@ const Promoter = builder.objectRef<PromoterNumbers>("Promoter").implement({
   }),
 });
 
-const PromoterInvitation = builder.objectRef<{ id: string; email: string; role: string; expiresAt: Date }>("PromoterInvitation").implement({
+const PromoterInvitation = builder.objectRef<PendingPromoterInvitation>("PromoterInvitation").implement({
   fields: (t) => ({
     id: t.exposeID("id", { nullable: false }),
-    email: t.exposeString("email", { nullable: false }),
+    email: t.exposeString("email", { description: "The email the inviter typed; null when they invited by nickname (that person's email is never shown)." }),
+    who: t.exposeString("who", { nullable: false, description: "How the inviter named the person: their email, or @nickname." }),
     role: t.exposeString("role", { nullable: false, description: "promoter or promoter_lead." }),
     expiresAt: t.string({ nullable: false, resolve: (i) => isoDate(i.expiresAt)! }),
   }),

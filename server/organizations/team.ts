@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { emailSchema } from "#common/validation";
 import type { Ctx } from "#server/context";
+import type { DbOrTx } from "#server/db/client";
 import { hashToken, randomToken } from "#server/auth/tokens";
 import { auditLog, membershipInvitations, memberships, organizations, promoterGroupMembers, promoterGroups, users, type MembershipRole } from "#server/db/schema";
 import { emailLayout, escapeHtml } from "#server/email/templates";
@@ -16,6 +17,12 @@ import { brand } from "../../tailwind.config";
 
 export const TEAM_INVITATION_EMAIL_KIND = "team-invitation";
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
+
+export const TEAM_MESSAGES = {
+  lastOwner: "La organización necesita al menos un dueño.",
+  roleChanged: "El rol de esa persona cambió recién. Recargá la página y volvé a probar.",
+  yourRoleChanged: "Tu rol en la organización cambió recién. Recargá la página y volvé a probar.",
+} as const;
 
 export const ROLE_LABELS: Record<MembershipRole, string> = {
   owner: "Dueño",
@@ -83,6 +90,8 @@ export async function listTeam(ctx: Ctx, organizationId: string) {
       .where(
         and(
           eq(membershipInvitations.organizationId, organizationId),
+          // Promoter invitations are the groups page's (some were made by nickname, whose email stays hidden).
+          isNull(membershipInvitations.promoterGroupId),
           isNull(membershipInvitations.acceptedAt),
           isNull(membershipInvitations.revokedAt),
           gt(membershipInvitations.expiresAt, ctx.now),
@@ -117,7 +126,7 @@ export async function inviteMember(ctx: Ctx, input: DomainInput<typeof inviteSch
  * and emails its link: the team page's and the promoter groups' (with the
  * group the person joins) share it, and the same accept page.
  */
-export async function sendMembershipInvitation(ctx: Ctx, input: { organizationId: string; email: string; role: MembershipRole; promoterGroupId: string | null; groupName?: string }) {
+export async function sendMembershipInvitation(ctx: Ctx, input: { organizationId: string; email: string; role: MembershipRole; promoterGroupId: string | null; groupName?: string; invitedNickname?: string | null }) {
   const email = input.email.toLowerCase();
   const [organization] = await ctx.db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, input.organizationId));
   const token = randomToken();
@@ -133,6 +142,7 @@ export async function sendMembershipInvitation(ctx: Ctx, input: { organizationId
         email,
         role: input.role,
         promoterGroupId: input.promoterGroupId,
+        invitedNickname: input.invitedNickname ?? null,
         tokenHash: hashToken(token),
         invitedByUserId: ctx.actor.kind === "user" ? ctx.actor.userId : null,
         createdAt: ctx.now,
@@ -224,8 +234,26 @@ async function memberOf(ctx: Ctx, organizationId: string, userId: string) {
   return row;
 }
 
-async function ownerCount(ctx: Ctx, organizationId: string): Promise<number> {
-  const [row] = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, "owner")));
+/**
+ * Membership changes of one organization run one at a time: the organization's row is locked for the
+ * transaction, and the member and the owner count are read again under that lock. Without it, two owners
+ * leaving (or being demoted) at once each saw the other still there and the organization lost every owner.
+ */
+async function lockedMember(ctx: Ctx, tx: DbOrTx, organizationId: string, userId: string, seen: { role: MembershipRole; actorRole: MembershipRole | "platform-admin" | null }) {
+  await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId)).for("update");
+  if (seen.actorRole && seen.actorRole !== "platform-admin" && ctx.actor.kind === "user") {
+    const [actor] = await tx.select({ role: memberships.role }).from(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, ctx.actor.userId)));
+    if (actor?.role !== seen.actorRole) throw new Conflict(TEAM_MESSAGES.yourRoleChanged);
+  }
+  const [row] = await tx.select().from(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
+  if (!row) throw new NotFound("Esa persona no es parte del equipo.");
+  // The permission checks (and the second factor) were made for the role read before the lock.
+  if (row.role !== seen.role) throw new Conflict(TEAM_MESSAGES.roleChanged);
+  return row;
+}
+
+async function ownersLeft(tx: DbOrTx, organizationId: string): Promise<number> {
+  const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, "owner")));
   return row?.n ?? 0;
 }
 
@@ -238,8 +266,9 @@ export async function changeMemberRole(ctx: Ctx, input: DomainInput<typeof chang
   if (ctx.actor.kind === "user" && member.userId === ctx.actor.userId) throw new Conflict("No podés cambiar tu propio rol: pedíselo a otro dueño.");
   if (!mayGrant(actorRole, member.role) || !mayGrant(actorRole, data.role)) throw new Forbidden("Solo un dueño puede cambiar dueños o admins.");
   await requireSecondFactor(ctx);
-  if (member.role === "owner" && data.role !== "owner" && (await ownerCount(ctx, data.organizationId)) <= 1) throw new Conflict("La organización necesita al menos un dueño.");
   await ctx.db.transaction(async (tx) => {
+    await lockedMember(ctx, tx, data.organizationId, member.userId, { role: member.role, actorRole });
+    if (member.role === "owner" && data.role !== "owner" && (await ownersLeft(tx, data.organizationId)) <= 1) throw new Conflict(TEAM_MESSAGES.lastOwner);
     await tx.update(memberships).set({ role: data.role }).where(and(eq(memberships.organizationId, data.organizationId), eq(memberships.userId, member.userId)));
     await tx.insert(auditLog).values({ actorId: ctx.actor.kind === "user" ? ctx.actor.userId : null, action: "team.change-role", targetId: member.userId, data: { organizationId: data.organizationId, from: member.role, to: data.role }, createdAt: ctx.now });
   });
@@ -253,8 +282,9 @@ export async function removeMember(ctx: Ctx, input: { organizationId: string; us
   const member = await memberOf(ctx, input.organizationId, input.userId);
   if (actorRole && !mayGrant(actorRole, member.role)) throw new Forbidden("Solo un dueño puede quitar dueños o admins.");
   if (actorRole && (member.role === "owner" || member.role === "admin")) await requireSecondFactor(ctx);
-  if (member.role === "owner" && (await ownerCount(ctx, input.organizationId)) <= 1) throw new Conflict("La organización necesita al menos un dueño.");
   await ctx.db.transaction(async (tx) => {
+    await lockedMember(ctx, tx, input.organizationId, member.userId, { role: member.role, actorRole });
+    if (member.role === "owner" && (await ownersLeft(tx, input.organizationId)) <= 1) throw new Conflict(TEAM_MESSAGES.lastOwner);
     await tx.delete(memberships).where(and(eq(memberships.organizationId, input.organizationId), eq(memberships.userId, member.userId)));
     // A promoter leaves their group too (and a lead stops leading it): their link stops counting.
     await tx.delete(promoterGroupMembers).where(and(eq(promoterGroupMembers.organizationId, input.organizationId), eq(promoterGroupMembers.userId, member.userId)));

@@ -191,16 +191,19 @@ export async function invitePromoter(ctx: Ctx, input: z.input<typeof inviteSchem
   const data = parseInput(inviteSchema, input);
   const { group } = await requireGroupAccess(ctx, data.groupId, !data.lead);
   let email: string;
-  if (data.who.includes("@")) {
+  // Who the inviter named, as they typed it: by nickname the email is looked up and never shown back.
+  let invitedNickname: string | null = null;
+  if (data.who.includes("@") && !data.who.startsWith("@")) {
     const parsed = emailSchema.safeParse(data.who);
     if (!parsed.success) throw new Invalid({ who: [parsed.error.issues[0]?.message ?? GROUP_MESSAGES.who] });
     email = parsed.data.toLowerCase();
   } else {
     const nick = data.who.replace(/^@/, "");
     if (!PATTERNS.nickname.test(nick)) throw new Invalid({ who: [GROUP_MESSAGES.nobodyWithNick] });
-    const [found] = await ctx.db.select({ email: users.email }).from(users).where(sql`lower(${users.nickname}) = ${nick.toLowerCase()}`);
+    const [found] = await ctx.db.select({ email: users.email, nickname: users.nickname }).from(users).where(sql`lower(${users.nickname}) = ${nick.toLowerCase()}`);
     if (!found) throw new Invalid({ who: [GROUP_MESSAGES.nobodyWithNick] });
     email = found.email.toLowerCase();
+    invitedNickname = found.nickname;
   }
   const [existing] = await ctx.db
     .select({ userId: users.id, role: memberships.role })
@@ -214,13 +217,14 @@ export async function invitePromoter(ctx: Ctx, input: z.input<typeof inviteSchem
     // Already selling in this group: making them lead needs no invitation.
     if (current && data.lead) {
       await setGroupLead(ctx, { groupId: group.id, userId: existing.userId });
-      return { invited: false as const, email };
+      return { invited: false as const, who: invitationLabel(email, invitedNickname) };
     }
     if (current) throw new Conflict(GROUP_MESSAGES.alreadyIn, { who: [GROUP_MESSAGES.alreadyIn] });
   }
-  await sendMembershipInvitation(ctx, { organizationId: group.organizationId, email, role: data.lead ? "promoter_lead" : "promoter", promoterGroupId: group.id, groupName: group.name });
-  await ctx.db.insert(auditLog).values({ actorId: ctx.actor.kind === "user" ? ctx.actor.userId : null, action: "promoters.invite", targetId: group.id, data: { organizationId: group.organizationId, email, lead: data.lead }, createdAt: ctx.now });
-  return { invited: true as const, email };
+  await sendMembershipInvitation(ctx, { organizationId: group.organizationId, email, role: data.lead ? "promoter_lead" : "promoter", promoterGroupId: group.id, groupName: group.name, invitedNickname });
+  const invitee = invitedNickname ? { nickname: invitedNickname } : { email };
+  await ctx.db.insert(auditLog).values({ actorId: ctx.actor.kind === "user" ? ctx.actor.userId : null, action: "promoters.invite", targetId: group.id, data: { organizationId: group.organizationId, ...invitee, lead: data.lead }, createdAt: ctx.now });
+  return { invited: true as const, who: invitationLabel(email, invitedNickname) };
 }
 
 export async function setGroupLead(ctx: Ctx, input: { groupId: string; userId: string }) {
@@ -337,12 +341,27 @@ async function groupNumbers(ctx: Ctx, group: PromoterGroupRow): Promise<Promoter
   });
 }
 
-async function pendingInvitations(ctx: Ctx, groupId: string) {
-  return ctx.db
-    .select({ id: membershipInvitations.id, email: membershipInvitations.email, role: membershipInvitations.role, expiresAt: membershipInvitations.expiresAt })
+/** How an invitation names the invitee to whoever invited them: the email they typed, or "@nickname". */
+function invitationLabel(email: string, invitedNickname: string | null): string {
+  return invitedNickname ? `@${invitedNickname}` : email;
+}
+
+export interface PendingPromoterInvitation {
+  id: string;
+  /** The email the inviter typed; null for an invitation by nickname (that email is never shown). */
+  email: string | null;
+  who: string;
+  role: string;
+  expiresAt: Date;
+}
+
+async function pendingInvitations(ctx: Ctx, groupId: string): Promise<PendingPromoterInvitation[]> {
+  const rows = await ctx.db
+    .select({ id: membershipInvitations.id, email: membershipInvitations.email, invitedNickname: membershipInvitations.invitedNickname, role: membershipInvitations.role, expiresAt: membershipInvitations.expiresAt })
     .from(membershipInvitations)
     .where(and(eq(membershipInvitations.promoterGroupId, groupId), isNull(membershipInvitations.acceptedAt), isNull(membershipInvitations.revokedAt), gt(membershipInvitations.expiresAt, ctx.now)))
     .orderBy(desc(membershipInvitations.createdAt));
+  return rows.map(({ invitedNickname, email, ...row }) => ({ ...row, email: invitedNickname ? null : email, who: invitationLabel(email, invitedNickname) }));
 }
 
 /** `/organizacion/relaciones-publicas/grupos`: every group with its scope, people, invitations and numbers. */

@@ -208,10 +208,11 @@ describe("who sees which promoter numbers", () => {
     await expect(invitePromoter(made.ctx, { groupId: other.id, who: inOne.nickname })).rejects.toMatchObject({ fieldErrors: { who: ["Esa persona ya es RRPP del grupo Grupo Uno."] } });
     await expect(invitePromoter(made.ctx, { groupId: other.id, who: "nadie.con.este.nick" })).rejects.toMatchObject({ fieldErrors: { who: [expect.stringContaining("No hay nadie con ese apodo")] } });
 
-    // Invited by nickname: the email is found; the invitation goes there.
+    // Invited by nickname: the invitation goes to that person's email, which the inviter never sees.
     const withNick = await createTestUser({ nickname: `conNick.${randomTag(5)}` });
     const invited = await invitePromoter(made.ctx, { groupId: other.id, who: withNick.nickname! });
-    expect(invited.email).toBe(withNick.email.toLowerCase());
+    expect(invited).toEqual({ invited: true, who: `@${withNick.nickname}` });
+    expect(await tokenOfLastInvitation(withNick.email)).toBeTruthy();
 
     // Someone without a nickname must pick one that is free.
     const newcomer = await createTestUser();
@@ -259,5 +260,30 @@ describe("PromoterAccount: tickets sold in hand", () => {
     await recordPromoterSettlement(made.ctx, { organizationId: org, userId: promoter.user.id, amount: "10.000", note: "Efectivo del viernes" });
     expect(await owedOf()).toMatchObject({ settled: 1_000_000, owed: order.total - 1_000_000 });
     await expect(recordPromoterSettlement(promoter.ctx, { organizationId: org, userId: promoter.user.id, amount: "1" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
+});
+
+describe("inviting by nickname", () => {
+  it("sends the invitation to the nickname's owner but never hands their email to the inviter (answer, lists, audit log)", async () => {
+    const made = await createEventWithTickets([{ name: "General", price: 100_000, stock: 10 }]);
+    const group = await createPromoterGroup(made.ctx, { organizationId: made.organization.id, name: "Por apodo", eventIds: [] });
+    const nickname = `apodo${randomTag(6)}`;
+    const invitee = await createTestUser({ nickname });
+
+    const answer = await invitePromoter(made.ctx, { groupId: group.id, who: `@${nickname}` });
+    expect(answer).toEqual({ invited: true, who: `@${nickname}` });
+    const [listed] = await listPromoterGroups(made.ctx, made.organization.id);
+    expect(listed.invitations).toEqual([expect.objectContaining({ email: null, who: `@${nickname}` })]);
+    const db = await getDb();
+    const audit = await db.execute(sql`select data::text as data from audit_log where action = 'promoters.invite' and target_id = ${group.id}`);
+    expect(JSON.stringify(audit)).not.toContain(invitee.email.toLowerCase());
+    expect(JSON.stringify(audit)).toContain(nickname);
+    // The person named still gets the link.
+    expect(await tokenOfLastInvitation(invitee.email)).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+
+    // Invited by email, the inviter sees the email they typed.
+    await invitePromoter(made.ctx, { groupId: group.id, who: "otra.persona@example.com" });
+    const [again] = await listPromoterGroups(made.ctx, made.organization.id);
+    expect(again.invitations.map((i) => i.who).sort()).toEqual([`@${nickname}`, "otra.persona@example.com"].sort());
   });
 });

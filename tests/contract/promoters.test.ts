@@ -19,7 +19,7 @@ const GROUPS = /* GraphQL */ `
     promoterGroups(organizationId: $organizationId) {
       group { id name leadUserId commissionPerTicket eventIds ticketTypeIds }
       members { userId name nickname isLead sold accredited commission collected settled owed perEvent { eventName sold accredited } }
-      invitations { id email role expiresAt }
+      invitations { id email who role expiresAt }
     }
   }
 `;
@@ -93,5 +93,28 @@ describe("promoters over GraphQL", () => {
     expect(errorCode(await gql(METRICS, { tokens: stranger, variables: { input: { organizationId: org, userId: person.id } } }))).toBe("FORBIDDEN");
     expect(errorCode(await gql(INVITE, { tokens: stranger, variables: { input: { groupId: group.id, who: "x@example.com" } } }))).toBe("FORBIDDEN");
     expect(errorCode(await gql(SELL, { tokens: stranger, variables: { input: { organizationId: org, ticketTypeId: made.tickets.Mano.id, qty: 1, email: "x@example.com", firstName: "A", lastName: "B" } } }))).toBe("FORBIDDEN");
+  });
+});
+
+describe("an invitation by nickname", () => {
+  it("never shows the invitee's email to whoever invited them: not in the answer, the group's invitations nor anywhere in the response", async () => {
+    const db = await getDb();
+    // Any account can make an organization and a group: the nickname's owner is a stranger to it.
+    const curious = await createProducer();
+    const tokens = await startSession(db, curious.user, new Date());
+    const made = await gql<{ createPromoterGroup: { id: string } }>(CREATE, { tokens, variables: { input: { organizationId: curious.organization.id, name: "Curiosos" } } });
+    const groupId = made.body.data!.createPromoterGroup.id;
+    const nickname = `famosa${randomTag(5)}`;
+    const famous = await createTestUser({ nickname });
+
+    for (const who of [nickname, `@${nickname}`, nickname.toUpperCase()]) {
+      const invited = await gql(INVITE, { tokens, variables: { input: { groupId, who } } });
+      expect(invited.body).toEqual({ data: { invitePromoter: true } });
+      const listed = await gql<{ promoterGroups: { invitations: { email: string | null; who: string }[] }[] }>(GROUPS, { tokens, variables: { organizationId: curious.organization.id } });
+      expect(listed.body.data!.promoterGroups[0].invitations).toEqual([expect.objectContaining({ email: null, who: `@${nickname}` })]);
+      expect(JSON.stringify(listed.body).toLowerCase()).not.toContain(famous.email.toLowerCase());
+    }
+    // The invitation itself reaches its owner, as before.
+    expect(await lastEmailTo(famous.email, TEAM_INVITATION_EMAIL_KIND)).toBeTruthy();
   });
 });

@@ -59,6 +59,8 @@ export const membershipInvitations = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     /** Promoter invitations only: the group (promoter_groups) the person joins on accepting. */
     promoterGroupId: uuid("promoter_group_id"),
+    /** Set when the inviter typed a nickname: the email was looked up for them and is never shown to them. */
+    invitedNickname: text("invited_nickname"),
   },
   (t) => [uniqueIndex("membership_invitations_token_key").on(t.tokenHash), index("membership_invitations_organization_idx").on(t.organizationId, t.createdAt)],
 );

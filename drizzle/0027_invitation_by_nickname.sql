@@ -1,0 +1,1 @@
+ALTER TABLE "membership_invitations" ADD COLUMN "invited_nickname" text;
