@@ -198,7 +198,8 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
     const hookServer = receiver;
     await new Promise<void>((resolve) => hookServer.listen(0, "127.0.0.1", resolve));
     const hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/tribuna`;
-    // Straight into the table: the URL rule (http only to localhost outside production) is the page's, not this test's.
+    // Straight into the table: the URL rule (public https addresses only) is the page's, not this test's. The server
+    // reaches this one local receiver through the test-only preload below (tests/support/outgoing-test-receiver.mjs).
     await db.insert(schema.webhookEndpoints).values({ organizationId: organization.id, url: hookUrl, description: "Prueba de cortes", events: ["order.paid"], secretEncrypted: encryptWebhookSecret(hookSecret) });
     log(`Webhook de la organización hacia ${hookUrl} (order.paid).`);
 
@@ -216,12 +217,13 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
       AUTH_SECRET: authSecret,
       DATA_DIR: path.join(os.tmpdir(), databaseName),
       SMTP_URL: "",
+      TRIBUNA_TEST_WEBHOOK_RECEIVER: `127.0.0.1:${(hookServer.address() as AddressInfo).port}`,
     };
     for (const key of ["JOBS", "SENTRY_DSN", "POSTHOG_KEY", "MERCADOPAGO_ACCESS_TOKEN", "MERCADOPAGO_WEBHOOK_SECRET", "MERCADOPAGO_CLIENT_ID"]) delete serverEnv[key];
     const startServer = async () => {
       serverLog = "";
       // Plain node on the compiled server, one process: SIGKILL hits the server itself, not a wrapper.
-      const child = spawn(process.execPath, [...serverNodeFlags(ROOT), "build/serve/server.js"], { cwd: ROOT, env: serverEnv, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [...serverNodeFlags(ROOT), "--import", path.join(ROOT, "tests/support/outgoing-test-receiver.mjs"), "build/serve/server.js"], { cwd: ROOT, env: serverEnv, stdio: ["ignore", "pipe", "pipe"] });
       server = child;
       const keep = (chunk: Buffer) => {
         serverLog = (serverLog + chunk.toString()).slice(-20_000);
