@@ -53,29 +53,39 @@ export interface Balance {
   pending: { releaseAt: Date; amount: number }[];
 }
 
-/** The release moment of an order's money: its event date's end plus RELEASE_HOURS. */
-const releaseAtSql = sql<Date>`(${eventDates.endsAt} + ${sql.raw(`interval '${RELEASE_HOURS} hours'`)})`;
+/**
+ * The release moment of an order's money (decision 145): RELEASE_HOURS after the later of its event date's
+ * end and the moment the payment was booked (the first entry of its billing). Counting from the payment too
+ * means a date moved into the past, or a sale made after the show, still waits the whole hold; every entry
+ * of one billing (fee, refund, chargeback) shares that moment, so a refund before it nets out in "a liberar".
+ */
+const paidAtSql = sql`(select min(paid.created_at) from ${ledgerEntries} as paid where paid.billing_id = ${ledgerEntries.billingId})`;
+const releaseAtSql = sql<Date>`(greatest(${eventDates.endsAt}, coalesce(${paidAtSql}, ${ledgerEntries.createdAt})) + ${sql.raw(`interval '${RELEASE_HOURS} hours'`)})`;
 
 /** The organization's balance split into available now and to be released (read in the caller's transaction). */
 export async function balanceOf(db: DbOrTx, organizationId: string, now: Date): Promise<Balance> {
+  // Entries that are not of an order (withdrawals and their reversals) count at once: no release moment.
+  const entries = db
+    .select({ amount: ledgerEntries.amount, releaseAt: sql<Date | null>`case when ${ledgerEntries.orderId} is null then null else ${releaseAtSql} end`.as("release_at") })
+    .from(ledgerEntries)
+    .leftJoin(orders, eq(orders.id, ledgerEntries.orderId))
+    .leftJoin(eventDates, eq(eventDates.id, orders.eventDateId))
+    .where(eq(ledgerEntries.organizationId, organizationId))
+    .as("entries");
+  const at = sql`${now.toISOString()}::timestamptz`;
   const [[released], pendingRows] = await Promise.all([
     db
       .select({
-        total: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)`,
-        releasedTotal: sql<string>`coalesce(sum(${ledgerEntries.amount}) filter (where ${ledgerEntries.orderId} is null or ${releaseAtSql} <= ${now.toISOString()}::timestamptz), 0)`,
+        total: sql<string>`coalesce(sum(${entries.amount}), 0)`,
+        releasedTotal: sql<string>`coalesce(sum(${entries.amount}) filter (where ${entries.releaseAt} is null or ${entries.releaseAt} <= ${at}), 0)`,
       })
-      .from(ledgerEntries)
-      .leftJoin(orders, eq(orders.id, ledgerEntries.orderId))
-      .leftJoin(eventDates, eq(eventDates.id, orders.eventDateId))
-      .where(eq(ledgerEntries.organizationId, organizationId)),
+      .from(entries),
     db
-      .select({ releaseAt: releaseAtSql.mapWith((v: string | Date) => new Date(v)), amount: sql<string>`sum(${ledgerEntries.amount})` })
-      .from(ledgerEntries)
-      .innerJoin(orders, eq(orders.id, ledgerEntries.orderId))
-      .innerJoin(eventDates, eq(eventDates.id, orders.eventDateId))
-      .where(and(eq(ledgerEntries.organizationId, organizationId), sql`${releaseAtSql} > ${now.toISOString()}::timestamptz`))
-      .groupBy(releaseAtSql)
-      .orderBy(releaseAtSql),
+      .select({ releaseAt: sql<Date>`${entries.releaseAt}`.mapWith((v: string | Date) => new Date(v)), amount: sql<string>`sum(${entries.amount})` })
+      .from(entries)
+      .where(sql`${entries.releaseAt} > ${at}`)
+      .groupBy(entries.releaseAt)
+      .orderBy(entries.releaseAt),
   ]);
   return {
     available: Math.max(0, Number(released?.releasedTotal ?? 0)),
