@@ -131,6 +131,12 @@ export async function requestWithdrawal(ctx: Ctx, rawInput: DomainInput<typeof r
       .values({
         organizationId: input.organizationId,
         bankAccountId: account.id,
+        // Paid to the account as it is now (decision 144): a later edit of the account never redirects it.
+        bankName: account.bankName,
+        cbu: account.cbu,
+        alias: account.alias,
+        holderName: account.holderName,
+        holderCuit: account.holderCuit,
         amount: input.amount,
         requestedByUserId: ctx.actor.kind === "user" ? ctx.actor.userId : null,
         requestedAt: ctx.now,
@@ -224,7 +230,7 @@ function actorId(ctx: Ctx) {
 }
 
 export interface WithdrawalView extends WithdrawalRow {
-  bankName: string;
+  /** Last 4 digits of the CBU/CVU it is paid to (the snapshot taken when it was requested). */
   cbuEnd: string;
   organizationName: string;
 }
@@ -244,14 +250,14 @@ export async function listWithdrawals(ctx: Ctx, rawInput: DomainInput<typeof lis
   if (input.organizationId) await requireCapability(ctx, input.organizationId, "money:manage");
   else requirePlatformAdmin(ctx);
   const rows = await ctx.db
-    .select({ w: withdrawals, bankName: bankAccounts.bankName, cbu: bankAccounts.cbu, organizationName: organizations.name })
+    .select({ w: withdrawals, organizationName: organizations.name })
     .from(withdrawals)
-    .innerJoin(bankAccounts, eq(bankAccounts.id, withdrawals.bankAccountId))
     .innerJoin(organizations, eq(organizations.id, withdrawals.organizationId))
     .where(and(input.organizationId ? eq(withdrawals.organizationId, input.organizationId) : undefined, input.statuses?.length ? inArray(withdrawals.status, input.statuses) : undefined))
     .orderBy(desc(withdrawals.requestedAt))
     .limit(input.limit);
-  return rows.map((r) => ({ ...r.w, bankName: r.bankName, cbuEnd: r.cbu.slice(-4), organizationName: r.organizationName }));
+  // The account as it was when requested (decision 144), not the live one: that is where the platform pays.
+  return rows.map((r) => ({ ...r.w, cbuEnd: r.w.cbu.slice(-4), organizationName: r.organizationName }));
 }
 
 const STATUS_WORDS: Record<WithdrawalStatus, string> = {
