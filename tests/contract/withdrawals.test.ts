@@ -112,6 +112,29 @@ describe("bank accounts are money destinations over GraphQL (decision 144)", () 
   });
 });
 
+describe("a sold date over GraphQL (decision 145)", () => {
+  it("updateEventDate into the past is a BAD_USER_INPUT with reason SOLD_DATE_IN_PAST on the field; the balance stays a liberar", async () => {
+    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 10 }], { days: 7 });
+    const db = await getDb();
+    const { billing } = await createOrder(await ctxAs(), {
+      eventSlug: made.event.slug,
+      items: [{ ticketId: made.tickets.General.id, qty: 2 }],
+      payer: { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
+      paymentMethod: "MERCADO_PAGO",
+    });
+    await payInSandbox(db, billing.id, "approved");
+    const tokens = await sessionTokensFor(made.user.id, { secondFactor: true });
+    const endsAt = new Date(Date.now() - 10 * 86_400_000);
+    const moved = await gql(`mutation($input: UpdateEventDateInput!) { updateEventDate(input: $input) { id startsAt } }`, {
+      tokens,
+      variables: { input: { id: made.date.id, startsAt: new Date(endsAt.getTime() - 4 * 3600_000).toISOString(), endsAt: endsAt.toISOString() } },
+    });
+    expect(moved.body.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", reason: "SOLD_DATE_IN_PAST", fieldErrors: { startsAt: ["Esta fecha ya tiene entradas vendidas: no puede quedar en el pasado."] } });
+    const balance = await gql<{ withdrawalBalance: { available: number; total: number } }>(BALANCE, { tokens, variables: { organizationId: made.organization.id } });
+    expect(balance.body.data!.withdrawalBalance).toMatchObject({ available: 0, total: 2_000_000 });
+  });
+});
+
 describe("organizationSummary over GraphQL", () => {
   it("gives members the sales figures and strangers a FORBIDDEN", async () => {
     const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 10 }]);
