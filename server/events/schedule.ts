@@ -99,7 +99,7 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
         dates.push({ id: current.id, action: "no_update", status: current.status });
       } else {
         const index = data.dates.indexOf(date);
-        const sold = await hasSales(tx, current.id);
+        const sold = await hasSales(tx, data.eventId, current.id);
         // A date people bought for moves within a bound (decision 145): its money is released from its end.
         const problem = sold ? soldDateMoveProblem(current, date, ctx.now) : null;
         if (problem) {
@@ -190,12 +190,13 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
 }
 
 /** Whether money came in for this date: a booked payment of one of its orders. */
-async function hasSales(tx: DbOrTx, eventDateId: string): Promise<boolean> {
+async function hasSales(tx: DbOrTx, eventId: string, eventDateId: string): Promise<boolean> {
   const [row] = await tx
     .select({ id: ledgerEntries.id })
     .from(ledgerEntries)
     .innerJoin(orders, eq(orders.id, ledgerEntries.orderId))
-    .where(and(eq(orders.eventDateId, eventDateId), eq(ledgerEntries.kind, "payment")))
+    // By event first: orders_event_idx finds its orders, then the ledger's order index their payments.
+    .where(and(eq(orders.eventId, eventId), eq(orders.eventDateId, eventDateId), eq(ledgerEntries.kind, "payment")))
     .limit(1);
   return Boolean(row);
 }
