@@ -39,7 +39,35 @@ export const EVENT_MESSAGES = {
   accessCode: "El código de acceso no puede tener espacios y debe tener entre 3 y 30 caracteres",
   pixel: "El ID del píxel solo puede tener números",
   atLeastOneDate: "Agregá al menos una fecha",
+  soldDateInPast: "Esta fecha ya tiene entradas vendidas: no puede quedar en el pasado.",
+  soldDateTooEarly: "Esta fecha ya tiene entradas vendidas: podés postergarla, pero adelantarla como mucho 24 horas.",
 } as const;
+
+/**
+ * How far a date with sales may be brought forward (decision 145). Postponing is free; bringing it forward
+ * more than this changes the night people bought for (and, with it, when its money is released).
+ */
+export const SOLD_DATE_MAX_ADVANCE_HOURS = 24;
+
+/**
+ * The bound on moving a date that already sold tickets (decision 145), as field errors on `startsAt` /
+ * `endsAt`: a changed start or end never in the past, and never more than SOLD_DATE_MAX_ADVANCE_HOURS
+ * earlier than it was. Null when the move is allowed.
+ */
+export function soldDateMoveProblem(
+  current: { startsAt: Date; endsAt: Date },
+  next: { startsAt: Date; endsAt: Date },
+  now: Date,
+): { field: "startsAt" | "endsAt"; reason: "SOLD_DATE_IN_PAST" | "SOLD_DATE_TOO_EARLY"; message: string } | null {
+  for (const field of ["startsAt", "endsAt"] as const) {
+    if (next[field].getTime() === current[field].getTime()) continue;
+    if (next[field] < now) return { field, reason: "SOLD_DATE_IN_PAST", message: EVENT_MESSAGES.soldDateInPast };
+    if (current[field].getTime() - next[field].getTime() > SOLD_DATE_MAX_ADVANCE_HOURS * 3600_000) {
+      return { field, reason: "SOLD_DATE_TOO_EARLY", message: EVENT_MESSAGES.soldDateTooEarly };
+    }
+  }
+  return null;
+}
 
 export const dateTimeSchema = z
   .union([z.string(), z.date()])

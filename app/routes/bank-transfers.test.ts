@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { tokenCookies } from "#server/auth/cookies";
 import { CLIENT_IP_HEADER } from "#server/auth/request-auth";
@@ -15,7 +15,7 @@ import { createBankAccount, listBankAccounts } from "#server/payouts/bank-accoun
 import { BANK_TRANSFER_MESSAGES } from "#server/bank-transfers/bank-transfers";
 import { RECEIPT_MESSAGES } from "#server/bank-transfers/receipts";
 import { ticketsOfOrder } from "#server/tickets/issue";
-import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
+import { actorFor, createTestUser, ctxAs, withSecondFactor } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { BASE_URL, formRequest, getRequest, run } from "#tests/support/remix";
 import * as buyerPage from "./checkout.bank-transfer.$billingId";
@@ -39,7 +39,8 @@ async function cookiesOf(user: { id: string; email: string; roles: string[] }) {
 
 async function setup() {
   const producer = await createProducer();
-  await createBankAccount(producer.ctx, { organizationId: producer.organization.id, cbu: "2850590940090418135201", alias: "feria.vinos", holderName: "Feria Natural SRL", holderCuit: "30-71234567-1" });
+  // Money destinations ask for the second factor (decision 144).
+  await createBankAccount(await withSecondFactor(producer.ctx), { organizationId: producer.organization.id, cbu: "2850590940090418135201", alias: "feria.vinos", holderName: "Feria Natural SRL", holderCuit: "30-71234567-1" });
   const { event } = await createPublishedEvent(producer.ctx, producer.organization.id, { ticketTypes: [{ name: "Transferencia", price: 1_000_000, stock: 5, paymentMethod: "BankAccount" }] });
   const [ticket] = await (await getDb()).select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id));
   const { order, billing } = await createOrder(await ctxAs(ANONYMOUS), {
@@ -219,8 +220,19 @@ describe("/organizacion/cuentas-bancarias", () => {
     expect(wrong.status).toBe(400);
     expect(wrong.data.target).toBe("new");
     expect(wrong.data.errors.cbu).toEqual(["Ingresá un CBU o CVU válido (22 números, revisá los dígitos verificadores)"]);
-    const ok = await run(accountsPage.action, formRequest("/organizacion/cuentas-bancarias", { ...fields, cbu: "2850590940090418135201" }, { cookies }));
-    expect(ok.status).toBe(302);
+    // A money destination asks for the second factor, as a withdrawal does (decision 144): without it on, to turn it on; nothing saved.
+    const unproved = await run(accountsPage.action, formRequest("/organizacion/cuentas-bancarias", { ...fields, cbu: "2850590940090418135201" }, { cookies }));
+    expect(unproved).toMatchObject({ status: 302, location: "/cuenta/seguridad" });
+    expect(await listBankAccounts(producer.ctx, { organizationId: producer.organization.id })).toEqual([]);
+    // On but not proved in this sign-in: to /cuenta/verificacion and back here.
+    const { sessionCookiesFor } = await import("#tests/support/context");
+    const enrolledOnly = await sessionCookiesFor(producer.user.id, { secondFactor: true });
+    await (await getDb()).execute(sql`delete from two_factor_verifications where user_id = ${producer.user.id}`);
+    const toVerify = await run(accountsPage.action, formRequest("/organizacion/cuentas-bancarias", { ...fields, cbu: "2850590940090418135201" }, { cookies: enrolledOnly }));
+    expect(toVerify).toMatchObject({ status: 302, location: `/cuenta/verificacion?returnTo=${encodeURIComponent("/organizacion/cuentas-bancarias")}` });
+    const verified = await sessionCookiesFor(producer.user.id, { secondFactor: true });
+    const ok = await run(accountsPage.action, formRequest("/organizacion/cuentas-bancarias", { ...fields, cbu: "2850590940090418135201" }, { cookies: verified }));
+    expect(ok).toMatchObject({ status: 302, location: "/organizacion/cuentas-bancarias" });
     const [account] = await listBankAccounts(producer.ctx, { organizationId: producer.organization.id });
     expect(account).toMatchObject({ bankName: "Banco Macro", forTicketTransfers: true });
     const page = await run(accountsPage.loader, getRequest("/organizacion/cuentas-bancarias", { cookies }));

@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { formatCbu } from "#common/cbu";
 import { formatCuit } from "#common/cuit";
-import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
+import { failedReply, guard, readForm, requireOrganization, savedRedirect, secondFactorRedirect } from "#app/lib/backoffice.server";
 import { BackofficeForm, Checkbox, FormErrorList, FormSnackbar, TextInput, useIsPosting, useRemountKey } from "#app/components/backoffice/forms";
 import { bankAccountFormSchema } from "#app/components/backoffice/schemas";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
@@ -42,7 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-/** Create, edit, mark for ticket transfers, delete: the same domain functions as GraphQL. */
+/** Create, edit, mark for ticket transfers, delete: the same domain functions as GraphQL (each asks for the second factor). */
 export async function action({ request }: ActionFunctionArgs) {
   const bo = await requireOrganization(request);
   const { values } = await readForm(request);
@@ -68,6 +68,9 @@ export async function action({ request }: ActionFunctionArgs) {
         return savedRedirect(back, bo.headers);
     }
   } catch (error) {
+    // Where money goes asks for the second factor, as a withdrawal does: to /cuenta/seguridad or /cuenta/verificacion and back.
+    const verify = secondFactorRedirect(error, back, bo.headers);
+    if (verify) return verify;
     return failedReply(error, values, { headers: bo.headers, target, fields: (key) => (FIELDS as readonly string[]).includes(key) });
   }
 }
@@ -96,7 +99,7 @@ export default function BankAccountsPage() {
       lead={
         <>
           Las cuentas de {organizationName}. Quienes compran entradas que se pagan por transferencia ven la cuenta marcada para transferencias; las
-          extracciones también se pagan a estas cuentas.
+          extracciones también se pagan a estas cuentas. Agregar, editar, marcar o borrar una cuenta te pide la verificación en dos pasos.
         </>
       }
     >

@@ -73,8 +73,11 @@ describe("/organizacion/registro-de-cambios, the rest of what moves money or the
     await addEventDate(made.ctx, { eventId: made.event.id, startsAt: startsAt.toISOString(), endsAt: new Date(startsAt.getTime() + 3 * 3_600_000).toISOString() });
     await setCustomFields(made.ctx, { eventId: made.event.id, fields: [{ label: "Talle de remera", kind: "text", required: false }] });
     await setPresaleCode(made.ctx, { eventId: made.event.id, presaleCode: "SECRETO2026" });
-    const account = await createBankAccount(made.ctx, { organizationId: made.organization.id, cbu: "2850590940090418135201", alias: "noche.renovada.mp", holderName: "Producciones SA", holderCuit: "30-71234567-1" });
-    await deleteBankAccount(made.ctx, { id: account.id });
+    // Money destinations ask for the second factor (decision 144).
+    const { withSecondFactor } = await import("#tests/support/context");
+    const verified = await withSecondFactor(made.ctx);
+    const account = await createBankAccount(verified, { organizationId: made.organization.id, cbu: "2850590940090418135201", alias: "noche.renovada.mp", holderName: "Producciones SA", holderCuit: "30-71234567-1" });
+    await deleteBankAccount(verified, { id: account.id });
     await rotateDoorPin(made.ctx, made.event.id);
     await createWebhookEndpoint(made.ctx, { organizationId: made.organization.id, url: "https://integrador.example.com/tribuna", events: ["order.paid"] });
 

@@ -14,7 +14,7 @@ import { billingAccessToken } from "#server/orders/access";
 import { createOrder, expireOrder } from "#server/orders/orders";
 import { createBankAccount, deleteBankAccount } from "#server/payouts/bank-accounts";
 import { ticketsOfOrder } from "#server/tickets/issue";
-import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
+import { actorFor, createTestUser, ctxAs, withSecondFactor } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { emailsTo } from "#tests/support/mailbox";
@@ -52,7 +52,8 @@ let n = 0;
 async function setup(options: { stock?: number; qty?: number } = {}) {
   n += 1;
   const producer = await createProducer();
-  await createBankAccount(producer.ctx, { organizationId: producer.organization.id, cbu: "2850590940090418135201", alias: "feria.vinos", holderName: "Feria Natural SRL", holderCuit: "30-71234567-1" });
+  // Money destinations ask for the second factor (decision 144).
+  await createBankAccount(await withSecondFactor(producer.ctx), { organizationId: producer.organization.id, cbu: "2850590940090418135201", alias: "feria.vinos", holderName: "Feria Natural SRL", holderCuit: "30-71234567-1" });
   const { event } = await createPublishedEvent(producer.ctx, producer.organization.id, {
     ticketTypes: [{ name: "Transferencia", price: 1_000_000, stock: options.stock ?? 10, paymentMethod: "BankAccount" }],
   });
@@ -110,10 +111,13 @@ describe("the buyer's bank-transfer page", () => {
     expect((await errorOf(getBankTransferPage(await ctxAs(actorFor({ ...stranger, roles: [] })), billing.id))).code).toBe("NOT_FOUND");
   });
 
-  it("says there is no account when the organization deleted it after the order", async () => {
+  it("the organization cannot delete the account a pending transfer is shown; one gone anyway (older data) reads as no account", async () => {
     const { billing, token, buyerCtx, producer, db } = await setup();
+    const owner = await withSecondFactor(producer.ctx);
     for (const account of await db.select().from(bankAccounts).where(eq(bankAccounts.organizationId, producer.organization.id))) {
-      await deleteBankAccount(producer.ctx, { id: account.id });
+      // Decision 144: buyers about to transfer keep seeing the account they were told.
+      expect(await errorOf(deleteBankAccount(owner, { id: account.id }))).toMatchObject({ code: "CONFLICT", reason: "BANK_ACCOUNT_IN_USE" });
+      await db.update(bankAccounts).set({ deletedAt: new Date(), forTicketTransfers: false }).where(eq(bankAccounts.id, account.id));
     }
     expect((await getBankTransferPage(buyerCtx, billing.id, { token })).account).toBeNull();
   });

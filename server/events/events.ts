@@ -201,7 +201,10 @@ async function saveOneRow(ctx: Ctx, input: SaveEventScheduleInput, group: "dates
   } catch (error) {
     if (!(error instanceof Invalid)) throw error;
     const prefix = `${group}.0.`;
-    throw new Invalid(Object.fromEntries(Object.entries(error.fieldErrors).map(([key, messages]) => [key.startsWith(prefix) ? key.slice(prefix.length) : key, messages])), error.message);
+    const row = new Invalid(Object.fromEntries(Object.entries(error.fieldErrors).map(([key, messages]) => [key.startsWith(prefix) ? key.slice(prefix.length) : key, messages])), error.message);
+    // Keeps why (e.g. SOLD_DATE_IN_PAST), for integrators reading `extensions.reason`.
+    row.reason = error.reason;
+    throw row;
   }
 }
 

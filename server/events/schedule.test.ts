@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
-import { and, desc } from "drizzle-orm";
+import { and, desc, sql } from "drizzle-orm";
 import { auditLog, eventDates, ticketTypes } from "#server/db/schema";
 import { addEventDate, createTicketType, updateEventDate, updateTicketType } from "./events";
 import { createEventWithTickets, createProducer } from "#tests/support/factories";
@@ -121,5 +121,57 @@ describe("saveEventSchedule: dates and ticket types as one list, with the spec's
 
     // One event.schedule entry per call that changed something (the two refused saved nothing).
     expect(await audits()).toHaveLength(4);
+  });
+});
+
+describe("moving a date that already sold tickets (decision 145)", () => {
+  it("refuses the past and bringing it forward more than 24 hours, next to the field; postponing is recorded from → to with who", async () => {
+    const { createOrder } = await import("#server/orders/orders");
+    const { payInSandbox } = await import("#server/payments/sandbox");
+    const { ctxAs } = await import("#tests/support/context");
+    const { EVENT_MESSAGES } = await import("#common/events");
+    const { ctx, event, date, tickets, organization, user } = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 100 }], { days: 7 });
+    const db = await getDb();
+    const payer = { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
+    const { billing } = await createOrder(await ctxAs(), { eventSlug: event.slug, items: [{ ticketId: tickets.General.id, qty: 2 }], payer, paymentMethod: "MERCADO_PAGO" });
+    await payInSandbox(db, billing.id, "approved");
+    const hours = (n: number) => n * 3600_000;
+
+    // Into the past: refused on the field, with a typed reason, and nothing saved.
+    const past = new Date(Date.now() - hours(48));
+    const inPast = await updateEventDate(ctx, { id: date.id, startsAt: new Date(past.getTime() - hours(5)), endsAt: past }).catch((e) => e);
+    expect(inPast).toMatchObject({ code: "BAD_USER_INPUT", reason: "SOLD_DATE_IN_PAST", fieldErrors: { startsAt: [EVENT_MESSAGES.soldDateInPast] } });
+    const viaSchedule = await saveEventSchedule(ctx, { eventId: event.id, dates: [{ id: date.id, startsAt: new Date(past.getTime() - hours(5)), endsAt: past }] }).catch((e) => e);
+    expect(viaSchedule).toMatchObject({ code: "BAD_USER_INPUT", reason: "SOLD_DATE_IN_PAST", fieldErrors: { "dates.0.startsAt": [EVENT_MESSAGES.soldDateInPast] } });
+    // Three days earlier: more than the 24-hour bound.
+    const earlier = await updateEventDate(ctx, { id: date.id, startsAt: new Date(date.startsAt.getTime() - hours(72)), endsAt: new Date(date.endsAt.getTime() - hours(72)) }).catch((e) => e);
+    expect(earlier).toMatchObject({ code: "BAD_USER_INPUT", reason: "SOLD_DATE_TOO_EARLY", fieldErrors: { startsAt: [EVENT_MESSAGES.soldDateTooEarly] } });
+    const [unchanged] = await db.select().from(eventDates).where(eq(eventDates.id, date.id));
+    expect([unchanged.startsAt, unchanged.endsAt]).toEqual([date.startsAt, date.endsAt]);
+
+    // Two hours earlier and a week later are fine; each move is in the record with who did it.
+    await updateEventDate(ctx, { id: date.id, startsAt: new Date(date.startsAt.getTime() - hours(2)), endsAt: new Date(date.endsAt.getTime() - hours(2)) });
+    const postponed = { startsAt: new Date(date.startsAt.getTime() + hours(24 * 7)), endsAt: new Date(date.endsAt.getTime() + hours(24 * 7)) };
+    await updateEventDate(ctx, { id: date.id, ...postponed });
+    const moves = await db
+      .select()
+      .from(auditLog)
+      .where(and(sql`${auditLog.data}->>'organizationId' = ${organization.id}`, eq(auditLog.action, "event-date.update")))
+      .orderBy(desc(auditLog.createdAt));
+    expect(moves).toHaveLength(2);
+    const last = moves.find((m) => (m.data as { startsAt: { to: string } }).startsAt.to === postponed.startsAt.toISOString());
+    expect(last).toMatchObject({ actorId: user.id, targetId: date.id });
+    expect(last?.data).toMatchObject({
+      sold: true,
+      startsAt: { from: new Date(date.startsAt.getTime() - hours(2)).toISOString(), to: postponed.startsAt.toISOString() },
+      endsAt: { from: new Date(date.endsAt.getTime() - hours(2)).toISOString(), to: postponed.endsAt.toISOString() },
+    });
+  });
+
+  it("a date without sales can still be set in the past (a past event loaded afterwards)", async () => {
+    const { ctx, date } = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 100 }], { days: 7 });
+    const past = new Date(Date.now() - 48 * 3600_000);
+    const row = await updateEventDate(ctx, { id: date.id, startsAt: new Date(past.getTime() - 5 * 3600_000), endsAt: past });
+    expect(row?.endsAt).toEqual(past);
   });
 });

@@ -4,13 +4,14 @@ import { stockAtLeastSold } from "#server/stock/stock";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
-import { eventDates, ticketTypes, type Status } from "#server/db/schema";
+import { eventDates, ledgerEntries, orders, ticketTypes, type Status } from "#server/db/schema";
 import { Invalid } from "#server/errors";
 import { parseInput, type DomainInput } from "#server/validation";
 import { requireEvent } from "./access";
 import { recordAudit } from "#server/organizations/audit";
 import { EVENT_MESSAGES, ticketTypeFields, ticketTypeRefinements } from "./schemas";
-import { eventDateFields, eventDateRefinements } from "#common/events";
+import { eventDateFields, eventDateRefinements, soldDateMoveProblem } from "#common/events";
+import { formatDateTime } from "#common/dates";
 import { CHANGE_ACTIONS, countChanges, type ChangeAction } from "#common/schedule";
 
 /**
@@ -80,6 +81,7 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
     const currentTickets = await rowsOf(tx, ticketTypes, data.eventId, ticketIds, "ticketTypes");
 
     const dates: ScheduleChange<EventDateChangeStatus>[] = [];
+    const moved: { id: string; sold: boolean; from: { startsAt: Date; endsAt: Date }; to: { startsAt: Date; endsAt: Date } }[] = [];
     for (const date of data.dates) {
       const current = date.id ? currentDates.get(date.id) : undefined;
       if (date.remove) {
@@ -96,8 +98,18 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
       } else if (sameTime(current.startsAt, date.startsAt) && sameTime(current.endsAt, date.endsAt) && sameTime(current.doorsAt, date.doorsAt)) {
         dates.push({ id: current.id, action: "no_update", status: current.status });
       } else {
+        const index = data.dates.indexOf(date);
+        const sold = await hasSales(tx, data.eventId, current.id);
+        // A date people bought for moves within a bound (decision 145): its money is released from its end.
+        const problem = sold ? soldDateMoveProblem(current, date, ctx.now) : null;
+        if (problem) {
+          const error = new Invalid({ [`dates.${index}.${problem.field}`]: [problem.message] }, problem.message);
+          error.reason = problem.reason;
+          throw error;
+        }
         await tx.update(eventDates).set({ startsAt: date.startsAt, endsAt: date.endsAt, doorsAt: date.doorsAt ?? null, updatedAt: ctx.now }).where(eq(eventDates.id, current.id));
         dates.push({ id: current.id, action: "update", status: "modified" });
+        if (!sameTime(current.startsAt, date.startsAt) || !sameTime(current.endsAt, date.endsAt)) moved.push({ id: current.id, sold, from: current, to: date });
       }
     }
     const liveDateIds = new Set([...currentDates.keys(), ...dates.map((d) => d.id)]);
@@ -155,11 +167,41 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
     if ([...dates, ...tickets].some((r) => r.action !== "no_update")) {
       await recordAudit(tx, ctx, { organizationId: event.organizationId, action: "event.schedule", targetId: event.id, data: { name: event.name, dates: countChanges(dates), ticketTypes: countChanges(tickets), repriced } });
     }
+    // Each moved date on its own line of the record: who moved it, from when to when (the page shows `from → to`).
+    for (const move of moved) {
+      await recordAudit(tx, ctx, {
+        organizationId: event.organizationId,
+        action: "event-date.update",
+        targetId: move.id,
+        data: {
+          name: event.name,
+          from: timeSpan(move.from),
+          to: timeSpan(move.to),
+          startsAt: { from: move.from.startsAt.toISOString(), to: move.to.startsAt.toISOString() },
+          endsAt: { from: move.from.endsAt.toISOString(), to: move.to.endsAt.toISOString() },
+          sold: move.sold,
+        },
+      });
+    }
     return { dates, ticketTypes: tickets };
   });
   eventChanged(data.eventId);
   return changes;
 }
+
+/** Whether money came in for this date: a booked payment of one of its orders. */
+async function hasSales(tx: DbOrTx, eventId: string, eventDateId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: ledgerEntries.id })
+    .from(ledgerEntries)
+    .innerJoin(orders, eq(orders.id, ledgerEntries.orderId))
+    // By event first: orders_event_idx finds its orders, then the ledger's order index their payments.
+    .where(and(eq(orders.eventId, eventId), eq(orders.eventDateId, eventDateId), eq(ledgerEntries.kind, "payment")))
+    .limit(1);
+  return Boolean(row);
+}
+
+const timeSpan = (d: { startsAt: Date; endsAt: Date }) => `${formatDateTime(d.startsAt)} a ${formatDateTime(d.endsAt)}`;
 
 type TicketRow = typeof ticketTypes.$inferSelect;
 type TicketValues = Pick<

@@ -8,7 +8,7 @@ import type { WithdrawalRow } from "#server/db/schema";
 
 const PendingRelease = builder.objectRef<Balance["pending"][number]>("PendingRelease").implement({
   fields: (t) => ({
-    releaseAt: t.string({ nullable: false, description: "When this part becomes available (72 h after its event date ends).", resolve: (p) => isoDate(p.releaseAt)! }),
+    releaseAt: t.string({ nullable: false, description: "When this part becomes available: 72 h after the later of its event date's end and its payment.", resolve: (p) => isoDate(p.releaseAt)! }),
     amount: t.exposeInt("amount", { nullable: false, description: "Integer centavos." }),
   }),
 });
@@ -22,14 +22,18 @@ const WithdrawalBalance = builder.objectRef<Balance>("WithdrawalBalance").implem
   }),
 });
 
-const Withdrawal = builder.objectRef<WithdrawalRow & Partial<Pick<WithdrawalView, "bankName" | "cbuEnd" | "organizationName">>>("Withdrawal").implement({
+const Withdrawal = builder.objectRef<WithdrawalRow & Partial<Pick<WithdrawalView, "organizationName">>>("Withdrawal").implement({
   fields: (t) => ({
     id: t.exposeID("id", { nullable: false }),
     organizationId: t.exposeID("organizationId", { nullable: false }),
     organizationName: t.string({ resolve: (w) => w.organizationName ?? null }),
-    bankAccountId: t.exposeID("bankAccountId", { nullable: false }),
-    bankName: t.string({ resolve: (w) => w.bankName ?? null }),
-    cbuEnd: t.string({ description: "Last 4 digits of the CBU/CVU.", resolve: (w) => w.cbuEnd ?? null }),
+    bankAccountId: t.exposeID("bankAccountId", { nullable: false, description: "The account it was requested to; what it is paid to are the fields below, copied when requested." }),
+    bankName: t.string({ resolve: (w) => w.bankName }),
+    cbuEnd: t.string({ description: "Last 4 digits of the CBU/CVU.", resolve: (w) => w.cbu.slice(-4) }),
+    cbu: t.exposeString("cbu", { nullable: false, description: "The CBU/CVU it is paid to, as the account was when the withdrawal was requested (a later edit of the account does not change it)." }),
+    alias: t.string({ description: "The account's alias when requested.", resolve: (w) => w.alias }),
+    holderName: t.exposeString("holderName", { nullable: false, description: "The account holder when requested." }),
+    holderCuit: t.exposeString("holderCuit", { nullable: false, description: "The holder's CUIT when requested, 11 digits." }),
     amount: t.exposeInt("amount", { nullable: false, description: "Integer centavos." }),
     status: t.exposeString("status", { nullable: false, description: "requested, approved, paid or rejected." }),
     rejectionReason: t.string({ resolve: (w) => w.rejectionReason }),

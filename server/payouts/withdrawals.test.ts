@@ -26,6 +26,8 @@ async function organizationWithSales(sales: number, endedHoursAgo: number) {
   }
   const endsAt = new Date(Date.now() - endedHoursAgo * 3600_000);
   await db.update(eventDates).set({ startsAt: new Date(endsAt.getTime() - 5 * 3600_000), endsAt }).where(eq(eventDates.eventId, made.event.id));
+  // The sales were paid before the show (money paid later waits its own hold from the payment).
+  await db.update(ledgerEntries).set({ createdAt: new Date(endsAt.getTime() - 6 * 3600_000) }).where(eq(ledgerEntries.organizationId, made.organization.id));
   const account = await createTransferAccount(made.ctx, made.organization.id);
   // The owner acts from a sign-in that proved the second factor (money leaving asks for it).
   return { ...made, ctx: await withSecondFactor(made.ctx), db, paid, account };
@@ -44,6 +46,37 @@ describe("withdrawal balance", () => {
 
     const old = await organizationWithSales(2, RELEASE_HOURS + 1);
     expect(await getWithdrawalBalance(old.ctx, old.organization.id)).toMatchObject({ available: 2_000_000, total: 2_000_000, pending: [] });
+  });
+});
+
+describe("release counts from the later of the event's end and the payment", () => {
+  it("a sold date moved into the past does not release its money at once: it waits 72 hours from the payment", async () => {
+    // Paid now for a show a week away; then the date is moved 10 days back (as an edit before the bound did).
+    const made = await createEventWithTickets([{ name: "General", price: 2_000_000, stock: 100 }], { days: 7 });
+    const db = await getDb();
+    const { billing } = await createOrder(await ctxAs(), { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.General.id, qty: 10 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
+    const paidAt = new Date();
+    await payInSandbox(db, billing.id, "approved", paidAt);
+    const endsAt = new Date(Date.now() - 10 * 86_400_000);
+    await db.update(eventDates).set({ startsAt: new Date(endsAt.getTime() - 5 * 3600_000), endsAt }).where(eq(eventDates.eventId, made.event.id));
+    const account = await createTransferAccount(made.ctx, made.organization.id);
+    const ctx = await withSecondFactor(made.ctx);
+
+    const balance = await getWithdrawalBalance(ctx, made.organization.id);
+    // $ 200.000 for the organizer, none of it available yet.
+    expect(balance).toMatchObject({ available: 0, total: 20_000_000 });
+    expect(balance.pending).toHaveLength(1);
+    expect(balance.pending[0].amount).toBe(20_000_000);
+    expect(Math.abs(balance.pending[0].releaseAt.getTime() - (paidAt.getTime() + RELEASE_HOURS * 3600_000))).toBeLessThan(5_000);
+    await expect(requestWithdrawal(ctx, { organizationId: made.organization.id, bankAccountId: account.id, amount: "150.000" })).rejects.toMatchObject({
+      code: "BAD_USER_INPUT",
+      fieldErrors: { amount: ["Todavía no tenés dinero disponible para retirar."] },
+    });
+    expect(await db.select().from(withdrawals).where(eq(withdrawals.organizationId, made.organization.id))).toEqual([]);
+
+    // 72 hours after the payment it is available.
+    const later = { ...ctx, now: new Date(paidAt.getTime() + (RELEASE_HOURS + 1) * 3600_000) };
+    expect(await getWithdrawalBalance(later, made.organization.id)).toMatchObject({ available: 20_000_000, pending: [] });
   });
 });
 

@@ -53,29 +53,39 @@ export interface Balance {
   pending: { releaseAt: Date; amount: number }[];
 }
 
-/** The release moment of an order's money: its event date's end plus RELEASE_HOURS. */
-const releaseAtSql = sql<Date>`(${eventDates.endsAt} + ${sql.raw(`interval '${RELEASE_HOURS} hours'`)})`;
+/**
+ * The release moment of an order's money (decision 145): RELEASE_HOURS after the later of its event date's
+ * end and the moment the payment was booked (the first entry of its billing). Counting from the payment too
+ * means a date moved into the past, or a sale made after the show, still waits the whole hold; every entry
+ * of one billing (fee, refund, chargeback) shares that moment, so a refund before it nets out in "a liberar".
+ */
+const paidAtSql = sql`(select min(paid.created_at) from ${ledgerEntries} as paid where paid.billing_id = ${ledgerEntries.billingId})`;
+const releaseAtSql = sql<Date>`(greatest(${eventDates.endsAt}, coalesce(${paidAtSql}, ${ledgerEntries.createdAt})) + ${sql.raw(`interval '${RELEASE_HOURS} hours'`)})`;
 
 /** The organization's balance split into available now and to be released (read in the caller's transaction). */
 export async function balanceOf(db: DbOrTx, organizationId: string, now: Date): Promise<Balance> {
+  // Entries that are not of an order (withdrawals and their reversals) count at once: no release moment.
+  const entries = db
+    .select({ amount: ledgerEntries.amount, releaseAt: sql<Date | null>`case when ${ledgerEntries.orderId} is null then null else ${releaseAtSql} end`.as("release_at") })
+    .from(ledgerEntries)
+    .leftJoin(orders, eq(orders.id, ledgerEntries.orderId))
+    .leftJoin(eventDates, eq(eventDates.id, orders.eventDateId))
+    .where(eq(ledgerEntries.organizationId, organizationId))
+    .as("entries");
+  const at = sql`${now.toISOString()}::timestamptz`;
   const [[released], pendingRows] = await Promise.all([
     db
       .select({
-        total: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)`,
-        releasedTotal: sql<string>`coalesce(sum(${ledgerEntries.amount}) filter (where ${ledgerEntries.orderId} is null or ${releaseAtSql} <= ${now.toISOString()}::timestamptz), 0)`,
+        total: sql<string>`coalesce(sum(${entries.amount}), 0)`,
+        releasedTotal: sql<string>`coalesce(sum(${entries.amount}) filter (where ${entries.releaseAt} is null or ${entries.releaseAt} <= ${at}), 0)`,
       })
-      .from(ledgerEntries)
-      .leftJoin(orders, eq(orders.id, ledgerEntries.orderId))
-      .leftJoin(eventDates, eq(eventDates.id, orders.eventDateId))
-      .where(eq(ledgerEntries.organizationId, organizationId)),
+      .from(entries),
     db
-      .select({ releaseAt: releaseAtSql.mapWith((v: string | Date) => new Date(v)), amount: sql<string>`sum(${ledgerEntries.amount})` })
-      .from(ledgerEntries)
-      .innerJoin(orders, eq(orders.id, ledgerEntries.orderId))
-      .innerJoin(eventDates, eq(eventDates.id, orders.eventDateId))
-      .where(and(eq(ledgerEntries.organizationId, organizationId), sql`${releaseAtSql} > ${now.toISOString()}::timestamptz`))
-      .groupBy(releaseAtSql)
-      .orderBy(releaseAtSql),
+      .select({ releaseAt: sql<Date>`${entries.releaseAt}`.mapWith((v: string | Date) => new Date(v)), amount: sql<string>`sum(${entries.amount})` })
+      .from(entries)
+      .where(sql`${entries.releaseAt} > ${at}`)
+      .groupBy(entries.releaseAt)
+      .orderBy(entries.releaseAt),
   ]);
   return {
     available: Math.max(0, Number(released?.releasedTotal ?? 0)),
@@ -121,6 +131,12 @@ export async function requestWithdrawal(ctx: Ctx, rawInput: DomainInput<typeof r
       .values({
         organizationId: input.organizationId,
         bankAccountId: account.id,
+        // Paid to the account as it is now (decision 144): a later edit of the account never redirects it.
+        bankName: account.bankName,
+        cbu: account.cbu,
+        alias: account.alias,
+        holderName: account.holderName,
+        holderCuit: account.holderCuit,
         amount: input.amount,
         requestedByUserId: ctx.actor.kind === "user" ? ctx.actor.userId : null,
         requestedAt: ctx.now,
@@ -214,7 +230,7 @@ function actorId(ctx: Ctx) {
 }
 
 export interface WithdrawalView extends WithdrawalRow {
-  bankName: string;
+  /** Last 4 digits of the CBU/CVU it is paid to (the snapshot taken when it was requested). */
   cbuEnd: string;
   organizationName: string;
 }
@@ -234,14 +250,14 @@ export async function listWithdrawals(ctx: Ctx, rawInput: DomainInput<typeof lis
   if (input.organizationId) await requireCapability(ctx, input.organizationId, "money:manage");
   else requirePlatformAdmin(ctx);
   const rows = await ctx.db
-    .select({ w: withdrawals, bankName: bankAccounts.bankName, cbu: bankAccounts.cbu, organizationName: organizations.name })
+    .select({ w: withdrawals, organizationName: organizations.name })
     .from(withdrawals)
-    .innerJoin(bankAccounts, eq(bankAccounts.id, withdrawals.bankAccountId))
     .innerJoin(organizations, eq(organizations.id, withdrawals.organizationId))
     .where(and(input.organizationId ? eq(withdrawals.organizationId, input.organizationId) : undefined, input.statuses?.length ? inArray(withdrawals.status, input.statuses) : undefined))
     .orderBy(desc(withdrawals.requestedAt))
     .limit(input.limit);
-  return rows.map((r) => ({ ...r.w, bankName: r.bankName, cbuEnd: r.cbu.slice(-4), organizationName: r.organizationName }));
+  // The account as it was when requested (decision 144), not the live one: that is where the platform pays.
+  return rows.map((r) => ({ ...r.w, cbuEnd: r.w.cbu.slice(-4), organizationName: r.organizationName }));
 }
 
 const STATUS_WORDS: Record<WithdrawalStatus, string> = {

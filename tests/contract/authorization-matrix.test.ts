@@ -34,12 +34,12 @@ const DOC = path.join(ROOT, "docs/authorization.md");
 const ROUTES_DIR = path.join(ROOT, "app/routes");
 const DISCOVER = process.env.AUTHZ_DISCOVER === "1";
 
-const ACTORS = ["anonymous", "buyer", "producerA", "producerB", "operator", "staffPin", "promoter", "promoterLead", "marketing", "platformAdmin"] as const;
+const ACTORS = ["anonymous", "buyer", "producerA", "producerB", "operator", "staffPin", "promoter", "promoterLead", "marketing", "platformAdmin", "adminWithout2fa"] as const;
 type ActorName = (typeof ACTORS)[number];
-/** ✓ allowed · ∅ allowed, with none of A's data · sesión: refused as not signed in · 403: forbidden · 404: not found (or concealed). */
-const OUTCOMES = ["✓", "∅", "sesión", "403", "404"] as const;
+/** ✓ allowed · ∅ allowed, with none of A's data · sesión: refused as not signed in · 2FA: refused until the second factor is on and proved · 403: forbidden · 404: not found (or concealed). */
+const OUTCOMES = ["✓", "∅", "sesión", "2FA", "403", "404"] as const;
 /** The rules table's header: one column per actor, in ACTORS' order. */
-const RULES_HEADER = ["regla", "anónimo", "comprador", "productor A", "productor B", "operador", "staff con PIN", "RRPP", "líder RRPP", "marketing", "admin de Tribuna"];
+const RULES_HEADER = ["regla", "anónimo", "comprador", "productor A", "productor B", "operador", "staff con PIN", "RRPP", "líder RRPP", "marketing", "admin de Tribuna", "admin A sin 2FA"];
 type Outcome = (typeof OUTCOMES)[number];
 
 // ───────────────────────── The doc's tables ─────────────────────────
@@ -180,6 +180,8 @@ async function makeFixtures() {
   const { joinPromoterGroup } = await import("#server/promoters/membership");
   await db.transaction((tx) => joinPromoterGroup(tx, { organizationId: orgA.id, groupId: group.id, userId: lead.id, role: "promoter_lead", now: new Date() }));
   const admin = await createTestUser({ roles: ["admin"] });
+  // An admin of A who never turned the second factor on: what moves money or power must ask for it (decision 144).
+  const adminWithout2fa = await makeMember(orgA.id, "admin");
   // Rows the allowed deletions and role changes act on, so the shared ones stay for the cells after them.
   const spareGroup = await makePromoter(a.ctx, orgA.id, (await createTestUser({ nickname: `otro${tag}` })).id);
   const sparePromoter = await createTestUser({ nickname: `tercero${tag}` });
@@ -207,7 +209,7 @@ async function makeFixtures() {
   const spareWebhook = (await asOwner<{ createWebhookEndpoint: { endpoint: { id: string } } }>(`mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }`, { input: { organizationId: orgA.id, url: `https://otro-${tag}.example.com/hooks`, events: ["order.paid"] } })).createWebhookEndpoint.endpoint;
   const spareTemplate = (await asOwner<{ createEmailTemplate: { id: string } }>(`mutation($input: EmailTemplateInput!) { createEmailTemplate(input: $input) { id } }`, { input: { organizationId: orgA.id, name: `Otra plantilla ${tag}`, subject: "Hola", body: "Hola" } })).createEmailTemplate;
   const { createBankAccount } = await import("#server/payouts/bank-accounts");
-  const spareAccount = await createBankAccount(a.ctx, { organizationId: orgA.id, cbu: buildCbu("285", "0590", "9400904181352"), holderName: "Productora de Prueba SRL", holderCuit: "30-71234567-1" });
+  const spareAccount = await createBankAccount(await withSecondFactor(a.ctx), { organizationId: orgA.id, cbu: buildCbu("285", "0590", "9400904181352"), holderName: "Productora de Prueba SRL", holderCuit: "30-71234567-1" });
   const giveaway = (await asOwner<{ previewGiveaway: { id: string } }>(`mutation($input: PreviewGiveawayInput!) { previewGiveaway(input: $input) { id } }`, { input: { eventId: eventA.id, fileName: "invitados.csv", csv: `email,nombre,apellido,dni,cantidad,tipo de entrada\nlista-${tag}@example.com,Lía,Lista,30123456,1,General` } })).previewGiveaway;
   await asOwner(`mutation($org: ID!, $email: String!) { inviteMember(organizationId: $org, email: $email, role: "operator") { id } }`, { org: orgA.id, email: `equipo-${tag}@example.com` });
   await asOwner(`mutation($input: InvitePromoterInput!) { invitePromoter(input: $input) }`, { input: { groupId: group.id, who: `rrpp-${tag}@example.com` } });
@@ -227,7 +229,7 @@ async function makeFixtures() {
   const secrets = [orgA.name, `Alfa ${tag}`, `ALFA${tag}`.toUpperCase(), a.user.email, buyer.email, `alfa-${tag}.example.com`, account.cbu, doorPin, ...rowsOf<{ code: string }>(tickets).map((t) => t.code)];
 
   return {
-    tag, db, orgA, orgB: b.organization, eventA, dateA, eventB, ticketA, a, b, operator, marketing, spare, promoter, lead, group, admin, buyer,
+    tag, db, orgA, orgB: b.organization, eventA, dateA, eventB, ticketA, a, b, operator, marketing, spare, promoter, lead, group, admin, adminWithout2fa, buyer,
     paid, refunded, withdrawal, transfer, receipt, account, inHandType, giveaway, teamInvitation, promoterInvitation, loggedEmail, delivery, refundRequest, spareGroup, sparePromoter, spareWebhook, spareTemplate, spareAccount, tickets: rowsOf<{ id: string; code: string }>(tickets), coupon, menuItem, webhook, template, campaign, invitation, doorPin, secrets,
   };
 }
@@ -276,6 +278,8 @@ function userOf(f: Fixtures, actor: ActorName): { id: string; roles?: string[] }
       return f.marketing;
     case "platformAdmin":
       return f.admin;
+    case "adminWithout2fa":
+      return f.adminWithout2fa;
   }
 }
 
@@ -294,8 +298,10 @@ async function credentialsOf(f: Fixtures, actor: ActorName): Promise<Credentials
   } else {
     const user = userOf(f, actor);
     if (user) {
-      await enrolReally(user.id);
-      const cookies = await sessionCookiesFor(user.id, { secondFactor: true });
+      // Everyone has the second factor on and proved in this sign-in, but the admin who never turned it on.
+      const secondFactor = actor !== "adminWithout2fa";
+      if (secondFactor) await enrolReally(user.id);
+      const cookies = await sessionCookiesFor(user.id, { secondFactor });
       credentials = { cookies, tokens: { accessToken: cookies.at, refreshToken: cookies.rt } };
     }
   }
@@ -360,9 +366,11 @@ function graphqlDocument(type: "query" | "mutation" | "subscription", field: Gra
   return `${type === "subscription" ? "query" : type}${defs ? `(${defs})` : ""} { ${field.name}${args ? `(${args})` : ""}${select} }`;
 }
 
-function graphqlOutcome(body: { data?: Record<string, unknown> | null; errors?: { extensions?: { code?: string } }[] }, fieldName: string): { outcome: Outcome; detail: string } {
+function graphqlOutcome(body: { data?: Record<string, unknown> | null; errors?: { extensions?: { code?: string; reason?: string } }[] }, fieldName: string): { outcome: Outcome; detail: string } {
   const code = body.errors?.[0]?.extensions?.code;
+  const reason = body.errors?.[0]?.extensions?.reason;
   if (code === "UNAUTHENTICATED") return { outcome: "sesión", detail: code };
+  if (code === "FORBIDDEN" && reason?.startsWith("SECOND_FACTOR_")) return { outcome: "2FA", detail: `${code} ${reason}` };
   if (code === "FORBIDDEN") return { outcome: "403", detail: code };
   if (code === "NOT_FOUND") return { outcome: "404", detail: code };
   if (code) return { outcome: "✓", detail: `${code} ${(body.errors?.[0] as { message?: string })?.message ?? ""}` };
@@ -372,7 +380,8 @@ function graphqlOutcome(body: { data?: Record<string, unknown> | null; errors?: 
 
 function routeOutcome(result: RouteResult): { outcome: Outcome; detail: string } {
   const detail = `${result.status}${result.location ? ` → ${result.location}` : ""}`;
-  if (result.location && /^\/cuenta\/(iniciar-sesion|verificacion|seguridad)/.test(result.location)) return { outcome: "sesión", detail };
+  if (result.location && /^\/cuenta\/iniciar-sesion/.test(result.location)) return { outcome: "sesión", detail };
+  if (result.location && /^\/cuenta\/(verificacion|seguridad)/.test(result.location)) return { outcome: "2FA", detail };
   if (result.status === 401) return { outcome: "sesión", detail };
   if (result.status === 403) return { outcome: "403", detail };
   if (result.status === 404) return { outcome: "404", detail };
@@ -698,7 +707,7 @@ async function spare(kind: string, table: string, create: () => Promise<{ id: st
 
 async function spareBankAccount(f: Fixtures) {
   const { createBankAccount } = await import("#server/payouts/bank-accounts");
-  return spare("bank", "bank_accounts", () => createBankAccount(f.a.ctx, { organizationId: f.orgA.id, cbu: buildCbu("285", "0590", String(Date.now() * 1000 + Math.floor(Math.random() * 1000)).slice(-13)), holderName: "Productora de Prueba SRL", holderCuit: "30-71234567-1" }));
+  return spare("bank", "bank_accounts", async () => createBankAccount(await withSecondFactor(f.a.ctx), { organizationId: f.orgA.id, cbu: buildCbu("285", "0590", String(Date.now() * 1000 + Math.floor(Math.random() * 1000)).slice(-13)), holderName: "Productora de Prueba SRL", holderCuit: "30-71234567-1" }));
 }
 async function spareTemplate(f: Fixtures) {
   const { createTemplate } = await import("#server/campaigns/templates");

@@ -3,13 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
 import { ticketTypes } from "#server/db/schema";
 import { uploadBankTransferReceipt } from "#server/bank-transfers/bank-transfers";
 import { billingAccessToken } from "#server/orders/access";
 import { ticketsOfOrder } from "#server/tickets/issue";
-import { ctxAs } from "#tests/support/context";
+import { ctxAs, sessionTokensFor } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { errorCode, gql } from "#tests/support/graphql";
 import { realPdf } from "#tests/support/images";
@@ -56,8 +55,9 @@ const payer = { firstName: "Joaquín", lastName: "Muñoz", email: "joaco@example
 
 async function organizer() {
   const producer = await createProducer();
-  const tokens = await startSession(await getDb(), producer.user, new Date());
-  return { ...producer, tokens };
+  // A sign-in that proved the second factor: bank accounts are money destinations (decision 144).
+  const { accessToken, refreshToken } = await sessionTokensFor(producer.user.id, { secondFactor: true });
+  return { ...producer, tokens: { accessToken, refreshToken } };
 }
 
 describe("bank accounts over GraphQL", () => {

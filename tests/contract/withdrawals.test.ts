@@ -50,6 +50,91 @@ describe("withdrawals over GraphQL", () => {
   });
 });
 
+const CREATE_ACCOUNT = `mutation($input: CreateBankAccountInput!) { createBankAccount(input: $input) { id cbu } }`;
+const UPDATE_ACCOUNT = `mutation($input: UpdateBankAccountInput!) { updateBankAccount(input: $input) { id cbu holderName } }`;
+const DELETE_ACCOUNT = `mutation($input: DeleteBankAccountInput!) { deleteBankAccount(input: $input) { id } }`;
+const ACCOUNTS = `query($organizationId: ID!) { bankAccounts(organizationId: $organizationId) { items { id cbu holderName } } }`;
+const MINE = `query($organizationId: ID!) { withdrawals(organizationId: $organizationId) { id status bankAccountId bankName cbu cbuEnd alias holderName holderCuit } }`;
+// A valid CBU of another bank (BBVA), to redirect the money to.
+const OTHER_CBU = "0170329812345678901233";
+
+describe("bank accounts are money destinations over GraphQL (decision 144)", () => {
+  it("an organization admin without the second factor cannot create, update or delete a bank account", async () => {
+    const made = await createEventWithReleasedSales(1);
+    const db = await getDb();
+    const admin = await createTestUser();
+    const { memberships } = await import("#server/db/schema");
+    await db.insert(memberships).values({ organizationId: made.organization.id, userId: admin.id, role: "admin" });
+    const tokens = await startSession(db, admin, new Date());
+    const enrol = { code: "FORBIDDEN", reason: "SECOND_FACTOR_ENROL" };
+
+    const created = await gql(CREATE_ACCOUNT, { tokens, variables: { input: { organizationId: made.organization.id, cbu: OTHER_CBU, holderName: "Otra Persona", holderCuit: "20-12345678-6" } } });
+    expect(created.body.errors?.[0]?.extensions).toMatchObject(enrol);
+    const updated = await gql(UPDATE_ACCOUNT, { tokens, variables: { input: { id: made.account.id, cbu: OTHER_CBU, holderName: "Otra Persona", holderCuit: "20-12345678-6" } } });
+    expect(updated.body.errors?.[0]?.extensions).toMatchObject(enrol);
+    expect(updated.body.errors?.[0]?.message).toMatch(/verificación en dos pasos/);
+    const deleted = await gql(DELETE_ACCOUNT, { tokens, variables: { input: { id: made.account.id } } });
+    expect(deleted.body.errors?.[0]?.extensions).toMatchObject(enrol);
+
+    // The admin still reads the accounts (money:manage), and they are as the owner left them.
+    const list = await gql<{ bankAccounts: { items: { id: string; cbu: string; holderName: string }[] } }>(ACCOUNTS, { tokens, variables: { organizationId: made.organization.id } });
+    expect(list.body.data!.bankAccounts.items).toEqual([{ id: made.account.id, cbu: made.account.cbu, holderName: made.account.holderName }]);
+  });
+
+  it("a withdrawal keeps the CBU it was requested to; the account cannot change while it is pending, and a later change does not move it", async () => {
+    const made = await createEventWithReleasedSales(2);
+    const { account } = made;
+    const tokens = await sessionTokensFor(made.user.id, { secondFactor: true });
+    const requested = await gql<{ requestWithdrawal: { id: string } }>(REQUEST, { tokens, variables: { input: { organizationId: made.organization.id, bankAccountId: account.id, amount: 1_500_000 } } });
+    const id = requested.body.data!.requestWithdrawal.id;
+
+    // Even the owner with the second factor cannot redirect it while it is pending: a typed CONFLICT next to the CBU.
+    const redirect = await gql(UPDATE_ACCOUNT, { tokens, variables: { input: { id: account.id, cbu: OTHER_CBU, holderName: "Otra Persona", holderCuit: "20-12345678-6" } } });
+    expect(redirect.body.errors?.[0]?.extensions).toMatchObject({ code: "CONFLICT", reason: "BANK_ACCOUNT_IN_USE", fieldErrors: { cbu: [expect.stringMatching(/extracción pendiente/)] } });
+    expect(redirect.body.errors?.[0]?.message).toMatch(/^Esta cuenta tiene una extracción pendiente/);
+    const gone = await gql(DELETE_ACCOUNT, { tokens, variables: { input: { id: account.id } } });
+    expect(gone.body.errors?.[0]?.extensions).toMatchObject({ code: "CONFLICT", reason: "BANK_ACCOUNT_IN_USE" });
+
+    // The platform's queue shows where it is paid: the account as it was.
+    const admin = await createTestUser({ roles: ["admin"] });
+    const adminTokens = await sessionTokensFor(admin.id, { secondFactor: true });
+    const expected = { id, bankAccountId: account.id, bankName: account.bankName, cbu: account.cbu, cbuEnd: account.cbu.slice(-4), alias: account.alias, holderName: account.holderName, holderCuit: account.holderCuit };
+    const queue = await gql<{ withdrawals: { id: string }[] }>(`query { withdrawals(statuses: ["requested"]) { id bankAccountId bankName cbu cbuEnd alias holderName holderCuit } }`, { tokens: adminTokens });
+    expect(queue.body.data!.withdrawals.find((w) => w.id === id)).toEqual(expected);
+
+    // Paid; then the account changes: the withdrawal still says the CBU it went to.
+    await gql(APPROVE, { tokens: adminTokens, variables: { id } });
+    await gql(PAID, { tokens: adminTokens, variables: { id, ref: "TRF-77" } });
+    const changed = await gql<{ updateBankAccount: { cbu: string } }>(UPDATE_ACCOUNT, { tokens, variables: { input: { id: account.id, cbu: OTHER_CBU, holderName: "Otra Persona", holderCuit: "20-12345678-6" } } });
+    expect(changed.body.data!.updateBankAccount.cbu).toBe(OTHER_CBU);
+    const mine = await gql<{ withdrawals: { id: string; status: string }[] }>(MINE, { tokens, variables: { organizationId: made.organization.id } });
+    expect(mine.body.data!.withdrawals).toEqual([{ ...expected, status: "paid" }]);
+  });
+});
+
+describe("a sold date over GraphQL (decision 145)", () => {
+  it("updateEventDate into the past is a BAD_USER_INPUT with reason SOLD_DATE_IN_PAST on the field; the balance stays a liberar", async () => {
+    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 10 }], { days: 7 });
+    const db = await getDb();
+    const { billing } = await createOrder(await ctxAs(), {
+      eventSlug: made.event.slug,
+      items: [{ ticketId: made.tickets.General.id, qty: 2 }],
+      payer: { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
+      paymentMethod: "MERCADO_PAGO",
+    });
+    await payInSandbox(db, billing.id, "approved");
+    const tokens = await sessionTokensFor(made.user.id, { secondFactor: true });
+    const endsAt = new Date(Date.now() - 10 * 86_400_000);
+    const moved = await gql(`mutation($input: UpdateEventDateInput!) { updateEventDate(input: $input) { id startsAt } }`, {
+      tokens,
+      variables: { input: { id: made.date.id, startsAt: new Date(endsAt.getTime() - 4 * 3600_000).toISOString(), endsAt: endsAt.toISOString() } },
+    });
+    expect(moved.body.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", reason: "SOLD_DATE_IN_PAST", fieldErrors: { startsAt: ["Esta fecha ya tiene entradas vendidas: no puede quedar en el pasado."] } });
+    const balance = await gql<{ withdrawalBalance: { available: number; total: number } }>(BALANCE, { tokens, variables: { organizationId: made.organization.id } });
+    expect(balance.body.data!.withdrawalBalance).toMatchObject({ available: 0, total: 2_000_000 });
+  });
+});
+
 describe("organizationSummary over GraphQL", () => {
   it("gives members the sales figures and strangers a FORBIDDEN", async () => {
     const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 10 }]);

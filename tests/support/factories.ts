@@ -54,7 +54,9 @@ export async function createPublishedEvent(
 /** The organization's account for ticket bank transfers (orders paid by transfer need one). */
 export async function createTransferAccount(ctx: Ctx, organizationId: string) {
   const { createBankAccount } = await import("#server/payouts/bank-accounts");
-  return createBankAccount(ctx, { organizationId, cbu: "2850590940090418135201", alias: "cuenta.entradas", holderName: "Productora de Prueba SRL", holderCuit: "30-71234567-1" });
+  const { withSecondFactor } = await import("./context");
+  // Money destinations ask for the second factor (decision 144): the owner acts from a sign-in that proved it.
+  return createBankAccount(await withSecondFactor(ctx), { organizationId, cbu: "2850590940090418135201", alias: "cuenta.entradas", holderName: "Productora de Prueba SRL", holderCuit: "30-71234567-1" });
 }
 
 /** A producer and a published event with these ticket types, the types by name (`tickets.General`). */
@@ -89,7 +91,7 @@ export async function createPendingOrder() {
  * into the past for the money to be available to withdraw, and a bank account to withdraw to.
  */
 export async function createEventWithReleasedSales(qty = 1) {
-  const [{ getDb }, { eventDates }, { eq }, { payInSandbox }, { RELEASE_HOURS }] = await Promise.all([
+  const [{ getDb }, { eventDates, ledgerEntries }, { eq }, { payInSandbox }, { RELEASE_HOURS }] = await Promise.all([
     import("#server/db/client"),
     import("#server/db/schema"),
     import("drizzle-orm"),
@@ -107,6 +109,8 @@ export async function createEventWithReleasedSales(qty = 1) {
   await payInSandbox(db, billing.id, "approved");
   const endsAt = new Date(Date.now() - (RELEASE_HOURS + 1) * 3600_000);
   await db.update(eventDates).set({ startsAt: new Date(endsAt.getTime() - 3600_000), endsAt }).where(eq(eventDates.eventId, made.event.id));
+  // Paid before the show: money is released 72 hours after the later of the end and the payment (decision 145).
+  await db.update(ledgerEntries).set({ createdAt: new Date(endsAt.getTime() - 2 * 3600_000) }).where(eq(ledgerEntries.orderId, order.id));
   const account = await createTransferAccount(made.ctx, made.organization.id);
   // The owner acts from a sign-in that proved the second factor: withdrawals ask for it.
   const { withSecondFactor } = await import("./context");

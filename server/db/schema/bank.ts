@@ -114,6 +114,15 @@ export const withdrawals = pgTable(
     bankAccountId: uuid("bank_account_id")
       .notNull()
       .references(() => bankAccounts.id),
+    /**
+     * The account as it was when the withdrawal was requested (decision 144): the platform pays to these,
+     * never to whatever the account says later.
+     */
+    bankName: text("bank_name").notNull(),
+    cbu: text("cbu").notNull(),
+    alias: text("alias"),
+    holderName: text("holder_name").notNull(),
+    holderCuit: text("holder_cuit").notNull(),
     /** Integer centavos. */
     amount: integer("amount").notNull(),
     status: text("status").$type<WithdrawalStatus>().notNull().default("requested"),
