@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
-import { SHORT_CODE_LENGTH } from "#common/door";
+import { canonicalShortCode, SHORT_CODE_LENGTH } from "#common/door";
 import type { DoorManifest, DoorManifestEntry } from "#common/door-manifest";
 import type { Ctx } from "#server/context";
 import { doorScans, eventDates, issuedProducts } from "#server/db/schema";
@@ -87,7 +87,7 @@ export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { sinc
   const key = eventKey(eventId);
   const entries: DoorManifestEntry[] = rows.map((r) => ({
     k: keyedHash(key, r.code),
-    s: keyedHash(key, r.code.slice(0, SHORT_CODE_LENGTH).toUpperCase()),
+    s: keyedHash(key, canonicalShortCode(r.code.slice(0, SHORT_CODE_LENGTH))),
     n: r.holderName,
     t: r.ticketTypeName,
     d: r.eventDateId,
