@@ -92,8 +92,27 @@ export function shortTicketCode(code: string): string {
   return `${head.slice(0, 5)} ${head.slice(5)}`;
 }
 
-/** A typed short code, normalized for comparison (spaces out, upper case), or null when it is not one. */
-export function parseShortTicketCode(value: string): string | null {
-  const compact = value.replace(/\s+/g, "").toUpperCase();
-  return new RegExp(`^[A-Z0-9_-]{${SHORT_CODE_LENGTH}}$`).test(compact) ? compact : null;
+/**
+ * A typed short code in its one canonical form (docs/door.md): spaces, dots,
+ * dashes and underscores out, upper case, and the characters people mix up
+ * read as one: O as 0, I and L as 1. The server (online redeem, the manifest
+ * it signs) and the door phone (before hashing) all compare this form.
+ */
+export function canonicalShortCode(value: string): string {
+  return value
+    .toUpperCase()
+    .replace(/[\s._-]+/g, "")
+    .replace(/O/g, "0")
+    .replace(/[IL]/g, "1");
 }
+
+/** A typed short code in canonical form (see canonicalShortCode), or null when it is not one. */
+export function parseShortTicketCode(value: string): string | null {
+  if (value.replace(/[\s._-]+/g, "").length > SHORT_CODE_LENGTH) return null;
+  const canonical = canonicalShortCode(value);
+  return /^[A-Z0-9]{6,}$/.test(canonical) && canonical.length <= SHORT_CODE_LENGTH ? canonical : null;
+}
+
+/** The same canonical form in SQL: translate(upper(…), FROM, TO) drops the separators a stored code may hold. */
+export const SHORT_CODE_SQL_FROM = "OIL_-";
+export const SHORT_CODE_SQL_TO = "011";

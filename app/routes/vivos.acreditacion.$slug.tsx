@@ -105,7 +105,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   switch (values.intent) {
     case "unlock": {
       try {
-        const unlocked = await unlockDoor(ctx, { slug, pin: values.pin ?? "" });
+        const unlocked = await unlockDoor(ctx, { slug, pin: values.pin ?? "", deviceId: cookies.deviceId ?? device?.deviceId });
         headers.append("Set-Cookie", doorSessionCookie(slug, unlocked.token, unlocked.expiresAt, ctx.now));
         if (values.doorName) headers.append("Set-Cookie", doorNameCookie(values.doorName));
         return redirect(here, { headers });

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
-import { SHORT_CODE_LENGTH } from "#common/door";
+import { canonicalShortCode, SHORT_CODE_LENGTH } from "#common/door";
 import { SHORT_CODE_HASH, type DoorManifest, type DoorManifestEntry } from "#common/door-manifest";
 import type { Ctx } from "#server/context";
 import { doorScans, eventDates, issuedProducts } from "#server/db/schema";
@@ -80,7 +80,8 @@ async function shortCodeHashes(eventId: string, codes: string[]): Promise<string
     const batch = codes.slice(i, i + BATCH).map((code) => {
       let hash = event.byCode.get(code);
       if (!hash) {
-        hash = pbkdf2(code.slice(0, SHORT_CODE_LENGTH).toUpperCase(), event.salt);
+        // The phone hashes what staff type in the same canonical form (separators out, O→0, I/L→1).
+        hash = pbkdf2(canonicalShortCode(code.slice(0, SHORT_CODE_LENGTH)), event.salt);
         event.byCode.set(code, hash);
         shortHashesCached++;
         // A failure is not kept: the next manifest tries again.

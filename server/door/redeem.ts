@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, asc, eq, gt, ne, sql } from "drizzle-orm";
 import type { DoorOutcome, DoorVerdict } from "#common/door";
-import { normalizeDoorName, parseShortTicketCode, SHORT_CODE_LENGTH } from "#common/door";
+import { normalizeDoorName, parseShortTicketCode, SHORT_CODE_LENGTH, SHORT_CODE_SQL_FROM, SHORT_CODE_SQL_TO } from "#common/door";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { doorScans, eventDates, events, issuedProducts, orders, ticketTypes } from "#server/db/schema";
@@ -67,7 +67,7 @@ async function codeOfShortCode(db: DbOrTx, eventId: string, shortCode: string): 
   const rows = await db
     .select({ code: issuedProducts.code })
     .from(issuedProducts)
-    .where(and(eq(issuedProducts.eventId, eventId), sql`upper(left(${issuedProducts.code}, ${SHORT_CODE_LENGTH})) = ${shortCode}`))
+    .where(and(eq(issuedProducts.eventId, eventId), sql`translate(upper(left(${issuedProducts.code}, ${SHORT_CODE_LENGTH})), ${SHORT_CODE_SQL_FROM}, ${SHORT_CODE_SQL_TO}) = ${shortCode}`))
     .limit(2);
   return rows.length === 1 ? rows[0].code : null;
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, or, sql } from "drizzle-orm";
+import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { issuedProducts, orders, ticketTypes } from "#server/db/schema";
@@ -42,6 +42,15 @@ export function selectDoorTickets(db: DbOrTx) {
     .innerJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId));
 }
 
+/** Accented letters and what they fold to: translate() is IMMUTABLE on PostgreSQL and PGlite alike (no unaccent needed). */
+const ACCENTED = "ÁÀÂÄÃÉÈÊËÍÌÎÏÓÒÔÖÕÚÙÛÜÑÇáàâäãéèêëíìîïóòôöõúùûüñç";
+const FOLDED = "AAAAAEEEEIIIIOOOOOUUUUNCaaaaaeeeeiiiiooooouuuunc";
+
+/** A name as the search compares it: lower case, no accents, in the database. */
+function folded(value: SQL | string) {
+  return sql`lower(translate(${value}, ${ACCENTED}, ${FOLDED}))`;
+}
+
 /**
  * The door's manual search: this event's tickets by holder name, the buyer's
  * DNI or the order code (at least 3 characters, 20 results). Staff see what
@@ -52,7 +61,8 @@ export async function searchAtDoor(ctx: Ctx, access: DoorAccess, query: string, 
   if (q.length < 3) return [];
   const digits = q.replace(/\D/g, "");
   const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const conditions = [ilike(issuedProducts.holderName, like), eq(orders.code, q.toUpperCase())];
+  // "sofia" finds "Sofía" and "NUNEZ" finds "Núñez": both sides folded by the same SQL expression.
+  const conditions = [sql`${folded(sql`${issuedProducts.holderName}`)} like ${folded(like)}`, eq(orders.code, q.toUpperCase())];
   if (digits.length >= 6 && digits.length === q.replace(/[.\s-]/g, "").length) {
     conditions.push(sql`regexp_replace(${orders.payer}->>'documentNumber', '\\D', '', 'g') = ${digits}`);
     // A ticket held by someone else than the payer carries its holder's document.
