@@ -1,4 +1,4 @@
-import { verdictDetail, verdictTitle } from "#common/door";
+import { liveScanLine, verdictDetail, verdictTitle } from "#common/door";
 import { parseCookies } from "#server/auth/cookies";
 import { type DomainError, isDomainError } from "#server/errors";
 import * as access from "#server/door/access";
@@ -218,8 +218,14 @@ const LiveScan = builder.objectRef<live.LiveNight["latestScans"][number]>("LiveS
     door: t.exposeString("door", { nullable: false }),
     outcome: t.exposeString("outcome", { nullable: false }),
     holderName: t.exposeString("holderName"),
-    ticketTypeName: t.exposeString("ticketTypeName"),
+    ticketTypeName: t.exposeString("ticketTypeName", { description: "The ticket type, or at the bar the menu item." }),
+    productKind: t.string({ description: "ticket (the door) or menu (the bar); null when the code was no product of this event.", resolve: (s) => ("productKind" in s ? s.productKind : null) }),
     offline: t.exposeBoolean("offline", { nullable: false }),
+    line: t.string({
+      nullable: false,
+      description: "What happened, in Spanish: \"Ingresó · Ana Peña\", \"Ya ingresó · Ana Peña\", \"Entregada · Fernet con coca · Ana Peña\", \"Ya se entregó · Fernet con coca\".",
+      resolve: (s) => ("line" in s ? s.line : liveScanLine({ ...s, productKind: "ticket" })),
+    }),
   }),
 });
 
