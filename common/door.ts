@@ -48,12 +48,16 @@ export function verdictTitle(verdict: DoorVerdict): string {
 export function verdictDetail(verdict: DoorVerdict, now: Date = new Date()): string {
   switch (verdict.outcome) {
     case "admitted":
-      return [verdict.holderName, verdict.ticketTypeName].filter(Boolean).join(" · ");
+      // At the bar, what to serve comes first.
+      return (verdict.productKind === "menu" ? [verdict.ticketTypeName, verdict.holderName] : [verdict.holderName, verdict.ticketTypeName]).filter(Boolean).join(" · ");
     case "already_in":
     case "conflict": {
       const where = verdict.redeemedDoor ? ` por ${verdict.redeemedDoor}` : "";
       const when = verdict.redeemedAt ? whenLabel(new Date(verdict.redeemedAt), now) : "";
-      const first = verdict.productKind === "menu" ? `Ya se canjeó${when}${where.replace(" por ", " en ")}.` : `Ya ingresó${when}${where}.`;
+      // Who (or, at the bar, what) it was, so the doorperson can tell the person in front it is not theirs (decision 160).
+      const menu = verdict.productKind === "menu";
+      const whose = (menu ? [verdict.ticketTypeName, verdict.holderName && `de ${verdict.holderName}`] : [verdict.holderName]).filter(Boolean).join(" ");
+      const first = `${menu ? `Ya se canjeó${when}${where.replace(" por ", " en ")}` : `Ya ingresó${when}${where}`}${whose ? `: ${whose}` : ""}.`;
       return verdict.outcome === "conflict" ? `${first} Dos puertas la aceptaron sin conexión: avisale a quien coordina.` : first;
     }
     case "voided":
@@ -67,6 +71,44 @@ export function verdictDetail(verdict: DoorVerdict, now: Date = new Date()): str
     case "unknown":
       return "No es una entrada de Tribuna o el código está mal copiado. Pedile que muestre el QR de nuevo.";
   }
+}
+
+/** One line of the live view's latest scans: what was redeemed, and whose. */
+export interface LiveScanView {
+  outcome: DoorOutcome;
+  productKind?: "ticket" | "menu" | null;
+  holderName?: string | null;
+  ticketTypeName?: string | null;
+}
+
+/**
+ * What the live view says of one scan (decision 160): "Ingresó · Ana Peña", "Ya ingresó · Ana Peña",
+ * "Entregada · Fernet con coca · Ana Peña", "Ya se entregó · Fernet con coca"; other refusals by their
+ * door title and the holder.
+ */
+export function liveScanLine(scan: LiveScanView): string {
+  const menu = scan.productKind === "menu";
+  const parts =
+    scan.outcome === "admitted"
+      ? menu
+        ? ["Entregada", scan.ticketTypeName, scan.holderName]
+        : ["Ingresó", scan.holderName]
+      : scan.outcome === "already_in"
+        ? menu
+          ? ["Ya se entregó", scan.ticketTypeName]
+          : ["Ya ingresó", scan.holderName]
+        : [verdictTitle({ outcome: scan.outcome, productKind: scan.productKind }), menu ? scan.ticketTypeName : null, scan.holderName];
+  return parts.filter(Boolean).join(" · ");
+}
+
+/**
+ * The name a redemption is recorded under. At the bar the place is "Barra" unless the name typed says
+ * which bar ("Barra VIP"): the phone's saved name is usually its door's, and the bar is not a door.
+ */
+export function placeName(value: string | null | undefined, mode: "door" | "bar" | null | undefined): string {
+  if (mode !== "bar") return normalizeDoorName(value);
+  const name = normalizeDoorName(value);
+  return /barra/i.test(name) ? name : "Barra";
 }
 
 /** " a las 22:14" the same night; " el 12/12/2026 a las 22:14" if it was another day. */

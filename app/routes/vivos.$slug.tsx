@@ -2,11 +2,11 @@ import { useEffect, useState } from "react";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { formatDateTime, formatTime } from "#common/dates";
-import { verdictTitle } from "#common/door";
 import { liveNight, type LiveNight } from "#server/door/live";
 import { getRequestContext } from "#app/lib/session.server";
 import { pageErrorResponse } from "#app/lib/domain-errors.server";
 import type { ShellHandle } from "#app/root";
+import { listenLive } from "#app/components/door/live-stream";
 
 export const handle: ShellHandle = { shell: false };
 
@@ -26,7 +26,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 const SUBSCRIPTION = `subscription($slug: String!) { liveNight(eventSlug: $slug) {
   eventName eventSlug eventDateStartsAt updatedAt sold entered
   ticketTypes { label sold entered } bar { label sold entered } doors { label entered } promoters { label sold entered }
-  perQuarterHour { at entered } latestScans { at door outcome holderName ticketTypeName offline } conflicts { at door holderName ticketTypeName }
+  perQuarterHour { at entered } latestScans { at door outcome holderName ticketTypeName productKind offline line } conflicts { at door holderName ticketTypeName }
 } }`;
 
 type Count = { label: string; sold: number | null; entered: number };
@@ -64,29 +64,30 @@ function fromMessage(m: LiveMessage, id: string): LiveNight {
   };
 }
 
-/** Server-sent events from /api/graphql (EventSource reconnects by itself when the network comes back). */
-function useLiveNight(initial: LiveNight): { night: LiveNight; connected: boolean } {
+/**
+ * Server-sent events from /api/graphql. EventSource reconnects by itself when the network comes back; a
+ * refusal (access ended, signed out, too many streams) closes it and shows why (app/components/door/live-stream.ts).
+ */
+function useLiveNight(initial: LiveNight): { night: LiveNight; connected: boolean; ended: string | null } {
   const [night, setNight] = useState(initial);
   const [connected, setConnected] = useState(false);
+  const [ended, setEnded] = useState<string | null>(null);
   useEffect(() => {
     const url = `/api/graphql?query=${encodeURIComponent(SUBSCRIPTION)}&variables=${encodeURIComponent(JSON.stringify({ slug: initial.event.slug }))}`;
-    const source = new EventSource(url);
-    source.onopen = () => setConnected(true);
-    source.onerror = () => setConnected(false);
-    source.addEventListener("next", (event) => {
-      const payload = JSON.parse((event as MessageEvent<string>).data) as { data?: { liveNight: LiveMessage } };
-      if (payload.data) setNight(fromMessage(payload.data.liveNight, initial.event.id));
+    return listenLive<{ liveNight: LiveMessage }>((u) => new EventSource(u), url, {
+      onData: (data) => setNight(fromMessage(data.liveNight, initial.event.id)),
+      onConnected: setConnected,
+      onEnded: setEnded,
     });
-    return () => source.close();
   }, [initial.event.id, initial.event.slug]);
-  return { night, connected };
+  return { night, connected, ended };
 }
 
 const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 100) : 0);
 
 export default function LiveNightPage() {
   const { night: initial } = useLoaderData<typeof loader>();
-  const { night, connected } = useLiveNight(initial);
+  const { night, connected, ended } = useLiveNight(initial);
   const maxSlot = Math.max(1, ...night.perQuarterHour.map((s) => s.entered));
   return (
     <main className="mx-auto flex min-h-screen max-w-3xl flex-col gap-5 px-4 py-5">
@@ -97,9 +98,14 @@ export default function LiveNightPage() {
           {night.eventDateStartsAt ? <p className="text-sm text-[var(--muted)]">Fecha: {formatDateTime(night.eventDateStartsAt)}</p> : null}
         </div>
         <p className="text-sm text-[var(--muted)]" aria-live="polite">
-          {connected ? "Actualizando en vivo" : "Sin conexión en vivo"} · {formatTime(night.updatedAt)}
+          {ended ? "Sin actualizaciones" : connected ? "Actualizando en vivo" : "Sin conexión en vivo"} · {formatTime(night.updatedAt)}
         </p>
       </header>
+      {ended ? (
+        <p role="alert" className="rounded-2xl border-2 border-red-600 p-4 font-bold" data-testid="live-ended">
+          {ended}
+        </p>
+      ) : null}
 
       <section aria-label="Ingresos" className="rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-4">
         <p className="text-5xl font-black tabular-nums" data-testid="live-entered">
@@ -159,8 +165,7 @@ export default function LiveNightPage() {
                   {scan.offline ? " · sin conexión" : ""}
                 </span>
                 <span className={scan.outcome === "admitted" ? "font-bold text-green-700 dark:text-green-400" : "font-bold text-red-700 dark:text-red-400"}>
-                  {verdictTitle({ outcome: scan.outcome })}
-                  {scan.holderName ? ` · ${scan.holderName}` : ""}
+                  {scan.line}
                 </span>
               </li>
             ))}

@@ -65,7 +65,7 @@ describe("/organizacion/staff-pin and /vivos/acreditacion/{slug} without JavaScr
 
     const again = await run(door.action, formRequest(path, { intent: "redeem", code: qrPayloadFor(tickets[0].code) }, { cookies: staff }), { slug: event.slug });
     expect(again.data).toMatchObject({ outcome: "already_in", title: "Ya ingresó" });
-    expect(again.data.detail).toMatch(/^Ya ingresó a las \d{2}:\d{2} por Puerta 2\.$/);
+    expect(again.data.detail).toMatch(/^Ya ingresó a las \d{2}:\d{2} por Puerta 2: Sofía Peña\.$/);
 
     const forged = await run(door.action, formRequest(path, { intent: "redeem", code: "TRB1.AAAAAAAAAAAAAAAAAAAAAA.x" }, { cookies: staff }), { slug: event.slug });
     expect(forged.data).toMatchObject({ outcome: "unknown", title: "Código no válido" });
@@ -120,6 +120,9 @@ describe("/vivos/acreditacion/{slug}?modo=barra without JavaScript", () => {
     expect(first.data).toMatchObject({ outcome: "admitted", title: "Entregala", ticketTypeName: "Fernet con coca" });
     const again = await run(door.action, formRequest(path, { intent: "redeem", mode: "bar", code: qrPayloadFor(served.code), scanId: crypto.randomUUID() }, { cookies: owner }), { slug: event.slug });
     expect(again.data).toMatchObject({ outcome: "already_in", title: "Ya se canjeó" });
+    // What was served, and where: the bar, not the door.
+    expect(first.data.detail).toBe("Fernet con coca · Sofía Peña");
+    expect(again.data.detail).toMatch(/^Ya se canjeó a las \d{2}:\d{2} en Barra: Fernet con coca de Sofía Peña\.$/);
     const ticketAtBar = await run(door.action, formRequest(path, { intent: "redeem", mode: "bar", code: qrPayloadFor(tickets[0].code), scanId: crypto.randomUUID() }, { cookies: owner }), { slug: event.slug });
     expect(ticketAtBar.data).toMatchObject({ outcome: "wrong_place", title: "Es una entrada", detail: "Se valida en la puerta, no en la barra." });
     const drinkAtDoor = await run(door.action, formRequest(`/vivos/acreditacion/${event.slug}`, { intent: "redeem", code: qrPayloadFor(served.code), scanId: crypto.randomUUID() }, { cookies: owner }), { slug: event.slug });

@@ -3,7 +3,7 @@ import { useEffect, type FormEvent } from "react";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { formatDateTime, formatTime } from "#common/dates";
-import { verdictDetail, verdictTitle, type DoorOutcome } from "#common/door";
+import { placeName, verdictDetail, verdictTitle, type DoorOutcome } from "#common/door";
 import { doorEvent, openDoor, unlockDoor, type DoorAccess } from "#server/door/access";
 import { doorDateOf, doorEntryCount, redeemAtDoor } from "#server/door/redeem";
 import { searchAtDoor, type DoorMode } from "#server/door/search";
@@ -24,7 +24,7 @@ import { manifestPublicKey } from "#server/door/manifest";
 export const handle: ShellHandle = { shell: false };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `Puerta${data && "event" in data && data.event ? ` · ${data.event.name}` : ""} · Tribuna` },
+  { title: `${data && "mode" in data && data.mode === "bar" ? "Barra" : "Puerta"}${data && "event" in data && data.event ? ` · ${data.event.name}` : ""} · Tribuna` },
   { name: "robots", content: "noindex" },
 ];
 
@@ -89,7 +89,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 type ActionReply =
   | { intent: "unlock"; error: string }
-  | { intent: "redeem"; outcome: DoorOutcome; title: string; detail: string; holderName: string | null; ticketTypeName: string | null; when: string | null }
+  | { intent: "redeem"; outcome: DoorOutcome; title: string; detail: string; holderName: string | null; ticketTypeName: string | null; productKind: "ticket" | "menu" | null; when: string | null }
   | { intent: "redeem"; error: string };
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -147,6 +147,7 @@ async function redeem(
         detail: verdictDetail(answer, ctx.now),
         holderName: answer.holderName ?? null,
         ticketTypeName: answer.ticketTypeName ?? null,
+        productKind: answer.productKind ?? null,
         when: answer.eventDateStartsAt ? formatDateTime(answer.eventDateStartsAt) : null,
       },
       { headers: device.headers },
@@ -212,7 +213,8 @@ function LockedDoor({ eventName, doorName, error }: { eventName: string; doorNam
 function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>, { locked: false }> & { error: string | null }) {
   const { event, doorName, entries, query, hits, scanId, byPin, error, deviceId, manifestKey, mode } = props;
   const bar = mode === "bar";
-  const place = doorName || (bar ? "Barra" : "Puerta principal");
+  // At the bar the screen (and what it records) says the bar, not the door this phone was named after.
+  const place = placeName(doorName, mode);
   const pending = useNavigation().state !== "idle";
   const device = useDoorDevice({ slug: event.slug, eventId: event.id, deviceId, doorName: place, publicKey: manifestKey as JsonWebKey, mode });
   useVerdictFeedback(device.verdict);
@@ -316,11 +318,11 @@ function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>
       </section>
 
       <details className="rounded-lg border border-[var(--border)] p-3">
-        <summary className="cursor-pointer font-bold">Cambiar de puerta</summary>
+        <summary className="cursor-pointer font-bold">{bar ? "Cambiar de barra" : "Cambiar de puerta"}</summary>
         <Form noValidate method="post" className="mt-3 flex gap-2">
           <input type="hidden" name="intent" value="door" />
-          <label htmlFor="doorName" className="sr-only">Nombre de la puerta</label>
-          <input id="doorName" name="doorName" defaultValue={doorName} placeholder="Puerta 1" maxLength={40} className={fieldInputClasses} />
+          <label htmlFor="doorName" className="sr-only">{bar ? "Nombre de la barra" : "Nombre de la puerta"}</label>
+          <input id="doorName" name="doorName" defaultValue={doorName} placeholder={bar ? "Barra 1" : "Puerta 1"} maxLength={40} className={fieldInputClasses} />
           <Button type="submit" variant="secondary">Guardar</Button>
         </Form>
       </details>

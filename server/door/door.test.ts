@@ -14,7 +14,7 @@ import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { DOOR_PIN_LIMITS, doorPinOf, listDoorPins, openDoor, revokeDoorPin, rotateDoorPin, unlockDoor, type DoorAccess } from "./access";
 import { redeemAtDoor, syncDoorScans, type DoorAnswer, type DoorScanRefused } from "./redeem";
 import { doorManifest } from "./manifest";
-import { parseShortTicketCode, shortTicketCode } from "#common/door";
+import { parseShortTicketCode, shortTicketCode, verdictDetail } from "#common/door";
 import type { DoorManifest } from "#common/door-manifest";
 
 /** A synced scan's outcome, or the refusal's reason. */
@@ -52,6 +52,17 @@ describe("redeemAtDoor", () => {
     expect(new Date(again.redeemedAt!).getTime()).toBeGreaterThan(Date.now() - 60_000);
     // A ticket code typed by hand works like the QR.
     expect(await redeemAtDoor(producer.ctx, access, { code: ` ${tickets[1].code} ` })).toMatchObject({ outcome: "admitted" });
+  });
+
+  it("a repeat scan's verdict says whose ticket it was, online and when the same scan id is sent again", async () => {
+    const { producer, tickets, access } = await nightWithTickets();
+    await redeemAtDoor(producer.ctx, access, { code: qrPayloadFor(tickets[0].code), door: "Puerta 2" });
+    const again = await redeemAtDoor(producer.ctx, access, { code: qrPayloadFor(tickets[0].code), door: "Puerta 1", scanId: "repeat-1" });
+    expect(again).toMatchObject({ outcome: "already_in", holderName: "Sofía Peña", redeemedDoor: "Puerta 2" });
+    // What the screen and GraphQL's `detail` say: when, where and who.
+    expect(verdictDetail(again)).toMatch(/^Ya ingresó a las \d{2}:\d{2} por Puerta 2: Sofía Peña\.$/);
+    const resent = await redeemAtDoor(producer.ctx, access, { code: qrPayloadFor(tickets[0].code), door: "Puerta 1", scanId: "repeat-1" });
+    expect(verdictDetail(resent)).toContain("Sofía Peña");
   });
 
   it("refuses forged, unknown, voided and other events' codes, and records every scan", async () => {

@@ -1,10 +1,18 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
-import { memberships } from "#server/db/schema";
+import { memberships, ticketTypes } from "#server/db/schema";
 import { removeMember } from "#server/organizations/team";
 import { actorFor, createTestUser, ctxAs, sessionTokensFor } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
-import { LIVE_ACCESS_ENDED, openLiveNight } from "./live";
+import { createMenuItem } from "#server/menu/menu";
+import { createOrder } from "#server/orders/orders";
+import { payInSandbox } from "#server/payments/sandbox";
+import { ticketsOfOrder } from "#server/tickets/issue";
+import { qrPayloadFor } from "#server/tickets/qr";
+import { LIVE_ACCESS_ENDED, liveNight, openLiveNight } from "./live";
+import { redeemAtDoor } from "./redeem";
+import type { DoorAccess } from "./access";
 
 /** An operator of tonight's event, acting from a real sign-in (a session id, as every request's actor has). */
 async function operatorOfTonight() {
@@ -48,5 +56,45 @@ describe("openLiveNight", () => {
     const pending = other.next();
     await other.return!();
     expect(await pending).toEqual({ value: undefined, done: true });
+  });
+});
+
+const PAYER = { firstName: "Ana", lastName: "Peña", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
+
+describe("liveNight's latest scans", () => {
+  it("say what was redeemed: the person at the door, the product at the bar, and repeats as such", async () => {
+    const producer = await createProducer();
+    const { event } = await createPublishedEvent(producer.ctx, producer.organization.id, { days: 0, ticketTypes: [{ name: "General", price: 1_000_000, stock: 10 }] });
+    const db = await getDb();
+    const [general] = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id));
+    const drink = await createMenuItem(producer.ctx, { eventId: event.id, name: "Fernet con coca", category: "drink", price: "4500", stock: "10" });
+    const buy = async (ticketId: string) => {
+      const { order, billing } = await createOrder(await ctxAs(), { eventSlug: event.slug, items: [{ ticketId, qty: 1 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
+      await payInSandbox(db, billing.id, "approved");
+      return (await ticketsOfOrder(db, order.id))[0];
+    };
+    const ticket = await buy(general.id);
+    const served = await buy(drink.id);
+    const access: DoorAccess = { event: { id: event.id, organizationId: event.organizationId, name: event.name, slug: event.slug }, userId: producer.user.id, pinSessionId: null };
+
+    // The bar phone is still named after its door: the bar is recorded as the bar.
+    const start = Date.now();
+    const scans = [
+      { code: qrPayloadFor(ticket.code), door: "Puerta 2" },
+      { code: qrPayloadFor(served.code), door: "Puerta 2", mode: "bar" as const },
+      { code: qrPayloadFor(served.code), door: "Puerta 2", mode: "bar" as const },
+      { code: qrPayloadFor(ticket.code), door: "Puerta 1" },
+    ];
+    // A second apart, so the log's order is the scans' order.
+    for (const [i, scan] of scans.entries()) await redeemAtDoor({ ...producer.ctx, now: new Date(start + i * 1000) }, access, scan);
+
+    const night = await liveNight(producer.ctx, event.slug);
+    expect(night.latestScans.map((s) => [s.door, s.line])).toEqual([
+      ["Puerta 1", "Ya ingresó · Ana Peña"],
+      ["Barra", "Ya se entregó · Fernet con coca"],
+      ["Barra", "Entregada · Fernet con coca · Ana Peña"],
+      ["Puerta 2", "Ingresó · Ana Peña"],
+    ]);
+    expect(night.latestScans[2]).toMatchObject({ productKind: "menu", ticketTypeName: "Fernet con coca" });
   });
 });

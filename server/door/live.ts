@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { liveScanLine } from "#common/door";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { doorScans, issuedProducts, orders, ticketTypes } from "#server/db/schema";
@@ -25,7 +26,18 @@ export interface LiveNight {
   promoters: { nick: string; sold: number; entered: number }[];
   /** Entries per 15 minutes, oldest first. */
   perQuarterHour: { at: string; entered: number }[];
-  latestScans: { at: string; door: string; outcome: DoorScanOutcome; holderName: string | null; ticketTypeName: string | null; offline: boolean }[];
+  latestScans: {
+    at: string;
+    door: string;
+    outcome: DoorScanOutcome;
+    holderName: string | null;
+    ticketTypeName: string | null;
+    /** ticket (the door) or menu (the bar); null for codes that are no product of this event. */
+    productKind: "ticket" | "menu" | null;
+    offline: boolean;
+    /** What happened, in Spanish: "Ingresó · Ana Peña", "Entregada · Fernet con coca · Ana Peña" (decision 160). */
+    line: string;
+  }[];
   conflicts: { at: string; door: string; holderName: string | null; ticketTypeName: string | null }[];
 }
 
@@ -75,7 +87,7 @@ export async function computeLiveNight(db: DbOrTx, event: LiveNight["event"], no
       .groupBy(sql`1`)
       .orderBy(sql`1`),
     db
-      .select({ at: doorScans.receivedAt, door: doorScans.door, outcome: doorScans.outcome, holderName: issuedProducts.holderName, ticketTypeName: ticketTypes.name, offline: doorScans.offline })
+      .select({ at: doorScans.receivedAt, door: doorScans.door, outcome: doorScans.outcome, holderName: issuedProducts.holderName, ticketTypeName: ticketTypes.name, productKind: ticketTypes.kind, offline: doorScans.offline })
       .from(doorScans)
       .leftJoin(issuedProducts, eq(issuedProducts.id, doorScans.issuedProductId))
       .leftJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
@@ -102,7 +114,7 @@ export async function computeLiveNight(db: DbOrTx, event: LiveNight["event"], no
     doors,
     promoters,
     perQuarterHour: quarters,
-    latestScans: latest.map((s) => ({ ...s, at: s.at.toISOString() })),
+    latestScans: latest.map((s) => ({ ...s, at: s.at.toISOString(), line: liveScanLine(s) })),
     conflicts: conflicts.map((c) => ({ ...c, at: c.at.toISOString() })),
   };
 }

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, asc, eq, gt, ne, sql } from "drizzle-orm";
 import type { DoorOutcome, DoorVerdict } from "#common/door";
-import { normalizeDoorName, parseShortTicketCode, SHORT_CODE_LENGTH, SHORT_CODE_SQL_FROM, SHORT_CODE_SQL_TO } from "#common/door";
+import { parseShortTicketCode, placeName, SHORT_CODE_LENGTH, SHORT_CODE_SQL_FROM, SHORT_CODE_SQL_TO } from "#common/door";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { doorScans, eventDates, events, issuedProducts, orders, ticketTypes } from "#server/db/schema";
@@ -205,7 +205,8 @@ function checkDoorOpened(scannedAt: Date, doorDate: DateSpan | null, now: Date) 
  */
 export async function redeemAtDoor(ctx: Ctx, access: DoorAccess, input: DoorScanInput): Promise<DoorAnswer> {
   const scanId = input.scanId?.trim().slice(0, 100) || crypto.randomUUID();
-  const door = normalizeDoorName(input.door);
+  // At the bar, recorded (and shown live) as the bar, not as the door the phone was named after.
+  const door = placeName(input.door, input.mode);
   const deviceId = input.deviceId?.trim().slice(0, 100) || "sin-identificar";
   const eventId = access.event.id;
   const deviceTime = scanTime(input.scannedAt, ctx.now);

@@ -1,4 +1,4 @@
-import { verdictDetail, verdictTitle } from "#common/door";
+import { liveScanLine, verdictDetail, verdictTitle } from "#common/door";
 import { parseCookies } from "#server/auth/cookies";
 import { type DomainError, isDomainError } from "#server/errors";
 import * as access from "#server/door/access";
@@ -218,8 +218,14 @@ const LiveScan = builder.objectRef<live.LiveNight["latestScans"][number]>("LiveS
     door: t.exposeString("door", { nullable: false }),
     outcome: t.exposeString("outcome", { nullable: false }),
     holderName: t.exposeString("holderName"),
-    ticketTypeName: t.exposeString("ticketTypeName"),
+    ticketTypeName: t.exposeString("ticketTypeName", { description: "The ticket type, or at the bar the menu item." }),
+    productKind: t.exposeString("productKind", { description: "ticket (the door) or menu (the bar); null when the code was no product of this event." }),
     offline: t.exposeBoolean("offline", { nullable: false }),
+    line: t.string({
+      nullable: false,
+      description: "What happened, in Spanish: \"Ingresó · Ana Peña\", \"Ya ingresó · Ana Peña\", \"Entregada · Fernet con coca · Ana Peña\", \"Ya se entregó · Fernet con coca\".",
+      resolve: (s) => s.line,
+    }),
   }),
 });
 
@@ -238,7 +244,7 @@ const LiveNightRef = builder.objectRef<live.LiveNight>("LiveNight").implement({
     promoters: t.field({ type: [LiveCount], nullable: false, description: "By referral nick.", resolve: (n) => n.promoters }),
     perQuarterHour: t.field({ type: [LiveSlot], nullable: false, resolve: (n) => n.perQuarterHour }),
     latestScans: t.field({ type: [LiveScan], nullable: false, description: "The last 15, newest first.", resolve: (n) => n.latestScans }),
-    conflicts: t.field({ type: [LiveScan], nullable: false, description: "Tickets two doors let in offline.", resolve: (n) => n.conflicts.map((c) => ({ ...c, outcome: "conflict" as const, offline: true })) }),
+    conflicts: t.field({ type: [LiveScan], nullable: false, description: "Tickets two doors let in offline.", resolve: (n) => n.conflicts.map((c) => ({ ...c, outcome: "conflict" as const, productKind: "ticket" as const, offline: true, line: liveScanLine({ ...c, outcome: "conflict", productKind: "ticket" }) })) }),
   }),
 });
 

@@ -48,7 +48,7 @@ describe("the door over GraphQL", () => {
     expect(first.body.data!.redeemProduct).toMatchObject({ outcome: "admitted", admitted: true, title: "Adelante", holderName: "Sofía Peña" });
     const second = await gql<{ redeemProduct: Answer }>(REDEEM, { variables: { input: { ...input, door: "Puerta 2" } }, ip: "198.51.100.60" });
     expect(second.body.data!.redeemProduct).toMatchObject({ outcome: "already_in", admitted: false, redeemedDoor: "Puerta 1" });
-    expect(second.body.data!.redeemProduct.detail).toMatch(/^Ya ingresó a las \d{2}:\d{2} por Puerta 1\.$/);
+    expect(second.body.data!.redeemProduct.detail).toMatch(/^Ya ingresó a las \d{2}:\d{2} por Puerta 1: Sofía Peña\.$/);
 
     const wrong = await gql(REDEEM, { variables: { input: { ...input, staffPin: "12345678" === pin ? "87654321" : "12345678" } }, ip: "198.51.100.61" });
     expect(errorCode(wrong)).toBe("BAD_USER_INPUT");

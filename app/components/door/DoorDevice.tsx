@@ -30,6 +30,7 @@ function view(verdict: DoorVerdict, offline: boolean): VerdictView {
     detail: verdictDetail(verdict, new Date()),
     holderName: verdict.holderName ?? null,
     ticketTypeName: verdict.ticketTypeName ?? null,
+    productKind: verdict.productKind ?? null,
     when: verdict.eventDateStartsAt ? formatDateTime(verdict.eventDateStartsAt) : null,
     offline,
   };
@@ -129,7 +130,8 @@ export function useDoorDevice({ slug, eventId, deviceId, doorName, publicKey, mo
         writeQueue(eventId, [...queue, queued], mode);
         setPending(queue.length + 1);
         if (accepted) setAdmittedHere((n) => n + 1);
-        setVerdict(view(offline, true));
+        // The manifest is the mode's own (only menu items at the bar), so the mode says what the code is: "Ya se canjeó", not "Ya ingresó".
+        setVerdict(view({ ...offline, productKind: offline.outcome === "unknown" ? null : mode === "bar" ? "menu" : "ticket" }, true));
       } finally {
         busy.current = false;
       }

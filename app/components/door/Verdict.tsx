@@ -8,6 +8,8 @@ export interface VerdictView {
   detail: string;
   holderName: string | null;
   ticketTypeName: string | null;
+  /** ticket (the door) or menu (the bar): at the bar the product served comes first. */
+  productKind?: "ticket" | "menu" | null;
   /** The date the ticket is for ("21:00 - 20/12/2026"). */
   when?: string | null;
   /** Judged on this phone without the network (synced later). */
@@ -51,7 +53,12 @@ export function Verdict({ verdict, onNext, nextTo = "." }: { verdict: VerdictVie
   return (
     <main role="alert" className={`fixed inset-0 z-50 flex min-h-screen flex-col items-center justify-center gap-4 overflow-auto px-6 py-10 text-center ${VERDICT_COLORS[verdict.outcome]}`}>
       <p className="text-6xl font-black leading-none sm:text-7xl">{verdict.title}</p>
-      {verdict.outcome === "admitted" ? (
+      {verdict.outcome === "admitted" && verdict.productKind === "menu" ? (
+        <>
+          <p className="text-3xl font-bold">{verdict.ticketTypeName}</p>
+          <p className="text-xl">{verdict.holderName}</p>
+        </>
+      ) : verdict.outcome === "admitted" ? (
         <>
           <p className="text-3xl font-bold">{verdict.holderName}</p>
           <p className="text-xl">{verdict.ticketTypeName}</p>
