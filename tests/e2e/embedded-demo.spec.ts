@@ -19,7 +19,10 @@ test.describe("la demo embebida", () => {
   let server: ChildProcess | undefined;
   let dataDir: string;
 
-  test.beforeAll(async () => {
+  // The first start seeds the demo with real purchases: on a busy CI machine that can take more than the
+  // hook's default minute, so the hook gets the same budget as the start's own deadline below.
+  test.beforeAll(async ({}, testInfo) => {
+    testInfo.setTimeout(180_000);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tribuna-demo-"));
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir };
     for (const key of ["DATABASE_URL", "AUTH_SECRET", "MERCADOPAGO_ACCESS_TOKEN", "MERCADOPAGO_WEBHOOK_SECRET", "PAYMENTS_SANDBOX", "SEED_DEMO", "APP_URL", "ENABLE_DEV_MAILBOX"]) delete env[key];
