@@ -1,3 +1,4 @@
+import { LEDGER_KIND_NAMES as SHARED_LEDGER_KIND_NAMES } from "#common/ledger";
 import { once } from "node:events";
 import { PassThrough, Readable, type Writable } from "node:stream";
 import { setTimeout } from "node:timers/promises";
@@ -42,18 +43,8 @@ const PAYMENT_METHOD_NAMES: Record<OrderPaymentMethod, string> = { MERCADO_PAGO:
 /** The sales list's names of an order's state (docs/wording.md). */
 const ORDER_STATE_NAMES: Record<string, string> = { approved: "Aprobada", refunded: "Devuelta", charged_back: "Contracargo", pending: "Pendiente" };
 
-/** The ledger's kinds as the organizer reads them (docs/wording.md), never the database's English. */
-export const LEDGER_KIND_NAMES: Record<LedgerKind, string> = {
-  payment: "Pago",
-  service_fee: "Cargo por servicio",
-  refund: "Devolución",
-  service_fee_refund: "Cargo por servicio devuelto",
-  chargeback: "Contracargo",
-  withdrawal: "Extracción",
-  withdrawal_reversal: "Extracción rechazada",
-  direct_collection: "Cobrado fuera de Tribuna",
-  direct_refund: "Devuelto fuera de Tribuna",
-};
+/** Every kind the database may hold has its Spanish name (common/ledger.ts). */
+export const LEDGER_KIND_NAMES: Record<LedgerKind, string> = SHARED_LEDGER_KIND_NAMES;
 
 const col = (name: string, kind: CellKind = "text"): Column => ({ name, kind });
 

@@ -1,3 +1,4 @@
+import { LEDGER_KIND_NAMES } from "#common/ledger";
 import { Badge, type BadgeTone } from "#app/components/ui/Badge";
 
 /** Display statuses (spec §4) in Spanish, for the organizer's sales pages. */
@@ -30,13 +31,6 @@ export const PAYMENT_METHOD_LABEL: Record<string, string> = {
 
 export const TICKET_STATUS_LABEL: Record<string, string> = { redeemable: "Válida", redeemed: "Usada", voided: "Anulada" };
 
-export const LEDGER_KIND_LABEL: Record<string, string> = {
-  payment: "Pago",
-  service_fee: "Cargo por servicio",
-  refund: "Devolución",
-  service_fee_refund: "Cargo por servicio devuelto",
-  chargeback: "Contracargo",
-  withdrawal: "Extracción",
-};
+export const LEDGER_KIND_LABEL: Record<string, string> = LEDGER_KIND_NAMES;
 
 export const REFUND_STATUS_LABEL: Record<string, string> = { pending: "Pendiente", refunded: "Devuelta", rejected: "Rechazada" };
