@@ -1,27 +1,14 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { startSession } from "#server/auth/sessions";
-import { getDb } from "#server/db/client";
-import { issuedProducts, orders, ticketTypes } from "#server/db/schema";
+import { issuedProducts, orders } from "#server/db/schema";
 import { DOOR_PIN_LIMITS } from "#server/door/access";
-import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
-import { newTicketCode, ticketsOfOrder } from "#server/tickets/issue";
-import { ctxAs } from "#tests/support/context";
-import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { newTicketCode } from "#server/tickets/issue";
+import { tonightWithPaidTickets } from "#tests/support/tonight";
 import { errorCode, gql } from "#tests/support/graphql";
 
-const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 
 async function night() {
-  const producer = await createProducer();
-  const { event } = await createPublishedEvent(producer.ctx, producer.organization.id, { days: 0, ticketTypes: [{ name: "General", price: 1_000_000, stock: 100 }] });
-  const db = await getDb();
-  const [general] = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id));
-  const { order, billing } = await createOrder(await ctxAs(), { eventSlug: event.slug, items: [{ ticketId: general.id, qty: 3 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
-  await payInSandbox(db, billing.id, "approved");
-  const tickets = await ticketsOfOrder(db, order.id);
-  const tokens = await startSession(db, producer.user, new Date());
+  const { db, event, order, tickets, tokens } = await tonightWithPaidTickets();
   const pin = (await gql<{ rotateDoorPin: { pin: string } }>(ROTATE, { tokens, variables: { eventId: event.id } })).body.data!.rotateDoorPin.pin;
   return { db, event, order, tickets, pin };
 }

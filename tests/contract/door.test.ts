@@ -1,29 +1,16 @@
 import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
-import { issuedProducts, ticketTypes } from "#server/db/schema";
-import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
-import { ticketsOfOrder } from "#server/tickets/issue";
+import { issuedProducts } from "#server/db/schema";
 import { qrPayloadFor } from "#server/tickets/qr";
-import { ctxAs } from "#tests/support/context";
-import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { tonightWithPaidTickets } from "#tests/support/tonight";
 import { errorCode, gql, GRAPHQL_URL } from "#tests/support/graphql";
 import { action as graphqlAction } from "#app/routes/api.graphql";
 import { cookieHeader } from "#tests/support/graphql";
 
-const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 
 async function night() {
-  const producer = await createProducer();
-  const { event } = await createPublishedEvent(producer.ctx, producer.organization.id, { days: 0, ticketTypes: [{ name: "General", price: 1_000_000, stock: 100 }] });
-  const db = await getDb();
-  const [general] = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id));
-  const { order, billing } = await createOrder(await ctxAs(), { eventSlug: event.slug, items: [{ ticketId: general.id, qty: 3 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
-  await payInSandbox(db, billing.id, "approved");
-  const tickets = await ticketsOfOrder(db, order.id);
-  const tokens = await startSession(db, producer.user, new Date());
+  const { event, tickets, tokens } = await tonightWithPaidTickets();
   return { event, tickets, tokens };
 }
 

@@ -3,24 +3,19 @@
  * off the team, moved to a role without doors, or logged out stops getting the night (holder names included),
  * and one account cannot hold more than LIVE_STREAMS_PER_ACCOUNT streams open.
  */
-import { eq } from "drizzle-orm";
+import { tonightWithPaidTickets } from "#tests/support/tonight";
 import { describe, expect, it } from "vitest";
 import { startSession, type Tokens } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
-import { memberships, ticketTypes } from "#server/db/schema";
+import { memberships } from "#server/db/schema";
 import { LIVE_ACCESS_ENDED, LIVE_SESSION_ENDED, LIVE_STREAMS_PER_ACCOUNT, TOO_MANY_LIVE_STREAMS } from "#server/door/live";
-import { createOrder } from "#server/orders/orders";
 import { changeMemberRole, removeMember } from "#server/organizations/team";
-import { payInSandbox } from "#server/payments/sandbox";
-import { ticketsOfOrder } from "#server/tickets/issue";
 import { qrPayloadFor } from "#server/tickets/qr";
-import { createTestUser, ctxAs, withSecondFactor } from "#tests/support/context";
-import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { createTestUser, withSecondFactor } from "#tests/support/context";
 import { GRAPHQL_URL, cookieHeader, gql } from "#tests/support/graphql";
 import { action as graphqlAction } from "#app/routes/api.graphql";
 
 const HOLDER = "Valentina Quiroga";
-const PAYER = { firstName: "Valentina", lastName: "Quiroga", email: "valen@example.com", documentType: "dni", documentNumber: "30123457", phoneNumber: "+54 11 5555-1234" };
 const LIVE = `subscription($slug: String!) { liveNight(eventSlug: $slug) { entered latestScans { door holderName } } }`;
 const ROTATE = `mutation($eventId: ID!) { rotateDoorPin(eventId: $eventId) { pin } }`;
 const REDEEM = `mutation($input: RedeemProductInput!) { redeemProduct(input: $input) { outcome } }`;
@@ -30,14 +25,7 @@ const freshIp = () => `198.51.100.${150 + ++ip}`;
 
 /** Tonight's event with three paid tickets, its door PIN, and an operator (a member whose role works doors) signed in. */
 async function nightWithOperator() {
-  const producer = await createProducer();
-  const { event } = await createPublishedEvent(producer.ctx, producer.organization.id, { days: 0, ticketTypes: [{ name: "General", price: 1_000_000, stock: 100 }] });
-  const db = await getDb();
-  const [general] = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id));
-  const { order, billing } = await createOrder(await ctxAs(), { eventSlug: event.slug, items: [{ ticketId: general.id, qty: 3 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
-  await payInSandbox(db, billing.id, "approved");
-  const tickets = await ticketsOfOrder(db, order.id);
-  const producerTokens = await startSession(db, producer.user, new Date());
+  const { producer, db, event, tickets, tokens: producerTokens } = await tonightWithPaidTickets({ payer: { firstName: "Valentina", lastName: "Quiroga", email: "valen@example.com", documentType: "dni", documentNumber: "30123457", phoneNumber: "+54 11 5555-1234" } });
   const pin = (await gql<{ rotateDoorPin: { pin: string } }>(ROTATE, { tokens: producerTokens, variables: { eventId: event.id } })).body.data!.rotateDoorPin.pin;
   const operator = await createTestUser();
   await db.insert(memberships).values({ organizationId: producer.organization.id, userId: operator.id, role: "operator" });
