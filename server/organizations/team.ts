@@ -134,7 +134,17 @@ export async function sendMembershipInvitation(ctx: Ctx, input: { organizationId
     await tx
       .update(membershipInvitations)
       .set({ revokedAt: ctx.now })
-      .where(and(eq(membershipInvitations.organizationId, input.organizationId), eq(membershipInvitations.email, email), isNull(membershipInvitations.acceptedAt), isNull(membershipInvitations.revokedAt)));
+      .where(
+        and(
+          eq(membershipInvitations.organizationId, input.organizationId),
+          eq(membershipInvitations.email, email),
+          // Only one made the same way: otherwise inviting a guessed email and then a nickname would confirm the
+          // guess when the first invitation disappeared from the list.
+          input.invitedNickname ? sql`${membershipInvitations.invitedNickname} is not null` : isNull(membershipInvitations.invitedNickname),
+          isNull(membershipInvitations.acceptedAt),
+          isNull(membershipInvitations.revokedAt),
+        ),
+      );
     const [row] = await tx
       .insert(membershipInvitations)
       .values({
@@ -156,7 +166,9 @@ export async function sendMembershipInvitation(ctx: Ctx, input: { organizationId
   const as = input.groupName ? `${ROLE_LABELS[input.role]} del grupo ${input.groupName}` : ROLE_LABELS[input.role];
   await sendEmail(ctx.db, {
     to: email,
-    organizationId: input.organizationId,
+    // An invitation by nickname stays out of the organization's email log: its recipient is the email the
+    // inviter must not learn.
+    organizationId: input.invitedNickname ? null : input.organizationId,
     kind: TEAM_INVITATION_EMAIL_KIND,
     subject: `Te invitaron al equipo de ${orgName} en Tribuna`,
     html: emailLayout(

@@ -278,12 +278,18 @@ describe("inviting by nickname", () => {
     const audit = await db.execute(sql`select data::text as data from audit_log where action = 'promoters.invite' and target_id = ${group.id}`);
     expect(JSON.stringify(audit)).not.toContain(invitee.email.toLowerCase());
     expect(JSON.stringify(audit)).toContain(nickname);
-    // The person named still gets the link.
+    // The person named still gets the link, and that email stays out of the organization's email log.
     expect(await tokenOfLastInvitation(invitee.email)).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    const logged = await db.execute(sql`select count(*)::int as n from email_log where lower("to") = ${invitee.email.toLowerCase()} and organization_id = ${made.organization.id}`);
+    expect(JSON.stringify(logged)).toContain('"n":0');
+    // Inviting a guessed email does not replace the invitation by nickname (that would confirm the guess).
+    await invitePromoter(made.ctx, { groupId: group.id, who: invitee.email });
+    const [both] = await listPromoterGroups(made.ctx, made.organization.id);
+    expect(both.invitations.map((i) => i.who).sort()).toEqual([`@${nickname}`, invitee.email.toLowerCase()].sort());
 
     // Invited by email, the inviter sees the email they typed.
     await invitePromoter(made.ctx, { groupId: group.id, who: "otra.persona@example.com" });
     const [again] = await listPromoterGroups(made.ctx, made.organization.id);
-    expect(again.invitations.map((i) => i.who).sort()).toEqual([`@${nickname}`, "otra.persona@example.com"].sort());
+    expect(again.invitations.map((i) => i.who).sort()).toEqual([`@${nickname}`, invitee.email.toLowerCase(), "otra.persona@example.com"].sort());
   });
 });
