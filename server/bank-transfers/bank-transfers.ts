@@ -3,14 +3,13 @@ import { recordAudit } from "#server/organizations/audit";
 import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
-import type { Db } from "#server/db/client";
 import { bankTransferReceipts, bankTransferReviews, billings, events, orderItems, orders, organizations } from "#server/db/schema";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { sendEmail } from "#server/email/send";
-import { getBillingForBuyer, releaseHold } from "#server/orders/orders";
+import { getBillingForBuyer } from "#server/orders/orders";
+import { approvePayment, rejectTransfer, transferPaymentId, type ApprovalOutcome } from "#server/orders/lifecycle";
 import { purchaseLink, withBillingToken } from "#server/orders/access";
 import { requireCapability } from "#server/organizations/permissions";
-import { applyPayment, type NotificationOutcome } from "#server/payments/webhook";
 import { getTicketTransferAccount } from "#server/payouts/bank-accounts";
 import { parseInput, type DomainInput } from "#server/validation";
 import { appUrl } from "#server/env";
@@ -18,10 +17,10 @@ import { transferRejectedEmail } from "./emails";
 import { checkReceipt, readReceiptFile, safeFileName, storeReceiptFile, type ReceiptType } from "./receipts";
 
 /**
- * Bank transfers (DESIGN.md §5): the buyer of a BANK_TRANSFER order sees the
+ * Bank transfers (docs/orders.md): the buyer of a BANK_TRANSFER order sees the
  * organizer's account, transfers and uploads the receipt; the organizer
- * approves (the payment is received: the webhook's idempotent path issues
- * the tickets and books the ledger once) or rejects (order closed, billing
+ * approves (the lifecycle's approvePayment, source "transfer": the tickets
+ * are issued and the ledger booked once) or rejects (order closed, billing
  * cancelled, stock back once, buyer emailed) before the 48-hour hold ends.
  * Seeing transfers and receipts needs `sales:read`; deciding needs
  * `money:manage` (confirming money arrived in the organization's account).
@@ -295,19 +294,21 @@ export type ApproveOutcome = "approved" | "orphan-honoured" | "orphan-refunded" 
 const approveBankTransferSchema = z.object({ billingId: uuid });
 
 /**
- * `approveBankTransfer`: the money arrived. Applied exactly like a provider's
- * approved payment (`applyPayment`, payment id `transfer-{billingId}`), so
+ * `approveBankTransfer`: the money arrived. The lifecycle's approvePayment
+ * with source "transfer" (the same transition as a provider's approval), so
  * the tickets are issued once and the ledger books it once however many
  * times (or at the same moment) it is called; after the hold expired the
- * orphan rules apply (honoured if stock remains, else refunded). A rejected
- * transfer cannot be approved.
+ * late-payment rules apply (honoured if stock remains, else refunded). A
+ * rejected transfer cannot be approved.
  */
 export async function approveBankTransfer(ctx: Ctx, rawInput: DomainInput<typeof approveBankTransferSchema>): Promise<{ outcome: ApproveOutcome; transfer: BankTransferItem }> {
   const { billingId } = parseInput(approveBankTransferSchema, rawInput);
   const { billing, order } = await loadForOrganizer(ctx, billingId, "money:manage");
   const review = await reviewOf(ctx.db, billingId);
   if (review?.decision === "rejected") throw new Conflict(BANK_TRANSFER_MESSAGES.cannotApproveRejected);
-  const result: NotificationOutcome = await applyPayment(ctx.db as Db, { id: `transfer-${billingId}`, status: "approved", externalReference: billingId, amount: billing.amount }, ctx.now);
+  const result: ApprovalOutcome = await ctx.db.transaction((tx) =>
+    approvePayment(tx, { billingId, source: "transfer", paymentId: transferPaymentId(billingId), amount: billing.amount }, ctx.now),
+  );
   let outcome: ApproveOutcome;
   switch (result) {
     case "approved":
@@ -345,10 +346,10 @@ export const rejectBankTransferSchema = z.object({
 });
 
 /**
- * `rejectBankTransfer`: no money (or not the right amount). One conditional
- * UPDATE moves the order draft → closed; only the caller that made it
- * returns the stock, cancels the billing, gives the coupon use back and
- * records the reason, in the same transaction, then emails the buyer.
+ * `rejectBankTransfer`: no money (or not the right amount). The lifecycle's
+ * rejectTransfer moves the order draft → closed; only the caller that made it
+ * gets the stock back, the billing cancelled and the coupon use given back,
+ * and records the reason, in the same transaction, then emails the buyer.
  * Rejecting again is a no-op; rejecting an approved or expired one is a
  * Conflict.
  */
@@ -356,13 +357,8 @@ export async function rejectBankTransfer(ctx: Ctx, rawInput: DomainInput<typeof 
   const input = parseInput(rejectBankTransferSchema, rawInput);
   const { order } = await loadForOrganizer(ctx, input.billingId, "money:manage");
   const closed = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(orders)
-      .set({ status: "closed", holdExpiresAt: null, updatedAt: ctx.now })
-      .where(and(eq(orders.id, order.id), eq(orders.status, "draft")))
-      .returning();
+    const row = await rejectTransfer(tx, order.id, ctx.now);
     if (!row) return null;
-    await releaseHold(tx, row.id, ctx.now);
     await tx
       .insert(bankTransferReviews)
       .values({ billingId: input.billingId, decision: "rejected", reason: input.reason, reviewedByUserId: ctx.actor.kind === "user" ? ctx.actor.userId : null, reviewedAt: ctx.now })

@@ -7,25 +7,26 @@ import { hasControlCharacters } from "#common/control-characters";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { isUniqueViolation } from "#server/db/errors";
-import { auditLog, billings, eventDates, events, issuedProducts, orderItems, orders, ticketTypes, users } from "#server/db/schema";
+import { auditLog, eventDates, events, issuedProducts, orderItems, orders, ticketTypes, users } from "#server/db/schema";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { requireEvent } from "#server/events/events";
 import { enqueue } from "#server/jobs/queue";
-import { bookApprovedPayment } from "#server/ledger/ledger";
 import { newOrderCode, serviceFeeOf } from "#server/orders/orders";
+import { placeDirectOrder, revokeGift } from "#server/orders/lifecycle";
 import { requireCapability } from "#server/organizations/permissions";
-import { holdStock, releaseOrderStock, releaseStock } from "#server/stock/stock";
-import { issueTicketsForOrder, SEND_TICKETS_EMAIL_JOB } from "#server/tickets/issue";
+import { holdStock, releaseStock } from "#server/stock/stock";
+import { SEND_TICKETS_EMAIL_JOB } from "#server/tickets/issue";
 import { parseInput, type DomainInput } from "#server/validation";
 
 /*
- * Invitations (DESIGN.md §4, docs/invitations.md): complimentary tickets an
+ * Invitations (docs/invitations.md, docs/orders.md): complimentary tickets an
  * organizer sends to a person. Each is a gift order — `gift = true`, payment
  * method FREE, total 0, one approved "free" billing of 0 — that takes stock
- * with the same conditional UPDATE as a sale (server/stock), issues QR tickets
- * and queues the tickets email in the same transaction. Gift orders never
- * book money in the ledger. Revoking one closes the order (closed/cancelled),
- * voids its tickets and gives the stock back, once.
+ * with the same conditional UPDATE as a sale (server/stock) and is placed
+ * paid by the order lifecycle (placeDirectOrder: tickets and their email in
+ * the same transaction). Gift orders never book money in the ledger.
+ * Revoking one is the lifecycle's revokeGift (closed/cancelled, tickets
+ * voided, stock back), once.
  */
 
 
@@ -166,9 +167,6 @@ export async function issueDirectOrder(
       documentNumber: input.guest.documentNumber ?? "",
       phoneNumber: "",
     },
-    status: "billed" as const,
-    gift: !sale,
-    paymentMethod: sale ? ("PROMOTER" as const) : ("FREE" as const),
     referredNick: sale?.referredNick ?? null,
     promoterUserId: sale?.promoterUserId ?? null,
     giftKey: input.giftKey ?? null,
@@ -181,9 +179,14 @@ export async function issueDirectOrder(
     updatedAt: now,
   };
   // The key taken means this person already got these tickets: nothing is written (the savepoint undoes the insert only).
-  let order: OrderRow;
   try {
-    [order] = await tx.transaction(async (sp) => sp.insert(orders).values(values).returning());
+    const { order } = await placeDirectOrder(tx, {
+      order: values,
+      line: { ticketTypeId: ticket.id, name: ticket.name, qty: input.qty, unitPrice },
+      source: sale ? "promoter" : "free",
+      now,
+    });
+    return { order };
   } catch (error) {
     if (input.giftKey && isUniqueViolation(error, "orders_gift_key")) {
       // Only the savepoint rolled back: give back the stock this call took, and write nothing.
@@ -192,27 +195,6 @@ export async function issueDirectOrder(
     }
     throw error;
   }
-  await tx.insert(orderItems).values({
-    orderId: order.id,
-    ticketTypeId: ticket.id,
-    name: ticket.name,
-    qty: input.qty,
-    unitPrice,
-  });
-  const [billing] = await tx
-    .insert(billings)
-    .values({
-      orderId: order.id,
-      status: "approved",
-      provider: sale ? "promoter" : "free",
-      amount: order.total,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  await issueTicketsForOrder(tx, order, now);
-  if (sale) await bookApprovedPayment(tx, order, billing, now);
-  return { order };
 }
 
 export async function invitationTarget(ctx: Ctx, eventId: string, ticketTypeId: string | null) {
@@ -305,21 +287,10 @@ export async function revokeInvitation(ctx: Ctx, orderId: string): Promise<Order
       .where(and(eq(issuedProducts.orderId, order.id), eq(issuedProducts.status, "redeemed")))
       .limit(1);
     if (used) throw new Conflict(INVITATION_MESSAGES.redeemed);
-    // The key is freed: the same person can be invited again later.
-    const [closed] = await tx
-      .update(orders)
-      .set({ status: "closed", giftKey: null, updatedAt: ctx.now })
-      .where(and(eq(orders.id, order.id), eq(orders.status, "billed")))
-      .returning();
-    await tx
-      .update(billings)
-      .set({ status: "cancelled", updatedAt: ctx.now })
-      .where(and(eq(billings.orderId, order.id), eq(billings.status, "approved")));
-    await tx
-      .update(issuedProducts)
-      .set({ status: "voided" })
-      .where(and(eq(issuedProducts.orderId, order.id), ne(issuedProducts.status, "voided")));
-    await releaseOrderStock(tx, order.id, ctx.now);
+    // The lifecycle's revokeGift: billed → closed, billing cancelled, tickets voided, stock back, the key freed
+    // (the same person can be invited again later).
+    const closed = await revokeGift(tx, order, ctx.now);
+    if (!closed) throw new Conflict(INVITATION_MESSAGES.alreadyRevoked);
     await tx.insert(auditLog).values({
       actorId: ctx.actor.kind === "user" ? ctx.actor.userId : null,
       action: "invitation.revoke",

@@ -18,7 +18,7 @@ export const jobHandlers: JobHandlers = {
     // Ran a little early (clocks): retry later, with backoff.
     if (result === "not-due") throw new Error("La reserva todavía no venció");
   },
-  // The tickets email, queued by issueTicketsForOrder in the transaction that billed the order; SMTP failures throw and retry.
+  // The tickets email, queued by the lifecycle's onPaid in the transaction that paid the order; SMTP failures throw and retry.
   [SEND_TICKETS_EMAIL_JOB]: async (payload, { db }) => {
     await sendTicketsEmail(db, String(payload.orderId ?? ""), { resend: payload.resend === true });
   },

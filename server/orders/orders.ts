@@ -1,11 +1,11 @@
 import type { BillingRow, OrderItemRow, OrderRow } from "#server/db/schema";
 import crypto from "node:crypto";
-import { and, asc, eq, inArray, lte } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { attendeeSchema, payerSchema } from "#common/validation";
 import { CHECKOUT_MESSAGES, customFieldAnswer, customFieldError } from "#common/checkout";
 import type { Ctx } from "#server/context";
-import type { Db, DbOrTx } from "#server/db/client";
+import type { Db } from "#server/db/client";
 import { insertRows } from "#server/db/bulk-insert";
 import { paymentsMode } from "#server/env";
 import {
@@ -19,12 +19,10 @@ import {
   type EventCustomFieldRow,
 } from "#server/db/schema";
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
-import { holdStock, holdStockBatch, releaseOrderStock } from "#server/stock/stock";
+import { holdStock, holdStockBatch } from "#server/stock/stock";
 import { createBatcher, type Settled } from "./hold-batch";
 import { enqueue, enqueueMany } from "#server/jobs/queue";
-import { bookApprovedPayment } from "#server/ledger/ledger";
-import { issueTicketsForOrder } from "#server/tickets/issue";
-import { recordCouponUse, releaseCouponUse, takeCouponUse } from "#server/coupons/coupons";
+import { recordCouponUse, takeCouponUse } from "#server/coupons/coupons";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
 import { ORDER_MESSAGES, previewOrderSchema, previewParsed, uuid, type OrderPreview } from "./preview";
@@ -32,6 +30,7 @@ import { isBillingAccessToken } from "./access";
 import { displayStatus } from "./status";
 import { isUniqueViolation } from "#server/db/errors";
 import { HOLD_MINUTES, serviceFeeOf } from "#common/pricing";
+import { expire, onPaid, placedStatuses } from "./lifecycle";
 
 export const EXPIRE_ORDER_JOB = "expire-order";
 export { HOLD_MINUTES, ORDER_MESSAGES };
@@ -69,7 +68,7 @@ function invalid(fieldErrors: Record<string, string[]>): never {
 }
 
 /**
- * `createOrder` (DESIGN.md §9): validates the payer, prices and checks the
+ * `createOrder` (docs/orders.md, "place"): validates the payer, prices and checks the
  * chosen tickets with `previewOrder` (./preview.ts: the same pre-checks and
  * totals the event page, the payer form and GraphQL show), checks the
  * custom fields and the holders, then in ONE transaction holds the stock with a
@@ -98,6 +97,7 @@ export async function createOrder(ctx: Ctx, rawInput: DomainInput<typeof createO
   const provider: BillingProvider = free ? "free" : input.paymentMethod === "BANK_TRANSFER" ? "bank_transfer" : paymentsMode() === "sandbox" ? "sandbox" : "mercadopago";
 
   const holdExpiresAt = free ? null : new Date(ctx.now.getTime() + holdMinutes * 60_000);
+  const placed = placedStatuses(free ? "free" : "sale");
   const draft: OrderDraft = {
     order: {
       eventId: event.id,
@@ -107,7 +107,7 @@ export async function createOrder(ctx: Ctx, rawInput: DomainInput<typeof createO
       payer: input.payer,
       attendees,
       customFields,
-      status: free ? "billed" : "draft",
+      status: placed.order,
       paymentMethod,
       referredNick,
       promoterUserId: referrer?.userId ?? null,
@@ -120,7 +120,7 @@ export async function createOrder(ctx: Ctx, rawInput: DomainInput<typeof createO
       updatedAt: ctx.now,
     },
     lines,
-    billing: { status: free ? "approved" : "pending", provider, amount: total, createdAt: ctx.now, updatedAt: ctx.now },
+    billing: { status: placed.billing, provider, amount: total, createdAt: ctx.now, updatedAt: ctx.now },
     now: ctx.now,
   };
   // A plain paid order (the rush of an on-sale) joins the tick's batch; a coupon's use or a free order's tickets are written alone.
@@ -170,11 +170,8 @@ async function writeOrderAlone(db: Db, draft: OrderDraft, coupon: OrderPreview["
         if (changed) throw new Conflict(ORDER_MESSAGES.priceChanged(changed.name));
         if (coupon) await takeCouponUse(tx, coupon.coupon);
 
-        // Nothing to pay (free tickets, a 100 % coupon): the tickets are issued now, in this transaction.
-        if (order.status === "billed") {
-          await issueTicketsForOrder(tx, order, draft.now);
-          await bookApprovedPayment(tx, order, billing, draft.now);
-        }
+        // Nothing to pay (free tickets, a 100 % coupon): placed paid, so what follows a payment happens now, in this transaction.
+        if (order.status === "billed") await onPaid(tx, order, billing, draft.now);
         return { order: { ...order, items }, billing };
       });
     } catch (error) {
@@ -201,7 +198,7 @@ async function writeOrderBatch(db: Db, drafts: OrderDraft[]): Promise<Settled<Pl
       const orderRows = await insertRows(tx, orders, drafts.map((d, i) => ({ id: ids[i], code: newOrderCode(), ...d.order })));
       // The orders first (the rows below point at them); the rest goes out at once and comes back in one round
       // trip, as postgres.js pipelines a transaction's queries: in a rush each round trip waits for the event loop
-      // too, and the next batch waits for this one's commit (issue 12, decision 141).
+      // too, and the next batch waits for this one's commit (decision 141).
       const [itemRows, billingRows, jobIds, answers] = await Promise.all([
         insertRows(tx, orderItems, drafts.flatMap((d, i) => d.lines.map((l) => ({ orderId: ids[i], ...l })))),
         insertRows(tx, billings, drafts.map((d, i) => ({ orderId: ids[i], ...d.billing }))),
@@ -282,42 +279,18 @@ function holdersOf(required: boolean, wanted: Map<string, number>, given: z.outp
 }
 
 /**
- * Ends an unpaid order's hold: exactly once, whoever calls it (the job, a
- * second runner, a late page) — the conditional UPDATE lets only one caller
- * flip draft → expired; only that caller returns the stock and cancels the
- * pending billing, in the same transaction.
+ * Ends an unpaid order's hold (the lifecycle's `expire`): exactly once,
+ * whoever calls it (the job, a second runner, a late page) — only the caller
+ * whose conditional UPDATE moves draft → expired returns the stock and
+ * cancels the pending billing, in the same transaction.
  * Returns "expired", "not-due" (still draft, hold not over) or "skipped".
  */
 export async function expireOrder(ctx: Ctx, orderId: string): Promise<"expired" | "not-due" | "skipped"> {
   if (!uuid.safeParse(orderId).success) return "skipped";
-  const result = await ctx.db.transaction(async (tx) => {
-    const [order] = await tx
-      .update(orders)
-      .set({ status: "expired", updatedAt: ctx.now })
-      .where(and(eq(orders.id, orderId), eq(orders.status, "draft"), lte(orders.holdExpiresAt, ctx.now)))
-      .returning({ id: orders.id });
-    if (!order) return null;
-    await releaseHold(tx, order.id, ctx.now);
-    return "expired" as const;
-  });
-  if (result) return result;
+  const expired = await ctx.db.transaction((tx) => expire(tx, orderId, ctx.now));
+  if (expired) return "expired";
   const [still] = await ctx.db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId));
   return still?.status === "draft" ? "not-due" : "skipped";
-}
-
-/**
- * What ends an unpaid order, whatever ended it (hold expired, transfer
- * rejected): the stock back on sale, the pending billing cancelled and the
- * coupon use given back. Only for the caller whose conditional UPDATE just
- * moved the order out of `draft`, in that same transaction: so it runs once.
- */
-export async function releaseHold(tx: DbOrTx, orderId: string, now: Date) {
-  await releaseOrderStock(tx, orderId, now);
-  await tx
-    .update(billings)
-    .set({ status: "cancelled", updatedAt: now })
-    .where(and(eq(billings.orderId, orderId), eq(billings.status, "pending")));
-  await releaseCouponUse(tx, orderId, now);
 }
 
 /** The buyer who placed it, or the organization's members who may read sales. Others: not found. */

@@ -1,19 +1,13 @@
-import type { BillingRow, OrderRow } from "#server/db/schema";
-import { and, eq, inArray, lt } from "drizzle-orm";
+import type { OrderRow } from "#server/db/schema";
+import { and, eq, lt } from "drizzle-orm";
 import type { Db, DbOrTx } from "#server/db/client";
-import { billings, events, orders, paymentNotifications } from "#server/db/schema";
-import { bookApprovedPayment, bookRefundedPayment } from "#server/ledger/ledger";
-import { issueTicketsForOrder } from "#server/tickets/issue";
-import { recordBankTransferApproved } from "#server/webhooks/deliveries";
-import { retakeCouponUse } from "#server/coupons/coupons";
+import { billings, events, paymentNotifications } from "#server/db/schema";
 import { sendEmail } from "#server/email/send";
 import { paymentReversedEmail } from "#server/refunds/emails";
-import { chargeBackApprovedBilling, refundApprovedBilling } from "#server/refunds/transitions";
-import { queueProviderRefund } from "./refunds";
+import { approvePayment, chargeBack, refund } from "#server/orders/lifecycle";
 import { getPaymentProvider } from "./providers";
 import { type PaymentProvider, type ProviderPayment } from "./provider";
 import { isSignatureStale, verifyNotificationSignature, webhookSecret } from "./signature";
-import { reholdOrderStock } from "#server/stock/stock";
 import { takeAttempt } from "#server/auth/rate-limit";
 import { isDomainError } from "#server/errors";
 import { ensureJob } from "#server/jobs/queue";
@@ -84,7 +78,7 @@ function readNotification(body: unknown, query?: URLSearchParams) {
 }
 
 /**
- * POST /api/webhooks/mercadopago (DESIGN.md §5). Every delivery is logged in
+ * POST /api/webhooks/mercadopago (docs/orders.md). Every delivery is logged in
  * `payment_notifications` first; a missing or wrong signature is a 401 and
  * changes nothing else. A valid one is answered 200 after reading the payment
  * from the provider (the truth, whatever the body says) and applying it in one
@@ -183,16 +177,14 @@ export async function schedulePruning(db: DbOrTx, runAt: Date): Promise<void> {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Applies the provider's view of one payment to its billing, in one
- * transaction. Every state change is a conditional UPDATE (`… WHERE status
- * = <expected>`), orders before billings (as expireOrder does, so the two never
- * deadlock): of two concurrent deliveries only one changes anything; the other
- * sees no row, reads the new state and finds nothing left to do.
- * Only `approved` changes state. Rejections, cancellations and pending ones
- * leave the billing pending (the buyer may retry) — and never undo an
- * approval that arrived first.
- * `refunded` and `charged_back` of the payment that approved the billing undo
- * it (server/refunds/transitions.ts): tickets voided, ledger booked, once.
+ * The provider's view of one payment, mapped to the order lifecycle's
+ * transition (server/orders/lifecycle.ts, docs/orders.md) in one transaction:
+ * `approved` → approvePayment (source "provider"); `refunded` and
+ * `charged_back` of the payment that approved the billing → refund or
+ * chargeBack. Rejections, cancellations and pending ones change nothing (the
+ * buyer may retry) — and never undo an approval that arrived first. Any
+ * number of deliveries, in any order, leave one approved billing and one set
+ * of tickets.
  */
 export async function applyPayment(db: Db, payment: ProviderPayment, now: Date): Promise<NotificationOutcome> {
   const billingId = payment.externalReference;
@@ -202,74 +194,7 @@ export async function applyPayment(db: Db, payment: ProviderPayment, now: Date):
     const [exists] = await db.select({ id: billings.id }).from(billings).where(eq(billings.id, billingId));
     return exists ? "no-change" : "unknown-billing";
   }
-  return db.transaction(async (tx) => {
-    for (let attempt = 0; attempt < 4; attempt++) {
-      const [row] = await tx.select({ billing: billings, order: orders }).from(billings).innerJoin(orders, eq(orders.id, billings.orderId)).where(eq(billings.id, billingId));
-      if (!row) return "unknown-billing";
-      const { billing, order } = row;
-      if (payment.amount !== billing.amount) return "amount-mismatch";
-      if (billing.status === "approved" || billing.status === "refunded" || billing.status === "charged_back") {
-        // Another payment for a billing that was already paid (two tabs, a retried card): the buyer paid twice.
-        // That payment goes back to them, once, through the provider; the order and the ledger stay as they are.
-        if (billing.providerReference && payment.id !== billing.providerReference && billing.provider !== "bank_transfer") {
-          const queued = await queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: payment.id, amount: payment.amount, reason: "pago duplicado de una compra ya pagada", now });
-          return queued ? "duplicate-payment-refunded" : "already-applied";
-        }
-        return "already-applied";
-      }
-
-      if (order.status === "draft") {
-        // The usual case: paid within the hold. Stock is still held.
-        const [billed] = await tx
-          .update(orders)
-          .set({ status: "billed", holdExpiresAt: null, updatedAt: now })
-          .where(and(eq(orders.id, order.id), eq(orders.status, "draft")))
-          .returning();
-        if (!billed) continue; // someone else moved the order: look again
-        const approved = await approveBilling(tx, billing, payment, now, "pending");
-        await issueTicketsForOrder(tx, billed, now);
-        await bookApprovedPayment(tx, billed, approved, now);
-        return "approved";
-      }
-
-      if (order.status === "expired") {
-        // Late approval: the hold ended, the billing was cancelled and the stock returned.
-        const [orphan] = await tx
-          .update(orders)
-          .set({ status: "orphan", updatedAt: now })
-          .where(and(eq(orders.id, order.id), eq(orders.status, "expired")))
-          .returning();
-        if (!orphan) continue;
-        const reopened = await tx
-          .update(billings)
-          .set({ status: "pending", providerReference: payment.id, updatedAt: now })
-          .where(and(eq(billings.id, billing.id), inArray(billings.status, ["cancelled", "pending"])))
-          .returning();
-        if (!reopened.length) throw new Error(`Billing ${billing.id} changed under an orphan order`);
-        if (await reholdOrderStock(tx, order.id, now)) {
-          const [billed] = await tx.update(orders).set({ status: "billed", holdExpiresAt: null, updatedAt: now }).where(and(eq(orders.id, order.id), eq(orders.status, "orphan"))).returning();
-          const approved = await approveBilling(tx, billing, payment, now, "pending");
-          // The expiry gave the coupon use back: the honoured order counts again (if the limit still has room; it was paid either way).
-          await retakeCouponUse(tx, order.id);
-          await issueTicketsForOrder(tx, billed, now);
-          await bookApprovedPayment(tx, billed, approved, now);
-          return "orphan-honoured";
-        }
-        await refundBilling(tx, orphan, billing, payment, "la reserva venció y ya no quedan entradas", now, "pending");
-        return "orphan-refunded";
-      }
-
-      if (order.status === "billed") {
-        // The order was already paid through another billing: this second payment is given back.
-        const done = await refundBilling(tx, order, billing, payment, "la compra ya estaba pagada", now, billing.status);
-        if (!done) continue;
-        return "second-payment-refunded";
-      }
-      // closed (or anything else): nothing to apply here.
-      return "no-change";
-    }
-    throw new Error(`No pude aplicar el pago ${payment.id}: el estado cambió demasiadas veces`);
-  });
+  return db.transaction((tx) => approvePayment(tx, { billingId, source: "provider", paymentId: payment.id, amount: payment.amount }, now));
 }
 
 /**
@@ -288,8 +213,8 @@ async function applyReversal(db: Db, billingId: string, payment: ProviderPayment
     if (billing.status !== "approved") return billing.status === "refunded" || billing.status === "charged_back" ? "already-applied" : "no-change";
     const done =
       payment.status === "charged_back"
-        ? await chargeBackApprovedBilling(tx, billing.id, now)
-        : await refundApprovedBilling(tx, billing.id, { reason: "reembolso hecho desde el proveedor de pagos", now, providerRefund: "none" });
+        ? await chargeBack(tx, billing.id, now)
+        : await refund(tx, billing.id, { reason: "reembolso hecho desde el proveedor de pagos", now, providerRefund: "none" });
     if (!done) return "already-applied";
     undone = done.order;
     return payment.status === "charged_back" ? "charged-back" : "refunded";
@@ -303,42 +228,3 @@ async function emailPaymentReversed(db: Db, order: OrderRow, amount: number, cha
   const [event] = await db.select({ name: events.name }).from(events).where(eq(events.id, order.eventId));
   await sendEmail(db, { to: order.payer.email, ...paymentReversedEmail({ orderCode: order.code, eventName: event?.name ?? "el evento", amount, chargeback }), organizationId: order.organizationId });
 }
-
-async function approveBilling(tx: DbOrTx, billing: BillingRow, payment: ProviderPayment, now: Date, from: BillingRow["status"]): Promise<BillingRow> {
-  const [approved] = await tx
-    .update(billings)
-    .set({ status: "approved", providerReference: payment.id, updatedAt: now })
-    .where(and(eq(billings.id, billing.id), eq(billings.status, from)))
-    .returning();
-  // The order UPDATE above already serialized us: a miss here is a bug, so roll back.
-  if (!approved) throw new Error(`Billing ${billing.id} was not ${from}`);
-  await recordBankTransferApproved(tx, approved, now);
-  return approved;
-}
-
-/**
- * Books a received payment that must go back: billing `refunded` (the order
- * ends `billed`, so the pair displays "refunded" in the spec's table), a
- * payment/refund ledger pair netting zero, and a pending `payment_refunds`
- * row. The provider refund call (POST /v1/payments/{id}/refunds) is a job not
- * built yet; until then the row records what must be given back.
- */
-async function refundBilling(tx: DbOrTx, order: OrderRow, billing: BillingRow, payment: ProviderPayment, reason: string, now: Date, from: BillingRow["status"]): Promise<boolean> {
-  const [refunded] = await tx
-    .update(billings)
-    .set({ status: "refunded", providerReference: payment.id, updatedAt: now })
-    .where(and(eq(billings.id, billing.id), eq(billings.status, from)))
-    .returning();
-  if (!refunded) return false;
-  let finalOrder = order;
-  if (order.status === "orphan") {
-    [finalOrder] = await tx.update(orders).set({ status: "billed", holdExpiresAt: null, updatedAt: now }).where(and(eq(orders.id, order.id), eq(orders.status, "orphan"))).returning();
-  }
-  await bookRefundedPayment(tx, finalOrder, refunded, reason, now);
-  // A bank transfer sits in the organizer's account: they give it back by hand (the approval screen says so).
-  if (billing.provider !== "bank_transfer") {
-    await queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: payment.id, amount: payment.amount, reason, now });
-  }
-  return true;
-}
-

@@ -16,7 +16,7 @@ import { requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
 import { isValidCbu, normalizeCbu } from "#common/cbu";
 import { refundDoneEmail, refundPendingEmail, refundRejectedEmail, refundTransferredEmail, type RefundEmailData } from "./emails";
-import { refundApprovedBilling } from "./transitions";
+import { refund } from "#server/orders/lifecycle";
 import { isUniqueViolation } from "#server/db/errors";
 
 
@@ -264,7 +264,7 @@ export async function requestRefund(ctx: Ctx, rawInput: DomainInput<typeof reque
         })
         .returning();
       if (automatic) {
-        const done = await refundApprovedBilling(tx, billing.id, {
+        const done = await refund(tx, billing.id, {
           reason: "arrepentimiento dentro del plazo legal",
           now: ctx.now,
           providerRefund: method === "provider" ? "queue" : "none",
@@ -341,7 +341,7 @@ export async function approveRefund(ctx: Ctx, rawInput: DomainInput<typeof idSch
       .where(and(eq(refundRequests.id, pending.id), eq(refundRequests.status, "pending")))
       .returning();
     if (!row) throw new Conflict(REFUND_MESSAGES.decided);
-    const done = await refundApprovedBilling(tx, row.billingId, {
+    const done = await refund(tx, row.billingId, {
       reason: "aprobada por la organización",
       now: ctx.now,
       providerRefund: row.method === "provider" ? "queue" : "none",

@@ -1,14 +1,11 @@
 import type { IssuedProductRow, OrderRow } from "#server/db/schema";
 import crypto from "node:crypto";
-import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
-import { issuedProducts, orderItems, orders, users } from "#server/db/schema";
-import { enqueue } from "#server/jobs/queue";
-import { recordOrderPaid } from "#server/webhooks/deliveries";
+import { issuedProducts, orderItems } from "#server/db/schema";
 
-/** The job that emails an order's tickets once the transaction that issued them commits. */
+/** The job that emails an order's tickets once the transaction that paid the order commits (queued by onPaid). */
 export const SEND_TICKETS_EMAIL_JOB = "send-tickets-email";
-
 
 /** 128 random bits, URL-safe: what the QR carries. Unguessable, never derived from ids. */
 export function newTicketCode(): string {
@@ -44,12 +41,12 @@ export function holdersFor(order: OrderRow, units: { ticketTypeId: string }[]): 
 
 /**
  * One `redeemable` issued product per ticket unit of the order, held by the
- * unit's attendee (or the payer). Callers run it inside the transaction whose
- * conditional UPDATE billed the order, so it runs once per order; the tickets
- * email is queued in that same transaction, so it goes out only once the
- * payment commits (and a failed delivery is retried by the queue).
+ * unit's attendee (or the payer). Only the order lifecycle calls it (`onPaid`,
+ * server/orders/lifecycle.ts), inside the transaction whose conditional
+ * UPDATE paid the order, so it runs once per order; what else follows a
+ * payment (email, account, webhooks, ledger) is onPaid's.
  */
-export async function issueTicketsForOrder(tx: DbOrTx, order: OrderRow, now: Date): Promise<IssuedProductRow[]> {
+export async function issueTickets(tx: DbOrTx, order: OrderRow, now: Date): Promise<IssuedProductRow[]> {
   const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.id));
   const units = items.flatMap((item) => Array.from({ length: item.qty }, () => item));
   const holders = holdersFor(order, units);
@@ -65,24 +62,7 @@ export async function issueTicketsForOrder(tx: DbOrTx, order: OrderRow, now: Dat
     createdAt: now,
   }));
   if (!rows.length) return [];
-  const issued = await tx.insert(issuedProducts).values(rows).returning();
-  await joinVerifiedAccount(tx, order, now);
-  await enqueue(tx, SEND_TICKETS_EMAIL_JOB, { orderId: order.id }, now);
-  await recordOrderPaid(tx, order, now);
-  return issued;
-}
-
-/**
- * Decision 115: a purchase made without an account, paid with an email that an account has already verified,
- * belongs to that account from the start (the purchases made before the verification joined it then).
- */
-async function joinVerifiedAccount(tx: DbOrTx, order: OrderRow, now: Date) {
-  if (order.buyerUserId || order.gift) return;
-  const [owner] = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.email, order.payer.email.trim().toLowerCase()), isNotNull(users.emailVerifiedAt)));
-  if (owner) await tx.update(orders).set({ buyerUserId: owner.id, updatedAt: now }).where(and(eq(orders.id, order.id), isNull(orders.buyerUserId)));
+  return tx.insert(issuedProducts).values(rows).returning();
 }
 
 export async function ticketsOfOrder(db: DbOrTx, orderId: string): Promise<IssuedProductRow[]> {

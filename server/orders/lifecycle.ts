@@ -1,0 +1,394 @@
+import type { BillingRow, BillingStatus, OrderRow, OrderStatus } from "#server/db/schema";
+import { and, eq, inArray, isNotNull, isNull, lte, ne } from "drizzle-orm";
+import type { DbOrTx } from "#server/db/client";
+import { billings, issuedProducts, orderItems, orders, refundRequests, users } from "#server/db/schema";
+import { enqueue } from "#server/jobs/queue";
+import { bookApprovedPayment, bookChargeback, bookRefundedPayment, bookRefundOfApprovedPayment } from "#server/ledger/ledger";
+import { issueTickets, SEND_TICKETS_EMAIL_JOB } from "#server/tickets/issue";
+import { recordBankTransferApproved, recordOrderPaid, recordOrderRefunded } from "#server/webhooks/deliveries";
+import { queueProviderRefund } from "#server/payments/refunds";
+import { releaseCouponUse, retakeCouponUse } from "#server/coupons/coupons";
+import { releaseOrderStock, reholdOrderStock } from "#server/stock/stock";
+
+/*
+ * The life of an order (docs/orders.md, decision 173). This module is the
+ * only writer of `orders.status` and `billings.status`
+ * (lifecycle.no-other-writer.test.ts fails otherwise). Each transition is a
+ * conditional UPDATE (`… WHERE status = <expected>`) in the caller's
+ * transaction, orders before billings (so two transitions never deadlock): of
+ * two concurrent callers only one changes anything, and only that one runs
+ * what follows — `onPaid`, `onRefunded`, `onChargedBack`, `onVoided` — in the
+ * same transaction, so each consequence happens exactly once per transition
+ * and only if the transition commits.
+ *
+ * Who calls what:
+ *   place ........... createOrder (sale, free sale), placeDirectOrder (gift, promoter's sale in hand)
+ *   expire .......... the expire-order job (and any late caller)
+ *   approvePayment .. the provider's webhook (source "provider"), the organizer's transfer approval ("transfer")
+ *                     — and, on an expired order, honourLatePayment or refundLatePayment
+ *   refund .......... the buyer's withdrawal, the organizer's approval of a request, a refund made at the provider
+ *   chargeBack ...... the provider's webhook
+ *   rejectTransfer .. the organizer
+ *   revokeGift ...... the organizer (voidOrder of a gift order)
+ */
+
+export type PaymentSource = "provider" | "transfer" | "free" | "promoter";
+
+/** The statuses an order and its first billing are written with when placed. */
+export function placedStatuses(kind: "sale" | "free" | "direct"): { order: OrderStatus; billing: BillingStatus } {
+  return kind === "sale" ? { order: "draft", billing: "pending" } : { order: "billed", billing: "approved" };
+}
+
+/** The provider reference a bank transfer's approval records (one per billing: approving twice is the same payment). */
+export function transferPaymentId(billingId: string) {
+  return `transfer-${billingId}`;
+}
+
+// ───────────────────────── What follows a transition ─────────────────────────
+
+/**
+ * Everything that follows a payment approval (or a free, gift or in-hand
+ * order placed already paid), once, in the transaction that approved it:
+ * the outgoing `bank_transfer.approved` webhook (transfers only), the
+ * tickets, the purchase joining the verified account of its payer's email
+ * (decision 115), the tickets email (a job: it leaves only once this commits,
+ * and is retried), the outgoing `order.paid` webhook (not for gifts), and
+ * the ledger (not for gifts: nothing was paid).
+ */
+export async function onPaid(tx: DbOrTx, order: OrderRow, billing: BillingRow, now: Date) {
+  await recordBankTransferApproved(tx, billing, now);
+  const issued = await issueTickets(tx, order, now);
+  if (issued.length) {
+    await linkVerifiedAccount(tx, order, now);
+    await enqueue(tx, SEND_TICKETS_EMAIL_JOB, { orderId: order.id }, now);
+    await recordOrderPaid(tx, order, now);
+  }
+  if (!order.gift) await bookApprovedPayment(tx, order, billing, now);
+  return issued;
+}
+
+/** Tickets stop getting in and their stock goes back on sale (refund, chargeback, revoked gift). */
+export async function onVoided(tx: DbOrTx, order: OrderRow, now: Date) {
+  await tx.update(issuedProducts).set({ status: "voided" }).where(and(eq(issuedProducts.orderId, order.id), ne(issuedProducts.status, "voided")));
+  await releaseOrderStock(tx, order.id, now);
+}
+
+export interface RefundOptions {
+  reason: string;
+  now: Date;
+  /**
+   * "queue": ask the provider to give the money back (a job; sandbox and
+   * Mercado Pago payments). "none": nothing to ask (the provider already
+   * refunded it, or it is a bank transfer given back by hand).
+   */
+  providerRefund: "queue" | "none";
+}
+
+/**
+ * What follows the refund of an approved payment: tickets voided and stock
+ * back, ledger refund (and our fee given back), the outgoing `order.refunded`
+ * webhook, a withdrawal still waiting for the organizer settled by it, and
+ * the provider refund queued when asked.
+ */
+export async function onRefunded(tx: DbOrTx, order: OrderRow, billing: BillingRow, options: RefundOptions) {
+  await onVoided(tx, order, options.now);
+  await bookRefundOfApprovedPayment(tx, order, billing, options.reason, options.now);
+  await recordOrderRefunded(tx, order, billing, options.now);
+  await tx
+    .update(refundRequests)
+    .set({ status: "refunded", decidedAt: options.now, updatedAt: options.now })
+    .where(and(eq(refundRequests.orderId, order.id), eq(refundRequests.status, "pending")));
+  if (options.providerRefund === "queue") {
+    if (!billing.providerReference) throw new Error(`Billing ${billing.id} has no provider payment to refund`);
+    await queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: billing.providerReference, amount: billing.amount, reason: options.reason, now: options.now });
+  }
+}
+
+/** What follows a chargeback: tickets voided, stock back, ledger chargeback (and our fee given back). */
+export async function onChargedBack(tx: DbOrTx, order: OrderRow, billing: BillingRow, now: Date) {
+  await onVoided(tx, order, now);
+  await bookChargeback(tx, order, billing, now);
+}
+
+/** What ends an unpaid order (expired, transfer rejected): stock back on sale, pending billing cancelled, coupon use given back. */
+async function onHoldReleased(tx: DbOrTx, orderId: string, now: Date) {
+  await releaseOrderStock(tx, orderId, now);
+  await setBillingStatusOfOrder(tx, orderId, "pending", "cancelled", now);
+  await releaseCouponUse(tx, orderId, now);
+}
+
+/** A purchase made without an account, paid with an email an account already verified, belongs to that account (decision 115). */
+async function linkVerifiedAccount(tx: DbOrTx, order: OrderRow, now: Date) {
+  if (order.buyerUserId || order.gift) return;
+  const [owner] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.email, order.payer.email.trim().toLowerCase()), isNotNull(users.emailVerifiedAt)));
+  if (owner) await tx.update(orders).set({ buyerUserId: owner.id, updatedAt: now }).where(and(eq(orders.id, order.id), isNull(orders.buyerUserId)));
+}
+
+// ───────────────────────── The two status writers ─────────────────────────
+
+async function moveOrder(tx: DbOrTx, orderId: string, from: OrderStatus, to: OrderStatus, now: Date, extra: Partial<typeof orders.$inferInsert> = {}, dueBy?: Date): Promise<OrderRow | null> {
+  const [row] = await tx
+    .update(orders)
+    .set({ ...extra, status: to, updatedAt: now })
+    .where(and(eq(orders.id, orderId), eq(orders.status, from), dueBy ? lte(orders.holdExpiresAt, dueBy) : undefined))
+    .returning();
+  return row ?? null;
+}
+
+async function moveBilling(tx: DbOrTx, billingId: string, from: BillingStatus | BillingStatus[], to: BillingStatus, now: Date, extra: Partial<typeof billings.$inferInsert> = {}): Promise<BillingRow | null> {
+  const [row] = await tx
+    .update(billings)
+    .set({ ...extra, status: to, updatedAt: now })
+    .where(and(eq(billings.id, billingId), Array.isArray(from) ? inArray(billings.status, from) : eq(billings.status, from)))
+    .returning();
+  return row ?? null;
+}
+
+async function setBillingStatusOfOrder(tx: DbOrTx, orderId: string, from: BillingStatus, to: BillingStatus, now: Date) {
+  await tx
+    .update(billings)
+    .set({ status: to, updatedAt: now })
+    .where(and(eq(billings.orderId, orderId), eq(billings.status, from)));
+}
+
+/** Locks the billing's order first (orders before billings, as every transition: no deadlocks). */
+async function lockOrderOfBilling(tx: DbOrTx, billingId: string): Promise<string | null> {
+  const [row] = await tx.select({ orderId: billings.orderId }).from(billings).where(eq(billings.id, billingId));
+  if (!row) return null;
+  await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, row.orderId)).for("update");
+  return row.orderId;
+}
+
+// ───────────────────────── Transitions ─────────────────────────
+
+/**
+ * place (gift, promoter's sale in hand): an order issued on the spot, without
+ * a checkout — billed with an approved billing of its total (`free` for a
+ * gift, `promoter` for cash in the promoter's hands), its one line, and
+ * onPaid. The insert runs in a savepoint: a taken gift key (giveaways) throws
+ * its unique violation and leaves the caller's transaction usable.
+ * The caller has already taken the stock.
+ */
+export async function placeDirectOrder(
+  tx: DbOrTx,
+  draft: {
+    order: Omit<typeof orders.$inferInsert, "status" | "gift" | "paymentMethod">;
+    line: { ticketTypeId: string; name: string; qty: number; unitPrice: number };
+    source: "free" | "promoter";
+    now: Date;
+  },
+): Promise<{ order: OrderRow; billing: BillingRow }> {
+  const statuses = placedStatuses("direct");
+  const sale = draft.source === "promoter";
+  const [order] = await tx.transaction(async (sp) =>
+    sp
+      .insert(orders)
+      .values({ ...draft.order, status: statuses.order, gift: !sale, paymentMethod: sale ? "PROMOTER" : "FREE" })
+      .returning(),
+  );
+  await tx.insert(orderItems).values({ orderId: order.id, ...draft.line });
+  const [billing] = await tx
+    .insert(billings)
+    .values({ orderId: order.id, status: statuses.billing, provider: draft.source, amount: order.total, createdAt: draft.now, updatedAt: draft.now })
+    .returning();
+  await onPaid(tx, order, billing, draft.now);
+  return { order, billing };
+}
+
+/**
+ * expire: draft → expired once the hold is over (billing pending → cancelled,
+ * stock and coupon use back). Null when the order was not a due draft (paid,
+ * rejected, already expired, or the hold still on).
+ */
+export async function expire(tx: DbOrTx, orderId: string, now: Date): Promise<OrderRow | null> {
+  const expired = await moveOrder(tx, orderId, "draft", "expired", now, {}, now);
+  if (expired) await onHoldReleased(tx, expired.id, now);
+  return expired;
+}
+
+/**
+ * rejectTransfer: the organizer saw no money. draft → closed (billing pending
+ * → cancelled, stock and coupon use back). Null when the order was not a draft.
+ */
+export async function rejectTransfer(tx: DbOrTx, orderId: string, now: Date): Promise<OrderRow | null> {
+  const closed = await moveOrder(tx, orderId, "draft", "closed", now, { holdExpiresAt: null });
+  if (closed) await onHoldReleased(tx, closed.id, now);
+  return closed;
+}
+
+export type ApprovalOutcome =
+  | "approved"
+  | "orphan-honoured"
+  | "orphan-refunded"
+  | "second-payment-refunded"
+  | "duplicate-payment-refunded"
+  | "already-applied"
+  | "amount-mismatch"
+  | "unknown-billing"
+  | "no-change";
+
+export interface PaymentApproval {
+  billingId: string;
+  /** "provider": Mercado Pago or the sandbox said approved; "transfer": the organizer saw the money in their account. */
+  source: Extract<PaymentSource, "provider" | "transfer">;
+  /** The provider's payment id (a transfer's is transferPaymentId). */
+  paymentId: string;
+  amount: number;
+}
+
+/**
+ * approvePayment: money arrived for a billing. From the order's state:
+ *   draft    → billed, billing pending → approved, onPaid ("approved").
+ *   expired  → late payment: honourLatePayment if the stock can be taken again, else refundLatePayment.
+ *   billed   → paid already through another billing: this one is refunded ("second-payment-refunded").
+ * A billing already approved (or undone) that gets another provider payment:
+ * the buyer paid twice, that payment goes back ("duplicate-payment-refunded").
+ * A concurrent transition makes a conditional UPDATE miss: look again.
+ */
+export async function approvePayment(tx: DbOrTx, approval: PaymentApproval, now: Date): Promise<ApprovalOutcome> {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const [row] = await tx.select({ billing: billings, order: orders }).from(billings).innerJoin(orders, eq(orders.id, billings.orderId)).where(eq(billings.id, approval.billingId));
+    if (!row) return "unknown-billing";
+    const { billing, order } = row;
+    if (approval.amount !== billing.amount) return "amount-mismatch";
+    if (billing.status === "approved" || billing.status === "refunded" || billing.status === "charged_back") {
+      // Another payment for a billing already paid (two tabs, a retried card): it goes back once, through the provider.
+      if (billing.providerReference && approval.paymentId !== billing.providerReference && billing.provider !== "bank_transfer") {
+        const queued = await queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: approval.paymentId, amount: approval.amount, reason: "pago duplicado de una compra ya pagada", now });
+        return queued ? "duplicate-payment-refunded" : "already-applied";
+      }
+      return "already-applied";
+    }
+
+    if (order.status === "draft") {
+      // The usual case: paid within the hold. Stock is still held.
+      const billed = await moveOrder(tx, order.id, "draft", "billed", now, { holdExpiresAt: null });
+      if (!billed) continue;
+      const approved = await moveBilling(tx, billing.id, "pending", "approved", now, { providerReference: approval.paymentId });
+      // The order UPDATE above already serialized us: a miss here is a bug, so roll back.
+      if (!approved) throw new Error(`Billing ${billing.id} was not pending`);
+      await onPaid(tx, billed, approved, now);
+      return "approved";
+    }
+
+    if (order.status === "expired") {
+      const outcome = await approveLatePayment(tx, order, billing, approval, now);
+      if (!outcome) continue;
+      return outcome;
+    }
+
+    if (order.status === "billed") {
+      // Paid already through another billing: this second payment is given back.
+      const done = await refundUnwantedPayment(tx, order, billing, approval, "la compra ya estaba pagada", billing.status, now);
+      if (!done) continue;
+      return "second-payment-refunded";
+    }
+    // closed (or anything else): nothing to apply.
+    return "no-change";
+  }
+  throw new Error(`No pude aplicar el pago ${approval.paymentId}: el estado cambió demasiadas veces`);
+}
+
+/**
+ * A payment for an order whose hold ended (billing cancelled, stock returned):
+ * expired → orphan, billing → pending with the payment, then honoured or refunded.
+ */
+async function approveLatePayment(tx: DbOrTx, order: OrderRow, billing: BillingRow, approval: PaymentApproval, now: Date): Promise<ApprovalOutcome | null> {
+  const orphan = await moveOrder(tx, order.id, "expired", "orphan", now);
+  if (!orphan) return null;
+  const reopened = await moveBilling(tx, billing.id, ["cancelled", "pending"], "pending", now, { providerReference: approval.paymentId });
+  if (!reopened) throw new Error(`Billing ${billing.id} changed under an orphan order`);
+  if (await reholdOrderStock(tx, order.id, now)) {
+    await honourLatePayment(tx, orphan, reopened, now);
+    return "orphan-honoured";
+  }
+  await refundLatePayment(tx, orphan, reopened, approval, now);
+  return "orphan-refunded";
+}
+
+/** honourLatePayment: the stock was taken again. orphan → billed, billing pending → approved, the coupon use counts again, onPaid. */
+async function honourLatePayment(tx: DbOrTx, orphan: OrderRow, billing: BillingRow, now: Date) {
+  const billed = await moveOrder(tx, orphan.id, "orphan", "billed", now, { holdExpiresAt: null });
+  const approved = await moveBilling(tx, billing.id, "pending", "approved", now);
+  if (!billed || !approved) throw new Error(`Order ${orphan.id} changed while honouring its late payment`);
+  // The expiry gave the coupon use back: the honoured order counts again (if the limit still has room; it was paid either way).
+  await retakeCouponUse(tx, orphan.id);
+  await onPaid(tx, billed, approved, now);
+}
+
+/** refundLatePayment: no stock left. Billing pending → refunded, orphan → billed (displayed "refunded"), the money goes back. */
+async function refundLatePayment(tx: DbOrTx, orphan: OrderRow, billing: BillingRow, approval: PaymentApproval, now: Date) {
+  const done = await refundUnwantedPayment(tx, orphan, billing, approval, "la reserva venció y ya no quedan entradas", "pending", now);
+  if (!done) throw new Error(`Billing ${billing.id} changed while refunding its late payment`);
+}
+
+/**
+ * A received payment that must go back (late with no stock, or a second
+ * billing of a paid order): billing → refunded (an orphan order ends billed,
+ * so the pair displays "refunded"), a payment/refund ledger pair netting
+ * zero, and the provider refund queued — a bank transfer is given back by
+ * hand by the organizer (the approval screen says so).
+ */
+async function refundUnwantedPayment(tx: DbOrTx, order: OrderRow, billing: BillingRow, approval: PaymentApproval, reason: string, from: BillingStatus, now: Date): Promise<boolean> {
+  const refunded = await moveBilling(tx, billing.id, from, "refunded", now, { providerReference: approval.paymentId });
+  if (!refunded) return false;
+  const finalOrder = order.status === "orphan" ? await moveOrder(tx, order.id, "orphan", "billed", now, { holdExpiresAt: null }) : order;
+  if (!finalOrder) throw new Error(`Order ${order.id} changed while refunding its payment`);
+  await bookRefundedPayment(tx, finalOrder, refunded, reason, now);
+  if (billing.provider !== "bank_transfer") {
+    await queueProviderRefund(tx, { billingId: billing.id, providerPaymentId: approval.paymentId, amount: approval.amount, reason, now });
+  }
+  return true;
+}
+
+/**
+ * refund: an approved payment given back after its tickets were delivered
+ * (the buyer's withdrawal, the organizer's approval, a refund made at the
+ * provider). Billing approved → refunded, the order stays billed (displayed
+ * "refunded"), then onRefunded. Null when the billing was not approved any
+ * more (someone else got there first).
+ */
+export async function refund(tx: DbOrTx, billingId: string, options: RefundOptions): Promise<{ order: OrderRow; billing: BillingRow } | null> {
+  if (!(await lockOrderOfBilling(tx, billingId))) return null;
+  const billing = await moveBilling(tx, billingId, "approved", "refunded", options.now);
+  if (!billing) return null;
+  const [order] = await tx.update(orders).set({ updatedAt: options.now }).where(eq(orders.id, billing.orderId)).returning();
+  await onRefunded(tx, order, billing, options);
+  return { order, billing };
+}
+
+/**
+ * chargeBack: the card issuer took an approved payment back. Billing approved
+ * → charged_back (order stays billed), then onChargedBack. Null when the
+ * billing was not approved any more.
+ */
+export async function chargeBack(tx: DbOrTx, billingId: string, now: Date): Promise<{ order: OrderRow; billing: BillingRow } | null> {
+  if (!(await lockOrderOfBilling(tx, billingId))) return null;
+  const billing = await moveBilling(tx, billingId, "approved", "charged_back", now);
+  if (!billing) return null;
+  const [order] = await tx.update(orders).set({ updatedAt: now }).where(eq(orders.id, billing.orderId)).returning();
+  await onChargedBack(tx, order, billing, now);
+  return { order, billing };
+}
+
+/**
+ * voidOrder: a paid order that stops existing without money going back
+ * (nothing was paid). billed → closed, billing approved → cancelled, then
+ * onVoided. Null when the order was not billed.
+ */
+export async function voidOrder(tx: DbOrTx, orderId: string, now: Date, extra: Partial<typeof orders.$inferInsert> = {}): Promise<OrderRow | null> {
+  const closed = await moveOrder(tx, orderId, "billed", "closed", now, extra);
+  if (!closed) return null;
+  await setBillingStatusOfOrder(tx, orderId, "approved", "cancelled", now);
+  await onVoided(tx, closed, now);
+  return closed;
+}
+
+/** revokeGift: an invitation withdrawn — voidOrder of a gift order, its gift key freed so the person can be invited again. */
+export async function revokeGift(tx: DbOrTx, order: Pick<OrderRow, "id" | "gift">, now: Date): Promise<OrderRow | null> {
+  if (!order.gift) return null;
+  return voidOrder(tx, order.id, now, { giftKey: null });
+}
