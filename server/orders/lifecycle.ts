@@ -1,5 +1,5 @@
 import type { BillingRow, BillingStatus, OrderRow, OrderStatus } from "#server/db/schema";
-import { and, eq, inArray, isNotNull, isNull, lte, ne } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lte, ne, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
 import { billings, issuedProducts, orderItems, orders, refundRequests, users } from "#server/db/schema";
 import { enqueue } from "#server/jobs/queue";
@@ -129,20 +129,28 @@ async function linkVerifiedAccount(tx: DbOrTx, order: OrderRow, now: Date) {
 
 // ───────────────────────── The two status writers ─────────────────────────
 
-async function moveOrder(tx: DbOrTx, orderId: string, from: OrderStatus, to: OrderStatus, now: Date, extra: Partial<typeof orders.$inferInsert> = {}, dueBy?: Date): Promise<OrderRow | null> {
+async function moveOrder(tx: DbOrTx, orderId: string, from: OrderStatus, to: OrderStatus, now: Date, extra: Partial<typeof orders.$inferInsert> = {}, only?: SQL): Promise<OrderRow | null> {
   const [row] = await tx
     .update(orders)
     .set({ ...extra, status: to, updatedAt: now })
-    .where(and(eq(orders.id, orderId), eq(orders.status, from), dueBy ? lte(orders.holdExpiresAt, dueBy) : undefined))
+    .where(and(eq(orders.id, orderId), eq(orders.status, from), only))
     .returning();
   return row ?? null;
 }
 
-async function moveBilling(tx: DbOrTx, billingId: string, from: BillingStatus | BillingStatus[], to: BillingStatus, now: Date, extra: Partial<typeof billings.$inferInsert> = {}): Promise<BillingRow | null> {
+async function moveBilling(
+  tx: DbOrTx,
+  billingId: string,
+  from: BillingStatus | BillingStatus[],
+  to: BillingStatus,
+  now: Date,
+  extra: Partial<typeof billings.$inferInsert> = {},
+  only?: SQL,
+): Promise<BillingRow | null> {
   const [row] = await tx
     .update(billings)
     .set({ ...extra, status: to, updatedAt: now })
-    .where(and(eq(billings.id, billingId), Array.isArray(from) ? inArray(billings.status, from) : eq(billings.status, from)))
+    .where(and(eq(billings.id, billingId), Array.isArray(from) ? inArray(billings.status, from) : eq(billings.status, from), only))
     .returning();
   return row ?? null;
 }
@@ -204,7 +212,7 @@ export async function placeDirectOrder(
  * rejected, already expired, or the hold still on).
  */
 export async function expire(tx: DbOrTx, orderId: string, now: Date): Promise<OrderRow | null> {
-  const expired = await moveOrder(tx, orderId, "draft", "expired", now, {}, now);
+  const expired = await moveOrder(tx, orderId, "draft", "expired", now, {}, lte(orders.holdExpiresAt, now));
   if (expired) await onHoldReleased(tx, expired.id, now);
   return expired;
 }
@@ -353,7 +361,8 @@ async function refundUnwantedPayment(tx: DbOrTx, order: OrderRow, billing: Billi
  */
 export async function refund(tx: DbOrTx, billingId: string, options: RefundOptions): Promise<{ order: OrderRow; billing: BillingRow } | null> {
   if (!(await lockOrderOfBilling(tx, billingId))) return null;
-  const billing = await moveBilling(tx, billingId, "approved", "refunded", options.now);
+  // A free billing (gift, free sale) took no money: nothing to give back.
+  const billing = await moveBilling(tx, billingId, "approved", "refunded", options.now, {}, ne(billings.provider, "free"));
   if (!billing) return null;
   const [order] = await tx.update(orders).set({ updatedAt: options.now }).where(eq(orders.id, billing.orderId)).returning();
   await onRefunded(tx, order, billing, options);
@@ -367,7 +376,8 @@ export async function refund(tx: DbOrTx, billingId: string, options: RefundOptio
  */
 export async function chargeBack(tx: DbOrTx, billingId: string, now: Date): Promise<{ order: OrderRow; billing: BillingRow } | null> {
   if (!(await lockOrderOfBilling(tx, billingId))) return null;
-  const billing = await moveBilling(tx, billingId, "approved", "charged_back", now);
+  // Only a card payment taken through a provider can be charged back.
+  const billing = await moveBilling(tx, billingId, "approved", "charged_back", now, {}, inArray(billings.provider, ["mercadopago", "sandbox"]));
   if (!billing) return null;
   const [order] = await tx.update(orders).set({ updatedAt: now }).where(eq(orders.id, billing.orderId)).returning();
   await onChargedBack(tx, order, billing, now);
@@ -375,12 +385,13 @@ export async function chargeBack(tx: DbOrTx, billingId: string, now: Date): Prom
 }
 
 /**
- * voidOrder: a paid order that stops existing without money going back
- * (nothing was paid). billed → closed, billing approved → cancelled, then
- * onVoided. Null when the order was not billed.
+ * voidOrder: an order that stops existing with no money to give back — today
+ * only a gift (a sale is undone by refund or chargeBack, so its ledger nets
+ * to zero). billed → closed, billing approved → cancelled, then onVoided.
+ * Null when the order was not a billed gift.
  */
 export async function voidOrder(tx: DbOrTx, orderId: string, now: Date, extra: Partial<typeof orders.$inferInsert> = {}): Promise<OrderRow | null> {
-  const closed = await moveOrder(tx, orderId, "billed", "closed", now, extra);
+  const closed = await moveOrder(tx, orderId, "billed", "closed", now, extra, eq(orders.gift, true));
   if (!closed) return null;
   await setBillingStatusOfOrder(tx, orderId, "approved", "cancelled", now);
   await onVoided(tx, closed, now);
@@ -388,7 +399,6 @@ export async function voidOrder(tx: DbOrTx, orderId: string, now: Date, extra: P
 }
 
 /** revokeGift: an invitation withdrawn — voidOrder of a gift order, its gift key freed so the person can be invited again. */
-export async function revokeGift(tx: DbOrTx, order: Pick<OrderRow, "id" | "gift">, now: Date): Promise<OrderRow | null> {
-  if (!order.gift) return null;
+export async function revokeGift(tx: DbOrTx, order: Pick<OrderRow, "id">, now: Date): Promise<OrderRow | null> {
   return voidOrder(tx, order.id, now, { giftKey: null });
 }
