@@ -227,7 +227,7 @@ export async function previewRefund(ctx: Ctx, rawInput: DomainInput<typeof reque
 }
 
 /**
- * `requestRefund` (DESIGN.md §4, "Botón de arrepentimiento"): no account
+ * `requestRefund` ("Botón de arrepentimiento", docs/orders.md): no account
  * needed. The order code and the payer's email must name a paid order
  * (otherwise one generic message, never which part is wrong); attempts are
  * rate limited like sign-in. Inside the legal window the refund happens now,

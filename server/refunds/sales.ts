@@ -10,7 +10,7 @@ import { ticketsOfOrder } from "#server/tickets/issue";
 import { parseInput } from "#server/validation";
 import { refundRequestsOfOrder } from "./refunds";
 
-/** The spec's default order list (§9): billed, not gift, card wallet and bank account, 10 a page, newest first, page 0. */
+/** The default order list of the sales page: billed, not gift, card wallet and bank account, 10 a page, newest first, page 0. */
 export const DEFAULT_ORDER_FILTER = {
   status: "billed",
   gift: false,

@@ -145,7 +145,7 @@ async function orderData(tx: DbOrTx, order: OrderRow) {
 }
 
 /**
- * `order.paid`: called by issueTicketsForOrder, the step every paid order goes
+ * `order.paid`: called by the order lifecycle's onPaid, the step every paid order goes
  * through (provider approval, bank transfer, free order, a promoter's sale in
  * hand). Gift orders (invitations) are not sales: skipped.
  */
@@ -154,12 +154,12 @@ export async function recordOrderPaid(tx: DbOrTx, order: OrderRow, now: Date) {
   return recordWebhookEvent(tx, order.organizationId, "order.paid", now, () => orderData(tx, order));
 }
 
-/** `order.refunded`: called by refundApprovedBilling (withdrawal, organizer's approval, refund made at the provider). */
+/** `order.refunded`: called by the order lifecycle's onRefunded (withdrawal, organizer's approval, refund made at the provider). */
 export async function recordOrderRefunded(tx: DbOrTx, order: OrderRow, billing: BillingRow, now: Date) {
   return recordWebhookEvent(tx, order.organizationId, "order.refunded", now, async () => ({ ...(await orderData(tx, order)), refundedAmount: billing.amount }));
 }
 
-/** `bank_transfer.approved`: called where a billing becomes approved (webhook.ts approveBilling); only bank transfers produce it. */
+/** `bank_transfer.approved`: called by the order lifecycle's onPaid, where a billing becomes approved; only bank transfers produce it. */
 export async function recordBankTransferApproved(tx: DbOrTx, billing: BillingRow, now: Date) {
   if (billing.provider !== "bank_transfer") return [];
   const [order] = await tx.select().from(orders).where(eq(orders.id, billing.orderId));
