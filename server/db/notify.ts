@@ -224,6 +224,8 @@ export async function startNotifications(database: Pick<Database, "db" | "kind">
     max_lifetime: null,
     fetch_types: false,
     keep_alive: 30,
+    // A retry that waits for an unreachable server waits this long, not postgres.js's 30 s.
+    connect_timeout: 5,
     onnotice: () => {},
     connection: { application_name: LISTENER_APPLICATION_NAME },
     onnotify: (channel, message) => {
