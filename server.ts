@@ -20,7 +20,8 @@ import { securityHeaders } from "./server/http/security-headers";
 import { withContentSecurityPolicy } from "./server/http/csp";
 import { JOB_LANES, jobHandlers } from "./server/jobs/handlers";
 import { PageCache, writeCopy, type PageCopy } from "./server/http/page-cache";
-import { onEventChanged } from "./server/events/changes";
+import { followEventChanges } from "./server/events/changes";
+import { startNotifications } from "./server/db/notify";
 import { schedulePruning } from "./server/payments/webhook";
 
 const dev = process.argv.includes("--dev");
@@ -43,6 +44,8 @@ if (!dev && !fs.existsSync(BUILD_ENTRY)) {
 const config = env();
 const database = await prepareDatabase();
 console.log(`Base de datos lista (${database.kind === "pglite" ? `PGlite en ${config.DATA_DIR}/pglite` : "PostgreSQL"}).`);
+// Changes made through other processes (PostgreSQL LISTEN/NOTIFY) reach this one's caches and live views (docs/scaling.md).
+const notifications = await startNotifications(database);
 if (paymentsMode() === "sandbox") console.warn("Modo de prueba: los pagos son simulados (sandbox). Nadie paga de verdad.");
 
 // Background jobs (hold expiry…) from the jobs table; JOBS=off leaves them to another process.
@@ -99,7 +102,7 @@ if (yoga) app.all("/api/graphql", webRequestHandler(async (request) => yoga.hand
 const handleRemix = createRequestHandler(build as never, dev ? "development" : "production");
 const renderPage = withContentSecurityPolicy((request, nonce) => handleRemix(request, { cspNonce: nonce }));
 const pageCache = dev ? null : new PageCache();
-if (pageCache) onEventChanged(() => pageCache.clear());
+if (pageCache) followEventChanges(pageCache);
 app.all("*", webRequestHandler(pageCache ? (request) => pageCache.handle(request, renderPage) : renderPage, { fixedOrigin }));
 
 // A fresh copy of an anonymous page goes out straight from Node too, after the same guards (issue 12): no Express
@@ -123,6 +126,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     server.close();
     jobRunner?.stop();
+    void notifications.stop();
     database.close().finally(() => process.exit(0));
   });
 }

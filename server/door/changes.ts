@@ -1,24 +1,30 @@
-/**
- * "Something happened at this event's door": redemptions announce it, the
- * live view listens. In-process for now; with several app processes this is
- * where PostgreSQL LISTEN/NOTIFY goes (DESIGN.md §12).
- */
-type DoorListener = (eventId: string) => void;
-// On globalThis, like server/events/changes.ts: the HTTP server and the Remix build each load their own copy of this module.
-const KEY = Symbol.for("tribuna.doorChangeListeners");
-const registry = globalThis as typeof globalThis & { [KEY]?: Map<string, Set<DoorListener>> };
-const listeners = (registry[KEY] ??= new Map<string, Set<DoorListener>>());
+import { defineChannel, onMissedNotifications } from "#server/db/notify";
 
+/**
+ * "Something happened at this event's door": redemptions and accreditations
+ * announce it, the live view listens. It reaches every app process through
+ * PostgreSQL notifications (server/db/notify.ts, docs/scaling.md): a scan
+ * made through one process updates the live view watched through another.
+ */
+const doorChannel = defineChannel("door", ["eventId"]);
+
+/** After the change is committed. */
 export function doorChanged(eventId: string): void {
-  for (const listener of listeners.get(eventId) ?? []) listener(eventId);
+  doorChannel.publish({ eventId });
 }
 
-export function onDoorChange(eventId: string, listener: DoorListener): () => void {
-  const set = listeners.get(eventId) ?? new Set();
-  set.add(listener);
-  listeners.set(eventId, set);
+/**
+ * `listener` runs after every change at this event's door, made through any
+ * process, and also when changes may have been missed (the listening
+ * connection came back): the live view then reads the night again.
+ */
+export function onDoorChange(eventId: string, listener: (eventId: string) => void): () => void {
+  const stopChanges = doorChannel.subscribe((change) => {
+    if (change.eventId === eventId) listener(eventId);
+  });
+  const stopMissed = onMissedNotifications(() => listener(eventId));
   return () => {
-    set.delete(listener);
-    if (!set.size) listeners.delete(eventId);
+    stopChanges();
+    stopMissed();
   };
 }

@@ -126,8 +126,8 @@ export async function liveNight(ctx: Ctx, slug: string): Promise<LiveNight> {
 }
 
 // ---------------------------------------------------------------------------
-// Live updates: redemptions say "this event changed"; one hub per event
-// computes the view once (at most every THROTTLE_MS) for everyone watching.
+// Live updates: redemptions say "this event changed" (through any process: ./changes.ts); one hub per event
+// computes the view once for everyone watching: at once after a quiet spell, then at most every THROTTLE_MS.
 
 const THROTTLE_MS = 1000;
 
@@ -142,7 +142,10 @@ export const LIVE_SESSION_ENDED = "Tu sesión terminó. Iniciá sesión de nuevo
 type Listener = (night: LiveNight) => void;
 interface Hub {
   listeners: Set<Listener>;
+  /** Running while a refresh went out less than THROTTLE_MS ago. */
   timer: NodeJS.Timeout | null;
+  /** A change arrived during that time: one more refresh when it ends. */
+  changedMeanwhile: boolean;
   unsubscribe: () => void;
 }
 const hubs = new Map<string, Hub>();
@@ -150,19 +153,26 @@ const hubs = new Map<string, Hub>();
 function hubFor(db: DbOrTx, event: LiveNight["event"]): Hub {
   const existing = hubs.get(event.id);
   if (existing) return existing;
-  const hub: Hub = { listeners: new Set(), timer: null, unsubscribe: () => {} };
-  hub.unsubscribe = onDoorChange(event.id, () => {
-    if (hub.timer) return;
+  const hub: Hub = { listeners: new Set(), timer: null, changedMeanwhile: false, unsubscribe: () => {} };
+  // The first change after a quiet spell goes out at once (a scan shows within the second); the ones that
+  // follow it within THROTTLE_MS make one more refresh at its end, whatever the number of scans.
+  const refresh = () => {
+    hub.changedMeanwhile = false;
+    computeLiveNight(db, event, new Date()).then(
+      (night) => hub.listeners.forEach((listener) => listener(night)),
+      () => {
+        // A failed refresh is retried on the next change; watchers keep the last view.
+      },
+    );
     hub.timer = setTimeout(() => {
       hub.timer = null;
-      computeLiveNight(db, event, new Date()).then(
-        (night) => hub.listeners.forEach((listener) => listener(night)),
-        () => {
-          // A failed refresh is retried on the next change; watchers keep the last view.
-        },
-      );
+      if (hub.changedMeanwhile) refresh();
     }, THROTTLE_MS);
     hub.timer.unref?.();
+  };
+  hub.unsubscribe = onDoorChange(event.id, () => {
+    if (hub.timer) hub.changedMeanwhile = true;
+    else refresh();
   });
   hubs.set(event.id, hub);
   return hub;

@@ -9,7 +9,7 @@ import { DomainError, Invalid } from "#server/errors";
 import { verifyQrPayload, QR_PREFIX } from "#server/tickets/qr";
 import type { DoorAccess } from "./access";
 import { doorChanged } from "./changes";
-import { onEventChanged } from "#server/events/changes";
+import { followEventChanges } from "#server/events/changes";
 import { productsOfMode, type DoorMode } from "./search";
 import { recordTicketRedeemed } from "#server/webhooks/deliveries";
 
@@ -94,10 +94,13 @@ export async function doorDateOf(db: DbOrTx, eventId: string, now: Date, chosenI
 }
 
 type DateSpan = { id: string; startsAt: Date; endsAt: Date };
-/** An event's dates, kept a few seconds per event: every scan asks, and they change only when the organizer edits them. */
+/**
+ * An event's dates, kept a few seconds per event: every scan asks, and they change only when the organizer
+ * edits them. An edit through any process drops the copy (PostgreSQL notifications, docs/scaling.md).
+ */
 const dateCache = new Map<string, { until: number; dates: DateSpan[] }>();
 const DATE_CACHE_MS = 10_000;
-onEventChanged((eventId) => dateCache.delete(eventId));
+followEventChanges({ forget: (eventId) => dateCache.delete(eventId), forgetAll: () => dateCache.clear() });
 
 async function datesOf(db: DbOrTx, eventId: string): Promise<DateSpan[]> {
   const cached = dateCache.get(eventId);

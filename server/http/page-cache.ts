@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseCookies } from "#server/auth/cookies";
 import { cspNonce, nonceOfPolicy } from "#server/http/csp";
+import type { EventCache } from "#server/events/changes";
 
 /**
  * The micro-cache for anonymous public pages (DESIGN.md §8, issue 12): one
@@ -36,7 +37,7 @@ export interface PageCopy {
 /** Cookies that never change the HTML: the theme is part of the key; analytics cookies are read by scripts only. */
 const NEUTRAL_COOKIE = /^(theme$|ph_|_ga|_gid$|_fbp$|_fbc$)/;
 
-export class PageCache {
+export class PageCache implements EventCache {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
@@ -120,6 +121,16 @@ export class PageCache {
   /** Drops every copy (an event changed: its pages, the home and the organization's page all show it). */
   clear(): void {
     this.entries.clear();
+  }
+
+  /** An event changed, through this process or another (server/events/changes.ts): every page may show it. */
+  forget(): void {
+    this.clear();
+  }
+
+  /** Notifications may have been missed: nothing kept can be trusted. */
+  forgetAll(): void {
+    this.clear();
   }
 
   get size(): number {

@@ -1,15 +1,17 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
 import { eventCustomFields, eventDates, events, ticketTypes, type EventCustomFieldRow, type EventDateRow, type EventRow, type TicketTypeRow } from "#server/db/schema";
-import { onEventChanged } from "#server/events/changes";
+import { followEventChanges } from "#server/events/changes";
 
 /**
  * What createOrder reads about an event before taking stock — the event, its
  * dates and its questions — kept one second per process (issue 12): in an
  * on-sale every buyer asks for the same rows, and three reads per order are
  * most of an order's work. A change made through the domain (server/events:
- * `eventChanged`) drops this process's copy at once; another process's copy
- * lives at most `SALE_SNAPSHOT_MS`. Ticket types are always read fresh (their
+ * `eventChanged`) drops this process's copy at once and the other processes'
+ * copies a few milliseconds later (PostgreSQL notifications, docs/scaling.md);
+ * a copy whose notification was lost lives at most `SALE_SNAPSHOT_MS`, and a
+ * dropped listening connection drops every copy. Ticket types are always read fresh (their
  * stock, status and price), and the hold re-checks status and price under
  * the row lock, so a copy can never sell what is not for sale.
  */
@@ -29,12 +31,15 @@ interface Entry {
 }
 
 const bySlug = new Map<string, Entry>();
-onEventChanged((eventId) => {
-  for (const [slug, entry] of bySlug) {
-    void entry.snapshot.then((s) => {
-      if ((!s || s.event.id === eventId) && bySlug.get(slug) === entry) bySlug.delete(slug);
-    });
-  }
+followEventChanges({
+  forget(eventId) {
+    for (const [slug, entry] of bySlug) {
+      void entry.snapshot.then((s) => {
+        if ((!s || s.event.id === eventId) && bySlug.get(slug) === entry) bySlug.delete(slug);
+      });
+    }
+  },
+  forgetAll: () => forgetSaleSnapshots(),
 });
 
 /** The event of `slug` (lowercased) with its dates and questions; null when there is no such event. Concurrent misses share one read. */
@@ -51,7 +56,7 @@ export function saleSnapshot(db: DbOrTx, slug: string): Promise<SaleSnapshot | n
   return snapshot;
 }
 
-/** Drops every copy (tests that change rows behind the domain's back). */
+/** Drops every copy (notifications may have been missed; tests that change rows behind the domain's back). */
 export function forgetSaleSnapshots(): void {
   bySlug.clear();
 }

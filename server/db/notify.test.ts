@@ -1,0 +1,228 @@
+import { eq, sql } from "drizzle-orm";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDatabase, getDb } from "#server/db/client";
+import { eventDates, events } from "#server/db/schema";
+import { doorDateOf } from "#server/door/redeem";
+import { onDoorChange } from "#server/door/changes";
+import { followEventChanges } from "#server/events/changes";
+import { PageCache } from "#server/http/page-cache";
+import { saleSnapshot } from "#server/orders/sale-snapshot";
+import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { hasPostgresServer, withDatabase } from "#tests/support/db";
+import { defineChannel, LISTENER_APPLICATION_NAME, onMissedNotifications, PG_CHANNEL, startNotifications, type NotificationsListener } from "./notify";
+
+const ping = defineChannel("test.ping", ["id"]);
+
+/** Resolves with what `listen` hears first, or rejects after `ms`. */
+function heardWithin<T>(ms: number, listen: (heard: (value: T) => void) => () => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`Nada en ${ms} ms`));
+    }, ms);
+    const stop = listen((value) => {
+      clearTimeout(timer);
+      stop();
+      resolve(value);
+    });
+  });
+}
+
+async function until(condition: () => boolean, ms: number) {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`No pasó en ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A public page the micro-cache keeps. */
+async function keepOnePage(cache: PageCache) {
+  await cache.handle(new Request("http://pagina.local/"), async () => new Response("<p>hola</p>", { headers: { "Cache-Control": "public, max-age=5" } }));
+  expect(cache.size).toBe(1);
+}
+
+async function eventWithCaches() {
+  const producer = await createProducer();
+  const { event } = await createPublishedEvent(producer.ctx, producer.organization.id, { days: 0 });
+  const db = await getDb();
+  const first = await saleSnapshot(db, event.slug);
+  expect(first?.event.name).toBe(event.name);
+  const date = await doorDateOf(db, event.id, new Date());
+  expect(date).not.toBeNull();
+  /** Changes the event and its date behind the domain's back: only a notification (or a cache's end) shows them. */
+  const changeBehindTheDomain = async () => {
+    await db.update(events).set({ name: "Nombre nuevo" }).where(eq(events.id, event.id));
+    await db
+      .update(eventDates)
+      .set({ startsAt: sql`${eventDates.startsAt} + interval '1 hour'` })
+      .where(eq(eventDates.id, date!.id));
+  };
+  /** Whether what the caches answer now is the changed event (read less than a second after `first`: the sale snapshot's lifetime). */
+  const cachesShowTheChange = async () => {
+    const snapshot = await saleSnapshot(db, event.slug);
+    const doorDate = await doorDateOf(db, event.id, new Date());
+    return snapshot?.event.name === "Nombre nuevo" && doorDate!.startsAt.getTime() === date!.startsAt.getTime() + 3600e3;
+  };
+  return { event, changeBehindTheDomain, cachesShowTheChange };
+}
+
+describe.skipIf(!hasPostgresServer)("cambios entre procesos por PostgreSQL (LISTEN/NOTIFY)", () => {
+  let listener: NotificationsListener;
+  /** Another process's connection to the same database. */
+  let other: postgres.Sql;
+  const fromAnotherProcess = (channel: string, payload: Record<string, string>) =>
+    other`select pg_notify(${PG_CHANNEL}, ${JSON.stringify({ c: channel, ...payload, o: "otro-proceso" })})`;
+
+  beforeAll(async () => {
+    const database = await getDatabase();
+    const [{ name }] = (await database.db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
+    const url = withDatabase(process.env.DATABASE_URL!, name);
+    listener = await startNotifications(database, { url, checkEveryMs: 200, retryMs: 50 });
+    other = postgres(url, { max: 2, onnotice: () => {} });
+  });
+
+  afterAll(async () => {
+    await listener?.stop();
+    await other?.end();
+  });
+
+  it("a change sent through another connection reaches this process's listeners within a second", async () => {
+    const heard = heardWithin<{ id: string }>(1_000, (h) => ping.subscribe(h));
+    await fromAnotherProcess("test.ping", { id: "abc" });
+    expect(await heard).toEqual({ id: "abc" });
+
+    // The door's live view: a scan made through another process.
+    const doorHeard = heardWithin<string>(1_000, (h) => onDoorChange("evento-1", h));
+    await fromAnotherProcess("door", { eventId: "evento-1" });
+    expect(await doorHeard).toBe("evento-1");
+  });
+
+  it("publish: this process hears it at once and once, the others through PostgreSQL", async () => {
+    const elsewhere: string[] = [];
+    const otherListening = await other.listen(PG_CHANNEL, (message) => elsewhere.push(message));
+    const here: string[] = [];
+    const stop = ping.subscribe(({ id }) => here.push(id));
+    ping.publish({ id: "uno" });
+    expect(here).toEqual(["uno"]);
+    await until(() => elsewhere.length > 0, 1_000);
+    expect(JSON.parse(elsewhere[0])).toMatchObject({ c: "test.ping", id: "uno" });
+    // Its own NOTIFY comes back to this process's listener too: it is not delivered twice.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(here).toEqual(["uno"]);
+    stop();
+    await otherListening.unlisten();
+  });
+
+  it("publishInTransaction: heard here and elsewhere only if the transaction commits", async () => {
+    const db = await getDb();
+    const here: string[] = [];
+    const stop = ping.subscribe(({ id }) => here.push(id));
+    await expect(
+      db.transaction(async (tx) => {
+        await ping.publishInTransaction(tx, { id: "deshecho" });
+        throw new Error("rollback");
+      }),
+    ).rejects.toThrow("rollback");
+    await db.transaction(async (tx) => {
+      await ping.publishInTransaction(tx, { id: "confirmado" });
+      // Not before the commit.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(here).toEqual([]);
+    });
+    await until(() => here.length > 0, 1_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(here).toEqual(["confirmado"]);
+    stop();
+  });
+
+  it("an event changed through another process drops this process's sale snapshot, door dates and page copies", async () => {
+    const pages = new PageCache();
+    const stopPages = followEventChanges(pages);
+    await keepOnePage(pages);
+    const { event, changeBehindTheDomain, cachesShowTheChange } = await eventWithCaches();
+    await changeBehindTheDomain();
+    expect(await cachesShowTheChange()).toBe(false);
+
+    const heard = heardWithin<string>(1_000, (h) => followEventChanges({ forget: h, forgetAll: () => {} }));
+    await fromAnotherProcess("event", { eventId: event.id });
+    expect(await heard).toBe(event.id);
+    expect(pages.size).toBe(0);
+    expect(await cachesShowTheChange()).toBe(true);
+    stopPages();
+  });
+
+  it("a listening connection that dies comes back, forgets every copy (notifications were missed) and hears again", async () => {
+    const pages = new PageCache();
+    const stopPages = followEventChanges(pages);
+    await keepOnePage(pages);
+    const { changeBehindTheDomain, cachesShowTheChange } = await eventWithCaches();
+    let missed = 0;
+    const stopMissed = onMissedNotifications(() => missed++);
+    const liveViewRefreshed: string[] = [];
+    const stopDoor = onDoorChange("evento-2", (id) => liveViewRefreshed.push(id));
+
+    const [{ killed }] = await other`
+      select count(pg_terminate_backend(pid))::int as killed from pg_stat_activity
+      where application_name = ${LISTENER_APPLICATION_NAME} and datname = current_database()`;
+    expect(killed).toBe(1);
+    // A change made while nobody listened: never announced, so only forgetting everything shows it.
+    await changeBehindTheDomain();
+    await until(() => missed > 0, 5_000);
+    expect(pages.size).toBe(0);
+    expect(await cachesShowTheChange()).toBe(true);
+    expect(liveViewRefreshed).toEqual(["evento-2"]);
+
+    const heard = heardWithin<{ id: string }>(1_000, (h) => ping.subscribe(h));
+    await fromAnotherProcess("test.ping", { id: "de-vuelta" });
+    expect(await heard).toEqual({ id: "de-vuelta" });
+    stopMissed();
+    stopDoor();
+    stopPages();
+  });
+
+  it("refuses a payload that is not ids, and ignores foreign or malformed notifications", async () => {
+    expect(() => ping.publish({ id: "x".repeat(500) })).toThrow(/tiene que ser un id/);
+    expect(() => defineChannel("test.other", ["c"])).toThrow(/reservado/);
+    const here: string[] = [];
+    const stop = ping.subscribe(({ id }) => here.push(id));
+    await other`select pg_notify(${PG_CHANNEL}, 'no es json')`;
+    await other`select pg_notify(${PG_CHANNEL}, ${JSON.stringify({ c: "test.ping", id: 7 })})`;
+    await other`select pg_notify(${PG_CHANNEL}, ${JSON.stringify({ c: "desconocido", id: "x" })})`;
+    await fromAnotherProcess("test.ping", { id: "bueno" });
+    await until(() => here.length > 0, 1_000);
+    expect(here).toEqual(["bueno"]);
+    stop();
+  });
+});
+
+describe.skipIf(hasPostgresServer)("cambios con PGlite (un solo proceso)", () => {
+  let listener: NotificationsListener;
+  beforeAll(async () => {
+    listener = await startNotifications(await getDatabase());
+  });
+  afterAll(async () => {
+    await listener?.stop();
+  });
+
+  it("publish is heard at once; publishInTransaction only after a commit", async () => {
+    const db = await getDb();
+    const here: string[] = [];
+    const stop = ping.subscribe(({ id }) => here.push(id));
+    ping.publish({ id: "ya" });
+    expect(here).toEqual(["ya"]);
+    await expect(
+      db.transaction(async (tx) => {
+        await ping.publishInTransaction(tx, { id: "deshecho" });
+        throw new Error("rollback");
+      }),
+    ).rejects.toThrow("rollback");
+    await db.transaction(async (tx) => {
+      await ping.publishInTransaction(tx, { id: "confirmado" });
+    });
+    await until(() => here.length > 1, 1_000);
+    expect(here).toEqual(["ya", "confirmado"]);
+    stop();
+  });
+});
