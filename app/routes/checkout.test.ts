@@ -75,7 +75,7 @@ describe("/checkout/payer-info/{eventSlug}", () => {
     );
     expect(result.status).toBe(400);
     expect(result.data.result.error).toMatchObject({
-      firstName: ["Este campo es requerido"],
+      firstName: ["Este campo es obligatorio"],
       email: ["Este campo debe ser un email válido"],
       documentNumber: ["Ingresá un número de documento válido"],
       [`customFields.${fields[0].id}`]: ["Elegí una de las opciones"],
@@ -99,7 +99,7 @@ describe("/checkout/payer-info/{eventSlug}", () => {
       { eventSlug: event.slug },
     );
     expect(missing.status).toBe(400);
-    expect(missing.data.result.error).toMatchObject({ "attendees[1].firstName": ["Este campo es requerido"], "attendees[1].documentNumber": ["Este campo es requerido"] });
+    expect(missing.data.result.error).toMatchObject({ "attendees[1].firstName": ["Este campo es obligatorio"], "attendees[1].documentNumber": ["Este campo es obligatorio"] });
 
     const done = await run(
       payerInfo.action,

@@ -35,7 +35,7 @@ process.env.DATA_DIR = dataDir;
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 const SAVE_SUCCESS = "¡Todo genial! Guardamos tus datos";
-const SAVE_ERROR = "Upppsss... parece que te faltaron cargar algunos datos.";
+const SAVE_ERROR = "Upppsss... parece que te faltó cargar algunos datos.";
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
 
 type Cookies = Record<string, string>;
@@ -327,7 +327,7 @@ describe("/organizacion/evento/crear", () => {
       multipartRequest("/organizacion/evento/crear", eventForm(organization.id, { name: "Con Imagen", venueName: "" }), { image: { bytes: await realImage("png"), name: "flyer.png", type: "image/png" } }, cookies),
     );
     expect(bad.status).toBe(400);
-    expect(bad.data.errors.venueName).toEqual(["Este campo es requerido"]);
+    expect(bad.data.errors.venueName).toEqual(["Este campo es obligatorio"]);
     const imageUrl = bad.data.values.imageUrl;
     expect(imageUrl).toMatch(/^\/imagenes\/[a-f0-9]{32}-64\.webp$/);
 

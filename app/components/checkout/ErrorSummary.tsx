@@ -9,7 +9,7 @@ export interface SummaryError {
 }
 
 /**
- * "Upppsss... parece que te faltaron cargar algunos datos." at the top of a
+ * "Upppsss... parece que te faltó cargar algunos datos." at the top of a
  * form's page after a submit with errors, with a link to each field (and
  * what is not about one field, such as tickets that ran out). Without
  * JavaScript the answer is a new page that opens at the top, where this is;
