@@ -2,7 +2,7 @@ import { getZodConstraint } from "@conform-to/zod/v4";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { CheckoutCustomField } from "#common/checkout";
-import { ErrorSummary } from "./ErrorSummary";
+import { ErrorSummary, summaryHeading } from "./ErrorSummary";
 import { MoneyLines } from "./MoneyLines";
 import { PayerInfoFields, payerFieldLabel } from "./PayerInfoFields";
 import { formFieldName, payerInfoSchema } from "./schema";
@@ -172,13 +172,30 @@ describe("MoneyLines", () => {
 });
 
 describe("ErrorSummary", () => {
-  it("says the spec's message (typo fixed) and links each field", () => {
+  it("says the spec's message (corrected) when something is missing, and links each field", () => {
     const html = renderToString(
-      <ErrorSummary errors={[{ fieldId: "payer-info-email", label: payerFieldLabel("email", []), message: "Este campo debe ser un email válido" }]} />,
+      <ErrorSummary
+        errors={[
+          { fieldId: "payer-info-firstName", label: payerFieldLabel("firstName", []), message: "Este campo es obligatorio" },
+          { fieldId: "payer-info-email", label: payerFieldLabel("email", []), message: "Este campo debe ser un email válido" },
+        ]}
+      />,
     );
     expect(html).toContain("Upppsss... parece que te faltó cargar algunos datos.");
     expect(html).toMatch(/<a href="#payer-info-email"[^>]*>Email<!-- -->: <!-- -->Este campo debe ser un email válido<\/a>/);
     expect(html).toContain('tabindex="-1"');
+  });
+
+  it("heads the list with what fits: missing data, only the coupon, other fields, or the purchase", () => {
+    const email = { fieldId: "payer-info-email", message: "Este campo debe ser un email válido" };
+    const missing = { fieldId: "payer-info-lastName", message: "Este campo es obligatorio" };
+    const coupon = { fieldId: "payer-info-couponCode", message: "Ese cupón no existe para este evento. Revisá cómo lo escribiste." };
+    expect(summaryHeading([email, missing, coupon])).toBe("Upppsss... parece que te faltó cargar algunos datos.");
+    expect(summaryHeading([coupon])).toBe("Revisá el código de cupón");
+    expect(summaryHeading([email, coupon])).toBe("Revisá estos datos antes de seguir");
+    expect(summaryHeading([])).toBe("No pudimos seguir con tu compra");
+    const html = renderToString(<ErrorSummary errors={[{ ...coupon, label: "Código de cupón" }]} />);
+    expect(html).not.toContain("faltó cargar");
   });
 
   it("names holders' and custom fields' inputs", () => {
