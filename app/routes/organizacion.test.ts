@@ -275,7 +275,7 @@ describe("/organizacion/evento/crear", () => {
     const event = await eventBySlug("noche-de-chamame");
     expect(event).toBeDefined();
     expect(result.location).toBe(`/organizacion/condiciones-de-servicio/${event.id}?eventId=${event.id}`);
-    expect(flashOf(result)).toEqual({ type: "success", message: SAVE_SUCCESS });
+    expect(flashOf(result)).toEqual({ type: "success", message: "Creamos tu evento. Ahora aceptá las condiciones de servicio para publicarlo." });
     expect(event).toMatchObject({ organizationId: organization.id, name: "Noche de Chamamé", category: "recitales", minAge: 18, province: "AR-CF", publishedAt: null });
 
     const db = await getDb();

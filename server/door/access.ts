@@ -50,9 +50,11 @@ export async function doorPinOf(ctx: Ctx, eventId: string): Promise<DoorPinView 
 }
 
 /** A new PIN for the event (the first one, or replacing the old one, whose door sessions end at once). */
-export async function rotateDoorPin(ctx: Ctx, eventId: string): Promise<DoorPinView> {
+export async function rotateDoorPin(ctx: Ctx, eventId: string): Promise<DoorPinView & { replaced: boolean }> {
   const event = await requireEvent(ctx, eventId, "door:pins");
   if (event.status === "deleted") throw new Conflict("El evento fue eliminado.");
+  // Whether doors opened with an earlier PIN close now: the page says so only then.
+  const [previous] = await ctx.db.select({ id: doorPins.id }).from(doorPins).where(eq(doorPins.eventId, eventId));
   const pin = randomDigits(DOOR_PIN_LENGTH);
   const values = { id: crypto.randomUUID(), eventId, pinEncrypted: encryptSecret(pin, "door-pins"), createdByUserId: ctx.actor.kind === "user" ? ctx.actor.userId : null, createdAt: ctx.now };
   await ctx.db
@@ -60,7 +62,7 @@ export async function rotateDoorPin(ctx: Ctx, eventId: string): Promise<DoorPinV
     .values(values)
     .onConflictDoUpdate({ target: doorPins.eventId, set: { id: values.id, pinEncrypted: values.pinEncrypted, createdByUserId: values.createdByUserId, createdAt: values.createdAt } });
   await recordAudit(ctx.db, ctx, { organizationId: event.organizationId, action: "door.pin-rotate", targetId: eventId, data: { name: event.name } });
-  return { pin, createdAt: ctx.now };
+  return { pin, createdAt: ctx.now, replaced: Boolean(previous) };
 }
 
 /** No PIN any more: staff need a new one, and every door opened with the old one closes. */
