@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { formatTime } from "#common/dates";
+import { formatEventStart } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { cacheHeadersFrom } from "#app/lib/cache.server";
 import { PICKER_PAYMENT_METHODS, previewCart, readSavedCart, restoreCart, savedCartCookie, type StoredCart } from "#app/lib/cart.server";
@@ -22,7 +22,7 @@ import { getUserById } from "#server/accounts/users";
 import { getCheckoutQuestions, startCheckout } from "#server/orders/checkout";
 import { orderHold } from "#server/orders/preview";
 import type { Ctx } from "#server/context";
-import { dayWithYear, eventPath, findReferrer, loadPublicEventOr404 } from "./eventos.$slug.server";
+import { eventPath, findReferrer, loadPublicEventOr404 } from "./eventos.$slug.server";
 import { OrderLines } from "#app/components/checkout/OrderLines";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -109,8 +109,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return data(
     {
       event: { name: event.name, slug: event.slug, venue: `${event.venue.name}, ${event.venue.city}` },
-      // The day once, then the time ("Lunes 7 de diciembre · 23:00"), as the event page says it.
-      date: date ? { dayLabel: dayWithYear(date.startsAt, ctx.now), startsLabel: formatTime(date.startsAt), startsIso: date.startsAt.toISOString() } : null,
+      // The event's date line ("Lunes 7 de diciembre de 2026 · 23:00 h"), as tickets and emails say it.
+      date: date ? { label: formatEventStart(date.startsAt), startsIso: date.startsAt.toISOString() } : null,
       needsDate,
       items,
       problems,
@@ -245,7 +245,7 @@ function PayerInfoContent() {
         <p className="mt-1 text-sm text-[var(--muted)]">{event.venue}</p>
         {date ? (
           <p className="mt-1 text-sm">
-            <span>{date.dayLabel}</span> · <time dateTime={date.startsIso}>{date.startsLabel}</time>
+            <time dateTime={date.startsIso}>{date.label}</time>
           </p>
         ) : null}
       </header>
