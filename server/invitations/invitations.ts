@@ -37,7 +37,7 @@ export const INVITATION_MESSAGES = {
   date: "Elegí la fecha a la que invitás.",
   dateOver: "Esa fecha ya terminó.",
   eventGone: "El evento fue eliminado: no se pueden mandar invitaciones.",
-  notEnough: (name: string, left: number) => (left > 0 ? `No alcanza el stock de ${name}: quedan ${left}.` : `No queda stock de ${name}.`),
+  notEnough: (name: string, left: number) => (left > 0 ? `No alcanza el stock de ${name}: ${left === 1 ? "queda 1" : `quedan ${left}`}.` : `No queda stock de ${name}.`),
   notFound: "No encontramos esa invitación.",
   alreadyRevoked: "Esa invitación ya estaba anulada.",
   redeemed: "Alguien ya ingresó con esta invitación: no se puede anular.",
