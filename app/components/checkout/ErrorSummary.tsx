@@ -9,7 +9,7 @@ export interface SummaryError {
   message: string;
 }
 
-export const SUMMARY_HEADINGS = {
+const SUMMARY_HEADINGS = {
   /** Only when something is missing: the spec's message (corrected, docs/wording.md). */
   missing: SNACKBAR_MESSAGES.saveError,
   coupon: "Revisá el código de cupón",
