@@ -181,8 +181,10 @@ describe("pages and errors", () => {
     expect(notFound.html).toContain("No encontramos esta página");
     const error = await get("/500");
     expect(error.response.status).toBe(500);
-    expect(error.html).toContain("Algo salió mal");
-    expect(error.html).toContain("Upppsss... parece que hubo un error. Intentá en un rato");
+    // Our fault and what to do, never the missing-data message.
+    expect(error.html).toContain("Algo salió mal de nuestro lado");
+    expect(error.html).toContain("Probá de nuevo en unos minutos");
+    expect(error.html).not.toContain("faltó cargar");
   });
 
   it("/ayuda and /terminos-y-condiciones are real Spanish pages with headings", async () => {

@@ -58,7 +58,8 @@ describe("root ErrorBoundary", () => {
       errorElement: <ErrorBoundary />,
     });
     expect(html).toContain("Algo salió mal");
-    expect(html).toContain("Upppsss... parece que hubo un error. Intentá en un rato");
+    expect(html).toContain("No es por algo que hayas hecho o cargado: tuvimos un error. Probá de nuevo en unos minutos.");
+    expect(html).not.toContain("faltó cargar");
     expect(html).not.toContain("hunter2");
     expect(html).not.toContain("<pre");
   });

@@ -42,7 +42,7 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = ({ error }) => {
   if (error) {
     const status = isRouteErrorResponse(error) ? error.status : 500;
-    const title = status === 404 ? "Página no encontrada" : status === 403 ? "Sin permiso" : status < 500 ? "No pudimos abrir esta página" : "Algo salió mal";
+    const title = status === 404 ? "Página no encontrada" : status === 403 ? "Sin permiso" : status < 500 ? "No pudimos abrir esta página" : "Algo salió mal de nuestro lado";
     return [{ title: `${title} · Tribuna` }, { name: "robots", content: "noindex" }];
   }
   return [

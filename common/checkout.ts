@@ -1,4 +1,5 @@
 import { DATE_RANGE_MESSAGE, isDayWithinRange, parseDay } from "./days";
+import { MESSAGES } from "./fields";
 
 /** As server/db/schema/events.ts CUSTOM_FIELD_KINDS. */
 type CustomFieldKind = "text" | "number" | "select" | "date";
@@ -17,7 +18,7 @@ export interface CheckoutCustomField {
 }
 
 export const CHECKOUT_MESSAGES = {
-  required: "Este campo es requerido",
+  required: MESSAGES.required,
   number: "Ingresá un número",
   date: "Ingresá una fecha válida",
   select: "Elegí una de las opciones",

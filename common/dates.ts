@@ -36,6 +36,20 @@ export function formatLongDay(value: Date | string): string {
   return toZoned(value).setLocale("es-AR").toFormat("cccc d 'de' LLLL");
 }
 
+/**
+ * "Sábado 28 de noviembre de 2026 · 22:00 h": an event's date line, the same on every page, email, PDF and
+ * ticket (docs/wording.md: the year always, the 24-hour time once, "h" and not "hs").
+ */
+export function formatEventStart(value: Date | string): string {
+  return `${formatEventDay(value)} · ${formatTime(value)} h`;
+}
+
+/** "Sábado 28 de noviembre de 2026": the day of `formatEventStart`. */
+export function formatEventDay(value: Date | string): string {
+  const day = toZoned(value).setLocale("es-AR").toFormat("cccc d 'de' LLLL 'de' yyyy");
+  return day.charAt(0).toUpperCase() + day.slice(1);
+}
+
 function toZoned(value: Date | string) {
   const dt = typeof value === "string" ? DateTime.fromISO(value) : DateTime.fromJSDate(value);
   return dt.setZone(TIME_ZONE);

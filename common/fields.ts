@@ -3,7 +3,7 @@
  * browser imports them from here (the payer form checks required and email
  * natively and says it with these words) without carrying zod's ~23 kB;
  * `validation.ts` builds its schemas from the same constants and re-exports
- * them. Messages are the spec's, to the letter.
+ * them. Messages are the spec's, with the corrections in docs/wording.md.
  */
 export const MESSAGES = {
   trim: "Este campo no puede contener espacios al inicio o al final",
@@ -11,7 +11,7 @@ export const MESSAGES = {
   email: "Este campo debe ser un email válido",
   phone: "Ingresá un número de teléfono válido",
   document: "Ingresá un número de documento válido",
-  required: "Este campo es requerido",
+  required: "Este campo es obligatorio",
   minLength: (min: number) => `Este campo debe tener al menos ${min} caracteres`,
   // Not in the spec: our wording for the name and nickname patterns.
   name: "Ingresá solo letras (se permiten tildes, ñ y espacios entre palabras)",

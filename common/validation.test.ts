@@ -34,7 +34,7 @@ describe("the spec's messages, to the letter (typos included)", () => {
     expect(MESSAGES.email).toBe("Este campo debe ser un email válido");
     expect(MESSAGES.phone).toBe("Ingresá un número de teléfono válido");
     expect(MESSAGES.document).toBe("Ingresá un número de documento válido");
-    expect(MESSAGES.required).toBe("Este campo es requerido");
+    expect(MESSAGES.required).toBe("Este campo es obligatorio");
     expect(MESSAGES.minLength(8)).toBe("Este campo debe tener al menos 8 caracteres");
   });
 });
@@ -61,8 +61,8 @@ describe("email", () => {
   });
 
   it("says only 'required' when empty or missing", () => {
-    expect(check(emailSchema, "")).toEqual(refused("Este campo es requerido"));
-    expect(check(emailSchema, undefined)).toEqual(refused("Este campo es requerido"));
+    expect(check(emailSchema, "")).toEqual(refused("Este campo es obligatorio"));
+    expect(check(emailSchema, undefined)).toEqual(refused("Este campo es obligatorio"));
   });
 });
 
@@ -87,8 +87,8 @@ describe("name", () => {
   });
 
   it("says only 'required' when empty", () => {
-    expect(check(nameSchema, "")).toEqual(refused("Este campo es requerido"));
-    expect(check(nameSchema, null)).toEqual(refused("Este campo es requerido"));
+    expect(check(nameSchema, "")).toEqual(refused("Este campo es obligatorio"));
+    expect(check(nameSchema, null)).toEqual(refused("Este campo es obligatorio"));
   });
 });
 
@@ -108,7 +108,7 @@ describe("phone (lenient)", () => {
   );
 
   it("says only 'required' when empty and the trim message for edge spaces", () => {
-    expect(check(phoneSchema, "")).toEqual(refused("Este campo es requerido"));
+    expect(check(phoneSchema, "")).toEqual(refused("Este campo es obligatorio"));
     expect(check(phoneSchema, " 1155551234")).toEqual(refused(MESSAGES.trim));
   });
 });
@@ -146,15 +146,15 @@ describe("identification number", () => {
   );
 
   it("says only 'required' when empty and the trim message for edge spaces", () => {
-    expect(check(identificationNumberSchema, "")).toEqual(refused("Este campo es requerido"));
+    expect(check(identificationNumberSchema, "")).toEqual(refused("Este campo es obligatorio"));
     expect(check(identificationNumberSchema, "30123456 ")).toEqual(refused(MESSAGES.trim));
   });
 });
 
 describe("required text and minimum length", () => {
   it("requires something", () => {
-    expect(check(requiredText(), "")).toEqual(refused("Este campo es requerido"));
-    expect(check(requiredText(), undefined)).toEqual(refused("Este campo es requerido"));
+    expect(check(requiredText(), "")).toEqual(refused("Este campo es obligatorio"));
+    expect(check(requiredText(), undefined)).toEqual(refused("Este campo es obligatorio"));
     expect(check(requiredText(), "Av. Corrientes 1234")).toEqual(accepted("Av. Corrientes 1234"));
   });
 
@@ -169,7 +169,7 @@ describe("required text and minimum length", () => {
   });
 
   it("shows one message at a time: empty is 'required', not also 'too short'", () => {
-    expect(check(passwordSchema, "")).toEqual(refused("Este campo es requerido"));
+    expect(check(passwordSchema, "")).toEqual(refused("Este campo es obligatorio"));
     expect(check(passwordSchema, "corta")).toEqual(refused("Este campo debe tener al menos 8 caracteres"));
     expect(check(passwordSchema, "clave-segura-1")).toEqual(accepted("clave-segura-1"));
   });

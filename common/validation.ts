@@ -12,7 +12,7 @@ const hasEdgeSpaces = (value: string) => value !== value.trim();
 
 /**
  * A rule that stops at its failure: a field shows one message, the first
- * rule it breaks ("" says "Este campo es requerido", not that plus "email
+ * rule it breaks ("" says "Este campo es obligatorio", not that plus "email
  * inválido").
  */
 const stop = (message: string) => ({ error: message, abort: true }) as const;

@@ -44,7 +44,7 @@ export class DomainError extends Error {
 }
 
 export const GENERIC_ERROR = "Upppsss... parece que hubo un error. Intentá en un rato";
-export const SAVE_ERROR = "Upppsss... parece que te faltaron cargar algunos datos.";
+export const SAVE_ERROR = "Upppsss... parece que te faltó cargar algunos datos.";
 export const SAVE_SUCCESS = "¡Todo genial! Guardamos tus datos";
 
 export class Unauthenticated extends DomainError {

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { redirect } from "@remix-run/node";
-import { GENERIC_ERROR, isDomainError } from "#server/errors";
+import { GENERIC_ERROR, isDomainError, type DomainError } from "#server/errors";
 import { CONFLICT_FORM_STATUS } from "./domain-errors.server";
 import { withBillingToken } from "#server/orders/access";
 import type { CheckoutStarted } from "#server/orders/checkout";
@@ -20,10 +20,25 @@ export function redirectToCheckout(started: CheckoutStarted, headers: Headers) {
 }
 
 /**
- * A failed `startCheckout` as the payer form shows it: each domain message
- * next to its input when the form has one (`isField` says which others it
- * has), the rest above the form; out of stock is 409, an unexpected error 500
- * with the generic message.
+ * A domain refusal (`startCheckout`, `previewOrder`) as the payer form shows
+ * it: each message next to its input when the form has one (`isField` says
+ * which others it has), the rest above the form.
+ */
+export function domainFormErrors(error: DomainError, isField: (name: string) => boolean = () => false): { fieldErrors: Record<string, string[]>; formErrors: string[] } {
+  const fieldErrors: Record<string, string[]> = {};
+  const formErrors: string[] = [];
+  for (const [key, messages] of Object.entries(error.fieldErrors ?? {})) {
+    const name = formFieldName(key);
+    if (PAYER_INPUTS.includes(name) || isField(name)) fieldErrors[name] = messages;
+    else for (const m of messages) if (!formErrors.includes(m)) formErrors.push(m);
+  }
+  if (!Object.keys(fieldErrors).length && !formErrors.length) formErrors.push(error.message);
+  return { fieldErrors, formErrors };
+}
+
+/**
+ * A failed `startCheckout` as the payer form shows it (`domainFormErrors`):
+ * out of stock is 409, an unexpected error 500 with the generic message.
  */
 export function checkoutFailure(
   error: unknown,
@@ -34,13 +49,5 @@ export function checkoutFailure(
     console.error(error);
     return { result: submission.reply({ formErrors: [GENERIC_ERROR] }), status: 500 };
   }
-  const fieldErrors: Record<string, string[]> = {};
-  const formErrors: string[] = [];
-  for (const [key, messages] of Object.entries(error.fieldErrors ?? {})) {
-    const name = formFieldName(key);
-    if (PAYER_INPUTS.includes(name) || isField(name)) fieldErrors[name] = messages;
-    else for (const m of messages) if (!formErrors.includes(m)) formErrors.push(m);
-  }
-  if (!Object.keys(fieldErrors).length && !formErrors.length) formErrors.push(error.message);
-  return { result: submission.reply({ fieldErrors, formErrors }), status: CONFLICT_FORM_STATUS[error.code] };
+  return { result: submission.reply(domainFormErrors(error, isField)), status: CONFLICT_FORM_STATUS[error.code] };
 }

@@ -88,11 +88,22 @@ export async function getLoggedEmail(id: string) {
 
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
 
+/**
+ * A link written in a sentence ends before the sentence's punctuation: "texto (https://…/x)." is https://…/x
+ * (campaign emails write links so). A ")" stays when the link opened its own "(".
+ */
+function withoutTrailingPunctuation(link: string): string {
+  let out = link.replace(/[.,;:!?]+$/, "");
+  const count = (text: string, char: string) => text.split(char).length - 1;
+  while (out.endsWith(")") && count(out, ")") > count(out, "(")) out = out.slice(0, -1).replace(/[.,;:!?]+$/, "");
+  return out;
+}
+
 /** Every link in the email (href in the HTML, URLs in the text), in order, without repeats. */
 export function extractLinks(html: string, text: string): string[] {
   const found: string[] = [];
   for (const match of html.matchAll(/href\s*=\s*"([^"]*)"/gi)) found.push(match[1].replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]));
-  for (const match of text.matchAll(/https?:\/\/[^\s<>"']+/g)) found.push(match[0]);
+  for (const match of text.matchAll(/https?:\/\/[^\s<>"']+/g)) found.push(withoutTrailingPunctuation(match[0]));
   return [...new Set(found.filter((href) => /^https?:\/\//i.test(href)))];
 }
 

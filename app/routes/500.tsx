@@ -2,7 +2,7 @@ import { data, type MetaFunction } from "@remix-run/node";
 import { ServerErrorPage } from "#app/components/layout/ErrorPages";
 
 export const meta: MetaFunction = () => [
-  { title: "Algo salió mal · Tribuna" },
+  { title: "Algo salió mal de nuestro lado · Tribuna" },
   { name: "robots", content: "noindex" },
 ];
 

@@ -9,7 +9,7 @@ export const meta: MetaFunction = () => [
   {
     name: "description",
     content:
-      "Cómo comprar entradas, pagar con Mercado Pago o transferencia, encontrar tus tickets y el QR, enviarlos a otra persona y pedir una devolución.",
+      "Cómo comprar entradas, pagar con Mercado Pago o transferencia, encontrar tus entradas y su QR, enviarlas a otra persona y pedir una devolución.",
   },
 ];
 

@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { DateTime } from "luxon";
 import { useEffect } from "react";
-import { formatTime, TIME_ZONE } from "#common/dates";
+import { formatEventStart, TIME_ZONE } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { getRequestContext } from "#app/lib/session.server";
 import { FormErrors } from "#app/components/account/Notice";
@@ -11,7 +11,7 @@ import { Button, buttonClasses } from "#app/components/ui/Button";
 import { isDomainError } from "#server/errors";
 import { errorMessages, pageErrorResponse } from "#app/lib/domain-errors.server";
 import { getCheckoutSummary, mercadoPagoBrowserConfig, openPayment } from "#server/orders/checkout";
-import { dayWithYear, eventPath } from "./eventos.$slug.server";
+import { eventPath } from "./eventos.$slug.server";
 import { OrderLines } from "#app/components/checkout/OrderLines";
 import { MoneyLines } from "#app/components/checkout/MoneyLines";
 import { MercadoPagoWallet } from "#app/components/checkout/MercadoPagoWallet";
@@ -76,9 +76,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
             name: event.name,
             venue: `${event.venueName}, ${event.city}`,
             href: eventPath(event.slug),
-            // The day once, then the time, as the event page says it.
-            dayLabel: startsAt ? dayWithYear(startsAt, ctx.now) : null,
-            startsLabel: startsAt ? formatTime(startsAt) : null,
+            // The event's date line, as tickets and emails say it.
+            whenLabel: startsAt ? formatEventStart(startsAt) : null,
           }
         : null,
       hold: held && hold ? { expiresAtIso: hold.toISOString(), timeLabel: holdLabel(hold, new Date()) } : null,
@@ -125,11 +124,7 @@ export default function CheckoutSummaryPage() {
         <p className="text-sm font-bold tracking-wide text-[var(--accent)]">RESUMEN DE TU COMPRA</p>
         <h1 className="text-2xl font-bold leading-tight sm:text-3xl">{event?.name ?? "Tu compra"}</h1>
         {event ? <p className="mt-1 text-sm text-[var(--muted)]">{event.venue}</p> : null}
-        {event?.dayLabel ? (
-          <p className="mt-1 text-sm">
-            {event.dayLabel} · {event.startsLabel}
-          </p>
-        ) : null}
+        {event?.whenLabel ? <p className="mt-1 text-sm">{event.whenLabel}</p> : null}
         <p className="mt-1 text-sm">
           Código de compra: <strong data-order-code="">{order.code}</strong>
         </p>

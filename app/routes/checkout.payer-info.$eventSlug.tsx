@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { formatTime } from "#common/dates";
+import { formatEventStart } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { cacheHeadersFrom } from "#app/lib/cache.server";
 import { PICKER_PAYMENT_METHODS, previewCart, readSavedCart, restoreCart, savedCartCookie, type StoredCart } from "#app/lib/cart.server";
@@ -15,14 +15,14 @@ import { ErrorSummary } from "#app/components/checkout/ErrorSummary";
 import { MoneyLines } from "#app/components/checkout/MoneyLines";
 import { getFormProps, usePayerForm } from "#app/components/checkout/usePayerForm";
 import { payerInfoSchema } from "#app/components/checkout/schema";
-import { checkoutFailure, redirectToCheckout } from "#app/lib/checkout-reply.server";
+import { checkoutFailure, domainFormErrors, redirectToCheckout } from "#app/lib/checkout-reply.server";
 import { useIsSubmitting } from "#app/components/ui/useIsSubmitting";
 import { Button } from "#app/components/ui/Button";
 import { getUserById } from "#server/accounts/users";
 import { getCheckoutQuestions, startCheckout } from "#server/orders/checkout";
 import { orderHold } from "#server/orders/preview";
 import type { Ctx } from "#server/context";
-import { dayWithYear, eventPath, findReferrer, loadPublicEventOr404 } from "./eventos.$slug.server";
+import { eventPath, findReferrer, loadPublicEventOr404 } from "./eventos.$slug.server";
 import { OrderLines } from "#app/components/checkout/OrderLines";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -109,8 +109,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return data(
     {
       event: { name: event.name, slug: event.slug, venue: `${event.venue.name}, ${event.venue.city}` },
-      // The day once, then the time ("Lunes 7 de diciembre · 23:00"), as the event page says it.
-      date: date ? { dayLabel: dayWithYear(date.startsAt, ctx.now), startsLabel: formatTime(date.startsAt), startsIso: date.startsAt.toISOString() } : null,
+      // The event's date line ("Lunes 7 de diciembre de 2026 · 23:00 h"), as tickets and emails say it.
+      date: date ? { label: formatEventStart(date.startsAt), startsIso: date.startsAt.toISOString() } : null,
       needsDate,
       items,
       problems,
@@ -153,27 +153,29 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { publicEvent, cart, dropped, questions, holders } = await loadCheckout(request, ctx, slug);
   const schema = payerInfoSchema({ customFields: questions.customFields, holders });
   const submission = parseWithZod(await request.formData(), { schema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400, headers });
+  const posted = new Set(Object.keys(submission.payload ?? {}));
+  const isField = (name: string) => posted.has(name) || name.startsWith("attendees[") || name.startsWith("customFields.");
+  if (submission.status !== "success") {
+    // One answer with everything to fix: the fields' errors and, priced by the domain as createOrder would, the
+    // coupon's (or the tickets') problem, instead of one more round for each (decision 163).
+    const typed = submission.payload.couponCode;
+    const couponCode = !submission.error?.couponCode && typeof typed === "string" && typed.trim() ? typed.trim() : null;
+    const priced = cart.items.length && !dropped.length ? await previewCart(ctx, publicEvent.event.slug, cart, { couponCode }) : null;
+    const refused = priced && !priced.ok ? domainFormErrors(priced.error, isField) : {};
+    return data({ result: submission.reply(refused) }, { status: 400, headers });
+  }
   // The event changed since the page was shown (stock ran out, a ticket was paused): say what, keep the cart as it was.
   if (dropped.length) return data({ result: submission.reply({ formErrors: [...dropped, CHANGED_CART_MESSAGE] }) }, { status: 409, headers });
   if (!cart.items.length) return data({ result: submission.reply({ formErrors: [EMPTY_CART_MESSAGE] }) }, { status: 400, headers });
 
   const { couponCode, attendees, customFields, ...payer } = submission.value;
-  const posted = new Set(Object.keys(submission.payload ?? {}));
-  const isField = (name: string) => posted.has(name) || name.startsWith("attendees[") || name.startsWith("customFields.");
-  // The method is the tickets' (previewOrder says which, and refuses what createOrder would, with its words).
-  const priced = await previewCart(ctx, publicEvent.event.slug, cart, { couponCode: couponCode ?? null });
-  if (!priced.ok) {
-    const { result, status } = checkoutFailure(priced.error, submission, isField);
-    return data({ result }, { status, headers });
-  }
   try {
+    // Priced and checked once, inside createOrder: without a method the order takes the tickets' own.
     const started = await startCheckout(ctx, {
       eventSlug: publicEvent.event.slug,
       eventDateId: cart.eventDateId,
       items: cart.items,
       payer,
-      paymentMethod: priced.preview.requiredPaymentMethod,
       accessCode: cart.accessCode,
       presaleCode: cart.presaleCode,
       referredNick: cart.referredNick,
@@ -199,8 +201,8 @@ export default function PayerInfoPage() {
 /**
  * The page. After a submit with errors, the summary at the top lists them
  * with links to the fields: without JavaScript the answer opens at the top,
- * where it is; with JavaScript it gets the focus, whether the browser or
- * the server found them.
+ * where it is; with JavaScript it gets the focus when the server answers
+ * (every submit goes there: decision 163).
  */
 function PayerInfoContent() {
   const loaderData = useLoaderData<typeof loader>();
@@ -243,7 +245,7 @@ function PayerInfoContent() {
         <p className="mt-1 text-sm text-[var(--muted)]">{event.venue}</p>
         {date ? (
           <p className="mt-1 text-sm">
-            <span>{date.dayLabel}</span> · <time dateTime={date.startsIso}>{date.startsLabel}</time>
+            <time dateTime={date.startsIso}>{date.label}</time>
           </p>
         ) : null}
       </header>
@@ -289,11 +291,7 @@ function PayerInfoContent() {
       )}
 
       {items.length && paymentMethod ? (
-        <Form method="post" {...getFormProps(form)} onSubmit={(submitEvent) => {
-          form.onSubmit(submitEvent);
-          // The browser found errors (usePayerForm stopped the submit): show and focus the summary.
-          if (submitEvent.defaultPrevented) setAttempts((n) => n + 1);
-        }} className="flex flex-col gap-4">
+        <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
           <PayerInfoFields fields={fields} customFields={customFields} holderLabels={holderLabels} />
           <p className="text-sm text-[var(--muted)]">
             {/* The hold is the domain's (previewOrder): 15 minutos for Mercado Pago, 48 horas for a transfer. */}

@@ -21,7 +21,7 @@ export const STATUS_TITLES: Record<Outcome, string> = {
   approved: "¡Listo! Tu pago fue aprobado",
   confirming: "Estamos confirmando tu pago",
   pending: "Tu pago está pendiente",
-  rejected: "Tu pago no se pudo hacer",
+  rejected: "Tu pago no se completó",
   expired: "Tu reserva venció",
   refunded: "Te devolvemos el dinero",
 };

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { getDb } from "#server/db/client";
 import { events, ticketTypes } from "#server/db/schema";
 import { startSession } from "#server/auth/sessions";
@@ -13,7 +13,8 @@ import { ANONYMOUS } from "#server/context";
 import { savedCartCookieName } from "#common/saved-cart";
 import { createTestUser, ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent, createTransferAccount } from "#tests/support/factories";
-import { createCoupon, setCouponStatus } from "#server/coupons/coupons";
+import { COUPON_MESSAGES, createCoupon, setCouponStatus } from "#server/coupons/coupons";
+import * as saleSnapshot from "#server/orders/sale-snapshot";
 import { NO_TRANSFER_ACCOUNT } from "#server/payouts/bank-accounts";
 import { formRequest, getRequest, run } from "#tests/support/remix";
 import * as payerInfo from "./checkout.payer-info.$eventSlug";
@@ -75,7 +76,7 @@ describe("/checkout/payer-info/{eventSlug}", () => {
     );
     expect(result.status).toBe(400);
     expect(result.data.result.error).toMatchObject({
-      firstName: ["Este campo es requerido"],
+      firstName: ["Este campo es obligatorio"],
       email: ["Este campo debe ser un email válido"],
       documentNumber: ["Ingresá un número de documento válido"],
       [`customFields.${fields[0].id}`]: ["Elegí una de las opciones"],
@@ -84,6 +85,46 @@ describe("/checkout/payer-info/{eventSlug}", () => {
     expect(result.data.result.initialValue).toMatchObject({ lastName: "Gómez" });
     const [row] = await (await getDb()).select().from(ticketTypes).where(eq(ticketTypes.id, ticket.id));
     expect(row.sold).toBe(0);
+  });
+
+  it("answers everything at once: missing and malformed fields and the coupon that does not exist, each next to its field", async () => {
+    const { event, ticket } = await eventWithTicket();
+    const cookies = cartCookie(event.slug, [{ ticketId: ticket.id, qty: 1 }]);
+    const result = await run(
+      payerInfo.action,
+      formRequest(path(event.slug), { ...PAYER_FORM, lastName: "", phoneNumber: "12", couponCode: "NOEXISTE" }, { cookies }),
+      { eventSlug: event.slug },
+    );
+    expect(result.status).toBe(400);
+    expect(result.data.result.error).toEqual({
+      lastName: ["Este campo es obligatorio"],
+      phoneNumber: ["Ingresá un número de teléfono válido"],
+      couponCode: [COUPON_MESSAGES.unknown],
+    });
+    // Only the coupon wrong: its own message, still next to it, and nothing held.
+    const couponOnly = await run(payerInfo.action, formRequest(path(event.slug), { ...PAYER_FORM, couponCode: "NOEXISTE" }, { cookies }), { eventSlug: event.slug });
+    expect(couponOnly.status).toBe(400);
+    expect(couponOnly.data.result.error).toEqual({ couponCode: [COUPON_MESSAGES.unknown] });
+    const [row] = await (await getDb()).select().from(ticketTypes).where(eq(ticketTypes.id, ticket.id));
+    expect(row.sold).toBe(0);
+  });
+
+  it("prices the selection once per submit (the hold's own check), not once more before it", async () => {
+    const { event, ticket } = await eventWithTicket();
+    const cookies = cartCookie(event.slug, [{ ticketId: ticket.id, qty: 1 }]);
+    // Every preview reads the ticket types fresh (their stock and price): one read is one preview.
+    const reads = vi.spyOn(saleSnapshot, "currentTicketTypes");
+    try {
+      const done = await run(payerInfo.action, formRequest(path(event.slug), PAYER_FORM, { cookies }), { eventSlug: event.slug });
+      expect(done.status).toBe(302);
+      expect(reads).toHaveBeenCalledTimes(1);
+      reads.mockClear();
+      const refused = await run(payerInfo.action, formRequest(path(event.slug), { ...PAYER_FORM, firstName: "" }, { cookies }), { eventSlug: event.slug });
+      expect(refused.status).toBe(400);
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it("asks one holder per ticket when the event says so", async () => {
@@ -99,7 +140,7 @@ describe("/checkout/payer-info/{eventSlug}", () => {
       { eventSlug: event.slug },
     );
     expect(missing.status).toBe(400);
-    expect(missing.data.result.error).toMatchObject({ "attendees[1].firstName": ["Este campo es requerido"], "attendees[1].documentNumber": ["Este campo es requerido"] });
+    expect(missing.data.result.error).toMatchObject({ "attendees[1].firstName": ["Este campo es obligatorio"], "attendees[1].documentNumber": ["Este campo es obligatorio"] });
 
     const done = await run(
       payerInfo.action,

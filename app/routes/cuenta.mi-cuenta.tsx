@@ -130,7 +130,7 @@ function ProfileForm({ profile, saveError, emailVerified }: { profile: Record<st
   const formProps = getFormProps(form);
 
   return (
-    <AccountPage title="Mi cuenta" description="Tus datos para comprar entradas y recibir tus tickets." wide>
+    <AccountPage title="Mi cuenta" description="Tus datos para comprar entradas y recibirlas." wide>
       {emailVerified ? null : <EmailVerification email={profile.email} />}
       <Form
         method="post"

@@ -49,7 +49,7 @@ export default function RegisterPage() {
   const [form, fields] = useAccountForm(registerFormSchema, { id: "registro", lastResult: actionData?.result });
   const submitting = useIsSubmitting();
   return (
-    <AccountPage title="Creá tu cuenta" description="Con tu cuenta comprás entradas más rápido y tenés todos tus tickets en un solo lugar.">
+    <AccountPage title="Creá tu cuenta" description="Con tu cuenta comprás entradas más rápido y tenés todas tus entradas en un solo lugar.">
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-2">
         <FormErrors id={form.errorId} errors={form.errors} />
         <div className="grid gap-2 sm:grid-cols-2">

@@ -78,7 +78,7 @@ describe("/cuenta/registro", () => {
     expect(result.cookies.at).toBeUndefined();
     const { error, initialValue } = result.data.result;
     expect(error.firstName).toEqual([MESSAGES.required]);
-    expect(error.firstName).toEqual(["Este campo es requerido"]);
+    expect(error.firstName).toEqual(["Este campo es obligatorio"]);
     expect(error.lastName).toContain("Este campo no puede contener espacios al inicio o al final");
     expect(error.email).toEqual(["Este campo debe ser un email válido"]);
     expect(error.password).toEqual(["Este campo debe tener al menos 8 caracteres"]);
@@ -220,9 +220,9 @@ describe("/cuenta/mi-cuenta", () => {
       formRequest("/cuenta/mi-cuenta", { firstName: "Sofía", lastName: "", email: user.email, phoneNumber: "llamame", documentNumber: "12", state: "AR-XX" }, { cookies: jar }),
     );
     expect(result.status).toBe(400);
-    expect(result.data.snackbar).toEqual({ type: "error", message: "Upppsss... parece que te faltaron cargar algunos datos." });
+    expect(result.data.snackbar).toEqual({ type: "error", message: "Upppsss... parece que te faltó cargar algunos datos." });
     const { error } = result.data.result;
-    expect(error.lastName).toEqual(["Este campo es requerido"]);
+    expect(error.lastName).toEqual(["Este campo es obligatorio"]);
     expect(error.phoneNumber).toEqual(["Ingresá un número de teléfono válido"]);
     expect(error.documentNumber).toEqual(["Ingresá un número de documento válido"]);
     expect(error.state).toEqual([MESSAGES.province]);
@@ -251,7 +251,7 @@ describe("/cuenta/mi-cuenta", () => {
       formRequest("/cuenta/mi-cuenta", { firstName: "Sofía", lastName: "Peña", email: user.email, documentNumber: "30123456", documentType: "" }, { cookies: jar }),
     );
     expect(result.status).toBe(400);
-    expect(result.data.result.error.documentType).toEqual(["Este campo es requerido"]);
+    expect(result.data.result.error.documentType).toEqual(["Este campo es obligatorio"]);
   });
 });
 
@@ -328,7 +328,7 @@ describe("password recovery", () => {
   it("the recovery form checks its fields before calling the domain", async () => {
     const result = await run(recuperar.action, formRequest("/cuenta/recuperar", { email: "x@example.com", code: "", password: "123" }));
     expect(result.status).toBe(400);
-    expect(result.data.result.error.code).toEqual(["Este campo es requerido"]);
+    expect(result.data.result.error.code).toEqual(["Este campo es obligatorio"]);
     expect(result.data.result.error.password).toEqual(["Este campo debe tener al menos 8 caracteres"]);
   });
 });
@@ -350,7 +350,7 @@ describe("sign-in link", () => {
 
     const badName = await run(enlace.action, formRequest(`/cuenta/enlace?token=${token}`, { token, firstName: "", lastName: "G4rcía" }));
     expect(badName.status).toBe(400);
-    expect(badName.data.result.error.firstName).toEqual(["Este campo es requerido"]);
+    expect(badName.data.result.error.firstName).toEqual(["Este campo es obligatorio"]);
     expect(badName.data.result.error.lastName).toEqual([MESSAGES.name]);
 
     // Opened in another browser: no loggin-callback cookie, the link remembers the way back.
@@ -404,9 +404,9 @@ describe("/cuenta/finalizar-google", () => {
     const empty = await run(finalizarGoogle.action, formRequest("/cuenta/finalizar-google", { lastName: "", documentType: "", documentNumber: "" }, { cookies: jar }));
     expect(empty.status).toBe(400);
     expect(empty.data.result.error).toMatchObject({
-      lastName: ["Este campo es requerido"],
+      lastName: ["Este campo es obligatorio"],
       documentType: [MESSAGES.documentType],
-      documentNumber: ["Este campo es requerido"],
+      documentNumber: ["Este campo es obligatorio"],
     });
     expect(empty.data.snackbar.message).toBe(SAVE_ERROR);
 

@@ -3,6 +3,7 @@ import { getDb } from "#server/db/client";
 import { emailLog } from "#server/db/schema";
 import { sendEmail } from "#server/email/send";
 import { signInLinkEmail } from "#server/email/templates";
+import { extractLinks } from "#app/lib/dev-mailbox.server";
 import { getRequest, run } from "#tests/support/remix";
 import * as list from "./dev.correos._index";
 import * as detail from "./dev.correos.$id";
@@ -40,6 +41,11 @@ describe("/dev/correos", () => {
     expect(email.links).toEqual([link]);
     expect(email.text).toContain(link);
     expect(email.html.startsWith('<!doctype html><base target="_top">')).toBe(true);
+  });
+
+  it("lists a link written inside parentheses without the closing one", () => {
+    const text = "Mirá el evento (https://tribuna.ar/eventos/la-pena). Más en https://tribuna.ar/ayuda, o https://es.wikipedia.org/wiki/Peña_(música).";
+    expect(extractLinks("", text)).toEqual(["https://tribuna.ar/eventos/la-pena", "https://tribuna.ar/ayuda", "https://es.wikipedia.org/wiki/Peña_(música)"]);
   });
 
   it("answers 404 for an unknown or malformed id", async () => {

@@ -7,7 +7,7 @@ import { getPublicEvent, TICKET_STATE_LABELS, type BuyerUnlock, type PublicEvent
 import { COUPON_MESSAGES, previewCoupon } from "#server/coupons/coupons";
 import { couponForEventPage, type CouponPagePreview } from "#server/coupons/preview";
 import { sameCode } from "#common/saved-cart";
-import { formatDate, formatDateTime, formatLongDay, formatTime } from "#common/dates";
+import { formatDate, formatDateTime, formatEventStart, formatLongDay, formatTime } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { buyerMethodOfAccount, orderHold } from "#server/orders/preview";
 import { withFlash } from "#app/lib/flash.server";
@@ -100,7 +100,7 @@ function mapsUrl(venue: PublicEvent["event"]["venue"]) {
 }
 
 /** "Viernes 20 de diciembre", with " de 2030" when it is not this year. */
-export function dayWithYear(date: Date, now: Date): string {
+function dayWithYear(date: Date, now: Date): string {
   const year = formatDate(date).slice(-4);
   return year === formatDate(now).slice(-4) ? longDay(date) : `${longDay(date)} de ${year}`;
 }
@@ -156,7 +156,7 @@ export function toEventPageData(
     dates: dates.map((d) => ({
       id: d.id,
       dayLabel: dayWithYear(d.startsAt, extra.now ?? new Date()),
-      startsLabel: formatDateTime(d.startsAt),
+      startsLabel: formatEventStart(d.startsAt),
       timeLabel: formatTime(d.startsAt),
       startsIso: d.startsAt.toISOString(),
       doorsLabel: d.doorsAt ? doorsLabel(d.doorsAt, d.startsAt) : null,

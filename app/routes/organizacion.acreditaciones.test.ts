@@ -11,6 +11,7 @@ import { qrPayloadFor } from "#server/tickets/qr";
 import { createTestUser, ctxAs, sessionCookiesFor } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { formRequest, getRequest, run } from "#tests/support/remix";
+import { deviceLabel } from "#server/reports/cells";
 import * as list from "./organizacion.acreditaciones";
 import * as csv from "./organizacion.acreditaciones_.exportar";
 
@@ -38,11 +39,14 @@ describe("/organizacion/acreditaciones", () => {
     const { event, order, owner } = await nightWithEntries();
     const page = await run(list.loader, getRequest(`/organizacion/acreditaciones?eventId=${event.id}`, { cookies: owner }));
     expect(page.data.total).toBe(2);
-    const rows = page.data.items as { holderName: string; door: string; deviceId: string; scannedBy: string; orderCode: string }[];
-    expect(rows.map((r) => [r.door, r.deviceId, r.scannedBy]).sort()).toEqual([
-      ["Puerta 1", "telefono-1", "PIN de puerta"],
-      ["Puerta 2", "telefono-2", "Sofía Peña"],
+    const rows = page.data.items as { holderName: string; door: string; deviceLabel: string; scannedBy: string; orderCode: string }[];
+    // The device by the same label as the CSV, never its raw id.
+    expect(rows.map((r) => [r.door, r.deviceLabel, r.scannedBy]).sort()).toEqual([
+      ["Puerta 1", deviceLabel("telefono-1"), "PIN de puerta"],
+      ["Puerta 2", deviceLabel("telefono-2"), "Sofía Peña"],
     ]);
+    expect(rows[0].deviceLabel).toMatch(/^Dispositivo [0-9A-F]{4}$/);
+    expect(JSON.stringify(page.data)).not.toContain("telefono-");
     expect(rows[0].orderCode).toBe(order.code);
 
     const searched = await run(list.loader, getRequest(`/organizacion/acreditaciones?eventId=${event.id}&buscar=puerta 2`, { cookies: owner }));

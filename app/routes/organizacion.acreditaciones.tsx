@@ -31,7 +31,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       limit: list.limit,
       total: list.total,
       canUndo: bo.can["door:undo"],
-      items: list.items.map((a) => ({ ...a, redeemedAt: formatDateTime(a.redeemedAt), eventDateStartsAt: formatDateTime(a.eventDateStartsAt) })),
+      // The device by its label, as the CSV says it ("Dispositivo 3F9A"); its raw id never leaves the server.
+      items: list.items.map(({ deviceId: _deviceId, ...a }) => ({ ...a, redeemedAt: formatDateTime(a.redeemedAt), eventDateStartsAt: formatDateTime(a.eventDateStartsAt) })),
     },
     { headers: bo.headers },
   );
@@ -94,7 +95,7 @@ export default function AccreditationsPage() {
                   Entró {a.redeemedAt}
                   {a.door ? ` por ${a.door}` : ""}
                   {a.scannedBy ? ` · ${a.scannedBy}` : ""}
-                  {a.deviceId ? ` · dispositivo ${a.deviceId.slice(0, 8)}` : ""}
+                  {a.deviceLabel ? ` · ${a.deviceLabel}` : ""}
                   {a.offline ? " · sin conexión" : ""}
                 </p>
               </div>

@@ -19,6 +19,8 @@ import * as editorPage from "./organizacion.campanias-de-email_.plantillas_.crea
 import * as editEvent from "./organizacion.evento.editar.$slug";
 import * as withdrawals from "./organizacion.extracciones";
 import * as emailLogPage from "./organizacion.log-emails";
+import { INLINE_IMAGE_PLACEHOLDER } from "#app/components/campaigns/EmailPreview";
+import { contentSecurityPolicy } from "#server/http/csp";
 import * as pixel from "./organizacion.marketing-pixel";
 import * as sales from "./organizacion.resumen-de-ventas";
 
@@ -152,6 +154,25 @@ describe("/organizacion/campanias-de-email", () => {
       expect((await run(editorPage.loader, getRequest("/organizacion/campanias-de-email/plantillas/crear", { cookies }))).status).toBe(403);
       expect((await run(emailLogPage.loader, getRequest("/organizacion/log-emails", { cookies }))).status).toBe(403);
     }
+  });
+
+  it("a tickets email's preview shows a stand-in for each QR, allowed by the page's own policy, never the QR", async () => {
+    const made = await createEventWithTickets();
+    const buyer = `qr-${randomTag(6)}@example.com`;
+    await paidBuyer(made, buyer);
+    const cookies = await sessionCookiesFor(made.user.id);
+    const [logged] = await (await getDb()).select().from(emailLog).where(eq(emailLog.to, buyer));
+    expect(logged.html).toContain('src="cid:');
+    const opened = await run(emailLogPage.loader, getRequest(`/organizacion/log-emails?correo=${logged.id}`, { cookies }));
+    const html: string = opened.data.selected.html;
+    const sources = [...html.matchAll(/<img[^>]*\ssrc="([^"]*)"/g)].map((m) => m[1]);
+    expect(sources.length).toBeGreaterThan(0);
+    expect(html).not.toContain("cid:");
+    expect(sources.every((src) => src === INLINE_IMAGE_PLACEHOLDER)).toBe(true);
+    // The page's policy, unchanged, already lets a data: image in (the srcdoc frame inherits it).
+    const imgSrc = contentSecurityPolicy("n").split("; ").find((d) => d.startsWith("img-src "))!;
+    expect(imgSrc.split(" ")).toContain("data:");
+    expect(decodeURIComponent(INLINE_IMAGE_PLACEHOLDER)).toContain("no se muestra en el registro");
   });
 
   it("another organization's campaign, template and logged email are refused", async () => {

@@ -61,6 +61,9 @@ function dropEmpty(target: Record<string, unknown>, keys: string[]) {
   for (const key of keys) if (target[key] === "") delete target[key];
 }
 
+/** Said after creating: what happened and the next step (the page it lands on: the service conditions, to publish). */
+export const EVENT_CREATED = "Creamos tu evento. Ahora aceptá las condiciones de servicio para publicarlo.";
+
 /**
  * One long form, posted as a whole: "Agregar otra fecha" / "Agregar otro tipo
  * de entrada" and the remove buttons re-render it with one row more or less
@@ -99,7 +102,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   try {
     const { event } = await createEvent(bo.ctx, input);
-    return savedRedirect(`${BO.conditions(event.id)}${bo.query({ eventId: event.id, eventDateId: "" })}`, bo.headers);
+    return savedRedirect(`${BO.conditions(event.id)}${bo.query({ eventId: event.id, eventDateId: "" })}`, bo.headers, EVENT_CREATED);
   } catch (error) {
     return failedReply(error, values, { headers: bo.headers, fields: isFieldKey });
   }

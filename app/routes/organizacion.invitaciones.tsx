@@ -44,7 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(
     {
       event: target ? { id: target.event.id, name: target.event.name, slug: target.event.slug, deleted: target.event.status === "deleted" } : null,
-      tickets: target ? target.tickets.map((t) => ({ value: t.id, label: `${t.name} · quedan ${Math.max(0, t.stock - t.sold)}`, dated: Boolean(t.eventDateId) })) : [],
+      tickets: target ? target.tickets.map((t) => ({ value: t.id, label: `${t.name} · ${t.stock - t.sold === 1 ? "queda 1" : `quedan ${Math.max(0, t.stock - t.sold)}`}`, dated: Boolean(t.eventDateId) })) : [],
       dates: upcomingDates.length > 1 ? upcomingDates.map((d) => ({ value: d.id, label: formatDateTime(d.startsAt) })) : [],
       search,
       page: list.page,

@@ -10,7 +10,7 @@ import { ListSearch } from "#app/components/backoffice/ListSearch";
 import { BackofficePage, Card, EmptyState } from "#app/components/backoffice/Page";
 import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import type { FormReply } from "#app/components/backoffice/types";
-import { EmailPreview } from "#app/components/campaigns/EmailPreview";
+import { EmailPreview, previewHtml } from "#app/components/campaigns/EmailPreview";
 import { Badge, type BadgeTone } from "#app/components/ui/Badge";
 import { Button } from "#app/components/ui/Button";
 import { Pager } from "#app/components/ui/Pager";
@@ -47,7 +47,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       emails: list.items.map((e) => ({ id: e.id, to: e.to, subject: e.subject, kind: emailKindLabel(e.kind), status: e.status, createdAt: formatDateTime(e.createdAt) })),
       selected:
         selected && selected.organizationId === bo.organization.id
-          ? { id: selected.id, to: selected.to, subject: selected.subject, kind: emailKindLabel(selected.kind), status: selected.status, error: selected.error, createdAt: formatDateTime(selected.createdAt), html: selected.html, attachments: selected.attachments }
+          ? { id: selected.id, to: selected.to, subject: selected.subject, kind: emailKindLabel(selected.kind), status: selected.status, error: selected.error, createdAt: formatDateTime(selected.createdAt), html: previewHtml(selected.html), attachments: selected.attachments }
           : null,
     },
     { headers: bo.headers },

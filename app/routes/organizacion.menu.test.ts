@@ -16,7 +16,7 @@ describe("/organizacion/menu", () => {
     const path = `/organizacion/menu?eventId=${made.event.id}`;
     const bad = await run(page.action, formRequest(path, { intent: "save", name: "", category: "drink", price: "abc", stock: "10", visible: "on" }, { cookies }));
     expect(bad.status).toBe(400);
-    expect(bad.data.errors.name).toEqual(["Este campo es requerido"]);
+    expect(bad.data.errors.name).toEqual(["Este campo es obligatorio"]);
     expect(bad.data.errors.price?.length).toBe(1);
 
     expect((await run(page.action, formRequest(path, { intent: "save", name: "Fernet con coca", category: "drink", price: "4.500", stock: "100", maxPerOrder: "4", visible: "on" }, { cookies }))).status).toBe(302);

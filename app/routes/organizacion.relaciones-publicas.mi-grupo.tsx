@@ -43,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           }
         : null,
       metrics,
-      inHand: inHand.map((t) => ({ value: t.id, label: `${t.name} · ${t.eventName} · ${formatMoney(t.price)} · quedan ${t.left}`, dates: t.dates.map((d) => ({ value: d.id, label: `${t.eventName}: ${formatDateTime(d.startsAt)}` })) })),
+      inHand: inHand.map((t) => ({ value: t.id, label: `${t.name} · ${t.eventName} · ${formatMoney(t.price)} · ${t.left === 1 ? "queda 1" : `quedan ${t.left}`}`, dates: t.dates.map((d) => ({ value: d.id, label: `${t.eventName}: ${formatDateTime(d.startsAt)}` })) })),
     },
     { headers: bo.headers },
   );

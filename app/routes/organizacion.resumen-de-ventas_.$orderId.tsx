@@ -252,7 +252,7 @@ export default function OrderDetailPage() {
           </ul>
           <h3 className="mt-4 font-bold">Entradas</h3>
           <ul className="mt-2 text-sm">
-            {tickets.length === 0 ? <li className="text-[var(--muted)]">Sin tickets emitidos.</li> : null}
+            {tickets.length === 0 ? <li className="text-[var(--muted)]">Sin entradas emitidas.</li> : null}
             {tickets.map((t) => (
               <li key={t.id} className="flex justify-between gap-2 py-1" data-ticket-status={t.status}>
                 <span>{t.holder}</span>

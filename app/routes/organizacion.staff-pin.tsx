@@ -36,17 +36,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
+export const DOOR_PIN_MESSAGES = {
+  first: "Listo: este es el PIN de la puerta. Pasáselo a tu personal.",
+  // Only when there was one before: the first PIN of an event replaces nothing.
+  replaced: "Listo: este es el PIN nuevo. El anterior dejó de funcionar.",
+  revoked: "Quitamos el PIN: los teléfonos que lo usaban ya no pueden acreditar.",
+} as const;
+
 export async function action({ request }: ActionFunctionArgs) {
   const bo = await requireOrganization(request);
   const { values } = await readForm(request);
   const eventId = values.eventId ?? "";
+  let message: string;
   try {
-    if (values.intent === "revoke") await revokeDoorPin(bo.ctx, eventId);
-    else await rotateDoorPin(bo.ctx, eventId);
+    if (values.intent === "revoke") {
+      await revokeDoorPin(bo.ctx, eventId);
+      message = DOOR_PIN_MESSAGES.revoked;
+    } else {
+      message = (await rotateDoorPin(bo.ctx, eventId)).replaced ? DOOR_PIN_MESSAGES.replaced : DOOR_PIN_MESSAGES.first;
+    }
   } catch (error) {
     return failedReply(error, values, { headers: bo.headers });
   }
-  const message = values.intent === "revoke" ? "Quitamos el PIN: los teléfonos que lo usaban ya no pueden acreditar." : "Listo: este es el PIN nuevo. El anterior dejó de funcionar.";
   return savedRedirect(BO.staffPin, bo.headers, message);
 }
 

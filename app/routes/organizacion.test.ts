@@ -35,7 +35,7 @@ process.env.DATA_DIR = dataDir;
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 const SAVE_SUCCESS = "¡Todo genial! Guardamos tus datos";
-const SAVE_ERROR = "Upppsss... parece que te faltaron cargar algunos datos.";
+const SAVE_ERROR = "Upppsss... parece que te faltó cargar algunos datos.";
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
 
 type Cookies = Record<string, string>;
@@ -275,7 +275,7 @@ describe("/organizacion/evento/crear", () => {
     const event = await eventBySlug("noche-de-chamame");
     expect(event).toBeDefined();
     expect(result.location).toBe(`/organizacion/condiciones-de-servicio/${event.id}?eventId=${event.id}`);
-    expect(flashOf(result)).toEqual({ type: "success", message: SAVE_SUCCESS });
+    expect(flashOf(result)).toEqual({ type: "success", message: "Creamos tu evento. Ahora aceptá las condiciones de servicio para publicarlo." });
     expect(event).toMatchObject({ organizationId: organization.id, name: "Noche de Chamamé", category: "recitales", minAge: 18, province: "AR-CF", publishedAt: null });
 
     const db = await getDb();
@@ -327,7 +327,7 @@ describe("/organizacion/evento/crear", () => {
       multipartRequest("/organizacion/evento/crear", eventForm(organization.id, { name: "Con Imagen", venueName: "" }), { image: { bytes: await realImage("png"), name: "flyer.png", type: "image/png" } }, cookies),
     );
     expect(bad.status).toBe(400);
-    expect(bad.data.errors.venueName).toEqual(["Este campo es requerido"]);
+    expect(bad.data.errors.venueName).toEqual(["Este campo es obligatorio"]);
     const imageUrl = bad.data.values.imageUrl;
     expect(imageUrl).toMatch(/^\/imagenes\/[a-f0-9]{32}-64\.webp$/);
 

@@ -17,7 +17,7 @@ import { ScrollTable } from "#app/components/ui/ScrollTable";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
-export const meta: MetaFunction = () => [{ title: "Tipos de ticket · Tribuna" }];
+export const meta: MetaFunction = () => [{ title: "Tipos de entrada · Tribuna" }];
 
 /** The ticket types of the event picked in the filters (and of its date, when one is picked). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -57,14 +57,14 @@ export default function TicketTypesPage() {
   const href = useBackofficeHref();
   if (!event) {
     return (
-      <BackofficePage title="Tipos de ticket" lead="Precios, stock y ventas de cada tipo de entrada.">
-        <PickEvent path={BO.ticketTypes} intro="¿De qué evento querés ver los tipos de ticket?" />
+      <BackofficePage title="Tipos de entrada" lead="Precios, stock y ventas de cada tipo de entrada.">
+        <PickEvent path={BO.ticketTypes} intro="¿De qué evento querés ver los tipos de entrada?" />
       </BackofficePage>
     );
   }
   return (
     <BackofficePage
-      title={`Tipos de ticket de ${event.name}`}
+      title={`Tipos de entrada de ${event.name}`}
       lead={date ? `Los que valen para la fecha ${date}.` : "De todas las fechas del evento."}
       actions={
         canManage ? (
@@ -73,16 +73,16 @@ export default function TicketTypesPage() {
               Agregar entradas
             </Link>
             <Link to={href(BO.editTickets(event.slug))} className={buttonClasses("primary")}>
-              Editar tipos de ticket
+              Editar tipos de entrada
             </Link>
           </>
         ) : null
       }
     >
       {tickets.length === 0 ? (
-        <EmptyState>Este evento no tiene tipos de ticket.</EmptyState>
+        <EmptyState>Este evento no tiene tipos de entrada.</EmptyState>
       ) : (
-        <ScrollTable label="Tipos de ticket">
+        <ScrollTable label="Tipos de entrada">
           <table className="w-full min-w-[44rem] text-left text-sm">
             <thead className="bg-[var(--surface)] text-xs uppercase tracking-wide text-[var(--muted)]">
               <tr>

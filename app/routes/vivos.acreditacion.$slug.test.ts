@@ -35,6 +35,9 @@ describe("/organizacion/staff-pin and /vivos/acreditacion/{slug} without JavaScr
     const { event, order, tickets, owner } = await tonight();
     const generated = await run(staffPin.action, formRequest("/organizacion/staff-pin", { intent: "rotate", eventId: event.id }, { cookies: owner }));
     expect(generated.status).toBe(302);
+    // The first PIN of the event replaces none: nothing "stopped working".
+    expect(JSON.parse(generated.cookies.flash!.value).message).toBe(staffPin.DOOR_PIN_MESSAGES.first);
+    expect(staffPin.DOOR_PIN_MESSAGES.first).not.toContain("anterior");
     const pins = await run(staffPin.loader, getRequest("/organizacion/staff-pin", { cookies: owner }));
     const pin = pins.data.events.find((e: { id: string }) => e.id === event.id).pin as string;
     expect(pin).toMatch(/^\d{8}$/);
@@ -85,8 +88,9 @@ describe("/organizacion/staff-pin and /vivos/acreditacion/{slug} without JavaScr
     expect(byPin.status).toBe(302);
     expect(byPin.location).toBe("/cuenta/iniciar-sesion/email?forcedLogin=true");
 
-    // Rotating the PIN closes this phone's door.
-    await run(staffPin.action, formRequest("/organizacion/staff-pin", { intent: "rotate", eventId: event.id }, { cookies: owner }));
+    // Rotating the PIN closes this phone's door, and the page says the previous one stopped working.
+    const rotated = await run(staffPin.action, formRequest("/organizacion/staff-pin", { intent: "rotate", eventId: event.id }, { cookies: owner }));
+    expect(JSON.parse(rotated.cookies.flash!.value).message).toBe("Listo: este es el PIN nuevo. El anterior dejó de funcionar.");
     const closed = await run(door.loader, getRequest(path, { cookies: staff }), { slug: event.slug });
     expect(closed.data.locked).toBe(true);
   });

@@ -67,10 +67,10 @@ describe("register", () => {
     });
     await expect(register(ctx, {})).rejects.toMatchObject({
       fieldErrors: {
-        firstName: ["Este campo es requerido"],
-        lastName: ["Este campo es requerido"],
-        email: ["Este campo es requerido"],
-        password: ["Este campo es requerido"],
+        firstName: ["Este campo es obligatorio"],
+        lastName: ["Este campo es obligatorio"],
+        email: ["Este campo es obligatorio"],
+        password: ["Este campo es obligatorio"],
       },
     });
   });

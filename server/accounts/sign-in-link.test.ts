@@ -150,7 +150,7 @@ describe("registerFromLink", () => {
     const token = await signUpLink("corrige@example.com");
     await expect(registerFromLink(await ctxAt(1000), { token, firstName: "Ana ", lastName: "" })).rejects.toMatchObject({
       code: "BAD_USER_INPUT",
-      fieldErrors: { firstName: ["Este campo no puede contener espacios al inicio o al final"], lastName: ["Este campo es requerido"] },
+      fieldErrors: { firstName: ["Este campo no puede contener espacios al inicio o al final"], lastName: ["Este campo es obligatorio"] },
     });
     await expect(registerFromLink(await ctxAt(2000), { token, firstName: "Ana", lastName: "Paz" })).resolves.toHaveProperty("accessToken");
   });

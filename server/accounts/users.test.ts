@@ -156,7 +156,7 @@ describe("updateUser", () => {
   it("asks for the document type when a number is given", async () => {
     const user = await createTestUser();
     await expect(updateUser(await ctxAs(actorFor(user)), { documentNumber: "30123456" })).rejects.toMatchObject({
-      fieldErrors: { documentType: ["Este campo es requerido"] },
+      fieldErrors: { documentType: ["Este campo es obligatorio"] },
     });
   });
 

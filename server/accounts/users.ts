@@ -2,7 +2,7 @@ import type { UserRow } from "#server/db/schema";
 import { and, asc, count, eq, ilike, isNull, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
 import { z } from "zod";
-import { profileSchema } from "#common/validation";
+import { MESSAGES, profileSchema } from "#common/validation";
 import type { Ctx } from "#server/context";
 import { hasRole } from "#server/context";
 import { memberships, orders, users } from "#server/db/schema";
@@ -107,7 +107,7 @@ export async function updateUser(ctx: Ctx, input: DomainInput<typeof updateUserS
   const data = parseInput(updateUserSchema, merged);
 
   if (data.documentNumber && !data.documentType) {
-    throw new Invalid({ documentType: ["Este campo es requerido"] });
+    throw new Invalid({ documentType: [MESSAGES.required] });
   }
   if (data.email !== existing.email && (await getUserByEmail(ctx, data.email))) {
     throw new Invalid({ email: [EMAIL_IN_USE] });

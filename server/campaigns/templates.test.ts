@@ -48,7 +48,7 @@ describe("templates", () => {
     const preview = await previewTemplate(made.ctx, input);
     expect(preview.subject).toBe(`${made.event.name} se acerca`);
     expect(preview.html).toContain("Hola Sofía, nos vemos en Club Atlético Fernández Fierro el");
-    expect(preview.html).toMatch(/ a las \d\d:\d\d hs\./);
+    expect(preview.html).toMatch(/ de \d{4} a las \d\d:\d\d\./);
     const { to } = await sendTestEmail(made.ctx, input);
     expect(to).toBe(made.user.email.toLowerCase());
     const [sent] = await emailsTo(to, "campaign-test");

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, ne } from "drizzle-orm";
 import { z } from "zod";
 import { EVENT_VARIABLES, TEMPLATE_LIMITS, unknownVariablesMessage, variablesIn } from "#common/campaigns";
-import { formatLongDay, formatTime } from "#common/dates";
+import { formatDate, formatLongDay, formatTime } from "#common/dates";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { campaigns, emailTemplates, eventDates, events, organizations, type EmailTemplateRow } from "#server/db/schema";
@@ -131,7 +131,8 @@ export function templateValues(input: { firstName: string; organizationName: str
     nombre: input.firstName.trim() || "hola",
     organizacion: input.organizationName,
     evento: event?.name ?? "",
-    fecha: event?.nextStartsAt ? `${formatLongDay(event.nextStartsAt)} a las ${formatTime(event.nextStartsAt)} hs` : "",
+    // Inside the organizer's sentence ("Te esperamos el {{fecha}}."): lowercase, the year, no "hs".
+    fecha: event?.nextStartsAt ? `${formatLongDay(event.nextStartsAt)} de ${formatDate(event.nextStartsAt).slice(-4)} a las ${formatTime(event.nextStartsAt)}` : "",
     lugar: event?.venueName ?? "",
     link_evento: event ? `${appUrl()}/eventos/${event.slug}` : appUrl(),
   };

@@ -28,6 +28,9 @@ export const DOOR_PIN_LIMITS = { device: 10, ip: 30, address: 60, event: 100 } a
 export const PIN_LOCKED_MESSAGE = "Hubo demasiados intentos con un PIN equivocado. Esperá 15 minutos y volvé a probar, o pedile el PIN a quien organiza.";
 export const WRONG_PIN_MESSAGE = "El PIN no es correcto. Pedíselo a quien organiza el evento.";
 
+/** The cookie a door device keeps its id in (the door page sets it; GraphQL reads it when no deviceId is sent). */
+export const DOOR_DEVICE_COOKIE = "door-device";
+
 /** Who is working a door: a member signed in, or staff who opened it with the event's PIN. */
 export interface DoorAccess {
   event: { id: string; organizationId: string; name: string; slug: string };
@@ -50,9 +53,11 @@ export async function doorPinOf(ctx: Ctx, eventId: string): Promise<DoorPinView 
 }
 
 /** A new PIN for the event (the first one, or replacing the old one, whose door sessions end at once). */
-export async function rotateDoorPin(ctx: Ctx, eventId: string): Promise<DoorPinView> {
+export async function rotateDoorPin(ctx: Ctx, eventId: string): Promise<DoorPinView & { replaced: boolean }> {
   const event = await requireEvent(ctx, eventId, "door:pins");
   if (event.status === "deleted") throw new Conflict("El evento fue eliminado.");
+  // Whether doors opened with an earlier PIN close now: the page says so only then.
+  const [previous] = await ctx.db.select({ id: doorPins.id }).from(doorPins).where(eq(doorPins.eventId, eventId));
   const pin = randomDigits(DOOR_PIN_LENGTH);
   const values = { id: crypto.randomUUID(), eventId, pinEncrypted: encryptSecret(pin, "door-pins"), createdByUserId: ctx.actor.kind === "user" ? ctx.actor.userId : null, createdAt: ctx.now };
   await ctx.db
@@ -60,7 +65,7 @@ export async function rotateDoorPin(ctx: Ctx, eventId: string): Promise<DoorPinV
     .values(values)
     .onConflictDoUpdate({ target: doorPins.eventId, set: { id: values.id, pinEncrypted: values.pinEncrypted, createdByUserId: values.createdByUserId, createdAt: values.createdAt } });
   await recordAudit(ctx.db, ctx, { organizationId: event.organizationId, action: "door.pin-rotate", targetId: eventId, data: { name: event.name } });
-  return { pin, createdAt: ctx.now };
+  return { pin, createdAt: ctx.now, replaced: Boolean(previous) };
 }
 
 /** No PIN any more: staff need a new one, and every door opened with the old one closes. */
@@ -198,8 +203,8 @@ async function accessFromSession(ctx: Ctx, eventId: string, token: string): Prom
  * member whose role operates doors. Anyone else gets Unauthenticated (the
  * screen then asks for the PIN) or Forbidden.
  */
-export async function openDoor(ctx: Ctx, input: { slug: string; session?: string | null; pin?: string | null }): Promise<DoorAccess> {
-  if (input.pin) return (await checkDoorPin(ctx, { slug: input.slug, pin: input.pin })).access;
+export async function openDoor(ctx: Ctx, input: { slug: string; session?: string | null; pin?: string | null; deviceId?: string | null }): Promise<DoorAccess> {
+  if (input.pin) return (await checkDoorPin(ctx, { slug: input.slug, pin: input.pin, deviceId: input.deviceId })).access;
   const event = await doorEvent(ctx, input.slug);
   const info = { id: event.id, organizationId: event.organizationId, name: event.name, slug: event.slug };
   if (input.session) {

@@ -65,7 +65,7 @@ export function recoveryCodeEmail(code: string) {
 
 export interface TicketsEmailInput {
   eventName: string;
-  /** Already in Buenos Aires time: "sábado 20 de diciembre · 21:30 - 20/12/2026 hs". */
+  /** Already in Buenos Aires time (`formatEventStart`): "Sábado 20 de diciembre de 2026 · 21:30 h". */
   when: string;
   venue: string;
   orderCode: string;

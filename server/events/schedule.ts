@@ -38,7 +38,7 @@ const scheduleTicketType = rowOf(z.object({ id: uuid.optional(), remove: kept, .
 export const saveEventScheduleSchema = z.object({
   eventId: uuid,
   dates: z.array(scheduleDate).max(100, "Usá hasta 100 fechas").default([]),
-  ticketTypes: z.array(scheduleTicketType).max(100, "Usá hasta 100 tipos de ticket").default([]),
+  ticketTypes: z.array(scheduleTicketType).max(100, "Usá hasta 100 tipos de entrada").default([]),
 });
 export type SaveEventScheduleInput = DomainInput<typeof saveEventScheduleSchema>;
 

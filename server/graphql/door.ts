@@ -17,9 +17,17 @@ import { isoDate } from "./scalars";
  * door screen's cookie).
  */
 
-function doorOf(gql: GraphQLContext, input: { eventSlug: string; staffPin?: string | null; doorSession?: string | null }) {
+/**
+ * The device a PIN attempt counts against (decision 155), as the door page does: the one the request names,
+ * else the door screen's own cookie.
+ */
+function deviceOf(gql: GraphQLContext, deviceId?: string | null): string | null {
+  return deviceId ?? parseCookies(gql.request.headers.get("cookie"))[access.DOOR_DEVICE_COOKIE] ?? null;
+}
+
+function doorOf(gql: GraphQLContext, input: { eventSlug: string; staffPin?: string | null; doorSession?: string | null; deviceId?: string | null }) {
   const cookie = parseCookies(gql.request.headers.get("cookie"))[access.doorSessionCookieName(input.eventSlug)];
-  return access.openDoor(gql.ctx, { slug: input.eventSlug, pin: input.staffPin ?? null, session: input.doorSession ?? cookie ?? null });
+  return access.openDoor(gql.ctx, { slug: input.eventSlug, pin: input.staffPin ?? null, session: input.doorSession ?? cookie ?? null, deviceId: deviceOf(gql, input.deviceId) });
 }
 
 const DoorAnswerRef = builder.objectRef<DoorAnswer & { now: Date }>("DoorAnswer").implement({
@@ -168,9 +176,13 @@ builder.mutationFields((t) => ({
     type: DoorSessionRef,
     nullable: false,
     description: "Trades the event's door PIN for a door session (so devices do not send the PIN with every scan).",
-    args: { eventSlug: t.arg.string({ required: true }), staffPin: t.arg.string({ required: true }) },
-    resolve: async (_root, args, { ctx }) => {
-      const opened = await access.unlockDoor(ctx, { slug: args.eventSlug, pin: args.staffPin });
+    args: {
+      eventSlug: t.arg.string({ required: true }),
+      staffPin: t.arg.string({ required: true }),
+      deviceId: t.arg.string({ description: "The device's own id (8 to 64 letters, digits, - or _): wrong PINs are counted per device and event too, so one device's typos lock only that device first. Default: the door screen's cookie." }),
+    },
+    resolve: async (_root, args, gql) => {
+      const opened = await access.unlockDoor(gql.ctx, { slug: args.eventSlug, pin: args.staffPin, deviceId: deviceOf(gql, args.deviceId) });
       return { token: opened.token, expiresAt: opened.expiresAt, eventName: opened.access.event.name };
     },
   }),

@@ -31,9 +31,9 @@ builder.queryFields((t) => ({
   organizationSummary: t.field({
     type: OrganizationSummaryRef,
     nullable: false,
-    description: "Sales today, in the last 7 days and in total, and what needs a decision. Needs sales:read.",
-    args: { organizationId: t.arg.id({ required: true }) },
-    resolve: (_root, args, { ctx }) => summaryDomain.organizationSummary(ctx, String(args.organizationId)),
+    description: "Sales today, in the last 7 days and in total, and what needs a decision. Needs sales:read. With eventId, only that event's (as the summary page's event filter); another organization's or an unknown event is NOT_FOUND.",
+    args: { organizationId: t.arg.id({ required: true }), eventId: t.arg.id({ description: "Only this event of the organization." }) },
+    resolve: (_root, args, { ctx }) => summaryDomain.organizationSummary(ctx, String(args.organizationId), args.eventId == null ? null : String(args.eventId)),
   }),
 }));
 

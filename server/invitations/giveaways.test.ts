@@ -64,7 +64,7 @@ describe("previewGiveaway", () => {
       [7, "invalid", "No hay un tipo de entrada «Platea» en este evento."],
       [8, "invalid", "Fila repetida: el mismo email y tipo de entrada ya están en la fila 2."],
       [9, "ready", null],
-      [10, "invalid", "No alcanza el stock de Prensa VIP: quedan 1 para las filas anteriores."],
+      [10, "invalid", "No alcanza el stock de Prensa VIP: queda 1 para las filas anteriores."],
       [11, "ready", null],
     ]);
     expect(items[0]).toMatchObject({ firstName: "Ana", documentNumber: "30123456", qty: 2, ticketTypeName: "General" });

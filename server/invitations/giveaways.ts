@@ -52,7 +52,7 @@ export const GIVEAWAY_MESSAGES = {
   duplicate: (line: number) => `Fila repetida: el mismo email y tipo de entrada ya están en la fila ${line}.`,
   alreadySent: "Ya le mandamos este tipo de entrada a este email: no se manda de nuevo.",
   sentMeanwhile: "Ya se le había mandado (en otra carga o en un reintento): no se mandó de nuevo.",
-  notEnough: (name: string, left: number) => (left > 0 ? `No alcanza el stock de ${name}: quedan ${left} para las filas anteriores.` : `No queda stock de ${name}.`),
+  notEnough: (name: string, left: number) => (left > 0 ? `No alcanza el stock de ${name}: ${left === 1 ? "queda 1" : `quedan ${left}`} para las filas anteriores.` : `No queda stock de ${name}.`),
   notFound: "No encontramos esa carga.",
   notPreview: "Esta carga ya se está mandando o ya se mandó.",
   nothingToSend: "No hay ninguna fila lista para mandar. Corregí el archivo y subilo de nuevo.",

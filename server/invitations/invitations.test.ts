@@ -165,7 +165,7 @@ describe("sendInvitation", () => {
       },
     });
     await expect(sendInvitation(made.ctx, { ...base, firstName: "" })).rejects.toMatchObject({
-      fieldErrors: { firstName: ["Este campo es requerido"] },
+      fieldErrors: { firstName: ["Este campo es obligatorio"] },
     });
     const other = await createEventWithTickets();
     await expect(

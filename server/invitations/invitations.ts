@@ -2,7 +2,7 @@ import type { EventDateRow, EventRow, OrderRow, TicketTypeRow } from "#server/db
 import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { MAX_INVITATION_QTY } from "#common/invitations";
-import { emailSchema, optional, PATTERNS } from "#common/validation";
+import { emailSchema, MESSAGES, optional, PATTERNS } from "#common/validation";
 import { hasControlCharacters } from "#common/control-characters";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
@@ -38,7 +38,7 @@ export const INVITATION_MESSAGES = {
   date: "Elegí la fecha a la que invitás.",
   dateOver: "Esa fecha ya terminó.",
   eventGone: "El evento fue eliminado: no se pueden mandar invitaciones.",
-  notEnough: (name: string, left: number) => (left > 0 ? `No alcanza el stock de ${name}: quedan ${left}.` : `No queda stock de ${name}.`),
+  notEnough: (name: string, left: number) => (left > 0 ? `No alcanza el stock de ${name}: ${left === 1 ? "queda 1" : `quedan ${left}`}.` : `No queda stock de ${name}.`),
   notFound: "No encontramos esa invitación.",
   alreadyRevoked: "Esa invitación ya estaba anulada.",
   redeemed: "Alguien ya ingresó con esta invitación: no se puede anular.",
@@ -46,10 +46,10 @@ export const INVITATION_MESSAGES = {
 
 /** A person's name as it comes in a form or a spreadsheet: required, one line, trimmed, at most 80 characters. */
 export const guestNameSchema = z
-  .string({ error: "Este campo es requerido" })
+  .string({ error: MESSAGES.required })
   .transform((v) => v.trim().replace(/\s+/g, " ").normalize("NFC"))
   .refine((v) => v.length > 0, {
-    error: "Este campo es requerido",
+    error: MESSAGES.required,
     abort: true,
   })
   .refine((v) => v.length <= 80 && !hasControlCharacters(v), {

@@ -36,7 +36,7 @@ describe("the event's menu", () => {
 
     await expect(createMenuItem(made.ctx, { eventId: made.event.id, name: "", category: "postre", price: "-1", stock: "x" })).rejects.toMatchObject({
       code: "BAD_USER_INPUT",
-      fieldErrors: { name: ["Este campo es requerido"], category: ["Elegí si es bebida, comida o combo."] },
+      fieldErrors: { name: ["Este campo es obligatorio"], category: ["Elegí si es bebida, comida o combo."] },
     });
     const edited = await updateMenuItem(made.ctx, { ...fernet(made.event.id), id: fernetItem.id, price: "5000", stock: "80" });
     expect(edited).toMatchObject({ price: 500_000, stock: 80 });

@@ -113,7 +113,7 @@ describe("createOrder: custom fields", () => {
       [`customFields.${fields["Talle de remera"].id}`]: ["Elegí una de las opciones"],
       [`customFields.${fields.Edad.id}`]: ["Ingresá un número"],
       [`customFields.${fields["Fecha de nacimiento"].id}`]: ["Ingresá una fecha válida"],
-      [`customFields.${fields.Club.id}`]: ["Este campo es requerido"],
+      [`customFields.${fields.Club.id}`]: ["Este campo es obligatorio"],
     });
   });
 

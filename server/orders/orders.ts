@@ -44,7 +44,8 @@ const customFieldAnswersSchema = z.preprocess(
 /** A selection (previewOrderSchema, server/orders/preview.ts) plus what only the order's write needs. */
 export const createOrderSchema = previewOrderSchema.extend({
   payer: payerSchema,
-  paymentMethod: z.enum(["MERCADO_PAGO", "BANK_TRANSFER"], { error: "Elegí cómo pagar" }),
+  /** Optional for the checkout page: without it the order is paid the way its tickets are (GraphQL always sends one). */
+  paymentMethod: z.enum(["MERCADO_PAGO", "BANK_TRANSFER"], { error: "Elegí cómo pagar" }).nullish().transform((v) => v ?? undefined),
   /** One per ticket unit; required when the event asks for one holder per ticket. */
   attendees: z.array(attendeeSchema).max(1000).nullish(),
   customFields: customFieldAnswersSchema.nullish(),
@@ -94,7 +95,7 @@ export async function createOrder(ctx: Ctx, rawInput: DomainInput<typeof createO
 
   // The order's items: price snapshots of what was previewed (the hold below checks the price it takes is this one).
   const lines = priced.map(({ ticketTypeId, qty, name, unitPrice }) => ({ ticketTypeId, qty, name, unitPrice }));
-  const provider: BillingProvider = free ? "free" : input.paymentMethod === "BANK_TRANSFER" ? "bank_transfer" : paymentsMode() === "sandbox" ? "sandbox" : "mercadopago";
+  const provider: BillingProvider = free ? "free" : paymentMethod === "BANK_TRANSFER" ? "bank_transfer" : paymentsMode() === "sandbox" ? "sandbox" : "mercadopago";
 
   const holdExpiresAt = free ? null : new Date(ctx.now.getTime() + holdMinutes * 60_000);
   const placed = placedStatuses(free ? "free" : "sale");

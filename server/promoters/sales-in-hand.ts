@@ -23,7 +23,7 @@ import { groupOfPromoter } from "./membership";
 export const IN_HAND_MESSAGES = {
   ticketType: "Elegí una entrada que vendas en mano.",
   qty: (max: number) => `La cantidad tiene que ser un número entre 1 y ${max}.`,
-  notEnough: (name: string, left: number) => (left > 0 ? `No alcanza el stock de ${name}: quedan ${left}.` : `No queda stock de ${name}.`),
+  notEnough: (name: string, left: number) => (left > 0 ? `No alcanza el stock de ${name}: ${left === 1 ? "queda 1" : `quedan ${left}`}.` : `No queda stock de ${name}.`),
   noGroup: "Todavía no sos RRPP de ningún grupo de esta organización.",
 } as const;
 

@@ -1,5 +1,5 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
-import { formatDateTime } from "#common/dates";
+import { formatDate, formatEventStart, formatTime } from "#common/dates";
 import { paymentsMode } from "#server/env";
 import { TEST_MODE_NOTICE } from "#server/email/templates";
 import { shortTicketCode } from "#common/door";
@@ -60,7 +60,8 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const { event } = input;
   const when = whenLabel(event);
-  const doors = event.doorsAt ? `Puertas: ${formatDateTime(event.doorsAt)} hs` : null;
+  // The doors' time once ("21:00 h") the day of the show; the whole line when they open another day.
+  const doors = event.doorsAt ? `Puertas: ${formatDate(event.doorsAt) === formatDate(event.startsAt) ? `${formatTime(event.doorsAt)} h` : formatEventStart(event.doorsAt)}` : null;
   const where = venueLabel(event);
 
   for (const [index, ticket] of input.tickets.entries()) {

@@ -1,7 +1,7 @@
 import type { BillingRow, OrderRow } from "#server/db/schema";
 import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import { formatDateTime, formatLongDay } from "#common/dates";
+import { formatEventStart } from "#common/dates";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers, users, type IssuedProductStatus } from "#server/db/schema";
@@ -66,10 +66,9 @@ export interface PurchaseView {
   pdfPath: string;
 }
 
-/** "Miércoles 25 de noviembre · 21:00 - 25/11/2026 hs", Buenos Aires time. */
+/** "Miércoles 25 de noviembre de 2026 · 21:00 h", Buenos Aires time (`formatEventStart`). */
 export function whenLabel(event: Pick<TicketEventView, "startsAt">): string {
-  const day = formatLongDay(event.startsAt);
-  return `${day.charAt(0).toUpperCase()}${day.slice(1)} · ${formatDateTime(event.startsAt)} hs`;
+  return formatEventStart(event.startsAt);
 }
 
 /** "Teatro Real — San Jerónimo 66, Córdoba" */

@@ -106,7 +106,7 @@ describe("transferTicket", () => {
     await expect(transferTicket(ctx, { ticketId: tickets[0].id, ...friend() })).rejects.toMatchObject({ code: "NOT_FOUND" });
     const invalid = await transferTicket(ctx, { ticketId: tickets[0].id, firstName: "", lastName: "Gómez", email: "lucia@" }).catch((e) => e);
     expect(invalid).toMatchObject({ code: "BAD_USER_INPUT" });
-    expect(invalid.fieldErrors.firstName).toEqual(["Este campo es requerido"]);
+    expect(invalid.fieldErrors.firstName).toEqual(["Este campo es obligatorio"]);
     expect(invalid.fieldErrors.email).toEqual(["Este campo debe ser un email válido"]);
   }, 60_000);
 

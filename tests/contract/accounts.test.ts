@@ -241,7 +241,7 @@ describe("errors", () => {
     expect(result.body.data).toEqual({ register: null });
     expect(result.body.errors).toEqual([
       expect.objectContaining({
-        message: "Upppsss... parece que te faltaron cargar algunos datos.",
+        message: "Upppsss... parece que te faltó cargar algunos datos.",
         path: ["register"],
         extensions: {
           code: "BAD_USER_INPUT",

@@ -81,6 +81,25 @@ describe("the door over GraphQL", () => {
   });
 });
 
+describe("openDoor counts wrong PINs per device, as the door page does (decision 155)", () => {
+  const OPEN_ON = `mutation($slug: String!, $pin: String!, $device: String) { openDoor(eventSlug: $slug, staffPin: $pin, deviceId: $device) { token } }`;
+
+  it("a device that typed the PIN wrong too often is locked; another device at the same door still may try", async () => {
+    const { event, tokens } = await night();
+    const pin = (await gql<{ rotateDoorPin: { pin: string } }>(ROTATE, { tokens, variables: { eventId: event.id } })).body.data!.rotateDoorPin.pin;
+    const wrong = pin === "00000000" ? "11111111" : "00000000";
+    const ip = "198.51.100.90";
+    for (let i = 0; i < 10; i++) {
+      expect(errorCode(await gql(OPEN_ON, { variables: { slug: event.slug, pin: wrong, device: "tablet-aaaa1" }, ip }))).toBe("BAD_USER_INPUT");
+    }
+    expect(errorCode(await gql(OPEN_ON, { variables: { slug: event.slug, pin, device: "tablet-aaaa1" }, ip }))).toBe("TOO_MANY_REQUESTS");
+    // The door screen's cookie names the device when the argument does not.
+    expect(errorCode(await gql(OPEN_ON, { variables: { slug: event.slug, pin }, ip, headers: { cookie: "door-device=tablet-aaaa1" } }))).toBe("TOO_MANY_REQUESTS");
+    const other = await gql<{ openDoor: { token: string } }>(OPEN_ON, { variables: { slug: event.slug, pin, device: "tablet-bbbb2" }, ip });
+    expect(other.body.data!.openDoor.token).toBeTruthy();
+  });
+});
+
 describe("the door's security rules over GraphQL", () => {
   /** A night with its door opened by PIN, as a phone at that door would. */
   async function openedNight(ip: string) {

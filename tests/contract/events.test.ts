@@ -30,7 +30,7 @@ const MESSAGES = {
   stockBelowSold: "El stock no puede ser menor que lo ya vendido",
   conditions: "Aceptá las condiciones de servicio antes de publicar",
   pixel: "El ID del píxel solo puede tener números",
-  required: "Este campo es requerido",
+  required: "Este campo es obligatorio",
 };
 
 const PUBLIC_EVENT = /* GraphQL */ `
@@ -673,7 +673,7 @@ describe("back office over GraphQL (tokens in x-access-token)", () => {
     });
     expect(badCuit.body.data).toEqual({ createOrganization: null });
     expect(badCuit.body.errors?.[0]).toMatchObject({
-      message: "Upppsss... parece que te faltaron cargar algunos datos.",
+      message: "Upppsss... parece que te faltó cargar algunos datos.",
       extensions: { code: "BAD_USER_INPUT", fieldErrors: { cuit: [MESSAGES.invalidCuit] } },
     });
     expect(dataOf(await gql<{ myOrganizations: unknown[] }>(`{ myOrganizations { slug } }`, { tokens })).myOrganizations).toEqual([{ slug: organization.slug }]);

@@ -6,7 +6,7 @@ import { getDb } from "#server/db/client";
 import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payments/sandbox";
 import { createTestUser, ctxAs } from "#tests/support/context";
-import { createEventWithReleasedSales, createEventWithTickets } from "#tests/support/factories";
+import { createEventWithReleasedSales, createEventWithTickets, createPublishedEvent } from "#tests/support/factories";
 import { errorCode, gql } from "#tests/support/graphql";
 
 const BALANCE = `query($organizationId: ID!) { withdrawalBalance(organizationId: $organizationId) { available total pending { releaseAt amount } } }`;
@@ -151,6 +151,27 @@ describe("organizationSummary over GraphQL", () => {
     expect(result.body.data!.organizationSummary).toEqual({ today: { orders: 1, tickets: 3, revenue: 3_000_000 }, total: { orders: 1 }, pendingTransfers: 0, refundsToDecide: 0 });
     const stranger = await createEventWithTickets();
     expect(errorCode(await gql(SUMMARY, { tokens: await startSession(db, stranger.user, new Date()), variables: { id: made.organization.id } }))).toBe("FORBIDDEN");
+  });
+
+  it("takes the page's event filter: eventId gives only that event's figures; another organization's event is NOT_FOUND", async () => {
+    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 10 }]);
+    const db = await getDb();
+    const { billing } = await createOrder(await ctxAs(), {
+      eventSlug: made.event.slug,
+      items: [{ ticketId: made.tickets.General.id, qty: 2 }],
+      payer: { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
+      paymentMethod: "MERCADO_PAGO",
+    });
+    await payInSandbox(db, billing.id, "approved");
+    const { event: quiet } = await createPublishedEvent(made.ctx, made.organization.id, { name: "Sin ventas", ticketTypes: [{ name: "General", price: 500_000, stock: 5 }] });
+    const SUMMARY = `query($id: ID!, $eventId: ID) { organizationSummary(organizationId: $id, eventId: $eventId) { total { orders tickets } } }`;
+    const tokens = await startSession(db, made.user, new Date());
+    const of = async (eventId?: string) => (await gql<{ organizationSummary: { total: { orders: number; tickets: number } } }>(SUMMARY, { tokens, variables: { id: made.organization.id, eventId } })).body.data!.organizationSummary.total;
+    expect(await of()).toEqual({ orders: 1, tickets: 2 });
+    expect(await of(made.event.id)).toEqual({ orders: 1, tickets: 2 });
+    expect(await of(quiet.id)).toEqual({ orders: 0, tickets: 0 });
+    const other = await createEventWithTickets();
+    expect(errorCode(await gql(SUMMARY, { tokens, variables: { id: made.organization.id, eventId: other.event.id } }))).toBe("NOT_FOUND");
   });
 });
 

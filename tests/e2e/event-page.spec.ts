@@ -130,8 +130,8 @@ for (const javaScriptEnabled of [true, false]) {
 
       const summary = main.locator("[data-error-summary]");
       await expect(summary).toBeInViewport();
-      await expect(summary).toContainText("Upppsss... parece que te faltaron cargar algunos datos.");
-      await expect(summary.getByRole("link", { name: "Nombre: Este campo es requerido" })).toBeVisible();
+      await expect(summary).toContainText("Upppsss... parece que te faltó cargar algunos datos.");
+      await expect(summary.getByRole("link", { name: "Nombre: Este campo es obligatorio" })).toBeVisible();
       await expect(summary.getByRole("link", { name: "Email: Este campo debe ser un email válido" })).toHaveAttribute("href", /#payer-info-email$/);
       if (javaScriptEnabled) await expect(summary).toBeFocused();
 

@@ -77,7 +77,7 @@ async function fillEvent(page: Page, name: string, options: { js: boolean }) {
   }
   await page.getByRole("button", { name: "Crear evento", exact: true }).click();
   await expect(page).toHaveURL(/\/organizacion\/condiciones-de-servicio\/[0-9a-f-]{36}/);
-  await expect(page.getByText(SUCCESS)).toBeVisible();
+  await expect(page.getByText("Creamos tu evento. Ahora aceptá las condiciones de servicio para publicarlo.")).toBeVisible();
 }
 
 async function acceptAndPublish(page: Page) {

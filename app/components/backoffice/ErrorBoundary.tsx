@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { captureBoundaryError } from "#app/lib/sentry-start";
 import { SNACKBAR_MESSAGES } from "#app/components/ui/Snackbar";
 import { buttonClasses } from "#app/components/ui/Button";
+import { SERVER_ERROR_TEXT, SERVER_ERROR_TITLE } from "#app/components/layout/ErrorPages";
 import { BO } from "./nav";
 
 /**
@@ -44,8 +45,8 @@ export function BackofficeErrorBoundary() {
     );
   }
   return (
-    <ErrorMain code="ERROR 500" title="Algo salió mal">
-      <p>{SNACKBAR_MESSAGES.genericError}.</p>
+    <ErrorMain code="ERROR 500" title={SERVER_ERROR_TITLE}>
+      <p>{SERVER_ERROR_TEXT} Si sigue pasando, escribinos a ayuda@tribuna.ar.</p>
     </ErrorMain>
   );
 }

@@ -100,7 +100,7 @@ describe("validation in the browser", () => {
       submitter: null,
     });
     expect(submission.reply().error).toEqual({
-      name: ["Este campo es requerido"],
+      name: ["Este campo es obligatorio"],
       category: ["Elegí una categoría"],
       "dates[0].endsAt": ["El fin tiene que ser después del inicio"],
       "ticketTypes[0].price": ["Ingresá un precio válido (por ejemplo 1500 o 1.500,50)"],
@@ -123,7 +123,7 @@ describe("validation in the browser", () => {
     // Conform's own button for checking a field on blur is formNoValidate as well, and it does check.
     const blur = { name: "__intent__", formNoValidate: true } as HTMLButtonElement;
     const intent = JSON.stringify({ type: "validate", payload: { name: "name" } });
-    expect(validate({ formData: formData({ name: "", __intent__: intent }), submitter: blur }).reply().error).toMatchObject({ name: ["Este campo es requerido"] });
+    expect(validate({ formData: formData({ name: "", __intent__: intent }), submitter: blur }).reply().error).toMatchObject({ name: ["Este campo es obligatorio"] });
   });
 
   it("keeps the server's message about another field while one field is checked on blur", () => {

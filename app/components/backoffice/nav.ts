@@ -75,7 +75,7 @@ export const BACKOFFICE_GROUPS: BackofficeGroup[] = [
       { to: BO.summary, label: "Resumen", capability: "door:operate" },
       { to: BO.events, label: "Mis eventos", capability: "sales:read" },
       { to: BO.createEvent, label: "Crear evento", capability: "events:manage" },
-      { to: BO.ticketTypes, label: "Tipos de ticket", capability: "sales:read" },
+      { to: BO.ticketTypes, label: "Tipos de entrada", capability: "sales:read" },
       { to: BO.addStock, label: "Agregar entradas", capability: "events:manage" },
       { to: BO.menu, label: "Menú", capability: "events:manage" },
       { to: BO.eventMetrics, label: "Métricas", capability: "sales:read" },

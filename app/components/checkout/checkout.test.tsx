@@ -2,7 +2,7 @@ import { getZodConstraint } from "@conform-to/zod/v4";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { CheckoutCustomField } from "#common/checkout";
-import { ErrorSummary } from "./ErrorSummary";
+import { ErrorSummary, summaryHeading } from "./ErrorSummary";
 import { MoneyLines } from "./MoneyLines";
 import { PayerInfoFields, payerFieldLabel } from "./PayerInfoFields";
 import { formFieldName, payerInfoSchema } from "./schema";
@@ -70,28 +70,28 @@ describe("PayerInfoFields", () => {
     const lastResult: PayerFormResult = {
       status: "error",
       initialValue: { firstName: "Valen", email: "valen@", attendees: [{ firstName: "Beto", documentType: "dni" }] },
-      error: { email: ["Este campo debe ser un email válido"], "attendees[0].lastName": ["Este campo es requerido"], "": ["Se agotó General."] },
+      error: { email: ["Este campo debe ser un email válido"], "attendees[0].lastName": ["Este campo es obligatorio"], "": ["Se agotó General."] },
     };
     const html = renderToString(<Form holders={1} lastResult={lastResult} />);
     expect(html).toContain('value="Valen"');
     expect(html).toContain('value="Beto"');
     expect(html).toMatch(/id="payer-info-email-error"[^>]*>Este campo debe ser un email válido</);
-    expect(html).toMatch(/id="payer-info-attendees\[0\].lastName-error"[^>]*>Este campo es requerido</);
+    expect(html).toMatch(/id="payer-info-attendees\[0\].lastName-error"[^>]*>Este campo es obligatorio</);
     expect(html).toMatch(/<input[^>]*name="email"[^>]*aria-invalid="true"/);
   });
 });
 
 describe("the payer form's check in the browser", () => {
   it("says the spec's words for what the inputs' native constraints find", () => {
-    expect(payerFieldError(control("firstName", "", { valueMissing: true }), [])).toBe("Este campo es requerido");
+    expect(payerFieldError(control("firstName", "", { valueMissing: true }), [])).toBe("Este campo es obligatorio");
     expect(payerFieldError(control("email", "valen@", { typeMismatch: true }, "email"), [])).toBe("Este campo debe ser un email válido");
     expect(payerFieldError(control("documentNumber", "12"), [])).toBeNull();
   });
 
   it("checks custom fields with the server's own rule, once it is loaded after first paint", async () => {
-    expect(payerFieldError(control("customFields.f-talle", "", { valueMissing: true }), FIELDS)).toBe("Este campo es requerido");
+    expect(payerFieldError(control("customFields.f-talle", "", { valueMissing: true }), FIELDS)).toBe("Este campo es obligatorio");
     await loadCustomFieldRule();
-    expect(payerFieldError(control("customFields.f-talle", ""), FIELDS)).toBe("Este campo es requerido");
+    expect(payerFieldError(control("customFields.f-talle", ""), FIELDS)).toBe("Este campo es obligatorio");
     expect(payerFieldError(control("customFields.f-talle", "XL"), FIELDS)).toBe("Elegí una de las opciones");
     expect(payerFieldError(control("customFields.f-nacimiento", ""), FIELDS)).toBeNull();
     expect(payerFieldError(control("customFields.f-nacimiento", "1990-02-30"), FIELDS)).toBe("Ingresá una fecha válida");
@@ -133,8 +133,8 @@ describe("payerInfoSchema", () => {
     const paths = result.error!.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     expect(paths).toEqual(
       expect.arrayContaining([
-        "attendees.1.firstName: Este campo es requerido",
-        "customFields.f-talle: Este campo es requerido",
+        "attendees.1.firstName: Este campo es obligatorio",
+        "customFields.f-talle: Este campo es obligatorio",
         "customFields.f-nacimiento: Ingresá una fecha válida",
       ]),
     );
@@ -172,13 +172,30 @@ describe("MoneyLines", () => {
 });
 
 describe("ErrorSummary", () => {
-  it("says the spec's message (typo fixed) and links each field", () => {
+  it("says the spec's message (corrected) when something is missing, and links each field", () => {
     const html = renderToString(
-      <ErrorSummary errors={[{ fieldId: "payer-info-email", label: payerFieldLabel("email", []), message: "Este campo debe ser un email válido" }]} />,
+      <ErrorSummary
+        errors={[
+          { fieldId: "payer-info-firstName", label: payerFieldLabel("firstName", []), message: "Este campo es obligatorio" },
+          { fieldId: "payer-info-email", label: payerFieldLabel("email", []), message: "Este campo debe ser un email válido" },
+        ]}
+      />,
     );
-    expect(html).toContain("Upppsss... parece que te faltaron cargar algunos datos.");
+    expect(html).toContain("Upppsss... parece que te faltó cargar algunos datos.");
     expect(html).toMatch(/<a href="#payer-info-email"[^>]*>Email<!-- -->: <!-- -->Este campo debe ser un email válido<\/a>/);
     expect(html).toContain('tabindex="-1"');
+  });
+
+  it("heads the list with what fits: missing data, only the coupon, other fields, or the purchase", () => {
+    const email = { fieldId: "payer-info-email", message: "Este campo debe ser un email válido" };
+    const missing = { fieldId: "payer-info-lastName", message: "Este campo es obligatorio" };
+    const coupon = { fieldId: "payer-info-couponCode", message: "Ese cupón no existe para este evento. Revisá cómo lo escribiste." };
+    expect(summaryHeading([email, missing, coupon])).toBe("Upppsss... parece que te faltó cargar algunos datos.");
+    expect(summaryHeading([coupon])).toBe("Revisá el código de cupón");
+    expect(summaryHeading([email, coupon])).toBe("Revisá estos datos antes de seguir");
+    expect(summaryHeading([])).toBe("No pudimos seguir con tu compra");
+    const html = renderToString(<ErrorSummary errors={[{ ...coupon, label: "Código de cupón" }]} />);
+    expect(html).not.toContain("faltó cargar");
   });
 
   it("names holders' and custom fields' inputs", () => {

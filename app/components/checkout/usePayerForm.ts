@@ -12,7 +12,9 @@ import { MESSAGES } from "#common/fields";
  * `submission.reply()`, which this hook reads: its errors go next to the
  * fields and what was typed is shown again, with or without JavaScript.
  * Validated on blur, then again on input once a field was touched, and all
- * at once on submit (an error stops the submit).
+ * at once on submit. A submit always goes to the server, errors or not: only
+ * the server can say whether the coupon exists, and its answer says
+ * everything wrong at once (decision 163), not the browser's part first.
  */
 
 /** What the action answers (Conform's `submission.reply()`), read without Conform. */
@@ -165,7 +167,7 @@ export function usePayerForm(options: { id: string; lastResult: PayerFormResult 
     errors: formErrors,
     allErrors: errors,
     noValidate: true,
-    /** On submit: every input checked; an error stops the submit (`event.defaultPrevented`). */
+    /** On submit: every input checked and its error shown at once; the server's answer then says all (decision 163). */
     onSubmit(event: FormEvent<HTMLFormElement>) {
       const changes: Record<string, string | null> = {};
       for (const element of Array.from(event.currentTarget.elements)) {
@@ -173,7 +175,6 @@ export function usePayerForm(options: { id: string; lastResult: PayerFormResult 
         touched.current.add(element.name);
         changes[element.name] = check(element);
       }
-      if (Object.values(changes).some(Boolean)) event.preventDefault();
       setState((current) => {
         const next: Record<string, string[]> = {};
         for (const [name, message] of Object.entries(changes)) if (message) next[name] = [message];

@@ -62,7 +62,7 @@ const page = (over: Partial<EventPageData> = {}): EventPageData => ({
     serviceFeeLabel: "10 %",
   },
   organization: { name: "Producciones del Plata", slug: "producciones-del-plata" },
-  dates: [{ id: "d1", dayLabel: "Jueves 3 de diciembre", startsLabel: "23:00 - 03/12/2026", timeLabel: "23:00", startsIso: "2026-12-04T02:00:00.000Z", doorsLabel: "22:00", onSale: true }],
+  dates: [{ id: "d1", dayLabel: "Jueves 3 de diciembre", startsLabel: "Jueves 3 de diciembre de 2026 · 23:00 h", timeLabel: "23:00", startsIso: "2026-12-04T02:00:00.000Z", doorsLabel: "22:00", onSale: true }],
   tickets: [
     { id: "g", name: "General", description: "", price: 1_200_000, priceLabel: "$ 12.000,00", state: "on_sale", stateLabel: "A la venta", selectable: true, options: [0, 1, 2, 3], note: null, dateLabel: null, presale: false, unlocked: false },
     { id: "v", name: "VIP", description: "", price: 3_000_000, priceLabel: "$ 30.000,00", state: "sold_out", stateLabel: "Agotado", selectable: false, options: [0], note: null, dateLabel: null, presale: false, unlocked: false },

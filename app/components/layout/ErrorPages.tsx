@@ -1,6 +1,5 @@
 import { Link } from "@remix-run/react";
 import { NOT_FOUND_MARKER } from "#app/lib/sentry-route";
-import { SNACKBAR_MESSAGES } from "#app/components/ui/Snackbar";
 import { PATHS } from "./navigation";
 
 const primaryButton =
@@ -88,13 +87,17 @@ export function RequestErrorPage({ status, message }: { status: number; message?
   );
 }
 
+/** The 500 pages' words: our fault, not the person's (never "te faltó cargar algunos datos"), and what to do. */
+export const SERVER_ERROR_TITLE = "Algo salió mal de nuestro lado";
+export const SERVER_ERROR_TEXT = "No es por algo que hayas hecho o cargado: tuvimos un error. Probá de nuevo en unos minutos.";
+
 /** Content of /500 and of unexpected errors. `details` only in development. */
 export function ServerErrorPage({ details, retry = true }: { details?: string | null; retry?: boolean }) {
   return (
     <main className="mx-auto flex max-w-2xl flex-col items-start gap-4 px-4 py-16 sm:px-6">
       <p className="text-sm font-bold tracking-widest text-secondary-700 dark:text-secondary-400">ERROR 500</p>
-      <h1 className="text-3xl font-bold sm:text-4xl">Algo salió mal</h1>
-      <p className="text-[var(--muted)]">{SNACKBAR_MESSAGES.genericError}.</p>
+      <h1 className="text-3xl font-bold sm:text-4xl">{SERVER_ERROR_TITLE}</h1>
+      <p className="text-[var(--muted)]">{SERVER_ERROR_TEXT}</p>
       <p className="text-[var(--muted)]">
         Si estabas comprando, no vuelvas a pagar: revisá <Link to={PATHS.myTickets} className="underline">Mis tickets</Link>{" "}
         o tu correo antes de intentar de nuevo. Si el problema sigue, escribinos a{" "}

@@ -42,7 +42,7 @@ describe("messages", () => {
   it("are the spec's, to the letter", () => {
     expect(SNACKBAR_MESSAGES).toEqual({
       genericError: "Upppsss... parece que hubo un error. Intentá en un rato",
-      saveError: "Upppsss... parece que te faltaron cargar algunos datos.",
+      saveError: "Upppsss... parece que te faltó cargar algunos datos.",
       saveSuccess: "¡Todo genial! Guardamos tus datos",
     });
   });

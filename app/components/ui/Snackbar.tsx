@@ -17,7 +17,7 @@ type Item = SnackbarMessage & { id: number };
 /** The spec's messages (error catalogue), to the letter. */
 export const SNACKBAR_MESSAGES = {
   genericError: "Upppsss... parece que hubo un error. Intentá en un rato",
-  saveError: "Upppsss... parece que te faltaron cargar algunos datos.",
+  saveError: "Upppsss... parece que te faltó cargar algunos datos.",
   saveSuccess: "¡Todo genial! Guardamos tus datos",
 } as const;
 
