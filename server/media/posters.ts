@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { DateTime } from "luxon";
 import { create as createFont, type Font } from "fontkit";
 import { TIME_ZONE } from "#common/dates";
-import { brand } from "../../tailwind.config";
+import { brand } from "#common/brand";
 import { saveWidthVariants, type StoredImage } from "./images";
 
 /**
