@@ -66,8 +66,6 @@ export const brand = {
   },
 } as const;
 
-export type Brand = typeof brand;
-
 /** `#14b8a6` → `[0.078, 0.722, 0.651]`, for pdf-lib's `rgb()`. */
 export function hexToRgbUnit(hex: string): [number, number, number] {
   const n = Number.parseInt(hex.replace("#", ""), 16);

@@ -60,12 +60,6 @@ export function parseDateTime(value: string): Date | null {
   return dt.isValid ? dt.toJSDate() : null;
 }
 
-/** Value for an `<input type="datetime-local">` in Buenos Aires time. */
-export function toDateTimeLocal(value: Date | string | null | undefined): string {
-  if (!value) return "";
-  return toZoned(value).toFormat("yyyy-MM-dd'T'HH:mm");
-}
-
 const RANGE_START = DateTime.fromISO(DATE_PICKER_MIN, { zone: TIME_ZONE }).startOf("day").toMillis();
 const RANGE_END = DateTime.fromISO(DATE_PICKER_MAX, { zone: TIME_ZONE }).endOf("day").toMillis();
 
@@ -74,9 +68,6 @@ export function isWithinDateRange(value: Date): boolean {
   const ms = value.getTime();
   return ms >= RANGE_START && ms <= RANGE_END;
 }
-
-/** `min`/`max` for an `<input type="datetime-local">`, so the browser's picker keeps to the same range. */
-export const DATE_TIME_INPUT_RANGE = { min: `${DATE_PICKER_MIN}T00:00`, max: `${DATE_PICKER_MAX}T23:59` } as const;
 
 /** "22:14" */
 export function formatTime(value: Date | string): string {

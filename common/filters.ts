@@ -34,8 +34,6 @@ export type FilterAction =
   | { type: "setValues"; values: Partial<FilterValues> }
   | { type: "setOpts"; opts: Partial<FilterOpts> };
 
-export const FILTER_PARAMS = ["organizationId", "userId", "eventId", "eventDateId", "fromDate"] as const;
-
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The last-week filter's date: seven days before today, in Buenos Aires (spec §9). */

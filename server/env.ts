@@ -168,4 +168,3 @@ export function publicEnv() {
     GOOGLE_ENABLED: Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET),
   };
 }
-export type PublicEnv = ReturnType<typeof publicEnv>;

@@ -163,7 +163,7 @@ export async function readForm(request: Request): Promise<PostedForm> {
 /**
  * Form names → the domain's input: `dates[0].startsAt` → `{ dates: [{ startsAt }] }`,
  * `a.b` → `{ a: { b } }`. Error keys from the domain (`dates.0.startsAt`)
- * map back to the same inputs through `errorKey`.
+ * map back to the same inputs through `fieldName` (app/components/backoffice/forms.tsx).
  */
 export function formToObject(values: Record<string, string>): Record<string, unknown> {
   const root: Record<string, unknown> = {};

@@ -71,7 +71,6 @@ const fields = bankAccountFields;
 
 export const createBankAccountSchema = z.object({ organizationId: uuid, ...fields });
 export const updateBankAccountSchema = z.object({ id: uuid, ...fields });
-export type BankAccountInput = z.input<typeof createBankAccountSchema>;
 
 function bankNameFor(input: { bankName?: string; cbu: string }): string {
   const name = input.bankName?.trim() || bankNameOf(input.cbu);
@@ -94,13 +93,6 @@ export async function listBankAccounts(ctx: Ctx, input: { organizationId: string
     .from(bankAccounts)
     .where(and(eq(bankAccounts.organizationId, input.organizationId), isNull(bankAccounts.deletedAt)))
     .orderBy(desc(bankAccounts.forTicketTransfers), asc(bankAccounts.createdAt));
-}
-
-/** One account of an organization, for its members with `money:manage`. */
-export async function getBankAccount(ctx: Ctx, id: string): Promise<BankAccountRow> {
-  const row = await getAccount(ctx, id);
-  await requireCapability(ctx, row.organizationId, "money:manage");
-  return row;
 }
 
 /**
