@@ -4,7 +4,7 @@ import { DATE_PICKER_MAX, DATE_PICKER_MIN, parseSpanishWallTime } from "./days";
 // The controls' formats, the spec's range and day parsing live in days.ts (no Luxon: the browser has them cheaply).
 export * from "./days";
 
-/** Every time a person reads is Buenos Aires time (spec §9). */
+/** Every time a person reads is Buenos Aires time. */
 export const TIME_ZONE = "America/Argentina/Buenos_Aires";
 
 // One formatter for the two formats read most (lists, exports of 100,000 rows): Intl, built once, is

@@ -3,7 +3,8 @@
  * browser imports them from here (the payer form checks required and email
  * natively and says it with these words) without carrying zod's ~23 kB;
  * `validation.ts` builds its schemas from the same constants and re-exports
- * them. Messages are the spec's, to the letter.
+ * them. Messages are the spec's words, with its spelling corrected on purpose
+ * ("contener", "válido"; docs/wording.md).
  */
 export const MESSAGES = {
   trim: "Este campo no puede contener espacios al inicio o al final",

@@ -80,7 +80,7 @@ export function authSecret(): string {
 }
 
 /**
- * How payments run (DESIGN.md §5, fail closed): real Mercado Pago with its
+ * How payments run (decision 102, fail closed): real Mercado Pago with its
  * token; the local sandbox only when asked for (PAYMENTS_SANDBOX=true), in
  * development and tests, or on the embedded database (the `npm start` demo).
  * A production server on PostgreSQL with neither is "misconfigured": it

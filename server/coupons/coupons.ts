@@ -15,7 +15,7 @@ import { isUniqueViolation } from "#server/db/errors";
 import { discountFor, type DiscountLine } from "#common/pricing";
 
 /**
- * Coupons (DESIGN.md §4): a code of one event with a percent or fixed
+ * Coupons (decision 33): a code of one event with a percent or fixed
  * discount, optionally only for some ticket types, a use limit and a
  * validity window. One use = one order. The organizer's side needs
  * "events:manage"; the buyer's side (preview on the event page, the

@@ -14,7 +14,7 @@ import { parseInput, type DomainInput } from "#server/validation";
 import { isUniqueViolation } from "#server/db/errors";
 
 /**
- * An organization's bank accounts (DESIGN.md §4). Kept general: ticket
+ * An organization's bank accounts (decisions 34 and 144). Kept general: ticket
  * transfers use the one marked `forTicketTransfers` (or, when none is, the
  * oldest); withdrawals will pick any of them. Reading them needs
  * `money:manage` (owners and admins); creating, editing, deleting or marking
