@@ -1,4 +1,4 @@
-// Lint guards the architecture (DESIGN.md §2): which folder may import which,
+// Lint guards the architecture (docs/architecture.md, "Capas"): which folder may import which,
 // and no import circles. Style is left to review; these rules are the ones a
 // reviewer cannot keep by eye across hundreds of files.
 import tseslint from "typescript-eslint";

@@ -2,7 +2,7 @@ import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 
 /**
- * The serving process compiled ahead of time (issue 12): `server.ts` and what
+ * The serving process compiled ahead of time (decision 157): `server.ts` and what
  * it imports from server/ become one ES module, build/serve/server.js, run by
  * plain `node` (scripts/start.mjs). No TypeScript loader or module hooks at
  * run time. Packages stay external (node_modules); the Remix build is loaded

@@ -9,7 +9,7 @@ import { captureServerError, initServerSentry } from "#app/lib/sentry.server";
 import { NonceContext } from "#app/lib/nonce";
 
 /**
- * The GraphQL server: server.ts serves /api/graphql with this instance straight from Node (issue 12), the one the
+ * The GraphQL server: server.ts serves /api/graphql with this instance straight from Node (decision 129), the one the
  * resource route uses, through `graphqlListener` (the usual JSON POST without yoga's HTTP layer).
  */
 export { graphqlListener, yoga } from "#server/graphql/yoga";

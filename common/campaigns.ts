@@ -48,14 +48,6 @@ export const CAMPAIGN_STATUS_LABELS: Record<string, string> = {
   cancelled: "Cancelada",
 };
 
-export const RECIPIENT_STATUS_LABELS: Record<string, string> = {
-  pending: "Por enviar",
-  sending: "Enviando",
-  sent: "Enviado",
-  failed: "No se pudo enviar",
-  skipped: "Se dio de baja",
-};
-
 export const AUDIENCE_LABELS: Record<string, string> = {
   event: "Compradores del evento",
   event_date: "Compradores de una fecha",

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /**
  * Control characters (C0 and DEL) in text a stranger sends: PostgreSQL
  * refuses NUL in text outright, and the rest only ever arrive by mistake or
@@ -46,9 +44,4 @@ function keysToControlCharacters(value: unknown, depth: number): string[] | null
     }
   }
   return null;
-}
-
-/** The field-schema refinement: single-line unless said otherwise. */
-export function withoutControlCharacters<T extends z.ZodType<string>>(schema: T, options: { multiLine?: boolean } = {}) {
-  return schema.refine((v) => !hasControlCharacters(v, options), { error: CONTROL_CHARACTER_MESSAGE, abort: true });
 }

@@ -4,7 +4,7 @@ import { DATE_PICKER_MAX, DATE_PICKER_MIN, parseSpanishWallTime } from "./days";
 // The controls' formats, the spec's range and day parsing live in days.ts (no Luxon: the browser has them cheaply).
 export * from "./days";
 
-/** Every time a person reads is Buenos Aires time (spec §9). */
+/** Every time a person reads is Buenos Aires time. */
 export const TIME_ZONE = "America/Argentina/Buenos_Aires";
 
 // One formatter for the two formats read most (lists, exports of 100,000 rows): Intl, built once, is
@@ -74,12 +74,6 @@ export function parseDateTime(value: string): Date | null {
   return dt.isValid ? dt.toJSDate() : null;
 }
 
-/** Value for an `<input type="datetime-local">` in Buenos Aires time. */
-export function toDateTimeLocal(value: Date | string | null | undefined): string {
-  if (!value) return "";
-  return toZoned(value).toFormat("yyyy-MM-dd'T'HH:mm");
-}
-
 const RANGE_START = DateTime.fromISO(DATE_PICKER_MIN, { zone: TIME_ZONE }).startOf("day").toMillis();
 const RANGE_END = DateTime.fromISO(DATE_PICKER_MAX, { zone: TIME_ZONE }).endOf("day").toMillis();
 
@@ -88,9 +82,6 @@ export function isWithinDateRange(value: Date): boolean {
   const ms = value.getTime();
   return ms >= RANGE_START && ms <= RANGE_END;
 }
-
-/** `min`/`max` for an `<input type="datetime-local">`, so the browser's picker keeps to the same range. */
-export const DATE_TIME_INPUT_RANGE = { min: `${DATE_PICKER_MIN}T00:00`, max: `${DATE_PICKER_MAX}T23:59` } as const;
 
 /** "22:14" */
 export function formatTime(value: Date | string): string {

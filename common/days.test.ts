@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { customFieldAnswer, customFieldError, CHECKOUT_MESSAGES } from "./checkout";
 import { parseDateTime } from "./dates";
+import { DATE_INPUT_PATTERN, DATE_TIME_INPUT_PATTERN } from "./day-input";
 import {
-  DATE_INPUT_PATTERN,
   DATE_RANGE_MESSAGE,
-  DATE_TIME_INPUT_PATTERN,
   isDayWithinRange,
   parseDay,
   parseSpanishWallTime,

@@ -12,8 +12,6 @@ export const DATE_PICKER_MIN = "1900-01-01";
 export const DATE_PICKER_MAX = "2099-12-31";
 export const DATE_RANGE_MESSAGE = "Elegí una fecha entre el 01/01/1900 y el 31/12/2099";
 
-export { DATE_INPUT_PLACEHOLDER, DATE_TIME_INPUT_PLACEHOLDER, DATE_INPUT_TITLE, DATE_TIME_INPUT_TITLE, DATE_INPUT_PATTERN, DATE_TIME_INPUT_PATTERN } from "./day-input";
-
 const ISO_DAY = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
 const SPANISH_DAY = /^(\d{1,2})\s*[/.\- ]\s*(\d{1,2})\s*[/.\- ]\s*(\d{4})$/;
 const DIGITS_DAY = /^(\d{2})(\d{2})(\d{4})$/;

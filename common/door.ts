@@ -1,7 +1,7 @@
 import { formatDateTime, formatTime } from "./dates";
 
 /**
- * What a door answers for one scan (DESIGN.md §12). The server and the door
+ * What a door answers for one scan (docs/door.md). The server and the door
  * screen judging offline both speak it, so the words a doorperson reads are
  * the same either way.
  */

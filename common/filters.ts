@@ -2,7 +2,7 @@ import { DateTime } from "luxon";
 import { TIME_ZONE } from "./dates";
 
 /**
- * The back office's global filter state (spec §3/§4): which organization,
+ * The back office's global filter state (decision 19): which organization,
  * user, event and event date every /organizacion page is looking at, plus
  * `opts.fromDate` (empty, or the date seven days ago). It lives in the URL
  * query, so a page can be shared and reloaded; this module is the pure
@@ -34,11 +34,9 @@ export type FilterAction =
   | { type: "setValues"; values: Partial<FilterValues> }
   | { type: "setOpts"; opts: Partial<FilterOpts> };
 
-export const FILTER_PARAMS = ["organizationId", "userId", "eventId", "eventDateId", "fromDate"] as const;
-
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The last-week filter's date: seven days before today, in Buenos Aires (spec §9). */
+/** The last-week filter's date: seven days before today, in Buenos Aires. */
 export function lastWeekDate(now: Date): string {
   return DateTime.fromJSDate(now).setZone(TIME_ZONE).minus({ days: 7 }).toFormat("yyyy-MM-dd");
 }

@@ -43,7 +43,7 @@ export function purchaseTotals(lines: DiscountLine[], serviceFeeBps: number, cou
   return { subtotal, discount, serviceFee, total: subtotal - discount + serviceFee };
 }
 
-/** How long a draft order holds its stock, by how it is paid (DESIGN.md §4, §5): server/orders and every page that says it. */
+/** How long a draft order holds its stock, by how it is paid (decisions 21 and 35): server/orders and every page that says it. */
 export const HOLD_MINUTES = { MERCADO_PAGO: 15, BANK_TRANSFER: 48 * 60 } as const;
 
 /** The hold in words, as pages and emails say it: "15 minutos", "48 horas". */

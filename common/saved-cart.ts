@@ -1,5 +1,5 @@
 /**
- * The saved cart (spec §4): kept per event in the cookie
+ * The saved cart (decision 37): kept per event in the cookie
  * `incomplete-saved-order--{event}`, only items with quantity above 0.
  * Browser-safe: the same rules run wherever the cart is restored.
  */

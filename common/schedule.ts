@@ -1,5 +1,5 @@
 /**
- * The spec's change actions (§3: create, update, delete, no_update) and event
+ * The change actions (create, update, delete, no_update; decision 126) and event
  * date statuses (created, modified), as server/events/schedule.ts answers
  * them for every row of a save, and how a page tells the organizer what
  * happened: pure, so the back office, the record of changes and any other

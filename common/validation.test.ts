@@ -27,8 +27,8 @@ function check(schema: z.ZodType, value: unknown): { ok: true; value: unknown } 
 const accepted = (value: unknown) => ({ ok: true, value });
 const refused = (...messages: string[]) => ({ ok: false, messages });
 
-describe("the spec's messages, to the letter (typos included)", () => {
-  it("keeps every message of section 5 of the spec", () => {
+describe("the spec's field messages, spelling corrected", () => {
+  it("keeps every field message of the spec, with \"contener\" and \"válido\" spelled right", () => {
     expect(MESSAGES.trim).toBe("Este campo no puede contener espacios al inicio o al final");
     expect(MESSAGES.noSpaces).toBe("Este campo no puede contener espacios");
     expect(MESSAGES.email).toBe("Este campo debe ser un email válido");

@@ -4,7 +4,8 @@ import { DOCUMENT_TYPES, MESSAGES, PATTERNS, type DocumentType } from "./fields"
 
 /**
  * One schema per concept, shared by the browser (Conform) and the server
- * (domain functions and actions). Messages are the spec's, to the letter.
+ * (domain functions and actions). Messages are the spec's words, with its
+ * spelling corrected on purpose ("contener", "válido"; docs/wording.md).
  */
 export { DOCUMENT_TYPES, MESSAGES, PATTERNS, type DocumentType };
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:door` (issue 8): N door devices scanning at once against the
+ * `npm run bench:door` (docs/benchmarks.md): N door devices scanning at once against the
  * production build and PostgreSQL. Prints redeems per second and latency
  * percentiles of `redeemProduct`, checks that no ticket got in twice, and
  * drops its database. The goal: p95 under 100 ms with 50 devices on this machine.

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:lighthouse`: Lighthouse mobile (its default: a mid-range
  * phone's screen, simulated slow 4G and a 4× slower CPU) on the home and one
- * demo event page of the production build (issue 12: performance ≥ 95 and
+ * demo event page of the production build (decision 130: performance ≥ 95 and
  * LCP ≤ 1,8 s on both).
  *
  * Builds when there is no build, starts the app as `npm start` would (its own
@@ -216,7 +216,7 @@ async function main() {
       }
     }
     const ok = results.every((r) => r.score >= 95 && r.lcpMs <= 1800);
-    console.log(`\nObjetivo del issue 12 (puntaje ≥ 95 y LCP ≤ 1,8 s en las dos páginas): ${ok ? "cumplido" : "no cumplido"}.`);
+    console.log(`\nObjetivo (decisión 130: puntaje ≥ 95 y LCP ≤ 1,8 s en las dos páginas): ${ok ? "cumplido" : "no cumplido"}.`);
   } finally {
     await stopApp(app);
     if (admin) {

@@ -2,8 +2,8 @@
  * Reads the .cpuprofile files a benchmark wrote (`bench:onsale -- --cpu-prof DIR`,
  * `bench:http -- --cpu-prof DIR`) and prints where the app's CPU went: self time
  * by package (node_modules/<name>, our own build, Node's internals, GC, idle) and
- * by function, and inclusive time for the functions that match --match. Issue 12:
- * to see what our request path adds over bare yoga.
+ * by function, and inclusive time for the functions that match --match: to see
+ * what our request path adds over bare yoga (docs/benchmarks.md).
  *
  *   npx tsx scripts/bench-profile.ts DIR_OR_FILE… [--top 40] [--match yoga,context] [--last 24] [--json]
  *

@@ -1,5 +1,5 @@
 /**
- * The buyer pages' JavaScript budget (issue 12), as pure functions over the
+ * The buyer pages' JavaScript budget (decision 124), as pure functions over the
  * Remix manifest of a production build: what each page downloads before it
  * is interactive (the shell every page shares, entry + root, plus the route
  * and its static imports), how many script requests that is, and whether a

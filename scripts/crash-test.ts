@@ -1,5 +1,5 @@
 /**
- * `npm run crash-test`: kill -9 in the middle of a rush, five times, and prove the money survives (issue 14).
+ * `npm run crash-test`: kill -9 in the middle of a rush, five times, and prove the money survives (decision 118).
  *
  * 1. A fresh database on the PostgreSQL server of DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test
  *    → `tribuna_crash_…`, dropped at the end unless --keep), migrated, with one published event of three

@@ -15,7 +15,7 @@ export type Actor =
       deviceToken?: string;
     };
 
-/** What every domain function receives (DESIGN.md §1). */
+/** What every domain function receives (docs/architecture.md, "Un dominio, dos puertas"). */
 export interface Ctx {
   db: DbOrTx;
   actor: Actor;

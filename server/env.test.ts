@@ -9,7 +9,7 @@ const base: Env = { NODE_ENV: "production", PORT: 3000, DATA_DIR: ".data", MAIL_
 const POSTGRES = "postgres://tribuna@db.internal:5432/tribuna";
 const SECRET = "s".repeat(40);
 
-describe("payments fail closed (DESIGN.md §5)", () => {
+describe("payments fail closed (decision 102)", () => {
   it("simulated payments only when asked for, in development and tests, or on the embedded demo", () => {
     expect(paymentsMode({ ...base })).toBe("sandbox"); // npm start on a laptop: embedded database
     expect(paymentsMode({ ...base, NODE_ENV: "development", DATABASE_URL: POSTGRES })).toBe("sandbox");

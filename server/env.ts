@@ -80,7 +80,7 @@ export function authSecret(): string {
 }
 
 /**
- * How payments run (DESIGN.md §5, fail closed): real Mercado Pago with its
+ * How payments run (decision 102, fail closed): real Mercado Pago with its
  * token; the local sandbox only when asked for (PAYMENTS_SANDBOX=true), in
  * development and tests, or on the embedded database (the `npm start` demo).
  * A production server on PostgreSQL with neither is "misconfigured": it
@@ -168,4 +168,3 @@ export function publicEnv() {
     GOOGLE_ENABLED: Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET),
   };
 }
-export type PublicEnv = ReturnType<typeof publicEnv>;

@@ -1,5 +1,5 @@
 /**
- * Typed domain errors (DESIGN.md §1). Routes turn them into field messages or
+ * Typed domain errors (docs/architecture.md). Routes turn them into field messages or
  * redirects; GraphQL into errors with `extensions.code`.
  */
 export type ErrorCode = "UNAUTHENTICATED" | "FORBIDDEN" | "BAD_USER_INPUT" | "NOT_FOUND" | "CONFLICT" | "TOO_MANY_REQUESTS";
@@ -7,14 +7,14 @@ export type ErrorCode = "UNAUTHENTICATED" | "FORBIDDEN" | "BAD_USER_INPUT" | "NO
 /**
  * In production a domain error carries no stack trace. It is an answer (sold out, not found, bad input), never a
  * fault, and in an on-sale most requests end in one: recording the stack, and formatting it when GraphQL copies
- * it into its own error, cost ~0.1 ms of CPU per refused buyer, more than the refusal itself (issue 12). Tests
+ * it into its own error, cost ~0.1 ms of CPU per refused buyer, more than the refusal itself (decision 139). Tests
  * and development keep the trace, to see where an unexpected one came from.
  */
 const DOMAIN_ERROR_STACKS = process.env.NODE_ENV !== "production";
 
 /**
  * Makes an error without recording a stack trace: for errors that are answers, or copies of an error that
- * already has one. Recording it is most of what creating an error costs (issue 12).
+ * already has one. Recording it is most of what creating an error costs (decision 139).
  */
 export function withoutStackTrace<T>(make: () => T): T {
   const limit = Error.stackTraceLimit;

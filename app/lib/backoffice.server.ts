@@ -17,7 +17,7 @@ import type { Capabilities, FormReply } from "#app/components/backoffice/types";
 
 /**
  * What every /organizacion loader and action shares: the signed-in user, the
- * global filter state read from the URL (DESIGN.md §4, spec §3) resolved
+ * global filter state read from the URL (decision 19) resolved
  * against the user's organizations, and the translation of domain errors
  * into pages (403/404) or form replies. No business rule lives here: the
  * domain functions check membership and capabilities themselves.
@@ -163,7 +163,7 @@ export async function readForm(request: Request): Promise<PostedForm> {
 /**
  * Form names → the domain's input: `dates[0].startsAt` → `{ dates: [{ startsAt }] }`,
  * `a.b` → `{ a: { b } }`. Error keys from the domain (`dates.0.startsAt`)
- * map back to the same inputs through `errorKey`.
+ * map back to the same inputs through `fieldName` (app/components/backoffice/forms.tsx).
  */
 export function formToObject(values: Record<string, string>): Record<string, unknown> {
   const root: Record<string, unknown> = {};

@@ -19,7 +19,7 @@ import { isFormError } from "#app/lib/domain-errors.server";
 
 /**
  * The buyer's saved cart in the cookie `incomplete-saved-order--{eventSlug}`
- * (spec §4 and §9): JSON, path /, two days, SameSite=Lax, HttpOnly. It holds
+ * (a fixed contract, decision 37): JSON, path /, two days, SameSite=Lax, HttpOnly. It holds
  * only items with quantity above 0, the codes the buyer typed and the
  * promoter's nickname, plus the chosen date (the spec's cart has no date; we
  * keep it beside the items so the checkout knows which night).

@@ -24,7 +24,7 @@ export function devMailboxOpenFor(request: Request): boolean {
 
 /**
  * The dev mailbox (/dev/correos): reads the email log, where every email the
- * app sends is written first (DESIGN.md §6). Off in production unless
+ * app sends is written first (decision 114). Off in production unless
  * ENABLE_DEV_MAILBOX=true, or there is no SMTP and the request comes from this
  * machine; otherwise the pages answer 404.
  */

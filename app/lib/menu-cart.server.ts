@@ -2,7 +2,7 @@ import { parseCookies, serializeCookie } from "#server/auth/cookies";
 import { parseSavedCart, type SavedCartItem } from "#common/saved-cart";
 
 /**
- * The menu's cart (spec §9): cookie `menu-order-{eventSlug}`, JSON like the
+ * The menu's cart (docs/menu.md): cookie `menu-order-{eventSlug}`, JSON like the
  * tickets' saved cart (`{"items":[{"ticketId","qty"}]}`), path /, two days,
  * HttpOnly. Only what the buyer picked; prices and stock are read again on
  * every page and by createOrder.

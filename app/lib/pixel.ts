@@ -27,7 +27,7 @@ type PixelWindow = Window & { fbq?: Fbq; _fbq?: Fbq; __pixelIds?: string[] };
 /**
  * The vendor's loader stub, then `fbq('init', id)` and a PageView. `null` for anything but digits. The stub
  * queues the calls at once; the vendor's script is requested only after the page's `load` event, so it never
- * competes with the page's own files before the first paint (issue 12).
+ * competes with the page's own files before the first paint (decision 132).
  */
 export function pixelInlineScript(pixelId: string | null | undefined): string | null {
   if (!isValidPixelId(pixelId)) return null;

@@ -21,7 +21,7 @@ import { randomTag, RUN_TAG } from "#tests/support/random";
 import { action } from "./api.webhooks.mercadopago";
 
 /**
- * The webhook's door (issue 17): replays, junk and floods are refused before
+ * The webhook's door (decision 23): replays, junk and floods are refused before
  * they cost anything. Real route, real database; the sandbox signs as
  * Mercado Pago would.
  */

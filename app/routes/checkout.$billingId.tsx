@@ -86,7 +86,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       closed: !held && !expired,
       allows,
       bankTransferHref: summary.bankTransferPath,
-      // Spec §8: without the public key (ours, or the organizer's connected account's) the page logs an error to the console.
+      // Decision 46: without the public key (ours, or the organizer's connected account's) the page logs an error to the console.
       missingPublicKey,
       wallet,
     },
@@ -114,7 +114,7 @@ export default function CheckoutSummaryPage() {
   const navigation = useNavigation();
   const paying = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const eventHref = event?.href ?? "/";
-  // Spec §8: without the payment public key, an error is logged to the console (on load and on client navigation).
+  // Decision 46: without the payment public key, an error is logged to the console (on load and on client navigation).
   useEffect(() => {
     if (missingPublicKey) console.error("Missing payment public key");
   }, [missingPublicKey]);

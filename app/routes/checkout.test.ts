@@ -258,7 +258,7 @@ describe("payment methods decided by the tickets", () => {
     });
     await createTransferAccount(producer.ctx, producer.organization.id);
     const [ticket] = await (await getDb()).select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id));
-    // Straight from the domain: the saved cart drops bank-transfer tickets on restore (spec §4), the picker posts them directly.
+    // Straight from the domain: the saved cart drops bank-transfer tickets on restore (decision 37), the picker posts them directly.
     const started = await startCheckout(await ctxAs(ANONYMOUS), {
       eventSlug: event.slug,
       items: [{ ticketId: ticket.id, qty: 1 }],

@@ -11,7 +11,7 @@ import { Button, buttonClasses } from "#app/components/ui/Button";
 export const meta: MetaFunction = () => [{ title: "Cerrar sesión · Tribuna" }];
 
 /**
- * `logout` (spec §4): try the server call, and clear `at`/`rt` whether or not
+ * `logout` (decision 4): try the server call, and clear `at`/`rt` whether or not
  * it worked; then home, or the `redirectTo` field when it is a path of ours.
  */
 export async function action({ request }: ActionFunctionArgs) {

@@ -7,7 +7,7 @@ import { attemptKeys, clearAttempts, takeAttempt } from "#server/auth/rate-limit
 import { hashPassword, verifyPassword } from "#server/auth/password";
 import { revokeSessionFamily, revokeSessionFamilyById, rotateRefreshToken, startSession, type Tokens } from "#server/auth/sessions";
 import { auditLog, users } from "#server/db/schema";
-import { DomainError, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
+import { DomainError, Forbidden, Invalid, NotFound } from "#server/errors";
 import { parseInput, type DomainInput } from "#server/validation";
 import { sendVerificationTo } from "./email-verification";
 import { getUserByEmail, getUserById, requireUserId, toPublicUser } from "./users";
@@ -119,8 +119,3 @@ export async function setPassword(ctx: Ctx, userId: string, password: string) {
   await ctx.db.update(users).set({ passwordHash, updatedAt: ctx.now }).where(eq(users.id, userId));
 }
 
-export async function requireUser(ctx: Ctx) {
-  const user = await getUserById(ctx, requireUserId(ctx));
-  if (!user) throw new Unauthenticated();
-  return user;
-}

@@ -29,7 +29,6 @@ export const googleProfileSchema = z.object({
   name: z.string().optional(),
   picture: z.string().optional(),
 });
-export type GoogleProfile = z.input<typeof googleProfileSchema>;
 
 export interface GoogleSignIn extends Tokens {
   /** Profile fields the person still has to fill in (`/cuenta/finalizar-google`). */

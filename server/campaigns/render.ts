@@ -1,5 +1,5 @@
 import { escapeHtml } from "#server/email/templates";
-import { brand } from "../../tailwind.config";
+import { brand } from "#common/brand";
 
 /*
  * A template's body is a small Markdown subset, never HTML (docs/campaigns.md):

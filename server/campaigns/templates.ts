@@ -13,7 +13,7 @@ import { requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
 import { fillHtml, fillText, markdownToHtml, markdownToText, type TemplateValues } from "./render";
 import { unsubscribeHeaders, unsubscribeUrl } from "./unsubscribe";
-import { brand } from "../../tailwind.config";
+import { brand } from "#common/brand";
 
 /*
  * Email templates (`/organizacion/campanias-de-email/plantillas`,

@@ -5,9 +5,9 @@ import { formatDateTime } from "#common/dates";
 import { formatMoney } from "#common/money";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
-import { couponRedemptions, coupons, events, ticketTypes, type CouponKind, type CouponStatus } from "#server/db/schema";
+import { couponRedemptions, coupons, events, ticketTypes, type CouponStatus } from "#server/db/schema";
 import { Conflict, Invalid, NotFound } from "#server/errors";
-import { COUPON_CODE_PATTERN, COUPON_MESSAGES, couponFieldProblems, couponFields, type CouponFields } from "#common/coupons";
+import { COUPON_MESSAGES, couponFieldProblems, couponFields, type CouponFields } from "#common/coupons";
 import { recordAudit } from "#server/organizations/audit";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
@@ -15,7 +15,7 @@ import { isUniqueViolation } from "#server/db/errors";
 import { discountFor, type DiscountLine } from "#common/pricing";
 
 /**
- * Coupons (DESIGN.md §4): a code of one event with a percent or fixed
+ * Coupons (decision 33): a code of one event with a percent or fixed
  * discount, optionally only for some ticket types, a use limit and a
  * validity window. One use = one order. The organizer's side needs
  * "events:manage"; the buyer's side (preview on the event page, the
@@ -23,7 +23,7 @@ import { discountFor, type DiscountLine } from "#common/pricing";
  */
 
 
-export { COUPON_CODE_PATTERN, COUPON_MESSAGES };
+export { COUPON_MESSAGES };
 
 const uuid = z.string().uuid("Identificador inválido");
 
@@ -403,15 +403,3 @@ export async function retakeCouponUse(tx: DbOrTx, orderId: string): Promise<bool
   await tx.update(couponRedemptions).set({ releasedAt: null }).where(eq(couponRedemptions.orderId, orderId));
   return true;
 }
-
-/** The coupon an order used, if any (for receipts and the back office). */
-export async function couponOfOrder(db: DbOrTx, orderId: string) {
-  const [row] = await db
-    .select({ code: coupons.code, kind: coupons.kind, value: coupons.value, discount: couponRedemptions.discount, releasedAt: couponRedemptions.releasedAt })
-    .from(couponRedemptions)
-    .innerJoin(coupons, eq(coupons.id, couponRedemptions.couponId))
-    .where(eq(couponRedemptions.orderId, orderId));
-  return row ?? null;
-}
-
-export type { CouponKind, CouponStatus };

@@ -64,7 +64,7 @@ function returningFor(plan: TablePlan, keys: readonly string[] | undefined) {
  *
  * Why: drizzle builds a multi-row INSERT one parameter at a time; for the
  * 100 orders of an on-sale batch (20 columns each) that took ~18 ms of CPU,
- * more than the rest of the batch (issue 12). Here the statement is the same
+ * more than the rest of the batch (decision 141). Here the statement is the same
  * size whatever the row count, and what it needs to know of the table is
  * worked out once. Rows are inserted in the order given (serial ids follow
  * it). Every row must give the same columns: one left out is NULL, not the

@@ -26,7 +26,7 @@ type UnsafeOptions = { prepare?: boolean } & Record<string, unknown>;
 
 /**
  * The postgres.js client drizzle gets, with every statement prepared once per
- * connection and reused (issue 12). Drizzle asks for unnamed statements unless
+ * connection and reused (decision 135). Drizzle asks for unnamed statements unless
  * a query is given a name (`prepare: false`), and postgres.js then sends each
  * statement with parameters in two round trips: Parse and Describe to learn
  * the parameter types, then Bind and Execute. A hold's transaction paid that

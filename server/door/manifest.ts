@@ -10,7 +10,7 @@ import { doorDateOf } from "./redeem";
 import { productsOfMode, selectDoorTickets, type DoorMode } from "./search";
 
 /**
- * The door manifest (DESIGN.md §12): what a door device needs to judge a
+ * The door manifest (docs/door.md, decision 104): what a door device needs to judge a
  * code without the network. It never carries codes: only their HMAC under a
  * key of this event alone, so a copied manifest makes no ticket and says
  * nothing about other events. The server signs the payload (ECDSA P-256)

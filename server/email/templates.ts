@@ -1,5 +1,5 @@
 import { paymentsMode } from "#server/env";
-import { brand } from "../../tailwind.config";
+import { brand } from "#common/brand";
 
 /** While payments are simulated every email about a purchase says so, first thing (and the PDF tickets too). */
 export const TEST_MODE_NOTICE = "Modo de prueba: los pagos son simulados y estas entradas no valen para entrar.";

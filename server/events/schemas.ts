@@ -3,7 +3,6 @@ import { optional, requiredText, PATTERNS } from "#common/validation";
 import { CUSTOM_FIELD_KINDS, PAYMENT_METHOD_KINDS, STATUSES } from "#server/db/schema";
 import { storedImageUrlSchema } from "#server/media/images";
 import {
-  accessCodeSchema,
   booleanish,
   dateTimeSchema,
   EVENT_CATEGORIES,
@@ -16,7 +15,6 @@ import {
   ticketTypeFields,
   ticketTypeInput,
   ticketTypeRefinements,
-  type EventCategory,
 } from "#common/events";
 
 /**
@@ -25,7 +23,6 @@ import {
  * them in the browser too; this module adds what only the server knows.
  */
 export {
-  accessCodeSchema,
   dateTimeSchema,
   EVENT_CATEGORIES,
   EVENT_MESSAGES,
@@ -35,7 +32,6 @@ export {
   ticketTypeFields,
   ticketTypeInput,
   ticketTypeRefinements,
-  type EventCategory,
 };
 
 // The browser-safe list of payment methods is the database's.

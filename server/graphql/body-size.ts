@@ -10,7 +10,7 @@ const badLength = () => createGraphQLError("El encabezado Content-Length no es v
 /**
  * The body-size limit for GraphQL, in place of yoga's own (`maxRequestBodySize`), which pipes every POST body
  * through a counting TransformStream: with its AbortController and the DOMException Node builds when the
- * pipeline finishes, that was about a tenth of a `createOrder`'s CPU (issue 12). Here:
+ * pipeline finishes, that was about a tenth of a `createOrder`'s CPU (decision 142). Here:
  * - a declared length is checked (digits only, at most `limit`) and that is all: Node's HTTP parser reads
  *   exactly Content-Length bytes (and refuses a request that also says chunked), so the body cannot be longer;
  * - a body without a declared length (chunked) is read up to `limit` bytes and refused past it, as before.

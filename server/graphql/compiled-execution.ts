@@ -16,7 +16,7 @@ import { withoutStackTrace } from "#server/errors";
 
 /**
  * Executes an operation with a function compiled for it (graphql-jit) instead of walking the document and
- * coercing the variables generically on every request (issue 12, decision 138): in the on-sale's profile the
+ * coercing the variables generically on every request (decision 138): in the on-sale's profile the
  * standard executor was ~14 % of the app's CPU, half of it copying and coercing createOrder's input.
  *
  * - Compiled on a document's second execution, once per parsed document and operation name (yoga's parse

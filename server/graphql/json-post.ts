@@ -53,7 +53,7 @@ function plainParams(body: unknown): { query: string; variables?: Record<string,
  * The usual integrator's call, `POST /api/graphql` with a JSON body of declared length and `Accept:
  * application/json`, run on yoga's own GraphQL steps (its params hooks, parse and validation caches, context,
  * execution, error masking, and its JSON result processor) without yoga's HTTP layer: no Fetch API copy of the
- * Node request, no body stream, no Response object, no promise helpers around each hook (issue 12: that layer
+ * Node request, no body stream, no Response object, no promise helpers around each hook (that layer
  * was about a fifth of a `createOrder`'s CPU, decision 142). The answer is yoga's, byte for byte, with CORS
  * and token headers as its hooks would add them; `json-post.test.ts` sends the same requests both ways.
  *

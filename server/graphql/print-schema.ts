@@ -1,6 +1,6 @@
 /**
  * The schema as integrators see it, printed to `schema.graphql` at the repo
- * root so every API change shows up in review (DESIGN.md §11).
+ * root so every API change shows up in review (docs/api.md).
  *
  *   npm run graphql:schema          writes schema.graphql
  *   npm run graphql:schema -- --check   exits 1 when schema.graphql is out of date

@@ -78,7 +78,7 @@ const OrderStatusEnum = builder.enumType("OrderStatus", { values: ["draft", "bil
 const OrderPaymentMethodEnum = builder.enumType("OrderPaymentMethod", { values: ["MERCADO_PAGO", "BANK_TRANSFER", "FREE", "PROMOTER"] as const, description: "PROMOTER: sold in hand by a promoter (PromoterAccount ticket types)." });
 
 const OrdersFilter = builder.inputType("OrdersFilter", {
-  description: "Defaults (spec §9): status billed, gift false, paymentMethods MERCADO_PAGO and BANK_TRANSFER, page 0, limit 10; newest first.",
+  description: "Defaults (the sales list's): status billed, gift false, paymentMethods MERCADO_PAGO and BANK_TRANSFER, page 0, limit 10; newest first.",
   fields: (t) => ({
     organizationId: t.id({ required: true }),
     eventId: t.id(),

@@ -1,5 +1,6 @@
 import { builder } from "./builder";
 import "./accounts";
+import "./catalogue";
 import "./events";
 import "./orders";
 import "./tickets";

@@ -57,7 +57,7 @@ const csrfPrevention: Plugin = {
  * graphql-js's validation errors (unknown field, missing argument, wrong
  * literal…) are returned, not thrown, so the error mask never sees them:
  * here they become Spanish, with the field they are about, still
- * GRAPHQL_VALIDATION_FAILED and 400 (issue 14: every client mistake in Spanish).
+ * GRAPHQL_VALIDATION_FAILED and 400 (decision 101: every client mistake in Spanish).
  */
 const spanishValidation: Plugin = {
   onValidate() {
@@ -72,7 +72,7 @@ const spanishValidation: Plugin = {
 /**
  * Validation results cached by parsed document alone. Yoga's own cache keys them by the list of rules too, and
  * builds that key (the names of some forty rules joined) on every request: about 1 % of the on-sale's CPU
- * (issue 12). Our rules are the same for every request, and yoga's parse cache hands the same DocumentNode for
+ * (decision 142). Our rules are the same for every request, and yoga's parse cache hands the same DocumentNode for
  * the same query text, so the document is key enough. Last of our plugins, where yoga's cache would sit: it keeps
  * the result as the plugins before it left it, and hands it back to them the same way.
  */

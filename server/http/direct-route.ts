@@ -9,7 +9,7 @@ import { runWithRequestOrigin } from "./request-origin";
  * gzip for the clients that ask for it (`compression`). A request that names
  * no encoding at all (curl, many HTTP libraries, load generators) would get
  * the response as it is anyway, so it skips the middleware's wrappers
- * (issue 12: about a fifth of a small GraphQL answer's CPU); its response
+ * (about a fifth of a small GraphQL answer's CPU, decision 134); its response
  * still says `Vary: Accept-Encoding`, so a cache never hands it to a client
  * that wanted gzip, or the other way round.
  */
@@ -57,7 +57,7 @@ export function isPath(url: string | undefined, path: string): boolean {
 
 /**
  * One hot path served from Node's request event, with the same guards in
- * front as every other request but without Express (issue 12: GraphQL paid
+ * front as every other request but without Express (decision 129: GraphQL paid
  * Express's layer walk, its query-string parser and a copy of the request
  * into the Fetch API on every call). The guards run in order on Node's own
  * request and response (./guard.ts: giving them Express's prototypes, as

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
  * cookies, security headers, client address): Connect-style middleware that
  * uses only Node's own request and response, so the same function runs in
  * front of Express's routes (`app.use`) and on a direct route, where requests
- * never get Express's methods. Issue 12: giving each GraphQL request
+ * never get Express's methods (decision 134): giving each GraphQL request
  * Express's prototypes (what Express's init does) cost more CPU than all of
  * yoga's work for `{ __typename }`.
  */

@@ -1,4 +1,4 @@
-import { brand } from "../../tailwind.config";
+import { brand } from "#common/brand";
 
 /**
  * The small Spanish page the HTTP server answers with when it refuses a

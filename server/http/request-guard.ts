@@ -9,7 +9,7 @@ import { runWithRequestOrigin } from "./request-origin";
 
 /**
  * Hostile input refused at the door, before Remix, GraphQL or the database
- * see it (issue 17): control characters in the URL or a form (PostgreSQL
+ * see it (docs/threat-model.md): control characters in the URL or a form (PostgreSQL
  * refuses NUL in text, so any field could be made to crash a request), and
  * forms too big to parse cheaply. Each refusal is a Spanish page (or a
  * GraphQL-shaped error under /api/), a 400 or a 413, never a 500.

@@ -19,11 +19,11 @@ const CAMERA_PATHS = /^\/vivos\/acreditacion\//;
  * where the response has none, from a wrapper around writeHead. Behind a
  * direct route (`setUpFront`: yoga's Node adapter, a page copy) every handler
  * *sets* its headers, which replaces ours: they are set before the handler
- * runs, without the wrapper (issue 12: an own writeHead on every response
+ * runs, without the wrapper (decision 134: an own writeHead on every response
  * cost ~13 µs of CPU per GraphQL request, about an eighth of `{ __typename }`).
  */
 export function securityHeaders(options: { https: boolean; setUpFront?: boolean }): Guard {
-  // Two fixed lists, built once (issue 12: not per request): the door screens may use the camera, nothing else may.
+  // Two fixed lists, built once (not per request): the door screens may use the camera, nothing else may.
   const defaults = (camera: boolean): [string, string][] => [
     ["X-Frame-Options", "DENY"],
     ["Content-Security-Policy", "frame-ancestors 'none'"],

@@ -3,12 +3,12 @@ import { createRequire } from "node:module";
 import { DateTime } from "luxon";
 import { create as createFont, type Font } from "fontkit";
 import { TIME_ZONE } from "#common/dates";
-import { brand } from "../../tailwind.config";
+import { brand } from "#common/brand";
 import { saveWidthVariants, type StoredImage } from "./images";
 
 /**
  * Posters for the demo's events (decision 112): an SVG in the brand's style with the event's name, dates and venue,
- * its art chosen by category (the category's word is not drawn: the event page shows it once, as a pill; issue 13) (bars and a record for music, a curtain for theatre, a sunset over hills for festivals…)
+ * its art chosen by category (the category's word is not drawn: the event page shows it once, as a pill; decision 112) (bars and a record for music, a curtain for theatre, a sunset over hills for festivals…)
  * and varied by the event's slug, then stored like an upload, as WebP at every width. No network and no installed
  * fonts: the text is drawn as paths from the Space Grotesk that @fontsource ships (librsvg would need the font
  * installed to draw `<text>`, and a fresh machine may have none).

@@ -7,7 +7,7 @@ import { parseInput } from "#server/validation";
 import { requireCapability } from "./permissions";
 
 /*
- * The organization's record of changes (issue 14, docs/team.md): who changed
+ * The organization's record of changes (docs/team.md, decision 148): who changed
  * what — events, prices and stock, coupons, members, withdrawals, refunds,
  * the door — readable by its owners at /organizacion/registro-de-cambios.
  * Every entry carries `data.organizationId`; the domain functions write them

@@ -13,7 +13,7 @@ import { parseInput, type DomainInput } from "#server/validation";
 import { joinPromoterGroup } from "#server/promoters/membership";
 import { requireSecondFactor } from "#server/accounts/two-factor";
 import { CAPABILITIES, requireCapability, type Capability } from "./permissions";
-import { brand } from "../../tailwind.config";
+import { brand } from "#common/brand";
 
 export const TEAM_INVITATION_EMAIL_KIND = "team-invitation";
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;

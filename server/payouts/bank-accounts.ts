@@ -14,7 +14,7 @@ import { parseInput, type DomainInput } from "#server/validation";
 import { isUniqueViolation } from "#server/db/errors";
 
 /**
- * An organization's bank accounts (DESIGN.md §4). Kept general: ticket
+ * An organization's bank accounts (decisions 34 and 144). Kept general: ticket
  * transfers use the one marked `forTicketTransfers` (or, when none is, the
  * oldest); withdrawals will pick any of them. Reading them needs
  * `money:manage` (owners and admins); creating, editing, deleting or marking
@@ -71,7 +71,6 @@ const fields = bankAccountFields;
 
 export const createBankAccountSchema = z.object({ organizationId: uuid, ...fields });
 export const updateBankAccountSchema = z.object({ id: uuid, ...fields });
-export type BankAccountInput = z.input<typeof createBankAccountSchema>;
 
 function bankNameFor(input: { bankName?: string; cbu: string }): string {
   const name = input.bankName?.trim() || bankNameOf(input.cbu);
@@ -94,13 +93,6 @@ export async function listBankAccounts(ctx: Ctx, input: { organizationId: string
     .from(bankAccounts)
     .where(and(eq(bankAccounts.organizationId, input.organizationId), isNull(bankAccounts.deletedAt)))
     .orderBy(desc(bankAccounts.forTicketTransfers), asc(bankAccounts.createdAt));
-}
-
-/** One account of an organization, for its members with `money:manage`. */
-export async function getBankAccount(ctx: Ctx, id: string): Promise<BankAccountRow> {
-  const row = await getAccount(ctx, id);
-  await requireCapability(ctx, row.organizationId, "money:manage");
-  return row;
 }
 
 /**

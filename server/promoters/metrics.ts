@@ -128,7 +128,7 @@ export async function mayReadPromoter(ctx: Ctx, organizationId: string, userId: 
 }
 
 /**
- * `getMetricReferralSalesByUser` (spec §4): per event, the tickets sold
+ * `getMetricReferralSalesByUser` (docs/promoters.md): per event, the tickets sold
  * through the signed-in promoter's link and how many of them got in. With
  * `userId` (and its `organizationId`), another promoter's numbers, for those
  * who may read them (mayReadPromoter).

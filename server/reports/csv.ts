@@ -3,7 +3,3 @@ export function csvCell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return `"${safe.replace(/"/g, '""')}"`;
 }
-
-export function csvLine(values: string[]): string {
-  return `${values.map(csvCell).join(",")}\r\n`;
-}

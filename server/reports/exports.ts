@@ -15,7 +15,7 @@ import { accreditationCells, accreditationsPage, ACCREDITATION_COLUMNS } from "#
 import { csvRow, DATE_FORMAT, fileDate, MONEY_FORMAT, xlsxValue, type CellKind, type CellValue, type Column } from "./cells";
 
 /*
- * `/organizacion/informes` (issue 11): the organization's data as CSV or XLSX.
+ * `/organizacion/informes`: the organization's data as CSV or XLSX (the sales columns: decision 153).
  * Every export is streamed: rows are read in pages of PAGE_ROWS by keyset
  * (created_at, id) and written out as they come, so 100,000 rows never sit in
  * memory at once (bench: `npm run bench:exports`).
@@ -27,17 +27,6 @@ export const EXPORT_KINDS = ["ventas", "asistentes", "acreditaciones", "cupones"
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
 
-export const EXPORT_TITLES: Record<ExportKind, string> = {
-  ventas: "Ventas",
-  asistentes: "Asistentes",
-  acreditaciones: "Acreditaciones",
-  cupones: "Usos de cupones",
-  rrpp: "Ventas de RRPP",
-  "libro-mayor": "Libro mayor",
-};
-
-const CAPABILITY: Record<ExportKind, Capability> = { ventas: "sales:read", asistentes: "sales:read", acreditaciones: "sales:read", cupones: "sales:read", rrpp: "sales:read", "libro-mayor": "money:manage" };
-
 const PAYMENT_METHOD_NAMES: Record<OrderPaymentMethod, string> = { MERCADO_PAGO: "Mercado Pago", BANK_TRANSFER: "Transferencia", FREE: "Sin cargo", PROMOTER: "En mano (RRPP)" };
 
 /** The sales list's names of an order's state (docs/wording.md). */
@@ -48,10 +37,20 @@ export const LEDGER_KIND_NAMES: Record<LedgerKind, string> = SHARED_LEDGER_KIND_
 
 const col = (name: string, kind: CellKind = "text"): Column => ({ name, kind });
 
+/** Which rows an export reads: one organization's, or only those of one of its events. */
+interface ExportScope {
+  organizationId: string;
+  eventId: string | null;
+}
+
 interface Exporter {
+  /** The sheet's name in the XLSX. */
+  title: string;
+  /** What the actor needs in the organization to take it. */
+  capability: Capability;
   columns: Column[];
   /** One page of rows after `after` (the last row's keyset), already as cell values (see ./cells.ts). */
-  page(db: DbOrTx, after: Cursor | null): Promise<{ rows: CellValue[][]; last: Cursor | null }>;
+  page(db: DbOrTx, scope: ExportScope, after: Cursor | null): Promise<{ rows: CellValue[][]; last: Cursor | null }>;
 }
 
 /**
@@ -75,216 +74,221 @@ export function cursorText(column: AnyPgColumn) {
   return sql<string>`${column}::text`;
 }
 
-function exporterFor(kind: ExportKind, organizationId: string, eventId: string | null): Exporter {
-  switch (kind) {
-    case "ventas":
+/** Every export, by the kind a page or an integrator asks for: adding one is adding an entry here. */
+const EXPORTERS: Record<ExportKind, Exporter> = {
+  ventas: {
+    title: "Ventas",
+    capability: "sales:read",
+    columns: [
+      col("Fecha", "date"),
+      col("Compra"),
+      col("Evento"),
+      col("Nombre"),
+      col("Apellido"),
+      col("Email"),
+      col("Documento"),
+      col("Teléfono"),
+      col("Medio de pago"),
+      col("Estado"),
+      col("Subtotal", "money"),
+      col("Descuento", "money"),
+      col("Cargo por servicio", "money"),
+      col("Total", "money"),
+      col("Recaudación", "money"),
+      col("RRPP"),
+      col("Datos extra"),
+    ],
+    async page(db, { organizationId, eventId }, cursor) {
+      // Every billed order that is not an invitation, however it was paid (a promoter's cash, a free ticket
+      // too), with its state: the "Aprobada" rows' Recaudación adds up to the summary's (decision 153).
+      const rows = await db
+        .select({
+          order: orders,
+          eventName: events.name,
+          keyAt: cursorText(orders.createdAt),
+          billingStatus: sql<string | null>`(select b.status from billings b where b.order_id = ${orders.id} order by case b.status when 'approved' then 0 when 'charged_back' then 1 when 'refunded' then 2 else 3 end, b.created_at desc limit 1)`,
+        })
+        .from(orders)
+        .innerJoin(events, eq(events.id, orders.eventId))
+        .where(
+          and(
+            eq(orders.organizationId, organizationId),
+            eq(orders.status, "billed"),
+            eq(orders.gift, false),
+            eventId ? eq(orders.eventId, eventId) : undefined,
+            after(orders.createdAt, orders.id, cursor),
+          ),
+        )
+        .orderBy(asc(orders.createdAt), asc(orders.id))
+        .limit(PAGE_ROWS);
       return {
-        columns: [
-          col("Fecha", "date"),
-          col("Compra"),
-          col("Evento"),
-          col("Nombre"),
-          col("Apellido"),
-          col("Email"),
-          col("Documento"),
-          col("Teléfono"),
-          col("Medio de pago"),
-          col("Estado"),
-          col("Subtotal", "money"),
-          col("Descuento", "money"),
-          col("Cargo por servicio", "money"),
-          col("Total", "money"),
-          col("Recaudación", "money"),
-          col("RRPP"),
-          col("Datos extra"),
-        ],
-        async page(db, cursor) {
-          // Every billed order that is not an invitation, however it was paid (a promoter's cash, a free ticket
-          // too), with its state: the "Aprobada" rows' Recaudación adds up to the summary's (decision 153).
-          const rows = await db
-            .select({
-              order: orders,
-              eventName: events.name,
-              keyAt: cursorText(orders.createdAt),
-              billingStatus: sql<string | null>`(select b.status from billings b where b.order_id = ${orders.id} order by case b.status when 'approved' then 0 when 'charged_back' then 1 when 'refunded' then 2 else 3 end, b.created_at desc limit 1)`,
-            })
-            .from(orders)
-            .innerJoin(events, eq(events.id, orders.eventId))
-            .where(
-              and(
-                eq(orders.organizationId, organizationId),
-                eq(orders.status, "billed"),
-                eq(orders.gift, false),
-                eventId ? eq(orders.eventId, eventId) : undefined,
-                after(orders.createdAt, orders.id, cursor),
-              ),
-            )
-            .orderBy(asc(orders.createdAt), asc(orders.id))
-            .limit(PAGE_ROWS);
-          return {
-            rows: rows.map(({ order: o, eventName, billingStatus }) => {
-              const state = displayStatus(o.status, billingStatus);
-              return [
-              o.createdAt,
-              o.code,
-              eventName,
-              o.payer.firstName,
-              o.payer.lastName,
-              o.payer.email,
-              o.payer.documentNumber,
-              o.payer.phoneNumber,
-              PAYMENT_METHOD_NAMES[o.paymentMethod],
-              state ? (ORDER_STATE_NAMES[state] ?? "") : "",
-              o.subtotal,
-              o.discount,
-              o.serviceFee,
-              o.total,
-              // What the sale brings the organization while it stands (server/reports/paid.ts); 0 once undone.
-              state === "approved" ? o.subtotal - o.discount : 0,
-              o.referredNick ?? "",
-              (o.customFields ?? []).map((f) => `${f.label}: ${f.value}`).join(" · "),
-              ];
-            }),
-            last: rows.length ? { at: rows.at(-1)!.keyAt, id: rows.at(-1)!.order.id } : null,
-          };
-        },
+        rows: rows.map(({ order: o, eventName, billingStatus }) => {
+          const state = displayStatus(o.status, billingStatus);
+          return [
+          o.createdAt,
+          o.code,
+          eventName,
+          o.payer.firstName,
+          o.payer.lastName,
+          o.payer.email,
+          o.payer.documentNumber,
+          o.payer.phoneNumber,
+          PAYMENT_METHOD_NAMES[o.paymentMethod],
+          state ? (ORDER_STATE_NAMES[state] ?? "") : "",
+          o.subtotal,
+          o.discount,
+          o.serviceFee,
+          o.total,
+          // What the sale brings the organization while it stands (server/reports/paid.ts); 0 once undone.
+          state === "approved" ? o.subtotal - o.discount : 0,
+          o.referredNick ?? "",
+          (o.customFields ?? []).map((f) => `${f.label}: ${f.value}`).join(" · "),
+          ];
+        }),
+        last: rows.length ? { at: rows.at(-1)!.keyAt, id: rows.at(-1)!.order.id } : null,
       };
-    case "asistentes":
+    },
+  },
+  asistentes: {
+    title: "Asistentes",
+    capability: "sales:read",
+    columns: [col("Titular"), col("Email"), col("Tipo de entrada"), col("Compra"), col("Evento"), col("Fecha del evento", "date"), col("Estado"), col("Ingresó", "date"), col("Puerta"), col("Datos extra")],
+    async page(db, { organizationId, eventId }, cursor) {
+      const rows = await db
+        .select({ ticket: issuedProducts, keyAt: cursorText(issuedProducts.createdAt), orderCode: orders.code, customFields: orders.customFields, eventName: events.name, startsAt: eventDates.startsAt, typeName: ticketTypes.name })
+        .from(issuedProducts)
+        .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
+        .innerJoin(events, eq(events.id, issuedProducts.eventId))
+        .innerJoin(eventDates, eq(eventDates.id, orders.eventDateId))
+        .innerJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
+        .where(
+          and(
+            eq(events.organizationId, organizationId),
+            eq(ticketTypes.kind, "ticket"),
+            eventId ? eq(issuedProducts.eventId, eventId) : undefined,
+            after(issuedProducts.createdAt, issuedProducts.id, cursor),
+          ),
+        )
+        .orderBy(asc(issuedProducts.createdAt), asc(issuedProducts.id))
+        .limit(PAGE_ROWS);
       return {
-        columns: [col("Titular"), col("Email"), col("Tipo de entrada"), col("Compra"), col("Evento"), col("Fecha del evento", "date"), col("Estado"), col("Ingresó", "date"), col("Puerta"), col("Datos extra")],
-        async page(db, cursor) {
-          const rows = await db
-            .select({ ticket: issuedProducts, keyAt: cursorText(issuedProducts.createdAt), orderCode: orders.code, customFields: orders.customFields, eventName: events.name, startsAt: eventDates.startsAt, typeName: ticketTypes.name })
-            .from(issuedProducts)
-            .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
-            .innerJoin(events, eq(events.id, issuedProducts.eventId))
-            .innerJoin(eventDates, eq(eventDates.id, orders.eventDateId))
-            .innerJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
-            .where(
-              and(
-                eq(events.organizationId, organizationId),
-                eq(ticketTypes.kind, "ticket"),
-                eventId ? eq(issuedProducts.eventId, eventId) : undefined,
-                after(issuedProducts.createdAt, issuedProducts.id, cursor),
-              ),
-            )
-            .orderBy(asc(issuedProducts.createdAt), asc(issuedProducts.id))
-            .limit(PAGE_ROWS);
-          return {
-            rows: rows.map((r) => [
-              r.ticket.holderName,
-              r.ticket.holderEmail,
-              r.typeName,
-              r.orderCode,
-              r.eventName,
-              r.startsAt,
-              r.ticket.status === "redeemed" ? "Ingresó" : r.ticket.status === "voided" ? "Anulada" : "Válida",
-              r.ticket.redeemedAt,
-              r.ticket.redeemedDoor ?? "",
-              (r.customFields ?? []).map((f) => `${f.label}: ${f.value}`).join(" · "),
-            ]),
-            last: rows.length ? { at: rows.at(-1)!.keyAt, id: rows.at(-1)!.ticket.id } : null,
-          };
-        },
+        rows: rows.map((r) => [
+          r.ticket.holderName,
+          r.ticket.holderEmail,
+          r.typeName,
+          r.orderCode,
+          r.eventName,
+          r.startsAt,
+          r.ticket.status === "redeemed" ? "Ingresó" : r.ticket.status === "voided" ? "Anulada" : "Válida",
+          r.ticket.redeemedAt,
+          r.ticket.redeemedDoor ?? "",
+          (r.customFields ?? []).map((f) => `${f.label}: ${f.value}`).join(" · "),
+        ]),
+        last: rows.length ? { at: rows.at(-1)!.keyAt, id: rows.at(-1)!.ticket.id } : null,
       };
-    case "acreditaciones":
+    },
+  },
+  acreditaciones: {
+    title: "Acreditaciones",
+    capability: "sales:read",
+    columns: ACCREDITATION_COLUMNS,
+    async page(db, { organizationId, eventId }, cursor) {
+      const rows = await accreditationsPage(db, { organizationId, eventId }, cursor, PAGE_ROWS);
+      return { rows: rows.map(accreditationCells), last: rows.length ? { at: rows.at(-1)!.keyAt, id: rows.at(-1)!.issuedProductId } : null };
+    },
+  },
+  cupones: {
+    title: "Usos de cupones",
+    capability: "sales:read",
+    columns: [col("Fecha", "date"), col("Cupón"), col("Compra"), col("Evento"), col("Descuento", "money"), col("Devuelto (compra sin pagar)")],
+    async page(db, { organizationId, eventId }, cursor) {
+      const rows = await db
+        .select({ use: couponRedemptions, keyAt: cursorText(couponRedemptions.createdAt), code: coupons.code, orderCode: orders.code, eventName: events.name })
+        .from(couponRedemptions)
+        .innerJoin(coupons, eq(coupons.id, couponRedemptions.couponId))
+        .innerJoin(orders, eq(orders.id, couponRedemptions.orderId))
+        .innerJoin(events, eq(events.id, orders.eventId))
+        .where(and(eq(orders.organizationId, organizationId), eventId ? eq(orders.eventId, eventId) : undefined, after(couponRedemptions.createdAt, couponRedemptions.orderId, cursor)))
+        .orderBy(asc(couponRedemptions.createdAt), asc(couponRedemptions.orderId))
+        .limit(PAGE_ROWS);
       return {
-        columns: ACCREDITATION_COLUMNS,
-        async page(db, cursor) {
-          const rows = await accreditationsPage(db, { organizationId, eventId }, cursor, PAGE_ROWS);
-          return { rows: rows.map(accreditationCells), last: rows.length ? { at: rows.at(-1)!.keyAt, id: rows.at(-1)!.issuedProductId } : null };
-        },
+        rows: rows.map((r) => [r.use.createdAt, r.code, r.orderCode, r.eventName, r.use.discount, r.use.releasedAt ? "Sí" : "No"]),
+        last: rows.length ? { at: rows.at(-1)!.keyAt, id: rows.at(-1)!.use.orderId } : null,
       };
-    case "cupones":
+    },
+  },
+  rrpp: {
+    title: "Ventas de RRPP",
+    capability: "sales:read",
+    columns: [col("Fecha", "date"), col("Compra"), col("Evento"), col("RRPP"), col("Medio de pago"), col("Entradas", "int"), col("Ingresaron", "int"), col("Anuladas", "int"), col("Total", "money"), col("Estado")],
+    async page(db, { organizationId, eventId }, cursor) {
+      // Every paid order attributed to a promoter (docs/promoters.md): through their link or sold in hand.
+      const rows = await db
+        .select({
+          order: orders,
+          keyAt: cursorText(orders.createdAt),
+          eventName: events.name,
+          tickets: sql<number>`(select count(*)::int from issued_products p where p.order_id = ${orders.id})`,
+          entered: sql<number>`(select count(*)::int from issued_products p where p.order_id = ${orders.id} and p.status = 'redeemed')`,
+          voided: sql<number>`(select count(*)::int from issued_products p where p.order_id = ${orders.id} and p.status = 'voided')`,
+        })
+        .from(orders)
+        .innerJoin(events, eq(events.id, orders.eventId))
+        .where(
+          and(
+            eq(orders.organizationId, organizationId),
+            isNotNull(orders.promoterUserId),
+            eq(orders.gift, false),
+            sql`exists (select 1 from issued_products p where p.order_id = ${orders.id})`,
+            eventId ? eq(orders.eventId, eventId) : undefined,
+            after(orders.createdAt, orders.id, cursor),
+          ),
+        )
+        .orderBy(asc(orders.createdAt), asc(orders.id))
+        .limit(PAGE_ROWS);
       return {
-        columns: [col("Fecha", "date"), col("Cupón"), col("Compra"), col("Evento"), col("Descuento", "money"), col("Devuelto (compra sin pagar)")],
-        async page(db, cursor) {
-          const rows = await db
-            .select({ use: couponRedemptions, keyAt: cursorText(couponRedemptions.createdAt), code: coupons.code, orderCode: orders.code, eventName: events.name })
-            .from(couponRedemptions)
-            .innerJoin(coupons, eq(coupons.id, couponRedemptions.couponId))
-            .innerJoin(orders, eq(orders.id, couponRedemptions.orderId))
-            .innerJoin(events, eq(events.id, orders.eventId))
-            .where(and(eq(orders.organizationId, organizationId), eventId ? eq(orders.eventId, eventId) : undefined, after(couponRedemptions.createdAt, couponRedemptions.orderId, cursor)))
-            .orderBy(asc(couponRedemptions.createdAt), asc(couponRedemptions.orderId))
-            .limit(PAGE_ROWS);
-          return {
-            rows: rows.map((r) => [r.use.createdAt, r.code, r.orderCode, r.eventName, r.use.discount, r.use.releasedAt ? "Sí" : "No"]),
-            last: rows.length ? { at: rows.at(-1)!.keyAt, id: rows.at(-1)!.use.orderId } : null,
-          };
-        },
+        rows: rows.map(({ order: o, eventName, tickets, entered, voided }) => [
+          o.createdAt,
+          o.code,
+          eventName,
+          o.referredNick ?? "",
+          PAYMENT_METHOD_NAMES[o.paymentMethod],
+          tickets,
+          entered,
+          voided,
+          o.total,
+          voided === tickets ? "Anulada" : "Pagada",
+        ]),
+        last: rows.length ? { at: rows.at(-1)!.keyAt, id: rows.at(-1)!.order.id } : null,
       };
-    case "rrpp":
+    },
+  },
+  "libro-mayor": {
+    title: "Libro mayor",
+    capability: "money:manage",
+    columns: [col("Fecha", "date"), col("Tipo"), col("Descripción"), col("Compra"), col("Monto", "money")],
+    async page(db, { organizationId, eventId }, cursor) {
+      const rows = await db
+        .select({ entry: ledgerEntries, orderCode: orders.code })
+        .from(ledgerEntries)
+        .leftJoin(orders, eq(orders.id, ledgerEntries.orderId))
+        .where(
+          and(
+            eq(ledgerEntries.organizationId, organizationId),
+            eventId ? or(eq(orders.eventId, eventId), isNull(ledgerEntries.orderId)) : undefined,
+            // The ledger is append-only with a growing id: the id alone is the keyset.
+            cursor ? gt(ledgerEntries.id, Number(cursor.id)) : undefined,
+          ),
+        )
+        .orderBy(asc(ledgerEntries.id))
+        .limit(PAGE_ROWS);
       return {
-        columns: [col("Fecha", "date"), col("Compra"), col("Evento"), col("RRPP"), col("Medio de pago"), col("Entradas", "int"), col("Ingresaron", "int"), col("Anuladas", "int"), col("Total", "money"), col("Estado")],
-        async page(db, cursor) {
-          // Every paid order attributed to a promoter (docs/promoters.md): through their link or sold in hand.
-          const rows = await db
-            .select({
-              order: orders,
-              keyAt: cursorText(orders.createdAt),
-              eventName: events.name,
-              tickets: sql<number>`(select count(*)::int from issued_products p where p.order_id = ${orders.id})`,
-              entered: sql<number>`(select count(*)::int from issued_products p where p.order_id = ${orders.id} and p.status = 'redeemed')`,
-              voided: sql<number>`(select count(*)::int from issued_products p where p.order_id = ${orders.id} and p.status = 'voided')`,
-            })
-            .from(orders)
-            .innerJoin(events, eq(events.id, orders.eventId))
-            .where(
-              and(
-                eq(orders.organizationId, organizationId),
-                isNotNull(orders.promoterUserId),
-                eq(orders.gift, false),
-                sql`exists (select 1 from issued_products p where p.order_id = ${orders.id})`,
-                eventId ? eq(orders.eventId, eventId) : undefined,
-                after(orders.createdAt, orders.id, cursor),
-              ),
-            )
-            .orderBy(asc(orders.createdAt), asc(orders.id))
-            .limit(PAGE_ROWS);
-          return {
-            rows: rows.map(({ order: o, eventName, tickets, entered, voided }) => [
-              o.createdAt,
-              o.code,
-              eventName,
-              o.referredNick ?? "",
-              PAYMENT_METHOD_NAMES[o.paymentMethod],
-              tickets,
-              entered,
-              voided,
-              o.total,
-              voided === tickets ? "Anulada" : "Pagada",
-            ]),
-            last: rows.length ? { at: rows.at(-1)!.keyAt, id: rows.at(-1)!.order.id } : null,
-          };
-        },
+        rows: rows.map((r) => [r.entry.createdAt, LEDGER_KIND_NAMES[r.entry.kind] ?? r.entry.kind, r.entry.description, r.orderCode ?? "", r.entry.amount]),
+        last: rows.length ? { at: "", id: String(rows.at(-1)!.entry.id) } : null,
       };
-    case "libro-mayor":
-      return {
-        columns: [col("Fecha", "date"), col("Tipo"), col("Descripción"), col("Compra"), col("Monto", "money")],
-        async page(db, cursor) {
-          const rows = await db
-            .select({ entry: ledgerEntries, orderCode: orders.code })
-            .from(ledgerEntries)
-            .leftJoin(orders, eq(orders.id, ledgerEntries.orderId))
-            .where(
-              and(
-                eq(ledgerEntries.organizationId, organizationId),
-                eventId ? or(eq(orders.eventId, eventId), isNull(ledgerEntries.orderId)) : undefined,
-                // The ledger is append-only with a growing id: the id alone is the keyset.
-                cursor ? gt(ledgerEntries.id, Number(cursor.id)) : undefined,
-              ),
-            )
-            .orderBy(asc(ledgerEntries.id))
-            .limit(PAGE_ROWS);
-          return {
-            rows: rows.map((r) => [r.entry.createdAt, LEDGER_KIND_NAMES[r.entry.kind] ?? r.entry.kind, r.entry.description, r.orderCode ?? "", r.entry.amount]),
-            last: rows.length ? { at: "", id: String(rows.at(-1)!.entry.id) } : null,
-          };
-        },
-      };
-  }
-}
+    },
+  },
+};
 
 const MAX_PENDING_XML_BYTES = 1024 * 1024;
 
@@ -308,10 +312,10 @@ async function zipCaughtUp(sheetStream: { pipes?: NodeJS.WritableStream[] }) {
 }
 
 /** Every page of an export, one after the other (never all at once). */
-async function* pagesOf(db: DbOrTx, exporter: Exporter): AsyncGenerator<CellValue[][]> {
+async function* pagesOf(db: DbOrTx, exporter: Exporter, scope: ExportScope): AsyncGenerator<CellValue[][]> {
   let cursor: Cursor | null = null;
   for (;;) {
-    const { rows, last } = await exporter.page(db, cursor);
+    const { rows, last } = await exporter.page(db, scope, cursor);
     if (rows.length) yield rows;
     if (rows.length < PAGE_ROWS || !last) return;
     cursor = last;
@@ -331,21 +335,16 @@ export interface ExportFile {
   body: ReadableStream<Uint8Array>;
 }
 
-/**
- * `exportReport`: the export as a stream. CSV in UTF-8 with BOM (Excel reads
- * the accents), XLSX written by exceljs' streaming writer. Sales, attendees
- * and coupons need sales:read; the ledger money:manage.
- */
 /** What a page or an integrator asks for: the kind and format as typed (checked here, BAD_USER_INPUT when unknown). */
 export type ExportInput = Omit<z.input<typeof exportSchema>, "kind" | "format"> & { kind: string; format?: string };
 
 async function authorizedExport(ctx: Ctx, rawInput: ExportInput) {
   const input = parseInput(exportSchema, rawInput);
-  await requireCapability(ctx, input.organizationId, CAPABILITY[input.kind]);
+  await requireCapability(ctx, input.organizationId, EXPORTERS[input.kind].capability);
   let eventSlug: string | null = null;
   if (input.eventId) {
     const [event] = await ctx.db.select({ organizationId: events.organizationId, slug: events.slug }).from(events).where(eq(events.id, input.eventId));
-    if (!event || event.organizationId !== input.organizationId) await requireCapability(ctx, event?.organizationId ?? "", CAPABILITY[input.kind]);
+    if (!event || event.organizationId !== input.organizationId) await requireCapability(ctx, event?.organizationId ?? "", EXPORTERS[input.kind].capability);
     eventSlug = event?.slug ?? null;
   }
   // "ventas-fiesta-bresh-2026-11-28.xlsx": which event (when one is picked) and the Buenos Aires day it was taken.
@@ -381,9 +380,15 @@ export async function exportNotices(ctx: Ctx, organizationId: string): Promise<{
   return { orderColumnRenamed: Boolean(organization && organization.createdAt < ORDER_COLUMN_RENAMED_AT && stillNews) };
 }
 
+/**
+ * `exportReport`: the export as a stream. CSV in UTF-8 with BOM (Excel reads
+ * the accents), XLSX written by exceljs' streaming writer. Sales, attendees
+ * and coupons need sales:read; the ledger money:manage.
+ */
 export async function exportReport(ctx: Ctx, rawInput: ExportInput): Promise<ExportFile> {
   const input = await authorizedExport(ctx, rawInput);
-  const exporter = exporterFor(input.kind, input.organizationId, input.eventId ?? null);
+  const exporter = EXPORTERS[input.kind];
+  const scope: ExportScope = { organizationId: input.organizationId, eventId: input.eventId ?? null };
   const { columns } = exporter;
   if (input.format === "csv") {
     const encoder = new TextEncoder();
@@ -391,7 +396,7 @@ export async function exportReport(ctx: Ctx, rawInput: ExportInput): Promise<Exp
     async function* lines() {
       yield encoder.encode(`\uFEFF${csvRow(header, columns.map((c) => c.name))}`);
       // One chunk per page: a chunk per line would cost a trip through the stream machinery each (bench:exports).
-      for await (const rows of pagesOf(ctx.db, exporter)) yield encoder.encode(rows.map((row) => csvRow(columns, row)).join(""));
+      for await (const rows of pagesOf(ctx.db, exporter, scope)) yield encoder.encode(rows.map((row) => csvRow(columns, row)).join(""));
     }
     return { filename: input.filename, contentType: "text/csv; charset=utf-8", body: Readable.toWeb(Readable.from(lines())) as ReadableStream<Uint8Array> };
   }
@@ -399,7 +404,7 @@ export async function exportReport(ctx: Ctx, rawInput: ExportInput): Promise<Exp
   const out = new PassThrough();
   // Styles on: amounts and dates carry their number format (pesos, dd/mm/aaaa hh:mm).
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(EXPORT_TITLES[input.kind], { views: [{ state: "frozen", ySplit: 1 }] });
+  const sheet = workbook.addWorksheet(exporter.title, { views: [{ state: "frozen", ySplit: 1 }] });
   // One style object per column, given to each of its cells: exceljs recognises a style object it has seen
   // (a WeakMap) instead of working the style out again for every cell (3× the time on bench:exports).
   const styles = columns.map((c) => (c.kind === "money" ? { numFmt: MONEY_FORMAT } : c.kind === "date" ? { numFmt: DATE_FORMAT } : {}));
@@ -410,7 +415,7 @@ export async function exportReport(ctx: Ctx, rawInput: ExportInput): Promise<Exp
       const top = sheet.addRow(header);
       top.eachCell((cell) => void (cell.style = {}));
       top.commit();
-      for await (const rows of pagesOf(ctx.db, exporter)) {
+      for await (const rows of pagesOf(ctx.db, exporter, scope)) {
         for (const values of rows) {
           const row = sheet.addRow(values.map((value, i) => xlsxValue(columns[i].kind, value)));
           for (let i = 0; i < styles.length; i++) row.getCell(i + 1).style = styles[i];

@@ -8,7 +8,7 @@ import { requireEvent } from "#server/events/events";
 import { orderRevenue, paidOrder } from "./paid";
 
 /*
- * `/organizacion/metricas-evento` (issue 11): one event's numbers, from paid
+ * `/organizacion/metricas-evento` (decision 153): one event's numbers, from paid
  * orders (server/reports/paid.ts: approved billing, gifts left out) and door
  * redemptions. Days are Buenos Aires days; revenue is what the organization
  * keeps (price after discounts, without our fee), so the days, the ticket

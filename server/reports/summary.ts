@@ -9,7 +9,7 @@ import { requireCapability } from "#server/organizations/permissions";
 import { orderRevenue, paidOrder } from "./paid";
 
 /*
- * The organization's dashboard (`/organizacion/resumen`, issue 11): sales
+ * The organization's dashboard (`/organizacion/resumen`, decision 153): sales
  * today (Buenos Aires), in the last 7 days and in total, counted from paid
  * orders (server/reports/paid.ts: approved billing, not gifts), and what needs
  * a decision; of one event when the back office's filter picks one. Revenue is

@@ -19,7 +19,7 @@ import { formRequest, getRequest, run, type RouteResult } from "#tests/support/r
 import { realPdf } from "#tests/support/images";
 
 /**
- * The authorization matrix (issue 14): every route module with a loader or an
+ * The authorization matrix (decision 117): every route module with a loader or an
  * action (found in app/routes as flatRoutes finds them) and every GraphQL
  * query, mutation and subscription field, × every kind of actor. What each
  * cell must answer is read from docs/authorization.md (its two tables are the

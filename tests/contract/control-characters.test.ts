@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { gql } from "#tests/support/graphql";
 
 /**
- * Control characters over GraphQL (issue 17): NUL used to reach PostgreSQL
+ * Control characters over GraphQL (server/http/request-guard.ts): NUL used to reach PostgreSQL
  * and come back as INTERNAL_SERVER_ERROR. Now a string variable or literal
  * with one is BAD_USER_INPUT naming the field, before any resolver runs.
  */

@@ -1,5 +1,5 @@
 /**
- * Events and organizations over HTTP (DESIGN.md §9): real Requests to
+ * Events and organizations over HTTP (docs/api.md): real Requests to
  * /api/graphql through the Remix route, real database, the field names
  * integrators rely on. Data an operation does not create itself is set up
  * with the shared factories (the same domain functions the app uses).

@@ -11,7 +11,7 @@ import { createEventWithTickets } from "#tests/support/factories";
 import { BASE_URL, formRequest, run, type RouteResult } from "#tests/support/remix";
 
 /**
- * Property-based fuzzing of every form action (issue 14): every route module
+ * Property-based fuzzing of every form action (decision 118): every route module
  * of app/routes with an `action` export, found on disk (a new action is
  * fuzzed without touching this file), gets POSTs of random, hostile forms
  * from an anonymous visitor, a buyer and a producer whose sign-in proved the

@@ -26,8 +26,3 @@ function ScopedDateInput({ kind, name, label, help, className, formatHint, ...re
 export function DateTimeInput(props: Props) {
   return <ScopedDateInput kind="datetime" {...props} />;
 }
-
-/** Back-office date field (dd/mm/aaaa) inside a `FormScope`. */
-export function DateInput(props: Props) {
-  return <ScopedDateInput kind="date" {...props} />;
-}

@@ -29,11 +29,6 @@ type Scope = { values: Record<string, string>; idPrefix: string; formId: string 
 
 const ScopeContext = createContext<Scope | null>(null);
 
-/** `dates[0].startsAt` → `dates.0.startsAt` (the domain's error key). */
-export function errorKey(name: string): string {
-  return name.replace(/\[(\d+)\]/g, ".$1").replace(/^\./, "");
-}
-
 /** `dates.0.startsAt` → `dates[0].startsAt` (the input's name, Conform's key). */
 export function fieldName(key: string): string {
   return key

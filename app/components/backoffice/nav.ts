@@ -154,10 +154,6 @@ export function groupOf(groups: BackofficeGroup[], pathname: string): Backoffice
   return best?.group ?? groups[0];
 }
 
-export function visibleLinks(can: Capabilities): BackofficeLink[] {
-  return BACKOFFICE_LINKS.filter((link) => can[link.capability]);
-}
-
 /**
  * Pages that read the global filters from their query. On any other page
  * (one about a given event, by its path) changing a selector goes to the

@@ -36,8 +36,6 @@ export function payerInfoSchema(options: { customFields: CheckoutCustomField[]; 
   });
 }
 
-export type PayerInfoValues = z.output<ReturnType<typeof payerInfoSchema>>;
-
 /** Domain field keys (createOrder) → this form's input names. */
 export function formFieldName(domainKey: string): string {
   return domainKey.replace(/^payer\./, "").replace(/^attendees\.(\d+)\./, "attendees[$1].");

@@ -2,7 +2,7 @@ import { judgeOffline, scannedLookup, type DoorManifest, type DoorManifestEntry 
 import type { DoorOutcome, DoorVerdict } from "#common/door";
 
 /**
- * The door device's memory (DESIGN.md §12): the signed manifests it has and
+ * The door device's memory (docs/door.md): the signed manifests it has and
  * the scans it queued without the network, in localStorage so a reload (or a
  * dead battery swap) loses nothing. Talks to /api/graphql like any integrator.
  */

@@ -52,7 +52,7 @@ function hostElements(node: ReactNode): ReactElement[] {
  *
  * On a cheap phone the module preloads compete with the event's image for the
  * connection, and evaluating React and hydrating are hundreds of milliseconds
- * of CPU that hold back the paint of the image the buyer came to see (issue 12:
+ * of CPU that hold back the paint of the image the buyer came to see (decision 132:
  * LCP ≤ 1,8 s). Every page works without JavaScript (forms post), so the
  * server writes the preloads and the module script inside `<template>`s, which
  * the browser neither fetches nor runs, and `AFTER_PAINT_LOADER` restores them

@@ -1,7 +1,7 @@
 import { LEDGER_KIND_NAMES } from "#common/ledger";
 import { Badge, type BadgeTone } from "#app/components/ui/Badge";
 
-/** Display statuses (spec §4) in Spanish, for the organizer's sales pages. */
+/** Display statuses (server/orders/status.ts) in Spanish, for the organizer's sales pages. */
 const DISPLAY: Record<string, { label: string; tone: BadgeTone }> = {
   pending: { label: "Pendiente", tone: "warning" },
   approved: { label: "Aprobada", tone: "success" },

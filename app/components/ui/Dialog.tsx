@@ -51,8 +51,6 @@ export function Dialog({
   );
 }
 
-export const DialogClose = RadixDialog.Close;
-
 type ConfirmProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type" | "title" | "name" | "value" | "formNoValidate"> & {
   /** Dialog title, e.g. "¿Eliminar el cupón?" */
   title: ReactNode;

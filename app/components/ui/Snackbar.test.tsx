@@ -1,6 +1,6 @@
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { SNACKBAR_MESSAGES, SnackbarHost, flashOf } from "./Snackbar";
+import { SNACKBAR_MESSAGES, SnackbarHost } from "./Snackbar";
 
 describe("SnackbarHost (server render)", () => {
   it("renders nothing but the live region without a flash", () => {
@@ -23,18 +23,6 @@ describe("SnackbarHost (server render)", () => {
     const html = renderToString(<SnackbarHost flash={{ type: "error", message: SNACKBAR_MESSAGES.genericError }} />);
     expect(html).toMatch(/role="alert" data-snackbar="error"/);
     expect(html).toContain("Upppsss... parece que hubo un error. Intentá en un rato");
-  });
-});
-
-describe("flashOf (what useFetcherSnackbar reads from an action's data)", () => {
-  it("takes a well-formed { flash }", () => {
-    expect(flashOf({ flash: { type: "error", message: "No" } })).toEqual({ type: "error", message: "No" });
-  });
-
-  it("ignores anything else", () => {
-    for (const value of [null, undefined, "x", {}, { flash: null }, { flash: { type: "info", message: "x" } }, { flash: { type: "success" } }]) {
-      expect(flashOf(value)).toBeNull();
-    }
   });
 });
 

@@ -3,10 +3,8 @@ import { useEffect, useRef, useState } from "react";
 /**
  * Snackbar: one short message at the bottom of the screen, success or error.
  *
- * - After a redirect: set a flash on the response (`withFlash` in
- *   app/lib/flash.server.ts); root renders it, with or without JavaScript.
- * - In the browser (after a fetcher): `showSnackbar({ type, message })`, or
- *   `useFetcherSnackbar(fetcher)` when the action returns `{ flash }`.
+ * An action sets a flash on its response (`withFlash` in
+ * app/lib/flash.server.ts) and root renders it, with or without JavaScript.
  *
  * It closes with its button (a checkbox + label, so it works without
  * JavaScript) and, with JavaScript, by itself after a few seconds.
@@ -23,52 +21,7 @@ export const SNACKBAR_MESSAGES = {
 
 export const SNACKBAR_DURATION_MS = { success: 6000, error: 10000 } as const;
 
-const listeners = new Set<(item: Item) => void>();
 let sequence = 0;
-
-/** Shows a snackbar from anywhere in the browser (no-op on the server). */
-export function showSnackbar(message: SnackbarMessage) {
-  sequence += 1;
-  const item = { ...message, id: sequence };
-  for (const listener of listeners) listener(item);
-}
-
-/** The same function as a hook, for components that prefer hooks. */
-export function useSnackbar() {
-  return showSnackbar;
-}
-
-type FetcherLike = { state: "idle" | "loading" | "submitting"; data?: unknown };
-
-export function flashOf(data: unknown): SnackbarMessage | null {
-  if (!data || typeof data !== "object" || !("flash" in data)) return null;
-  const flash = (data as { flash?: unknown }).flash;
-  if (!flash || typeof flash !== "object") return null;
-  const { type, message } = flash as Partial<SnackbarMessage>;
-  if ((type === "success" || type === "error") && typeof message === "string") return { type, message };
-  return null;
-}
-
-/**
- * Shows a snackbar each time a fetcher finishes. By default it reads
- * `data.flash` (`{ type, message }`) from the action's answer; pass `pick` to
- * build the message from other data (return null for none).
- */
-export function useFetcherSnackbar(
-  fetcher: FetcherLike,
-  pick: (data: unknown) => SnackbarMessage | null | undefined = flashOf,
-) {
-  const previous = useRef(fetcher.state);
-  const pickRef = useRef(pick);
-  pickRef.current = pick;
-  useEffect(() => {
-    const was = previous.current;
-    previous.current = fetcher.state;
-    if (fetcher.state !== "idle" || was === "idle") return;
-    const message = pickRef.current(fetcher.data);
-    if (message) showSnackbar(message);
-  }, [fetcher.state, fetcher.data]);
-}
 
 /** Rendered once by root with the loader's flash. */
 export function SnackbarHost({ flash }: { flash: SnackbarMessage | null }) {
@@ -84,13 +37,6 @@ export function SnackbarHost({ flash }: { flash: SnackbarMessage | null }) {
       setItem({ ...flash, id: sequence });
     }
   }, [flash]);
-
-  useEffect(() => {
-    listeners.add(setItem);
-    return () => {
-      listeners.delete(setItem);
-    };
-  }, []);
 
   useEffect(() => {
     if (!item) return;

@@ -5,7 +5,7 @@ import { organizations } from "./organizations";
 import { billings, orders } from "./orders";
 
 /**
- * An organization's bank accounts (DESIGN.md §4): where buyers transfer for
+ * An organization's bank accounts (decisions 34 and 144): where buyers transfer for
  * BankAccount tickets (the one marked `forTicketTransfers`) and, later, where
  * withdrawals are paid. Deleting one only sets `deletedAt`, so payments that
  * already named it keep their record.

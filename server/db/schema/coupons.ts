@@ -12,7 +12,7 @@ export const COUPON_STATUSES = ["active", "paused", "deleted"] as const;
 export type CouponStatus = (typeof COUPON_STATUSES)[number];
 
 /**
- * A discount code of one event (DESIGN.md §4). `uses` counts orders holding
+ * A discount code of one event (decision 33). `uses` counts orders holding
  * it (one use = one order); the CHECK makes the database refuse going over
  * `max_uses`, as `ticket_types` does with stock.
  */

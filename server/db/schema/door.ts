@@ -5,7 +5,7 @@ import { eventDates, events } from "./events";
 import { issuedProducts } from "./payments";
 
 /**
- * The door PIN of an event (DESIGN.md §12): staff without an account open the
+ * The door PIN of an event (docs/door.md): staff without an account open the
  * door screen with it. Kept encrypted because owners and admins read it back;
  * `id` is new on every rotation, so door sessions opened with an older PIN
  * (they carry the id) end when it is rotated or revoked (row deleted).

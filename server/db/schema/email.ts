@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { organizations } from "./organizations";
 
-/** Every email the app sends, written before delivery (DESIGN.md §6). */
+/** Every email the app sends, written before delivery (decision 114). */
 export const emailLog = pgTable(
   "email_log",
   {

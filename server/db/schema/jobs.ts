@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * Background work (DESIGN.md §6): hold expiry, campaign batches, webhook
+ * Background work (decision 22): hold expiry, campaign batches, webhook
  * retries. Claimed with `FOR UPDATE SKIP LOCKED` by any server process.
  */
 export const jobs = pgTable(

@@ -4,7 +4,7 @@ import { organizations } from "./organizations";
 import { billings } from "./orders";
 
 /**
- * An organization's Mercado Pago account, connected by OAuth (DESIGN.md §5).
+ * An organization's Mercado Pago account, connected by OAuth (decisions 29 and 31).
  * The tokens are stored encrypted (AES-256-GCM, key derived from AUTH_SECRET;
  * see server/payments/mercadopago-accounts.ts): a copy of the database alone
  * cannot charge or refund on the organizer's behalf. One per organization.

@@ -7,7 +7,7 @@ import { billings, orderItems, orders } from "./orders";
 export const ISSUED_PRODUCT_STATUSES = ["redeemable", "redeemed", "voided"] as const;
 export type IssuedProductStatus = (typeof ISSUED_PRODUCT_STATUSES)[number];
 
-/** One per ticket unit bought (DESIGN.md §4). `code` is random and unguessable: the QR carries it. */
+/** One per ticket unit bought (decision 38). `code` is random and unguessable: the QR carries it. */
 export const issuedProducts = pgTable(
   "issued_products",
   {
@@ -45,7 +45,7 @@ export const LEDGER_KINDS = ["payment", "service_fee", "refund", "service_fee_re
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /**
- * Append-only money ledger per organization (DESIGN.md §4). Amounts are
+ * Append-only money ledger per organization (decision 43). Amounts are
  * integer centavos, signed from the ORGANIZATION's point of view: positive
  * adds to what we owe the organizer, negative takes from it. The balance
  * available to withdraw is the sum. UNIQUE (billing, kind): one payment can
@@ -117,7 +117,8 @@ export const sandboxPayments = pgTable(
 /**
  * A payment we must give back (late approval with no stock left, a second
  * payment for an already paid order). The provider refund call is made later
- * by a job (not built yet): `status` stays `pending` until then.
+ * by the provider-refund job (server/payments/refunds.ts, decision 32): `status`
+ * stays `pending` until it succeeds.
  */
 export const paymentRefunds = pgTable(
   "payment_refunds",

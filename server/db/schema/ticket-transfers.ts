@@ -3,7 +3,7 @@ import { users } from "./accounts";
 import { issuedProducts } from "./payments";
 
 /**
- * A ticket sent by its buyer to another person (DESIGN.md §4, "Tickets can be
+ * A ticket sent by its buyer to another person (decision 48, "Tickets can be
  * sent to another person before redemption"): who held it, who holds it now,
  * who sent it and when. For support; the ticket itself already carries the
  * new holder and a new code.

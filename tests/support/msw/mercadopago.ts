@@ -162,11 +162,6 @@ export function mercadoPagoConsent(authorizationUrl: string, seller: { userId: s
   return back.toString();
 }
 
-/** Makes a token stop working (revoked by the seller, or expired at Mercado Pago). */
-export function revokeMercadoPagoToken(accessToken: string) {
-  tokens.delete(accessToken);
-}
-
 /**
  * A buyer pays preference `preferenceId` on its init_point: the payment is
  * created in the preference's collector account with its external_reference
