@@ -195,7 +195,7 @@ export function backofficePages(site: Site): Visit[] {
  * "Choose File"): forms whose fields the browser would validate without `noValidate`, native date and time inputs,
  * and file inputs left visible (docs/wording.md, "Nada en inglés en pantalla").
  */
-export async function browserWords(page: Page) {
+async function browserWords(page: Page) {
   return page.evaluate(() => {
     const name = (el: Element) => el.getAttribute("aria-label") ?? el.getAttribute("name") ?? el.getAttribute("action") ?? el.outerHTML.slice(0, 80);
     const validating = (el: Element) =>
