@@ -22,7 +22,9 @@ export default defineConfig({
     baseURL,
     locale: "es-AR",
     timezoneId: "America/Argentina/Buenos_Aires",
-    trace: "retain-on-failure",
+    // Recording a trace costs every test ~20 % on CI's two cores (docs/benchmarks.md, "Tiempo de CI"): there the
+    // retry of a failed test records one (decision 182); on a laptop every failure keeps its trace.
+    trace: process.env.CI ? "on-first-retry" : "retain-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],

@@ -4,7 +4,8 @@ import { expect, test, type Factory } from "./fixtures";
 /**
  * Buyer side of the catalogue: find an event, pick tickets and reach the
  * checkout's first step, with and without JavaScript, and the promoter's
- * referral link. Each test makes its own "Fiesta Bresh".
+ * referral link. The tests share one "Fiesta Bresh" per run of this file (they only pick tickets, which stay in
+ * each browser's own cart cookie, and add promoters with nicknames of their own).
  */
 const VENUE = "Club Atlético Fernández Fierro";
 
@@ -21,6 +22,11 @@ async function fiestaBresh(factory: Factory): Promise<Bresh> {
   });
   return { ...event, word };
 }
+
+let bresh: Bresh;
+test.beforeAll(async ({ factory }) => {
+  bresh = await fiestaBresh(factory);
+});
 
 function cartCookie(event: Bresh) {
   return `incomplete-saved-order--${event.slug}`;
@@ -59,8 +65,8 @@ async function pickTwoGeneralAndContinue(page: Page, event: Bresh) {
 }
 
 test.describe("buyer with JavaScript", () => {
-  test("finds Fiesta Bresh, picks 2 General tickets and reaches the checkout", async ({ page, factory }) => {
-    const event = await fiestaBresh(factory);
+  test("finds Fiesta Bresh, picks 2 General tickets and reaches the checkout", async ({ page }) => {
+    const event = bresh;
     await findFiestaBresh(page, event);
     await pickTwoGeneralAndContinue(page, event);
 
@@ -69,8 +75,8 @@ test.describe("buyer with JavaScript", () => {
     await expect(page.locator("main").getByLabel("Cantidad de General")).toHaveValue("2");
   });
 
-  test("the picker says what is wrong, next to the tickets", async ({ page, factory }) => {
-    const event = await fiestaBresh(factory);
+  test("the picker says what is wrong, next to the tickets", async ({ page }) => {
+    const event = bresh;
     await page.goto(`/eventos/${event.slug}`);
     const main = page.locator("main");
     await main.getByRole("button", { name: "Comprar" }).click();
@@ -84,14 +90,14 @@ test.describe("buyer with JavaScript", () => {
 test.describe("buyer without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("finds Fiesta Bresh, picks 2 General tickets and reaches the checkout", async ({ page, factory }) => {
-    const event = await fiestaBresh(factory);
+  test("finds Fiesta Bresh, picks 2 General tickets and reaches the checkout", async ({ page }) => {
+    const event = bresh;
     await findFiestaBresh(page, event);
     await pickTwoGeneralAndContinue(page, event);
   });
 
-  test("an access code reveals the hidden ticket, whatever the case", async ({ page, factory }) => {
-    const event = await fiestaBresh(factory);
+  test("an access code reveals the hidden ticket, whatever the case", async ({ page }) => {
+    const event = bresh;
     await page.goto(`/eventos/${event.slug}`);
     const main = page.locator("main");
     await expect(main).not.toContainText("Invitados RRPP");
@@ -107,7 +113,7 @@ test.describe("buyer without JavaScript", () => {
 
 test.describe("referral link", () => {
   test("shows the promoter and keeps the nick up to the checkout", async ({ page, factory }) => {
-    const event = await fiestaBresh(factory);
+    const event = bresh;
     const nick = `romi${factory.uniqueWord()}`;
     await factory.promoter(event, { firstName: "Romina", lastName: "Relacionista", nickname: nick });
     await page.goto(`/eventos/${event.slug}/${nick}`);
@@ -120,7 +126,7 @@ test.describe("referral link", () => {
   });
 
   test("a mistyped link lands on the event keeping the nick; an unknown nick just shows the event", async ({ page, factory }) => {
-    const event = await fiestaBresh(factory);
+    const event = bresh;
     const nick = `romi${factory.uniqueWord()}`;
     await factory.promoter(event, { firstName: "Romina", lastName: "Relacionista", nickname: nick });
     await page.goto(`/eventos/${event.slug}/${nick}/algo-de-mas`);
@@ -136,8 +142,8 @@ test.describe("referral link", () => {
 });
 
 test.describe("organization pages", () => {
-  test("an organization's page lists its events and an unknown one is a 404", async ({ page, factory }) => {
-    const event = await fiestaBresh(factory);
+  test("an organization's page lists its events and an unknown one is a 404", async ({ page }) => {
+    const event = bresh;
     await page.goto(`/eventos/${event.slug}`);
     await page.locator("main").getByRole("link", { name: event.organizationName }).click();
     await expect(page).toHaveURL(new RegExp(`/${event.organizationSlug}$`));

@@ -37,7 +37,6 @@ export async function atEverySize(page: Page, check: (size: Viewport) => Promise
     await check(size);
   }
 }
-export const THEMES = ["light", "dark"] as const;
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 9 11 5555-1234" };
 
@@ -189,4 +188,34 @@ export function backofficePages(site: Site): Visit[] {
     { name: "pedir una extracción", path: BO.newWithdrawal, as: "owner" },
     ...ADMIN_LINKS.map((link) => ({ name: link.label, path: link.to, as: "admin" as const })),
   ];
+}
+
+/**
+ * What the browser would draw in its own language (an English one says "Please fill out this field", "mm/dd/yyyy",
+ * "Choose File"): forms whose fields the browser would validate without `noValidate`, native date and time inputs,
+ * and file inputs left visible (docs/wording.md, "Nada en inglés en pantalla").
+ */
+async function browserWords(page: Page) {
+  return page.evaluate(() => {
+    const name = (el: Element) => el.getAttribute("aria-label") ?? el.getAttribute("name") ?? el.getAttribute("action") ?? el.outerHTML.slice(0, 80);
+    const validating = (el: Element) =>
+      el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement
+        ? el.willValidate && (el.required || ["email", "number", "url"].includes(el.type) || ["min", "max", "pattern", "minlength"].some((a) => el.hasAttribute(a)))
+        : false;
+    const bubbles = [...document.forms].filter((f) => !f.noValidate && [...f.elements].some(validating)).map((f) => `formulario sin noValidate: ${name(f)}`);
+    const dates = [...document.querySelectorAll("input[type=date], input[type=datetime-local], input[type=time], input[type=month], input[type=week]")].map((i) => `fecha nativa: ${name(i)}`);
+    const files = [...document.querySelectorAll<HTMLInputElement>("input[type=file]")].filter((i) => i.offsetWidth > 1 && i.offsetHeight > 1 && getComputedStyle(i).opacity !== "0").map((i) => `archivo nativo a la vista: ${name(i)}`);
+    return [...bubbles, ...dates, ...files];
+  });
+}
+
+export async function horizontalOverflow(page: Page) {
+  return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+}
+
+/** The layout checks of one page at the size it has now: no wider than the window, and nothing in the browser's English. */
+export async function expectLayoutFits(page: Page, visit: Visit, size: Viewport) {
+  const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+  expect(scrollWidth, `${visit.name} (${visit.path}) a ${size.width} px`).toBeLessThanOrEqual(innerWidth);
+  expect(await browserWords(page), `${visit.name} (${visit.path}) a ${size.width} px`).toEqual([]);
 }
