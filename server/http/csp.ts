@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 
 /**
- * The Content-Security-Policy of our HTML pages (issue 14, decision 119):
+ * The Content-Security-Policy of our HTML pages (decision 119):
  * a script runs only if it carries this response's nonce, or was loaded by
  * one that does ('strict-dynamic': Remix's module imports, Mercado Pago's
  * SDK added by our wallet component, the pixel's loader). Everything else

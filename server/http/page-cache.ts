@@ -4,7 +4,7 @@ import { cspNonce, nonceOfPolicy } from "#server/http/csp";
 import type { EventCache } from "#server/events/changes";
 
 /**
- * The micro-cache for anonymous public pages (DESIGN.md §8, issue 12): one
+ * The micro-cache for anonymous public pages (decision 103, docs/scaling.md): one
  * render serves every identical anonymous request for a few seconds, and
  * concurrent misses wait for that one render instead of each rendering.
  *
@@ -57,7 +57,7 @@ export class PageCache implements EventCache {
 
   /**
    * A fresh copy for a Node request, before any framework sees it (server.ts
-   * serves it straight from Node's request event, issue 12); null when the
+   * serves it straight from Node's request event, decision 134); null when the
    * request must go the usual way (to be rendered, or to fill the cache).
    */
   freshCopyFor(req: IncomingMessage): PageCopy | null {

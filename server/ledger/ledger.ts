@@ -9,7 +9,7 @@ import { parseInput, type DomainInput } from "#server/validation";
 
 
 /*
- * Sign convention (append-only ledger per organization, DESIGN.md §4):
+ * Sign convention (append-only ledger per organization, decisions 23 and 43):
  * amounts are integer centavos seen from the ORGANIZATION. Positive adds to
  * the organizer's balance, negative takes from it.
  *   payment      +order.total    the buyer paid this (gross, fee included)

@@ -109,7 +109,7 @@ export async function openPayment(ctx: Ctx, billingId: string, options: { token?
 
 /**
  * What the checkout page needs for Mercado Pago in the browser: whether the
- * public key is missing (the page logs it, spec §8) and, when the order can
+ * public key is missing (the page logs it, decision 46) and, when the order can
  * be paid with Mercado Pago for real (not the sandbox), the public key and
  * the order's Checkout Pro preference for Mercado Pago's own button.
  */

@@ -1,7 +1,7 @@
 import type { Db } from "#server/db/client";
 
 /**
- * Group commit for holds (issue 12, docs/locking.md): buyers of one event who
+ * Group commit for holds (decisions 125 and 141, docs/locking.md): buyers of one event who
  * reach the write step in the same tick share one transaction, so the hot
  * ticket type's row is locked and updated once for all of them instead of
  * once each. While a batch's transaction runs, newcomers gather for the next

@@ -14,7 +14,7 @@ import { currentTicketTypes, saleSnapshot } from "./sale-snapshot";
 
 /**
  * `previewOrder`: the one place that prices and checks a selection of
- * tickets (DESIGN.md §2, issue 15). The event page's picker, the payer-info
+ * tickets (one domain, two doors: docs/architecture.md). The event page's picker, the payer-info
  * page, GraphQL `previewOrder` and `createOrder` (which builds on it) all
  * read the event once here, run the same pre-checks with the same words and
  * get the same lines, discount, service fee, total, payment method and hold.

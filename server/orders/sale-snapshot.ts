@@ -5,7 +5,7 @@ import { followEventChanges } from "#server/events/changes";
 
 /**
  * What createOrder reads about an event before taking stock — the event, its
- * dates and its questions — kept one second per process (issue 12): in an
+ * dates and its questions — kept one second per process (decision 125): in an
  * on-sale every buyer asks for the same rows, and three reads per order are
  * most of an order's work. A change made through the domain (server/events:
  * `eventChanged`) drops this process's copy at once and the other processes'

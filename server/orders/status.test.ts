@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { displayStatus } from "./status";
 
-describe("displayStatus (spec §4 table)", () => {
+describe("displayStatus (the table in docs/orders.md)", () => {
   it.each([
     ["draft", "pending", "pending"],
     ["billed", "approved", "approved"],

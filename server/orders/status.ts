@@ -2,7 +2,7 @@ import type { BillingStatus, OrderStatus } from "#server/db/schema";
 
 export type DisplayStatus = "pending" | "approved" | "cancelled" | "expired" | "refunded" | "orphan" | "charged_back";
 
-/** The spec's table (product-spec §4): display status from (order status, billing status). */
+/** The spec's table (docs/orders.md, "Los estados"): display status from (order status, billing status). */
 const TABLE: Record<string, DisplayStatus> = {
   "draft/pending": "pending",
   "billed/approved": "approved",

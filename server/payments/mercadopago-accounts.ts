@@ -16,7 +16,7 @@ import { decryptSecret as decrypt, encryptSecret as encrypt } from "#server/auth
 import { requireSecondFactor } from "#server/accounts/two-factor";
 
 /**
- * Organizers connect their own Mercado Pago account (OAuth, DESIGN.md §5) so
+ * Organizers connect their own Mercado Pago account (OAuth, decisions 29 and 31) so
  * buyers pay straight into it and our service fee is taken as the
  * preference's `marketplace_fee`. Tokens are kept encrypted and refreshed by a
  * job before they expire (Mercado Pago's last 180 days).

@@ -10,7 +10,7 @@ import { MercadoPagoApiError, mercadoPagoRequest } from "./mercadopago-http";
 import type { PaymentProvider, PaymentStatus, ProviderPayment, ProviderRefund } from "./provider";
 
 /**
- * The real Mercado Pago client (DESIGN.md §5), over its REST API:
+ * The real Mercado Pago client (decisions 29 and 102), over its REST API:
  * - Checkout Pro preference (POST /checkout/preferences): the buyer pays on
  *   `init_point`. Created with the organizer's OAuth token when the
  *   organization connected its account (the money goes to them and our

@@ -1,11 +1,11 @@
 
 /**
- * What a payment provider does for us (DESIGN.md §5): the interface only.
+ * What a payment provider does for us (decisions 29 and 102): the interface only.
  * Implementations: Mercado Pago (mercadopago.ts) and the local sandbox
  * (sandbox-provider.ts); which one runs is providers.ts's business.
  */
 
-/** Mercado Pago's payment statuses (DESIGN.md §5). */
+/** Mercado Pago's payment statuses (decision 29). */
 export const PAYMENT_STATUSES = ["approved", "authorized", "in_process", "pending", "rejected", "cancelled", "refunded", "charged_back", "in_mediation"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 

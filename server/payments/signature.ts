@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { authSecret, env, paymentsMode } from "#server/env";
 
 /**
- * Mercado Pago notification signatures (DESIGN.md §5). The `x-signature`
+ * Mercado Pago notification signatures (decisions 29 and 102). The `x-signature`
  * header is `ts=…,v1=…`; `v1` is the hex HMAC-SHA256, keyed with the webhook
  * secret, of the manifest `id:{data.id};request-id:{x-request-id};ts:{ts};`
  * where parts with no value are left out. Mercado Pago's docs ask for an

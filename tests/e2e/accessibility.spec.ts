@@ -4,7 +4,7 @@ import { expect, test } from "./fixtures";
 import { atEverySize, buyerPages, expectLayoutFits, makeSite, moreBuyerPages, newContextAtWidest, organizerPages, VIEWPORTS, type Site, type Visit } from "./pages";
 
 /**
- * axe-core on every buyer page and the main organizer pages (issue 13), error pages included, in both themes (the
+ * axe-core on every buyer page and the main organizer pages (decision 116), error pages included, in both themes (the
  * `theme` cookie) and on a 1366 × 768 desktop and a 390 × 844 phone: WCAG 2.0, 2.1 and 2.2, levels A and AA, no
  * violations. The same load also runs the layout checks of layout.spec.ts (no page wider than the window, nothing
  * in the browser's English), so those pages are loaded once for both (decision 182).
@@ -38,7 +38,7 @@ function pagesOf(audience: "compra" | "organización") {
 const PLACEHOLDER = { event: { slug: "-", organizationSlug: "-", owner: {} }, buyer: {}, paidOrderId: "-", paidBillingId: "-", pendingBillingId: "-", transferBillingId: "-" } as unknown as Site;
 
 /**
- * Cases left to the engineers who own those files right now (issue 13), each naming its violation: they
+ * Cases left to the engineers who own those files right now, each naming its violation: they
  * are marked `fixme` until fixed there.
  */
 const KNOWN: Record<string, { why: string }> = {};

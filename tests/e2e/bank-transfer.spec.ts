@@ -166,7 +166,7 @@ test.describe("transferencia bancaria con JavaScript", () => {
     const event = await feria(factory);
     const order = await transferOrder(request, event.slug);
     await page.goto(order.path);
-    // Bank details in a monospace face, with a fallback that always ends in a real monospace one (issue 13).
+    // Bank details in a monospace face, with a fallback that always ends in a real monospace one (decision 116).
     for (const field of ["CBU", "Alias"]) {
       const family = await page.locator(`[data-field="${field}"]`).evaluate((el) => getComputedStyle(el).fontFamily);
       expect(family, field).toMatch(/(^|,\s*)monospace$/);

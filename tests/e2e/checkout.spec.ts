@@ -84,7 +84,7 @@ test.describe("checkout with JavaScript", () => {
     await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}\?t=/);
     // The island counts down the hold.
     await expect(page.locator("[data-countdown]")).toHaveText(/^1[45]:\d{2}$/);
-    // Spec §8: no public key configured here, so the page says so in the console.
+    // Decision 46: no public key configured here, so the page says so in the console.
     await expect.poll(() => errors.some((e) => e.includes("Missing payment public key"))).toBe(true);
     const { ticketsUrl, orderCode } = await summaryToApproved(page);
 

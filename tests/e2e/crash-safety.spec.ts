@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 import { E2E_DATABASE_URL } from "./env";
 
 /**
- * Crash safety (issue 14): `scripts/crash-test.ts` (also `npm run crash-test`) runs the production build on its own
+ * Crash safety (decision 118): `scripts/crash-test.ts` (also `npm run crash-test`) runs the production build on its own
  * port and its own database (created next to the e2e one, dropped at the end), kills it with SIGKILL five times in
  * the middle of a rush of purchases, payments and webhook deliveries, restarts it, and checks with SQL: no oversell,
  * holds given back exactly once, ledger = billings = issued tickets, no lost approved payment, and integrators hear

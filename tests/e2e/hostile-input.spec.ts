@@ -4,7 +4,7 @@ import { expect, test } from "./fixtures";
  * The production server (Express, Remix and GraphQL together) answers
  * hostile input as the client's mistake: NUL bytes in a form, a page URL
  * and a GraphQL variable get a 400 or BAD_USER_INPUT in Spanish, never a
- * 5xx (issue 17). The same checks run against the guards alone in
+ * 5xx (decision 118). The same checks run against the guards alone in
  * server/http/request-guard.test.ts and tests/contract/control-characters.test.ts.
  */
 test.describe("entrada hostil", () => {

@@ -4,7 +4,7 @@ import { expect, test } from "./fixtures";
 import { atEverySize, backofficePages, expectLayoutFits, horizontalOverflow, makeSite, newContextAtWidest, organizerPages, VIEWPORTS, type Site, type Visit } from "./pages";
 
 /**
- * Layout on a 390 px phone and a 1366 px desktop (issue 13): no page is wider than the screen, the event
+ * Layout on a 390 px phone and a 1366 px desktop (decision 116): no page is wider than the screen, the event
  * page's buy bar is in view on a phone, and every back-office section can be reached from the navigation. That
  * every section page is in the navigation at all needs no browser: app/components/backoffice/nav.test.ts.
  */

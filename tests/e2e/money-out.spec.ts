@@ -1,7 +1,7 @@
 import { expect, test } from "./fixtures";
 
 /**
- * Money out and reports (issue 11): an owner requests a withdrawal of released money, the platform team
+ * Money out and reports (decision 107): an owner requests a withdrawal of released money, the platform team
  * approves it and marks it paid, and the owner's balance and ledger show it; the owner downloads the
  * attendees as Excel and the file has the right rows.
  */

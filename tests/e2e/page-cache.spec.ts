@@ -1,7 +1,7 @@
 import { expect, test } from "./fixtures";
 
 /**
- * The micro-cache of anonymous public pages (issue 12, server/http/page-cache.ts)
+ * The micro-cache of anonymous public pages (decision 103, server/http/page-cache.ts)
  * on the production server: the plain event page is rendered once and served
  * to the next anonymous visitors, never to someone whose page is their own
  * (signed in, a saved cart, an access code), and an organizer's change to

@@ -1,5 +1,5 @@
 /**
- * The pages the accessibility and layout specs walk (issue 13): one organization with an event on sale, a
+ * The pages the accessibility and layout specs walk (decision 116): one organization with an event on sale, a
  * buyer with a paid purchase, a purchase waiting for payment, a bank transfer waiting for its receipt and a
  * coupon, all made through the domain (never the demo seed). Back-office sections come from the nav's own
  * definition, so a new section is checked as soon as it is in the nav.
@@ -136,7 +136,7 @@ async function toOneEmail(page: Page, site: Site) {
 }
 
 /**
- * The rest of the buyer's pages, past the main ones axe checks: the layout spec walks them too (issue 13:
+ * The rest of the buyer's pages, past the main ones axe checks: the layout spec walks them too (decision 116:
  * no horizontal overflow on any buyer page).
  */
 export function moreBuyerPages(site: Site): Visit[] {

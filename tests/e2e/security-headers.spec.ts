@@ -2,7 +2,7 @@ import type { APIResponse } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 /**
- * The security headers (issue 14, server/http/security-headers.ts and csp.ts)
+ * The security headers (decision 119, server/http/security-headers.ts and csp.ts)
  * on every kind of answer the production server gives, asked of the real
  * server: public pages (fresh and from the micro-cache), a signed-in page,
  * the back office, the door screen, a redirect, a 404, a single-fetch data

@@ -2,7 +2,7 @@ import { Secret, TOTP } from "otpauth";
 import { expect, test } from "./fixtures";
 
 /**
- * Two-factor sign-in in the browser (issue 14, decisions 100 and 133): turned on with the app's code,
+ * Two-factor sign-in in the browser (decisions 100 and 133): turned on with the app's code,
  * recovery codes shown once; a new sign-in is sent to confirm before a role change and comes back; a
  * browser remembered with the box skips the code in the next sign-in, another browser does not.
  */
