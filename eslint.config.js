@@ -9,8 +9,15 @@ const SERVER = ["\\#server/*", "**/server/*"];
 const APP = ["\\#app/*", "**/app/*"];
 const TESTS = ["\\#tests/*", "**/tests/*"];
 
+// The build's Tailwind configuration is not a module of the app: the brand's values live in common/brand.ts (decision 176).
+const TAILWIND_CONFIG = {
+  regex: "(^|/)tailwind\\.config(\\.[cm]?[jt]s)?$",
+  message: "Import the brand's colours and fonts from #common/brand (decision 176), never from the Tailwind configuration.",
+};
+
+// Each block below replaces the rule for its files (flat config does not merge a rule's options), so every one keeps TAILWIND_CONFIG.
 function forbid(groups, message) {
-  return ["error", { patterns: [{ group: groups, message }] }];
+  return ["error", { patterns: [...(groups.length > 0 ? [{ group: groups, message }] : []), TAILWIND_CONFIG] }];
 }
 
 export default tseslint.config(
@@ -27,6 +34,12 @@ export default tseslint.config(
     rules: {
       // Type-only imports are erased, but a circle of types still means two modules that cannot be read apart.
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ["server/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "common/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": forbid([], ""),
     },
   },
   {

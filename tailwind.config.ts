@@ -9,9 +9,6 @@ import type { Config } from "tailwindcss";
 import type { PluginAPI } from "tailwindcss/plugin";
 import { brand, fonts, primary, secondary, surfaces } from "./common/brand";
 
-// Until server/tickets, server/refunds and server/bank-transfers import common/brand.ts themselves.
-export { brand, hexToRgbUnit } from "./common/brand";
-
 /** Breakpoints of the spec: 600 px (`sm`) and 900 px (`md`, where the back office's drawer stays open); Tailwind's `lg` and up stay. */
 const breakpoints = { sm: "600px", md: "900px" } as const;
 

@@ -1,5 +1,5 @@
 import { emailLayout, escapeHtml as escape } from "#server/email/templates";
-import { brand } from "../../tailwind.config";
+import { brand } from "#common/brand";
 
 /** The buyer's email when the organizer rejects a bank transfer. */
 export function transferRejectedEmail(input: { firstName: string; orderCode: string; eventName: string; reason: string | null; statusUrl: string; eventUrl: string }) {

@@ -1,6 +1,6 @@
 import { formatMoney } from "#common/money";
 import { emailLayout, escapeHtml as escape } from "#server/email/templates";
-import { brand } from "../../tailwind.config";
+import { brand } from "#common/brand";
 
 /** The buyer's emails about a withdrawal, one per step. */
 const layout = (title: string, body: string) => emailLayout(title, body, "");

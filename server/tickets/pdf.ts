@@ -3,7 +3,7 @@ import { formatDate, formatEventStart, formatTime } from "#common/dates";
 import { paymentsMode } from "#server/env";
 import { TEST_MODE_NOTICE } from "#server/email/templates";
 import { shortTicketCode } from "#common/door";
-import { brand, hexToRgbUnit } from "../../tailwind.config";
+import { brand, hexToRgbUnit } from "#common/brand";
 import { qrPng } from "./qr";
 import { venueLabel, whenLabel, type TicketEventView, type TicketView } from "./tickets";
 

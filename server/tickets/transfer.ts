@@ -11,7 +11,7 @@ import { ticketAttachments } from "./email";
 import { newTicketCode } from "./issue";
 import { qrPayloadFor } from "./qr";
 import { listMyTickets, TICKET_STATUS_LABELS, venueLabel, whenLabel, type MyTicket, type TicketEventView, type TicketView } from "./tickets";
-import { brand } from "../../tailwind.config";
+import { brand } from "#common/brand";
 
 export const TICKET_TRANSFER_EMAIL_KIND = "ticket-transfer";
 export const TICKET_TRANSFER_NOTICE_EMAIL_KIND = "ticket-transfer-notice";
@@ -53,7 +53,7 @@ export async function getTransferableTicket(ctx: Ctx, ticketId: string): Promise
 const CHANGED = "La entrada cambió mientras la enviabas (ya la enviaste, se usó o se anuló). Recargá la página y fijate su estado.";
 
 /**
- * Sends one of the buyer's tickets to another person (DESIGN.md §4): only the
+ * Sends one of the buyer's tickets to another person (decision 48): only the
  * account that bought it (orders.buyer_user_id; anyone else: NotFound, so it
  * does not reveal the ticket exists), while it is `redeemable`, its purchase
  * paid (an approved billing) and its date not started. In one transaction a
