@@ -77,7 +77,6 @@ export const invitationSchema = z.object({
   documentNumber: guestDocumentSchema,
   qty: z.coerce.number({ error: INVITATION_MESSAGES.qty }).int(INVITATION_MESSAGES.qty).min(1, INVITATION_MESSAGES.qty).max(MAX_INVITATION_QTY, INVITATION_MESSAGES.qty),
 });
-export type InvitationInput = z.input<typeof invitationSchema>;
 
 export interface Guest {
   email: string;

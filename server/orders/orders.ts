@@ -29,11 +29,11 @@ import { ORDER_MESSAGES, previewOrderSchema, previewParsed, uuid, type OrderPrev
 import { isBillingAccessToken } from "./access";
 import { displayStatus } from "./status";
 import { isUniqueViolation } from "#server/db/errors";
-import { HOLD_MINUTES, serviceFeeOf } from "#common/pricing";
+import { serviceFeeOf } from "#common/pricing";
 import { expire, onPaid, placedStatuses } from "./lifecycle";
 
 export const EXPIRE_ORDER_JOB = "expire-order";
-export { HOLD_MINUTES, ORDER_MESSAGES };
+export { ORDER_MESSAGES };
 
 /** Custom field answers keyed by field id; GraphQL's list of { fieldId, value } becomes the same record. */
 const customFieldAnswersSchema = z.preprocess(
@@ -50,7 +50,6 @@ export const createOrderSchema = previewOrderSchema.extend({
   attendees: z.array(attendeeSchema).max(1000).nullish(),
   customFields: customFieldAnswersSchema.nullish(),
 });
-export type CreateOrderInput = z.input<typeof createOrderSchema>;
 
 const CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 /** "TRB-7KQ2M9": six characters with no 0/O, 1/I/L to misread. */

@@ -75,7 +75,6 @@ export const previewOrderSchema = z.object({
   /** The event's coupon (case-insensitive). Its use is taken only by createOrder's transaction (server/coupons). */
   couponCode: optionalText,
 });
-export type PreviewOrderInput = z.input<typeof previewOrderSchema>;
 
 export interface PreviewLine {
   ticketTypeId: string;

@@ -3,4 +3,4 @@
  * (server/orders/lifecycle.ts, docs/orders.md): `refund` and `chargeBack`.
  * These names stay for the modules and tests that already use them.
  */
-export { chargeBack as chargeBackApprovedBilling, refund as refundApprovedBilling, type RefundOptions as UndoOptions } from "#server/orders/lifecycle";
+export { chargeBack as chargeBackApprovedBilling, refund as refundApprovedBilling } from "#server/orders/lifecycle";

@@ -24,8 +24,6 @@ const transferSchema = z.object({
   documentNumber: z.string().optional(),
 });
 
-export type TransferTicketInput = z.input<typeof transferSchema>;
-
 export interface TransferResult {
   /** The ticket as the buyer now reads it ("Enviada a …", no code). */
   ticket: TicketView;
