@@ -64,11 +64,11 @@ async function rejectDialogOpens(page: Page, code: string) {
   await expect(dialog).toHaveCount(0);
 }
 
-test("the page's data still arriving while the visitor types: React waits for it and hydrates, no error (the cause of #345)", async ({ page, factory, request, signIn }) => {
+test("the page's data arriving after the document while the visitor types: React waits for it and hydrates, no error", async ({ page, factory, request, signIn }) => {
   const { event, code } = await pendingTransfer(factory, request);
   await signIn(page.context(), event.owner);
-  // The loader data's stream closes 1.5 s after the document is parsed, as if it were still arriving: React's
-  // root waits for it, suspended, while the visitor types (a discrete event: React hydrates synchronously).
+  // The loader data's stream closes 1.5 s after the document is parsed: React's root waits for it, suspended,
+  // while the visitor types.
   await editHtml(page, (html) => html.replace(CLOSE_STREAM, `setTimeout(function(){${CLOSE_STREAM}},1500);`));
   const errors: string[] = [];
   const reports: string[] = [];
@@ -90,6 +90,42 @@ test("the page's data still arriving while the visitor types: React waits for it
   // Nothing thrown, nothing to recover from.
   expect(errors).toEqual([]);
   expect(reports).toEqual([]);
+});
+
+test("the end of the page still on its way while the JavaScript runs and the visitor types (the cause of #345): hydration waits for the data, no error", async ({ page, factory, request, signIn }) => {
+  const { event, code } = await pendingTransfer(factory, request);
+  await signIn(page.context(), event.owner);
+  // A script that holds the parser for 1.5 s just before the data's last chunk, as a slow network would: the
+  // page is painted and its JavaScript restored (decision 132) while the document is still arriving.
+  await editHtml(page, (html) => {
+    const nonce = /<script nonce="([^"]+)"/.exec(html)?.[1] ?? "";
+    return html.replace(`<script nonce="${nonce}">${CLOSE_STREAM}`, `<script nonce="${nonce}" src="/__resto-de-la-pagina.js"></script><script nonce="${nonce}">${CLOSE_STREAM}`);
+  });
+  let released = false;
+  await page.route("**/__resto-de-la-pagina.js", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    released = true;
+    await route.fulfill({ status: 200, contentType: "text/javascript", body: "" });
+  });
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(PAGE, { waitUntil: "commit" });
+  const reason = page.locator(`[data-order-code="${code}"]`).getByLabel(/Motivo del rechazo/);
+  let typedBefore = 0;
+  await expect
+    .poll(
+      async () => {
+        if (await reason.fill(`Escribo ${Date.now()}`).then(() => true, () => false)) typedBefore += released ? 0 : 1;
+        return reason.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))).catch(() => false);
+      },
+      { intervals: [50], timeout: 15_000 },
+    )
+    .toBe(true);
+  // The visitor did type while the page was still arriving, and React only took over once it had.
+  expect(typedBefore).toBeGreaterThan(0);
+  expect(released).toBe(true);
+  await rejectDialogOpens(page, code);
+  expect(errors).toEqual([]);
 });
 
 test("a mismatch between the server's HTML and the first render is reported and React renders the page again", async ({ page, factory, request, signIn }) => {
