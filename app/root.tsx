@@ -23,6 +23,7 @@ import { getRequestContext } from "#app/lib/session.server";
 import { useSentryRouteReporting } from "#app/lib/sentry-route";
 import { useNonce } from "#app/lib/nonce";
 import { captureBoundaryError } from "#app/lib/sentry-start";
+import { markHydrated } from "#app/lib/hydration";
 import { AdPixel } from "#app/components/AdPixel";
 import { AppShell } from "#app/components/layout/AppShell";
 import { Analytics, analyticsInlineScript, safeJson } from "#app/components/layout/Analytics";
@@ -104,6 +105,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   useThemeEffects(theme);
   useSentryRouteReporting();
+  // A committed render: from here on an error is no longer a failed hydration (entry.client.tsx, decision 180).
+  useEffect(markHydrated, []);
   // Public values only (server/env.ts publicEnv): entry.client reads SENTRY_DSN from here.
   const browserEnv = root?.env ? { ...root.env, MODE: import.meta.env.MODE } : null;
 

@@ -30,3 +30,13 @@ export function captureBoundaryError(error: unknown) {
   if (!loading) return;
   loading.then((mod) => mod.captureBoundaryError(error)).catch(() => {});
 }
+
+/**
+ * Reports a hydration that went wrong (decision 180): `recovered` when React rendered the document again on
+ * its own (a mismatch), `client-render` when entry.client had to. Also to the console, where the e2e tests see it.
+ */
+export function reportHydrationError(error: unknown, outcome: "recovered" | "client-render", componentStack?: string) {
+  console.error(`Hidratación (${outcome}):`, error);
+  if (!loading) return;
+  loading.then((mod) => mod.captureHydrationError(error, outcome, componentStack)).catch(() => {});
+}

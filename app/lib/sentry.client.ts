@@ -59,3 +59,7 @@ export function initSentryClient({ dsn, environment }: { dsn: string; environmen
 export function captureBoundaryError(error: unknown) {
   Sentry.captureRemixErrorBoundaryError(error);
 }
+
+export function captureHydrationError(error: unknown, outcome: "recovered" | "client-render", componentStack?: string) {
+  Sentry.captureException(error, { tags: { hydration: outcome }, ...(componentStack ? { contexts: { react: { componentStack } } } : {}) });
+}

@@ -1,4 +1,3 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -13,7 +12,9 @@ import { AccountLinks, AccountPage } from "#app/components/account/AccountPage";
 import { MailboxNotice } from "#app/components/account/MailboxNotice";
 import { FormErrors, Notice } from "#app/components/account/Notice";
 import { emailFormSchema } from "#app/components/account/schemas";
-import { useAccountForm, useIsSubmitting } from "#app/components/account/useAccountForm";
+import { getLightFormProps, getLightInputProps, useLightAccountForm } from "#app/components/account/useLightAccountForm";
+import { EMAIL_RULES } from "#app/components/account/light-rules";
+import { useIsSubmitting } from "#app/components/ui/useIsSubmitting";
 import { Button, buttonClasses } from "#app/components/ui/Button";
 import { Field } from "#app/components/ui/Field";
 
@@ -56,7 +57,7 @@ export default function SignInPage() {
   const { googleEnabled, error } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const sent = actionData?.sent;
-  const [form, fields] = useAccountForm(emailFormSchema, { id: "enlace-email", lastResult: actionData?.result });
+  const [form, fields] = useLightAccountForm({ rules: EMAIL_RULES, id: "enlace-email", lastResult: actionData?.result });
   const submitting = useIsSubmitting();
 
   return (
@@ -99,11 +100,11 @@ export default function SignInPage() {
             <p className="mt-1 mb-4 text-sm text-[var(--muted)]">
               Sin contraseña: te mandamos un enlace y entrás con un toque. Si no tenés cuenta, la creamos.
             </p>
-            <Form method="post" {...getFormProps(form)} className="flex flex-col gap-2">
+            <Form method="post" {...getLightFormProps(form)} className="flex flex-col gap-2">
               <FormErrors id={form.errorId} errors={form.errors} />
               <Field
                 label="Email"
-                inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+                inputProps={{ ...getLightInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
                 errors={fields.email.errors}
               />
               <Button type="submit" pending={submitting} pendingLabel="Enviando…">

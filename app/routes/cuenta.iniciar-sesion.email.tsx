@@ -1,4 +1,3 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -8,7 +7,9 @@ import { getRequestContext, signedInRedirect } from "#app/lib/session.server";
 import { AccountLinks, AccountPage } from "#app/components/account/AccountPage";
 import { FormErrors, Notice } from "#app/components/account/Notice";
 import { loginFormSchema } from "#app/components/account/schemas";
-import { useAccountForm, useIsSubmitting } from "#app/components/account/useAccountForm";
+import { getLightFormProps, getLightInputProps, useLightAccountForm } from "#app/components/account/useLightAccountForm";
+import { LOGIN_RULES } from "#app/components/account/light-rules";
+import { useIsSubmitting } from "#app/components/ui/useIsSubmitting";
 import { Button } from "#app/components/ui/Button";
 import { Field } from "#app/components/ui/Field";
 
@@ -40,7 +41,8 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function EmailLoginPage() {
   const { forcedLogin, email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useAccountForm(loginFormSchema, {
+  const [form, fields] = useLightAccountForm({
+    rules: LOGIN_RULES,
     id: "iniciar-sesion-email",
     lastResult: actionData?.result,
     defaultValue: { email },
@@ -53,7 +55,7 @@ export default function EmailLoginPage() {
           <strong>Para continuar necesitás iniciar sesión.</strong> Cuando ingreses te llevamos de vuelta a donde estabas.
         </Notice>
       ) : null}
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-2">
+      <Form method="post" {...getLightFormProps(form)} className="flex flex-col gap-2">
         <FormErrors id={form.errorId} errors={form.errors} />
         {actionData?.limited ? (
           <p className="-mt-2 mb-2 text-sm text-[var(--muted)]">
@@ -62,12 +64,12 @@ export default function EmailLoginPage() {
         ) : null}
         <Field
           label="Email"
-          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+          inputProps={{ ...getLightInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
           errors={fields.email.errors}
         />
         <Field
           label="Contraseña"
-          inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "current-password" }}
+          inputProps={{ ...getLightInputProps(fields.password, { type: "password" }), autoComplete: "current-password" }}
           errors={fields.password.errors}
         />
         <Button type="submit" className="mt-2" pending={submitting} pendingLabel="Ingresando…">

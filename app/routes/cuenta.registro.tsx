@@ -1,4 +1,3 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
@@ -10,7 +9,9 @@ import { getRequestContext, signedInRedirect } from "#app/lib/session.server";
 import { AccountLinks, AccountPage } from "#app/components/account/AccountPage";
 import { FormErrors } from "#app/components/account/Notice";
 import { registerFormSchema } from "#app/components/account/schemas";
-import { useAccountForm, useIsSubmitting } from "#app/components/account/useAccountForm";
+import { getLightFormProps, getLightInputProps, useLightAccountForm } from "#app/components/account/useLightAccountForm";
+import { REGISTER_RULES } from "#app/components/account/light-rules";
+import { useIsSubmitting } from "#app/components/ui/useIsSubmitting";
 import { Button } from "#app/components/ui/Button";
 import { Field } from "#app/components/ui/Field";
 
@@ -46,33 +47,33 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function RegisterPage() {
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useAccountForm(registerFormSchema, { id: "registro", lastResult: actionData?.result });
+  const [form, fields] = useLightAccountForm({ rules: REGISTER_RULES, id: "registro", lastResult: actionData?.result });
   const submitting = useIsSubmitting();
   return (
     <AccountPage title="Creá tu cuenta" description="Con tu cuenta comprás entradas más rápido y tenés todas tus entradas en un solo lugar.">
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-2">
+      <Form method="post" {...getLightFormProps(form)} className="flex flex-col gap-2">
         <FormErrors id={form.errorId} errors={form.errors} />
         <div className="grid gap-2 sm:grid-cols-2">
           <Field
             label="Nombre"
-            inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }}
+            inputProps={{ ...getLightInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }}
             errors={fields.firstName.errors}
           />
           <Field
             label="Apellido"
-            inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }}
+            inputProps={{ ...getLightInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }}
             errors={fields.lastName.errors}
           />
         </div>
         <Field
           label="Email"
-          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+          inputProps={{ ...getLightInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
           errors={fields.email.errors}
         />
         <Field
           label="Contraseña"
           help="Al menos 8 caracteres."
-          inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password" }}
+          inputProps={{ ...getLightInputProps(fields.password, { type: "password" }), autoComplete: "new-password" }}
           errors={fields.password.errors}
         />
         <Button type="submit" className="mt-2" pending={submitting} pendingLabel="Creando tu cuenta…">

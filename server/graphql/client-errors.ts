@@ -26,6 +26,14 @@ function spanishReason(reason: string): string {
   return "no tiene el tipo esperado";
 }
 
+/**
+ * How the HTTP status of a request error of a well-formed request (parse, validation, limits, operation, variables)
+ * is chosen, as the GraphQL over HTTP spec recommends (decision 179): 400 for `application/graphql-response+json`,
+ * 200 for `application/json`, whose legacy clients cannot tell our 4xx from a proxy's. `spec: true` is yoga's mark
+ * for that (its result processor skips the status for application/json); without it the status holds for both.
+ */
+const documentError = () => ({ status: 400, spec: true });
+
 /** The client-error version of a variable-coercion error, or null when it is something else. */
 export function variableError(error: { message: string; nodes?: GraphQLError["nodes"] }): GraphQLError | null {
   const m = VARIABLE.exec(error.message);
@@ -39,8 +47,8 @@ export function variableError(error: { message: string; nodes?: GraphQLError["no
       : `Revisá «${field}»: ${spanishReason(reason ?? "")}.`;
   return new GraphQLError(message, {
     nodes: error.nodes,
-    // No data comes back: a 400 whatever the Accept header (yoga's default is 200).
-    extensions: { code: "BAD_USER_INPUT", field, fieldErrors: { [field]: [message] }, http: { status: 400 } },
+    // A request error of a well-formed request: 400 for application/graphql-response+json, 200 for application/json (documentError).
+    extensions: { code: "BAD_USER_INPUT", field, fieldErrors: { [field]: [message] }, http: documentError() },
   });
 }
 
@@ -154,8 +162,7 @@ export function validationError(error: ErrorLike, production = process.env.NODE_
   const code = typeof error.extensions?.code === "string" ? error.extensions.code : "GRAPHQL_VALIDATION_FAILED";
   const spanish = new GraphQLError(translation.message + spanishSuggestion(error.message, production), {
     nodes: error.nodes,
-    // `spec: false`: a 400 also for clients that accept only application/json (yoga would answer those 200).
-    extensions: { code, ...(translation.field ? { field: translation.field } : {}), http: { status: 400, spec: false } },
+    extensions: { code, ...(translation.field ? { field: translation.field } : {}), http: documentError() },
   });
   translated.add(spanish);
   return spanish;
@@ -185,7 +192,11 @@ function requestError(error: ErrorLike): GraphQLError | null {
   const code = error.extensions?.code;
   if (typeof code !== "string" || !REQUEST_CODES.has(code)) return null;
   const rule = REQUEST_RULES.find(([pattern]) => pattern.test(error.message));
-  return rule ? new GraphQLError(rule[1], { extensions: { code, ...(error.extensions?.http ? { http: error.extensions.http } : {}) } }) : null;
+  if (!rule) return null;
+  // The operation to run cannot be chosen: a request error of a well-formed request. Anything else here is a request
+  // that is not well-formed (not JSON, not an object, unknown parameters…): 4xx whatever the Accept header.
+  const { spec: _, ...http } = (error.extensions?.http ?? { status: 400 }) as { status?: number; spec?: boolean };
+  return new GraphQLError(rule[1], { extensions: { code, http: code === "OPERATION_RESOLUTION_FAILURE" ? documentError() : http } });
 }
 
 /** A query that does not parse: GRAPHQL_PARSE_FAILED, 400, where it broke. */
@@ -195,7 +206,7 @@ function syntaxError(error: ErrorLike): GraphQLError | null {
   return new GraphQLError(`La consulta tiene un error de sintaxis${at ? ` (línea ${at.line}, columna ${at.column})` : ""}.`, {
     source: error.source,
     positions: error.positions,
-    extensions: { code: "GRAPHQL_PARSE_FAILED", http: { status: 400 } },
+    extensions: { code: "GRAPHQL_PARSE_FAILED", http: documentError() },
   });
 }
 
@@ -209,6 +220,7 @@ function syntaxError(error: ErrorLike): GraphQLError | null {
  */
 export function clientError(error: ErrorLike): GraphQLError | null {
   const limit = TOKEN_LIMIT.test(error.message) ? LIMIT_MESSAGES.tokens : LIMITS.get(error.message.replace(ARMOR_PREFIX, ""));
-  if (limit) return new GraphQLError(limit, { extensions: { code: "GRAPHQL_VALIDATION_FAILED", http: { status: 400 } } });
+  // The limits are validation rules of ours (Armor), so a refused query is a document error like any other.
+  if (limit) return new GraphQLError(limit, { extensions: { code: "GRAPHQL_VALIDATION_FAILED", http: documentError() } });
   return variableError(error) ?? syntaxError(error) ?? requestError(error);
 }

@@ -10,12 +10,13 @@ type NodeListener = (req: IncomingMessage, res: ServerResponse) => unknown;
  * The request-level hooks (run around yoga's GraphQL work, on the HTTP request and response) this path stands in
  * for, counted over yoga's plugins: yoga's own (health check, CORS, GraphiQL when it is on, the five body parsers,
  * its body limit, the unhandled route, the params check, the result processors) and ours (CSRF, body size, token
- * headers, control characters). A plugin added with another such hook changes a count, and the short path then
+ * headers, control characters, operationName as text; the `onParams` hooks run here too, inside
+ * `getResultForParams`). A plugin added with another such hook changes a count, and the short path then
  * stays off (every request takes yoga's whole way, and the server says so when it starts) until someone checks
  * here what it must also do. GraphiQL answers GET only, so a POST owes it nothing.
  */
 export function knownRequestHooks(options: { graphiql: boolean }) {
-  return { onRequest: options.graphiql ? 5 : 4, onResponse: 2, onRequestParse: 8, onParams: 2, onResultProcess: 1, onExecutionResult: 0 };
+  return { onRequest: options.graphiql ? 5 : 4, onResponse: 2, onRequestParse: 8, onParams: 3, onResultProcess: 1, onExecutionResult: 0 };
 }
 type HookName = keyof ReturnType<typeof knownRequestHooks>;
 const HOOKS: HookName[] = ["onRequest", "onResponse", "onRequestParse", "onParams", "onResultProcess", "onExecutionResult"];

@@ -54,6 +54,19 @@ const csrfPrevention: Plugin = {
 };
 
 /**
+ * A request whose `operationName` is not a text (a number, an object…) is not a well-formed GraphQL request: 400
+ * whatever the Accept header, as the GraphQL over HTTP spec recommends (decision 179). Yoga checks the other
+ * parameters but lets this one through to graphql-js, which would answer it as if no name had been given.
+ */
+const operationNameIsText: Plugin = {
+  onParams({ params }) {
+    if (params.operationName != null && typeof params.operationName !== "string") {
+      throw createGraphQLError("«operationName» tiene que ser un texto.", { extensions: { code: "BAD_REQUEST", http: { status: 400 } } });
+    }
+  },
+};
+
+/**
  * graphql-js's validation errors (unknown field, missing argument, wrong
  * literal…) are returned, not thrown, so the error mask never sees them:
  * here they become Spanish, with the field they are about, still
@@ -180,7 +193,7 @@ export function createGraphQLServer(options: { graphiql: boolean }) {
     graphqlEndpoint: "/api/graphql",
     graphiql: options.graphiql,
     landingPage: false,
-    plugins: [csrfPrevention, tokenHeaders, refuseControlCharacters, ...armor.plugins, spanishValidation, limitRequestBody(MAX_BODY_BYTES), compiledExecution(schema), cachedValidation()],
+    plugins: [csrfPrevention, tokenHeaders, operationNameIsText, refuseControlCharacters, ...armor.plugins, spanishValidation, limitRequestBody(MAX_BODY_BYTES), compiledExecution(schema), cachedValidation()],
     // Ours above, cheaper for a body that declares its length (./body-size.ts); both refuse what passes MAX_BODY_BYTES.
     maxRequestBodySize: false,
     // Parsed documents stay in yoga's cache; validation results in ours (cachedValidation).

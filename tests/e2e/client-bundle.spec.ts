@@ -21,3 +21,25 @@ test("the client build carries no database driver, password hashing or server se
   });
   expect(offenders).toEqual([]);
 });
+
+/**
+ * Signing up and in stays within the buyer pages' JavaScript budget (scripts/bundle-budget.ts, which
+ * `bench:bundle` checks on every build): their forms validate natively in the browser and carry neither zod
+ * nor Conform, ~35 kB gzip together (decision 181).
+ */
+test("the sign-up and sign-in pages load neither zod nor Conform", () => {
+  const assets = path.resolve("build/client/assets");
+  const manifestFile = fs.readdirSync(assets).find((f) => f.startsWith("manifest-"))!;
+  const manifest = JSON.parse(
+    fs
+      .readFileSync(path.join(assets, manifestFile), "utf8")
+      .replace(/^window.__remixManifest=/, "")
+      .replace(/;\s*$/, ""),
+  ) as { routes: Record<string, { module: string; imports?: string[] }> };
+  for (const id of ["routes/cuenta.registro", "routes/cuenta.iniciar-sesion._index", "routes/cuenta.iniciar-sesion.email"]) {
+    const route = manifest.routes[id];
+    expect(route, id).toBeDefined();
+    const carried = [route.module, ...(route.imports ?? [])].filter((file) => /ZodError|\b_zod\b|data-conform|__conform/.test(fs.readFileSync(path.resolve("build/client", `.${file}`), "utf8")));
+    expect(carried, id).toEqual([]);
+  }
+});

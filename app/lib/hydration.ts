@@ -1,0 +1,50 @@
+/**
+ * Whether React has hydrated the document (root.tsx's Layout marks it in an effect, which runs only once a
+ * render committed). entry.client.tsx reads it to tell an error that left the page without React from one
+ * that happened later (decision 180).
+ */
+let hydrated = false;
+
+export function markHydrated(): void {
+  hydrated = true;
+}
+
+export function isHydrated(): boolean {
+  return hydrated;
+}
+
+/**
+ * An error React throws out of its own work, which no error boundary catches: in production the minified
+ * "Minified React error #345" ("Root did not complete"), in development the full text.
+ */
+export function isReactRootFailure(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
+  return /Minified React error #\d+|Root did not complete|There was an error while hydrating|Hydration failed/.test(message);
+}
+
+interface RemixStreamContext {
+  __remixContext?: { streamController?: ReadableStreamDefaultController<unknown> };
+}
+
+/**
+ * Resolves once the page's loader data has all arrived. With single fetch, Remix writes it after the page as
+ * scripts that feed `window.__remixContext.stream`, and its `RemixBrowser` suspends the whole document until
+ * that stream is closed and decoded. A hydration that starts earlier (the scripts run after the first paint,
+ * decision 132, which can come before the end of a slow page) leaves the root suspended with no Suspense
+ * boundary above it, and a tap or a keystroke in that window makes React hydrate synchronously: React 18
+ * cannot finish that render and throws #345, "Root did not complete". So hydration waits for the stream's
+ * `close()`, or for the document to be parsed (every one of those scripts has run by then).
+ */
+export function remixDataArrived(win: Window & RemixStreamContext = window, doc: Document = document): Promise<void> {
+  return new Promise((resolve) => {
+    if (doc.readyState !== "loading") return resolve();
+    doc.addEventListener("DOMContentLoaded", () => resolve(), { once: true });
+    const controller = win.__remixContext?.streamController;
+    if (!controller) return;
+    const close = controller.close.bind(controller);
+    controller.close = () => {
+      close();
+      resolve();
+    };
+  });
+}
