@@ -1,4 +1,7 @@
+import { createElement } from "react";
 import { describe, expect, it } from "vitest";
+import { renderInRouter } from "#app/components/layout/render-in-router.test-helper";
+import { formatMoney } from "#common/money";
 import { getDb } from "#server/db/client";
 import { billings, orders } from "#server/db/schema";
 import { createMenuItem, setMenuItemStatus } from "#server/menu/menu";
@@ -37,8 +40,21 @@ describe("/menu/{slug}", () => {
     expect(JSON.parse(cookie.value)).toEqual({ items: [{ ticketId: fernet.id, qty: 2 }, { ticketId: burger.id, qty: 1 }] });
     const jar = cookiesAfter(picked);
 
+    // The payer step shows the service fee and the total before paying, priced by the domain (the event charges 10 %).
     const payerStep = await run(menu.loader, getRequest(`${path}?paso=datos`, { cookies: jar }), params);
-    expect(payerStep.data).toMatchObject({ step: "payer", total: expect.stringContaining("18.000") });
+    expect(payerStep.data).toMatchObject({
+      step: "payer",
+      money: { subtotal: formatMoney(1_800_000), serviceFeeLabel: "10 %", serviceFee: formatMoney(180_000), total: formatMoney(1_980_000) },
+      problems: [],
+      hold: "15 minutos",
+    });
+    // And the page a phone without JavaScript gets says it, server-rendered.
+    const { html } = await renderInRouter(createElement(menu.default), { url: `${path}?paso=datos`, loader: () => payerStep.data });
+    const text = html.replace(/<[^>]+>/g, " ").replace(/&nbsp;|\u00a0/g, " ").replace(/\s+/g, " ");
+    expect(text).toContain(`Cargo de servicio (10 %) ${formatMoney(180_000)}`.replace(/\u00a0/g, " "));
+    expect(text).toContain(`Total ${formatMoney(1_980_000)}`.replace(/\u00a0/g, " "));
+    expect(text).toContain("A este email te mandamos las consumiciones.");
+    expect(text).toContain("Te reservamos las consumiciones 15 minutos");
 
     const badPayer = await run(menu.action, formRequest(`${path}?paso=datos`, { intent: "pay", ...PAYER, email: "sofia@" }, { cookies: jar }), params);
     expect(badPayer.status).toBe(400);
@@ -51,7 +67,8 @@ describe("/menu/{slug}", () => {
     const db = await getDb();
     const [billing] = await db.select().from(billings).where(eq(billings.id, billingId));
     const [order] = await db.select().from(orders).where(eq(orders.id, billing.orderId));
-    expect(order).toMatchObject({ status: "draft", subtotal: 1_800_000, paymentMethod: "MERCADO_PAGO" });
+    // What the payer step said is what the order charges: nothing new appears at the checkout.
+    expect(order).toMatchObject({ status: "draft", subtotal: 1_800_000, serviceFee: 180_000, total: 1_980_000, paymentMethod: "MERCADO_PAGO" });
 
     // An item paused meanwhile drops out of a saved cart, and the buyer is told.
     await setMenuItemStatus(made.ctx, { id: burger.id, status: "paused" });

@@ -1,15 +1,18 @@
 import type { TicketTypeRow } from "#server/db/schema";
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { MENU_CATEGORY_LABELS } from "#common/menu";
+import { purchaseKindOf, type PurchaseKind } from "#common/order-words";
 import { optional, requiredText } from "#common/validation";
 import type { Ctx } from "#server/context";
-import { events, MENU_CATEGORIES, ticketTypes, type MenuCategory } from "#server/db/schema";
-import { Invalid, NotFound } from "#server/errors";
+import type { DbOrTx } from "#server/db/client";
+import { events, MENU_CATEGORIES, orderItems, ticketTypes, type MenuCategory } from "#server/db/schema";
+import { Conflict, Invalid, NotFound } from "#server/errors";
 import { eventChanged } from "#server/events/changes";
 import { requireEvent } from "#server/events/events";
 import { intSchema, moneySchema, statusSchema } from "#server/events/schemas";
 import { storedImageUrlSchema } from "#server/media/images";
+import { previewOrder, type OrderPreview } from "#server/orders/preview";
 import { stockAtLeastSold } from "#server/stock/stock";
 import { parseInput, type DomainInput } from "#server/validation";
 
@@ -262,4 +265,46 @@ export function checkMenuPick(items: MenuItemView[], picked: { ticketId: string;
   });
   if (!errors.length && !picked.some((p) => p.qty > 0)) errors.push(MENU_CART_MESSAGES.empty);
   return errors;
+}
+
+/**
+ * Whether an order (or several: a list) holds tickets, menu items or both,
+ * for the words the buyer reads (common/order-words.ts): a drink order's
+ * pages and emails speak of consumiciones, not entradas.
+ */
+export async function purchaseKindOfOrders(db: DbOrTx, orderIds: string[]): Promise<PurchaseKind> {
+  if (!orderIds.length) return "ticket";
+  const rows = await db
+    .selectDistinct({ kind: ticketTypes.kind })
+    .from(orderItems)
+    .innerJoin(ticketTypes, eq(ticketTypes.id, orderItems.ticketTypeId))
+    .where(inArray(orderItems.orderId, orderIds));
+  return purchaseKindOf(rows.map((r) => r.kind));
+}
+
+/**
+ * The menu's payer step priced by the domain: `previewOrder`, the same
+ * preview the tickets' payer page uses and createOrder builds on, so the
+ * buyer reads the lines, the service fee, the total and the hold before
+ * paying, and the checkout never adds anything new. A refusal (an item
+ * sold out or paused meanwhile, the event paused) comes back as its
+ * messages instead of a price.
+ */
+export async function previewMenuOrder(
+  ctx: Ctx,
+  slug: string,
+  lines: { ticketId: string; qty: number }[],
+): Promise<{ ok: true; preview: OrderPreview } | { ok: false; problems: string[] }> {
+  try {
+    return { ok: true, preview: await previewOrder(ctx, { eventSlug: slug, items: lines }) };
+  } catch (error) {
+    if (!(error instanceof Invalid || error instanceof Conflict)) throw error;
+    const messages = Object.values(error.fieldErrors ?? {}).flat();
+    return { ok: false, problems: messages.length ? messages : [error.message] };
+  }
+}
+
+/** The fee's rate as the buyer reads it next to the amount: "10 %", "7,5 %". */
+export function serviceFeeRateLabel(bps: number): string | null {
+  return bps > 0 ? `${(bps / 100).toLocaleString("es-AR", { maximumFractionDigits: 2 })} %` : null;
 }
