@@ -1,12 +1,10 @@
 import type { TicketTypeRow } from "#server/db/schema";
-import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { MENU_CATEGORY_LABELS } from "#common/menu";
-import { purchaseKindOf, type PurchaseKind } from "#common/order-words";
 import { optional, requiredText } from "#common/validation";
 import type { Ctx } from "#server/context";
-import type { DbOrTx } from "#server/db/client";
-import { events, MENU_CATEGORIES, orderItems, ticketTypes, type MenuCategory } from "#server/db/schema";
+import { events, MENU_CATEGORIES, ticketTypes, type MenuCategory } from "#server/db/schema";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { eventChanged } from "#server/events/changes";
 import { requireEvent } from "#server/events/events";
@@ -265,21 +263,6 @@ export function checkMenuPick(items: MenuItemView[], picked: { ticketId: string;
   });
   if (!errors.length && !picked.some((p) => p.qty > 0)) errors.push(MENU_CART_MESSAGES.empty);
   return errors;
-}
-
-/**
- * Whether an order (or several: a list) holds tickets, menu items or both,
- * for the words the buyer reads (common/order-words.ts): a drink order's
- * pages and emails speak of consumiciones, not entradas.
- */
-export async function purchaseKindOfOrders(db: DbOrTx, orderIds: string[]): Promise<PurchaseKind> {
-  if (!orderIds.length) return "ticket";
-  const rows = await db
-    .selectDistinct({ kind: ticketTypes.kind })
-    .from(orderItems)
-    .innerJoin(ticketTypes, eq(ticketTypes.id, orderItems.ticketTypeId))
-    .where(inArray(orderItems.orderId, orderIds));
-  return purchaseKindOf(rows.map((r) => r.kind));
 }
 
 /**

@@ -7,6 +7,7 @@ import { issueTicketsForOrder } from "#server/tickets/issue";
 import { recordBankTransferApproved } from "#server/webhooks/deliveries";
 import { retakeCouponUse } from "#server/coupons/coupons";
 import { sendEmail } from "#server/email/send";
+import { purchaseKindOfOrders } from "#server/menu/purchase-kind";
 import { paymentReversedEmail } from "#server/refunds/emails";
 import { chargeBackApprovedBilling, refundApprovedBilling } from "#server/refunds/transitions";
 import { queueProviderRefund } from "./refunds";
@@ -301,7 +302,8 @@ async function applyReversal(db: Db, billingId: string, payment: ProviderPayment
 
 async function emailPaymentReversed(db: Db, order: OrderRow, amount: number, chargeback: boolean) {
   const [event] = await db.select({ name: events.name }).from(events).where(eq(events.id, order.eventId));
-  await sendEmail(db, { to: order.payer.email, ...paymentReversedEmail({ orderCode: order.code, eventName: event?.name ?? "el evento", amount, chargeback }), organizationId: order.organizationId });
+  const kind = await purchaseKindOfOrders(db, [order.id]);
+  await sendEmail(db, { to: order.payer.email, ...paymentReversedEmail({ orderCode: order.code, eventName: event?.name ?? "el evento", amount, chargeback, kind }), organizationId: order.organizationId });
 }
 
 async function approveBilling(tx: DbOrTx, billing: BillingRow, payment: ProviderPayment, now: Date, from: BillingRow["status"]): Promise<BillingRow> {
