@@ -5,10 +5,20 @@ import { formatMoney } from "#common/money";
 import { getDb } from "#server/db/client";
 import { billings, orders } from "#server/db/schema";
 import { createMenuItem, setMenuItemStatus } from "#server/menu/menu";
+import { startSession } from "#server/auth/sessions";
+import { billingAccessToken } from "#server/orders/access";
+import { createOrder } from "#server/orders/orders";
+import { payInSandbox } from "#server/payments/sandbox";
+import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { eq } from "drizzle-orm";
 import { createEventWithTickets } from "#tests/support/factories";
 import { cookiesAfter, formRequest, getRequest, run } from "#tests/support/remix";
 import * as menu from "./menu.$slug";
+import * as eventPage from "./eventos.$slug";
+import * as summaryPage from "./checkout.$billingId";
+import * as statusPage from "./checkout.status.$status";
+import * as purchasePage from "./tickets.$billingId";
+import * as myTickets from "./cuenta.mis-tickets";
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 
@@ -75,5 +85,65 @@ describe("/menu/{slug}", () => {
     const again = await run(menu.loader, getRequest(path, { cookies: { [`menu-order-${made.event.slug}`]: encodeURIComponent(JSON.stringify({ items: [{ ticketId: burger.id, qty: 1 }] })) } }), params);
     expect(again.data.changed).toBe(true);
     expect(await run(menu.loader, getRequest("/menu/no-existe"), { slug: "no-existe" })).toMatchObject({ status: 404 });
+  });
+
+  it("the event page links to its menu only while it has something to order", async () => {
+    const made = await createEventWithTickets();
+    const params = { slug: made.event.slug };
+    const before = await run(eventPage.loader, getRequest(`/eventos/${made.event.slug}`), params);
+    expect(before.data.menuHref).toBeNull();
+
+    const fernet = await createMenuItem(made.ctx, { eventId: made.event.id, name: "Fernet con coca", category: "drink", price: "4500", stock: "10" });
+    const page = await run(eventPage.loader, getRequest(`/eventos/${made.event.slug}`), params);
+    expect(page.data.menuHref).toBe(`/menu/${made.event.slug}`);
+    const { html } = await renderInRouter(createElement(eventPage.default), { url: `/eventos/${made.event.slug}`, loader: () => page.data });
+    expect(html).toMatch(new RegExp(`<section aria-labelledby="menu-del-evento"[^>]*>.*<h2 id="menu-del-evento"[^>]*>Menú de la barra</h2>.*<a[^>]* href="/menu/${made.event.slug}"[^>]*>Ver el menú</a>`, "s"));
+
+    await setMenuItemStatus(made.ctx, { id: fernet.id, status: "paused" });
+    expect((await run(eventPage.loader, getRequest(`/eventos/${made.event.slug}`), params)).data.menuHref).toBeNull();
+  });
+
+  it("a drink order's pages speak of consumiciones, and Mis tickets names both when it lists both", async () => {
+    const made = await createEventWithTickets();
+    const fernet = await createMenuItem(made.ctx, { eventId: made.event.id, name: "Fernet con coca", category: "drink", price: "4500", stock: "10" });
+    const buyer = await createTestUser();
+    const buyerCtx = await ctxAs(actorFor(buyer));
+    const { billing } = await createOrder(buyerCtx, { eventSlug: made.event.slug, items: [{ ticketId: fernet.id, qty: 2 }], payer: { ...PAYER, email: buyer.email }, paymentMethod: "MERCADO_PAGO" });
+    const token = billingAccessToken(billing.id);
+    const render = async (route: { default: () => unknown }, data: unknown, url: string) =>
+      (await renderInRouter(createElement(route.default as () => null), { url, loader: () => data as {} })).html.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+
+    // Before paying: the hold is for the consumiciones, and choosing again is on the menu.
+    const summary = await run(summaryPage.loader, getRequest(`/checkout/${billing.id}?t=${token}`), { billingId: billing.id });
+    expect(summary.data).toMatchObject({ kind: "menu", event: { chooseHref: `/menu/${made.event.slug}` } });
+    const summaryText = await render(summaryPage, summary.data, `/checkout/${billing.id}`);
+    expect(summaryText).toContain("Pasado ese momento las consumiciones vuelven a la venta.");
+    expect(summaryText).not.toMatch(/entrada/i);
+
+    await payInSandbox(await getDb(), billing.id, "approved");
+    const approved = await run(statusPage.loader, getRequest(`/checkout/status/approved?billingId=${billing.id}&t=${token}`), { status: "approved" });
+    const approvedText = await render(statusPage, approved.data, "/checkout/status/approved");
+    expect(approvedText).toContain("Te mandamos las consumiciones a");
+    expect(approvedText).toContain("mostrarlas en la barra");
+    expect(approvedText).toContain("Ver mis consumiciones");
+    expect(approvedText).not.toMatch(/entrada/i);
+
+    const purchase = await run(purchasePage.loader, getRequest(`/tickets/${billing.id}?t=${token}`), { billingId: billing.id });
+    expect(purchase.data.kind).toBe("menu");
+    const purchaseText = await render(purchasePage, purchase.data, `/tickets/${billing.id}`);
+    expect(purchaseText).toContain("Tus 2 consumiciones");
+    expect(purchaseText).toContain("Mostrá el QR en la barra.");
+    expect(purchaseText).toContain("Consumición Fernet con coca · 1 de 2");
+    expect(purchaseText).not.toMatch(/entrada/i);
+
+    // With a ticket of the same night too, Mis tickets says which is which.
+    const ticketOrder = await createOrder(buyerCtx, { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.General.id, qty: 1 }], payer: { ...PAYER, email: buyer.email }, paymentMethod: "MERCADO_PAGO" });
+    await payInSandbox(await getDb(), ticketOrder.billing.id, "approved");
+    const tokens = await startSession(await getDb(), buyer, new Date());
+    const mine = await run(myTickets.loader, getRequest("/cuenta/mis-tickets", { cookies: { at: tokens.accessToken, rt: tokens.refreshToken } }));
+    expect(mine.data.upcoming.map((c: { kind: string }) => c.kind).sort()).toEqual(["menu", "menu", "ticket"]);
+    const mineText = await render(myTickets, mine.data, "/cuenta/mis-tickets");
+    expect(mineText).toContain("Entrada General");
+    expect(mineText).toContain("Consumición Fernet con coca");
   });
 });

@@ -228,6 +228,19 @@ export async function publicMenu(ctx: Ctx, slug: string): Promise<{ event: { id:
   return { event: { id: event.id, slug: event.slug, name: event.name, imageUrl: event.imageUrl }, items: rows.map(toMenuItemView) };
 }
 
+/**
+ * Whether the event's menu has something a buyer can order now (visible,
+ * active, with stock left): the event page links to `/menu/{slug}` only then.
+ */
+export async function menuOnSale(ctx: Ctx, eventId: string): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ id: ticketTypes.id })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.eventId, eventId), eq(ticketTypes.kind, "menu"), eq(ticketTypes.status, "active"), eq(ticketTypes.hidden, false), sql`${ticketTypes.stock} > ${ticketTypes.sold}`))
+    .limit(1);
+  return Boolean(row);
+}
+
 export const MENU_CART_MESSAGES = {
   empty: "Elegí al menos una consumición.",
   changed: "Algunas cosas del menú cambiaron (sin stock o pausadas): revisá tu compra.",

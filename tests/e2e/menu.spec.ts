@@ -33,7 +33,7 @@ test.describe("the menu and the bar", () => {
     await expect(buyer).toHaveURL(/\/sandbox\/mercadopago\/[0-9a-f-]{36}$/);
     await buyer.getByRole("button", { name: "Aprobar" }).click();
     await expect(buyer).toHaveURL(/\/checkout\/status\/approved\?billingId=[0-9a-f-]{36}&t=/);
-    await main.getByRole("link", { name: "Ver mis entradas" }).click();
+    await main.getByRole("link", { name: "Ver mis consumiciones" }).click();
     await expect(main).toContainText("Fernet con coca");
     const codes = await main.getByLabel(/^Código: /).evaluateAll((els) => els.map((el) => el.getAttribute("aria-label")!.replace("Código: ", "")));
     expect(codes).toHaveLength(2);
