@@ -18,7 +18,7 @@ export function purchaseKindOf(kinds: Iterable<ProductKind>): PurchaseKind {
   return set.has("menu") ? "menu" : "ticket";
 }
 
-export interface PurchaseWords {
+interface PurchaseWords {
   kind: PurchaseKind;
   /** "entradas", "consumiciones", "entradas y consumiciones". */
   plural: string;
