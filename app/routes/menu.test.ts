@@ -18,6 +18,7 @@ import * as eventPage from "./eventos.$slug";
 import * as summaryPage from "./checkout.$billingId";
 import * as statusPage from "./checkout.status.$status";
 import * as purchasePage from "./tickets.$billingId";
+import * as purchasePdf from "./tickets.$billingId.pdf";
 import * as myTickets from "./cuenta.mis-tickets";
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
@@ -135,6 +136,8 @@ describe("/menu/{slug}", () => {
     expect(purchaseText).toContain("Mostrá el QR en la barra.");
     expect(purchaseText).toContain("Consumición Fernet con coca · 1 de 2");
     expect(purchaseText).not.toMatch(/entrada/i);
+    const pdf = await run(purchasePdf.loader, getRequest(`/tickets/${billing.id}/pdf?t=${token}`), { billingId: billing.id });
+    expect(pdf.headers.get("content-disposition")).toMatch(/filename="consumiciones-TRB-[^"]+\.pdf"/);
 
     // With a ticket of the same night too, Mis tickets says which is which.
     const ticketOrder = await createOrder(buyerCtx, { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.General.id, qty: 1 }], payer: { ...PAYER, email: buyer.email }, paymentMethod: "MERCADO_PAGO" });

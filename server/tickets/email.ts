@@ -1,11 +1,10 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { purchaseWords } from "#common/order-words";
 import { billings, emailLog, orders, organizations } from "#server/db/schema";
 import { sendEmail, type EmailAttachment } from "#server/email/send";
 import { ticketsEmail } from "#server/email/templates";
 import { appUrl } from "#server/env";
-import { ticketsPdf } from "./pdf";
+import { ticketsPdf, ticketsPdfFilename } from "./pdf";
 import { qrPng } from "./qr";
 import { purchaseOfOrder, venueLabel, whenLabel, type TicketEventView, type TicketView } from "./tickets";
 
@@ -21,7 +20,7 @@ export async function ticketAttachments(orderCode: string, event: TicketEventVie
     tickets.map(async (t, i) => ({ filename: `qr-${i + 1}.png`, contentType: "image/png", content: await qrPng(t.qrPayload, 480), cid: `qr-${i + 1}-${orderCode}@tribuna` })),
   );
   const content = await ticketsPdf({ orderCode, event, tickets });
-  return { images, pdf: { filename: `${purchaseWords(tickets.map((t) => t.kind)).plural.replaceAll(" ", "-")}-${orderCode}.pdf`, contentType: "application/pdf", content } };
+  return { images, pdf: { filename: ticketsPdfFilename(orderCode, tickets), contentType: "application/pdf", content } };
 }
 
 export type TicketsEmailOutcome = "sent" | "already-sent" | "nothing-to-send";

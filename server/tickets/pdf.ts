@@ -46,6 +46,11 @@ const TEAL = rgb(...hexToRgbUnit(brand.primary[500]));
 const INK = rgb(...hexToRgbUnit(brand.ink));
 const MUTED = rgb(...hexToRgbUnit(brand.surfaces.light.muted));
 
+/** The file's name says what it holds: `entradas-TRB-….pdf`, `consumiciones-TRB-….pdf` (common/order-words.ts). */
+export function ticketsPdfFilename(orderCode: string, tickets: Pick<TicketView, "kind">[]): string {
+  return `${purchaseWords(tickets.map((t) => t.kind)).plural.replaceAll(" ", "-")}-${orderCode}.pdf`;
+}
+
 /**
  * One A4 page per ticket: event, date (Buenos Aires), venue, a large QR on
  * white, holder, ticket type, order code and status. Standard fonts only, so
