@@ -20,6 +20,7 @@ import * as statusPage from "./checkout.status.$status";
 import * as purchasePage from "./tickets.$billingId";
 import * as purchasePdf from "./tickets.$billingId.pdf";
 import * as myTickets from "./cuenta.mis-tickets";
+import * as refundsPage from "./cuenta.devoluciones";
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 
@@ -109,7 +110,7 @@ describe("/menu/{slug}", () => {
     const fernet = await createMenuItem(made.ctx, { eventId: made.event.id, name: "Fernet con coca", category: "drink", price: "4500", stock: "10" });
     const buyer = await createTestUser();
     const buyerCtx = await ctxAs(actorFor(buyer));
-    const { billing } = await createOrder(buyerCtx, { eventSlug: made.event.slug, items: [{ ticketId: fernet.id, qty: 2 }], payer: { ...PAYER, email: buyer.email }, paymentMethod: "MERCADO_PAGO" });
+    const { order: drinkOrder, billing } = await createOrder(buyerCtx, { eventSlug: made.event.slug, items: [{ ticketId: fernet.id, qty: 2 }], payer: { ...PAYER, email: buyer.email }, paymentMethod: "MERCADO_PAGO" });
     const token = billingAccessToken(billing.id);
     const render = async (route: { default: () => unknown }, data: unknown, url: string) =>
       (await renderInRouter(createElement(route.default as () => null), { url, loader: () => data as {} })).html.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
@@ -148,5 +149,9 @@ describe("/menu/{slug}", () => {
     const mineText = await render(myTickets, mine.data, "/cuenta/mis-tickets");
     expect(mineText).toContain("Entrada General");
     expect(mineText).toContain("Consumición Fernet con coca");
+
+    // The refund page's answer knows it was a drink order (its words: "Tus consumiciones quedaron anuladas…").
+    const done = await run(refundsPage.action, formRequest("/cuenta/devoluciones", { intent: "confirm", orderCode: drinkOrder.code, email: buyer.email, reason: "", cbu: "" }));
+    expect(done.data.done).toMatchObject({ outcome: "refunded", request: { kind: "menu" } });
   });
 });

@@ -310,6 +310,8 @@ export async function refundRequestView(ctx: Ctx, request: RefundRequestRow) {
     amount: row.billing.amount,
     billingStatus: row.billing.status,
     buyerName: `${row.order.payer.firstName} ${row.order.payer.lastName}`.trim(),
+    /** Tickets, menu items or both: the buyer's words follow it (common/order-words.ts). */
+    kind: await purchaseKindOfOrders(ctx.db, [request.orderId]),
   };
 }
 export type RefundRequestView = Awaited<ReturnType<typeof refundRequestView>>;
