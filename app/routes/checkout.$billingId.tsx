@@ -1,3 +1,5 @@
+import { purchaseWords } from "#common/order-words";
+import { purchaseKindOfOrders } from "#server/menu/purchase-kind";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { DateTime } from "luxon";
@@ -59,8 +61,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
   const expired = !held && (order.status === "expired" || billing.status === "cancelled" || (order.status === "draft" && !!order.holdExpiresAt));
   const hold = order.holdExpiresAt;
+  // A drink order speaks of consumiciones and sends back to the menu (docs/wording.md).
+  const kind = await purchaseKindOfOrders(ctx.db, [order.id]);
   return data(
     {
+      kind,
       order: {
         code: order.code,
         items: order.items.map((i) => ({ id: i.id, name: i.name, qty: i.qty, unitPrice: formatMoney(i.unitPrice), subtotal: formatMoney(i.unitPrice * i.qty) })),
@@ -76,6 +81,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
             name: event.name,
             venue: `${event.venueName}, ${event.city}`,
             href: eventPath(event.slug),
+            // Where to choose again: the menu for a drink order.
+            chooseHref: kind === "menu" ? `/menu/${event.slug}` : eventPath(event.slug),
             // The event's date line, as tickets and emails say it.
             whenLabel: startsAt ? formatEventStart(startsAt) : null,
           }
@@ -109,11 +116,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CheckoutSummaryPage() {
-  const { order, event, hold, expired, closed, allows, bankTransferHref, missingPublicKey, wallet } = useLoaderData<typeof loader>();
+  const { kind, order, event, hold, expired, closed, allows, bankTransferHref, missingPublicKey, wallet } = useLoaderData<typeof loader>();
+  const words = purchaseWords(kind);
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const paying = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const eventHref = event?.href ?? "/";
+  const chooseHref = event?.chooseHref ?? "/";
   // Decision 46: without the payment public key, an error is logged to the console (on load and on client navigation).
   useEffect(() => {
     if (missingPublicKey) console.error("Missing payment public key");
@@ -130,8 +139,8 @@ export default function CheckoutSummaryPage() {
         </p>
       </header>
 
-      {hold ? <HoldCountdown expiresAtIso={hold.expiresAtIso} timeLabel={hold.timeLabel} eventHref={eventHref} /> : null}
-      {expired ? <HoldExpired eventHref={eventHref} /> : null}
+      {hold ? <HoldCountdown expiresAtIso={hold.expiresAtIso} timeLabel={hold.timeLabel} eventHref={chooseHref} kind={kind} /> : null}
+      {expired ? <HoldExpired eventHref={chooseHref} kind={kind} /> : null}
       {closed ? (
         <p role="status" className="rounded-lg border border-[var(--border)] px-4 py-3 text-sm">
           Esta compra ya no se puede pagar.
@@ -171,7 +180,7 @@ export default function CheckoutSummaryPage() {
                 )}
               </div>
             ) : (
-              <p className="mt-1 text-sm text-[var(--muted)]">Estas entradas no se pagan con Mercado Pago: el organizador pide transferencia bancaria.</p>
+              <p className="mt-1 text-sm text-[var(--muted)]">Estas {words.plural} no se pagan con Mercado Pago: el organizador pide transferencia bancaria.</p>
             )}
           </div>
           <div className="rounded-xl border border-[var(--border)] p-4">
@@ -184,7 +193,7 @@ export default function CheckoutSummaryPage() {
                 </a>
               </>
             ) : (
-              <p className="mt-1 text-sm text-[var(--muted)]">Estas entradas no se pagan por transferencia: el organizador las cobra con Mercado Pago.</p>
+              <p className="mt-1 text-sm text-[var(--muted)]">Estas {words.plural} no se pagan por transferencia: el organizador las cobra con Mercado Pago.</p>
             )}
           </div>
         </section>

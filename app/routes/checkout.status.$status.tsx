@@ -6,6 +6,8 @@ import { getRequestContext } from "#app/lib/session.server";
 import { buttonClasses } from "#app/components/ui/Button";
 import { getCheckoutSummary } from "#server/orders/checkout";
 import { withBillingToken } from "#server/orders/access";
+import { purchaseKindOfOrders } from "#server/menu/purchase-kind";
+import { purchaseWords } from "#common/order-words";
 import { eventPath } from "./eventos.$slug.server";
 
 /** Where the provider sends the buyer back (Mercado Pago's back_urls; the sandbox too). */
@@ -67,15 +69,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   else if (status === "pending") outcome = "pending";
   else outcome = "rejected";
 
+  // A drink order speaks of consumiciones, the bar and the menu (docs/wording.md).
+  const kind = await purchaseKindOfOrders(ctx.db, [order.id]);
   return data(
     {
+      kind,
       outcome,
       refresh: outcome === "confirming" || outcome === "pending",
       code: order.code,
       total: formatMoney(order.total),
       email: order.payer.email,
       eventName: event?.name ?? null,
-      eventHref: event ? eventPath(event.slug) : "/",
+      eventHref: event ? (kind === "menu" ? `/menu/${event.slug}` : eventPath(event.slug)) : "/",
       ticketsHref: withBillingToken(`/tickets/${billing.id}`, billing.id),
       retryHref: withBillingToken(`/checkout/${billing.id}`, billing.id),
     },
@@ -84,7 +89,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function CheckoutStatusPage() {
-  const { outcome, code, total, email, eventName, eventHref, ticketsHref, retryHref } = useLoaderData<typeof loader>();
+  const { kind, outcome, code, total, email, eventName, eventHref, ticketsHref, retryHref } = useLoaderData<typeof loader>();
+  const words = purchaseWords(kind);
   return (
     <main className="mx-auto flex w-full max-w-xl flex-col gap-4 px-4 py-10 sm:px-6" data-outcome={outcome}>
       <p className="text-sm font-bold tracking-wide text-[var(--accent)]">{eventName ?? "TU COMPRA"}</p>
@@ -95,10 +101,12 @@ export default function CheckoutStatusPage() {
       <div role="status" className="flex flex-col gap-3">
         {outcome === "approved" ? (
           <>
-            <p>Te mandamos las entradas a {email}. También las podés ver ahora y mostrarlas en la puerta desde el celular.</p>
+            <p>
+              Te mandamos {words.the} a {email}. También las podés ver ahora y mostrarlas {kind === "ticket" ? "en la puerta" : words.showAt} desde el celular.
+            </p>
             <p>
               <a href={ticketsHref} className={buttonClasses("primary", "min-h-11")}>
-                Ver mis entradas
+                Ver mis {words.plural}
               </a>
             </p>
           </>
@@ -112,12 +120,12 @@ export default function CheckoutStatusPage() {
         {outcome === "pending" ? (
           <p>
             Tu pago quedó pendiente de acreditación (por ejemplo, un pago en efectivo). Cuando se acredite te avisamos por email a {email} y te
-            mandamos las entradas. Las tenemos reservadas mientras tanto.
+            mandamos {words.the}. Las tenemos reservadas mientras tanto.
           </p>
         ) : null}
         {outcome === "rejected" ? (
           <>
-            <p>El pago fue rechazado o se canceló. No te cobramos nada y tus entradas siguen reservadas un rato más: probá de nuevo con otro medio de pago.</p>
+            <p>El pago fue rechazado o se canceló. No te cobramos nada y {words.yours.toLowerCase()} siguen reservadas un rato más: probá de nuevo con otro medio de pago.</p>
             <p>
               <a href={retryHref} className={buttonClasses("primary", "min-h-11")}>
                 Reintentar el pago
@@ -127,16 +135,16 @@ export default function CheckoutStatusPage() {
         ) : null}
         {outcome === "expired" ? (
           <>
-            <p>No recibimos el pago a tiempo y las entradas volvieron a la venta. Si llegaste a pagar, te devolvemos el dinero automáticamente.</p>
+            <p>No recibimos el pago a tiempo y {words.the} volvieron a la venta. Si llegaste a pagar, te devolvemos el dinero automáticamente.</p>
             <p>
               <Link to={eventHref} className={buttonClasses("primary", "min-h-11")}>
-                Volver al evento
+                {kind === "menu" ? "Volver al menú" : "Volver al evento"}
               </Link>
             </p>
           </>
         ) : null}
         {outcome === "refunded" ? (
-          <p>Tu pago se acreditó cuando ya no quedaban entradas, así que te lo devolvemos completo al mismo medio de pago. Te avisamos por email a {email}.</p>
+          <p>Tu pago se acreditó cuando ya no quedaban {words.plural}, así que te lo devolvemos completo al mismo medio de pago. Te avisamos por email a {email}.</p>
         ) : null}
       </div>
     </main>

@@ -1,3 +1,4 @@
+import { purchaseWords } from "#common/order-words";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { getRefundRequest, listMyRefundableOrders, previewRefund, refundRequestView, requestRefund, type RefundRequestView } from "#server/refunds/refunds";
@@ -54,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-type RequestView = Pick<RefundRequestView, "code" | "status" | "automatic" | "method" | "orderCode" | "eventName" | "rejectionReason"> & {
+type RequestView = Pick<RefundRequestView, "code" | "status" | "automatic" | "method" | "orderCode" | "eventName" | "rejectionReason" | "kind"> & {
   amount: string;
   transferredAt: string | null;
 };
@@ -91,6 +92,7 @@ function present(view: RefundRequestView): RequestView {
     orderCode: view.orderCode,
     eventName: view.eventName,
     rejectionReason: view.rejectionReason,
+    kind: view.kind,
     amount: formatMoney(view.amount),
     transferredAt: view.transferredAt ? formatDateTime(view.transferredAt) : null,
   };
@@ -237,7 +239,9 @@ function RequestSummary({ request, outcome, existing, mailbox }: { request: Requ
         {state === "refunded" ? (
           <>
             <p className="font-bold">Devolución aprobada{request.automatic ? " en el momento: la pediste dentro del plazo legal" : " por la organización"}.</p>
-            <p>Tus entradas quedaron anuladas y ya no sirven para entrar.</p>
+            <p>
+              {purchaseWords(request.kind).yours} quedaron anuladas y {purchaseWords(request.kind).voidedUse}.
+            </p>
             {request.method === "bank_transfer" ? (
               <p>
                 {request.transferredAt
@@ -252,12 +256,12 @@ function RequestSummary({ request, outcome, existing, mailbox }: { request: Requ
           <>
             <p className="font-bold">La organización rechazó la devolución.</p>
             {request.rejectionReason ? <p>Motivo: {request.rejectionReason}</p> : null}
-            <p>Tus entradas siguen valiendo.</p>
+            <p>{purchaseWords(request.kind).yours} siguen valiendo.</p>
           </>
         ) : (
           <>
             <p className="font-bold">Lo revisa la organización del evento.</p>
-            <p>Tu solicitud está fuera del plazo legal de arrepentimiento, así que decide la organización. Te escribimos apenas lo haga; mientras tanto tus entradas siguen valiendo.</p>
+            <p>Tu solicitud está fuera del plazo legal de arrepentimiento, así que decide la organización. Te escribimos apenas lo haga; mientras tanto {purchaseWords(request.kind).yours.toLowerCase()} siguen valiendo.</p>
           </>
         )}
         <p className="text-sm text-[var(--muted)]">Guardá el código: con él y tu email podés consultar el estado acá mismo.</p>

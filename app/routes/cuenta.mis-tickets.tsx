@@ -8,6 +8,7 @@ import { ticketCard } from "#app/components/tickets/cards.server";
 import { TicketCard, TicketFullScreenStyles } from "#app/components/tickets/TicketCard";
 import { useTicketsOffline } from "#app/components/tickets/useTicketsOffline";
 import { buttonClasses } from "#app/components/ui/Button";
+import { purchaseWords } from "#common/order-words";
 
 export const meta: MetaFunction = () => [{ title: "Mis tickets · Tribuna" }, { name: "robots", content: "noindex" }];
 
@@ -67,6 +68,8 @@ function Group({ id, title, cards, empty }: { id: string; title: string; cards: 
 export default function MyTicketsPage() {
   const { upcoming, past } = useLoaderData<typeof loader>();
   useTicketsOffline();
+  // Entradas, consumiciones or both, as the list holds (each card says which it is).
+  const words = purchaseWords([...upcoming, ...past].map((card) => card.kind ?? "ticket"));
   return (
     <main className="mx-auto w-full max-w-2xl px-4 py-10">
       <TicketFullScreenStyles />
@@ -74,14 +77,14 @@ export default function MyTicketsPage() {
       <p className="mt-1 text-sm text-[var(--muted)]">Tocá un QR para verlo en pantalla completa. Una vez abierta, esta página funciona sin conexión.</p>
       {!upcoming.length && !past.length ? (
         <div className="mt-8 flex flex-col items-start gap-3">
-          <p>Todavía no tenés entradas. Cuando compres, aparecen acá.</p>
+          <p>Todavía no tenés entradas ni consumiciones. Cuando compres, aparecen acá.</p>
           <Link to="/" className={buttonClasses("primary")}>
             Ver eventos
           </Link>
         </div>
       ) : (
         <>
-          <Group id="proximos" title="Próximos" cards={upcoming} empty="No tenés entradas para eventos que vienen." />
+          <Group id="proximos" title="Próximos" cards={upcoming} empty={`No tenés ${words.plural} para eventos que vienen.`} />
           <Group id="pasados" title="Pasados" cards={past} empty="Todavía no fuiste a ningún evento con Tribuna." />
         </>
       )}

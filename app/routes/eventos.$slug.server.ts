@@ -3,6 +3,7 @@ import { applyPublicCache } from "#app/lib/cache.server";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { Ctx } from "#server/context";
 import { referrerForEvent } from "#server/promoters/attribution";
+import { menuOnSale } from "#server/menu/menu";
 import { getPublicEvent, TICKET_STATE_LABELS, type BuyerUnlock, type PublicEvent } from "#server/events/catalogue";
 import { COUPON_MESSAGES, previewCoupon } from "#server/coupons/coupons";
 import { couponForEventPage, type CouponPagePreview } from "#server/coupons/preview";
@@ -227,6 +228,8 @@ export async function eventPageLoader({ request, params }: LoaderFunctionArgs) {
     coupon,
     now: ctx.now,
   });
+  // The menu's link only while it has something to order (docs/menu.md); a paused event sells nothing.
+  page.menuHref = publicEvent.event.status === "active" && (await menuOnSale(ctx, publicEvent.event.id)) ? `/menu/${publicEvent.event.slug}` : null;
   // The plain page (no saved cart, no promoter link) is the same for every anonymous visitor: public, so the
   // browser, a CDN and the server's micro-cache may keep it a few seconds. Anything personal: private.
   if (!saved && !params.nick) applyPublicCache(request, headers);

@@ -1,15 +1,16 @@
-import { holdDuration } from "#common/pricing";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatMoney } from "#common/money";
 import { getUserById } from "#server/accounts/users";
-import { checkMenuPick, maxOrderable, MENU_CART_MESSAGES, menuCartLines, publicMenu } from "#server/menu/menu";
+import { purchaseWords } from "#common/order-words";
+import { checkMenuPick, maxOrderable, MENU_CART_MESSAGES, menuCartLines, previewMenuOrder, publicMenu, serviceFeeRateLabel } from "#server/menu/menu";
 import { startCheckout } from "#server/orders/checkout";
 import { menuCartCookie, readMenuCart } from "#app/lib/menu-cart.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { FormErrors } from "#app/components/account/Notice";
 import { useIsSubmitting } from "#app/components/ui/useIsSubmitting";
+import { MoneyLines } from "#app/components/checkout/MoneyLines";
 import { OrderLines } from "#app/components/checkout/OrderLines";
 import { PayerInfoFields } from "#app/components/checkout/PayerInfoFields";
 import { getFormProps, usePayerForm } from "#app/components/checkout/usePayerForm";
@@ -19,6 +20,7 @@ import { Button, buttonClasses } from "#app/components/ui/Button";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Menú: ${data.event.name} · Tribuna` : "Menú · Tribuna" }];
 
+const MENU_WORDS = purchaseWords("menu");
 const CATEGORY_ORDER = ["drink", "food", "combo"] as const;
 const CATEGORY_TITLES = { drink: "Bebidas", food: "Comidas", combo: "Combos" } as const;
 // Only the action parses with it: the pure mark lets the browser bundle leave zod out.
@@ -44,7 +46,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const step = new URL(request.url).searchParams.get("paso") === "datos" && lines.length ? "payer" : "pick";
   const user = ctx.actor.kind === "user" ? await getUserById(ctx, ctx.actor.userId) : undefined;
   headers.set("Cache-Control", "private, no-store");
-  const total = lines.reduce((sum, l) => sum + l.qty * l.item.price, 0);
+  // The payer step is priced by the domain (previewOrder, as the tickets' payer page): subtotal, service fee, total, hold.
+  const priced = step === "payer" ? await previewMenuOrder(ctx, slug, lines.map((l) => ({ ticketId: l.item.id, qty: l.qty }))) : null;
+  const preview = priced?.ok ? priced.preview : null;
   return data(
     {
       event: { name: menu.event.name, slug: menu.event.slug },
@@ -65,8 +69,22 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
             qty: lines.find((l) => l.item.id === i.id)?.qty ?? 0,
           })),
       })).filter((s) => s.items.length),
-      lines: lines.map((l) => ({ key: l.item.id, name: l.item.name, qty: l.qty, unitPrice: formatMoney(l.item.price), subtotal: formatMoney(l.qty * l.item.price) })),
-      total: formatMoney(total),
+      lines: preview
+        ? preview.lines.map((l) => ({ key: l.ticketTypeId, name: l.name, qty: l.qty, unitPrice: formatMoney(l.unitPrice), subtotal: formatMoney(l.subtotal) }))
+        : lines.map((l) => ({ key: l.item.id, name: l.item.name, qty: l.qty, unitPrice: formatMoney(l.item.price), subtotal: formatMoney(l.qty * l.item.price) })),
+      // Only what the domain priced; a refusal shows its reasons instead of a total.
+      money: preview
+        ? {
+            subtotal: formatMoney(preview.subtotal),
+            serviceFee: preview.serviceFee > 0 ? formatMoney(preview.serviceFee) : null,
+            serviceFeeLabel: serviceFeeRateLabel(preview.serviceFeeBps),
+            total: formatMoney(preview.total),
+          }
+        : null,
+      problems: priced && !priced.ok ? priced.problems : [],
+      // "15 minutos" for Mercado Pago; null when nothing is due (free) or not priced.
+      hold: preview?.hold?.label ?? null,
+      free: preview?.free ?? false,
       payer: {
         firstName: user?.firstName ?? "",
         lastName: user?.lastName ?? "",
@@ -114,7 +132,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function MenuPage() {
-  const { event, step, sections, lines, total, changedNotice } = useLoaderData<typeof loader>();
+  const { event, step, sections, lines, money, problems, changedNotice } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <main className="mx-auto flex w-full max-w-2xl flex-col gap-5 px-4 py-6 sm:px-6 sm:py-8">
@@ -193,10 +211,22 @@ export default function MenuPage() {
               Tu compra
             </h2>
             <OrderLines lines={lines} />
-            <p className="mt-2 flex justify-between border-t border-[var(--border)] pt-3 font-bold">
-              <span>Subtotal</span>
-              <span>{total}</span>
-            </p>
+            {money ? (
+              <MoneyLines
+                subtotal={money.subtotal}
+                serviceFee={money.serviceFee}
+                serviceFeeLabel={money.serviceFeeLabel}
+                total={money.total}
+                className="mt-2 border-t border-[var(--border)] pt-3"
+              />
+            ) : null}
+            {problems.length ? (
+              <ul role="alert" className="mt-3 list-disc pl-5 text-sm text-red-600 dark:text-red-400">
+                {problems.map((p) => (
+                  <li key={p}>{p}</li>
+                ))}
+              </ul>
+            ) : null}
           </section>
           <MenuPayerForm />
           <Link to={`/menu/${event.slug}`} className={buttonClasses("secondary", "min-h-11")}>
@@ -209,15 +239,19 @@ export default function MenuPage() {
 }
 
 function MenuPayerForm() {
-  const { payer } = useLoaderData<typeof loader>();
+  const { payer, hold, free } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [form, fields] = usePayerForm({ id: "menu-payer", lastResult: actionData?.result, defaultValue: payer });
   const submitting = useIsSubmitting();
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-5">
       <FormErrors id={form.errorId} errors={form.errors} />
-      <PayerInfoFields fields={fields} customFields={[]} holderLabels={[]} />
-      <p className="text-sm text-[var(--muted)]">Vas a pagar con Mercado Pago. Te reservamos los productos {holdDuration("MERCADO_PAGO")}; los QR te llegan por email y quedan en Mis tickets.</p>
+      <PayerInfoFields fields={fields} customFields={[]} holderLabels={[]} sends={MENU_WORDS.the} />
+      <p className="text-sm text-[var(--muted)]">
+        {free
+          ? "Son sin cargo: al confirmar te mandamos los QR por email y quedan en Mis tickets."
+          : `Vas a pagar con Mercado Pago. Te reservamos ${MENU_WORDS.the}${hold ? ` ${hold}` : ""}; los QR te llegan por email y quedan en Mis tickets.`}
+      </p>
       <div className="flex justify-end">
         <Button type="submit" name="intent" value="pay" pending={submitting} pendingLabel="Reservando…" className="min-h-11">
           Continuar al pago

@@ -1,11 +1,26 @@
+import { createElement } from "react";
 import { describe, expect, it } from "vitest";
+import { renderInRouter } from "#app/components/layout/render-in-router.test-helper";
+import { formatMoney } from "#common/money";
 import { getDb } from "#server/db/client";
 import { billings, orders } from "#server/db/schema";
 import { createMenuItem, setMenuItemStatus } from "#server/menu/menu";
+import { startSession } from "#server/auth/sessions";
+import { billingAccessToken } from "#server/orders/access";
+import { createOrder } from "#server/orders/orders";
+import { payInSandbox } from "#server/payments/sandbox";
+import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { eq } from "drizzle-orm";
 import { createEventWithTickets } from "#tests/support/factories";
 import { cookiesAfter, formRequest, getRequest, run } from "#tests/support/remix";
 import * as menu from "./menu.$slug";
+import * as eventPage from "./eventos.$slug";
+import * as summaryPage from "./checkout.$billingId";
+import * as statusPage from "./checkout.status.$status";
+import * as purchasePage from "./tickets.$billingId";
+import * as purchasePdf from "./tickets.$billingId.pdf";
+import * as myTickets from "./cuenta.mis-tickets";
+import * as refundsPage from "./cuenta.devoluciones";
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 
@@ -37,8 +52,21 @@ describe("/menu/{slug}", () => {
     expect(JSON.parse(cookie.value)).toEqual({ items: [{ ticketId: fernet.id, qty: 2 }, { ticketId: burger.id, qty: 1 }] });
     const jar = cookiesAfter(picked);
 
+    // The payer step shows the service fee and the total before paying, priced by the domain (the event charges 10 %).
     const payerStep = await run(menu.loader, getRequest(`${path}?paso=datos`, { cookies: jar }), params);
-    expect(payerStep.data).toMatchObject({ step: "payer", total: expect.stringContaining("18.000") });
+    expect(payerStep.data).toMatchObject({
+      step: "payer",
+      money: { subtotal: formatMoney(1_800_000), serviceFeeLabel: "10 %", serviceFee: formatMoney(180_000), total: formatMoney(1_980_000) },
+      problems: [],
+      hold: "15 minutos",
+    });
+    // And the page a phone without JavaScript gets says it, server-rendered.
+    const { html } = await renderInRouter(createElement(menu.default), { url: `${path}?paso=datos`, loader: () => payerStep.data });
+    const text = html.replace(/<[^>]+>/g, " ").replace(/&nbsp;|\u00a0/g, " ").replace(/\s+/g, " ");
+    expect(text).toContain(`Cargo de servicio (10 %) ${formatMoney(180_000)}`.replace(/\u00a0/g, " "));
+    expect(text).toContain(`Total ${formatMoney(1_980_000)}`.replace(/\u00a0/g, " "));
+    expect(text).toContain("A este email te mandamos las consumiciones.");
+    expect(text).toContain("Te reservamos las consumiciones 15 minutos");
 
     const badPayer = await run(menu.action, formRequest(`${path}?paso=datos`, { intent: "pay", ...PAYER, email: "sofia@" }, { cookies: jar }), params);
     expect(badPayer.status).toBe(400);
@@ -51,12 +79,79 @@ describe("/menu/{slug}", () => {
     const db = await getDb();
     const [billing] = await db.select().from(billings).where(eq(billings.id, billingId));
     const [order] = await db.select().from(orders).where(eq(orders.id, billing.orderId));
-    expect(order).toMatchObject({ status: "draft", subtotal: 1_800_000, paymentMethod: "MERCADO_PAGO" });
+    // What the payer step said is what the order charges: nothing new appears at the checkout.
+    expect(order).toMatchObject({ status: "draft", subtotal: 1_800_000, serviceFee: 180_000, total: 1_980_000, paymentMethod: "MERCADO_PAGO" });
 
     // An item paused meanwhile drops out of a saved cart, and the buyer is told.
     await setMenuItemStatus(made.ctx, { id: burger.id, status: "paused" });
     const again = await run(menu.loader, getRequest(path, { cookies: { [`menu-order-${made.event.slug}`]: encodeURIComponent(JSON.stringify({ items: [{ ticketId: burger.id, qty: 1 }] })) } }), params);
     expect(again.data.changed).toBe(true);
     expect(await run(menu.loader, getRequest("/menu/no-existe"), { slug: "no-existe" })).toMatchObject({ status: 404 });
+  });
+
+  it("the event page links to its menu only while it has something to order", async () => {
+    const made = await createEventWithTickets();
+    const params = { slug: made.event.slug };
+    const before = await run(eventPage.loader, getRequest(`/eventos/${made.event.slug}`), params);
+    expect(before.data.menuHref).toBeNull();
+
+    const fernet = await createMenuItem(made.ctx, { eventId: made.event.id, name: "Fernet con coca", category: "drink", price: "4500", stock: "10" });
+    const page = await run(eventPage.loader, getRequest(`/eventos/${made.event.slug}`), params);
+    expect(page.data.menuHref).toBe(`/menu/${made.event.slug}`);
+    const { html } = await renderInRouter(createElement(eventPage.default), { url: `/eventos/${made.event.slug}`, loader: () => page.data });
+    expect(html).toMatch(new RegExp(`<section aria-labelledby="menu-del-evento"[^>]*>.*<h2 id="menu-del-evento"[^>]*>Menú de la barra</h2>.*<a[^>]* href="/menu/${made.event.slug}"[^>]*>Ver el menú</a>`, "s"));
+
+    await setMenuItemStatus(made.ctx, { id: fernet.id, status: "paused" });
+    expect((await run(eventPage.loader, getRequest(`/eventos/${made.event.slug}`), params)).data.menuHref).toBeNull();
+  });
+
+  it("a drink order's pages speak of consumiciones, and Mis tickets names both when it lists both", async () => {
+    const made = await createEventWithTickets();
+    const fernet = await createMenuItem(made.ctx, { eventId: made.event.id, name: "Fernet con coca", category: "drink", price: "4500", stock: "10" });
+    const buyer = await createTestUser();
+    const buyerCtx = await ctxAs(actorFor(buyer));
+    const { order: drinkOrder, billing } = await createOrder(buyerCtx, { eventSlug: made.event.slug, items: [{ ticketId: fernet.id, qty: 2 }], payer: { ...PAYER, email: buyer.email }, paymentMethod: "MERCADO_PAGO" });
+    const token = billingAccessToken(billing.id);
+    const render = async (route: { default: () => unknown }, data: unknown, url: string) =>
+      (await renderInRouter(createElement(route.default as () => null), { url, loader: () => data as {} })).html.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+
+    // Before paying: the hold is for the consumiciones, and choosing again is on the menu.
+    const summary = await run(summaryPage.loader, getRequest(`/checkout/${billing.id}?t=${token}`), { billingId: billing.id });
+    expect(summary.data).toMatchObject({ kind: "menu", event: { chooseHref: `/menu/${made.event.slug}` } });
+    const summaryText = await render(summaryPage, summary.data, `/checkout/${billing.id}`);
+    expect(summaryText).toContain("Pasado ese momento las consumiciones vuelven a la venta.");
+    expect(summaryText).not.toMatch(/entrada/i);
+
+    await payInSandbox(await getDb(), billing.id, "approved");
+    const approved = await run(statusPage.loader, getRequest(`/checkout/status/approved?billingId=${billing.id}&t=${token}`), { status: "approved" });
+    const approvedText = await render(statusPage, approved.data, "/checkout/status/approved");
+    expect(approvedText).toContain("Te mandamos las consumiciones a");
+    expect(approvedText).toContain("mostrarlas en la barra");
+    expect(approvedText).toContain("Ver mis consumiciones");
+    expect(approvedText).not.toMatch(/entrada/i);
+
+    const purchase = await run(purchasePage.loader, getRequest(`/tickets/${billing.id}?t=${token}`), { billingId: billing.id });
+    expect(purchase.data.kind).toBe("menu");
+    const purchaseText = await render(purchasePage, purchase.data, `/tickets/${billing.id}`);
+    expect(purchaseText).toContain("Tus 2 consumiciones");
+    expect(purchaseText).toContain("Mostrá el QR en la barra.");
+    expect(purchaseText).toContain("Consumición Fernet con coca · 1 de 2");
+    expect(purchaseText).not.toMatch(/entrada/i);
+    const pdf = await run(purchasePdf.loader, getRequest(`/tickets/${billing.id}/pdf?t=${token}`), { billingId: billing.id });
+    expect(pdf.headers.get("content-disposition")).toMatch(/filename="consumiciones-TRB-[^"]+\.pdf"/);
+
+    // With a ticket of the same night too, Mis tickets says which is which.
+    const ticketOrder = await createOrder(buyerCtx, { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.General.id, qty: 1 }], payer: { ...PAYER, email: buyer.email }, paymentMethod: "MERCADO_PAGO" });
+    await payInSandbox(await getDb(), ticketOrder.billing.id, "approved");
+    const tokens = await startSession(await getDb(), buyer, new Date());
+    const mine = await run(myTickets.loader, getRequest("/cuenta/mis-tickets", { cookies: { at: tokens.accessToken, rt: tokens.refreshToken } }));
+    expect(mine.data.upcoming.map((c: { kind: string }) => c.kind).sort()).toEqual(["menu", "menu", "ticket"]);
+    const mineText = await render(myTickets, mine.data, "/cuenta/mis-tickets");
+    expect(mineText).toContain("Entrada General");
+    expect(mineText).toContain("Consumición Fernet con coca");
+
+    // The refund page's answer knows it was a drink order (its words: "Tus consumiciones quedaron anuladas…").
+    const done = await run(refundsPage.action, formRequest("/cuenta/devoluciones", { intent: "confirm", orderCode: drinkOrder.code, email: buyer.email, reason: "", cbu: "" }));
+    expect(done.data.done).toMatchObject({ outcome: "refunded", request: { kind: "menu" } });
   });
 });

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getRequestContext } from "#app/lib/session.server";
-import { ticketsPdf } from "#server/tickets/pdf";
+import { ticketsPdf, ticketsPdfFilename } from "#server/tickets/pdf";
 import { getPurchaseTickets } from "#server/tickets/tickets";
 import { purchaseAccessError } from "#app/components/tickets/access.server";
 
@@ -11,11 +11,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const purchase = await getPurchaseTickets(ctx, params.billingId ?? "", { token }).catch((error) => purchaseAccessError(request, error, headers));
   const tickets = purchase.tickets.filter((t) => t.status !== "voided" && !t.transferredTo);
   if (purchase.state !== "confirmed" || !tickets.length) {
-    throw new Response("Esta compra no tiene entradas para descargar.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    throw new Response("Esta compra no tiene nada para descargar.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
   const pdf = await ticketsPdf({ orderCode: purchase.orderCode, event: purchase.event, tickets });
   headers.set("Content-Type", "application/pdf");
-  headers.set("Content-Disposition", `attachment; filename="entradas-${purchase.orderCode}.pdf"`);
+  headers.set("Content-Disposition", `attachment; filename="${ticketsPdfFilename(purchase.orderCode, tickets)}"`);
   headers.set("Cache-Control", "private, no-store");
   return new Response(Buffer.from(pdf), { headers });
 }

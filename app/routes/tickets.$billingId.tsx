@@ -3,6 +3,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { mailboxLink } from "#app/lib/dev-mailbox.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { MailboxNotice } from "#app/components/account/MailboxNotice";
+import { purchaseWords } from "#common/order-words";
+import { purchaseKindOfOrders } from "#server/menu/purchase-kind";
 import { getPurchaseTickets } from "#server/tickets/tickets";
 import { purchaseAccessError } from "#app/components/tickets/access.server";
 import { ticketCard, venueOf, whenOf } from "#app/components/tickets/cards.server";
@@ -15,7 +17,7 @@ const PENDING_REFRESH_SECONDS = 5;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   const tags: Record<string, string>[] = [
-    { title: data?.state === "confirmed" ? `Tus entradas para ${data.event.name} · Tribuna` : "Tu compra · Tribuna" },
+    { title: data?.state === "confirmed" ? `${purchaseWords(data.kind).yours} para ${data.event.name} · Tribuna` : "Tu compra · Tribuna" },
     { name: "robots", content: "noindex" },
   ];
   if (data?.state === "pending") tags.push({ httpEquiv: "refresh", content: String(PENDING_REFRESH_SECONDS) });
@@ -36,6 +38,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   headers.set("Cache-Control", "private, no-cache");
   return data(
     {
+      // Tickets, drinks or both: the page's words follow it (a cancelled purchase has no products, so ask the order).
+      kind: await purchaseKindOfOrders(ctx.db, [purchase.orderId]),
       state: purchase.state,
       orderCode: purchase.orderCode,
       payerEmail: purchase.payerEmail,
@@ -54,6 +58,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export default function PurchaseTicketsPage() {
   const page = useLoaderData<typeof loader>();
   useTicketsOffline();
+  const words = purchaseWords(page.kind);
   const headline = {
     confirmed: "¡Listo! Tu compra está confirmada",
     pending: "Estamos esperando la confirmación del pago",
@@ -75,7 +80,7 @@ export default function PurchaseTicketsPage() {
 
       {page.state === "pending" ? (
         <div className="mt-6 flex flex-col gap-3" role="status">
-          <p>Apenas se acredite el pago te mandamos las entradas a {page.payerEmail}. Esta página se actualiza sola.</p>
+          <p>Apenas se acredite el pago te mandamos {words.the} a {page.payerEmail}. Esta página se actualiza sola.</p>
           <MailboxNotice href={page.mailbox} className="text-sm" />
           <a href={page.pagePath} className={buttonClasses("secondary", "self-start")}>
             Actualizar
@@ -85,20 +90,20 @@ export default function PurchaseTicketsPage() {
 
       {page.state === "cancelled" ? (
         <div className="mt-6 flex flex-col gap-3">
-          <p>El pago no llegó a tiempo o fue cancelado, así que no se emitieron entradas. Podés volver a intentarlo desde el evento.</p>
+          <p>El pago no llegó a tiempo o fue cancelado, así que no se emitieron {words.plural}. Podés volver a intentarlo desde el evento.</p>
           <Link to={`/eventos/${page.event.slug}`} className={buttonClasses("primary", "self-start")}>
             Ver el evento
           </Link>
         </div>
       ) : null}
 
-      {page.state === "voided" ? <p className="mt-6">Devolvimos el pago y las entradas quedaron anuladas: ya no sirven para entrar.</p> : null}
+      {page.state === "voided" ? <p className="mt-6">Devolvimos el pago y {words.the} quedaron anuladas: {words.voidedUse}.</p> : null}
 
       {page.state === "confirmed" ? (
         <div className="mt-6 flex flex-col gap-2">
           <p>Te las mandamos también a {page.payerEmail}.</p>
           <MailboxNotice href={page.mailbox} className="text-sm" />
-          <p className="text-sm text-[var(--muted)]">Mostrá el QR en la entrada. Tocalo para verlo en pantalla completa; una vez abierta, esta página funciona sin conexión.</p>
+          <p className="text-sm text-[var(--muted)]">Mostrá el QR {words.showAt}. Tocalo para verlo en pantalla completa; una vez abierta, esta página funciona sin conexión.</p>
           <div className="flex flex-wrap gap-2">
             <a href={page.pdfPath} className={buttonClasses("primary")} download>
               Descargar PDF
@@ -115,7 +120,7 @@ export default function PurchaseTicketsPage() {
       {page.cards.length && page.state !== "pending" && page.state !== "cancelled" ? (
         <section className="mt-6 flex flex-col gap-4" aria-labelledby="tickets-title">
           <h2 id="tickets-title" className="text-xl font-bold">
-            {page.cards.length === 1 ? "Tu entrada" : `Tus ${page.cards.length} entradas`}
+            {words.yoursCount(page.cards.length)}
           </h2>
           {page.cards.map((card) => (
             <TicketCard key={card.id} ticket={card} />

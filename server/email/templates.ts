@@ -1,8 +1,9 @@
 import { paymentsMode } from "#server/env";
+import { productUnit, purchaseWords, type ProductKind } from "#common/order-words";
 import { brand } from "#common/brand";
 
 /** While payments are simulated every email about a purchase says so, first thing (and the PDF tickets too). */
-export const TEST_MODE_NOTICE = "Modo de prueba: los pagos son simulados y estas entradas no valen para entrar.";
+export const TEST_MODE_NOTICE = "Modo de prueba: los pagos son simulados y estos QR no valen en el evento.";
 
 /** Emails about access (sign-in link, recovery code) say nothing of purchases: no notice there. */
 const ACCESS_EMAIL_KINDS = new Set(["sign-in-link", "recovery-code", "email-verification", "campaign", "campaign-test"]);
@@ -71,42 +72,55 @@ export interface TicketsEmailInput {
   orderCode: string;
   /** The purchase page, with the buyer's access token. */
   link: string;
-  /** One per ticket; `qrSrc` is what the <img> loads (a `cid:` of an attached PNG). */
-  tickets: { holderName: string; ticketTypeName: string; qrSrc: string }[];
+  /**
+   * One per product; `qrSrc` is what the <img> loads (a `cid:` of an attached PNG). `kind`: an entrada (shown
+   * at the door) or a consumición of the menu (decision 106, shown at the bar); the email's words follow it.
+   */
+  tickets: { holderName: string; ticketTypeName: string; kind?: ProductKind; qrSrc: string }[];
   /** An invitation (gift order): who invites, said in the title instead of "¡Listo!". */
   invitedBy?: string;
-  /** A menu order (decision 106): drinks and food, shown at the bar instead of the door. */
-  menu?: boolean;
 }
 
-/** The tickets after payment: one block per ticket with its QR, the PDF attached, and the link to the purchase page. */
+/** What to do with the QR, by what the purchase holds. */
+const HOW_TO_USE = {
+  ticket: "Mostrá el QR en la entrada, desde el celular o impreso. También te adjuntamos el PDF. Cada entrada sirve una sola vez: no la compartas.",
+  menu: "Mostrá cada QR en la barra, desde el celular o impreso, y te entregan la consumición. También te adjuntamos el PDF. Cada QR sirve una sola vez.",
+  mixed: "Mostrá el QR de cada entrada en la puerta y el de cada consumición en la barra, desde el celular o impreso. También te adjuntamos el PDF. Cada QR sirve una sola vez.",
+} as const;
+
+/**
+ * The products after payment: one block per product with its QR, the PDF attached, and the link to the
+ * purchase page. A drink order speaks of consumiciones and the bar (docs/wording.md), a mixed one of both.
+ */
 export function ticketsEmail(input: TicketsEmailInput) {
   const count = input.tickets.length;
-  const plural = input.menu ? (count === 1 ? "Tu consumición" : "Tus consumiciones") : count === 1 ? "Tu entrada" : "Tus entradas";
-  const unit = input.menu ? "Consumición" : "Entrada";
-  const title = input.invitedBy ? `${input.invitedBy} te invitó a ${input.eventName}` : `¡Listo! ${plural} para ${input.eventName}`;
+  const kindOf = (t: TicketsEmailInput["tickets"][number]) => t.kind ?? "ticket";
+  const words = purchaseWords(input.tickets.map(kindOf));
+  const yours = count === 1 ? words.yoursCount(1) : words.yours;
+  const title = input.invitedBy ? `${input.invitedBy} te invitó a ${input.eventName}` : `¡Listo! ${yours} para ${input.eventName}`;
   const blocks = input.tickets
-    .map(
-      (t, i) => `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:${brand.email.ticket};border-radius:12px">
+    .map((t, i) => {
+      const unit = productUnit(kindOf(t));
+      return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:${brand.email.ticket};border-radius:12px">
 <tr><td align="center" style="padding:20px;color:${brand.email.ticketText}">
 <p style="margin:0 0 4px;font-size:13px;color:${brand.email.ticketMuted}">${unit} ${i + 1} de ${count} · ${escapeHtml(t.ticketTypeName)}</p>
 <p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(t.holderName)}</p>
 <img src="${escapeHtml(t.qrSrc)}" width="240" height="240" alt="Código QR de la ${unit.toLowerCase()} ${i + 1}" style="display:block;width:240px;height:240px;background:${brand.email.ticket};border:0">
 <p style="margin:12px 0 0;font-size:12px;color:${brand.email.ticketMuted}">Compra ${escapeHtml(input.orderCode)}</p>
-</td></tr></table>`,
-    )
+</td></tr></table>`;
+    })
     .join("\n");
   return {
-    subject: `${input.invitedBy ? (count === 1 ? "Tu invitación" : "Tus invitaciones") : plural} para ${input.eventName} · ${input.orderCode}`,
+    subject: `${input.invitedBy ? (count === 1 ? "Tu invitación" : "Tus invitaciones") : yours} para ${input.eventName} · ${input.orderCode}`,
     html: emailLayout(
       title,
       `<p style="margin:0 0 4px">${escapeHtml(input.when)}</p>
 <p style="margin:0 0 16px">${escapeHtml(input.venue)}</p>
-<p>${input.menu ? "Mostrá cada QR en la barra, desde el celular o impreso, y te lo entregan. También te adjuntamos el PDF. Cada QR sirve una sola vez." : "Mostrá el QR en la entrada, desde el celular o impreso. También te adjuntamos el PDF. Cada entrada sirve una sola vez: no la compartas."}</p>
+<p>${HOW_TO_USE[words.kind]}</p>
 ${blocks}
-<p><a href="${escapeHtml(input.link)}" style="display:inline-block;background:${brand.email.button};color:${brand.email.buttonText};padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">Ver mis entradas</a></p>
+<p><a href="${escapeHtml(input.link)}" style="display:inline-block;background:${brand.email.button};color:${brand.email.buttonText};padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">Ver mis ${words.plural}</a></p>
 <p style="font-size:12px;color:${brand.email.muted};word-break:break-all">${escapeHtml(input.link)}</p>`,
-      "Guardá este correo: tiene tus entradas y el link a tu compra.",
+      `Guardá este correo: tiene tus ${words.plural} y el link a tu compra.`,
     ),
     text: [
       title,
@@ -114,9 +128,9 @@ ${blocks}
       input.venue,
       `Compra ${input.orderCode}`,
       "",
-      ...input.tickets.map((t, i) => `${unit} ${i + 1} de ${count}: ${t.ticketTypeName} — ${t.holderName}`),
+      ...input.tickets.map((t, i) => `${productUnit(kindOf(t))} ${i + 1} de ${count}: ${t.ticketTypeName} — ${t.holderName}`),
       "",
-      `Mostrá el QR en ${input.menu ? "la barra" : "la entrada"}. Lo tenés en el PDF adjunto y acá: ${input.link}`,
+      `Mostrá el QR ${words.showAt}. Lo tenés en el PDF adjunto y acá: ${input.link}`,
     ].join("\n"),
   };
 }

@@ -5,11 +5,12 @@ import { MENU_CATEGORY_LABELS } from "#common/menu";
 import { optional, requiredText } from "#common/validation";
 import type { Ctx } from "#server/context";
 import { events, MENU_CATEGORIES, ticketTypes, type MenuCategory } from "#server/db/schema";
-import { Invalid, NotFound } from "#server/errors";
+import { Conflict, Invalid, NotFound } from "#server/errors";
 import { eventChanged } from "#server/events/changes";
 import { requireEvent } from "#server/events/events";
 import { intSchema, moneySchema, statusSchema } from "#server/events/schemas";
 import { storedImageUrlSchema } from "#server/media/images";
+import { previewOrder, type OrderPreview } from "#server/orders/preview";
 import { stockAtLeastSold } from "#server/stock/stock";
 import { parseInput, type DomainInput } from "#server/validation";
 
@@ -227,6 +228,19 @@ export async function publicMenu(ctx: Ctx, slug: string): Promise<{ event: { id:
   return { event: { id: event.id, slug: event.slug, name: event.name, imageUrl: event.imageUrl }, items: rows.map(toMenuItemView) };
 }
 
+/**
+ * Whether the event's menu has something a buyer can order now (visible,
+ * active, with stock left): the event page links to `/menu/{slug}` only then.
+ */
+export async function menuOnSale(ctx: Ctx, eventId: string): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ id: ticketTypes.id })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.eventId, eventId), eq(ticketTypes.kind, "menu"), eq(ticketTypes.status, "active"), eq(ticketTypes.hidden, false), sql`${ticketTypes.stock} > ${ticketTypes.sold}`))
+    .limit(1);
+  return Boolean(row);
+}
+
 export const MENU_CART_MESSAGES = {
   empty: "Elegí al menos una consumición.",
   changed: "Algunas cosas del menú cambiaron (sin stock o pausadas): revisá tu compra.",
@@ -262,4 +276,31 @@ export function checkMenuPick(items: MenuItemView[], picked: { ticketId: string;
   });
   if (!errors.length && !picked.some((p) => p.qty > 0)) errors.push(MENU_CART_MESSAGES.empty);
   return errors;
+}
+
+/**
+ * The menu's payer step priced by the domain: `previewOrder`, the same
+ * preview the tickets' payer page uses and createOrder builds on, so the
+ * buyer reads the lines, the service fee, the total and the hold before
+ * paying, and the checkout never adds anything new. A refusal (an item
+ * sold out or paused meanwhile, the event paused) comes back as its
+ * messages instead of a price.
+ */
+export async function previewMenuOrder(
+  ctx: Ctx,
+  slug: string,
+  lines: { ticketId: string; qty: number }[],
+): Promise<{ ok: true; preview: OrderPreview } | { ok: false; problems: string[] }> {
+  try {
+    return { ok: true, preview: await previewOrder(ctx, { eventSlug: slug, items: lines }) };
+  } catch (error) {
+    if (!(error instanceof Invalid || error instanceof Conflict)) throw error;
+    const messages = Object.values(error.fieldErrors ?? {}).flat();
+    return { ok: false, problems: messages.length ? messages : [error.message] };
+  }
+}
+
+/** The fee's rate as the buyer reads it next to the amount: "10 %", "7,5 %". */
+export function serviceFeeRateLabel(bps: number): string | null {
+  return bps > 0 ? `${(bps / 100).toLocaleString("es-AR", { maximumFractionDigits: 2 })} %` : null;
 }

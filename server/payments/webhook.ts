@@ -3,6 +3,7 @@ import { and, eq, lt } from "drizzle-orm";
 import type { Db, DbOrTx } from "#server/db/client";
 import { billings, events, paymentNotifications } from "#server/db/schema";
 import { sendEmail } from "#server/email/send";
+import { purchaseKindOfOrders } from "#server/menu/purchase-kind";
 import { paymentReversedEmail } from "#server/refunds/emails";
 import { approvePayment, chargeBack, refund } from "#server/orders/lifecycle";
 import { getPaymentProvider } from "./providers";
@@ -226,5 +227,6 @@ async function applyReversal(db: Db, billingId: string, payment: ProviderPayment
 
 async function emailPaymentReversed(db: Db, order: OrderRow, amount: number, chargeback: boolean) {
   const [event] = await db.select({ name: events.name }).from(events).where(eq(events.id, order.eventId));
-  await sendEmail(db, { to: order.payer.email, ...paymentReversedEmail({ orderCode: order.code, eventName: event?.name ?? "el evento", amount, chargeback }), organizationId: order.organizationId });
+  const kind = await purchaseKindOfOrders(db, [order.id]);
+  await sendEmail(db, { to: order.payer.email, ...paymentReversedEmail({ orderCode: order.code, eventName: event?.name ?? "el evento", amount, chargeback, kind }), organizationId: order.organizationId });
 }

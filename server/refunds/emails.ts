@@ -1,4 +1,5 @@
 import { formatMoney } from "#common/money";
+import { purchaseWords, type PurchaseKind } from "#common/order-words";
 import { emailLayout, escapeHtml as escape } from "#server/email/templates";
 import { brand } from "#common/brand";
 
@@ -12,7 +13,11 @@ export interface RefundEmailData {
   amount: number;
   method: "provider" | "bank_transfer";
   statusUrl: string;
+  /** What the purchase holds (tickets, menu items or both): the words follow it (common/order-words.ts). */
+  kind?: PurchaseKind;
 }
+
+const wordsOf = (kind: PurchaseKind | undefined) => purchaseWords(kind ?? "ticket");
 
 function mail(kind: string, subject: string, title: string, paragraphs: string[], d: RefundEmailData) {
   const html = layout(
@@ -39,7 +44,7 @@ export function refundDoneEmail(d: RefundEmailData, automatic: boolean) {
       automatic
         ? `Pediste la devolución de tu compra ${d.orderCode} para ${d.eventName} dentro del plazo legal, así que la aprobamos en el momento.`
         : `La organización aprobó la devolución de tu compra ${d.orderCode} para ${d.eventName}.`,
-      "Tus entradas quedaron anuladas y ya no sirven para entrar.",
+      `${wordsOf(d.kind).yours} quedaron anuladas y ${wordsOf(d.kind).voidedUse}.`,
       howMoneyReturns(d),
     ],
     d,
@@ -53,7 +58,7 @@ export function refundPendingEmail(d: RefundEmailData) {
     "Recibimos tu solicitud de devolución",
     [
       `Tu solicitud para la compra ${d.orderCode} (${d.eventName}) está fuera del plazo legal de arrepentimiento, así que lo revisa la organización del evento.`,
-      "Te escribimos apenas decida. Mientras tanto, tus entradas siguen valiendo.",
+      `Te escribimos apenas decida. Mientras tanto, ${wordsOf(d.kind).yours.toLowerCase()} siguen valiendo.`,
     ],
     d,
   );
@@ -64,7 +69,7 @@ export function refundRejectedEmail(d: RefundEmailData, reason: string) {
     "refund-rejected",
     `Devolución rechazada: compra ${d.orderCode}`,
     "La organización rechazó tu devolución",
-    [`La organización de ${d.eventName} rechazó la devolución de tu compra ${d.orderCode}.`, `Motivo: ${reason}`, "Tus entradas siguen valiendo."],
+    [`La organización de ${d.eventName} rechazó la devolución de tu compra ${d.orderCode}.`, `Motivo: ${reason}`, `${wordsOf(d.kind).yours} siguen valiendo.`],
     d,
   );
 }
@@ -84,15 +89,16 @@ export function refundTransferredEmail(d: RefundEmailData) {
  * its side (a refund made from Mercado Pago's panel, or a chargeback): the
  * tickets no longer get in.
  */
-export function paymentReversedEmail(d: { orderCode: string; eventName: string; amount: number; chargeback: boolean }) {
+export function paymentReversedEmail(d: { orderCode: string; eventName: string; amount: number; chargeback: boolean; kind?: PurchaseKind }) {
+  const words = wordsOf(d.kind);
   const title = d.chargeback ? "Tu compra tuvo un contracargo" : "Te devolvimos tu compra";
   const paragraphs = d.chargeback
     ? [
-        `Tu banco o tarjeta desconoció el pago de la compra ${d.orderCode} para ${d.eventName} (${formatMoney(d.amount)}), así que las entradas quedaron anuladas y ya no sirven para entrar.`,
+        `Tu banco o tarjeta desconoció el pago de la compra ${d.orderCode} para ${d.eventName} (${formatMoney(d.amount)}), así que ${words.the} quedaron anuladas y ${words.voidedUse}.`,
         "Si no fuiste vos quien lo pidió, comunicate con tu banco.",
       ]
     : [
-        `El pago de la compra ${d.orderCode} para ${d.eventName} (${formatMoney(d.amount)}) fue devuelto por el medio de pago, así que las entradas quedaron anuladas y ya no sirven para entrar.`,
+        `El pago de la compra ${d.orderCode} para ${d.eventName} (${formatMoney(d.amount)}) fue devuelto por el medio de pago, así que ${words.the} quedaron anuladas y ${words.voidedUse}.`,
         "Según tu banco o tarjeta, el dinero puede tardar unos días en verse.",
       ];
   return {

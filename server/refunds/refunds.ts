@@ -15,6 +15,7 @@ import { recordAudit } from "#server/organizations/audit";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
 import { isValidCbu, normalizeCbu } from "#common/cbu";
+import { purchaseKindOfOrders } from "#server/menu/purchase-kind";
 import { refundDoneEmail, refundPendingEmail, refundRejectedEmail, refundTransferredEmail, type RefundEmailData } from "./emails";
 import { refund } from "#server/orders/lifecycle";
 import { isUniqueViolation } from "#server/db/errors";
@@ -120,13 +121,22 @@ async function eventOf(ctx: Ctx, order: OrderRow) {
 
 async function emailData(ctx: Ctx, request: RefundRequestRow): Promise<RefundEmailData> {
   const [row] = await ctx.db
-    .select({ orderCode: orders.code, eventName: events.name, amount: billings.amount })
+    .select({ orderId: orders.id, orderCode: orders.code, eventName: events.name, amount: billings.amount })
     .from(refundRequests)
     .innerJoin(orders, eq(orders.id, refundRequests.orderId))
     .innerJoin(events, eq(events.id, orders.eventId))
     .innerJoin(billings, eq(billings.id, refundRequests.billingId))
     .where(eq(refundRequests.id, request.id));
-  return { code: request.code, orderCode: row.orderCode, eventName: row.eventName, amount: row.amount, method: request.method, statusUrl: statusUrl(request.code) };
+  return {
+    code: request.code,
+    orderCode: row.orderCode,
+    eventName: row.eventName,
+    amount: row.amount,
+    method: request.method,
+    statusUrl: statusUrl(request.code),
+    // A drink order's emails speak of consumiciones (docs/wording.md).
+    kind: await purchaseKindOfOrders(ctx.db, [row.orderId]),
+  };
 }
 
 async function notify(ctx: Ctx, to: string, message: { kind: string; subject: string; html: string; text: string }, organizationId: string) {
@@ -300,6 +310,8 @@ export async function refundRequestView(ctx: Ctx, request: RefundRequestRow) {
     amount: row.billing.amount,
     billingStatus: row.billing.status,
     buyerName: `${row.order.payer.firstName} ${row.order.payer.lastName}`.trim(),
+    /** Tickets, menu items or both: the buyer's words follow it (common/order-words.ts). */
+    kind: await purchaseKindOfOrders(ctx.db, [request.orderId]),
   };
 }
 export type RefundRequestView = Awaited<ReturnType<typeof refundRequestView>>;

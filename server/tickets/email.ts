@@ -1,10 +1,10 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client";
-import { billings, emailLog, orderItems, orders, organizations, ticketTypes } from "#server/db/schema";
+import { billings, emailLog, orders, organizations } from "#server/db/schema";
 import { sendEmail, type EmailAttachment } from "#server/email/send";
 import { ticketsEmail } from "#server/email/templates";
 import { appUrl } from "#server/env";
-import { ticketsPdf } from "./pdf";
+import { ticketsPdf, ticketsPdfFilename } from "./pdf";
 import { qrPng } from "./qr";
 import { purchaseOfOrder, venueLabel, whenLabel, type TicketEventView, type TicketView } from "./tickets";
 
@@ -20,7 +20,7 @@ export async function ticketAttachments(orderCode: string, event: TicketEventVie
     tickets.map(async (t, i) => ({ filename: `qr-${i + 1}.png`, contentType: "image/png", content: await qrPng(t.qrPayload, 480), cid: `qr-${i + 1}-${orderCode}@tribuna` })),
   );
   const content = await ticketsPdf({ orderCode, event, tickets });
-  return { images, pdf: { filename: `entradas-${orderCode}.pdf`, contentType: "application/pdf", content } };
+  return { images, pdf: { filename: ticketsPdfFilename(orderCode, tickets), contentType: "application/pdf", content } };
 }
 
 export type TicketsEmailOutcome = "sent" | "already-sent" | "nothing-to-send";
@@ -63,9 +63,8 @@ export async function sendTicketsEmail(db: Db, orderId: string, options: { resen
     venue: venueLabel(event),
     orderCode: order.code,
     link: `${appUrl()}${purchase.pagePath}`,
-    tickets: tickets.map((t, i) => ({ holderName: t.holderName, ticketTypeName: t.ticketTypeName, qrSrc: `cid:${images[i].cid}` })),
+    tickets: tickets.map((t, i) => ({ holderName: t.holderName, ticketTypeName: t.ticketTypeName, kind: t.kind, qrSrc: `cid:${images[i].cid}` })),
     invitedBy: order.gift ? await organizationName(db, order.organizationId) : undefined,
-    menu: await isMenuOrder(db, order.id),
   });
   const { logEmailId } = await sendEmail(db, {
     ...message,
@@ -84,8 +83,3 @@ async function organizationName(db: Db, organizationId: string): Promise<string>
   return row?.name ?? "Tribuna";
 }
 
-/** A menu order (decision 106): every line is a menu item. */
-async function isMenuOrder(db: Db, orderId: string): Promise<boolean> {
-  const lines = await db.select({ kind: ticketTypes.kind }).from(orderItems).innerJoin(ticketTypes, eq(ticketTypes.id, orderItems.ticketTypeId)).where(eq(orderItems.orderId, orderId));
-  return lines.length > 0 && lines.every((l) => l.kind === "menu");
-}

@@ -1,3 +1,4 @@
+import { productUnit, purchaseWords } from "#common/order-words";
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
 import { formatDate, formatEventStart, formatTime } from "#common/dates";
 import { paymentsMode } from "#server/env";
@@ -45,6 +46,11 @@ const TEAL = rgb(...hexToRgbUnit(brand.primary[500]));
 const INK = rgb(...hexToRgbUnit(brand.ink));
 const MUTED = rgb(...hexToRgbUnit(brand.surfaces.light.muted));
 
+/** The file's name says what it holds: `entradas-TRB-….pdf`, `consumiciones-TRB-….pdf` (common/order-words.ts). */
+export function ticketsPdfFilename(orderCode: string, tickets: Pick<TicketView, "kind">[]): string {
+  return `${purchaseWords(tickets.map((t) => t.kind)).plural.replaceAll(" ", "-")}-${orderCode}.pdf`;
+}
+
 /**
  * One A4 page per ticket: event, date (Buenos Aires), venue, a large QR on
  * white, holder, ticket type, order code and status. Standard fonts only, so
@@ -52,7 +58,8 @@ const MUTED = rgb(...hexToRgbUnit(brand.surfaces.light.muted));
  */
 export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
-  pdf.setTitle(pdfSafe(`Entradas ${input.event.name} · ${input.orderCode}`));
+  const words = purchaseWords(input.tickets.map((t) => t.kind));
+  pdf.setTitle(pdfSafe(`${words.plural.charAt(0).toUpperCase()}${words.plural.slice(1)} ${input.event.name} · ${input.orderCode}`));
   pdf.setAuthor("Tribuna");
   pdf.setCreator("Tribuna");
   pdf.setLanguage("es-AR");
@@ -79,7 +86,8 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
       text(TEST_MODE_NOTICE, margin + 8, y - 41, 10, bold);
       y -= 30;
     }
-    const counter = `Entrada ${index + 1} de ${input.tickets.length}`;
+    const unit = productUnit(ticket.kind);
+    const counter = `${unit} ${index + 1} de ${input.tickets.length}`;
     text(counter, width - margin - regular.widthOfTextAtSize(counter, 11), y - 14, 11, regular, MUTED);
     y -= 64;
     for (const line of wrap(event.name, bold, 24, width - 2 * margin)) {
@@ -109,7 +117,7 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
 
     const rows: [string, string][] = [
       ["Titular", ticket.holderName],
-      ["Entrada", ticket.ticketTypeName],
+      [unit, ticket.ticketTypeName],
       ["Compra", input.orderCode],
       ["Código", shortTicketCode(ticket.code)],
       ["Estado", ticket.statusLabel],
@@ -120,7 +128,11 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
       y -= 22;
     }
     y -= 12;
-    for (const line of wrap("Mostrá este QR en la entrada, desde el celular o impreso. Cada entrada sirve una sola vez: no la compartas.", regular, 10, width - 2 * margin)) {
+    const howToUse =
+      ticket.kind === "menu"
+        ? "Mostrá este QR en la barra, desde el celular o impreso, y te entregan la consumición. Cada QR sirve una sola vez: no lo compartas."
+        : "Mostrá este QR en la entrada, desde el celular o impreso. Cada entrada sirve una sola vez: no la compartas.";
+    for (const line of wrap(howToUse, regular, 10, width - 2 * margin)) {
       text(line, margin, y, 10, regular, MUTED);
       y -= 14;
     }

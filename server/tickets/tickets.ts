@@ -4,7 +4,8 @@ import { z } from "zod";
 import { formatEventStart } from "#common/dates";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
-import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers, users, type IssuedProductStatus } from "#server/db/schema";
+import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers, ticketTypes, users, type IssuedProductStatus } from "#server/db/schema";
+import type { ProductKind } from "#common/order-words";
 import { Unauthenticated } from "#server/errors";
 import { isBillingAccessToken, purchaseLink, withBillingToken } from "#server/orders/access";
 import { getBillingForBuyer } from "#server/orders/orders";
@@ -26,6 +27,8 @@ export interface TicketView {
   holderEmail: string;
   ticketTypeId: string;
   ticketTypeName: string;
+  /** An entrada (the door) or a consumición of the menu (the bar): the words around it follow (common/order-words.ts). */
+  kind: ProductKind;
   /**
    * Whom the buyer sent this ticket to (transfer.ts), else null. A sent ticket
    * belongs to its new holder: the buyer's views show "Enviada a …" without
@@ -103,7 +106,7 @@ function toEventView(event: typeof events.$inferSelect, date: typeof eventDates.
   };
 }
 
-function toTicketView(row: { ticket: typeof issuedProducts.$inferSelect; ticketTypeName: string; transferredTo: string | null }, voided: boolean): TicketView {
+function toTicketView(row: { ticket: typeof issuedProducts.$inferSelect; ticketTypeName: string; kind: ProductKind | null; transferredTo: string | null }, voided: boolean): TicketView {
   const status: IssuedProductStatus = voided ? "voided" : row.ticket.status;
   const sent = row.transferredTo;
   return {
@@ -117,6 +120,7 @@ function toTicketView(row: { ticket: typeof issuedProducts.$inferSelect; ticketT
     holderEmail: row.ticket.holderEmail,
     ticketTypeId: row.ticket.ticketTypeId,
     ticketTypeName: row.ticketTypeName,
+    kind: row.kind ?? "ticket",
   };
 }
 
@@ -126,10 +130,12 @@ async function ticketRowsOf(db: DbOrTx, orderIds: string[]) {
     .select({
       ticket: issuedProducts,
       ticketTypeName: orderItems.name,
+      kind: ticketTypes.kind,
       transferredTo: sql<string | null>`(select ${ticketTransfers.toName} from ${ticketTransfers} where ${ticketTransfers.issuedProductId} = ${issuedProducts.id} order by ${ticketTransfers.createdAt} desc limit 1)`,
     })
     .from(issuedProducts)
     .innerJoin(orderItems, eq(orderItems.id, issuedProducts.orderItemId))
+    .leftJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
     .where(inArray(issuedProducts.orderId, orderIds))
     .orderBy(asc(issuedProducts.createdAt), asc(orderItems.name), asc(issuedProducts.id));
 }

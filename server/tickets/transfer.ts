@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { emailSchema, nameSchema } from "#common/validation";
 import type { Ctx } from "#server/context";
-import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers } from "#server/db/schema";
+import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers, ticketTypes } from "#server/db/schema";
 import { emailLayout, escapeHtml } from "#server/email/templates";
 import { sendEmail } from "#server/email/send";
 import { Conflict, NotFound, Unauthenticated } from "#server/errors";
@@ -73,12 +73,13 @@ export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof tran
   const toEmail = input.email;
 
   const [row] = await ctx.db
-    .select({ ticket: issuedProducts, order: orders, event: events, date: eventDates, ticketTypeName: orderItems.name })
+    .select({ ticket: issuedProducts, order: orders, event: events, date: eventDates, ticketTypeName: orderItems.name, kind: ticketTypes.kind })
     .from(issuedProducts)
     .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
     .innerJoin(orderItems, eq(orderItems.id, issuedProducts.orderItemId))
     .innerJoin(events, eq(events.id, orders.eventId))
     .innerJoin(eventDates, eq(eventDates.id, orders.eventDateId))
+    .leftJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
     .where(eq(issuedProducts.id, input.ticketId));
   if (!row || row.order.buyerUserId !== userId) throw new NotFound(NOT_FOUND);
   const { ticket, order } = row;
@@ -123,7 +124,7 @@ export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof tran
     endsAt: row.date.endsAt,
     doorsAt: row.date.doorsAt,
   };
-  const base = { id: ticket.id, status: "redeemable" as const, holderName: toName, holderEmail: toEmail, ticketTypeId: ticket.ticketTypeId, ticketTypeName: row.ticketTypeName };
+  const base = { id: ticket.id, status: "redeemable" as const, holderName: toName, holderEmail: toEmail, ticketTypeId: ticket.ticketTypeId, ticketTypeName: row.ticketTypeName, kind: row.kind ?? "ticket" };
   const holderView: TicketView = { ...base, code, qrPayload: qrPayloadFor(code), statusLabel: TICKET_STATUS_LABELS.redeemable, transferredTo: null };
   await sendTransferEmails(ctx, { event, orderCode: order.code, ticket: holderView, from: { name: ticket.holderName, email: ticket.holderEmail }, sender: `${order.payer.firstName} ${order.payer.lastName}`.trim(), organizationId: order.organizationId });
 

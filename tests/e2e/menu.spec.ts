@@ -10,16 +10,25 @@ test.describe("the menu and the bar", () => {
     await createMenuItem(owner, { eventId: event.eventId, name: "Fernet con coca", description: "Vaso de 500 ml", category: "drink", price: "4500", stock: "50" });
     await createMenuItem(owner, { eventId: event.eventId, name: "Pancho", category: "food", price: "3000", stock: "50" });
 
-    const phone = await browser.newContext({ ...devices["Pixel 5"], javaScriptEnabled: false });
+    const phone = await browser.newContext({ ...devices["Pixel 5"], viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
     const buyer = await phone.newPage();
-    await buyer.goto(`/menu/${event.slug}`);
+    // The event page links to its menu, whole on a 390 px phone.
+    await buyer.goto(`/eventos/${event.slug}`);
     const main = buyer.locator("main");
+    const menuLink = main.getByRole("region", { name: "Menú de la barra" }).getByRole("link", { name: "Ver el menú" });
+    await expect(menuLink).toBeVisible();
+    expect(await buyer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await menuLink.click();
+    await expect(buyer).toHaveURL(new RegExp(`/menu/${event.slug}$`));
     await expect(main.getByRole("heading", { name: "Bebidas" })).toBeVisible();
     await main.getByLabel("Cantidad de Fernet con coca").fill("2");
     await main.getByRole("button", { name: "Continuar" }).click();
 
     await expect(buyer).toHaveURL(new RegExp(`/menu/${event.slug}\\?paso=datos$`));
     await expect(main.getByRole("region", { name: "Tu compra" })).toContainText("Fernet con coca");
+    // The service fee and the total before paying, as the checkout will charge them ($ 9.000 + 10 %).
+    await expect(main.getByRole("region", { name: "Tu compra" })).toContainText("Cargo de servicio (10 %)");
+    await expect(main.getByRole("region", { name: "Tu compra" }).locator("[data-total]")).toHaveText(/9\.900,00/);
     await main.getByLabel("Nombre", { exact: true }).fill("Valentina");
     await main.getByLabel("Apellido", { exact: true }).fill("Quiroga");
     await main.getByLabel("Email", { exact: true }).fill(uniqueEmail("barra"));
@@ -33,7 +42,7 @@ test.describe("the menu and the bar", () => {
     await expect(buyer).toHaveURL(/\/sandbox\/mercadopago\/[0-9a-f-]{36}$/);
     await buyer.getByRole("button", { name: "Aprobar" }).click();
     await expect(buyer).toHaveURL(/\/checkout\/status\/approved\?billingId=[0-9a-f-]{36}&t=/);
-    await main.getByRole("link", { name: "Ver mis entradas" }).click();
+    await main.getByRole("link", { name: "Ver mis consumiciones" }).click();
     await expect(main).toContainText("Fernet con coca");
     const codes = await main.getByLabel(/^Código: /).evaluateAll((els) => els.map((el) => el.getAttribute("aria-label")!.replace("Código: ", "")));
     expect(codes).toHaveLength(2);

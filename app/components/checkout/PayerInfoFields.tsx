@@ -50,13 +50,24 @@ function DocumentTypeSelect({ meta, label = "Tipo de documento" }: { meta: Meta;
  * asks), the event's custom fields and the coupon. Plain inputs named as
  * the action's Conform parser expects, so the form posts the same with or without JavaScript.
  */
-export function PayerInfoFields({ fields: conformFields, customFields, holderLabels }: { fields: object; customFields: CheckoutCustomField[]; holderLabels: string[] }) {
+export function PayerInfoFields({
+  fields: conformFields,
+  customFields,
+  holderLabels,
+  sends = "las entradas",
+}: {
+  fields: object;
+  customFields: CheckoutCustomField[];
+  holderLabels: string[];
+  /** What the email brings: "las entradas", or "las consumiciones" on the menu (common/order-words.ts). */
+  sends?: string;
+}) {
   const fields = conformFields as Fields;
   const holders = holderLabels.length ? fields.attendees.getFieldList() : [];
   const answers: Fields = customFields.length ? fields.customFields.getFieldset() : {};
   return (
     <>
-      <Section title="Tus datos" lead="A este email te mandamos las entradas.">
+      <Section title="Tus datos" lead={`A este email te mandamos ${sends}.`}>
         <Field label={PAYER_LABELS.firstName} inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }} errors={fields.firstName.errors} />
         <Field label={PAYER_LABELS.lastName} inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }} errors={fields.lastName.errors} />
         <Field label={PAYER_LABELS.email} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }} errors={fields.email.errors} className="sm:col-span-2" />

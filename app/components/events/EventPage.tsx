@@ -2,6 +2,7 @@ import { Form, Link, useRouteLoaderData } from "@remix-run/react";
 import { AdPixel } from "#app/components/AdPixel";
 import type { CouponRule } from "#common/pricing";
 import { Badge } from "#app/components/ui/Badge";
+import { buttonClasses } from "#app/components/ui/Button";
 import { CodeForm } from "./CodeForm";
 import { DroppedNotice, ReferralBanner } from "./Notices";
 import { EventImage } from "./EventImage";
@@ -50,6 +51,8 @@ export interface EventPageData {
     /** For the picker's live total. */
     rule: CouponRule;
   } | null;
+  /** `/menu/{slug}` while the event's menu has something to order; else null (no link). */
+  menuHref?: string | null;
 }
 
 export type EventPageActionData =
@@ -114,6 +117,7 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
                 {`Solo para mayores de ${event.minAge} años. Llevá tu DNI: te lo pueden pedir en la puerta.`}
               </p>
             ) : null}
+            {page.menuHref ? <MenuLink href={page.menuHref} /> : null}
           </div>
         </div>
 
@@ -155,6 +159,23 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
       </div>
       {page.pixelId && page.pixelId !== root?.pixelId ? <AdPixel pixelId={page.pixelId} /> : null}
     </main>
+  );
+}
+
+/** The event's menu: consumiciones paid from the phone and picked up at the bar with their QR. */
+function MenuLink({ href }: { href: string }) {
+  return (
+    <section aria-labelledby="menu-del-evento" className="flex flex-col gap-3 rounded-xl border border-[var(--border)] bg-[var(--surface)] p-4 sm:flex-row sm:items-center sm:justify-between">
+      <div>
+        <h2 id="menu-del-evento" className="text-lg font-bold">
+          Menú de la barra
+        </h2>
+        <p className="text-sm text-[var(--muted)]">Pedí tus consumiciones desde el celular y retiralas en la barra con su QR.</p>
+      </div>
+      <Link to={href} className={buttonClasses("secondary", "min-h-11 shrink-0")}>
+        Ver el menú
+      </Link>
+    </section>
   );
 }
 

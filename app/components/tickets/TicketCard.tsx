@@ -1,3 +1,4 @@
+import { productUnit, type ProductKind } from "#common/order-words";
 import { Badge, type BadgeTone } from "#app/components/ui/Badge";
 
 /** What a ticket page hands its cards: strings only (dates already formatted, the QR as SVG markup). */
@@ -7,6 +8,8 @@ export interface TicketCardData {
   statusLabel: string;
   holderName: string;
   ticketTypeName: string;
+  /** An entrada (the door) or a consumición (the bar): the card's words follow it. */
+  kind?: ProductKind;
   orderCode: string;
   eventName: string;
   when: string;
@@ -43,7 +46,7 @@ export function TicketCard({ ticket, headingLevel = 3 }: { ticket: TicketCardDat
         <p className="mt-1 text-sm">{ticket.when}</p>
         <p className="text-sm text-[var(--muted)]">{ticket.venue}</p>
         <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-          <dt className="text-[var(--muted)]">Entrada</dt>
+          <dt className="text-[var(--muted)]">{productUnit(ticket.kind ?? "ticket")}</dt>
           <dd>
             {ticket.ticketTypeName}
             {ticket.position ? ` · ${ticket.position.index} de ${ticket.position.count}` : ""}
@@ -66,7 +69,7 @@ export function TicketCard({ ticket, headingLevel = 3 }: { ticket: TicketCardDat
           <span className="mt-1 block text-center text-xs font-medium text-neutral-900">Tocá para agrandar</span>
         </a>
       ) : (
-        <p className="self-center text-sm text-[var(--muted)]">{voided ? "Esta entrada fue anulada: no sirve para entrar." : ticket.transferredTo ? `Se la enviaste a ${ticket.transferredTo}: ya no sirve con tu QR.` : null}</p>
+        <p className="self-center text-sm text-[var(--muted)]">{voided ? (ticket.kind === "menu" ? "Esta consumición fue anulada: ya no se puede retirar en la barra." : "Esta entrada fue anulada: no sirve para entrar.") : ticket.transferredTo ? `Se la enviaste a ${ticket.transferredTo}: ya no sirve con tu QR.` : null}</p>
       )}
       {ticket.qrSvg && !voided ? (
         <div

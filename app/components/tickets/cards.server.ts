@@ -14,6 +14,7 @@ export async function ticketCard(ticket: TicketView, event: TicketEventView, ord
     statusLabel: ticket.statusLabel,
     holderName: ticket.holderName,
     ticketTypeName: ticket.ticketTypeName,
+    kind: ticket.kind,
     orderCode,
     eventName: event.name,
     when: whenOf(event),
