@@ -42,6 +42,31 @@ if (problems.length) {
 }
 
 const logger = log();
+const lifecycle: Lifecycle = { shuttingDown: false };
+
+// SIGTERM (or Ctrl-C): the graceful shutdown, bounded (docs/runbook.md, "Apagado"). Listened to from here on,
+// so a signal during the start (a cluster stopping while this worker still starts) stops the job runner too,
+// and leaves no job claimed; before the server listens there is nothing else to drain.
+const DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 10_000);
+const GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 0);
+let stopServing: (() => Promise<unknown>) | null = null;
+let stopStarting = async () => {};
+let stopping: Promise<void> | null = null;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    lifecycle.shuttingDown = true;
+    stopping ??= (stopServing ?? stopStarting)()
+      .then(
+        () => 0,
+        (error: unknown) => {
+          logger.error({ error: String(error) }, "Error al apagar");
+          return 1;
+        },
+      )
+      .then((code) => logger.flush(() => process.exit(code)));
+  });
+}
+
 const BUILD_ENTRY = path.resolve("build/server/index.js");
 if (!dev && !fs.existsSync(BUILD_ENTRY)) {
   logger.info("No hay build de producción: compilando (npm run build)…");
@@ -55,7 +80,11 @@ if (paymentsMode() === "sandbox") logger.warn("Modo de prueba: los pagos son sim
 
 // Background jobs (hold expiry…) from the jobs table; JOBS=off leaves them to another process. Every worker of
 // a cluster runs them: claims are FOR UPDATE SKIP LOCKED (server/jobs/queue.ts), no job runs twice.
-const jobRunner = process.env.JOBS === "off" ? null : startJobRunner(async () => database.db, jobHandlers, { lanes: JOB_LANES });
+const jobRunner = process.env.JOBS === "off" || lifecycle.shuttingDown ? null : startJobRunner(async () => database.db, jobHandlers, { lanes: JOB_LANES });
+stopStarting = async () => {
+  await jobRunner?.shutdown({ timeoutMs: DRAIN_MS });
+  await database.close();
+};
 // Recurring jobs have one pending run at all times; each run schedules the next.
 if (jobRunner) await schedulePruning(database.db, new Date());
 
@@ -73,7 +102,6 @@ setMetricSources({
     : {}),
 });
 if (database.kind === "postgres") dbPoolMax.set(10);
-const lifecycle: Lifecycle = { shuttingDown: false };
 const tracker = requestTracker({ logger: log, lifecycle });
 const operations = operationsRoutes({
   lifecycle,
@@ -149,19 +177,15 @@ const server = http.createServer((req, res) => {
   }
   return app(req, res);
 });
-server.listen(config.PORT, () => {
-  logger.info({ port: config.PORT }, `Tribuna en http://localhost:${config.PORT}`);
-  // The cluster's primary starts the other workers once this one listens (scripts/start.mjs).
-  process.send?.({ type: "tribuna:listening" });
-});
-
-// SIGTERM (or Ctrl-C): the graceful shutdown, bounded (docs/runbook.md, "Apagado").
-const DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 10_000);
-const GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 0);
-let stopping: Promise<void> | null = null;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    stopping ??= shutDown({
+// Started and stopped in the same start: nothing to listen for.
+if (!lifecycle.shuttingDown) {
+  server.listen(config.PORT, () => {
+    logger.info({ port: config.PORT }, `Tribuna en http://localhost:${config.PORT}`);
+    // The cluster's primary starts the other workers once this one listens (scripts/start.mjs).
+    process.send?.({ type: "tribuna:listening" });
+  });
+  stopServing = () =>
+    shutDown({
       server,
       tracker,
       lifecycle,
@@ -170,14 +194,5 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
       closeDatabase: () => database.close(),
       graceMs: GRACE_MS,
       drainMs: DRAIN_MS,
-    })
-      .then(
-        () => 0,
-        (error: unknown) => {
-          logger.error({ error: String(error) }, "Error al apagar");
-          return 1;
-        },
-      )
-      .then((code) => logger.flush(() => process.exit(code)));
-  });
+    });
 }

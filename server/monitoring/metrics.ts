@@ -123,15 +123,15 @@ export function setMetricSources(next: { queue?: Source<QueueLaneState[]>; conne
   Object.assign(sources, next);
 }
 
-/**
- * prom-client's process metrics (RSS, heap, GC, event-loop lag, handles…), once per process. A cluster
- * worker also answers the primary's requests for its metrics (AggregatorRegistry installs that listener).
- */
+/** prom-client's process metrics (RSS, heap, GC, event-loop lag, handles…), once per process. */
 export function collectProcessMetrics() {
   if (register.getSingleMetric("process_resident_memory_bytes")) return;
   collectDefaultMetrics({ eventLoopMonitoringPrecision: 20 });
-  if (cluster.isWorker) new AggregatorRegistry();
 }
+
+// A cluster worker answers the primary's requests for its metrics from the moment this module loads (the
+// listener AggregatorRegistry installs; once per process, whichever copy of this module comes first).
+if (cluster.isWorker) new AggregatorRegistry();
 
 const GRAPHQL_OPERATION = Symbol.for("tribuna.graphqlOperation");
 const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;

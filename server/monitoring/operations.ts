@@ -215,7 +215,12 @@ export function requestTracker(options: { logger: () => Logger; lifecycle: Lifec
     }
   }
 
-  return { begin, endStreams, inFlight: () => inFlight.size, streams: () => streams.size };
+  /** The requests in flight answer with `Connection: close`: their clients open a new connection (to another process) next time. */
+  function closeAfterAnswer() {
+    for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+  }
+
+  return { begin, endStreams, closeAfterAnswer, inFlight: () => inFlight.size, streams: () => streams.size };
 }
 
 type Tracker = ReturnType<typeof requestTracker>;
@@ -240,6 +245,7 @@ export async function shutDown(options: {
   const { server, tracker, lifecycle, logger } = options;
   const drainMs = options.drainMs ?? 10_000;
   lifecycle.shuttingDown = true;
+  tracker.closeAfterAnswer();
   logger.info({ inFlight: tracker.inFlight(), streams: tracker.streams() }, "Apagando: /readyz contesta 503");
   // Jobs stop claiming at once and finish what they run meanwhile.
   const jobs = options.stopJobs?.(drainMs + (options.graceMs ?? 0));
