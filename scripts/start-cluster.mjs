@@ -5,7 +5,10 @@
  */
 import cluster from "node:cluster";
 
-/** How many workers were asked for and how many run: PGlite is one process's database. */
+/**
+ * How many workers were asked for and how many run: PGlite is one process's database.
+ * @param {{ WEB_CONCURRENCY?: string; DATABASE_URL?: string }} environment
+ */
 export function workerCount(environment = process.env) {
   const asked = Math.max(1, Math.floor(Number(environment.WEB_CONCURRENCY ?? 1)) || 1);
   if (asked > 1 && !environment.DATABASE_URL) {
