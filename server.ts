@@ -1,7 +1,9 @@
 /**
  * The one server: Express in front of the Remix build (or Vite in --dev).
  * It prepares the database (PGlite under .data/ unless DATABASE_URL is set),
- * then serves http://localhost:PORT.
+ * then serves http://localhost:PORT. `npm start` may run several of these
+ * behind one port (WEB_CONCURRENCY, scripts/start.mjs); each is complete on
+ * its own: pages, GraphQL, jobs (docs/deployment.md).
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -11,7 +13,7 @@ import { createRequestHandler } from "@remix-run/node";
 import express from "express";
 import { env, paymentsMode, secureCookies, startupProblems } from "./server/env";
 import { prepareDatabase } from "./server/db/setup";
-import { startJobRunner } from "./server/jobs/queue";
+import { queueStateByLane, startJobRunner } from "./server/jobs/queue";
 import { bodyLimit } from "./server/http/body-limit";
 import { refuseForeignForms } from "./server/http/same-origin";
 import { webRequestHandler, refuseHostileRequests } from "./server/http/request-guard";
@@ -23,6 +25,11 @@ import { PageCache, writeCopy, type PageCopy } from "./server/http/page-cache";
 import { followEventChanges } from "./server/events/changes";
 import { startNotifications } from "./server/db/notify";
 import { schedulePruning } from "./server/payments/webhook";
+import { sql } from "drizzle-orm";
+import { log } from "./server/monitoring/log";
+import { collectProcessMetrics, dbPoolMax, setMetricSources } from "./server/monitoring/metrics";
+import { databaseReadiness, latestMigration, operationsRoutes, requestTracker, shutDown, type Lifecycle } from "./server/monitoring/operations";
+import { resultRows } from "./server/db/raw";
 
 const dev = process.argv.includes("--dev");
 if (!dev) process.env.NODE_ENV ??= "production";
@@ -35,23 +42,76 @@ if (problems.length) {
   process.exit(1);
 }
 
+const logger = log();
+const lifecycle: Lifecycle = { shuttingDown: false };
+
+// SIGTERM (or Ctrl-C): the graceful shutdown, bounded (docs/runbook.md, "Apagado"). Listened to from here on,
+// so a signal during the start (a cluster stopping while this worker still starts) stops the job runner too,
+// and leaves no job claimed; before the server listens there is nothing else to drain.
+const DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 10_000);
+const GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 0);
+let stopServing: (() => Promise<unknown>) | null = null;
+let stopStarting = async () => {};
+let stopping: Promise<void> | null = null;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    lifecycle.shuttingDown = true;
+    stopping ??= (stopServing ?? stopStarting)()
+      .then(
+        () => 0,
+        (error: unknown) => {
+          logger.error({ error: String(error) }, "Error al apagar");
+          return 1;
+        },
+      )
+      .then((code) => logger.flush(() => process.exit(code)));
+  });
+}
+
 const BUILD_ENTRY = path.resolve("build/server/index.js");
 if (!dev && !fs.existsSync(BUILD_ENTRY)) {
-  console.log("No hay build de producción: compilando (npm run build)…");
+  logger.info("No hay build de producción: compilando (npm run build)…");
   execSync("npx remix vite:build", { stdio: "inherit" });
 }
 
 const config = env();
 const database = await prepareDatabase();
-console.log(`Base de datos lista (${database.kind === "pglite" ? `PGlite en ${config.DATA_DIR}/pglite` : "PostgreSQL"}).`);
+logger.info(`Base de datos lista (${database.kind === "pglite" ? `PGlite en ${config.DATA_DIR}/pglite` : "PostgreSQL"}).`);
 // Changes made through other processes (PostgreSQL LISTEN/NOTIFY) reach this one's caches and live views (docs/scaling.md).
 const notifications = await startNotifications(database);
-if (paymentsMode() === "sandbox") console.warn("Modo de prueba: los pagos son simulados (sandbox). Nadie paga de verdad.");
+if (paymentsMode() === "sandbox") logger.warn("Modo de prueba: los pagos son simulados (sandbox). Nadie paga de verdad.");
 
-// Background jobs (hold expiry…) from the jobs table; JOBS=off leaves them to another process.
-const jobRunner = process.env.JOBS === "off" ? null : startJobRunner(async () => database.db, jobHandlers, { lanes: JOB_LANES });
+// Background jobs (hold expiry…) from the jobs table; JOBS=off leaves them to another process. Every worker of
+// a cluster runs them: claims are FOR UPDATE SKIP LOCKED (server/jobs/queue.ts), no job runs twice.
+const jobRunner = process.env.JOBS === "off" || lifecycle.shuttingDown ? null : startJobRunner(async () => database.db, jobHandlers, { lanes: JOB_LANES });
+stopStarting = async () => {
+  await jobRunner?.shutdown({ timeoutMs: DRAIN_MS });
+  await notifications.stop();
+  await database.close();
+};
 // Recurring jobs have one pending run at all times; each run schedules the next.
 if (jobRunner) await schedulePruning(database.db, new Date());
+
+// Metrics (docs/runbook.md): process ones, and what the database knows, read when scraped.
+collectProcessMetrics();
+setMetricSources({
+  queue: () => queueStateByLane(database.db, JOB_LANES),
+  ...(database.kind === "postgres"
+    ? {
+        connections: async () =>
+          resultRows<{ state: string; count: number }>(
+            await database.db.execute(sql`select coalesce(state, 'unknown') as state, count(*)::int as count from pg_stat_activity where datname = current_database() and usename = current_user and pid <> pg_backend_pid() group by 1`),
+          ),
+      }
+    : {}),
+});
+if (database.kind === "postgres") dbPoolMax.set(10);
+const tracker = requestTracker({ logger: log, lifecycle });
+const operations = operationsRoutes({
+  lifecycle,
+  readiness: databaseReadiness(database.db, { expectedMigration: latestMigration() }),
+  metricsToken: () => process.env.METRICS_TOKEN || undefined,
+});
 
 const trustProxy = process.env.TRUST_PROXY === "true";
 // With APP_URL set, links never use the visitor's origin (decision 114): no request needs to carry it.
@@ -110,6 +170,9 @@ app.all("*", webRequestHandler(pageCache ? (request) => pageCache.handle(request
 const copyOf = new WeakMap<http.IncomingMessage, PageCopy>();
 const cachedPage = pageCache ? directRoute(guards, (req, res) => writeCopy(copyOf.get(req)!, req.method, res)) : null;
 const server = http.createServer((req, res) => {
+  tracker.begin(req, res);
+  // Health, readiness and metrics first: no guard, no micro-cache, no session.
+  if (operations(req, res)) return;
   if (graphql && isPath(req.url, "/api/graphql")) return graphql(req, res);
   const copy = cachedPage && pageCache?.freshCopyFor(req);
   if (copy) {
@@ -118,15 +181,25 @@ const server = http.createServer((req, res) => {
   }
   return app(req, res);
 });
-server.listen(config.PORT, () => {
-  console.log(`Tribuna en http://localhost:${config.PORT}`);
-});
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    server.close();
-    jobRunner?.stop();
-    void notifications.stop();
-    database.close().finally(() => process.exit(0));
+// Started and stopped in the same start: nothing to listen for.
+if (!lifecycle.shuttingDown) {
+  server.listen(config.PORT, () => {
+    logger.info({ port: config.PORT }, `Tribuna en http://localhost:${config.PORT}`);
+    // The cluster's primary starts the other workers once this one listens (scripts/start.mjs).
+    process.send?.({ type: "tribuna:listening" });
   });
+  stopServing = () =>
+    shutDown({
+      server,
+      tracker,
+      lifecycle,
+      logger,
+      stopJobs: jobRunner ? (timeoutMs) => jobRunner.shutdown({ timeoutMs }) : undefined,
+      closeDatabase: async () => {
+        await notifications.stop();
+        await database.close();
+      },
+      graceMs: GRACE_MS,
+      drainMs: DRAIN_MS,
+    });
 }

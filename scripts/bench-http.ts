@@ -11,6 +11,7 @@
  *   npm run bench:http
  *   npm run bench:http -- --seconds 10 --connections 50 --json
  *   npm run bench:http -- --only graphql --cpu-prof /tmp/prof   # GraphQL only, with the app's CPU profile
+ *   npm run bench:http -- --workers 2   # npm start with WEB_CONCURRENCY=2: two workers on one port
  *
  * --only graphql drives only the GraphQL points and bare yoga; --cpu-prof DIR
  * runs the compiled server with `node --cpu-prof` (the .cpuprofile lands in
@@ -34,6 +35,8 @@ const flag = (name: string, fallback: number) => {
 };
 const SECONDS = flag("seconds", 8);
 const CONNECTIONS = flag("connections", 50);
+/** `npm start`'s cluster mode (WEB_CONCURRENCY): worker processes on the one port. */
+const WORKERS = Math.max(1, Math.floor(flag("workers", 1)) || 1);
 const JSON_OUTPUT = args.includes("--json");
 const option = (name: string) => {
   const i = args.indexOf(`--${name}`);
@@ -85,15 +88,22 @@ async function main() {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const env = benchAppEnv({ port, databaseUrl: BENCH_URL, databaseName: DB_NAME, seedDemo: true });
+    if (WORKERS > 1) env.WEB_CONCURRENCY = String(WORKERS);
     // BENCH_SERVER_COMMAND measures another way of starting the same app (for example a compiled server.ts).
     const defaultCommand = CPU_PROFILE_DIR
       ? [process.execPath, ...serverNodeFlags(ROOT), "--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`, "build/serve/server.js"].join(" ")
       : "npm start";
     const [command, ...commandArgs] = (process.env.BENCH_SERVER_COMMAND ?? defaultCommand).split(" ");
     app = spawn(command, commandArgs, { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-    app.stdout!.on("data", (c) => (appLog = (appLog + c).slice(-20_000)));
+    let listening = 0;
+    app.stdout!.on("data", (c) => {
+      listening += (String(c).match(/"msg":"Tribuna en http/g) ?? []).length;
+      appLog = (appLog + c).slice(-20_000);
+    });
     app.stderr!.on("data", (c) => (appLog = (appLog + c).slice(-20_000)));
     await waitForApp(`${base}/ayuda`, app, () => appLog);
+    // With workers, the others start once the first listens: measure with all of them.
+    for (const deadline = Date.now() + 120_000; listening < WORKERS && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 200));
 
     const events = await (await fetch(`${base}/api/graphql?query=${encodeURIComponent("{ events(limit: 1) { items { slug } } }")}`)).json();
     const slug: string = events.data.events.items[0].slug;
@@ -114,7 +124,7 @@ async function main() {
     await new Promise<void>((resolve) => ceiling.listen(0, resolve));
     const ceilingBase = `http://127.0.0.1:${(ceiling.address() as AddressInfo).port}`;
 
-    log(`Build de producción en ${base}, ${CONNECTIONS} conexiones, ${SECONDS} s por punto…`);
+    log(`Build de producción en ${base}${WORKERS > 1 ? ` (${WORKERS} workers)` : ""}, ${CONNECTIONS} conexiones, ${SECONDS} s por punto…`);
     const figures: Figure[] = [];
     figures.push(await drive("GraphQL { __typename } (GET)", base, graphqlGet));
     figures.push(await drive("GraphQL { __typename } (POST)", base, "/api/graphql", { method: "POST", body: JSON.stringify({ query: "{ __typename }" }), headers: { "content-type": "application/json" } }));
@@ -128,7 +138,7 @@ async function main() {
     ceiling.close();
 
     if (JSON_OUTPUT) {
-      console.log(JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, cpus: os.cpus().length, node: process.version, figures }, null, 2));
+      console.log(JSON.stringify({ connections: CONNECTIONS, workers: WORKERS, seconds: SECONDS, cpus: os.cpus().length, node: process.version, figures }, null, 2));
     } else {
       console.log("");
       console.log("| punto | pedidos/s | p50 ms | p99 ms | errores | no 2xx | bytes/pedido |");

@@ -21,7 +21,10 @@
  * way (anything but a hold or a CONFLICT). The database is dropped at the end
  * unless --keep. Figures and how to read them: docs/benchmarks.md.
  *
- *   npm run bench:onsale -- --buyers 500 --concurrency 100 --stock 50 [--qty 1] [--keep] [--json]
+ * `--workers N` runs each app as `npm start` does with WEB_CONCURRENCY=N: N worker processes on one port
+ * (node:cluster); its CPU and memory are the workers' together.
+ *
+ *   npm run bench:onsale -- --buyers 500 --concurrency 100 --stock 50 [--qty 1] [--workers 2] [--keep] [--json]
  */
 import { spawn, execSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -42,6 +45,7 @@ const HELP = `Uso: npm run bench:onsale -- [opciones]
   --stock S         stock del único tipo de entrada (50)
   --qty Q           entradas por compra (1)
   --processes P     procesos de la app sobre la misma base; los compradores se reparten entre ellos (1)
+  --workers N       cada app con N workers en un solo puerto, como npm start con WEB_CONCURRENCY=N (1)
   --warm-up W       compras de calentamiento por proceso, en otro evento y con la misma concurrencia, antes de
                     la ráfaga (3000): un proceso recién arrancado todavía está compilando el camino caliente
   --keep            no borrar la base tribuna_bench_… al terminar
@@ -59,6 +63,7 @@ const { values: flags } = parseArgs({
     stock: { type: "string", default: "50" },
     qty: { type: "string", default: "1" },
     processes: { type: "string", default: "1" },
+    workers: { type: "string", default: "1" },
     "warm-up": { type: "string", default: "3000" },
     keep: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
@@ -90,6 +95,9 @@ const WARM_UP = flags["warm-up"] === "0" ? 0 : positiveInt("warm-up", flags["war
 const STOCK = positiveInt("stock", flags.stock!);
 const QTY = positiveInt("qty", flags.qty!);
 const PROCESSES = positiveInt("processes", flags.processes!);
+const WORKERS = positiveInt("workers", flags.workers!);
+/** What each app runs: the compiled server, or with workers `npm start`'s script (its cluster mode). */
+const APP_ENTRY = WORKERS > 1 ? "scripts/start.mjs" : "build/serve/server.js";
 if (QTY > 10) {
   console.error("--qty puede ser a lo sumo 10 (el máximo por compra del tipo de entrada).");
   process.exit(2);
@@ -353,10 +361,13 @@ async function main() {
     // Every process runs the job queue, as replicas would: the guarantees below check they never run a job twice.
     // (Holds last 15 minutes: none expires during the rush on its own.)
     delete childEnv.JOBS;
+    if (WORKERS > 1) childEnv.WEB_CONCURRENCY = String(WORKERS);
     const profile = flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(flags["cpu-prof"])}`] : [];
-    const app = spawn(process.execPath, [...serverNodeFlags(ROOT), ...profile, "build/serve/server.js"], { cwd: ROOT, env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const app = spawn(process.execPath, [...serverNodeFlags(ROOT), ...profile, APP_ENTRY], { cwd: ROOT, env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     apps.push(app);
+    let listening = 0;
     const keepLog = (chunk: Buffer) => {
+      listening += (chunk.toString().match(/"msg":"Tribuna en http/g) ?? []).length;
       appLog = (appLog + chunk.toString()).slice(-20_000);
       if (flags.verbose) process.stderr.write(chunk);
     };
@@ -364,6 +375,8 @@ async function main() {
     app.stderr!.on("data", keepLog);
     const bootStarted = performance.now();
     await waitForApp(app, baseUrl, 120_000);
+    // With workers, the others start once the first listens: the rush waits for all of them.
+    for (const deadline = Date.now() + 120_000; listening < WORKERS && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 200));
     log(`App ${n + 1} de ${PROCESSES} lista en ${baseUrl} (${((performance.now() - bootStarted) / 1000).toFixed(1)} s).`);
     baseUrls.push(baseUrl);
   }
@@ -404,7 +417,8 @@ async function main() {
   const rssSampler = setInterval(() => {
     try {
       for (const app of apps) {
-        const kib = Number(fs.readFileSync(`/proc/${app.pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
+        // With workers, the app is the primary and its workers: their memory together.
+        const kib = processTree(app.pid).reduce((sum, pid) => sum + Number(fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)?.[1] ?? 0), 0);
         appRssMaxMiB = Math.max(appRssMaxMiB, Math.round(kib / 1024));
       }
     } catch {
@@ -412,7 +426,7 @@ async function main() {
     }
   }, 100);
   const ceilingBefore = await measureCeiling(BENCH_URL, APP_POOL, Math.max(BUYERS, 2_000), QTY);
-  const cpuBefore = apps.map((app) => cpuSecondsOf(app.pid));
+  const cpuBefore = apps.map((app) => treeCpuSecondsOf(app.pid));
   const postgresCpuBefore = postgresCpuSeconds();
   const clientCpuBefore = process.cpuUsage();
   const started = performance.now();
@@ -429,7 +443,7 @@ async function main() {
   const durationMs = performance.now() - started;
   clearInterval(rssSampler);
   // CPU the app processes spent on the rush (user + system), per request: steadier than requests/s on a shared machine.
-  const cpuAfter = apps.map((app) => cpuSecondsOf(app.pid));
+  const cpuAfter = apps.map((app) => treeCpuSecondsOf(app.pid));
   // Where the rest of the machine's CPU went: PostgreSQL's processes (this machine's server, if it is local) and this
   // script's buyers (the HTTP client). Together with the app's, it says what a hold costs the whole machine.
   const postgresCpuAfter = postgresCpuSeconds();
@@ -509,7 +523,7 @@ async function main() {
   const rows: [string, string][] = [
     ["compradores", String(BUYERS)],
     ["concurrencia", String(CONCURRENCY)],
-    ["procesos de la app", `${PROCESSES} (node ${[...serverNodeFlags(ROOT), "build/serve/server.js"].join(" ")}, como npm start)`],
+    ["procesos de la app", `${PROCESSES}${WORKERS > 1 ? ` × ${WORKERS} workers` : ""} (node ${[...serverNodeFlags(ROOT), APP_ENTRY].join(" ")}, como npm start${WORKERS > 1 ? ` con WEB_CONCURRENCY=${WORKERS}` : ""})`],
     ["calentamiento", WARM_UP ? `${WARM_UP} compras por proceso antes de la ráfaga` : "ninguno (proceso recién arrancado)"],
     ["stock / entradas por compra", `${STOCK} / ${QTY}`],
     ["duración", `${seconds.toFixed(2)} s`],
@@ -571,6 +585,7 @@ async function main() {
         concurrency: CONCURRENCY,
         warmUp: WARM_UP,
         processes: PROCESSES,
+        workers: WORKERS,
         stock: STOCK,
         qty: QTY,
         durationMs: Math.round(durationMs),
@@ -792,6 +807,23 @@ function postgresCpuSeconds(): number | null {
 }
 
 /** User + system CPU seconds of a process so far (Linux /proc; null elsewhere). */
+/** A process and its children (a cluster's workers), from /proc; just the process elsewhere. */
+function processTree(pid: number | undefined): number[] {
+  if (!pid) return [];
+  try {
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    return [pid, ...children.flatMap((child) => processTree(child))];
+  } catch {
+    return [pid];
+  }
+}
+
+/** CPU seconds of a process and its children (the cluster's workers). */
+function treeCpuSecondsOf(pid: number | undefined): number | null {
+  const each = processTree(pid).map(cpuSecondsOf);
+  return each.every((c) => c !== null) ? each.reduce((sum, c) => sum + c!, 0) : null;
+}
+
 function cpuSecondsOf(pid: number | undefined): number | null {
   try {
     // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.

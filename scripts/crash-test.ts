@@ -31,7 +31,13 @@
  * Prints what it checked; exit code 1 when any invariant failed. Runs in CI from tests/e2e/crash-safety.spec.ts
  * (the production-build phase). docs/runbook.md («Qué pasa si el proceso muere»), decision 118.
  *
- *   npm run crash-test -- [--kills 5] [--seed 20261126] [--keep] [--verbose]
+ * `--signal SIGTERM` is the graceful variant (docs/runbook.md, «Apagado»): the same rush, stopped with SIGTERM
+ * instead of SIGKILL, optionally through `npm start` with `--workers N` (cluster mode). Besides the invariants it
+ * checks that every stop exits with code 0, that the requests in flight were answered (the only failures a
+ * client sees are connections refused once the process stopped accepting), and that no job is left claimed:
+ * the recovery does not move the clock past the job lock timeout, so a claim left behind would show.
+ *
+ *   npm run crash-test -- [--kills 5] [--seed 20261126] [--keep] [--verbose] [--signal SIGTERM] [--workers 2]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -62,6 +68,10 @@ export interface CrashTestOptions {
   seed?: number;
   keep?: boolean;
   verbose?: boolean;
+  /** SIGKILL (the crash, default) or SIGTERM (the graceful shutdown). */
+  signal?: "SIGKILL" | "SIGTERM";
+  /** With SIGTERM: worker processes through `npm start`'s cluster mode (WEB_CONCURRENCY). */
+  workers?: number;
   log?: (message: string) => void;
 }
 
@@ -86,6 +96,9 @@ const LAST_NAMES = ["González", "Rodríguez", "Fernández", "López", "Martíne
 
 export async function runCrashTest(options: CrashTestOptions = {}): Promise<CrashTestReport> {
   const kills = options.kills ?? 5;
+  const signal = options.signal ?? "SIGKILL";
+  const graceful = signal === "SIGTERM";
+  const workers = graceful ? Math.max(1, options.workers ?? 1) : 1;
   const seed = options.seed ?? 20261126;
   const started = Date.now();
   const say = options.log ?? ((message: string) => console.error(`· ${message}`));
@@ -219,13 +232,19 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
       SMTP_URL: "",
       TRIBUNA_TEST_WEBHOOK_RECEIVER: `127.0.0.1:${(hookServer.address() as AddressInfo).port}`,
     };
+    if (workers > 1) serverEnv.WEB_CONCURRENCY = String(workers);
     for (const key of ["JOBS", "SENTRY_DSN", "POSTHOG_KEY", "MERCADOPAGO_ACCESS_TOKEN", "MERCADOPAGO_WEBHOOK_SECRET", "MERCADOPAGO_CLIENT_ID"]) delete serverEnv[key];
     const startServer = async () => {
       serverLog = "";
-      // Plain node on the compiled server, one process: SIGKILL hits the server itself, not a wrapper.
-      const child = spawn(process.execPath, [...serverNodeFlags(ROOT), "--import", path.join(ROOT, "tests/support/outgoing-test-receiver.mjs"), "build/serve/server.js"], { cwd: ROOT, env: serverEnv, stdio: ["ignore", "pipe", "pipe"] });
+      // Plain node on the compiled server, one process: SIGKILL hits the server itself, not a wrapper. With workers,
+      // `npm start`'s own script (scripts/start.mjs), whose primary hands SIGTERM to each worker.
+      const entry = workers > 1 ? "scripts/start.mjs" : "build/serve/server.js";
+      const child = spawn(process.execPath, [...serverNodeFlags(ROOT), "--import", path.join(ROOT, "tests/support/outgoing-test-receiver.mjs"), entry], { cwd: ROOT, env: serverEnv, stdio: ["ignore", "pipe", "pipe"] });
       server = child;
       const keep = (chunk: Buffer) => {
+        // A request the server read and did not finish answering says so in its log line (server/monitoring/operations.ts).
+        // Counted from the signal on (the start's own probes give up on a slow first page, which is not this).
+        if (signalled) stats.aborted += (chunk.toString().match(/"aborted":true/g) ?? []).length;
         serverLog = (serverLog + chunk.toString()).slice(-20_000);
         if (options.verbose) process.stderr.write(chunk);
       };
@@ -237,7 +256,9 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
 
     // ── What the clients do ──
     const pendingBillings: string[] = [];
-    const stats = { holds: 0, soldOut: 0, payments: 0, rejections: 0, redeliveries: 0, clockMoves: 0, cut: 0, unexpected: [] as string[] };
+    const stats = { holds: 0, soldOut: 0, payments: 0, rejections: 0, redeliveries: 0, clockMoves: 0, cut: 0, refused: 0, closedIdle: 0, reset: 0, aborted: 0, unexpected: [] as string[] };
+    // Graceful: from the SIGTERM on, a connection refused is the process no longer accepting (not a loss).
+    let signalled = false;
     let buyer = 0;
     const post = (url: string, init: RequestInit) => fetch(`${base}${url}`, { method: "POST", redirect: "manual", signal: AbortSignal.timeout(30_000), ...init });
 
@@ -316,9 +337,20 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
             await sleep(50);
           }
         } catch (error) {
+          const code = ((error as Error & { cause?: { code?: string } }).cause ?? {}).code;
+          if (graceful && signalled && code === "ECONNREFUSED") {
+            stats.refused += 1;
+            await sleep(20);
+          } else if (graceful && signalled && code === "ECONNRESET") {
+            // A connection reset before the server read the request (a keep-alive one closed as idle, or one waiting to be
+            // accepted when the process stopped listening): nothing done, as the server log's lack of aborted requests proves.
+            stats.reset += 1;
+          } else if (graceful && signalled && code === "UND_ERR_SOCKET") {
+            // A keep-alive connection the server closed as idle while this client sent on it: never read, nothing done.
+            stats.closedIdle += 1;
+          } else if (stop() && !graceful) stats.cut += 1;
           // A request cut by the kill (connection reset or refused): what a browser sees when the server dies.
-          if (stop()) stats.cut += 1;
-          else stats.unexpected.push(`cliente: ${(error as Error).message}`);
+          else stats.unexpected.push(`cliente${graceful && signalled ? " durante el apagado" : ""}: ${(error as Error).message}${code ? ` (${code})` : ""}`);
         }
       }
     };
@@ -400,23 +432,40 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
       const child = await startServer();
       if (k === 1) log(`Servidor listo en ${((Date.now() - booting) / 1000).toFixed(1)} s.`);
       let stopped = false;
+      signalled = false;
       const clients = Array.from({ length: CLIENTS }, () => client(() => stopped));
       // Long enough, mostly, for the job runner (every 5 s) to expire holds during the rush.
       const killAfter = 3_000 + Math.floor(rng() * 5_000);
       await sleep(killAfter);
+      // The crash stops the clients with the kill; the graceful stop lets them keep coming while the process drains.
+      if (!graceful) stopped = true;
+      signalled = true;
+      const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.exitCode !== null || child.signalCode !== null ? resolve({ code: child.exitCode, signal: child.signalCode }) : child.once("exit", (code, exitSignal) => resolve({ code, signal: exitSignal })),
+      );
+      const signalledAt = Date.now();
+      child.kill(signal);
+      const exited = await exit;
       stopped = true;
-      child.kill("SIGKILL");
-      await new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
       server = null;
       await Promise.all(clients);
-      log(`Corte ${k}/${kills}: SIGKILL a los ${(killAfter / 1000).toFixed(1)} s (${stats.holds} reservas, ${stats.payments} pagos, ${stats.redeliveries} notificaciones, ${stats.cut} pedidos cortados hasta ahora).`);
+      if (graceful) {
+        if (exited.code !== 0) problems.push(`SIGTERM ${k}: el servidor terminó con ${exited.code ?? exited.signal} (tiene que ser 0)\n${serverLog.slice(-2000)}`);
+        const [{ claimed }] = await q<{ claimed: number }[]>`select count(*)::int as claimed from jobs where locked_at is not null and done_at is null and failed_at is null`;
+        if (claimed) problems.push(`SIGTERM ${k}: ${claimed} jobs quedaron tomados por un proceso que ya no existe`);
+        if (stats.aborted) problems.push(`SIGTERM ${k}: ${stats.aborted} pedidos leídos por el servidor quedaron sin respuesta completa`);
+        stats.aborted = 0;
+        checks.push(`SIGTERM ${k}: salió con código ${exited.code} en ${((Date.now() - signalledAt) / 1000).toFixed(1)} s; ningún job quedó tomado`);
+      }
+      log(`Corte ${k}/${kills}: ${signal} a los ${(killAfter / 1000).toFixed(1)} s (${stats.holds} reservas, ${stats.payments} pagos, ${stats.redeliveries} notificaciones, ${graceful ? `${stats.refused} conexiones rechazadas ya apagando` : `${stats.cut} pedidos cortados`} hasta ahora).`);
       await invariants(`después del corte ${k}`, false);
     }
 
     // ── Recovery ──
     // Fifteen minutes later (while the server is down): every hold is past its expiry and the claims of killed processes past the lock timeout.
     await q`update orders set hold_expires_at = now() - interval '1 second' where status = 'draft' and event_id = ${event.id}`;
-    await q.unsafe(`update jobs set locked_at = locked_at - ${CLOCK_JUMP_SQL} where locked_at is not null and done_at is null and failed_at is null`);
+    // Only a killed process leaves claims behind; after graceful stops, none may be there to move.
+    if (!graceful) await q.unsafe(`update jobs set locked_at = locked_at - ${CLOCK_JUMP_SQL} where locked_at is not null and done_at is null and failed_at is null`);
     await q`update jobs set run_at = now() - interval '15 minutes' where done_at is null and failed_at is null and kind in ('expire-order', 'provider-refund')`;
     await startServer();
     const settle = async (what: string) => {
@@ -464,7 +513,7 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
     const [{ expired }] = await q<{ expired: number }[]>`select count(*)::int as expired from orders where event_id = ${event.id} and status = 'expired'`;
     const [{ honoured }] = await q<{ honoured: number }[]>`select count(*)::int as honoured from billings b join orders o on o.id = b.order_id where o.event_id = ${event.id} and b.status = 'refunded'`;
     checks.push(
-      `La corrida: ${stats.holds} reservas, ${stats.soldOut} rechazadas por falta de stock, ${stats.payments} pagos aprobados y ${stats.rejections} rechazados en el sandbox, ${stats.redeliveries} notificaciones re-enviadas, ${stats.clockMoves} vencimientos adelantados, ${stats.cut} pedidos cortados por los ${kills} SIGKILL; al final ${expired} órdenes vencidas y ${honoured} pagos devueltos.`,
+      `La corrida: ${stats.holds} reservas, ${stats.soldOut} rechazadas por falta de stock, ${stats.payments} pagos aprobados y ${stats.rejections} rechazados en el sandbox, ${stats.redeliveries} notificaciones re-enviadas, ${stats.clockMoves} vencimientos adelantados, ${graceful ? `${stats.refused} conexiones rechazadas, ${stats.reset} reiniciadas antes de leerse y ${stats.closedIdle} ociosas cerradas durante los ${kills} SIGTERM${workers > 1 ? ` (${workers} workers)` : ""}, ningún pedido en curso cortado` : `${stats.cut} pedidos cortados por los ${kills} SIGKILL`}; al final ${expired} órdenes vencidas y ${honoured} pagos devueltos.`,
     );
     if (stats.unexpected.length) problems.push(...stats.unexpected.slice(0, 20).map((u) => `respuesta inesperada: ${u}`));
     if (!stats.payments || !stats.holds) problems.push("la corrida no llegó a reservar y pagar: no probó nada");
@@ -491,10 +540,13 @@ async function main() {
       seed: { type: "string", default: "20261126" },
       keep: { type: "boolean", default: false },
       verbose: { type: "boolean", default: false },
+      signal: { type: "string", default: "SIGKILL" },
+      workers: { type: "string", default: "1" },
     },
   });
-  const report = await runCrashTest({ kills: Number(flags.kills), seed: Number(flags.seed), keep: flags.keep, verbose: flags.verbose });
-  console.log("\nQué comprobó la prueba de cortes (kill -9):");
+  if (flags.signal !== "SIGKILL" && flags.signal !== "SIGTERM") throw new Error("--signal es SIGKILL o SIGTERM");
+  const report = await runCrashTest({ kills: Number(flags.kills), seed: Number(flags.seed), keep: flags.keep, verbose: flags.verbose, signal: flags.signal, workers: Number(flags.workers) });
+  console.log(`\nQué comprobó la prueba de cortes (${flags.signal === "SIGTERM" ? "SIGTERM, apagado ordenado" : "kill -9"}):`);
   for (const check of report.checks) console.log(`  ✓ ${check}`);
   if (report.problems.length) {
     console.log(`\n${report.problems.length} problema(s):`);

@@ -12,6 +12,7 @@ import { doorChanged } from "./changes";
 import { followEventChanges } from "#server/events/changes";
 import { productsOfMode, type DoorMode } from "./search";
 import { recordTicketRedeemed } from "#server/webhooks/deliveries";
+import { doorScans as doorScansCounted } from "#server/monitoring/metrics";
 
 /** One scan as a device sends it. Only `code` is required online; offline queues send all of it. */
 export interface DoorScanInput {
@@ -286,6 +287,7 @@ export async function redeemAtDoor(ctx: Ctx, access: DoorAccess, input: DoorScan
       return { scanId, ...verdictOf(outcome, ticket, sameEvent) };
     });
     doorChanged(eventId);
+    doorScansCounted.inc({ outcome: answer.outcome });
     return answer;
   } catch (error) {
     if (!(error instanceof ScanAlreadyApplied)) throw error;

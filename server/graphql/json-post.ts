@@ -3,6 +3,7 @@ import type { ExecutionResult } from "graphql";
 import { processRegularResult } from "graphql-yoga";
 import { corsHeaders } from "./cors";
 import { pendingTokenHeaders } from "./token-headers";
+import { tagGraphQLOperation } from "#server/monitoring/metrics";
 
 type NodeListener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
@@ -108,6 +109,7 @@ export function jsonPostListener(
       params = null;
     }
     if (!params) return fallback(Object.assign(req, { body }), res);
+    tagGraphQLOperation(req, params.operationName, params.query);
     const request = new FetchRequest(`http://localhost${options.path}`, { method: "POST", headers: req.headers as Record<string, string> });
     let result: ExecutionResult;
     try {

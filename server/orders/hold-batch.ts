@@ -1,4 +1,5 @@
 import type { Db } from "#server/db/client";
+import { holdBatchConflicts, holdBatchSize } from "#server/monitoring/metrics";
 
 /**
  * Group commit for holds (decisions 125 and 141, docs/locking.md): buyers of one event who
@@ -32,17 +33,24 @@ export function createBatcher<Item, Result>(runBatch: (db: Db, items: Item[]) =>
     try {
       while (queue.length) {
         const batch = queue.splice(0, MAX_BATCH);
+        holdBatchSize.observe(batch.length);
         try {
           const answers = await runBatch(
             db,
             batch.map((w) => w.item),
           );
+          let refused = 0;
           batch.forEach((w, i) => {
             const answer = answers[i];
             if ("ok" in answer) w.resolve(answer.ok);
-            else w.reject(answer.error);
+            else {
+              refused += 1;
+              w.reject(answer.error);
+            }
           });
+          if (refused) holdBatchConflicts.inc(refused);
         } catch (error) {
+          holdBatchConflicts.inc(batch.length);
           for (const w of batch) w.reject(error);
         }
       }
