@@ -131,7 +131,7 @@ const [, compressed, limitBody, refuseHostile, clientIp] = guards;
 app.use(securityHeaders({ https: secureCookies() }), compressed, limitBody, refuseHostile, refuseForeignForms(), clientIp);
 
 // Development reloads the build on every request (Vite); production hands Remix the build object itself:
-// given a function, Remix rebuilds its route tree and matcher on every request (issue 12's profile).
+// given a function, Remix rebuilds its route tree and matcher on every request (a profile of the on-sale benchmark, decision 129).
 let build: unknown;
 type GraphQLServer = typeof import("./server/graphql/yoga").yoga;
 type GraphQLListener = typeof import("./server/graphql/yoga").graphqlListener;
@@ -150,7 +150,7 @@ if (dev) {
 
 // GraphQL straight from Node to yoga (the instance the build's resource route uses, exported by its server entry):
 // the guards above, then yoga's own Node adapter. No Express router, no Remix pipeline, no copy into a Fetch
-// Request and back (issue 12, decision 129); the usual JSON POST skips yoga's HTTP layer too (decision 142).
+// Request and back (decision 129); the usual JSON POST skips yoga's HTTP layer too (decision 142).
 // Other spellings of the path still reach yoga through Express.
 const entry = !dev ? (build as { entry: { module: { yoga?: GraphQLServer; graphqlListener?: GraphQLListener } } }).entry.module : undefined;
 const yoga = entry?.yoga;
@@ -165,7 +165,7 @@ const pageCache = dev ? null : new PageCache();
 if (pageCache) followEventChanges(pageCache);
 app.all("*", webRequestHandler(pageCache ? (request) => pageCache.handle(request, renderPage) : renderPage, { fixedOrigin }));
 
-// A fresh copy of an anonymous page goes out straight from Node too, after the same guards (issue 12): no Express
+// A fresh copy of an anonymous page goes out straight from Node too, after the same guards (decision 103): no Express
 // router, no Fetch Request and Response. A miss, or a request that must be rendered for itself, goes to Express.
 const copyOf = new WeakMap<http.IncomingMessage, PageCopy>();
 const cachedPage = pageCache ? directRoute(guards, (req, res) => writeCopy(copyOf.get(req)!, req.method, res)) : null;

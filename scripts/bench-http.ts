@@ -1,6 +1,6 @@
 /**
  * `npm run bench:http`: requests per second and latency of the request path
- * (issue 12), on the production build against PostgreSQL, next to a bare
+ * (decision 129), on the production build against PostgreSQL, next to a bare
  * Node server sending the same bytes (the ceiling on this machine).
  *
  * Makes a fresh database (tribuna_bench_http_…) with the demo seed, starts

@@ -1,6 +1,6 @@
 /**
  * `npm start`: the production server as compiled JavaScript run by plain
- * Node (issue 12: no TypeScript loader or module hooks while serving). The
+ * Node (decision 157: no TypeScript loader or module hooks while serving). The
  * compiled server (build/serve/server.js, vite.server.config.ts) is built here
  * when missing; it builds the Remix app itself when that is missing, after its
  * fail-closed checks. Both stay for the next start (scripts/start-builds.mjs).

@@ -8,7 +8,7 @@ import { log } from "#server/monitoring/log";
 import { jobsRun, type QueueLaneState } from "#server/monitoring/metrics";
 
 /**
- * The job queue (DESIGN.md §6): rows in `jobs`, claimed with
+ * The job queue (decision 22): rows in `jobs`, claimed with
  * `FOR UPDATE SKIP LOCKED` so any number of server processes can run them
  * without taking the same job twice.
  */

@@ -15,7 +15,7 @@ import { stockAtLeastSold } from "#server/stock/stock";
 import { parseInput, type DomainInput } from "#server/validation";
 
 /*
- * The event's menu (DESIGN.md §4 Menu, decision 106): consumables — drinks,
+ * The event's menu (decision 106): consumables — drinks,
  * food, combos — kept as products of the event in `ticket_types` with
  * `kind = 'menu'`, so buying one takes the same stock hold, order, billing,
  * payment, expiry, webhook and refund path as a ticket, and each unit is an
@@ -57,7 +57,6 @@ export const updateMenuItemSchema = z.object({
   imageUrl: optional(storedImageUrlSchema).nullable(),
   visible: booleanish.optional(),
 });
-export type MenuItemInput = z.input<typeof createMenuItemSchema>;
 
 export interface MenuItemView {
   id: string;

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 
-/** Server code and secrets never reach the browser (DESIGN.md §2). */
+/** Server code and secrets never reach the browser (docs/architecture.md, "Capas"). */
 test("the client build carries no database driver, password hashing or server secrets", () => {
   const dir = path.resolve("build/client");
   const files: string[] = [];
