@@ -55,6 +55,8 @@ export default defineConfig({
       // with `npm start` on a laptop (decision 114); every spec that reads an email proves that default.
       SMTP_URL: "",
       ENABLE_DEV_MAILBOX: "",
+      // One JSON line per request would bury the test report; warnings and errors still show.
+      LOG_LEVEL: "warn",
     },
   },
 });

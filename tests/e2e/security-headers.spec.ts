@@ -87,7 +87,7 @@ test.describe("encabezados de seguridad", () => {
       ["redirect to sign in", await anonymous.get("/cuenta/mis-tickets"), 302],
       ["single-fetch data", await anonymous.get(`${eventPath}.data`), 200],
       ["GraphQL", await anonymous.post("/api/graphql", { data: { query: "{ __typename }" } }), 200],
-      ["GraphQL refusal", await anonymous.post("/api/graphql", { data: { query: "{ nada }" } }), 400],
+      ["GraphQL refusal", await anonymous.post("/api/graphql", { data: { query: "{ nada }" }, headers: { accept: "application/graphql-response+json" } }), 400],
       ["resource route", await anonymous.get("/imagenes/no-existe.webp"), 404],
       ["built asset", await anonymous.get(asset!), 200],
       ["public file", await anonymous.get("/robots.txt"), 200],
