@@ -20,6 +20,10 @@ export function purchaseKindOf(kinds: Iterable<ProductKind>): PurchaseKind {
 
 interface PurchaseWords {
   kind: PurchaseKind;
+  /** One of them, lowercase: "entrada", "consumición", "entrada o consumición". */
+  one: string;
+  /** "1 entrada", "3 consumiciones", "2 entradas y consumiciones". */
+  count: (count: number) => string;
   /** "entradas", "consumiciones", "entradas y consumiciones". */
   plural: string;
   /** "las entradas", "las consumiciones", "las entradas y consumiciones" (all feminine: "volvieron a la venta", "quedaron anuladas"). */
@@ -34,7 +38,7 @@ interface PurchaseWords {
   voidedUse: string;
 }
 
-const WORDS: Record<PurchaseKind, Omit<PurchaseWords, "yoursCount" | "kind"> & { one: string }> = {
+const WORDS: Record<PurchaseKind, Omit<PurchaseWords, "yoursCount" | "count" | "kind">> = {
   ticket: { one: "entrada", plural: "entradas", the: "las entradas", yours: "Tus entradas", showAt: "en la entrada", voidedUse: "ya no sirven para entrar" },
   menu: { one: "consumición", plural: "consumiciones", the: "las consumiciones", yours: "Tus consumiciones", showAt: "en la barra", voidedUse: "ya no se pueden retirar en la barra" },
   mixed: {
@@ -53,7 +57,9 @@ export function purchaseWords(kinds: Iterable<ProductKind> | PurchaseKind): Purc
   const { one, ...words } = WORDS[kind];
   return {
     kind,
+    one,
     ...words,
+    count: (count) => `${count} ${count === 1 ? one : words.plural}`,
     yoursCount: (count) => (kind === "mixed" ? words.yours : count === 1 ? `Tu ${one}` : `Tus ${count} ${words.plural}`),
   };
 }

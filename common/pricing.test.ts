@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buyerMethodOf, HOLD_MINUTES, holdDuration, serviceFeeOf } from "./pricing";
+import { buyerMethodOf, HOLD_MINUTES, holdDuration, serviceFeeOf, serviceFeeRateLabel } from "./pricing";
 
 describe("holds in words", () => {
   it("say the domain's hold times the way pages say them", () => {
@@ -14,6 +14,13 @@ describe("service fee", () => {
     expect(serviceFeeOf(1_000_000, 1_000)).toBe(100_000);
     expect(serviceFeeOf(333, 1_000)).toBe(33);
     expect(serviceFeeOf(0, 1_000)).toBe(0);
+  });
+
+  it("reads its rate the Argentine way, and has none without a fee", () => {
+    expect(serviceFeeRateLabel(1_000)).toBe("10 %");
+    expect(serviceFeeRateLabel(750)).toBe("7,5 %");
+    expect(serviceFeeRateLabel(1_234)).toBe("12,34 %");
+    expect(serviceFeeRateLabel(0)).toBeNull();
   });
 });
 

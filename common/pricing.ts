@@ -43,6 +43,16 @@ export function purchaseTotals(lines: DiscountLine[], serviceFeeBps: number, cou
   return { subtotal, discount, serviceFee, total: subtotal - discount + serviceFee };
 }
 
+/**
+ * The fee's rate as the buyer reads it next to the amount: "10 %", "7,5 %";
+ * null without a fee (the line then shows no rate). Every page that prices a
+ * purchase says it the same way: the event page, the payer step of tickets
+ * and of the menu, the summary before paying.
+ */
+export function serviceFeeRateLabel(bps: number): string | null {
+  return bps > 0 ? `${(bps / 100).toLocaleString("es-AR", { maximumFractionDigits: 2 })} %` : null;
+}
+
 /** How long a draft order holds its stock, by how it is paid (decisions 21 and 35): server/orders and every page that says it. */
 export const HOLD_MINUTES = { MERCADO_PAGO: 15, BANK_TRANSFER: 48 * 60 } as const;
 

@@ -6,6 +6,7 @@ import { DateTime } from "luxon";
 import { useEffect } from "react";
 import { formatEventStart, TIME_ZONE } from "#common/dates";
 import { formatMoney } from "#common/money";
+import { serviceFeeRateLabel } from "#common/pricing";
 import { getRequestContext } from "#app/lib/session.server";
 import { FormErrors } from "#app/components/account/Notice";
 import { HoldCountdown, HoldExpired } from "#app/components/checkout/Countdown";
@@ -40,10 +41,6 @@ function holdLabel(hold: Date, now: Date) {
   return at.hasSame(DateTime.fromJSDate(now).setZone(TIME_ZONE), "day") ? at.toFormat("HH:mm") : at.toFormat("HH:mm 'del' dd/MM");
 }
 
-function percent(bps: number) {
-  return `${(bps / 100).toLocaleString("es-AR", { maximumFractionDigits: 2 })} %`;
-}
-
 /**
  * `/checkout/{billingId}?t=…`: the summary before paying (items, subtotal,
  * coupon discount, service fee on what is left with the percentage the
@@ -71,7 +68,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         items: order.items.map((i) => ({ id: i.id, name: i.name, qty: i.qty, unitPrice: formatMoney(i.unitPrice), subtotal: formatMoney(i.unitPrice * i.qty) })),
         subtotal: formatMoney(order.subtotal),
         serviceFee: formatMoney(order.serviceFee),
-        serviceFeeLabel: event?.serviceFeeBps ? percent(event.serviceFeeBps) : null,
+        serviceFeeLabel: serviceFeeRateLabel(event?.serviceFeeBps ?? 0),
         discount: order.discount > 0 ? formatMoney(order.discount) : null,
         total: formatMoney(order.total),
         paymentMethod: order.paymentMethod,

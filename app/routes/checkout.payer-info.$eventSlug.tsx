@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { formatEventStart } from "#common/dates";
 import { formatMoney } from "#common/money";
+import { serviceFeeRateLabel } from "#common/pricing";
 import { cacheHeadersFrom } from "#app/lib/cache.server";
 import { PICKER_PAYMENT_METHODS, previewCart, readSavedCart, restoreCart, savedCartCookie, type StoredCart } from "#app/lib/cart.server";
 import { errorMessages } from "#app/lib/domain-errors.server";
@@ -119,7 +120,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       subtotal: preview ? formatMoney(preview.subtotal) : null,
       discount: preview && preview.discount > 0 ? formatMoney(preview.discount) : null,
       couponCode: preview?.coupon?.code ?? null,
-      serviceFeeLabel: event.serviceFeeBps > 0 ? `${(event.serviceFeeBps / 100).toLocaleString("es-AR", { maximumFractionDigits: 2 })} %` : null,
+      serviceFeeLabel: serviceFeeRateLabel(event.serviceFeeBps),
       serviceFee: preview && preview.serviceFeeBps > 0 ? formatMoney(preview.serviceFee) : null,
       total: preview ? formatMoney(preview.total) : null,
       // How the tickets are paid and for how long they are held (the domain's words: "15 minutos", "48 horas"). FREE

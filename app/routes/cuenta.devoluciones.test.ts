@@ -41,7 +41,7 @@ describe("/cuenta/devoluciones without an account", () => {
     // The first submit only shows what would happen: nothing is refunded yet.
     const review = await run(route.action, formRequest("/cuenta/devoluciones", { intent: "review", orderCode: order.code.toLowerCase(), email, reason: "No puedo ir", cbu: "" }));
     expect(review.status).toBe(200);
-    expect(review.data).toMatchObject({ intent: "review", review: { orderCode: order.code, amount: formatMoney(billing.amount), tickets: 1, automatic: true, bankTransfer: false } });
+    expect(review.data).toMatchObject({ intent: "review", review: { orderCode: order.code, amount: formatMoney(billing.amount), tickets: 1, kind: "ticket", automatic: true, bankTransfer: false } });
     expect(review.data.values).toEqual({ orderCode: order.code, email, reason: "No puedo ir", cbu: "" });
     const [untouched] = await db.select().from(billings).where(eq(billings.id, billing.id));
     expect(untouched.status).toBe("approved");

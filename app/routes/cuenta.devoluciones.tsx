@@ -1,4 +1,4 @@
-import { purchaseWords } from "#common/order-words";
+import { purchaseWords, type PurchaseKind } from "#common/order-words";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { getRefundRequest, listMyRefundableOrders, previewRefund, refundRequestView, requestRefund, type RefundRequestView } from "#server/refunds/refunds";
@@ -66,6 +66,7 @@ type Review = {
   startsAt: string;
   amount: string;
   tickets: number;
+  kind: PurchaseKind;
   bankTransfer: boolean;
   automatic: boolean;
   deadline: string;
@@ -125,6 +126,7 @@ export async function action({ request }: ActionFunctionArgs) {
         startsAt: formatDateTime(p.startsAt),
         amount: formatMoney(p.amount),
         tickets: p.tickets,
+        kind: p.kind,
         bankTransfer: p.method === "bank_transfer",
         automatic: p.automatic,
         deadline: formatDateTime(p.deadline),
@@ -146,10 +148,20 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+/** What stops working the moment a refund inside the window is confirmed, said for one or several. */
+const VOIDED_FROM_NOW: Record<PurchaseKind, { one: string; many: string }> = {
+  ticket: { one: "ya no va a servir para entrar", many: "ya no van a servir para entrar" },
+  menu: { one: "ya no se va a poder retirar en la barra", many: "ya no se van a poder retirar en la barra" },
+  mixed: { one: "ya no va a servir ni en la puerta ni en la barra", many: "ya no van a servir ni en la puerta ni en la barra" },
+};
+
 /** The first step: what confirming does, and the button that does it (the values travel in hidden fields). */
 function ReviewPanel({ review, values, busy }: { review: Review; values: Record<string, string>; busy: boolean }) {
   const one = review.tickets === 1;
-  const tickets = one ? "1 entrada" : `${review.tickets} entradas`;
+  // A drink order speaks of consumiciones and the bar, not of entradas (docs/wording.md, "Consumiciones").
+  const words = purchaseWords(review.kind);
+  const tickets = words.count(review.tickets);
+  const stopsWorking = VOIDED_FROM_NOW[review.kind][one ? "one" : "many"];
   return (
     <section aria-labelledby="revision" className="rounded-2xl border border-primary-500 bg-[var(--surface)] p-6">
       <h2 id="revision" className="text-xl font-bold">
@@ -169,7 +181,7 @@ function ReviewPanel({ review, values, busy }: { review: Review; values: Record<
               <strong>
                 {one ? "Se anula" : "Se anulan"} {tickets}
               </strong>{" "}
-              en el momento: {one ? "ya no va a servir" : "ya no van a servir"} para entrar, y no se puede deshacer.
+              en el momento: {stopsWorking}, y no se puede deshacer.
             </li>
           </>
         ) : (
@@ -179,7 +191,7 @@ function ReviewPanel({ review, values, busy }: { review: Review; values: Record<
               decide ella.
             </li>
             <li>
-              Mientras tanto {one ? "tu entrada sigue valiendo" : `tus ${tickets} siguen valiendo`}. Si la organización aprueba la devolución, {one ? "se anula" : "se anulan"}.
+              Mientras tanto {one ? `tu ${words.one} sigue valiendo` : `tus ${tickets} siguen valiendo`}. Si la organización aprueba la devolución, {one ? "se anula" : "se anulan"}.
             </li>
           </>
         )}

@@ -4,6 +4,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { purchaseWords } from "#common/order-words";
 import { emailSchema, nameSchema } from "#common/validation";
 import { mailboxLink } from "#app/lib/dev-mailbox.server";
 import { withFlash } from "#app/lib/flash.server";
@@ -19,14 +20,19 @@ import { Button, buttonClasses } from "#app/components/ui/Button";
 import { Field } from "#app/components/ui/Field";
 import { FormSnackbar, type SnackbarMessage } from "#app/components/ui/FormSnackbar";
 
-export const meta: MetaFunction = () => [{ title: "Enviar entrada · Tribuna" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `Enviar ${data?.ticket.one ?? "entrada"} · Tribuna` },
+  { name: "robots", content: "noindex" },
+];
 
 const transferFormSchema = z.object({ firstName: nameSchema, lastName: nameSchema, email: emailSchema });
 
 async function ticketOr404(ctx: Parameters<typeof getTransferableTicket>[0], ticketId: string, headers: Headers) {
   try {
     const ticket = await getTransferableTicket(ctx, ticketId);
-    return { eventName: ticket.event.name, when: whenLabel(ticket.event), ticketTypeName: ticket.ticketTypeName, holderName: ticket.holderName, orderCode: ticket.orderCode };
+    // A drink is a consumición (docs/wording.md, "Consumiciones").
+    const one = purchaseWords(ticket.kind).one;
+    return { eventName: ticket.event.name, when: whenLabel(ticket.event), ticketTypeName: ticket.ticketTypeName, holderName: ticket.holderName, orderCode: ticket.orderCode, one };
   } catch (error) {
     throw pageErrorResponse(error, { headers });
   }
@@ -39,7 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return data({ ticket: await ticketOr404(ctx, params.ticketId ?? "", headers) }, { headers });
 }
 
-/** `transferTicket`: back to "Mis tickets" with "Le enviamos la entrada a …"; errors next to their fields. */
+/** `transferTicket`: back to "Mis tickets" with "Le enviamos la entrada (o la consumición) a …"; errors next to their fields. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, headers } = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: transferFormSchema });
@@ -52,7 +58,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const result = await transferTicket(ctx, { ticketId: params.ticketId ?? "", ...submission.value });
     // No SMTP: the email stays in the mailbox; say where (only to someone who may open it). The snackbar is text, so the path is written out.
     const mailbox = mailboxLink(request, { to: result.toEmail }) ? " Como no hay un servidor de correo configurado, el correo no sale de esta computadora: lo podés leer en /dev/correos." : "";
-    return redirect("/cuenta/mis-tickets", { headers: withFlash(headers, { type: "success", message: `Le enviamos la entrada a ${result.toName} (${result.toEmail}).${mailbox}` }) });
+    return redirect("/cuenta/mis-tickets", { headers: withFlash(headers, { type: "success", message: `Le enviamos la ${purchaseWords(result.ticket.kind).one} a ${result.toName} (${result.toEmail}).${mailbox}` }) });
   } catch (error) {
     const reply = domainErrorReply(submission, error, { fields: ["firstName", "lastName", "email"] });
     const message = reply.result.error?.[""]?.[0] ?? SAVE_ERROR;
@@ -68,7 +74,7 @@ export default function TransferTicketPage() {
   return (
     <AccountPage title="Enviar a otra persona" description={`${ticket.eventName} · ${ticket.when} · ${ticket.ticketTypeName} · Compra ${ticket.orderCode}`}>
       <p className="mb-4 text-sm">
-        La entrada pasa a ser de la persona que elijas: le mandamos el QR por email y el tuyo deja de servir. No se puede deshacer.
+        La {ticket.one} pasa a ser de la persona que elijas: le mandamos el QR por email y el tuyo deja de servir. No se puede deshacer.
       </p>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-2">
         <FormErrors id={form.errorId} errors={form.errors} />
@@ -80,7 +86,7 @@ export default function TransferTicketPage() {
             Cancelar
           </Link>
           <Button type="submit" pending={submitting} pendingLabel="Enviando…">
-            Enviar entrada
+            Enviar {ticket.one}
           </Button>
         </div>
       </Form>

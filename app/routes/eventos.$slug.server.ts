@@ -10,6 +10,7 @@ import { couponForEventPage, type CouponPagePreview } from "#server/coupons/prev
 import { sameCode } from "#common/saved-cart";
 import { formatDate, formatDateTime, formatEventStart, formatLongDay, formatTime } from "#common/dates";
 import { formatMoney } from "#common/money";
+import { serviceFeeRateLabel } from "#common/pricing";
 import { buyerMethodOfAccount, orderHold } from "#server/orders/preview";
 import { withFlash } from "#app/lib/flash.server";
 import { getRequestContext } from "#app/lib/session.server";
@@ -151,7 +152,7 @@ export function toEventPageData(
       mapsUrl: mapsUrl(event.venue),
       hasPresale: event.hasPresale,
       serviceFeeBps: fee,
-      serviceFeeLabel: fee > 0 ? `${(fee / 100).toLocaleString("es-AR", { maximumFractionDigits: 2 })} %` : null,
+      serviceFeeLabel: serviceFeeRateLabel(fee),
     },
     organization: { name: organization.name, slug: organization.slug },
     dates: dates.map((d) => ({

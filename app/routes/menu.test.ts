@@ -21,6 +21,10 @@ import * as purchasePage from "./tickets.$billingId";
 import * as purchasePdf from "./tickets.$billingId.pdf";
 import * as myTickets from "./cuenta.mis-tickets";
 import * as refundsPage from "./cuenta.devoluciones";
+import * as sendTicket from "./cuenta.mis-tickets_.enviar.$ticketId";
+
+/** What a person reads of server-rendered HTML: the text, spaces collapsed. */
+const textOf = (html: string) => html.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 
@@ -112,8 +116,7 @@ describe("/menu/{slug}", () => {
     const buyerCtx = await ctxAs(actorFor(buyer));
     const { order: drinkOrder, billing } = await createOrder(buyerCtx, { eventSlug: made.event.slug, items: [{ ticketId: fernet.id, qty: 2 }], payer: { ...PAYER, email: buyer.email }, paymentMethod: "MERCADO_PAGO" });
     const token = billingAccessToken(billing.id);
-    const render = async (route: { default: () => unknown }, data: unknown, url: string) =>
-      (await renderInRouter(createElement(route.default as () => null), { url, loader: () => data as {} })).html.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    const render = async (route: { default: () => unknown }, data: unknown, url: string) => textOf((await renderInRouter(createElement(route.default as () => null), { url, loader: () => data as {} })).html);
 
     // Before paying: the hold is for the consumiciones, and choosing again is on the menu.
     const summary = await run(summaryPage.loader, getRequest(`/checkout/${billing.id}?t=${token}`), { billingId: billing.id });
@@ -147,11 +150,51 @@ describe("/menu/{slug}", () => {
     const mine = await run(myTickets.loader, getRequest("/cuenta/mis-tickets", { cookies: { at: tokens.accessToken, rt: tokens.refreshToken } }));
     expect(mine.data.upcoming.map((c: { kind: string }) => c.kind).sort()).toEqual(["menu", "menu", "ticket"]);
     const mineText = await render(myTickets, mine.data, "/cuenta/mis-tickets");
+    const refunds = await run(refundsPage.loader, getRequest("/cuenta/devoluciones"));
     expect(mineText).toContain("Entrada General");
     expect(mineText).toContain("Consumición Fernet con coca");
+
+    // The refund page's step before confirming names what stops working: consumiciones, at the bar.
+    const review = await run(refundsPage.action, formRequest("/cuenta/devoluciones", { intent: "review", orderCode: drinkOrder.code, email: buyer.email, reason: "", cbu: "" }));
+    expect(review.data.review).toMatchObject({ tickets: 2, kind: "menu", automatic: true });
+    const reviewHtml = (await renderInRouter(createElement(refundsPage.default), { url: "/cuenta/devoluciones", loader: () => refunds.data, action: () => review.data })).html;
+    const reviewText = textOf(reviewHtml.slice(reviewHtml.indexOf('id="revision"'), reviewHtml.indexOf("Confirmar devolución")));
+    expect(reviewText).toContain("Se anulan 2 consumiciones en el momento: ya no se van a poder retirar en la barra, y no se puede deshacer.");
+    expect(reviewText).not.toMatch(/entrada/i);
 
     // The refund page's answer knows it was a drink order (its words: "Tus consumiciones quedaron anuladas…").
     const done = await run(refundsPage.action, formRequest("/cuenta/devoluciones", { intent: "confirm", orderCode: drinkOrder.code, email: buyer.email, reason: "", cbu: "" }));
     expect(done.data.done).toMatchObject({ outcome: "refunded", request: { kind: "menu" } });
+  });
+
+  it("sending a drink to another person speaks of a consumición: the form, the snackbar and the card", async () => {
+    const made = await createEventWithTickets();
+    const fernet = await createMenuItem(made.ctx, { eventId: made.event.id, name: "Fernet con coca", category: "drink", price: "4500", stock: "10" });
+    const buyer = await createTestUser();
+    const { billing } = await createOrder(await ctxAs(actorFor(buyer)), { eventSlug: made.event.slug, items: [{ ticketId: fernet.id, qty: 1 }], payer: { ...PAYER, email: buyer.email }, paymentMethod: "MERCADO_PAGO" });
+    await payInSandbox(await getDb(), billing.id, "approved");
+    const tokens = await startSession(await getDb(), buyer, new Date());
+    const cookies = { at: tokens.accessToken, rt: tokens.refreshToken };
+    const [drink] = (await run(myTickets.loader, getRequest("/cuenta/mis-tickets", { cookies }))).data.upcoming;
+    expect(drink).toMatchObject({ kind: "menu", transferPath: `/cuenta/mis-tickets/enviar/${drink.id}` });
+
+    const page = await run(sendTicket.loader, getRequest(drink.transferPath, { cookies }), { ticketId: drink.id });
+    expect(page.data.ticket).toMatchObject({ ticketTypeName: "Fernet con coca", one: "consumición" });
+    const pageText = textOf((await renderInRouter(createElement(sendTicket.default), { url: drink.transferPath, loader: () => page.data })).html);
+    expect(pageText).toContain("La consumición pasa a ser de la persona que elijas");
+    expect(pageText).toContain("Enviar consumición");
+    expect(pageText).not.toMatch(/entrada/i);
+    expect(sendTicket.meta({ data: page.data } as never)).toContainEqual({ title: "Enviar consumición · Tribuna" });
+
+    const email = `amiga-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const sent = await run(sendTicket.action, formRequest(drink.transferPath, { firstName: "Lucía", lastName: "Gómez", email }, { cookies }), { ticketId: drink.id });
+    expect(sent.status).toBe(302);
+    expect(JSON.parse(sent.cookies.flash.value).message).toMatch(/^Le enviamos la consumición a Lucía Gómez \(/);
+    const after = (await run(myTickets.loader, getRequest("/cuenta/mis-tickets", { cookies }))).data.upcoming;
+    expect(after[0]).toMatchObject({ statusLabel: "Enviada a Lucía Gómez", transferPath: null });
+    // Sent once: asking for its form again says what it is.
+    const gone = await run(sendTicket.loader, getRequest(drink.transferPath, { cookies }), { ticketId: drink.id });
+    expect(gone.status).toBe(404);
+    expect(gone.data).toEqual({ message: "Esta consumición no se puede enviar: ya la enviaste, se usó, se anuló o el evento ya empezó." });
   });
 });

@@ -298,8 +298,3 @@ export async function previewMenuOrder(
     return { ok: false, problems: messages.length ? messages : [error.message] };
   }
 }
-
-/** The fee's rate as the buyer reads it next to the amount: "10 %", "7,5 %". */
-export function serviceFeeRateLabel(bps: number): string | null {
-  return bps > 0 ? `${(bps / 100).toLocaleString("es-AR", { maximumFractionDigits: 2 })} %` : null;
-}

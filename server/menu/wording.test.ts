@@ -7,7 +7,9 @@ import { applyPayment } from "#server/payments/webhook";
 import { payInSandbox } from "#server/payments/sandbox";
 import { requestRefund } from "#server/refunds/refunds";
 import { sendTicketsEmail } from "#server/tickets/email";
-import { ctxAs } from "#tests/support/context";
+import { TICKET_TRANSFER_EMAIL_KIND, TICKET_TRANSFER_NOTICE_EMAIL_KIND, transferTicket } from "#server/tickets/transfer";
+import { ticketsOfOrder } from "#server/tickets/issue";
+import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { lastEmailTo } from "#tests/support/mailbox";
 import { createMenuItem } from "./menu";
@@ -77,4 +79,44 @@ describe("a drink order's emails", () => {
     expect(ticketMail.html).toContain("Ver mis entradas");
     expect(ticketMail.text).toContain("Mostrá el QR en la entrada.");
   });
+
+  it("sending a drink to another person: both emails say consumición and the bar, and refusals name it too", async () => {
+    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 100 }], { days: 20 });
+    const fernet = await createMenuItem(made.ctx, { eventId: made.event.id, name: "Fernet con coca", category: "drink", price: "4500", stock: "50" });
+    const buyer = await createTestUser();
+    const buyerCtx = await ctxAs(actorFor({ ...buyer, roles: [] }));
+    const { order, billing } = await createOrder(buyerCtx, { eventSlug: made.event.slug, items: [{ ticketId: fernet.id, qty: 1 }], payer: payer(buyer.email), paymentMethod: "MERCADO_PAGO" });
+    const db = await getDb();
+    await payInSandbox(db, billing.id, "approved");
+    const [drink] = await ticketsOfOrder(db, order.id);
+    const to = `amiga-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+    await expect(transferTicket(buyerCtx, { ticketId: drink.id, firstName: "Sofía", lastName: "Peña", email: buyer.email })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "Esa persona ya tiene esta consumición.",
+    });
+    await transferTicket(buyerCtx, { ticketId: drink.id, firstName: "Lucía", lastName: "Gómez", email: to });
+
+    const received = await lastEmailTo(to, TICKET_TRANSFER_EMAIL_KIND);
+    expect(received.subject).toBe(`Sofía Peña te envió una consumición para ${made.event.name}`);
+    expect(received.html).toContain("Es tuya: mostrá el QR en la barra");
+    expect(received.html).toContain('alt="Código QR de tu consumición"');
+    expect(received.html).toContain("La consumición sirve una sola vez");
+    expect(received.html).toContain("Guardá este correo: tiene tu consumición.");
+    expect(received.text).toContain("Mostrá el QR en la barra: lo tenés en el PDF adjunto.");
+    expect(received.html).not.toMatch(/entrada/i);
+    expect(received.text).not.toMatch(/entrada/i);
+
+    const notice = await lastEmailTo(buyer.email, TICKET_TRANSFER_NOTICE_EMAIL_KIND);
+    expect(notice.subject).toBe("Enviaste tu consumición a Lucía Gómez");
+    expect(notice.html).toContain("La consumición Fernet con coca para");
+    expect(notice.text).toContain("El QR que tenías ya no sirve para retirarla en la barra.");
+    expect(notice.html).not.toMatch(/entrada/i);
+    expect(notice.text).not.toMatch(/entrada/i);
+
+    await expect(transferTicket(buyerCtx, { ticketId: drink.id, firstName: "Otra", lastName: "Persona", email: "otra@example.com" })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "Ya le enviaste esta consumición a Lucía Gómez.",
+    });
+  }, 60_000);
 });

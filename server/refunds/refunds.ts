@@ -15,6 +15,7 @@ import { recordAudit } from "#server/organizations/audit";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
 import { isValidCbu, normalizeCbu } from "#common/cbu";
+import type { PurchaseKind } from "#common/order-words";
 import { purchaseKindOfOrders } from "#server/menu/purchase-kind";
 import { refundDoneEmail, refundPendingEmail, refundRejectedEmail, refundTransferredEmail, type RefundEmailData } from "./emails";
 import { refund } from "#server/orders/lifecycle";
@@ -204,6 +205,8 @@ export interface RefundPreview {
   startsAt: Date;
   amount: number;
   tickets: number;
+  /** What those are, for the words the buyer reads: entradas, consumiciones or both (common/order-words.ts). */
+  kind: PurchaseKind;
   method: RefundMethod;
   /** Inside the legal window: refunded at once on confirming; otherwise the organization decides. */
   automatic: boolean;
@@ -229,6 +232,7 @@ export async function previewRefund(ctx: Ctx, rawInput: DomainInput<typeof reque
       startsAt: assessed.event.startsAt,
       amount: assessed.billing.amount,
       tickets: Number(n),
+      kind: await purchaseKindOfOrders(ctx.db, [assessed.order.id]),
       method: assessed.method,
       automatic: assessed.automatic,
       deadline: assessed.deadline,

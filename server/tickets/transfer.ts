@@ -12,6 +12,7 @@ import { newTicketCode } from "./issue";
 import { qrPayloadFor } from "./qr";
 import { listMyTickets, TICKET_STATUS_LABELS, venueLabel, whenLabel, type MyTicket, type TicketEventView, type TicketView } from "./tickets";
 import { brand } from "#common/brand";
+import { purchaseWords, type ProductKind } from "#common/order-words";
 
 export const TICKET_TRANSFER_EMAIL_KIND = "ticket-transfer";
 export const TICKET_TRANSFER_NOTICE_EMAIL_KIND = "ticket-transfer-notice";
@@ -34,7 +35,22 @@ export interface TransferResult {
   toEmail: string;
 }
 
+// Before the product is found (this and the input's check) its kind is unknown, and a stranger must not learn it: they say "entrada".
 const NOT_FOUND = "No encontramos esa entrada entre tus compras.";
+
+/**
+ * A transfer's words for what is sent: an entrada or a consumición
+ * (docs/wording.md, "Consumiciones"). Both are feminine, so "Esta …", "la …",
+ * "Enviada a …" fit either.
+ */
+function transferWords(kind: ProductKind) {
+  const words = purchaseWords(kind);
+  return {
+    ...words,
+    /** What the old QR no longer does, in the notice to the previous holder. */
+    oldQrVoided: kind === "menu" ? "ya no sirve para retirarla en la barra" : "ya no sirve para entrar",
+  };
+}
 
 /** Whether "Enviar a otra persona" is offered for one of "Mis tickets": valid, not sent yet, its event not started. */
 export function canTransfer(ticket: Pick<MyTicket, "status" | "transferredTo" | "event">, now: Date): boolean {
@@ -45,10 +61,12 @@ export function canTransfer(ticket: Pick<MyTicket, "status" | "transferredTo" | 
 export async function getTransferableTicket(ctx: Ctx, ticketId: string): Promise<MyTicket> {
   const { upcoming } = await listMyTickets(ctx);
   const ticket = upcoming.find((t) => t.id === ticketId);
-  if (!ticket || !canTransfer(ticket, ctx.now)) throw new NotFound("Esta entrada no se puede enviar: ya la enviaste, se usó, se anuló o el evento ya empezó.");
+  if (!ticket || !canTransfer(ticket, ctx.now)) {
+    throw new NotFound(`Esta ${transferWords(ticket?.kind ?? "ticket").one} no se puede enviar: ya la enviaste, se usó, se anuló o el evento ya empezó.`);
+  }
   return ticket;
 }
-const CHANGED = "La entrada cambió mientras la enviabas (ya la enviaste, se usó o se anuló). Recargá la página y fijate su estado.";
+const changed = (one: string) => `La ${one} cambió mientras la enviabas (ya la enviaste, se usó o se anuló). Recargá la página y fijate su estado.`;
 
 /**
  * Sends one of the buyer's tickets to another person (decision 48): only the
@@ -83,16 +101,18 @@ export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof tran
     .where(eq(issuedProducts.id, input.ticketId));
   if (!row || row.order.buyerUserId !== userId) throw new NotFound(NOT_FOUND);
   const { ticket, order } = row;
+  const kind = row.kind ?? "ticket";
+  const { one, plural } = transferWords(kind);
 
   const orderBillings = await ctx.db.select({ id: billings.id, status: billings.status }).from(billings).where(eq(billings.orderId, order.id));
   const approved = orderBillings.find((b) => b.status === "approved");
-  if (!approved || ticket.status === "voided") throw new Conflict("Esta entrada fue anulada: no se puede enviar.");
-  if (ticket.status === "redeemed") throw new Conflict("Esta entrada ya se usó: no se puede enviar.");
-  if (row.date.startsAt <= ctx.now) throw new Conflict("El evento ya empezó: las entradas se pueden enviar solo antes del inicio.");
+  if (!approved || ticket.status === "voided") throw new Conflict(`Esta ${one} fue anulada: no se puede enviar.`);
+  if (ticket.status === "redeemed") throw new Conflict(`Esta ${one} ya se usó: no se puede enviar.`);
+  if (row.date.startsAt <= ctx.now) throw new Conflict(`El evento ya empezó: las ${plural} se pueden enviar solo antes del inicio.`);
   const [previous] = await ctx.db.select({ toName: ticketTransfers.toName }).from(ticketTransfers).where(eq(ticketTransfers.issuedProductId, ticket.id)).limit(1);
-  if (previous) throw new Conflict(`Ya le enviaste esta entrada a ${previous.toName}.`);
+  if (previous) throw new Conflict(`Ya le enviaste esta ${one} a ${previous.toName}.`);
   if (toEmail === ticket.holderEmail.toLowerCase()) {
-    throw new Conflict("Esa persona ya tiene esta entrada.", { email: ["Esa persona ya tiene esta entrada: ingresá el email de otra persona."] });
+    throw new Conflict(`Esa persona ya tiene esta ${one}.`, { email: [`Esa persona ya tiene esta ${one}: ingresá el email de otra persona.`] });
   }
 
   const code = newTicketCode();
@@ -102,7 +122,7 @@ export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof tran
       .set({ holderName: toName, holderEmail: toEmail, code })
       .where(and(eq(issuedProducts.id, ticket.id), eq(issuedProducts.status, "redeemable"), eq(issuedProducts.code, ticket.code)))
       .returning({ id: issuedProducts.id });
-    if (!updated.length) throw new Conflict(CHANGED);
+    if (!updated.length) throw new Conflict(changed(one));
     await tx.insert(ticketTransfers).values({
       issuedProductId: ticket.id,
       fromName: ticket.holderName,
@@ -124,7 +144,7 @@ export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof tran
     endsAt: row.date.endsAt,
     doorsAt: row.date.doorsAt,
   };
-  const base = { id: ticket.id, status: "redeemable" as const, holderName: toName, holderEmail: toEmail, ticketTypeId: ticket.ticketTypeId, ticketTypeName: row.ticketTypeName, kind: row.kind ?? "ticket" };
+  const base = { id: ticket.id, status: "redeemable" as const, holderName: toName, holderEmail: toEmail, ticketTypeId: ticket.ticketTypeId, ticketTypeName: row.ticketTypeName, kind };
   const holderView: TicketView = { ...base, code, qrPayload: qrPayloadFor(code), statusLabel: TICKET_STATUS_LABELS.redeemable, transferredTo: null };
   await sendTransferEmails(ctx, { event, orderCode: order.code, ticket: holderView, from: { name: ticket.holderName, email: ticket.holderEmail }, sender: `${order.payer.firstName} ${order.payer.lastName}`.trim(), organizationId: order.organizationId });
 
@@ -143,6 +163,7 @@ async function sendTransferEmails(
   input: { event: TicketEventView; orderCode: string; ticket: TicketView; from: { name: string; email: string }; sender: string; organizationId: string },
 ) {
   const { event, orderCode, ticket } = input;
+  const { one, showAt, oldQrVoided } = transferWords(ticket.kind);
   const when = whenLabel(event);
   const venue = venueLabel(event);
   const { images, pdf } = await ticketAttachments(orderCode, event, [ticket]);
@@ -150,30 +171,30 @@ async function sendTransferEmails(
     to: ticket.holderEmail,
     kind: TICKET_TRANSFER_EMAIL_KIND,
     organizationId: input.organizationId,
-    subject: `${input.sender} te envió una entrada para ${event.name}`,
+    subject: `${input.sender} te envió una ${one} para ${event.name}`,
     html: emailLayout(
-      `Tenés una entrada para ${event.name}`,
-      `<p>${escapeHtml(input.sender)} te envió esta entrada. Es tuya: mostrá el QR en la entrada, desde el celular o impreso (también va en el PDF adjunto).</p>
+      `Tenés una ${one} para ${event.name}`,
+      `<p>${escapeHtml(input.sender)} te envió esta ${one}. Es tuya: mostrá el QR ${showAt}, desde el celular o impreso (también va en el PDF adjunto).</p>
 <p style="margin:0 0 4px">${escapeHtml(when)}</p>
 <p style="margin:0 0 16px">${escapeHtml(venue)}</p>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:${brand.email.ticket};border-radius:12px">
 <tr><td align="center" style="padding:20px;color:${brand.email.ticketText}">
 <p style="margin:0 0 4px;font-size:13px;color:${brand.email.ticketMuted}">${escapeHtml(ticket.ticketTypeName)}</p>
 <p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(ticket.holderName)}</p>
-<img src="cid:${escapeHtml(images[0].cid)}" width="240" height="240" alt="Código QR de tu entrada" style="display:block;width:240px;height:240px;background:${brand.email.ticket};border:0">
+<img src="cid:${escapeHtml(images[0].cid)}" width="240" height="240" alt="Código QR de tu ${one}" style="display:block;width:240px;height:240px;background:${brand.email.ticket};border:0">
 <p style="margin:12px 0 0;font-size:12px;color:${brand.email.ticketMuted}">Compra ${escapeHtml(orderCode)}</p>
 </td></tr></table>
-<p>La entrada sirve una sola vez: no compartas el QR.</p>`,
-      "Guardá este correo: tiene tu entrada.",
+<p>La ${one} sirve una sola vez: no compartas el QR.</p>`,
+      `Guardá este correo: tiene tu ${one}.`,
     ),
     text: [
-      `${input.sender} te envió una entrada para ${event.name}`,
+      `${input.sender} te envió una ${one} para ${event.name}`,
       when,
       venue,
       `${ticket.ticketTypeName} — ${ticket.holderName}`,
       `Compra ${orderCode}`,
       "",
-      "Mostrá el QR en la entrada: lo tenés en el PDF adjunto. Sirve una sola vez.",
+      `Mostrá el QR ${showAt}: lo tenés en el PDF adjunto. Sirve una sola vez.`,
     ].join("\n"),
     attachments: [pdf, ...images],
   });
@@ -181,13 +202,13 @@ async function sendTransferEmails(
     to: input.from.email,
     kind: TICKET_TRANSFER_NOTICE_EMAIL_KIND,
     organizationId: input.organizationId,
-    subject: `Enviaste tu entrada a ${ticket.holderName}`,
+    subject: `Enviaste tu ${one} a ${ticket.holderName}`,
     html: emailLayout(
-      `Enviaste tu entrada a ${ticket.holderName}`,
-      `<p>La entrada ${escapeHtml(ticket.ticketTypeName)} para ${escapeHtml(event.name)} (${escapeHtml(when)}) ahora es de ${escapeHtml(ticket.holderName)} (${escapeHtml(ticket.holderEmail)}). Le mandamos su QR por correo.</p>
-<p>El QR que tenías ya no sirve para entrar.</p>`,
+      `Enviaste tu ${one} a ${ticket.holderName}`,
+      `<p>La ${one} ${escapeHtml(ticket.ticketTypeName)} para ${escapeHtml(event.name)} (${escapeHtml(when)}) ahora es de ${escapeHtml(ticket.holderName)} (${escapeHtml(ticket.holderEmail)}). Le mandamos su QR por correo.</p>
+<p>El QR que tenías ${oldQrVoided}.</p>`,
       "Si no fuiste vos, escribinos respondiendo este correo.",
     ),
-    text: `Enviaste tu entrada a ${ticket.holderName} (${ticket.holderEmail}) para ${event.name}, ${when}. El QR que tenías ya no sirve para entrar.`,
+    text: `Enviaste tu ${one} a ${ticket.holderName} (${ticket.holderEmail}) para ${event.name}, ${when}. El QR que tenías ${oldQrVoided}.`,
   });
 }
