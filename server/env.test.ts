@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { paymentsMode, startupProblems, type Env } from "./env";
+import { listenDatabaseUrl, paymentsMode, parseEnv, startupProblems, type Env } from "./env";
 
 const exec = promisify(execFile);
 
@@ -45,4 +45,20 @@ describe("payments fail closed (decision 102)", () => {
     expect(failure?.stderr).toContain("MERCADOPAGO_ACCESS_TOKEN");
     expect(failure?.stderr).toContain("PAYMENTS_SANDBOX=true");
   }, 40_000);
+});
+
+describe("the listening connection (DATABASE_LISTEN_URL, docs/scaling.md)", () => {
+  const DIRECT = "postgres://tribuna@db-directo.internal:5432/tribuna";
+
+  it("listens through DATABASE_LISTEN_URL when set (a direct connection behind PgBouncer), else through DATABASE_URL", () => {
+    expect(listenDatabaseUrl(parseEnv({ DATABASE_URL: POSTGRES, DATABASE_LISTEN_URL: DIRECT }))).toBe(DIRECT);
+    expect(listenDatabaseUrl(parseEnv({ DATABASE_URL: POSTGRES }))).toBe(POSTGRES);
+    // Empty, as shells and CI leave it: not set.
+    expect(listenDatabaseUrl(parseEnv({ DATABASE_URL: POSTGRES, DATABASE_LISTEN_URL: "" }))).toBe(POSTGRES);
+    expect(listenDatabaseUrl(parseEnv({}))).toBeUndefined();
+  });
+
+  it("a DATABASE_LISTEN_URL that is no URL stops the server with a message naming it", () => {
+    expect(() => parseEnv({ DATABASE_URL: POSTGRES, DATABASE_LISTEN_URL: "db-directo" })).toThrow(/Variables de entorno inválidas:\n {2}DATABASE_LISTEN_URL: /);
+  });
 });

@@ -13,6 +13,12 @@ const schema = z.object({
   PORT: z.coerce.number().int().positive().default(3000),
   APP_URL: z.string().url().optional(),
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * The connection that LISTENs for changes from the other processes (server/db/notify.ts): a direct one to
+   * PostgreSQL when DATABASE_URL goes through PgBouncer in transaction mode, which cannot carry LISTEN.
+   * Default: DATABASE_URL.
+   */
+  DATABASE_LISTEN_URL: z.string().url().optional(),
   DATABASE_PREPARED_STATEMENTS: z.enum(["true", "false"]).optional(),
   DATA_DIR: z.string().default(".data"),
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET debe tener al menos 32 caracteres").optional(),
@@ -44,18 +50,27 @@ export type Env = z.infer<typeof schema>;
 let cached: Env | undefined;
 
 export function env(): Env {
-  if (cached) return cached;
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** The environment `variables` describe, or an error naming every wrong variable. */
+export function parseEnv(variables: Record<string, string | undefined>): Env {
   // Empty strings from shells and CI mean "not set".
   const raw = Object.fromEntries(
-    Object.entries(process.env).filter(([, value]) => value !== undefined && value !== ""),
+    Object.entries(variables).filter(([, value]) => value !== undefined && value !== ""),
   );
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
     throw new Error(`Variables de entorno inválidas:\n${problems.join("\n")}`);
   }
-  cached = parsed.data;
-  return cached;
+  return parsed.data;
+}
+
+/** Where the process LISTENs for changes from the others: DATABASE_LISTEN_URL, else DATABASE_URL (docs/scaling.md). */
+export function listenDatabaseUrl(e: Env = env()): string | undefined {
+  return e.DATABASE_LISTEN_URL ?? e.DATABASE_URL;
 }
 
 /**

@@ -1,6 +1,7 @@
+import crypto from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDatabase, getDb } from "#server/db/client";
 import { eventDates, events } from "#server/db/schema";
 import { doorDateOf } from "#server/door/redeem";
@@ -9,7 +10,7 @@ import { followEventChanges } from "#server/events/changes";
 import { PageCache } from "#server/http/page-cache";
 import { saleSnapshot } from "#server/orders/sale-snapshot";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
-import { hasPostgresServer, withDatabase } from "#tests/support/db";
+import { dropDatabase, hasPostgresServer, withDatabase } from "#tests/support/db";
 import { defineChannel, LISTENER_APPLICATION_NAME, onMissedNotifications, PG_CHANNEL, startNotifications, type NotificationsListener } from "./notify";
 
 const ping = defineChannel("test.ping", ["id"]);
@@ -194,6 +195,39 @@ describe.skipIf(!hasPostgresServer)("cambios entre procesos por PostgreSQL (LIST
     await until(() => here.length > 0, 1_000);
     expect(here).toEqual(["bueno"]);
     stop();
+  });
+});
+
+describe.skipIf(!hasPostgresServer)("DATABASE_LISTEN_URL: the listening connection goes straight to PostgreSQL", () => {
+  it("listens on the database DATABASE_LISTEN_URL names, not DATABASE_URL's, and hears what is notified there", async () => {
+    const serverUrl = process.env.DATABASE_URL!;
+    // A database of its own: who listens on it shows which URL the listener used.
+    const name = `tribuna_listen_${crypto.randomBytes(6).toString("hex")}`;
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    const direct = postgres(withDatabase(serverUrl, name), { max: 1, onnotice: () => {} });
+    process.env.DATABASE_LISTEN_URL = withDatabase(serverUrl, name);
+    let listener: NotificationsListener | undefined;
+    try {
+      // A fresh copy of the modules reads the environment again, as a process starting with the variable would.
+      vi.resetModules();
+      const fresh = await import("./notify");
+      listener = await fresh.startNotifications(await getDatabase());
+      // DATABASE_URL names another database: a listener here can only come from DATABASE_LISTEN_URL.
+      const [{ listening }] = await admin`
+        select count(*)::int as listening from pg_stat_activity where application_name = ${LISTENER_APPLICATION_NAME} and datname = ${name}`;
+      expect(listening).toBe(1);
+
+      const heard = heardWithin<{ id: string }>(1_000, (h) => ping.subscribe(h));
+      await direct`select pg_notify(${PG_CHANNEL}, ${JSON.stringify({ c: "test.ping", id: "directo", o: "otro-proceso" })})`;
+      expect(await heard).toEqual({ id: "directo" });
+    } finally {
+      delete process.env.DATABASE_LISTEN_URL;
+      await listener?.stop();
+      await direct.end();
+      await admin.end();
+      await dropDatabase(serverUrl, name);
+    }
   });
 });
 

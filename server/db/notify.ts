@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
-import { env } from "#server/env";
+import { listenDatabaseUrl } from "#server/env";
 import type { Database, DbOrTx } from "./client";
 
 /**
@@ -175,7 +175,7 @@ function forgetEverything(): void {
 }
 
 export interface NotificationsOptions {
-  /** PostgreSQL's URL for the listening connection; default DATABASE_URL. */
+  /** PostgreSQL's URL for the listening connection; default DATABASE_LISTEN_URL, else DATABASE_URL. */
   url?: string;
   /** How often the listening connection is checked (a connection replaced without LISTEN is caught too). */
   checkEveryMs?: number;
@@ -207,8 +207,10 @@ export async function startNotifications(database: Pick<Database, "db" | "kind">
       },
     };
   }
-  const url = options.url ?? env().DATABASE_URL;
-  if (!url) throw new Error("Falta DATABASE_URL para escuchar los avisos de cambios.");
+  // LISTEN needs a session of its own: with PgBouncer in transaction mode, DATABASE_LISTEN_URL goes straight to
+  // PostgreSQL. Sending (pg_notify, in or out of a transaction) goes through the app's pool as usual.
+  const url = options.url ?? listenDatabaseUrl();
+  if (!url) throw new Error("Falta DATABASE_URL (o DATABASE_LISTEN_URL) para escuchar los avisos de cambios.");
   const checkEveryMs = options.checkEveryMs ?? 10_000;
   const retryMs = options.retryMs ?? 100;
   let stopped = false;

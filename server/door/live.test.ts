@@ -1,16 +1,17 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "#server/db/client";
-import { memberships, ticketTypes } from "#server/db/schema";
+import { connectPostgres, getDb } from "#server/db/client";
+import { liveStreams, memberships, ticketTypes } from "#server/db/schema";
 import { removeMember } from "#server/organizations/team";
 import { actorFor, createTestUser, ctxAs, sessionTokensFor } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { hasPostgresServer, withDatabase } from "#tests/support/db";
 import { createMenuItem } from "#server/menu/menu";
 import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payments/sandbox";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { qrPayloadFor } from "#server/tickets/qr";
-import { LIVE_ACCESS_ENDED, liveNight, openLiveNight } from "./live";
+import { LIVE_ACCESS_ENDED, LIVE_STREAM_STALE_SECONDS, LIVE_STREAMS_PER_ACCOUNT, TOO_MANY_LIVE_STREAMS, liveNight, openLiveNight, type LiveNight } from "./live";
 import { redeemAtDoor } from "./redeem";
 import type { DoorAccess } from "./access";
 
@@ -56,6 +57,91 @@ describe("openLiveNight", () => {
     const pending = other.next();
     await other.return!();
     expect(await pending).toEqual({ value: undefined, done: true });
+  });
+});
+
+/** The account's rows in `live_streams`: its open streams, on every process. */
+async function streamRowsOf(userId: string) {
+  return (await getDb()).select().from(liveStreams).where(eq(liveStreams.userId, userId));
+}
+
+async function until(condition: () => Promise<boolean>, ms: number) {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`No pasó en ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The first step of each stream, all at once: how many opened and how many were refused (and why). */
+async function openAll(streams: AsyncIterableIterator<LiveNight>[]) {
+  const steps = await Promise.allSettled(streams.map((stream) => stream.next()));
+  const refusals = steps.flatMap((step) => (step.status === "rejected" ? [step.reason as { code: string; message: string }] : []));
+  return { opened: steps.length - refusals.length, refusals };
+}
+
+describe("live streams per account, across processes (decision 167)", () => {
+  it.skipIf(!hasPostgresServer)(`two processes opening streams of one account at once hold ${LIVE_STREAMS_PER_ACCOUNT} between them, not ${LIVE_STREAMS_PER_ACCOUNT} each`, async () => {
+    const { event, operator, ctx } = await operatorOfTonight();
+    // The other process: a pool of its own on the same database.
+    const [{ name }] = (await ctx.db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
+    const otherProcess = connectPostgres(withDatabase(process.env.DATABASE_URL!, name), { max: 10 });
+    const streams: AsyncIterableIterator<LiveNight>[] = [];
+    try {
+      for (let i = 0; i < 8; i++) {
+        streams.push(await openLiveNight(ctx, event.slug));
+        streams.push(await openLiveNight({ ...ctx, db: otherProcess.db }, event.slug));
+      }
+      const { opened, refusals } = await openAll(streams);
+      expect(opened).toBe(LIVE_STREAMS_PER_ACCOUNT);
+      expect(refusals).toHaveLength(16 - LIVE_STREAMS_PER_ACCOUNT);
+      for (const refusal of refusals) expect(refusal).toMatchObject({ code: "TOO_MANY_REQUESTS", message: TOO_MANY_LIVE_STREAMS });
+      expect(await streamRowsOf(operator.id)).toHaveLength(LIVE_STREAMS_PER_ACCOUNT);
+    } finally {
+      await Promise.all(streams.map((stream) => stream.return!()));
+      // Closed streams give their places back, whichever process held them.
+      await until(async () => (await streamRowsOf(operator.id)).length === 0, 2_000);
+      await otherProcess.close();
+    }
+  });
+
+  it(`a process that died holds no place once its streams go ${LIVE_STREAM_STALE_SECONDS} s without a heartbeat`, async () => {
+    const { event, operator, ctx } = await operatorOfTonight();
+    const db = await getDb();
+    // Another process's streams, its last heartbeat 30 s ago: still alive, they count.
+    await db.insert(liveStreams).values(
+      Array.from({ length: LIVE_STREAMS_PER_ACCOUNT }, () => ({ userId: operator.id, processId: "otra-maquina:4242", heartbeatAt: sql`now() - interval '30 seconds'` })),
+    );
+    const refused = await openLiveNight(ctx, event.slug);
+    await expect(refused.next()).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS", message: TOO_MANY_LIVE_STREAMS });
+
+    // The process died: no heartbeat for longer than the window.
+    await db
+      .update(liveStreams)
+      .set({ heartbeatAt: sql`now() - make_interval(secs => ${LIVE_STREAM_STALE_SECONDS + 1})` })
+      .where(eq(liveStreams.processId, "otra-maquina:4242"));
+    const stream = await openLiveNight(ctx, event.slug);
+    expect((await stream.next()).value).toMatchObject({ event: { slug: event.slug } });
+    // Its rows are gone; this stream's is the account's only one.
+    expect((await streamRowsOf(operator.id)).map((row) => row.processId)).toEqual([expect.not.stringMatching("otra-maquina")]);
+    await stream.return!();
+  });
+
+  it("an open stream keeps its place alive with a heartbeat on every access check", async () => {
+    const { event, operator, ctx } = await operatorOfTonight();
+    const stream = await openLiveNight(ctx, event.slug, { recheckMs: 100 });
+    await stream.next();
+    const db = await getDb();
+    await db
+      .update(liveStreams)
+      .set({ heartbeatAt: sql`now() - interval '80 seconds'` })
+      .where(eq(liveStreams.userId, operator.id));
+    await until(async () => {
+      const [row] = await streamRowsOf(operator.id);
+      return row.heartbeatAt.getTime() > Date.now() - 5_000;
+    }, 2_000);
+    await stream.return!();
+    await until(async () => (await streamRowsOf(operator.id)).length === 0, 2_000);
   });
 });
 

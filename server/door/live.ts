@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, isNotNull, sql } from "drizzle-orm";
+import os from "node:os";
+import { and, asc, count, desc, eq, isNotNull, lt, sql } from "drizzle-orm";
 import { liveScanLine } from "#common/door";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
-import { doorScans, issuedProducts, orders, ticketTypes } from "#server/db/schema";
+import { doorScans, issuedProducts, liveStreams, orders, ticketTypes } from "#server/db/schema";
 import type { DoorScanOutcome } from "#server/db/schema";
 import { currentActor } from "#server/auth/sessions";
 import { type DomainError, Forbidden, TooManyRequests, Unauthenticated, isDomainError } from "#server/errors";
@@ -131,7 +132,7 @@ export async function liveNight(ctx: Ctx, slug: string): Promise<LiveNight> {
 
 const THROTTLE_MS = 1000;
 
-/** Live streams one account may hold open at once, all its tabs and phones together (decision 147). */
+/** Live streams one account may hold open at once, all its tabs and phones on every app process together (decisions 147, 167). */
 export const LIVE_STREAMS_PER_ACCOUNT = 10;
 /** How often an open stream checks that its viewer may still watch, even when nothing happens at the door. */
 export const LIVE_RECHECK_MS = 30_000;
@@ -186,24 +187,73 @@ function leaveHub(eventId: string, hub: Hub, listener: Listener) {
   hubs.delete(eventId);
 }
 
-// Open streams per account. On globalThis, like ./changes.ts: the HTTP server and the Remix build each load
-// their own copy of this module, and the cap is one for both. Per process (see docs/door.md, known limits).
-const STREAMS_KEY = Symbol.for("tribuna.liveStreamsPerAccount");
-const streamRegistry = globalThis as typeof globalThis & { [STREAMS_KEY]?: Map<string, number> };
-const openStreams = (streamRegistry[STREAMS_KEY] ??= new Map<string, number>());
+// Open streams per account, one row each in `live_streams` (decision 167): the cap holds across every app
+// process. Each open stream refreshes its row's heartbeat on its access re-check (every LIVE_RECHECK_MS); a row
+// not refreshed for LIVE_STREAM_STALE_SECONDS (three re-checks: one failed refresh is no reason to lose the
+// place) belongs to a process that died, no longer counts and is deleted by whoever takes a place next.
 
-/** Takes one of the account's stream slots, or refuses with TOO_MANY_REQUESTS; answers how to give it back (once). */
-function takeStreamSlot(userId: string): () => void {
-  const open = openStreams.get(userId) ?? 0;
-  if (open >= LIVE_STREAMS_PER_ACCOUNT) throw new TooManyRequests(TOO_MANY_LIVE_STREAMS);
-  openStreams.set(userId, open + 1);
+/** After this long without a heartbeat a stream's row is a dead process's: it no longer counts. */
+export const LIVE_STREAM_STALE_SECONDS = 90;
+/** Who holds the row (pg_stat_activity-like: the machine and the process), for whoever reads the table. */
+const PROCESS_ID = `${os.hostname()}:${process.pid}`;
+/** First key of the advisory lock that makes "count, then insert" one step per account (the second is the account's). */
+const SLOT_LOCK_CLASS = 167;
+
+// Places being given back by this process: a new stream waits for them, so closing a tab frees its place at
+// once for the next one here. On globalThis: the HTTP server and the Remix build each load this module.
+const RELEASES_KEY = Symbol.for("tribuna.liveStreamReleases");
+const releasesRegistry = globalThis as typeof globalThis & { [RELEASES_KEY]?: Set<Promise<void>> };
+const pendingReleases = (releasesRegistry[RELEASES_KEY] ??= new Set<Promise<void>>());
+
+interface StreamSlot {
+  /** Tells every process this stream is still open (restarts its row's staleness clock). */
+  heartbeat(): void;
+  /** Gives the place back (once). */
+  release(): void;
+}
+
+/** Takes one of the account's stream slots, or refuses with TOO_MANY_REQUESTS. */
+async function takeStreamSlot(db: DbOrTx, userId: string): Promise<StreamSlot> {
+  await Promise.allSettled([...pendingReleases]);
+  const id = await db.transaction(async (tx) => {
+    // Two processes opening streams of one account at once take turns here: neither counts before the other inserted.
+    await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(SLOT_LOCK_CLASS))}, hashtext(${userId}))`);
+    const stale = sql`now() - make_interval(secs => ${LIVE_STREAM_STALE_SECONDS})`;
+    await tx.delete(liveStreams).where(and(eq(liveStreams.userId, userId), lt(liveStreams.heartbeatAt, stale)));
+    const [{ open }] = await tx.select({ open: count() }).from(liveStreams).where(eq(liveStreams.userId, userId));
+    if (open >= LIVE_STREAMS_PER_ACCOUNT) throw new TooManyRequests(TOO_MANY_LIVE_STREAMS);
+    const [row] = await tx.insert(liveStreams).values({ userId, processId: PROCESS_ID }).returning({ id: liveStreams.id });
+    return row.id;
+  });
   let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    const left = (openStreams.get(userId) ?? 1) - 1;
-    if (left > 0) openStreams.set(userId, left);
-    else openStreams.delete(userId);
+  return {
+    heartbeat() {
+      if (released) return;
+      db.update(liveStreams)
+        .set({ heartbeatAt: sql`now()` })
+        .where(eq(liveStreams.id, id))
+        .then(
+          () => {},
+          // The next re-check tries again; the row only goes stale after several misses.
+          () => {},
+        );
+    },
+    release() {
+      if (released) return;
+      released = true;
+      const deleting: Promise<void> = db
+        .delete(liveStreams)
+        .where(eq(liveStreams.id, id))
+        .then(
+          () => {},
+          (error: unknown) => {
+            // Not refreshed any more, the row stops counting once it goes stale.
+            console.error("No se pudo liberar el lugar de una vista en vivo:", error);
+          },
+        )
+        .finally(() => pendingReleases.delete(deleting));
+      pendingReleases.add(deleting);
+    },
   };
 }
 
@@ -254,7 +304,7 @@ function liveStream(
   options: { signal?: AbortSignal; recheckMs?: number },
 ): AsyncIterableIterator<LiveNight> {
   let started = false;
-  let release = () => {};
+  let slot: StreamSlot | null = null;
   let hub: Hub | null = null;
   let timer: NodeJS.Timeout | null = null;
   /** Checked and ready to send. */
@@ -299,7 +349,7 @@ function liveStream(
     if (timer) clearInterval(timer);
     options.signal?.removeEventListener("abort", onAbort);
     if (hub) leaveHub(event.id, hub, listener);
-    release();
+    slot?.release();
     wakeWaiter();
   };
   const onAbort = () => finish();
@@ -343,10 +393,15 @@ function liveStream(
   /** The first read: takes the account's place, computes the view and starts listening. */
   const start = async (): Promise<IteratorResult<LiveNight>> => {
     try {
-      release = takeStreamSlot(userId);
+      slot = await takeStreamSlot(ctx.db, userId);
     } catch (error) {
       finish();
       throw error;
+    }
+    // Gone while the place was being taken (the phone closed the page): give it back.
+    if (finished) {
+      slot.release();
+      return { value: undefined, done: true };
     }
     let first: LiveNight;
     try {
@@ -358,7 +413,10 @@ function liveStream(
     if (finished) return { value: undefined, done: true };
     hub = hubFor(ctx.db, event);
     hub.listeners.add(listener);
-    timer = setInterval(() => void check(), options.recheckMs ?? LIVE_RECHECK_MS);
+    timer = setInterval(() => {
+      slot?.heartbeat();
+      void check();
+    }, options.recheckMs ?? LIVE_RECHECK_MS);
     timer.unref?.();
     return { value: first, done: false };
   };

@@ -66,3 +66,25 @@ export const doorScans = pgTable(
 );
 
 export type DoorScanRow = typeof doorScans.$inferSelect;
+
+/**
+ * One row per open live-view stream (`/vivos/{slug}`), so the cap of streams
+ * per account holds across every app process (decision 167). `process_id` is
+ * the process that holds it; it refreshes `heartbeat_at` while the stream is
+ * open and deletes the row when it closes. A row whose heartbeat is older than
+ * the staleness window belongs to a process that died: it no longer counts and
+ * is deleted by the next one that looks.
+ */
+export const liveStreams = pgTable(
+  "live_streams",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    processId: text("process_id").notNull(),
+    openedAt: timestamp("opened_at", { withTimezone: true }).notNull().defaultNow(),
+    heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("live_streams_user_idx").on(t.userId), index("live_streams_heartbeat_idx").on(t.heartbeatAt)],
+);
