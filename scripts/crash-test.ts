@@ -43,11 +43,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { benchDatabase, ensureProductionBuild, freePort, serverNodeFlags, waitForApp } from "./bench-support";
+import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, serverNodeFlags, waitForApp } from "./bench-support";
 // The run's choices and kill moments come from the seed (mulberry32, as the tests' data).
 import { seeded } from "#tests/support/random";
 import type { Ctx } from "#server/context";
@@ -219,16 +218,11 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
     // ── The server ──
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
+    // The benchmarks' production settings (APP_URL is `base`, DATA_DIR named after the database), with the secret
+    // this process signs notifications with; JOBS and the third parties' keys are deleted below.
     const serverEnv: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: String(port),
-      APP_URL: base,
-      DATABASE_URL: databaseUrl,
-      NODE_ENV: "production",
-      SEED_DEMO: "false",
-      PAYMENTS_SANDBOX: "true",
+      ...benchAppEnv({ port, databaseUrl, databaseName, seedDemo: false }),
       AUTH_SECRET: authSecret,
-      DATA_DIR: path.join(os.tmpdir(), databaseName),
       SMTP_URL: "",
       TRIBUNA_TEST_WEBHOOK_RECEIVER: `127.0.0.1:${(hookServer.address() as AddressInfo).port}`,
     };

@@ -25,6 +25,7 @@ import { orderHold } from "#server/orders/preview";
 import type { Ctx } from "#server/context";
 import { eventPath, findReferrer, loadPublicEventOr404 } from "./eventos.$slug.server";
 import { OrderLines } from "#app/components/checkout/OrderLines";
+import { OrderProblems } from "#app/components/checkout/OrderProblems";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Tu compra: ${data.event.name} · Tribuna` : "Tu compra · Tribuna" },
@@ -271,13 +272,7 @@ function PayerInfoContent() {
             />
           ) : null}
           {couponCode ? <p className="mt-2 text-xs text-[var(--muted)]">Con el cupón {couponCode}. Si lo cambiás abajo, el total se actualiza en el resumen antes de pagar.</p> : null}
-          {problems.length ? (
-            <ul role="alert" className="mt-3 list-disc pl-5 text-sm text-red-600 dark:text-red-400">
-              {problems.map((p) => (
-                <li key={p}>{p}</li>
-              ))}
-            </ul>
-          ) : null}
+          <OrderProblems problems={problems} />
           {needsDate ? (
             <p role="alert" className="mt-3 text-sm text-red-600 dark:text-red-400">
               Te falta elegir la fecha. <Link to={backTo} className="underline">Elegila acá</Link>.

@@ -13,6 +13,7 @@ import { FormErrors } from "#app/components/account/Notice";
 import { useIsSubmitting } from "#app/components/ui/useIsSubmitting";
 import { MoneyLines } from "#app/components/checkout/MoneyLines";
 import { OrderLines } from "#app/components/checkout/OrderLines";
+import { OrderProblems } from "#app/components/checkout/OrderProblems";
 import { PayerInfoFields } from "#app/components/checkout/PayerInfoFields";
 import { getFormProps, usePayerForm } from "#app/components/checkout/usePayerForm";
 import { payerInfoSchema } from "#app/components/checkout/schema";
@@ -221,13 +222,7 @@ export default function MenuPage() {
                 className="mt-2 border-t border-[var(--border)] pt-3"
               />
             ) : null}
-            {problems.length ? (
-              <ul role="alert" className="mt-3 list-disc pl-5 text-sm text-red-600 dark:text-red-400">
-                {problems.map((p) => (
-                  <li key={p}>{p}</li>
-                ))}
-              </ul>
-            ) : null}
+            <OrderProblems problems={problems} />
           </section>
           <MenuPayerForm />
           <Link to={`/menu/${event.slug}`} className={buttonClasses("secondary", "min-h-11")}>

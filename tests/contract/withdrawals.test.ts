@@ -112,17 +112,23 @@ describe("bank accounts are money destinations over GraphQL (decision 144)", () 
   });
 });
 
+/** An event with General tickets at $10.000 and one order of `qty` of them, paid by Mercado Pago. */
+async function eventWithPaidOrder(qty: number, options: { days?: number } = {}) {
+  const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 10 }], options);
+  const db = await getDb();
+  const { billing } = await createOrder(await ctxAs(), {
+    eventSlug: made.event.slug,
+    items: [{ ticketId: made.tickets.General.id, qty }],
+    payer: { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
+    paymentMethod: "MERCADO_PAGO",
+  });
+  await payInSandbox(db, billing.id, "approved");
+  return { made, db };
+}
+
 describe("a sold date over GraphQL (decision 145)", () => {
   it("updateEventDate into the past is a BAD_USER_INPUT with reason SOLD_DATE_IN_PAST on the field; the balance stays a liberar", async () => {
-    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 10 }], { days: 7 });
-    const db = await getDb();
-    const { billing } = await createOrder(await ctxAs(), {
-      eventSlug: made.event.slug,
-      items: [{ ticketId: made.tickets.General.id, qty: 2 }],
-      payer: { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
-      paymentMethod: "MERCADO_PAGO",
-    });
-    await payInSandbox(db, billing.id, "approved");
+    const { made } = await eventWithPaidOrder(2, { days: 7 });
     const tokens = await sessionTokensFor(made.user.id, { secondFactor: true });
     const endsAt = new Date(Date.now() - 10 * 86_400_000);
     const moved = await gql(`mutation($input: UpdateEventDateInput!) { updateEventDate(input: $input) { id startsAt } }`, {
@@ -137,15 +143,7 @@ describe("a sold date over GraphQL (decision 145)", () => {
 
 describe("organizationSummary over GraphQL", () => {
   it("gives members the sales figures and strangers a FORBIDDEN", async () => {
-    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 10 }]);
-    const db = await getDb();
-    const { billing } = await createOrder(await ctxAs(), {
-      eventSlug: made.event.slug,
-      items: [{ ticketId: made.tickets.General.id, qty: 3 }],
-      payer: { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
-      paymentMethod: "MERCADO_PAGO",
-    });
-    await payInSandbox(db, billing.id, "approved");
+    const { made, db } = await eventWithPaidOrder(3);
     const SUMMARY = `query($id: ID!) { organizationSummary(organizationId: $id) { today { orders tickets revenue } total { orders } pendingTransfers refundsToDecide } }`;
     const result = await gql<{ organizationSummary: unknown }>(SUMMARY, { tokens: await startSession(db, made.user, new Date()), variables: { id: made.organization.id } });
     expect(result.body.data!.organizationSummary).toEqual({ today: { orders: 1, tickets: 3, revenue: 3_000_000 }, total: { orders: 1 }, pendingTransfers: 0, refundsToDecide: 0 });
@@ -154,15 +152,7 @@ describe("organizationSummary over GraphQL", () => {
   });
 
   it("takes the page's event filter: eventId gives only that event's figures; another organization's event is NOT_FOUND", async () => {
-    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 10 }]);
-    const db = await getDb();
-    const { billing } = await createOrder(await ctxAs(), {
-      eventSlug: made.event.slug,
-      items: [{ ticketId: made.tickets.General.id, qty: 2 }],
-      payer: { firstName: "Ana", lastName: "Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
-      paymentMethod: "MERCADO_PAGO",
-    });
-    await payInSandbox(db, billing.id, "approved");
+    const { made, db } = await eventWithPaidOrder(2);
     const { event: quiet } = await createPublishedEvent(made.ctx, made.organization.id, { name: "Sin ventas", ticketTypes: [{ name: "General", price: 500_000, stock: 5 }] });
     const SUMMARY = `query($id: ID!, $eventId: ID) { organizationSummary(organizationId: $id, eventId: $eventId) { total { orders tickets } } }`;
     const tokens = await startSession(db, made.user, new Date());

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import postgres from "postgres";
 import { benchAppEnv, freePort, serverNodeFlags, waitForApp } from "../../scripts/bench-support";
 import { E2E_DATABASE_URL } from "./env";
+import { processGroupPerTest } from "./processes";
 
 /**
  * Operations on the production build (docs/runbook.md), browser-free: `npm start` with two workers
@@ -14,22 +14,7 @@ import { E2E_DATABASE_URL } from "./env";
  * no job claimed. The handlers themselves are tested in-process (server/monitoring/operations.test.ts).
  */
 const ROOT = path.resolve(import.meta.dirname, "../..");
-let child: ChildProcess | null = null;
-
-function endGroup() {
-  const pid = child?.pid;
-  if (!pid || child?.exitCode !== null || child?.signalCode !== null) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    /* already gone */
-  }
-}
-
-test.afterEach(() => {
-  endGroup();
-  child = null;
-});
+const processes = processGroupPerTest();
 
 test("npm start with two workers: health, readiness, the cluster's metrics behind a token, request ids in a log with no personal data, SIGTERM to exit 0", async () => {
   test.setTimeout(240_000);
@@ -44,14 +29,10 @@ test("npm start with two workers: health, readiness, the cluster's metrics behin
     // The job runner on (benchmarks turn it off), as production runs.
     const env: NodeJS.ProcessEnv = { ...benchAppEnv({ port, databaseUrl: url.toString(), databaseName: name, seedDemo: false }), WEB_CONCURRENCY: "2", METRICS_TOKEN: "token-de-metricas-e2e", SHUTDOWN_GRACE_MS: "1500", LOG_LEVEL: "info" };
     delete env.JOBS;
-    let output = "";
-    const started = spawn(process.execPath, [...serverNodeFlags(ROOT), "scripts/start.mjs"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-    child = started;
-    started.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    started.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    await waitForApp(`${base}/healthz`, started, () => output);
+    const { child: started, output, exited } = processes.startNode([...serverNodeFlags(ROOT), "scripts/start.mjs"], { cwd: ROOT, env });
+    await waitForApp(`${base}/healthz`, started, output);
     // Both workers up: the second starts once the first listens.
-    await expect.poll(() => (output.match(/"msg":"Tribuna en http/g) ?? []).length, { timeout: 120_000 }).toBe(2);
+    await expect.poll(() => (output().match(/"msg":"Tribuna en http/g) ?? []).length, { timeout: 120_000 }).toBe(2);
 
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);
@@ -85,19 +66,18 @@ test("npm start with two workers: health, readiness, the cluster's metrics behin
       expect(text).toContain(`# TYPE ${family} `);
     }
 
-    await expect.poll(() => output.includes('"reqId":"e2e-ops-1"')).toBe(true);
-    const line = output.split("\n").find((l) => l.includes('"reqId":"e2e-ops-1"'))!;
+    await expect.poll(() => output().includes('"reqId":"e2e-ops-1"')).toBe(true);
+    const line = output().split("\n").find((l) => l.includes('"reqId":"e2e-ops-1"'))!;
     expect(JSON.parse(line)).toMatchObject({ method: "POST", path: "/api/graphql", family: "graphql", operation: "SignIn", msg: "request" });
-    for (const secret of ["lucia.fernandez", "ejemplo.com.ar", secretToken, "contraseña-e2e-secreta"]) expect(output).not.toContain(secret);
+    for (const secret of ["lucia.fernandez", "ejemplo.com.ar", secretToken, "contraseña-e2e-secreta"]) expect(output()).not.toContain(secret);
 
     // SIGTERM: during the grace period /readyz says 503 while the process still answers; then it exits 0.
-    const exited = new Promise<number | null>((resolve) => started.once("exit", (code) => resolve(code)));
     process.kill(started.pid!, "SIGTERM");
     await expect.poll(async () => (await fetch(`${base}/readyz`).catch(() => null))?.status ?? 0, { timeout: 1400, intervals: [100] }).toBe(503);
     expect(await exited).toBe(0);
-    expect((output.match(/"msg":"Apagado limpio"/g) ?? []).length).toBe(2);
+    expect((output().match(/"msg":"Apagado limpio"/g) ?? []).length).toBe(2);
   } finally {
-    endGroup();
+    processes.endGroup();
     await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
     await admin.end({ timeout: 5 });
   }
@@ -105,21 +85,7 @@ test("npm start with two workers: health, readiness, the cluster's metrics behin
 
 test("SIGTERM three times in a rush on two workers: every order consistent, no job left claimed, exit 0 each time", async () => {
   test.setTimeout(300_000);
-  let output = "";
-  const started = spawn(process.execPath, ["--import", "tsx", "scripts/crash-test.ts", "--kills", "3", "--signal", "SIGTERM", "--workers", "2"], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: E2E_DATABASE_URL },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child = started;
-  started.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  started.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => started.once("exit", (exitCode) => resolve(exitCode)));
-  await test.info().attach("crash-test-sigterm", { body: output, contentType: "text/plain" });
-  const summary = output.indexOf("Qué comprobó");
-  console.log(summary >= 0 ? output.slice(summary) : output.slice(-4_000));
-  expect(code, output.slice(-8_000)).toBe(0);
+  const output = await processes.runCrashTest(["--kills", "3", "--signal", "SIGTERM", "--workers", "2"], "crash-test-sigterm");
   expect(output).toMatch(/SIGTERM 3: salió con código 0/);
   expect(output).toContain("ningún pago aprobado perdido");
 });

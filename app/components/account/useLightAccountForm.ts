@@ -1,5 +1,5 @@
-import { useRef, useState, type FormEvent, type SyntheticEvent } from "react";
 import { MESSAGES, PATTERNS } from "#common/fields";
+import { useNativeForm, type NativeFormResult } from "../forms/native-form";
 
 /**
  * The sign-up and sign-in forms in the browser without Conform or zod (decision 181; the payer form did the
@@ -13,11 +13,7 @@ import { MESSAGES, PATTERNS } from "#common/fields";
  */
 
 /** What the action answers (Conform's `submission.reply()`), read without Conform. */
-export interface AccountFormResult {
-  status?: "success" | "error";
-  initialValue?: Record<string, unknown> | null;
-  error?: Record<string, string[] | null> | null;
-}
+export type AccountFormResult = NativeFormResult;
 
 /**
  * A field's rule, after the schema it stands for: `text` is `requiredText` (required, no spaces at either end,
@@ -43,14 +39,6 @@ export function fieldError(rule: FieldRule, value: string): string | null {
   return null;
 }
 
-function errorsFrom(result: AccountFormResult | null | undefined): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  for (const [name, messages] of Object.entries(result?.error ?? {})) if (messages?.length) errors[name] = messages;
-  return errors;
-}
-
-const isInput = (target: EventTarget | null): target is HTMLInputElement => target instanceof HTMLInputElement;
-
 export interface LightFieldMeta {
   id: string;
   name: string;
@@ -63,26 +51,18 @@ export interface LightFieldMeta {
 
 export function useLightAccountForm(options: { id: string; rules: FormRules; lastResult?: AccountFormResult | null; defaultValue?: Record<string, string | null | undefined> }) {
   const { id, rules, lastResult, defaultValue } = options;
-  // A new answer from the action replaces the errors (and, without JavaScript, the values shown).
-  const [state, setState] = useState(() => ({ result: lastResult, errors: errorsFrom(lastResult) }));
-  if (state.result !== lastResult) setState({ result: lastResult, errors: errorsFrom(lastResult) });
-  const errors = state.result === lastResult ? state.errors : errorsFrom(lastResult);
-  const touched = useRef(new Set<string>());
+  const { form, errors } = useNativeForm({
+    id,
+    lastResult,
+    check: (control) => {
+      const rule = rules[control.name];
+      return rule ? fieldError(rule, control.value) : null;
+    },
+    // An error found in the browser stops the submit (the payer form's goes on to the server: decision 163).
+    blockInvalidSubmit: true,
+    keepFormErrors: false,
+  });
   const initial = (lastResult?.initialValue ?? defaultValue ?? {}) as Record<string, unknown>;
-
-  const check = (input: HTMLInputElement) => {
-    const rule = rules[input.name];
-    return rule ? fieldError(rule, input.value) : null;
-  };
-  const setFieldErrors = (changes: Record<string, string | null>) =>
-    setState((current) => {
-      const next = { ...current.errors };
-      for (const [name, message] of Object.entries(changes)) {
-        if (message) next[name] = [message];
-        else delete next[name];
-      }
-      return { ...current, errors: next };
-    });
 
   const field = (name: string): LightFieldMeta => ({
     id: `${id}-${name}`,
@@ -95,53 +75,11 @@ export function useLightAccountForm(options: { id: string; rules: FormRules; las
   });
   const fields = new Proxy({} as Record<string, LightFieldMeta>, { get: (_, key) => field(String(key)) });
 
-  const form = {
-    id,
-    errorId: `${id}-form-error`,
-    errors: errors[""],
-    /** On submit: every field checked; an error stops the submit (`event.defaultPrevented`). */
-    onSubmit(event: FormEvent<HTMLFormElement>) {
-      const changes: Record<string, string | null> = {};
-      for (const element of Array.from(event.currentTarget.elements)) {
-        if (!isInput(element) || !element.name || element.disabled) continue;
-        touched.current.add(element.name);
-        changes[element.name] = check(element);
-      }
-      if (Object.values(changes).some(Boolean)) event.preventDefault();
-      setState((current) => {
-        const next: Record<string, string[]> = {};
-        for (const [name, message] of Object.entries(changes)) if (message) next[name] = [message];
-        return { ...current, errors: next };
-      });
-    },
-    onBlur(event: SyntheticEvent<HTMLFormElement>) {
-      const input = event.target;
-      if (!isInput(input) || !input.name) return;
-      touched.current.add(input.name);
-      setFieldErrors({ [input.name]: check(input) });
-    },
-    onInput(event: SyntheticEvent<HTMLFormElement>) {
-      const input = event.target;
-      if (!isInput(input) || !input.name || !touched.current.has(input.name)) return;
-      setFieldErrors({ [input.name]: check(input) });
-    },
-  };
   return [form, fields] as const;
 }
 
-export type LightAccountForm = ReturnType<typeof useLightAccountForm>[0];
-
 /** The form element's props: never the browser's own bubbles (the server's messages, in Spanish, even without JavaScript). */
-export function getLightFormProps(form: LightAccountForm) {
-  return {
-    id: form.id,
-    noValidate: true,
-    onSubmit: form.onSubmit,
-    onBlur: form.onBlur,
-    onInput: form.onInput,
-    "aria-describedby": form.errors?.length ? form.errorId : undefined,
-  };
-}
+export { getFormProps as getLightFormProps } from "../forms/native-form";
 
 /** An input's props (the shape Conform's `getInputProps` gives, so Field takes either). */
 export function getLightInputProps(meta: LightFieldMeta, options: { type: "text" | "email" | "password" }) {

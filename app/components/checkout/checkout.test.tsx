@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { CheckoutCustomField } from "#common/checkout";
 import { ErrorSummary, summaryHeading } from "./ErrorSummary";
 import { MoneyLines } from "./MoneyLines";
+import { OrderProblems } from "./OrderProblems";
 import { PayerInfoFields, payerFieldLabel } from "./PayerInfoFields";
 import { formFieldName, payerInfoSchema } from "./schema";
 import { errorsFromResult, getFormProps, loadCustomFieldRule, PAYER_REQUIRED_FIELDS, payerFieldError, usePayerForm, valueAt, type CheckedControl, type PayerFormResult } from "./usePayerForm";
@@ -202,5 +203,13 @@ describe("ErrorSummary", () => {
     expect(payerFieldLabel("attendees[1].documentNumber", [])).toBe("Número de documento (entrada 2)");
     expect(payerFieldLabel("customFields.f-talle", FIELDS)).toBe("Talle");
     expect(renderToString(<ErrorSummary errors={[]} />)).toBe("");
+  });
+});
+
+describe("OrderProblems", () => {
+  it("announces each problem with the order as an alert, and nothing when there are none", () => {
+    const html = renderToString(<OrderProblems problems={["Se agotó General", "Sacamos el cupón PAUSADO: Ese cupón está pausado por ahora."]} />);
+    expect(html).toMatch(/^<ul role="alert"[^>]*><li>Se agotó General<\/li><li>Sacamos el cupón PAUSADO: Ese cupón está pausado por ahora.<\/li><\/ul>$/);
+    expect(renderToString(<OrderProblems problems={[]} />)).toBe("");
   });
 });

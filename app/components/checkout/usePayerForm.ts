@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type FormEvent, type SyntheticEvent } from "react";
+import { useEffect } from "react";
 import type { CheckoutCustomField, customFieldError } from "#common/checkout";
 import { MESSAGES } from "#common/fields";
+import { useNativeForm, type NativeFormResult } from "../forms/native-form";
 
 /**
  * The payer form's state in the browser, without Conform or zod (see
@@ -18,11 +19,7 @@ import { MESSAGES } from "#common/fields";
  */
 
 /** What the action answers (Conform's `submission.reply()`), read without Conform. */
-export interface PayerFormResult {
-  status?: "success" | "error";
-  initialValue?: Record<string, unknown> | null;
-  error?: Record<string, string[] | null> | null;
-}
+export type PayerFormResult = NativeFormResult;
 
 /** One input's state: the names, ids and attributes PayerInfoFields puts on it. */
 export interface PayerFieldMeta {
@@ -90,13 +87,6 @@ export function payerFieldError(control: CheckedControl, customFields: CheckoutC
   return null;
 }
 
-/** The field errors of the action's answer, by input name ("" holds what is about the whole form). */
-export function errorsFromResult(result: PayerFormResult | null | undefined): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  for (const [name, messages] of Object.entries(result?.error ?? {})) if (messages?.length) errors[name] = messages;
-  return errors;
-}
-
 /** The value at an input's name in a nested value: "attendees[1].email", "customFields.f-1". */
 export function valueAt(value: unknown, name: string): unknown {
   let current = value;
@@ -107,36 +97,22 @@ export function valueAt(value: unknown, name: string): unknown {
   return current;
 }
 
-type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
-
-function isControl(target: EventTarget | null): target is Control {
-  return target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement;
-}
-
 export function usePayerForm(options: { id: string; lastResult: PayerFormResult | null | undefined; defaultValue: Record<string, unknown>; customFields?: CheckoutCustomField[] }) {
   const { id, lastResult, defaultValue, customFields = [] } = options;
-  // A new answer from the action replaces the errors (and, without JavaScript, the values shown).
-  const [state, setState] = useState(() => ({ result: lastResult, errors: errorsFromResult(lastResult) }));
-  if (state.result !== lastResult) setState({ result: lastResult, errors: errorsFromResult(lastResult) });
-  const errors = state.result === lastResult ? state.errors : errorsFromResult(lastResult);
-  const touched = useRef(new Set<string>());
+  const { form: nativeForm, errors } = useNativeForm({
+    id,
+    lastResult,
+    check: (control) => payerFieldError(control, customFields),
+    // Errors or not, a submit goes to the server, which says everything wrong at once (decision 163).
+    blockInvalidSubmit: false,
+    // What is about the whole form (tickets that ran out) stays until the server answers again.
+    keepFormErrors: true,
+  });
   const asksQuestions = customFields.length > 0;
   useEffect(() => {
     if (asksQuestions) void loadCustomFieldRule();
   }, [asksQuestions]);
   const initial = lastResult?.initialValue ?? defaultValue;
-
-  const setFieldErrors = (changes: Record<string, string | null>) =>
-    setState((current) => {
-      const next = { ...current.errors };
-      for (const [name, message] of Object.entries(changes)) {
-        if (message) next[name] = [message];
-        else delete next[name];
-      }
-      return { ...current, errors: next };
-    });
-
-  const check = (control: Control) => payerFieldError(control, customFields);
 
   function field(name: string): PayerFieldMeta {
     const fieldId = `${id}-${name}`;
@@ -159,58 +135,11 @@ export function usePayerForm(options: { id: string; lastResult: PayerFormResult 
   }
 
   const fields = new Proxy({} as Record<string, PayerFieldMeta>, { get: (_, key) => field(String(key)) });
-  const formErrors = errors[""];
-  const form = {
-    id,
-    name: "",
-    errorId: `${id}-form-error`,
-    errors: formErrors,
-    allErrors: errors,
-    noValidate: true,
-    /** On submit: every input checked and its error shown at once; the server's answer then says all (decision 163). */
-    onSubmit(event: FormEvent<HTMLFormElement>) {
-      const changes: Record<string, string | null> = {};
-      for (const element of Array.from(event.currentTarget.elements)) {
-        if (!isControl(element) || !element.name || element.disabled || element.type === "submit") continue;
-        touched.current.add(element.name);
-        changes[element.name] = check(element);
-      }
-      setState((current) => {
-        const next: Record<string, string[]> = {};
-        for (const [name, message] of Object.entries(changes)) if (message) next[name] = [message];
-        // What is about the whole form (tickets that ran out) stays until the server answers again.
-        if (current.errors[""]) next[""] = current.errors[""];
-        return { ...current, errors: next };
-      });
-    },
-    onBlur(event: SyntheticEvent<HTMLFormElement>) {
-      const control = event.target;
-      if (!isControl(control) || !control.name) return;
-      touched.current.add(control.name);
-      setFieldErrors({ [control.name]: check(control) });
-    },
-    onInput(event: SyntheticEvent<HTMLFormElement>) {
-      const control = event.target;
-      if (!isControl(control) || !control.name || !touched.current.has(control.name)) return;
-      setFieldErrors({ [control.name]: check(control) });
-    },
-  };
+  const form = { ...nativeForm, name: "", allErrors: errors, noValidate: true };
   return [form, fields] as const;
 }
 
-export type PayerForm = ReturnType<typeof usePayerForm>[0];
-
-/** The form element's props: never the browser's own bubbles (the server's messages, in Spanish, even without JavaScript). */
-export function getFormProps(form: PayerForm) {
-  return {
-    id: form.id,
-    noValidate: true,
-    onSubmit: form.onSubmit,
-    onBlur: form.onBlur,
-    onInput: form.onInput,
-    "aria-describedby": form.errors?.length ? form.errorId : undefined,
-  };
-}
+export { errorsFromResult, getFormProps } from "../forms/native-form";
 
 /** An input's props (the shape Conform's helper of the same name gives, so Field takes either). */
 export function getInputProps(meta: Pick<PayerFieldMeta, "id" | "name" | "initialValue" | "required">, options: { type: "text" | "email" | "tel" | "date" | "number" }) {
