@@ -1,7 +1,7 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { createRoot, hydrateRoot, type Root } from "react-dom/client";
-import { isHydrated, isReactRootFailure, remixDataArrived } from "#app/lib/hydration";
+import { isHydrated, isReactRootFailure, keepTypedValues, remixDataArrived } from "#app/lib/hydration";
 import { reportHydrationError, startSentry, type SentryPublicConfig } from "#app/lib/sentry-start";
 
 declare global {
@@ -25,6 +25,8 @@ const app = () => (
  * the root) is reported and the document is rendered on the client, once.
  */
 function hydrate() {
+  // If the document ends up drawn again on the client, what was typed into it is carried over (decision 185).
+  keepTypedValues();
   let root: Root | null = null;
   let fellBack = false;
   let recoveredReported = false;

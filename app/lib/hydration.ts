@@ -1,12 +1,25 @@
+import { rememberFields, type RememberedFields } from "#app/lib/typed-values";
+
 /**
  * Whether React has hydrated the document (root.tsx's Layout marks it in an effect, which runs only once a
  * render committed). entry.client.tsx reads it to tell an error that left the page without React from one
  * that happened later (decision 180).
  */
 let hydrated = false;
+let typedBeforeHydration: RememberedFields | null = null;
+
+/**
+ * Called as hydration starts: if React ends up drawing the document again on the client instead (a mismatch,
+ * or decision 180's fallback), what the person had typed is carried over to the new fields (decision 185).
+ */
+export function keepTypedValues(doc: Document = document): void {
+  typedBeforeHydration = rememberFields(doc);
+}
 
 export function markHydrated(): void {
   hydrated = true;
+  typedBeforeHydration?.restore();
+  typedBeforeHydration = null;
 }
 
 export function isHydrated(): boolean {
