@@ -23,6 +23,10 @@ import type { FormReply } from "./types";
  * blur, then on input, and blocks an invalid submit with the same Spanish
  * messages the domain would answer. Without a schema, or with `FormScope`
  * inside a form drawn by the page, only the server's answer is shown.
+ *
+ * Fields are uncontrolled (`defaultValue`): what a person types before the
+ * page hydrates stays in them, also when React has to draw the page again on
+ * the client (app/lib/typed-values.ts, decision 185).
  */
 
 type Scope = { values: Record<string, string>; idPrefix: string; formId: string };
