@@ -1,6 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { hydrated, newestEmailText } from "./support";
+import { newestEmailText } from "./support";
 
 /** The one-time link of the newest team invitation emailed to `email`, as a path. */
 async function invitationPath(page: Page, email: string): Promise<string> {
@@ -10,8 +10,6 @@ async function invitationPath(page: Page, email: string): Promise<string> {
 
 async function acceptWithNickname(page: Page, path: string, nickname: string) {
   await page.goto(path);
-  // A nickname typed before hydration was once found empty on submit (a lead for the forms, not this test).
-  await hydrated(page.getByRole("button", { name: "Aceptar y entrar" }));
   await page.getByLabel("Tu apodo").fill(nickname);
   await page.getByRole("button", { name: "Aceptar y entrar" }).click();
   await expect(page).toHaveURL(/\/organizacion\/relaciones-publicas\/mi-grupo/);
