@@ -342,6 +342,17 @@ export async function assertAdmitted(ctx: Ctx, eventId: string, memory: QueueMem
   return refuse();
 }
 
+/** assertAdmitted as a question (pages that redirect to /fila before showing how to buy). */
+export async function isAdmitted(ctx: Ctx, eventId: string, memory: QueueMemory = queueMemory): Promise<boolean> {
+  try {
+    await assertAdmitted(ctx, eventId, memory);
+    return true;
+  } catch (error) {
+    if (error instanceof QueueRequired) return false;
+    throw error;
+  }
+}
+
 function admittedAt(place: PlaceEntry, now: Date): boolean {
   return (place.status === "admitted" || place.status === "bought") && place.admissionExpiresAt !== null && place.admissionExpiresAt > now;
 }
