@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, lte } from "drizzle-orm";
-import type { DbOrTx } from "#server/db/client";
+import { getDb, type DbOrTx } from "#server/db/client";
 import { eventQueues, events, queuePlaces, type QueuePlaceStatus } from "#server/db/schema";
 import { onMissedNotifications } from "#server/db/notify";
 import { queueChanges, type QueueChange } from "./changes";
@@ -173,7 +173,8 @@ export class QueueMemory {
     const places = await db.select(placeColumns).from(queuePlaces).where(eq(queuePlaces.eventId, eventId)).orderBy(asc(queuePlaces.arrival));
     for (const place of places) put(state, place);
     this.slugs.set(row.slug, { eventId, at: Date.now() });
-    return { db, state, dirty: null, running: null };
+    // Later reads follow changes after the request that loaded it ended: the app's database, never its transaction.
+    return { db: await getDb(), state, dirty: null, running: null };
   }
 
   private heard(eventId: string, change: QueueChange, placeId: string): void {

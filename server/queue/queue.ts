@@ -1,7 +1,7 @@
 import { and, count, eq, gt } from "drizzle-orm";
 import { z } from "zod";
 import type { AdmissionGrant, Ctx } from "#server/context";
-import type { Db, DbOrTx } from "#server/db/client";
+import { getDb, type Db, type DbOrTx } from "#server/db/client";
 import { eventQueues, queuePlaces, type QueuePlaceStatus } from "#server/db/schema";
 import { Invalid, NotFound, QueueRequired, Unauthenticated } from "#server/errors";
 import { takeAttempt } from "#server/auth/rate-limit";
@@ -127,7 +127,7 @@ export async function setEventQueue(ctx: Ctx, rawInput: DomainInput<typeof setEv
       .onConflictDoUpdate({ target: eventQueues.eventId, set: values });
   }
   publishQueueChange(input.eventId, "settings");
-  if (input.enabled) ensureQueueTicker(ctx.db as Db);
+  if (input.enabled) void startTicker();
   return organizerView(ctx.db, input.eventId);
 }
 
@@ -193,7 +193,7 @@ export async function joinQueue(ctx: Ctx, eventSlug: string, memory: QueueMemory
   if (ctx.actor.kind !== "user") throw new Unauthenticated("Para hacer la fila necesitás iniciar sesión.");
   const state = await memory.bySlug(ctx.db, eventSlug);
   if (!state || !state.settings.enabled) throw new NotFound(QUEUE_CLOSED_MESSAGE);
-  ensureQueueTicker(ctx.db as Db);
+  void startTicker();
   const known = state.byUser.get(ctx.actor.userId);
   if (known) return placeView(state, known, ctx.now);
   if (ctx.ip) await takeAttempt(ctx.db, [{ key: `queue-join:ip:${ctx.ip}`, limit: JOINS_PER_IP }], ctx.now);
@@ -209,7 +209,7 @@ export async function queuePlace(ctx: Ctx, eventSlug: string, memory: QueueMemor
   if (!state) return null;
   const place = state.byUser.get(ctx.actor.userId);
   if (!place) return null;
-  if (state.settings.enabled) ensureQueueTicker(ctx.db as Db);
+  if (state.settings.enabled) void startTicker();
   return placeView(state, place, ctx.now);
 }
 
@@ -238,6 +238,11 @@ export async function queueInfo(ctx: Ctx, eventSlug: string, memory: QueueMemory
 /** Whether the event's queue is on (the gate's first question; from the copy). */
 export async function queueIsOn(ctx: Pick<Ctx, "db">, eventId: string, memory: QueueMemory = queueMemory): Promise<boolean> {
   return Boolean((await memory.get(ctx.db, eventId))?.settings.enabled);
+}
+
+/** The admitter runs on the app's database (a request's transaction ends with the request). */
+async function startTicker() {
+  ensureQueueTicker(await getDb());
 }
 
 function beforeOpeningRefresh(opensAt: Date, now: Date): number {
