@@ -15,7 +15,7 @@ import { verifyAdmission, signAdmission, admissionCookieHeader, ADMISSION_COOKIE
 import { ADMITTER_LOCK_KEY, runAdmissionTick } from "./admitter";
 import { drawCommitment, drawOrder } from "./draw";
 import { QueueMemory, queueMemory } from "./memory";
-import { assertAdmitted, eventQueue, joinQueue, JOINS_PER_IP, pauseEventQueue, queueInfo, queuePlace, resumeEventQueue, setEventQueue } from "./queue";
+import { assertAdmitted, eventQueue, isAdmitted, joinQueue, JOINS_PER_IP, pauseEventQueue, queueInfo, queuePlace, resumeEventQueue, setEventQueue } from "./queue";
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 
@@ -145,6 +145,7 @@ describe("la fila virtual: nadie se cuela", () => {
     // Waiting is not enough.
     await joinQueue(await as(ana, now), event.slug);
     await expect(createOrder(await as(ana, now), order).catch(codeOf)).resolves.toEqual(refusal);
+    expect(await isAdmitted(await as(ana, now), event.id)).toBe(false);
 
     await tick(at(now, 1), queueMemory, event.id);
     const place = (await queuePlace(await as(ana, at(now, 2)), event.slug))!;
@@ -158,6 +159,7 @@ describe("la fila virtual: nadie se cuela", () => {
     const grant = verifyAdmission(signAdmission(place.grant!), at(now, 2))!;
     expect(admissionCookieHeader(grant, at(now, 2))).toContain(`${ADMISSION_COOKIE}=`);
     const withGrant = { ...(await as(ana, at(now, 3))), admission: grant };
+    expect(await isAdmitted(withGrant, event.id)).toBe(true);
     await expect(previewMenuOrder(withGrant, event.slug, [{ ticketId: beer.id, qty: 1 }])).resolves.toMatchObject({ ok: true });
     const placed = await createOrder(withGrant, order);
     expect(placed.order.status).toBeDefined();
@@ -261,6 +263,18 @@ describe("la fila virtual: honesta con el stock", () => {
     expect(counts).toMatchObject({ waiting: 3, admitted: 3, soldOut: false, paused: false, total: 6 });
     const [q] = await db.select().from(eventQueues).where(eq(eventQueues.eventId, event.id));
     expect(q.admittedThrough).toBe(3);
+  });
+
+  it("an admitted buyer who pays is counted as bought, and stops counting against the stock as someone about to buy", async () => {
+    const { event, tickets, ctx: organizer } = await eventWithQueue({ opensAt: at(new Date(), -5), stock: 100 });
+    const [ana] = await buyers(1);
+    const now = new Date();
+    await joinQueue(await as(ana, now), event.slug);
+    await tick(at(now, 1), queueMemory, event.id);
+    const placed = await createOrder(await as(ana, at(now, 2)), { eventSlug: event.slug, items: [{ ticketId: tickets.General.id, qty: 1 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
+    const { payInSandbox } = await import("#server/payments/sandbox");
+    await payInSandbox(await getDb(), placed.billing.id, "approved");
+    expect(await eventQueue({ ...organizer, now: at(now, 3) }, event.id)).toMatchObject({ admitted: 0, bought: 1, waiting: 0 });
   });
 
   it("never admits more per minute than the set pace", async () => {

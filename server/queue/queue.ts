@@ -235,11 +235,6 @@ export async function queueInfo(ctx: Ctx, eventSlug: string, memory: QueueMemory
   };
 }
 
-/** Whether the event's queue is on (the gate's first question; from the copy). */
-export async function queueIsOn(ctx: Pick<Ctx, "db">, eventId: string, memory: QueueMemory = queueMemory): Promise<boolean> {
-  return Boolean((await memory.get(ctx.db, eventId))?.settings.enabled);
-}
-
 /** The admitter runs on the app's database (a request's transaction ends with the request). */
 async function startTicker() {
   ensureQueueTicker(await getDb());
