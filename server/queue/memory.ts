@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, inArray, lte } from "drizzle-orm";
-import { getDb, type DbOrTx } from "#server/db/client";
+import { getDb, type Db, type DbOrTx } from "#server/db/client";
 import { eventQueues, events, queuePlaces, type QueuePlaceStatus } from "#server/db/schema";
 import { onMissedNotifications } from "#server/db/notify";
+import { ensureQueueTicker } from "./admitter";
 import { queueChanges, type QueueChange } from "./changes";
 
 /**
@@ -174,7 +175,10 @@ export class QueueMemory {
     for (const place of places) put(state, place);
     this.slugs.set(row.slug, { eventId, at: Date.now() });
     // Later reads follow changes after the request that loaded it ended: the app's database, never its transaction.
-    return { db: await getDb(), state, dirty: null, running: null };
+    const root = await getDb();
+    // A process that serves an open queue takes part in admitting (only one acts at a time).
+    if (state.settings.enabled) ensureQueueTicker(root);
+    return { db: root, state, dirty: null, running: null };
   }
 
   private heard(eventId: string, change: QueueChange, placeId: string): void {
@@ -224,6 +228,7 @@ export class QueueMemory {
       }
       const wasDrawn = state.settings.drawnAt !== null;
       state.settings = settingsOf(row);
+      if (row.enabled) ensureQueueTicker(db as Db);
       if (!wasDrawn && row.drawnAt) dirty.full = true;
       const now = Date.now();
       state.history.push({ at: now, through: row.admittedThrough });

@@ -12,7 +12,7 @@ import { actorFor, ctxAs } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { randomTag } from "#tests/support/random";
 import { verifyAdmission, signAdmission, admissionCookieHeader, ADMISSION_COOKIE } from "./admission";
-import { ADMITTER_LOCK_KEY, runAdmissionTick } from "./admitter";
+import { ADMITTER_LOCK_KEY, ensureQueueTicker, runAdmissionTick } from "./admitter";
 import { drawCommitment, drawOrder } from "./draw";
 import { QueueMemory, queueMemory } from "./memory";
 import { assertAdmitted, eventQueue, isAdmitted, joinQueue, JOINS_PER_IP, pauseEventQueue, queueInfo, queuePlace, resumeEventQueue, setEventQueue } from "./queue";
@@ -215,6 +215,24 @@ describe("la fila virtual: un solo admisor a la vez", () => {
   });
 });
 
+describe("la fila virtual: el admisor solo", () => {
+  it("once started, admits every second without anyone calling it", async () => {
+    const { event } = await eventWithQueue({ opensAt: at(new Date(), -5), stock: 10 });
+    const [ana] = await buyers(1);
+    await joinQueue(await as(ana, new Date()), event.slug);
+    const ticker = ensureQueueTicker(await getDb(), { force: true, everyMs: 100 })!;
+    try {
+      const deadline = Date.now() + 5_000;
+      while ((await queuePlace(await as(ana, new Date()), event.slug))!.status !== "ADMITTED") {
+        if (Date.now() > deadline) throw new Error("Nadie admitió en 5 s");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      ticker.stop();
+    }
+  });
+});
+
 describe("la fila virtual: honesta con el stock", () => {
   it("admits only as many as the stock can serve, tells everyone waiting it sold out, resumes when held tickets come back, and stops while paused", async () => {
     const opensAt = at(new Date(), -5);
@@ -275,6 +293,24 @@ describe("la fila virtual: honesta con el stock", () => {
     const { payInSandbox } = await import("#server/payments/sandbox");
     await payInSandbox(await getDb(), placed.billing.id, "approved");
     expect(await eventQueue({ ...organizer, now: at(now, 3) }, event.id)).toMatchObject({ admitted: 0, bought: 1, waiting: 0 });
+  });
+
+  it("an admission that expires unused is gone and the next person in line comes in", async () => {
+    const { event } = await eventWithQueue({ opensAt: at(new Date(), -5), stock: 2 });
+    const people = await buyers(2);
+    const now = new Date();
+    for (const p of people) await joinQueue(await as(p, now), event.slug);
+    await tick(at(now, 1), queueMemory, event.id);
+    const views = async (when: Date) => Promise.all(people.map(async (p) => (await queuePlace(await as(p, when), event.slug))!));
+    const first = await views(at(now, 2));
+    // Two tickets, two per buyer expected: one at a time.
+    expect(first.map((v) => v.status).sort()).toEqual(["ADMITTED", "WAITING"]);
+    const admitted = first.find((v) => v.status === "ADMITTED")!;
+    const later = at(admitted.admissionExpiresAt!, 1);
+    await tick(later, queueMemory, event.id);
+    const second = await views(later);
+    expect(second.find((v) => v.id === admitted.id)).toMatchObject({ status: "CLOSED", closedReason: "EXPIRED" });
+    expect(second.find((v) => v.id !== admitted.id)).toMatchObject({ status: "ADMITTED" });
   });
 
   it("never admits more per minute than the set pace", async () => {
