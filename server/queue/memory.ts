@@ -64,6 +64,8 @@ interface Slot {
 
 const HISTORY_MS = 5 * 60_000;
 const NEGATIVE_SLUG_MS = 5_000;
+/** A copy that heard nothing for this long reads the queue again (in the background) on its next use. */
+const RESYNC_MS = 10_000;
 
 function freshDirty(): Dirty {
   return { settings: false, joined: false, full: false, admittedFrom: null, bought: new Set() };
@@ -128,7 +130,14 @@ export class QueueMemory {
       this.slots.set(eventId, slot);
       slot.catch(() => this.slots.delete(eventId));
     }
-    return (await slot)?.state ?? null;
+    const loaded = await slot;
+    if (loaded && !loaded.running && Date.now() - loaded.state.syncedAt > RESYNC_MS) {
+      // The safety net if a notification never left its process: read again in the background, answer now.
+      loaded.state.syncedAt = Date.now();
+      this.mark(loaded, "admitted");
+      this.mark(loaded, "joined");
+    }
+    return loaded?.state ?? null;
   }
 
   async bySlug(db: DbOrTx, slug: string, now = Date.now()): Promise<QueueState | null> {
@@ -190,16 +199,20 @@ export class QueueMemory {
         if (change === "settings") this.slots.delete(eventId);
         return;
       }
-      const dirty = (slot.dirty ??= freshDirty());
-      if (change === "joined") dirty.joined = true;
-      else if (change === "drawn") dirty.full = true;
-      else if (change === "settings") dirty.settings = true;
-      else if (change === "admitted") {
-        dirty.settings = true;
-        dirty.admittedFrom = Math.min(dirty.admittedFrom ?? Infinity, slot.state.settings.admittedThrough);
-      } else if (change === "bought" && placeId) dirty.bought.add(placeId);
-      slot.running ??= this.follow(slot);
+      this.mark(slot, change, placeId);
     }, () => {});
+  }
+
+  private mark(slot: Slot, change: QueueChange, placeId = ""): void {
+    const dirty = (slot.dirty ??= freshDirty());
+    if (change === "joined") dirty.joined = true;
+    else if (change === "drawn") dirty.full = true;
+    else if (change === "settings") dirty.settings = true;
+    else if (change === "admitted") {
+      dirty.settings = true;
+      dirty.admittedFrom = Math.min(dirty.admittedFrom ?? Infinity, slot.state.settings.admittedThrough);
+    } else if (change === "bought" && placeId) dirty.bought.add(placeId);
+    slot.running ??= this.follow(slot);
   }
 
   private async follow(slot: Slot): Promise<void> {
