@@ -95,7 +95,7 @@ describe("la fila virtual: el sorteo", () => {
     const { event } = await eventWithQueue({ opensAt: at(new Date(), 3600) });
     const [person] = await buyers(1);
     const now = new Date();
-    // Two processes' copies (each with its own batches) and 50 joins at once.
+    // 50 joins at once through two copies of the queue: batched together or not, the unique index leaves one row.
     const other = new QueueMemory();
     try {
       const joins = await Promise.all(Array.from({ length: 50 }, async (_, i) => joinQueue(await as(person, now), event.slug, i % 2 ? other : queueMemory)));
