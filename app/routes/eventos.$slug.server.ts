@@ -28,6 +28,7 @@ import {
 } from "#app/lib/cart.server";
 import { CODE_FIELD, CODE_INTENT, INTENT_FIELD } from "#app/components/events/picker-fields";
 import type { EventPageActionData, EventPageData, PickerTicket } from "#app/components/events/EventPage";
+import { toQueueOnRefusal } from "#app/components/queue/redirect.server";
 
 /**
  * Loader and action of the event page, shared by `/eventos/{slug}`, the
@@ -295,7 +296,7 @@ export async function eventPageAction({ request, params }: ActionFunctionArgs) {
     form,
     accessCode: saved.accessCode,
     presaleCode: saved.presaleCode,
-  });
+  }).catch(toQueueOnRefusal(publicEvent.event.slug, headers));
   if (!result.ok) {
     const { ok: _ok, ...errors } = result;
     return data<EventPageActionData>({ intent: "comprar", ...errors }, { status: 400, headers });
