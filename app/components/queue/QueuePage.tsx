@@ -60,10 +60,6 @@ export function QueuePage({ page }: { page: QueuePageData }) {
       <header>
         <p className="text-sm font-bold uppercase tracking-wide text-[var(--muted)]">Fila virtual</p>
         <h1 className="text-2xl font-bold">{page.event.name}</h1>
-        <p className="text-sm text-[var(--muted)]">
-          {page.event.whenLabel ? `${page.event.whenLabel} · ` : ""}
-          {page.event.venue}
-        </p>
       </header>
 
       <section aria-live="polite" aria-atomic="true" className="rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-5" data-queue-state={stateName(page)}>
@@ -131,22 +127,33 @@ function QueueState({ page, opensIn, expiresIn }: { page: QueuePageData; opensIn
       </>
     );
   }
+  if (place?.closedReason === "BOUGHT") {
+    return (
+      <>
+        <h2 className="text-xl font-bold">Ya hiciste tu compra</h2>
+        <p className="mt-2">Tu turno en la fila terminó. Tus entradas están en Mis tickets.</p>
+        <Link to="/cuenta/mis-tickets" className={buttonClasses("secondary", "mt-4")}>
+          Ver mis tickets
+        </Link>
+      </>
+    );
+  }
+  if (place?.closedReason === "EXPIRED" && page.phase !== "closed") {
+    return (
+      <>
+        <h2 className="text-xl font-bold">Tu turno venció</h2>
+        <p className="mt-2">Pasó el tiempo para comprar sin que se completara una compra, y el lugar pasó a la persona que seguía en la fila.</p>
+      </>
+    );
+  }
   if (place?.status === "CLOSED" || page.phase === "closed") {
     return (
       <>
         <h2 className="text-xl font-bold">La fila está cerrada</h2>
-        <p className="mt-2">
-          {place?.status === "CLOSED" && page.phase !== "closed"
-            ? "Tu turno venció sin una compra y el lugar pasó a la persona que seguía. Podés volver a sumarte: vas al final de la fila."
-            : "Ya no hace falta hacer fila para este evento."}
-        </p>
-        {page.phase === "closed" ? (
-          <Link to={page.buyHref} className={buttonClasses("secondary", "mt-4")}>
-            Ir al evento
-          </Link>
-        ) : (
-          <JoinForm page={page} label="Volver a sumarme" />
-        )}
+        <p className="mt-2">Ya no hace falta hacer fila para este evento: podés comprar directamente en su página.</p>
+        <Link to={page.buyHref} className={buttonClasses("secondary", "mt-4")}>
+          Ir al evento
+        </Link>
       </>
     );
   }
@@ -228,12 +235,17 @@ function DrawProof({ page }: { page: QueuePageData }) {
       <summary className="cursor-pointer font-bold">¿Cómo sabés que el sorteo es justo?</summary>
       <div className="mt-2 flex flex-col gap-2">
         <p>
-          Antes de abrir publicamos la huella (SHA-256) de un número secreto; al abrir revelamos ese número y el orden sale de él: nadie, ni nosotros, puede
-          elegirlo después sin que se note.
+          Antes de abrir publicamos la huella (SHA-256) de una semilla secreta; al abrir revelamos la semilla y el orden de quienes se sumaron antes sale
+          de ella: nadie, ni nosotros, puede cambiarla después sin que se note.
         </p>
         {page.drawCommitment ? (
           <p>
             Huella publicada: <code className="break-all" data-testid="draw-commitment">{page.drawCommitment}</code>
+          </p>
+        ) : null}
+        {page.place ? (
+          <p>
+            Tu lugar en el sorteo: <code className="break-all">{page.place.id}</code>
           </p>
         ) : null}
         {page.drawSeed ? (

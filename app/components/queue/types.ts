@@ -14,14 +14,18 @@ export type QueuePhase =
 export type QueuePlaceStatus = "WAITING" | "ADMITTED" | "SOLD_OUT" | "CLOSED";
 
 export interface QueuePageData {
-  event: { name: string; slug: string; whenLabel: string | null; venue: string };
+  event: { name: string; slug: string };
   signedIn: boolean;
   phase: QueuePhase;
   opensAtIso: string;
   /** "Sábado 28 de noviembre de 2026 · 15:00 h". */
   opensAtLabel: string;
   place: {
+    /** The place's id: with the revealed seed, its draw key (docs/queue.md). */
+    id: string;
     status: QueuePlaceStatus;
+    /** Why a CLOSED place is closed: bought, the turn ran out, or the queue was turned off. */
+    closedReason: "BOUGHT" | "EXPIRED" | "QUEUE_OFF" | null;
     /** 1 is next; null before the draw. */
     position: number | null;
     ahead: number | null;
