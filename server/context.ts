@@ -22,6 +22,19 @@ export interface Ctx {
   now: Date;
   /** Client address, for rate limits. */
   ip?: string;
+  /**
+   * The virtual queue's admission the browser carried (cookie `admision-fila`, already verified: signature and
+   * expiry; docs/queue.md). The domain still checks it is for this account and this event.
+   */
+  admission?: AdmissionGrant;
+}
+
+/** A signed, short-lived permission to buy for one event, bound to one account (server/queue/admission.ts). */
+export interface AdmissionGrant {
+  eventId: string;
+  userId: string;
+  placeId: string;
+  expiresAt: Date;
 }
 
 export const ANONYMOUS: Actor = { kind: "anonymous" };

@@ -2,7 +2,7 @@
  * Typed domain errors (docs/architecture.md). Routes turn them into field messages or
  * redirects; GraphQL into errors with `extensions.code`.
  */
-export type ErrorCode = "UNAUTHENTICATED" | "FORBIDDEN" | "BAD_USER_INPUT" | "NOT_FOUND" | "CONFLICT" | "TOO_MANY_REQUESTS";
+export type ErrorCode = "UNAUTHENTICATED" | "FORBIDDEN" | "BAD_USER_INPUT" | "NOT_FOUND" | "CONFLICT" | "TOO_MANY_REQUESTS" | "QUEUE_REQUIRED";
 
 /**
  * In production a domain error carries no stack trace. It is an answer (sold out, not found, bad input), never a
@@ -80,6 +80,17 @@ export class Invalid extends DomainError {
 export class TooManyRequests extends DomainError {
   constructor(message = "Hiciste demasiados intentos. Esperá 15 minutos y volvé a probar.") {
     super("TOO_MANY_REQUESTS", message);
+  }
+}
+
+/**
+ * The event's virtual queue is on and the person holds no admission for it (docs/queue.md): pages send them to
+ * `/fila/{slug}`, GraphQL answers QUEUE_REQUIRED with the event's slug in `extensions.reason`.
+ */
+export class QueueRequired extends DomainError {
+  constructor(readonly eventSlug: string) {
+    super("QUEUE_REQUIRED", "Para comprar en este evento tenés que hacer la fila virtual. Sumate en la fila y esperá tu turno.");
+    this.reason = eventSlug;
   }
 }
 

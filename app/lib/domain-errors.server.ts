@@ -17,6 +17,7 @@ export const FORM_STATUS: Record<ErrorCode, number> = {
   NOT_FOUND: 400,
   CONFLICT: 400,
   TOO_MANY_REQUESTS: 429,
+  QUEUE_REQUIRED: 403,
 };
 
 /**

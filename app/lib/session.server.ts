@@ -6,6 +6,7 @@ import { CALLBACK_COOKIE, callbackCookie, clearCallbackCookie, clearTokenCookies
 import type { Tokens } from "#server/auth/sessions";
 import { safeReturnPath } from "#server/accounts/sign-in-link";
 import { getUserById, toPublicUser } from "#server/accounts/users";
+import { admissionFromRequest } from "#server/queue/admission";
 
 export const FORCED_LOGIN_PATH = "/cuenta/iniciar-sesion/email?forcedLogin=true";
 
@@ -20,7 +21,9 @@ export async function getRequestContext(request: Request): Promise<{ ctx: Ctx; h
   const headers = new Headers();
   if (auth.refreshed) for (const c of tokenCookies(auth.refreshed)) headers.append("Set-Cookie", c);
   else if (auth.stale && !auth.fromHeaders) for (const c of clearTokenCookies()) headers.append("Set-Cookie", c);
-  return { ctx: { db, actor: auth.actor, now, ip: clientIp(request) }, headers };
+  // The virtual queue's admission, if the browser carries one (its cookie; the domain checks account and event).
+  const admission = auth.actor.kind === "user" ? admissionFromRequest(request, now) : undefined;
+  return { ctx: { db, actor: auth.actor, now, ip: clientIp(request), ...(admission ? { admission } : {}) }, headers };
 }
 
 /** The signed-in user for a page, or a redirect to the forced login saving where they were going. */

@@ -21,5 +21,6 @@ import "./promoters";
 import "./campaigns";
 import "./admin";
 import "./webhooks";
+import "./queue";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -9,6 +9,7 @@ import { recordBankTransferApproved, recordOrderPaid, recordOrderRefunded } from
 import { queueProviderRefund } from "#server/payments/refunds";
 import { releaseCouponUse, retakeCouponUse } from "#server/coupons/coupons";
 import { releaseOrderStock, reholdOrderStock } from "#server/stock/stock";
+import { markQueuePlaceBought } from "#server/queue/queue";
 
 /*
  * The life of an order (docs/orders.md, decision 173). This module is the
@@ -64,6 +65,7 @@ export async function onPaid(tx: DbOrTx, order: OrderRow, billing: BillingRow, n
     await recordOrderPaid(tx, order, now);
   }
   if (!order.gift) await bookApprovedPayment(tx, order, billing, now);
+  await markQueuePlaceBought(tx, order, now);
   return issued;
 }
 

@@ -11,6 +11,7 @@ import { parseInput, type DomainInput } from "#server/validation";
 import { BUYER_METHOD_OF_ACCOUNT, HOLD_MINUTES, holdDuration, serviceFeeOf } from "#common/pricing";
 import { checkTicketSelection, SELECTION_MESSAGES } from "./rules";
 import { currentTicketTypes, saleSnapshot } from "./sale-snapshot";
+import { assertAdmitted } from "#server/queue/queue";
 
 /**
  * `previewOrder`: the one place that prices and checks a selection of
@@ -149,6 +150,8 @@ export async function previewParsed(ctx: Ctx, input: z.output<typeof previewOrde
   const event = sale?.event;
   if (!sale || !event || !event.publishedAt || event.status === "deleted") throw new NotFound(ORDER_MESSAGES.eventNotFound);
   if (event.status !== "active") invalid({ _form: [ORDER_MESSAGES.paused] });
+  // With the virtual queue on, only the admitted may buy (docs/queue.md): every way to buy prices through here.
+  await assertAdmitted(ctx, event.id);
 
   // Quantities of the same ticket in two lines are one line.
   const wanted = new Map<string, number>();

@@ -17,3 +17,4 @@ export * from "./invitations";
 export * from "./promoters";
 export * from "./campaigns";
 export * from "./webhooks";
+export * from "./queue";

@@ -1,0 +1,283 @@
+import { and, asc, eq, gt, inArray, lte } from "drizzle-orm";
+import type { DbOrTx } from "#server/db/client";
+import { eventQueues, events, queuePlaces, type QueuePlaceStatus } from "#server/db/schema";
+import { onMissedNotifications, queueChanges, type QueueChange } from "./changes";
+
+/**
+ * Each process's copy of the queues it serves (docs/queue.md, decision 189):
+ * per event the settings, the watermark and every place (by account and by
+ * id), so a waiting person's refresh is answered without PostgreSQL. The
+ * copy is loaded once, then follows the `queue` channel: whatever any
+ * process changes, each copy reads just that from the database (once per
+ * change and process, never per refresh). After a missed notification
+ * everything is forgotten and loaded again on next use.
+ */
+
+export interface PlaceEntry {
+  id: string;
+  userId: string;
+  position: number | null;
+  status: QueuePlaceStatus;
+  joinedAt: Date;
+  admissionExpiresAt: Date | null;
+}
+
+export interface QueueSettings {
+  enabled: boolean;
+  opensAt: Date;
+  admissionMinutes: number;
+  admitPerMinute: number | null;
+  paused: boolean;
+  soldOut: boolean;
+  drawCommitment: string;
+  /** Only once drawn: the seed is secret before. */
+  drawSeed: string | null;
+  drawnAt: Date | null;
+  nextPosition: number;
+  admittedThrough: number;
+}
+
+export interface QueueState {
+  eventId: string;
+  eventSlug: string;
+  eventName: string;
+  settings: QueueSettings;
+  byUser: Map<string, PlaceEntry>;
+  byId: Map<string, PlaceEntry>;
+  lastArrival: number;
+  /** (time, watermark) of the last few minutes: the pace the estimated wait is drawn from. */
+  history: { at: number; through: number }[];
+  /** When this copy last heard of or read a change. */
+  syncedAt: number;
+}
+
+type Dirty = { settings: boolean; joined: boolean; full: boolean; admittedFrom: number | null; bought: Set<string> };
+
+interface Slot {
+  db: DbOrTx;
+  state: QueueState;
+  dirty: Dirty | null;
+  running: Promise<void> | null;
+}
+
+const HISTORY_MS = 5 * 60_000;
+const NEGATIVE_SLUG_MS = 5_000;
+
+function freshDirty(): Dirty {
+  return { settings: false, joined: false, full: false, admittedFrom: null, bought: new Set() };
+}
+
+type QueueRow = typeof eventQueues.$inferSelect;
+
+export function settingsOf(row: QueueRow): QueueSettings {
+  return {
+    enabled: row.enabled,
+    opensAt: row.opensAt,
+    admissionMinutes: row.admissionMinutes,
+    admitPerMinute: row.admitPerMinute,
+    paused: row.paused,
+    soldOut: row.soldOut,
+    drawCommitment: row.drawCommitment,
+    drawSeed: row.drawnAt ? row.drawSeed : null,
+    drawnAt: row.drawnAt,
+    nextPosition: row.nextPosition,
+    admittedThrough: row.admittedThrough,
+  };
+}
+
+const placeColumns = {
+  id: queuePlaces.id,
+  userId: queuePlaces.userId,
+  position: queuePlaces.position,
+  status: queuePlaces.status,
+  joinedAt: queuePlaces.joinedAt,
+  admissionExpiresAt: queuePlaces.admissionExpiresAt,
+  arrival: queuePlaces.arrival,
+};
+
+export class QueueMemory {
+  private slots = new Map<string, Promise<Slot | null>>();
+  private slugs = new Map<string, { eventId: string | null; at: number }>();
+  private stops: (() => void)[] = [];
+
+  constructor() {
+    this.stops.push(
+      queueChanges.subscribe(({ eventId, change, placeId }) => this.heard(eventId, change as QueueChange, placeId)),
+      onMissedNotifications(() => this.forgetAll()),
+    );
+  }
+
+  /** Stops following changes (tests that make a copy per simulated process). */
+  close(): void {
+    for (const stop of this.stops) stop();
+    this.forgetAll();
+  }
+
+  forgetAll(): void {
+    this.slots.clear();
+    this.slugs.clear();
+  }
+
+  /** The event's queue (null: it never had one), loaded from the database the first time only. */
+  async get(db: DbOrTx, eventId: string): Promise<QueueState | null> {
+    let slot = this.slots.get(eventId);
+    if (!slot) {
+      slot = this.load(db, eventId);
+      this.slots.set(eventId, slot);
+      slot.catch(() => this.slots.delete(eventId));
+    }
+    return (await slot)?.state ?? null;
+  }
+
+  async bySlug(db: DbOrTx, slug: string, now = Date.now()): Promise<QueueState | null> {
+    const known = this.slugs.get(slug);
+    if (known && (known.eventId || now - known.at < NEGATIVE_SLUG_MS)) return known.eventId ? this.get(db, known.eventId) : null;
+    if (slug.length > 200) return null;
+    const [row] = await db.select({ id: events.id }).from(events).where(eq(events.slug, slug));
+    this.slugs.set(slug, { eventId: row?.id ?? null, at: now });
+    return row ? this.get(db, row.id) : null;
+  }
+
+  /** Resolves once every change heard so far for the event is in the copy (tests, and a process that just changed it). */
+  async settled(eventId: string): Promise<void> {
+    const slot = await this.slots.get(eventId)?.catch(() => null);
+    while (slot?.running) await slot.running;
+  }
+
+  /** A place this process just wrote: in the copy at once (its owner's next refresh may come here before the notification). */
+  remember(eventId: string, place: PlaceEntry & { arrival?: number }): void {
+    void this.slots.get(eventId)?.then((slot) => {
+      if (slot) put(slot.state, place);
+    });
+  }
+
+  private async load(db: DbOrTx, eventId: string): Promise<Slot | null> {
+    const [row] = await db
+      .select({ queue: eventQueues, slug: events.slug, name: events.name })
+      .from(eventQueues)
+      .innerJoin(events, eq(events.id, eventQueues.eventId))
+      .where(eq(eventQueues.eventId, eventId));
+    if (!row) return null;
+    const state: QueueState = {
+      eventId,
+      eventSlug: row.slug,
+      eventName: row.name,
+      settings: settingsOf(row.queue),
+      byUser: new Map(),
+      byId: new Map(),
+      lastArrival: 0,
+      history: [{ at: Date.now(), through: row.queue.admittedThrough }],
+      syncedAt: Date.now(),
+    };
+    const places = await db.select(placeColumns).from(queuePlaces).where(eq(queuePlaces.eventId, eventId)).orderBy(asc(queuePlaces.arrival));
+    for (const place of places) put(state, place);
+    this.slugs.set(row.slug, { eventId, at: Date.now() });
+    return { db, state, dirty: null, running: null };
+  }
+
+  private heard(eventId: string, change: QueueChange, placeId: string): void {
+    const pending = this.slots.get(eventId);
+    if (!pending) return;
+    void pending.then((slot) => {
+      if (!slot) {
+        // A queue created since this process looked: load it next time.
+        if (change === "settings") this.slots.delete(eventId);
+        return;
+      }
+      const dirty = (slot.dirty ??= freshDirty());
+      if (change === "joined") dirty.joined = true;
+      else if (change === "drawn") dirty.full = true;
+      else if (change === "settings") dirty.settings = true;
+      else if (change === "admitted") {
+        dirty.settings = true;
+        dirty.admittedFrom = Math.min(dirty.admittedFrom ?? Infinity, slot.state.settings.admittedThrough);
+      } else if (change === "bought" && placeId) dirty.bought.add(placeId);
+      slot.running ??= this.follow(slot);
+    }, () => {});
+  }
+
+  private async follow(slot: Slot): Promise<void> {
+    try {
+      while (slot.dirty) {
+        const dirty = slot.dirty;
+        slot.dirty = null;
+        await this.apply(slot, dirty).catch((error: unknown) => {
+          console.error("No se pudo actualizar la copia de la fila:", error);
+          this.slots.delete(slot.state.eventId);
+        });
+      }
+    } finally {
+      slot.running = null;
+    }
+  }
+
+  private async apply(slot: Slot, dirty: Dirty): Promise<void> {
+    const { db, state } = slot;
+    const eventId = state.eventId;
+    if (dirty.settings || dirty.full || dirty.admittedFrom !== null) {
+      const [row] = await db.select().from(eventQueues).where(eq(eventQueues.eventId, eventId));
+      if (!row) {
+        this.slots.delete(eventId);
+        return;
+      }
+      const wasDrawn = state.settings.drawnAt !== null;
+      state.settings = settingsOf(row);
+      if (!wasDrawn && row.drawnAt) dirty.full = true;
+      const now = Date.now();
+      state.history.push({ at: now, through: row.admittedThrough });
+      while (state.history.length > 2 && state.history[0].at < now - HISTORY_MS) state.history.shift();
+    }
+    if (dirty.full) {
+      const places = await db.select(placeColumns).from(queuePlaces).where(eq(queuePlaces.eventId, eventId));
+      for (const place of places) put(state, place);
+    } else {
+      if (dirty.joined) {
+        const places = await db
+          .select(placeColumns)
+          .from(queuePlaces)
+          .where(and(eq(queuePlaces.eventId, eventId), gt(queuePlaces.arrival, state.lastArrival)))
+          .orderBy(asc(queuePlaces.arrival));
+        for (const place of places) put(state, place);
+      }
+      if (dirty.admittedFrom !== null && state.settings.admittedThrough > dirty.admittedFrom) {
+        const places = await db
+          .select(placeColumns)
+          .from(queuePlaces)
+          .where(and(eq(queuePlaces.eventId, eventId), gt(queuePlaces.position, dirty.admittedFrom), lte(queuePlaces.position, state.settings.admittedThrough)));
+        for (const place of places) put(state, place);
+      }
+      if (dirty.bought.size) {
+        const places = await db
+          .select(placeColumns)
+          .from(queuePlaces)
+          .where(and(eq(queuePlaces.eventId, eventId), inArray(queuePlaces.id, [...dirty.bought].filter((id) => /^[0-9a-f-]{36}$/i.test(id)))));
+        for (const place of places) put(state, place);
+      }
+    }
+    state.syncedAt = Date.now();
+  }
+}
+
+function put(state: QueueState, place: PlaceEntry & { arrival?: number }): void {
+  const entry: PlaceEntry = {
+    id: place.id,
+    userId: place.userId,
+    position: place.position,
+    status: place.status,
+    joinedAt: place.joinedAt,
+    admissionExpiresAt: place.admissionExpiresAt,
+  };
+  const existing = state.byId.get(entry.id);
+  if (existing) Object.assign(existing, entry);
+  else {
+    state.byId.set(entry.id, entry);
+    state.byUser.set(entry.userId, entry);
+  }
+  if (place.arrival !== undefined && place.arrival > state.lastArrival) state.lastArrival = place.arrival;
+}
+
+/** This process's copy (server.ts and the Remix build share it: the registry of channels is global too). */
+const KEY = Symbol.for("tribuna.queue-memory");
+const globalMemory = globalThis as typeof globalThis & { [KEY]?: QueueMemory };
+export const queueMemory: QueueMemory = (globalMemory[KEY] ??= new QueueMemory());
+
