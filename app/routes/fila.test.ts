@@ -1,9 +1,12 @@
 import { createElement } from "react";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { renderInRouter } from "#app/components/layout/render-in-router.test-helper";
 import { QueuePage } from "#app/components/queue/QueuePage";
 import type { QueuePageData } from "#app/components/queue/types";
 import { setEventQueue } from "#server/queue/queue";
+import { runAdmissionTick } from "#server/queue/admitter";
+import { queueMemory } from "#server/queue/memory";
+import { getDb } from "#server/db/client";
 import { createTestUser, sessionCookiesFor } from "#tests/support/context";
 import { createMenuItem } from "#server/menu/menu";
 import { createEventWithTickets } from "#tests/support/factories";
@@ -26,6 +29,8 @@ async function eventWithQueue(opensInMs: number) {
 async function render(page: QueuePageData) {
   return renderInRouter(createElement(QueuePage, { page }), { url: `/fila/${page.event.slug}`, loader: () => page });
 }
+
+afterAll(() => queueMemory.forgetAll());
 
 describe("/fila/{slug}", () => {
   it("before the opening counts down, publishes the commitment and refreshes itself without JavaScript", async () => {
@@ -110,5 +115,36 @@ describe("/fila/{slug}", () => {
     const menuJar = cookiesAfter(menuPicked, jar);
     const payerStep = await run(menuPage.loader, getRequest(`/menu/${slug}?paso=datos`, { cookies: menuJar }), { slug });
     expect(payerStep.location).toBe(queue);
+  });
+
+  it("after the opening a person's turn comes: the page says so, sets the admission cookie, and the event page and the picker let them buy", async () => {
+    const made = await eventWithQueue(-5_000);
+    const slug = made.event.slug;
+    const path = `/fila/${slug}`;
+    const buyer = await createTestUser();
+    const jar = await sessionCookiesFor(buyer.id);
+    await run(queueRoute.action, formRequest(path, {}, { cookies: jar }), { slug });
+    await runAdmissionTick(await getDb(), new Date(Date.now() + 1000));
+    await queueMemory.settled(made.event.id);
+
+    const page = await run<QueuePageData>(queueRoute.loader, getRequest(path, { cookies: jar }), { slug });
+    expect(page.data.phase).toBe("open");
+    expect(page.data.place?.status).toBe("ADMITTED");
+    expect(page.data.drawSeed).toMatch(/^[0-9a-f]{64}$/);
+    expect(page.cookies["admision-fila"]?.value).toBeTruthy();
+    const { html } = await render(page.data);
+    const text = textOf(html);
+    expect(text).toContain("¡Es tu turno!");
+    expect(text).toMatch(/Tenés hasta las \d{2}:\d{2} para comprar/);
+    expect(html).toContain(`href="/eventos/${slug}"`);
+
+    const admitted = cookiesAfter(page, jar);
+    const eventView = await run(eventPage.loader, getRequest(`/eventos/${slug}`, { cookies: admitted }), { slug });
+    expect(eventView.status).toBe(200);
+    const picked = await run(eventPage.action, formRequest(`/eventos/${slug}`, { [`qty-${made.tickets.Campo.id}`]: "1" }, { cookies: admitted }), { slug });
+    expect(picked.location).toBe(`/checkout/payer-info/${slug}`);
+    // Another account, without a turn, is still sent to the queue.
+    const other = await sessionCookiesFor((await createTestUser()).id);
+    expect((await run(eventPage.loader, getRequest(`/eventos/${slug}`, { cookies: other }), { slug })).location).toBe(path);
   });
 });

@@ -80,9 +80,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const opensAt = parseDateTime(values.opensAt ?? "");
     const extraErrors: Record<string, string[]> = {};
     if (!opensAt) extraErrors.opensAt = ["Ingresá la fecha y hora de apertura (dd/mm/aaaa hh:mm)."];
-    const minutes = Number(values.admissionMinutes);
+    // Left blank, the minutes are the default; the pace per minute has none.
+    const minutesText = (values.admissionMinutes ?? "").trim();
+    const minutes = minutesText ? Number(minutesText) : 10;
     if (!Number.isInteger(minutes)) extraErrors.admissionMinutes = ["Ingresá los minutos como un número entero."];
-    const perMinute = values.pace === "max" ? Number(values.admitPerMinute) : null;
+    const perMinuteText = (values.admitPerMinute ?? "").trim();
+    const perMinute = values.pace === "max" ? (perMinuteText ? Number(perMinuteText) : Number.NaN) : null;
     if (perMinute !== null && !Number.isInteger(perMinute)) extraErrors.admitPerMinute = ["Ingresá cuántas personas por minuto, como un número entero."];
     if (Object.keys(extraErrors).length) return failedReply(null, values, { headers: bo.headers, extraErrors });
     await setEventQueue(bo.ctx, {
