@@ -13,6 +13,7 @@ const config: KnipConfig = {
     "scripts/*.{ts,mjs}",
     "tests/support/outgoing-test-receiver.mjs",
     "tests/support/place-orders-process.ts",
+    "tests/support/queue-process.ts",
   ],
   project: ["app/**/*.{ts,tsx}", "server/**/*.ts", "common/**/*.ts", "tests/**/*.{ts,mjs}", "scripts/**/*.{ts,mjs}", "*.{ts,js,mjs}", "app/**/*.css"],
   // An export its own file uses is a name given to a piece of the module, not dead code.

@@ -1,4 +1,4 @@
-import { defineChannel, onMissedNotifications } from "#server/db/notify";
+import { defineChannel } from "#server/db/notify";
 
 /**
  * What every process's copy of a queue follows (docs/queue.md, decision 189):
@@ -16,4 +16,3 @@ export function publishQueueChange(eventId: string, change: QueueChange, placeId
   queueChanges.publish({ eventId, change, placeId });
 }
 
-export { onMissedNotifications };

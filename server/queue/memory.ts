@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, inArray, lte } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
 import { eventQueues, events, queuePlaces, type QueuePlaceStatus } from "#server/db/schema";
-import { onMissedNotifications, queueChanges, type QueueChange } from "./changes";
+import { onMissedNotifications } from "#server/db/notify";
+import { queueChanges, type QueueChange } from "./changes";
 
 /**
  * Each process's copy of the queues it serves (docs/queue.md, decision 189):

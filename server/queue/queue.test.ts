@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Ctx } from "#server/context";
 import { getDb } from "#server/db/client";
-import { eventQueues, queuePlaces, ticketTypes, users } from "#server/db/schema";
+import { eventQueues, loginAttempts, queuePlaces, ticketTypes, users } from "#server/db/schema";
 import { isDomainError } from "#server/errors";
 import { createOrder } from "#server/orders/orders";
 import { previewOrder } from "#server/orders/preview";
@@ -12,10 +12,10 @@ import { actorFor, ctxAs } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { randomTag } from "#tests/support/random";
 import { verifyAdmission, signAdmission, admissionCookieHeader, ADMISSION_COOKIE } from "./admission";
-import { runAdmissionTick } from "./admitter";
+import { ADMITTER_LOCK_KEY, runAdmissionTick } from "./admitter";
 import { drawCommitment, drawOrder } from "./draw";
 import { QueueMemory, queueMemory } from "./memory";
-import { assertAdmitted, eventQueue, joinQueue, pauseEventQueue, queueInfo, queuePlace, resumeEventQueue, setEventQueue } from "./queue";
+import { assertAdmitted, eventQueue, joinQueue, JOINS_PER_IP, pauseEventQueue, queueInfo, queuePlace, resumeEventQueue, setEventQueue } from "./queue";
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 
@@ -109,6 +109,22 @@ describe("la fila virtual: el sorteo", () => {
   });
 });
 
+describe("la fila virtual: altas", () => {
+  it("limits new places per IP, but asking again for one's own place is never limited", async () => {
+    const { event } = await eventWithQueue({ opensAt: at(new Date(), 3600) });
+    const [ana, beto] = await buyers(2);
+    const ip = `198.51.100.${Math.floor(Math.random() * 200)}`;
+    const now = new Date();
+    const mine = await joinQueue(await as(ana, now, ip), event.slug);
+    const db = await getDb();
+    await db.insert(loginAttempts).values(Array.from({ length: JOINS_PER_IP }, () => ({ key: `queue-join:ip:${ip}`, createdAt: now })));
+    await expect(joinQueue(await as(beto, now, ip), event.slug).catch(codeOf)).resolves.toMatchObject({ code: "TOO_MANY_REQUESTS" });
+    expect((await joinQueue(await as(ana, now, ip), event.slug)).id).toBe(mine.id);
+    // Another address is not limited.
+    await expect(joinQueue(await as(beto, now, "192.0.2.1"), event.slug)).resolves.toMatchObject({ status: "WAITING" });
+  });
+});
+
 describe("la fila virtual: nadie se cuela", () => {
   it("refuses createOrder, previewOrder and the menu without an admission and accepts them with one; expired, another event's or another account's is refused", async () => {
     const opensAt = at(new Date(), -5);
@@ -171,6 +187,29 @@ describe("la fila virtual: nadie se cuela", () => {
     const [ana] = await buyers(1);
     const preview = await previewOrder(await as(ana, new Date()), { eventSlug: event.slug, items: [{ ticketId: tickets.General.id, qty: 1 }] });
     expect(preview.total).toBeGreaterThan(0);
+  });
+});
+
+describe("la fila virtual: un solo admisor a la vez", () => {
+  it("a tick does nothing while another process holds the admitter's lock", async () => {
+    const db = await getDb();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${ADMITTER_LOCK_KEY})`);
+      locked();
+      await held;
+    });
+    await isLocked;
+    try {
+      expect(await runAdmissionTick(db, new Date())).toEqual({ acted: false, admitted: 0 });
+    } finally {
+      release();
+      await holder;
+    }
+    expect((await runAdmissionTick(db, new Date())).acted).toBe(true);
   });
 });
 
