@@ -155,6 +155,83 @@ async function drivePolls(base: string, accounts: Account[], seconds: number, on
 
 let QUEUE_PATH = "";
 
+/** A min-heap of (when, account index): the next browser due to ask again. */
+class DueHeap {
+  private items: [number, number][] = [];
+  get size() {
+    return this.items.length;
+  }
+  push(due: number, index: number) {
+    const items = this.items;
+    items.push([due, index]);
+    for (let i = items.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (items[parent][0] <= items[i][0]) break;
+      [items[parent], items[i]] = [items[i], items[parent]];
+      i = parent;
+    }
+  }
+  pop(): [number, number] | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length && last) {
+      items[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < items.length && items[l][0] < items[m][0]) m = l;
+        if (r < items.length && items[r][0] < items[m][0]) m = r;
+        if (m === i) break;
+        [items[m], items[i]] = [items[i], items[m]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+/**
+ * Browsers without JavaScript: each account asks again when its page's `<meta http-equiv="refresh">` says
+ * (3 s near the front, 10 s far back, 30 s with a turn), the earliest due first, until `done()` or `seconds`.
+ */
+async function driveBrowsers(base: string, accounts: Account[], seconds: number, done: () => boolean, onPage: (account: Account, text: string) => Promise<void>) {
+  const heap = new DueHeap();
+  const start = Date.now();
+  accounts.forEach((_, i) => heap.push(start + (i % 1000), i));
+  const until = start + seconds * 1000;
+  let polls = 0;
+  let failures = 0;
+  let late = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < until && !done()) {
+        const next = heap.pop();
+        if (!next) return;
+        const [due, i] = next;
+        const wait = due - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 200)));
+        else if (wait < -1000) late++;
+        let refresh = 10;
+        try {
+          const res = await request(base, "GET", QUEUE_PATH, { cookie: accounts[i].cookie, "x-forwarded-for": accounts[i].ip, accept: "text/html" });
+          polls++;
+          if (res.status !== 200) failures++;
+          else {
+            refresh = Number(/http-equiv="refresh" content="(\d+)"/.exec(res.text)?.[1] ?? 60);
+            await onPage(accounts[i], res.text);
+          }
+        } catch {
+          failures++;
+        }
+        heap.push(Date.now() + refresh * 1000, i);
+      }
+    }),
+  );
+  return { polls, perSecond: Math.round(polls / ((Date.now() - start) / 1000)), failures, late, seconds: Math.round((Date.now() - start) / 1000) };
+}
+
 async function main() {
   await ensureProductionBuild(ROOT, log);
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
@@ -275,36 +352,55 @@ async function main() {
     await setEventQueue(ownerCtx(), { eventId: event.id, enabled: true, opensAt: new Date(Date.now() + 1000), admissionMinutes: 10, admitPerMinute: PACE });
     const openedAt = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 2000));
+    // Capacity: every loop asks for the next account's page at once (saturated), as a crowd bigger than the app.
+    const waitingPage = { text: "" };
+    const polls = await drivePolls(base, accounts, SECONDS, async (_account, text) => {
+      if (!waitingPage.text && text.includes('data-queue-state="waiting"')) waitingPage.text = text;
+    });
+    const rssAfterPolls = rssMb(app.pid, "VmRSS");
+    log(`Consultas: ${polls.perSecond}/s (p50 ${polls.p50} ms); memoria ${rssAfterPolls} MB.`);
+
+    // The sale: browsers ask again when their page says; a person whose turn came buys one ticket and pays it.
     let paid = 0;
     let buyFailures = 0;
     let soldOutAt: number | null = null;
     let sawSoldOut = 0;
+    let pagesAfterSoldOut = 0;
     let sawAdmitted = 0;
-    const waitingPage = { text: "" };
-    const polls = await drivePolls(base, accounts, SECONDS, async (account, text) => {
-      const state = /data-queue-state="([a-z_]+)"/.exec(text)?.[1];
-      if (state === "waiting" && !waitingPage.text) waitingPage.text = text;
-      if (state === "sold_out") sawSoldOut++;
-      if (state !== "admitted" || account.bought) return;
-      sawAdmitted++;
-      account.bought = true;
-      if (paid >= STOCK) return;
-      const res = await graphql(account, CREATE_ORDER, {
-        input: {
-          eventSlug: event.slug,
-          items: [{ ticketId: ticket.id, qty: 1 }],
-          payer: { firstName: "Persona", lastName: "Fila", email: `comprador-${account.id.slice(0, 8)}@bench.tribuna.ar`, documentType: "dni", documentNumber: String(20_000_000 + (parseInt(account.id.slice(0, 6), 16) % 9_999_999)), phoneNumber: "+5491155551234" },
-          paymentMethod: "MERCADO_PAGO",
-        },
-      });
-      const billingId = /"billingId":"([0-9a-f-]{36})"/.exec(res.text)?.[1];
-      if (!billingId) {
-        if (!res.text.includes('"CONFLICT"') && buyFailures++ < 3) log(`createOrder falló: ${res.text.slice(0, 200)}`);
-        return;
-      }
-      await payInSandbox(db, billingId, "approved");
-      if (++paid === STOCK) soldOutAt = Date.now();
-    });
+    const sale = await driveBrowsers(
+      base,
+      accounts,
+      Math.max(60, SECONDS * 3),
+      () => soldOutAt !== null && Date.now() - soldOutAt > 15_000,
+      async (account, text) => {
+        const state = /data-queue-state="([a-z_]+)"/.exec(text)?.[1];
+        // Three seconds after the last sale, every waiting page should say so (the next tick and its notification).
+        if (soldOutAt !== null && Date.now() - soldOutAt > 3000 && state !== "admitted") {
+          pagesAfterSoldOut++;
+          if (state === "sold_out") sawSoldOut++;
+        }
+        if (state !== "admitted" || account.bought) return;
+        sawAdmitted++;
+        account.bought = true;
+        if (paid >= STOCK) return;
+        const res = await graphql(account, CREATE_ORDER, {
+          input: {
+            eventSlug: event.slug,
+            items: [{ ticketId: ticket.id, qty: 1 }],
+            payer: { firstName: "Persona", lastName: "Fila", email: `comprador-${account.id.slice(0, 8)}@bench.tribuna.ar`, documentType: "dni", documentNumber: String(20_000_000 + (parseInt(account.id.slice(0, 6), 16) % 9_999_999)), phoneNumber: "+5491155551234" },
+            paymentMethod: "MERCADO_PAGO",
+          },
+        });
+        const billingId = /"billingId":"([0-9a-f-]{36})"/.exec(res.text)?.[1];
+        if (!billingId) {
+          if (!res.text.includes('"CONFLICT"') && buyFailures++ < 3) log(`createOrder falló: ${res.text.slice(0, 200)}`);
+          return;
+        }
+        await payInSandbox(db, billingId, "approved");
+        if (++paid === STOCK) soldOutAt = Date.now();
+      },
+    );
+    log(`Venta: ${sale.polls} consultas en ${sale.seconds} s (${sale.perSecond}/s), ${paid} vendidas, ${sawSoldOut} páginas con «Agotado» después de agotarse.`);
     const rssPeak = rssMb(app.pid, "VmHWM");
 
     // 5. The ceiling: a bare Node server sending a waiting page's bytes.
@@ -336,11 +432,12 @@ async function main() {
       polls: { ...polls, bytes: bytes.length },
       ceiling,
       ratio: Math.round((polls.perSecond / Math.max(1, ceiling.perSecond)) * 1000) / 1000,
-      admission: { pace: PACE, admitted: times.length, maxInAnyMinute: maxPerMinute, secondsOpen: Math.round((Date.now() - openedAt) / 1000), stock: STOCK, paid, soldOut: soldOutAt !== null, afterSoldOut, sawAdmitted, sawSoldOut },
-      rssMb: { idle: rssIdle, waiting: rssWaiting, peak: rssPeak },
+      admission: { pace: PACE, admitted: times.length, maxInAnyMinute: maxPerMinute, secondsOpen: Math.round((Date.now() - openedAt) / 1000), stock: STOCK, paid, soldOut: soldOutAt !== null, afterSoldOut, sawAdmitted, sawSoldOut, pagesAfterSoldOut },
+      sale,
+      rssMb: { idle: rssIdle, waiting: rssWaiting, afterPolls: rssAfterPolls, peak: rssPeak },
     };
     const paceOk = maxPerMinute <= PACE;
-    failed = !paceOk || afterSoldOut > 0 || joinFailures > 0 || placesInDb !== PLACES;
+    failed = !paceOk || afterSoldOut > 0 || joinFailures > 0 || placesInDb !== PLACES || sawSoldOut < pagesAfterSoldOut;
 
     console.log("");
     console.log(`Fila virtual: ${PLACES.toLocaleString("es-AR")} lugares, ${CONCURRENCY} pedidos en vuelo, ${os.cpus().length} núcleos, Node ${process.version}`);
@@ -353,7 +450,8 @@ async function main() {
     console.log(`| consultas ÷ Node pelado (objetivo ≥ 0,5) | ${String(result.ratio).replace(".", ",")} |`);
     console.log(`| con turno / máximo en 60 s / ritmo | ${times.length} / ${maxPerMinute} / ${PACE} ${paceOk ? "✓" : "✗"} |`);
     console.log(`| vendidas / stock; turnos dados después de agotarse | ${paid} / ${STOCK}; ${afterSoldOut} ${afterSoldOut === 0 ? "✓" : "✗"} |`);
-    console.log(`| páginas que vieron «Agotado» | ${sawSoldOut} |`);
+    console.log(`| venta como navegadores sin JavaScript (cada uno vuelve a preguntar cuando su página dice) | ${sale.polls} consultas en ${sale.seconds} s, ${sale.failures} fallas |`);
+    console.log(`| páginas de quienes esperaban, desde 3 s después de la última venta, que dicen «Agotado» | ${sawSoldOut} de ${pagesAfterSoldOut} |`);
     console.log(`| memoria de la app (VmRSS): al arrancar / con todos esperando / pico (objetivo ≤ 300 MB) | ${rssIdle} / ${rssWaiting} / ${rssPeak} MB |`);
     if (!result.admission.soldOut) console.log(`\nNo se agotó durante la corrida (${paid} de ${STOCK}): subí --seconds o bajá --stock para ver la parte de «Agotado».`);
     if (flags.json) console.log(JSON.stringify(result));
