@@ -126,7 +126,7 @@ function rssMb(pid: number | undefined, field: "VmRSS" | "VmHWM"): number | null
 }
 
 /** Polls for `seconds`: each of `concurrency` loops asks for the next account's page. */
-async function drivePolls(base: string, accounts: Account[], seconds: number, onPage?: (account: Account, text: string) => Promise<void>) {
+async function drivePolls(base: string, accounts: Account[], seconds: number, onPage?: (account: Account, text: string) => Promise<void>, pathname = QUEUE_PATH) {
   const latencies: number[] = [];
   let failures = 0;
   let cursor = 0;
@@ -139,7 +139,7 @@ async function drivePolls(base: string, accounts: Account[], seconds: number, on
       const account = accounts[i];
       const t = performance.now();
       try {
-        const res = await request(base, "GET", QUEUE_PATH, { cookie: account.cookie, "x-forwarded-for": account.ip, accept: "text/html" });
+        const res = await request(base, "GET", pathname, { cookie: account.cookie, "x-forwarded-for": account.ip, accept: "text/html" });
         latencies.push(performance.now() - t);
         if (res.status !== 200) failures++;
         else if (onPage) await onPage(account, res.text);
@@ -252,7 +252,6 @@ async function main() {
     const schema = await import("#server/db/schema");
     const { createOrganization } = await import("#server/organizations/organizations");
     const { acceptServiceConditions, createEvent, publishEvent, getEventForOrganizer } = await import("#server/events/events");
-    const { setEventQueue } = await import("#server/queue/queue");
     const { startSession } = await import("#server/auth/sessions");
     const { payInSandbox } = await import("#server/payments/sandbox");
     const { eq, sql } = await import("drizzle-orm");
@@ -283,7 +282,7 @@ async function main() {
     await publishEvent(ownerCtx(), { id: event.id });
     const ticket = (await getEventForOrganizer(ownerCtx(), event.id)).tickets[0];
     QUEUE_PATH = `/fila/${event.slug}`;
-    await setEventQueue(ownerCtx(), { eventId: event.id, enabled: true, opensAt: new Date(Date.now() + 3600_000), admissionMinutes: 10, admitPerMinute: PACE });
+    const ownerCookie = `at=${(await startSession(db, owner, new Date())).accessToken}`;
 
     const made = performance.now();
     const accounts: Account[] = [];
@@ -317,6 +316,23 @@ async function main() {
     const rssIdle = rssMb(app.pid, "VmRSS");
     log(`App lista en ${base} (${rssIdle} MB).`);
 
+    // The organizer turns the queue on over GraphQL, as an integrator would: the app's process runs the admitter
+    // (this one calling setEventQueue would start one whose changes the app never hears).
+    const setQueue = async (opensAt: Date) => {
+      const res = await request(
+        base,
+        "POST",
+        "/api/graphql",
+        { cookie: ownerCookie, "content-type": "application/json", accept: "application/json" },
+        JSON.stringify({
+          query: "mutation($input: SetEventQueueInput!) { setEventQueue(input: $input) { enabled } }",
+          variables: { input: { eventId: event.id, enabled: true, opensAt: opensAt.toISOString(), admissionMinutes: 10, admitPerMinute: PACE } },
+        }),
+      );
+      if (!res.text.includes('"enabled":true')) throw new Error(`setEventQueue falló: ${res.text.slice(0, 300)}`);
+    };
+    await setQueue(new Date(Date.now() + 3600_000));
+
     // 3. Joins.
     const graphql = (account: Account, query: string, variables: unknown) =>
       request(base, "POST", "/api/graphql", { cookie: account.cookie, "x-forwarded-for": account.ip, "content-type": "application/json", accept: "application/json" }, JSON.stringify({ query, variables }));
@@ -349,7 +365,7 @@ async function main() {
     log(`${placesInDb} lugares en la fila en ${joinSeconds.toFixed(1)} s; memoria de la app con todos esperando: ${rssWaiting} MB.`);
 
     // 4. The opening, then the polls; a person whose turn came buys one ticket and pays it.
-    await setEventQueue(ownerCtx(), { eventId: event.id, enabled: true, opensAt: new Date(Date.now() + 1000), admissionMinutes: 10, admitPerMinute: PACE });
+    await setQueue(new Date(Date.now() + 1000));
     const openedAt = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 2000));
     // Capacity: every loop asks for the next account's page at once (saturated), as a crowd bigger than the app.
@@ -357,6 +373,12 @@ async function main() {
     const polls = await drivePolls(base, accounts, SECONDS, async (_account, text) => {
       if (!waitingPage.text && text.includes('data-queue-state="waiting"')) waitingPage.text = text;
     });
+    // With JavaScript the page asks for its loaders' data only (Remix's single fetch), not the whole page.
+    const dataPath = `${QUEUE_PATH}.data`;
+    const dataPage = { text: "" };
+    const dataPolls = await drivePolls(base, accounts, SECONDS, async (_account, text) => {
+      if (!dataPage.text) dataPage.text = text;
+    }, dataPath);
     const rssAfterPolls = rssMb(app.pid, "VmRSS");
     log(`Consultas: ${polls.perSecond}/s (p50 ${polls.p50} ms); memoria ${rssAfterPolls} MB.`);
 
@@ -410,6 +432,11 @@ async function main() {
     const bareBase = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
     const ceiling = await drivePolls(bareBase, accounts, SECONDS);
     bare.close();
+    const dataBytes = Buffer.from(dataPage.text);
+    const bareData = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/x-script", "cache-control": "private, no-store" }).end(dataBytes));
+    await new Promise<void>((resolve) => bareData.listen(0, "127.0.0.1", resolve));
+    const dataCeiling = await drivePolls(`http://127.0.0.1:${(bareData.address() as AddressInfo).port}`, accounts, SECONDS);
+    bareData.close();
 
     // 6. Admission accuracy, from the database.
     const admittedRows = await db
@@ -432,6 +459,9 @@ async function main() {
       polls: { ...polls, bytes: bytes.length },
       ceiling,
       ratio: Math.round((polls.perSecond / Math.max(1, ceiling.perSecond)) * 1000) / 1000,
+      dataPolls: { ...dataPolls, bytes: dataBytes.length },
+      dataCeiling,
+      dataRatio: Math.round((dataPolls.perSecond / Math.max(1, dataCeiling.perSecond)) * 1000) / 1000,
       admission: { pace: PACE, admitted: times.length, maxInAnyMinute: maxPerMinute, secondsOpen: Math.round((Date.now() - openedAt) / 1000), stock: STOCK, paid, soldOut: soldOutAt !== null, afterSoldOut, sawAdmitted, sawSoldOut, pagesAfterSoldOut },
       sale,
       rssMb: { idle: rssIdle, waiting: rssWaiting, afterPolls: rssAfterPolls, peak: rssPeak },
@@ -448,6 +478,9 @@ async function main() {
     console.log(`| consultas de la página /fila (sin JavaScript), por segundo | ${polls.perSecond} (p50 ${polls.p50} ms, p99 ${polls.p99} ms, ${polls.failures} fallas) |`);
     console.log(`| Node pelado con los mismos ${bytes.length} bytes, por segundo | ${ceiling.perSecond} (p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms) |`);
     console.log(`| consultas ÷ Node pelado (objetivo ≥ 0,5) | ${String(result.ratio).replace(".", ",")} |`);
+    console.log(`| consultas con JavaScript (${dataPath}, ${dataBytes.length} bytes), por segundo | ${dataPolls.perSecond} (p50 ${dataPolls.p50} ms, p99 ${dataPolls.p99} ms, ${dataPolls.failures} fallas) |`);
+    console.log(`| Node pelado con esos bytes, por segundo | ${dataCeiling.perSecond} (p50 ${dataCeiling.p50} ms) |`);
+    console.log(`| consultas con JavaScript ÷ Node pelado (objetivo ≥ 0,5) | ${String(result.dataRatio).replace(".", ",")} |`);
     console.log(`| con turno / máximo en 60 s / ritmo | ${times.length} / ${maxPerMinute} / ${PACE} ${paceOk ? "✓" : "✗"} |`);
     console.log(`| vendidas / stock; turnos dados después de agotarse | ${paid} / ${STOCK}; ${afterSoldOut} ${afterSoldOut === 0 ? "✓" : "✗"} |`);
     console.log(`| venta como navegadores sin JavaScript (cada uno vuelve a preguntar cuando su página dice) | ${sale.polls} consultas en ${sale.seconds} s, ${sale.failures} fallas |`);

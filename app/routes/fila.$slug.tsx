@@ -1,7 +1,14 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { QueuePage } from "#app/components/queue/QueuePage";
+import type { ShellHandle } from "#app/root";
 import { queueAction, queueLoader } from "./fila.$slug.server";
+
+/**
+ * Without the site's header and drawer: thousands of people ask for this page every few seconds, and the
+ * shell is most of what rendering it costs (docs/benchmarks.md, "Fila virtual"); the page has its own way home.
+ */
+export const handle: ShellHandle = { shell: false };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Fila virtual: ${data.event.name} · Tribuna` : "Fila virtual · Tribuna" },

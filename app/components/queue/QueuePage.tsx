@@ -58,7 +58,12 @@ export function QueuePage({ page }: { page: QueuePageData }) {
         </noscript>
       ) : null}
       <header>
-        <p className="text-sm font-bold uppercase tracking-wide text-[var(--muted)]">Fila virtual</p>
+        <p className="text-sm font-bold uppercase tracking-wide text-[var(--muted)]">
+          <a href="/" className="text-[var(--text)] no-underline">
+            Tribuna
+          </a>{" "}
+          · Fila virtual
+        </p>
         <h1 className="text-2xl font-bold">{page.event.name}</h1>
       </header>
 
