@@ -7,10 +7,12 @@
  *    from an address of its own, as a crowd of phones would (joins are rate-limited per address).
  * 3. Joins: every account sends GraphQL `joinQueue`, --concurrency at a time → joins/s. Then the app's memory
  *    with everyone waiting (VmRSS).
- * 4. The opening (the draw), then --seconds of polls as browsers without JavaScript make them: GET /fila/{slug}
- *    with the account's cookie, round-robin over all the accounts → polls/s. A polled account whose turn came
- *    buys one ticket over GraphQL and pays it in the sandbox, until the stock runs out.
- * 5. A bare Node server sending the same bytes as a waiting page, driven the same way: the ceiling here.
+ * 4. The opening (the draw), then --seconds of saturated polls, round-robin over all the accounts with their
+ *    cookies: GET /fila/{slug} (the page, as without JavaScript) and GET /fila/{slug}.data (its data, as the
+ *    page with JavaScript asks) → polls/s. Then the sale: every account asks again when its page's refresh
+ *    says; one whose turn came buys one ticket over GraphQL and pays it in the sandbox, until the stock runs
+ *    out (or 60 s).
+ * 5. Bare Node servers sending the same bytes, driven the same way: the ceilings here.
  * 6. Admission accuracy from the database: the most admissions in any 60 s (never above --pace) and the
  *    admissions after the last ticket was sold (never any).
  *
