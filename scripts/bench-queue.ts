@@ -198,7 +198,7 @@ class DueHeap {
  * Browsers without JavaScript: each account asks again when its page's `<meta http-equiv="refresh">` says
  * (3 s near the front, 10 s far back, 30 s with a turn), the earliest due first, until `done()` or `seconds`.
  */
-async function driveBrowsers(base: string, accounts: Account[], seconds: number, done: () => boolean, onPage: (account: Account, text: string) => Promise<void>) {
+async function driveBrowsers(base: string, accounts: Account[], seconds: number, done: () => boolean, onPage: (account: Account, text: string, askedAt: number) => Promise<void>) {
   const heap = new DueHeap();
   const start = Date.now();
   accounts.forEach((_, i) => heap.push(start + (i % 1000), i));
@@ -216,13 +216,14 @@ async function driveBrowsers(base: string, accounts: Account[], seconds: number,
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 200)));
         else if (wait < -1000) late++;
         let refresh = 10;
+        const askedAt = Date.now();
         try {
           const res = await request(base, "GET", QUEUE_PATH, { cookie: accounts[i].cookie, "x-forwarded-for": accounts[i].ip, accept: "text/html" });
           polls++;
           if (res.status !== 200) failures++;
           else {
             refresh = Number(/http-equiv="refresh" content="(\d+)"/.exec(res.text)?.[1] ?? 60);
-            await onPage(accounts[i], res.text);
+            await onPage(accounts[i], res.text, askedAt);
           }
         } catch {
           failures++;
@@ -396,10 +397,10 @@ async function main() {
       accounts,
       Math.max(60, SECONDS * 3),
       () => soldOutAt !== null && Date.now() - soldOutAt > 15_000,
-      async (account, text) => {
+      async (account, text, askedAt) => {
         const state = /data-queue-state="([a-z_]+)"/.exec(text)?.[1];
-        // Three seconds after the last sale, every waiting page should say so (the next tick and its notification).
-        if (soldOutAt !== null && Date.now() - soldOutAt > 3000 && state !== "admitted") {
+        // Asked three seconds after the last sale, every waiting page should say so (the next tick and its notification).
+        if (soldOutAt !== null && askedAt - soldOutAt > 3000 && state !== "admitted") {
           pagesAfterSoldOut++;
           if (state === "sold_out") sawSoldOut++;
         }
