@@ -89,7 +89,7 @@ export class TooManyRequests extends DomainError {
  */
 export class QueueRequired extends DomainError {
   constructor(readonly eventSlug: string) {
-    super("QUEUE_REQUIRED", "Para comprar en este evento tenés que hacer la fila virtual. Sumate en la fila y esperá tu turno.");
+    super("QUEUE_REQUIRED", "Para comprar en este evento tenés que hacer la fila virtual: sumate y esperá tu turno.");
     this.reason = eventSlug;
   }
 }

@@ -60,7 +60,3 @@ export function admissionCookieHeader(grant: AdmissionGrant, now: Date = new Dat
   const maxAge = Math.max(1, Math.ceil((grant.expiresAt.getTime() - now.getTime()) / 1000));
   return serializeCookie(ADMISSION_COOKIE, signAdmission(grant), { maxAge });
 }
-
-export function clearAdmissionCookieHeader(): string {
-  return serializeCookie(ADMISSION_COOKIE, "", { maxAge: 0 });
-}

@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, inArray, lte } from "drizzle-orm";
-import type { DbOrTx } from "#server/db/client";
+import { getDb, type Db, type DbOrTx } from "#server/db/client";
 import { eventQueues, events, queuePlaces, type QueuePlaceStatus } from "#server/db/schema";
 import { onMissedNotifications } from "#server/db/notify";
+import { ensureQueueTicker } from "./admitter";
 import { queueChanges, type QueueChange } from "./changes";
 
 /**
@@ -63,6 +64,8 @@ interface Slot {
 
 const HISTORY_MS = 5 * 60_000;
 const NEGATIVE_SLUG_MS = 5_000;
+/** A copy that heard nothing for this long reads the queue again (in the background) on its next use. */
+const RESYNC_MS = 10_000;
 
 function freshDirty(): Dirty {
   return { settings: false, joined: false, full: false, admittedFrom: null, bought: new Set() };
@@ -127,7 +130,14 @@ export class QueueMemory {
       this.slots.set(eventId, slot);
       slot.catch(() => this.slots.delete(eventId));
     }
-    return (await slot)?.state ?? null;
+    const loaded = await slot;
+    if (loaded && !loaded.running && Date.now() - loaded.state.syncedAt > RESYNC_MS) {
+      // The safety net if a notification never left its process: read again in the background, answer now.
+      loaded.state.syncedAt = Date.now();
+      this.mark(loaded, "admitted");
+      this.mark(loaded, "joined");
+    }
+    return loaded?.state ?? null;
   }
 
   async bySlug(db: DbOrTx, slug: string, now = Date.now()): Promise<QueueState | null> {
@@ -173,7 +183,11 @@ export class QueueMemory {
     const places = await db.select(placeColumns).from(queuePlaces).where(eq(queuePlaces.eventId, eventId)).orderBy(asc(queuePlaces.arrival));
     for (const place of places) put(state, place);
     this.slugs.set(row.slug, { eventId, at: Date.now() });
-    return { db, state, dirty: null, running: null };
+    // Later reads follow changes after the request that loaded it ended: the app's database, never its transaction.
+    const root = await getDb();
+    // A process that serves an open queue takes part in admitting (only one acts at a time).
+    if (state.settings.enabled) ensureQueueTicker(root);
+    return { db: root, state, dirty: null, running: null };
   }
 
   private heard(eventId: string, change: QueueChange, placeId: string): void {
@@ -185,16 +199,20 @@ export class QueueMemory {
         if (change === "settings") this.slots.delete(eventId);
         return;
       }
-      const dirty = (slot.dirty ??= freshDirty());
-      if (change === "joined") dirty.joined = true;
-      else if (change === "drawn") dirty.full = true;
-      else if (change === "settings") dirty.settings = true;
-      else if (change === "admitted") {
-        dirty.settings = true;
-        dirty.admittedFrom = Math.min(dirty.admittedFrom ?? Infinity, slot.state.settings.admittedThrough);
-      } else if (change === "bought" && placeId) dirty.bought.add(placeId);
-      slot.running ??= this.follow(slot);
+      this.mark(slot, change, placeId);
     }, () => {});
+  }
+
+  private mark(slot: Slot, change: QueueChange, placeId = ""): void {
+    const dirty = (slot.dirty ??= freshDirty());
+    if (change === "joined") dirty.joined = true;
+    else if (change === "drawn") dirty.full = true;
+    else if (change === "settings") dirty.settings = true;
+    else if (change === "admitted") {
+      dirty.settings = true;
+      dirty.admittedFrom = Math.min(dirty.admittedFrom ?? Infinity, slot.state.settings.admittedThrough);
+    } else if (change === "bought" && placeId) dirty.bought.add(placeId);
+    slot.running ??= this.follow(slot);
   }
 
   private async follow(slot: Slot): Promise<void> {
@@ -223,6 +241,7 @@ export class QueueMemory {
       }
       const wasDrawn = state.settings.drawnAt !== null;
       state.settings = settingsOf(row);
+      if (row.enabled) ensureQueueTicker(db as Db);
       if (!wasDrawn && row.drawnAt) dirty.full = true;
       const now = Date.now();
       state.history.push({ at: now, through: row.admittedThrough });

@@ -12,10 +12,10 @@ import { actorFor, ctxAs } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { randomTag } from "#tests/support/random";
 import { verifyAdmission, signAdmission, admissionCookieHeader, ADMISSION_COOKIE } from "./admission";
-import { ADMITTER_LOCK_KEY, runAdmissionTick } from "./admitter";
+import { ADMITTER_LOCK_KEY, ensureQueueTicker, runAdmissionTick } from "./admitter";
 import { drawCommitment, drawOrder } from "./draw";
 import { QueueMemory, queueMemory } from "./memory";
-import { assertAdmitted, eventQueue, joinQueue, JOINS_PER_IP, pauseEventQueue, queueInfo, queuePlace, resumeEventQueue, setEventQueue } from "./queue";
+import { assertAdmitted, eventQueue, isAdmitted, joinQueue, JOINS_PER_IP, pauseEventQueue, queueInfo, queuePlace, resumeEventQueue, setEventQueue } from "./queue";
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 
@@ -95,7 +95,7 @@ describe("la fila virtual: el sorteo", () => {
     const { event } = await eventWithQueue({ opensAt: at(new Date(), 3600) });
     const [person] = await buyers(1);
     const now = new Date();
-    // Two processes' copies (each with its own batches) and 50 joins at once.
+    // 50 joins at once through two copies of the queue: batched together or not, the unique index leaves one row.
     const other = new QueueMemory();
     try {
       const joins = await Promise.all(Array.from({ length: 50 }, async (_, i) => joinQueue(await as(person, now), event.slug, i % 2 ? other : queueMemory)));
@@ -145,6 +145,7 @@ describe("la fila virtual: nadie se cuela", () => {
     // Waiting is not enough.
     await joinQueue(await as(ana, now), event.slug);
     await expect(createOrder(await as(ana, now), order).catch(codeOf)).resolves.toEqual(refusal);
+    expect(await isAdmitted(await as(ana, now), event.id)).toBe(false);
 
     await tick(at(now, 1), queueMemory, event.id);
     const place = (await queuePlace(await as(ana, at(now, 2)), event.slug))!;
@@ -158,6 +159,7 @@ describe("la fila virtual: nadie se cuela", () => {
     const grant = verifyAdmission(signAdmission(place.grant!), at(now, 2))!;
     expect(admissionCookieHeader(grant, at(now, 2))).toContain(`${ADMISSION_COOKIE}=`);
     const withGrant = { ...(await as(ana, at(now, 3))), admission: grant };
+    expect(await isAdmitted(withGrant, event.id)).toBe(true);
     await expect(previewMenuOrder(withGrant, event.slug, [{ ticketId: beer.id, qty: 1 }])).resolves.toMatchObject({ ok: true });
     const placed = await createOrder(withGrant, order);
     expect(placed.order.status).toBeDefined();
@@ -213,6 +215,24 @@ describe("la fila virtual: un solo admisor a la vez", () => {
   });
 });
 
+describe("la fila virtual: el admisor solo", () => {
+  it("once started, admits every second without anyone calling it", async () => {
+    const { event } = await eventWithQueue({ opensAt: at(new Date(), -5), stock: 10 });
+    const [ana] = await buyers(1);
+    await joinQueue(await as(ana, new Date()), event.slug);
+    const ticker = ensureQueueTicker(await getDb(), { force: true, everyMs: 100 })!;
+    try {
+      const deadline = Date.now() + 5_000;
+      while ((await queuePlace(await as(ana, new Date()), event.slug))!.status !== "ADMITTED") {
+        if (Date.now() > deadline) throw new Error("Nadie admitió en 5 s");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      ticker.stop();
+    }
+  });
+});
+
 describe("la fila virtual: honesta con el stock", () => {
   it("admits only as many as the stock can serve, tells everyone waiting it sold out, resumes when held tickets come back, and stops while paused", async () => {
     const opensAt = at(new Date(), -5);
@@ -261,6 +281,36 @@ describe("la fila virtual: honesta con el stock", () => {
     expect(counts).toMatchObject({ waiting: 3, admitted: 3, soldOut: false, paused: false, total: 6 });
     const [q] = await db.select().from(eventQueues).where(eq(eventQueues.eventId, event.id));
     expect(q.admittedThrough).toBe(3);
+  });
+
+  it("an admitted buyer who pays is counted as bought, and stops counting against the stock as someone about to buy", async () => {
+    const { event, tickets, ctx: organizer } = await eventWithQueue({ opensAt: at(new Date(), -5), stock: 100 });
+    const [ana] = await buyers(1);
+    const now = new Date();
+    await joinQueue(await as(ana, now), event.slug);
+    await tick(at(now, 1), queueMemory, event.id);
+    const placed = await createOrder(await as(ana, at(now, 2)), { eventSlug: event.slug, items: [{ ticketId: tickets.General.id, qty: 1 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
+    const { payInSandbox } = await import("#server/payments/sandbox");
+    await payInSandbox(await getDb(), placed.billing.id, "approved");
+    expect(await eventQueue({ ...organizer, now: at(now, 3) }, event.id)).toMatchObject({ admitted: 0, bought: 1, waiting: 0 });
+  });
+
+  it("an admission that expires unused is gone and the next person in line comes in", async () => {
+    const { event } = await eventWithQueue({ opensAt: at(new Date(), -5), stock: 2 });
+    const people = await buyers(2);
+    const now = new Date();
+    for (const p of people) await joinQueue(await as(p, now), event.slug);
+    await tick(at(now, 1), queueMemory, event.id);
+    const views = async (when: Date) => Promise.all(people.map(async (p) => (await queuePlace(await as(p, when), event.slug))!));
+    const first = await views(at(now, 2));
+    // Two tickets, two per buyer expected: one at a time.
+    expect(first.map((v) => v.status).sort()).toEqual(["ADMITTED", "WAITING"]);
+    const admitted = first.find((v) => v.status === "ADMITTED")!;
+    const later = at(admitted.admissionExpiresAt!, 1);
+    await tick(later, queueMemory, event.id);
+    const second = await views(later);
+    expect(second.find((v) => v.id === admitted.id)).toMatchObject({ status: "CLOSED", closedReason: "EXPIRED" });
+    expect(second.find((v) => v.id !== admitted.id)).toMatchObject({ status: "ADMITTED" });
   });
 
   it("never admits more per minute than the set pace", async () => {

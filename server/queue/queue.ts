@@ -11,7 +11,6 @@ import { publishQueueChange, queueChanges } from "./changes";
 import { drawCommitment, newDrawSeed } from "./draw";
 import { joinInBatch, QUEUE_CLOSED_MESSAGE } from "./join-batch";
 import { queueMemory, type PlaceEntry, type QueueMemory, type QueueState } from "./memory";
-import { ensureQueueTicker } from "./admitter";
 
 /**
  * The virtual queue of an on-sale (docs/queue.md; decisions 186–189): the
@@ -127,7 +126,6 @@ export async function setEventQueue(ctx: Ctx, rawInput: DomainInput<typeof setEv
       .onConflictDoUpdate({ target: eventQueues.eventId, set: values });
   }
   publishQueueChange(input.eventId, "settings");
-  if (input.enabled) ensureQueueTicker(ctx.db as Db);
   return organizerView(ctx.db, input.eventId);
 }
 
@@ -193,7 +191,6 @@ export async function joinQueue(ctx: Ctx, eventSlug: string, memory: QueueMemory
   if (ctx.actor.kind !== "user") throw new Unauthenticated("Para hacer la fila necesitás iniciar sesión.");
   const state = await memory.bySlug(ctx.db, eventSlug);
   if (!state || !state.settings.enabled) throw new NotFound(QUEUE_CLOSED_MESSAGE);
-  ensureQueueTicker(ctx.db as Db);
   const known = state.byUser.get(ctx.actor.userId);
   if (known) return placeView(state, known, ctx.now);
   if (ctx.ip) await takeAttempt(ctx.db, [{ key: `queue-join:ip:${ctx.ip}`, limit: JOINS_PER_IP }], ctx.now);
@@ -209,7 +206,6 @@ export async function queuePlace(ctx: Ctx, eventSlug: string, memory: QueueMemor
   if (!state) return null;
   const place = state.byUser.get(ctx.actor.userId);
   if (!place) return null;
-  if (state.settings.enabled) ensureQueueTicker(ctx.db as Db);
   return placeView(state, place, ctx.now);
 }
 
@@ -233,11 +229,6 @@ export async function queueInfo(ctx: Ctx, eventSlug: string, memory: QueueMemory
     waiting: Math.max(0, state.byId.size - s.admittedThrough),
     refreshSeconds: open ? 5 : beforeOpeningRefresh(s.opensAt, ctx.now),
   };
-}
-
-/** Whether the event's queue is on (the gate's first question; from the copy). */
-export async function queueIsOn(ctx: Pick<Ctx, "db">, eventId: string, memory: QueueMemory = queueMemory): Promise<boolean> {
-  return Boolean((await memory.get(ctx.db, eventId))?.settings.enabled);
 }
 
 function beforeOpeningRefresh(opensAt: Date, now: Date): number {

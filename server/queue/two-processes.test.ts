@@ -69,6 +69,21 @@ describe.skipIf(!hasPostgresServer)("la fila virtual en dos procesos sobre una b
     queueMemory.forgetAll();
   });
 
+  it("one account joining 25 times here and 25 times there at once gets one place", async () => {
+    const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 4, maxPerOrder: 10 }]);
+    await setEventQueue({ ...made.ctx, now: new Date() }, { eventId: made.event.id, enabled: true, opensAt: at(new Date(), 3600) });
+    const db = await getDb();
+    const [person] = await db.insert(users).values({ email: `una-${randomTag(8)}@example.com`, firstName: "Ana", lastName: "Gómez" }).returning();
+    const now = new Date();
+    const [here, there] = await Promise.all([
+      Promise.all(Array.from({ length: 25 }, async () => joinQueue(await ctxAs(actorFor({ ...person, roles: [] }), now), made.event.slug))),
+      other.ask<QueuePlaceView[]>({ op: "join", slug: made.event.slug, userIds: Array.from({ length: 25 }, () => person.id), now: now.toISOString() }),
+    ]);
+    expect(new Set([...here, ...there].map((p) => p.id)).size).toBe(1);
+    const [{ n }] = (await db.execute(sql`select count(*)::int as n from queue_places where event_id = ${made.event.id}`)) as unknown as { n: number }[];
+    expect(n).toBe(1);
+  }, 60_000);
+
   it("share one queue: one line of positions, the admissions of either, and sold out reaches the waiting of both", async () => {
     const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 4, maxPerOrder: 10 }]);
     const opensAt = at(new Date(), 60);

@@ -223,6 +223,10 @@ async function makeFixtures() {
   const released = await createEventWithReleasedSales();
   const { requestWithdrawal } = await import("#server/payouts/withdrawals");
   const withdrawal = await requestWithdrawal(released.ctx, { organizationId: released.organization.id, bankAccountId: released.account.id, amount: "100" });
+  // A's event has a virtual queue, off (buying stays open for every other cell); B's has one on, to join.
+  const { setEventQueue } = await import("#server/queue/queue");
+  await setEventQueue(a.ctx, { eventId: eventA.id, enabled: false, opensAt: inDays(1) });
+  await setEventQueue(b.ctx, { eventId: eventB.id, enabled: true, opensAt: inDays(1) });
   const doorPin = (await asOwner<{ rotateDoorPin: { pin: string } }>(`mutation($id: ID!) { rotateDoorPin(eventId: $id) { pin } }`, { id: eventA.id })).rotateDoorPin.pin;
 
   /** Strings only organization A's data carries: none may appear in a refusal. */
@@ -547,6 +551,12 @@ const graphqlCalls: Record<string, (f: Fixtures) => Record<string, unknown> | Pr
   coupons: (f) => ({ organizationId: f.orgA.id, eventId: f.eventA.id }),
   current: () => ({}),
   doorManifest: (f) => ({ eventSlug: f.eventA.slug }),
+  eventQueue: (f) => ({ eventId: f.eventA.id }),
+  queuePlace: (f) => ({ eventSlug: f.eventA.slug }),
+  joinQueue: (f) => ({ eventSlug: f.eventB.slug }),
+  pauseEventQueue: (f) => ({ eventId: f.eventA.id }),
+  resumeEventQueue: (f) => ({ eventId: f.eventA.id }),
+  setEventQueue: (f) => ({ input: { eventId: f.eventA.id, enabled: false, opensAt: inDays(2) } }),
   doorPin: (f) => ({ eventId: f.eventA.id }),
   doorSearch: (f) => ({ eventSlug: f.eventA.slug, query: "Gómez" }),
   emailLog: (f) => ({ filter: { organizationId: f.orgA.id } }),

@@ -7,7 +7,7 @@
  * `{ "op": "settle", "eventId" }` → once the copy caught up with what it heard.
  */
 import readline from "node:readline";
-import { connectPostgres } from "#server/db/client";
+import { connectPostgres, setDatabase } from "#server/db/client";
 import { startNotifications } from "#server/db/notify";
 import { runAdmissionTick } from "#server/queue/admitter";
 import { queueMemory } from "#server/queue/memory";
@@ -16,6 +16,7 @@ import { isDomainError } from "#server/errors";
 import type { Ctx } from "#server/context";
 
 const database = connectPostgres(process.env.DATABASE_URL!, { max: 10 });
+setDatabase(database);
 const listener = await startNotifications(database, { url: process.env.DATABASE_URL!, checkEveryMs: 200, retryMs: 50 });
 const ctxOf = (userId: string, now: string): Ctx => ({ db: database.db, actor: { kind: "user", userId, email: `${userId}@example.com`, roles: [] }, now: new Date(now) });
 
