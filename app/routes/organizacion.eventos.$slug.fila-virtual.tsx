@@ -157,7 +157,7 @@ export default function EventQueuePage() {
 type Live = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["live"]>;
 
 function LiveFigures({ live, slug }: { live: Live; slug: string }) {
-  const state = !live.enabled ? "Apagada" : live.soldOut ? "Agotado" : !live.opened ? `Abre el ${live.opensAtLabel}` : live.paused ? "Ingreso en pausa" : "Abierta, dejando pasar gente";
+  const state = !live.enabled ? "Apagada" : live.soldOut ? "Agotado" : !live.opened ? `Abre el ${live.opensAtLabel.charAt(0).toLowerCase()}${live.opensAtLabel.slice(1)}` : live.paused ? "Ingreso en pausa" : "Abierta, dejando pasar gente";
   return (
     <Card title="En vivo">
       <div className="flex flex-wrap items-center justify-between gap-2">

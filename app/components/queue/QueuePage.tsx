@@ -175,7 +175,7 @@ function QueueState({ page, opensIn, expiresIn }: { page: QueuePageData; opensIn
         {place ? (
           <p className="mt-4 font-medium">
             Ya estás en la fila. Cuando abra la venta sorteamos el orden entre todas las personas que se sumaron antes: llegar primero no cambia nada, así que
-            no hace falta que estés atento/a al segundo.
+            no hace falta estar pendiente del segundo exacto.
           </p>
         ) : (
           <>
