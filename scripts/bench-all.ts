@@ -30,6 +30,7 @@ const BENCHES: { name: string; full?: string[]; quick: string[] | null }[] = [
   { name: "http", quick: ["--seconds", "2", "--connections", "20"] },
   { name: "onsale", quick: ["--buyers", "100", "--concurrency", "20", "--stock", "20", "--warm-up", "200"] },
   { name: "onsale", full: ["--buyers", "3000", "--stock", "2500"], quick: null },
+  { name: "queue", quick: ["--places", "500", "--seconds", "5", "--stock", "20", "--pace", "600"] },
   { name: "door", quick: ["--devices", "10", "--tickets", "200", "--pace", "200"] },
   { name: "exports", quick: ["--orders", "5000"] },
   { name: "bundle", quick: [] },

@@ -23,6 +23,7 @@ export const BUYER_ROUTES: ReadonlyArray<readonly [url: string, routeId: string]
   ["/cuenta/mis-tickets", "routes/cuenta.mis-tickets"],
   ["/cuenta/devoluciones", "routes/cuenta.devoluciones"],
   ["/canjear/{couponId}", "routes/canjear.$couponId"],
+  ["/fila/{slug}", "routes/fila.$slug"],
   // Where a buyer signs up or in on the way to a purchase (decision 181).
   ["/cuenta/registro", "routes/cuenta.registro"],
   ["/cuenta/iniciar-sesion", "routes/cuenta.iniciar-sesion._index"],

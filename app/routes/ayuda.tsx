@@ -21,6 +21,7 @@ const TOC: TocEntry[] = [
   { id: "el-dia-del-evento", title: "El día del evento" },
   { id: "devoluciones", title: "Devoluciones y Botón de arrepentimiento" },
   { id: "cancelaciones", title: "Si el evento se cancela o cambia de fecha" },
+  { id: "fila-virtual", title: "La fila virtual y su sorteo" },
   { id: "problemas-frecuentes", title: "Problemas frecuentes" },
   { id: "organizadores", title: "Si organizás eventos" },
   { id: "contacto", title: "Contacto" },
@@ -185,6 +186,35 @@ export default function Help() {
             y podés pedir la devolución si ya no te interesa ir.
           </li>
         </ul>
+      </Section>
+
+      <Section id="fila-virtual" title="La fila virtual y su sorteo">
+        <p>
+          En las salidas a la venta con mucha demanda, el organizador puede activar la fila virtual: para comprar hay que
+          sumarse a la fila en <code>/fila/…</code> (con tu cuenta: un lugar por persona, entres desde donde entres) y esperar
+          tu turno. Cuando llega, tenés unos minutos para comprar; la página se actualiza sola y no hace falta recargarla.
+        </p>
+        <p>
+          Quienes se suman antes de la apertura son todos iguales: a la hora de apertura sorteamos su orden. Quienes llegan
+          después van detrás, por orden de llegada. Si se agotan las entradas, te lo decimos en la misma página para que no
+          esperes de más.
+        </p>
+        <h3>Cómo verificar el sorteo</h3>
+        <ol>
+          <li>
+            Antes de la apertura, la página de la fila muestra la <strong>huella</strong>: el SHA-256 (en hexadecimal) de una
+            semilla secreta. Con la huella publicada, nadie puede cambiar la semilla después sin que se note.
+          </li>
+          <li>
+            En la apertura revelamos la <strong>semilla</strong>. Comprobá que su SHA-256 es la huella que viste:
+            <code>printf %s SEMILLA | sha256sum</code>.
+          </li>
+          <li>
+            La clave de cada lugar es el HMAC-SHA256 de su identificador (el que ves en la página de la fila) con la semilla
+            como clave: <code>printf %s ID | openssl dgst -sha256 -hmac SEMILLA</code>. El orden de quienes se sumaron antes
+            de la apertura es el de esas claves de menor a mayor.
+          </li>
+        </ol>
       </Section>
 
       <Section id="problemas-frecuentes" title="Problemas frecuentes">

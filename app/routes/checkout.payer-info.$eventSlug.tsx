@@ -26,6 +26,7 @@ import type { Ctx } from "#server/context";
 import { eventPath, findReferrer, loadPublicEventOr404 } from "./eventos.$slug.server";
 import { OrderLines } from "#app/components/checkout/OrderLines";
 import { OrderProblems } from "#app/components/checkout/OrderProblems";
+import { toQueueOnRefusal } from "#app/components/queue/redirect.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Tu compra: ${data.event.name} · Tribuna` : "Tu compra · Tribuna" },
@@ -76,7 +77,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { dates, event } = publicEvent;
   // Priced and checked by the domain (previewOrder), as createOrder will: the lines, the saved coupon (left out, and
   // said why, when it no longer applies), the fee on what is left, the total, the payment method and its hold.
-  const priced = cart.items.length ? await previewCart(ctx, event.slug, cart, { dropBadCoupon: true }) : null;
+  // While the event's queue is on, only an admitted person gets here: anyone else goes to /fila/{slug}.
+  const priced = cart.items.length ? await previewCart(ctx, event.slug, cart, { dropBadCoupon: true }).catch(toQueueOnRefusal(event.slug, headers)) : null;
   const preview = priced?.ok ? priced.preview : null;
   const refusal = priced && !priced.ok ? priced.error : null;
   const needsDate = Boolean(refusal?.fieldErrors.eventDateId) && !cart.eventDateId && dates.length > 1;
@@ -184,11 +186,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
       couponCode,
       attendees: attendees ?? undefined,
       customFields: customFields ?? undefined,
-    });
+    }).catch(toQueueOnRefusal(publicEvent.event.slug, headers));
     headers.append("Set-Cookie", savedCartCookie(publicEvent.event.slug, { items: [] }));
     // Nothing to pay (free tickets, a 100 % coupon): straight to the confirmation.
     return redirectToCheckout(started, headers);
   } catch (error) {
+    if (error instanceof Response) throw error;
     const { result, status } = checkoutFailure(error, submission, isField);
     return data({ result }, { status, headers });
   }

@@ -28,6 +28,8 @@ import {
 } from "#app/lib/cart.server";
 import { CODE_FIELD, CODE_INTENT, INTENT_FIELD } from "#app/components/events/picker-fields";
 import type { EventPageActionData, EventPageData, PickerTicket } from "#app/components/events/EventPage";
+import { queuePath, toQueueOnRefusal } from "#app/components/queue/redirect.server";
+import { isAdmitted } from "#server/queue/queue";
 
 /**
  * Loader and action of the event page, shared by `/eventos/{slug}`, the
@@ -194,6 +196,8 @@ export async function eventPageLoader({ request, params }: LoaderFunctionArgs) {
   const { ctx, headers } = await getRequestContext(request);
   const saved = readSavedCart(request, slug);
   const publicEvent = await loadPublicEventOr404(ctx, slug, { accessCode: saved?.accessCode, presaleCode: saved?.presaleCode });
+  // While the event's queue is on, the picker is for admitted people; anyone else waits in /fila/{slug}.
+  if (!(await isAdmitted(ctx, publicEvent.event.id))) throw redirect(queuePath(publicEvent.event.slug), { headers });
 
   let cart: StoredCart | null = saved;
   let dropped: string[] = [];
@@ -295,7 +299,7 @@ export async function eventPageAction({ request, params }: ActionFunctionArgs) {
     form,
     accessCode: saved.accessCode,
     presaleCode: saved.presaleCode,
-  });
+  }).catch(toQueueOnRefusal(publicEvent.event.slug, headers));
   if (!result.ok) {
     const { ok: _ok, ...errors } = result;
     return data<EventPageActionData>({ intent: "comprar", ...errors }, { status: 400, headers });

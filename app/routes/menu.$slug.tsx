@@ -19,6 +19,7 @@ import { getFormProps, usePayerForm } from "#app/components/checkout/usePayerFor
 import { payerInfoSchema } from "#app/components/checkout/schema";
 import { checkoutFailure, redirectToCheckout } from "#app/lib/checkout-reply.server";
 import { Button, buttonClasses } from "#app/components/ui/Button";
+import { toQueueOnRefusal } from "#app/components/queue/redirect.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Menú: ${data.event.name} · Tribuna` : "Menú · Tribuna" }];
 
@@ -49,7 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = ctx.actor.kind === "user" ? await getUserById(ctx, ctx.actor.userId) : undefined;
   headers.set("Cache-Control", "private, no-store");
   // The payer step is priced by the domain (previewOrder, as the tickets' payer page): subtotal, service fee, total, hold.
-  const priced = step === "payer" ? await previewMenuOrder(ctx, slug, lines.map((l) => ({ ticketId: l.item.id, qty: l.qty }))) : null;
+  const priced = step === "payer" ? await previewMenuOrder(ctx, slug, lines.map((l) => ({ ticketId: l.item.id, qty: l.qty }))).catch(toQueueOnRefusal(slug, headers)) : null;
   const preview = priced?.ok ? priced.preview : null;
   return data(
     {
@@ -124,10 +125,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
       payer,
       paymentMethod: "MERCADO_PAGO",
       couponCode,
-    });
+    }).catch(toQueueOnRefusal(slug, headers));
     headers.append("Set-Cookie", menuCartCookie(slug, []));
     return redirectToCheckout(started, headers);
   } catch (error) {
+    if (error instanceof Response) throw error;
     const { result, status } = checkoutFailure(error, submission);
     return data({ result, pickErrors: [] }, { status, headers });
   }

@@ -180,6 +180,10 @@ export default function EditEventPage() {
           <Link to={href(BO.customFields(event.slug), { eventId: event.id })} className="text-[var(--accent)] hover:underline">
             Campos personalizados
           </Link>
+          <span aria-hidden="true">·</span>
+          <Link to={href(BO.queue(event.slug), { eventId: event.id })} className="text-[var(--accent)] hover:underline">
+            Fila virtual
+          </Link>
         </span>
       }
     >

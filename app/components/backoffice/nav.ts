@@ -13,6 +13,7 @@ export const BO = {
   ticketTypes: "/organizacion/tipos-de-ticket",
   addStock: "/organizacion/agregar-entradas",
   customFields: (slug: string) => `/organizacion/eventos/${slug}/campos-personalizados`,
+  queue: (slug: string) => `/organizacion/eventos/${slug}/fila-virtual`,
   pixel: "/organizacion/marketing-pixel",
   conditions: (eventId: string) => `/organizacion/condiciones-de-servicio/${eventId}`,
   congrats: "/organizacion/congrats-evento",
