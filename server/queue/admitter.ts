@@ -74,8 +74,10 @@ async function tickQueue(tx: DbOrTx, locked: QueueRow, now: Date, changed: (chan
     room = queue.admitPerMinute - recent.n;
   } else room = Infinity;
   // Honest about stock: only as many as what is left (minus what the admitted who have not ordered yet will likely take) can serve.
+  // Rounded up: the last tickets (fewer than an average order) still serve someone who takes fewer.
   const { pending, perPerson } = await likelyDemand(tx, queue.eventId, now);
-  const serve = Math.floor((left - pending * perPerson) / perPerson);
+  const free = left - pending * perPerson;
+  const serve = free > 0 ? Math.ceil(free / perPerson) : 0;
   const n = Math.min(room, serve, MAX_ADMISSIONS_PER_TICK, queue.nextPosition - queue.admittedThrough);
   if (n <= 0) return 0;
 

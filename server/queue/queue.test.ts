@@ -283,6 +283,18 @@ describe("la fila virtual: honesta con el stock", () => {
     expect(q.admittedThrough).toBe(3);
   });
 
+  it("the last ticket still lets one person in, and only one", async () => {
+    const { event } = await eventWithQueue({ opensAt: at(new Date(), -5), stock: 1 });
+    const people = await buyers(3);
+    const now = new Date();
+    for (const p of people) await joinQueue(await as(p, now), event.slug);
+    await tick(at(now, 1), queueMemory, event.id);
+    await tick(at(now, 2), queueMemory, event.id);
+    const statuses = await Promise.all(people.map(async (p) => (await queuePlace(await as(p, at(now, 3)), event.slug))!.status));
+    expect(statuses.filter((s) => s === "ADMITTED")).toHaveLength(1);
+    expect(statuses.filter((s) => s === "WAITING")).toHaveLength(2);
+  });
+
   it("an admitted buyer who pays is counted as bought, and stops counting against the stock as someone about to buy", async () => {
     const { event, tickets, ctx: organizer } = await eventWithQueue({ opensAt: at(new Date(), -5), stock: 100 });
     const [ana] = await buyers(1);
