@@ -101,7 +101,7 @@ export async function stopApp(app: ChildProcess | undefined): Promise<void> {
 }
 
 /**
- * The machine's load around a benchmark (docs/benchmarks.md, "Máquina tranquila u ocupada"). Every benchmark
+ * The machine's load around a benchmark (docs/benchmarks.md, "Máquina tranquila u ocupada"), decision 193. Every benchmark
  * prints the load average and the cores when it starts and when it ends, and when the machine was already busy
  * before it started (1-minute load above half its cores) it reports no ratio and no goal verdict, only its raw
  * figures, unless asked with `--allow-busy` (or BENCH_ALLOW_BUSY=1, which `npm run bench` passes on); those

@@ -2,7 +2,7 @@
  * Starts the browser SDK lazily and late: `sentry.client.ts` is its own chunk, loaded only when the server
  * published a DSN (buyer pages without Sentry never download it), and only once the page is interactive: after
  * the `load` event, React's hydration and an idle moment of the main thread (`afterHydrationOnIdle`), so its
- * ~70 kB of script never compete with hydration for a slow phone's main thread (decision 193). Errors reported
+ * ~70 kB of script never compete with hydration for a slow phone's main thread (decision 194). Errors reported
  * before then wait for it. Kept apart from sentry.ts, which the SDK chunk imports.
  */
 import { isHydrated } from "./hydration";

@@ -31,7 +31,7 @@ export function contentSecurityPolicy(nonce: string): string {
     `connect-src 'self' ${[...MERCADO_PAGO, ...META_PIXEL].join(" ")}`,
     `frame-src ${MERCADO_PAGO.join(" ")}`,
     // Sentry's session replay compresses in a worker it starts from a blob: URL. Only a script that already
-    // passed script-src can make one, so this lets nothing new run.
+    // passed script-src can make one, so this lets nothing new run (decision 194).
     "worker-src 'self' blob:",
     "manifest-src 'self'",
     "media-src 'self' blob:",

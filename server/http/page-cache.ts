@@ -51,7 +51,7 @@ export class PageCache implements EventCache {
   constructor(options: PageCacheOptions = {}) {
     this.ttlMs = options.ttlMs ?? 5_000;
     this.maxEntries = options.maxEntries ?? 1_000;
-    // 1,000 copies of a ~100 kB page would be 100 MB: the bytes bound is the one that holds (docs/benchmarks.md).
+    // 1,000 copies of a ~100 kB page would be 100 MB: the bytes bound is the one that holds (decision 195).
     this.maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
     this.now = options.now ?? Date.now;
   }
