@@ -131,14 +131,15 @@ const loadText = (load: number[]) => load.map((n) => n.toFixed(2).replace(".", "
  * Call first thing in a benchmark: prints (to stderr when stdout carries JSON) the load and the cores and
  * whether this run may give verdicts. `end()` prints the load again and returns everything, for the JSON.
  */
-export function machineLoad(options: { json?: boolean } = {}) {
+export function machineLoad(options: { json?: boolean; /** What it measures does not depend on the load (bytes). */ loadIndependent?: boolean } = {}) {
   const print = (line: string) => (options.json ? console.error(line) : console.log(line));
   const cores = os.cpus().length;
   const state: MachineLoad = { cores, loadAtStart: os.loadavg().map(round2), loadAtEnd: null, busy: false, allowBusy: ALLOW_BUSY };
   state.busy = state.loadAtStart[0]! > BUSY_LOAD_PER_CORE * cores;
   const threshold = (BUSY_LOAD_PER_CORE * cores).toFixed(1).replace(".", ",");
   print(`Máquina al empezar: ${cores} núcleos, carga promedio 1/5/15 min ${loadText(state.loadAtStart)} (ocupada si la de 1 min pasa ${threshold}).`);
-  if (state.busy) {
+  if (state.busy && options.loadIndependent) print("Máquina ocupada al empezar: lo que se mide aquí no depende de la carga, el veredicto vale igual.");
+  else if (state.busy) {
     print(
       ALLOW_BUSY
         ? "MÁQUINA OCUPADA al empezar: las cifras y veredictos de esta corrida son de máquina ocupada (--allow-busy)."
