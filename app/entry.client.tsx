@@ -57,5 +57,5 @@ function hydrate() {
 
 void remixDataArrived().then(hydrate);
 
-// Monitoring loads after the page is up, and only when a DSN is configured.
+// Monitoring loads after hydration, on idle, and only when a DSN is configured (app/lib/sentry-start.ts).
 startSentry(window.__ENV);

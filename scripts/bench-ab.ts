@@ -15,6 +15,7 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { machineLoad } from "./bench-support";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const WORK = path.join(ROOT, ".cache", "bench-ab");
@@ -92,6 +93,7 @@ const median = (values: number[]) => {
 const fmt = (n: number, digits = 0) => n.toLocaleString("es-AR", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 async function main() {
+  const load = machineLoad();
   fs.mkdirSync(WORK, { recursive: true });
   const dirs: Record<Variant, string> = { A: path.join(WORK, "a"), B: path.join(WORK, "b") };
   for (const dir of Object.values(dirs)) fs.rmSync(dir, { recursive: true, force: true });
@@ -133,12 +135,13 @@ async function main() {
     useBuild(dirs.B);
   }
 
+  load.end();
   if (results.length) {
     const holds = results.map((r) => r.B.holdsWhileStockLasts / r.A.holdsWhileStockLasts);
     const cpu = results.map((r) => r.B.appCpuMsPerRequest / r.A.appCpuMsPerRequest);
     const wins = holds.filter((q) => q > 1).length;
-    console.log(`\nB ÷ A por ronda, reservas/s: ${holds.map((q) => fmt(q, 2)).join(", ")}; mediana ${fmt(median(holds), 2)} (B reservó más en ${wins} de ${holds.length}).`);
-    console.log(`B ÷ A por ronda, CPU de la app por pedido: ${cpu.map((q) => fmt(q, 2)).join(", ")}; mediana ${fmt(median(cpu), 2)}.`);
+    console.log(load.verdict(`\nB ÷ A por ronda, reservas/s: ${holds.map((q) => fmt(q, 2)).join(", ")}; mediana ${fmt(median(holds), 2)} (B reservó más en ${wins} de ${holds.length}).`));
+    console.log(load.verdict(`B ÷ A por ronda, CPU de la app por pedido: ${cpu.map((q) => fmt(q, 2)).join(", ")}; mediana ${fmt(median(cpu), 2)}.`));
     console.log(`Medianas: A ${fmt(median(results.map((r) => r.A.holdsWhileStockLasts)))} reservas/s, B ${fmt(median(results.map((r) => r.B.holdsWhileStockLasts)))}.`);
   }
   if (failed) {

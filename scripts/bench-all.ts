@@ -9,6 +9,7 @@
  *   npm run bench                    # the defaults of each one: long (many minutes)
  *   npm run bench -- --quick         # small sizes, to see that all of them run
  *   npm run bench -- --only http,bundle
+ *   npm run bench -- --allow-busy     # ratios and goal verdicts even when the machine is busy (labelled)
  *
  * PostgreSQL: DATABASE_URL as each benchmark takes it (bench:lighthouse uses
  * embedded PGlite when it is not set).
@@ -16,7 +17,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ensureProductionBuild } from "./bench-support";
+import { ensureProductionBuild, machineLoad } from "./bench-support";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const { values: flags } = parseArgs({ options: { quick: { type: "boolean", default: false }, only: { type: "string" } } });
@@ -35,6 +36,7 @@ const BENCHES: { name: string; full?: string[]; quick: string[] | null }[] = [
   { name: "exports", quick: ["--orders", "5000"] },
   { name: "bundle", quick: [] },
   { name: "lighthouse", quick: ["--runs", "1"] },
+  { name: "soak", quick: ["--seconds", "10", "--connections", "10", "--after", "5"] },
 ];
 
 function run(name: string, args: string[]): Promise<number> {
@@ -46,6 +48,9 @@ function run(name: string, args: string[]): Promise<number> {
 }
 
 async function main() {
+  const load = machineLoad();
+  // Each benchmark judges its own start; --allow-busy given here goes on to all of them.
+  if (load.allowBusy) process.env.BENCH_ALLOW_BUSY = "1";
   const only = flags.only?.split(",").map((s) => s.trim().replace(/^bench:/, ""));
   const unknown = only?.filter((name) => !BENCHES.some((b) => b.name === name)) ?? [];
   if (unknown.length) {
@@ -64,6 +69,7 @@ async function main() {
     results.push({ name, code, seconds: (Date.now() - started) / 1000 });
   }
   console.log(`\n══ Resumen${flags.quick ? " (corrida corta: --quick)" : ""}\n`);
+  load.end();
   const width = Math.max(...results.map((r) => r.name.length));
   for (const r of results) {
     console.log(`  bench:${r.name.padEnd(width)} ${`${r.seconds.toFixed(0)} s`.padStart(6)}  ${r.code === 0 ? "terminó bien" : `falló (código ${r.code})`}`);

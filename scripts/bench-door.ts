@@ -15,7 +15,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import type { Ctx } from "#server/context";
-import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, waitForApp, stopApp } from "./bench-support";
+import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, waitForApp, stopApp, machineLoad } from "./bench-support";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const { values: flags } = parseArgs({
@@ -35,6 +35,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main() {
+  const load = machineLoad({ json: flags.json });
   await ensureProductionBuild(ROOT, log);
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE "${DB_NAME}"`);
@@ -213,7 +214,8 @@ async function main() {
       check.redeemed === admittedCodes.size &&
       figures.codesClientsSawAdmittedTwice === 0 &&
       paced.unexpected + saturated.unexpected === 0;
-    if (flags.json) console.log(JSON.stringify({ ...figures, correct }, null, 2));
+    const loadAtEnd = load.end();
+    if (flags.json) console.log(JSON.stringify({ ...figures, correct, machineLoad: loadAtEnd }, null, 2));
     else {
       log(`\n${DEVICES} dispositivos a la vez (${os.cpus().length} núcleos, Node ${process.version})`);
       for (const [title, f] of [[`A ritmo de puerta (un escaneo cada ${PACE_MS} ms por dispositivo)`, paced], ["Saturado (sin pausa entre escaneos)", saturated]] as const) {
@@ -223,7 +225,7 @@ async function main() {
         if (Object.keys(f.outcomes).some((k) => k !== "admitted" && k !== "already_in")) log(`  resultados:           ${Object.entries(f.outcomes).map(([k, v]) => `${k} ${v}`).join(", ")}`);
         log(`  latencia p50/p95/p99: ${f.p50} / ${f.p95} / ${f.p99} ms (máx. ${f.max} ms)`);
       }
-      log(`Objetivo p95 < 100 ms a ritmo de puerta: ${figures.goalP95Under100ms ? "cumplido" : "NO cumplido"} (saturado: p95 ${saturated.p95} ms, ${saturated.p95 < 100 ? "cumplido" : "no cumplido"})`);
+      log(load.verdict(`Objetivo p95 < 100 ms a ritmo de puerta: ${figures.goalP95Under100ms ? "cumplido" : "NO cumplido"} (saturado: p95 ${saturated.p95} ms, ${saturated.p95 < 100 ? "cumplido" : "no cumplido"})`));
       log(`Ráfaga: ${DEVICES} dispositivos con el mismo código → ${burstAdmitted} admitted, ${burstAlreadyIn} already_in (p50 ${figures.burst.p50} ms, máx. ${figures.burst.max} ms)`);
       log(`En la base: entradas canjeadas ${check.redeemed}, escaneos aceptados ${check.admittedScans}, entradas aceptadas dos veces ${check.twice}`);
       log(`Según los dispositivos: códigos distintos con admitted ${admittedCodes.size}, códigos con admitted dos veces ${figures.codesClientsSawAdmittedTwice}`);

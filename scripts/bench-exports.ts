@@ -15,7 +15,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import type { Ctx } from "#server/context";
-import { benchDatabase } from "./bench-support";
+import { benchDatabase, machineLoad } from "./bench-support";
 
 const { values: flags } = parseArgs({ options: { orders: { type: "string", default: "100000" }, json: { type: "boolean", default: false } } });
 const ORDERS = Number(flags.orders);
@@ -50,6 +50,7 @@ async function drain(body: ReadableStream<Uint8Array>, countLines: boolean) {
 }
 
 async function main() {
+  const load = machineLoad({ json: flags.json });
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE "${DB_NAME}"`);
   let closeDb: (() => Promise<void>) | null = null;
@@ -105,7 +106,8 @@ async function main() {
       );
     }
     if (results.csv.lines - 1 !== ORDERS) throw new Error(`El CSV tiene ${results.csv.lines - 1} filas, se esperaban ${ORDERS}`);
-    if (flags.json) console.log(JSON.stringify({ orders: ORDERS, ...results }, null, 2));
+    const loadAtEnd = load.end();
+    if (flags.json) console.log(JSON.stringify({ orders: ORDERS, ...results, machineLoad: loadAtEnd }, null, 2));
   } finally {
     await closeDb?.();
     await admin.unsafe(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);

@@ -25,7 +25,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { createYoga } from "graphql-yoga";
 import postgres from "postgres";
-import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, serverNodeFlags, waitForApp, stopApp } from "./bench-support";
+import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, serverNodeFlags, waitForApp, stopApp, machineLoad } from "./bench-support";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -79,6 +79,7 @@ async function drive(name: string, base: string, pathname: string, init: { metho
 }
 
 async function main() {
+  const load = machineLoad({ json: JSON_OUTPUT });
   await ensureProductionBuild(ROOT, log);
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE "${DB_NAME}"`);
@@ -137,8 +138,9 @@ async function main() {
     }
     ceiling.close();
 
+    const loadAtEnd = load.end();
     if (JSON_OUTPUT) {
-      console.log(JSON.stringify({ connections: CONNECTIONS, workers: WORKERS, seconds: SECONDS, cpus: os.cpus().length, node: process.version, figures }, null, 2));
+      console.log(JSON.stringify({ machineLoad: loadAtEnd, connections: CONNECTIONS, workers: WORKERS, seconds: SECONDS, cpus: os.cpus().length, node: process.version, figures }, null, 2));
     } else {
       console.log("");
       console.log("| punto | pedidos/s | p50 ms | p99 ms | errores | no 2xx | bytes/pedido |");
@@ -148,8 +150,8 @@ async function main() {
       const bare = figures.find((f) => f.name.startsWith("Node pelado"));
       const graphql = figures[0];
       const yoga = figures.find((f) => f.name.startsWith("graphql-yoga"))!;
-      console.log(`\nGraphQL: ${(graphql.requestsPerSecond / yoga.requestsPerSecond).toFixed(3)} × graphql-yoga pelado (objetivo ≥ 0,3).`);
-      if (page && bare) console.log(`Página de evento: ${(page.requestsPerSecond / bare.requestsPerSecond).toFixed(3)} × el servidor pelado (objetivo ≥ 0,2).`);
+      console.log(load.verdict(`\nGraphQL: ${(graphql.requestsPerSecond / yoga.requestsPerSecond).toFixed(3)} × graphql-yoga pelado (objetivo ≥ 0,3).`));
+      if (page && bare) console.log(load.verdict(`Página de evento: ${(page.requestsPerSecond / bare.requestsPerSecond).toFixed(3)} × el servidor pelado (objetivo ≥ 0,2).`));
     }
   } finally {
     await stopApp(app);

@@ -23,7 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import lighthouse, { type Result } from "lighthouse";
 import postgres from "postgres";
-import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, waitForApp, stopApp } from "./bench-support";
+import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, waitForApp, stopApp, machineLoad } from "./bench-support";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -162,6 +162,7 @@ async function measure(page: string, url: string): Promise<PageFigures> {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2).replace(".", ",")} s`;
 
 async function main() {
+  const load = machineLoad({ json: JSON_OUTPUT });
   await ensureProductionBuild(ROOT, log);
   const admin = USE_POSTGRES ? postgres(database.adminUrl, { max: 1, onnotice: () => {} }) : null;
   if (admin) await admin.unsafe(`CREATE DATABASE "${database.name}"`);
@@ -195,8 +196,9 @@ async function main() {
     const results: PageFigures[] = [];
     for (const [page, url] of pages) results.push(await measure(page, url));
 
+    const loadAtEnd = load.end();
     if (JSON_OUTPUT) {
-      console.log(JSON.stringify({ runs: RUNS, cpus: os.cpus().length, node: process.version, formFactor: "mobile", pages: results }, null, 2));
+      console.log(JSON.stringify({ machineLoad: loadAtEnd, runs: RUNS, cpus: os.cpus().length, node: process.version, formFactor: "mobile", pages: results }, null, 2));
       return;
     }
     console.log("");
@@ -216,7 +218,7 @@ async function main() {
       }
     }
     const ok = results.every((r) => r.score >= 95 && r.lcpMs <= 1800);
-    console.log(`\nObjetivo (decisión 130: puntaje ≥ 95 y LCP ≤ 1,8 s en las dos páginas): ${ok ? "cumplido" : "no cumplido"}.`);
+    console.log(load.verdict(`\nObjetivo (decisión 130: puntaje ≥ 95 y LCP ≤ 1,8 s en las dos páginas): ${ok ? "cumplido" : "no cumplido"}.`));
   } finally {
     await stopApp(app);
     if (admin) {

@@ -34,7 +34,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { benchAppEnv, freePort, serverNodeFlags } from "./bench-support";
+import { benchAppEnv, freePort, serverNodeFlags, machineLoad } from "./bench-support";
 import { rawHttpClient } from "./bench-http-client";
 import type { Ctx } from "#server/context";
 
@@ -282,6 +282,7 @@ async function buy(baseUrl: string, eventSlug: string, ticketId: string, i: numb
 // ---------------------------------------------------------------- main
 
 async function main() {
+  const load = machineLoad({ json: flags.json });
   // 0. The production build, before the clock starts (server.ts would build it too, inside the wait for it to answer).
   if (!fs.existsSync(path.join(ROOT, "build/server/index.js")) || !fs.existsSync(path.join(ROOT, "build/serve/server.js"))) {
     log("No hay build de producción: npm run build…");
@@ -518,8 +519,9 @@ async function main() {
   // held by the first batch) measures the first requests' latency, not a rate: the ratio is printed but not judged.
   const ratioMeasurable = Number(row.batches) >= MIN_BATCHES_FOR_RATIO && lastHoldMs >= MIN_SALE_MS_FOR_RATIO;
   const ratioVerdict = ratioMeasurable
-    ? `${ratio.toFixed(2)} × (objetivo ≥ 0,5)`
+    ? load.verdict(`${ratio.toFixed(2)} × (objetivo ≥ 0,5)`)
     : `${ratio.toFixed(2)} ×: no cuenta (el stock se vendió en ${row.batches} ${Number(row.batches) === 1 ? "lote" : "lotes"}, en ${(lastHoldMs / 1000).toFixed(2)} s: es latencia, no ritmo); el objetivo ≥ 0,5 se mide con --buyers 3000 --stock 2500`;
+  const loadAtEnd = load.end();
   const rows: [string, string][] = [
     ["compradores", String(BUYERS)],
     ["concurrencia", String(CONCURRENCY)],
@@ -544,7 +546,7 @@ async function main() {
       `${ceiling.perSecond.toFixed(1)}/s (${ceiling.connections} conexiones, ${ceiling.updates} UPDATE; el mejor de antes ${ceilingBefore.perSecond.toFixed(0)}/s y después ${ceilingAfter.perSecond.toFixed(0)}/s de la ráfaga)`,
     ],
     ["reservas/s mientras hay stock ÷ techo", ratioVerdict],
-    [`techo con ${ceilingAtConcurrency.connections} conexiones (${ceilingAtConcurrency.connections === CONCURRENCY ? "una por comprador en vuelo" : `las libres del servidor; compradores en vuelo: ${CONCURRENCY}`})`, `${ceilingAtConcurrency.perSecond.toFixed(1)}/s: reservas/s ÷ ese techo ${ratioAtConcurrency.toFixed(2)} ×`],
+    [`techo con ${ceilingAtConcurrency.connections} conexiones (${ceilingAtConcurrency.connections === CONCURRENCY ? "una por comprador en vuelo" : `las libres del servidor; compradores en vuelo: ${CONCURRENCY}`})`, `${ceilingAtConcurrency.perSecond.toFixed(1)}/s: ${load.verdict(`reservas/s ÷ ese techo ${ratioAtConcurrency.toFixed(2)} ×`)}`],
     ["CPU de la app por pedido", appCpuSeconds === null ? "–" : `${((appCpuSeconds * 1000) / BUYERS).toFixed(2)} ms (${appCpuSeconds.toFixed(1)} s de CPU en ${seconds.toFixed(1)} s)`],
     ["CPU de PostgreSQL por pedido", postgresCpuSecondsUsed === null ? "– (servidor no local)" : `${((postgresCpuSecondsUsed * 1000) / BUYERS).toFixed(2)} ms (${postgresCpuSecondsUsed.toFixed(1)} s)`],
     ["CPU de los compradores (este script) por pedido", `${((clientCpuSeconds * 1000) / BUYERS).toFixed(2)} ms (${clientCpuSeconds.toFixed(1)} s)`],
@@ -581,6 +583,7 @@ async function main() {
   if (flags.json) {
     console.log(
       JSON.stringify({
+        machineLoad: loadAtEnd,
         buyers: BUYERS,
         concurrency: CONCURRENCY,
         warmUp: WARM_UP,

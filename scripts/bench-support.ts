@@ -99,3 +99,72 @@ export async function stopApp(app: ChildProcess | undefined): Promise<void> {
   }
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
+
+/**
+ * The machine's load around a benchmark (docs/benchmarks.md, "Máquina tranquila u ocupada"), decision 193. Every benchmark
+ * prints the load average and the cores when it starts and when it ends, and when the machine was already busy
+ * before it started (1-minute load above half its cores) it reports no ratio and no goal verdict, only its raw
+ * figures, unless asked with `--allow-busy` (or BENCH_ALLOW_BUSY=1, which `npm run bench` passes on); those
+ * verdicts then say "máquina ocupada". Quiet-machine and busy-machine figures are never mixed.
+ */
+export const BUSY_LOAD_PER_CORE = 0.5;
+
+const ALLOW_BUSY_FLAG = "--allow-busy";
+// Read and removed here, on import, so no benchmark's own argument parser has to know it.
+const allowBusyIndex = process.argv.indexOf(ALLOW_BUSY_FLAG);
+if (allowBusyIndex >= 0) process.argv.splice(allowBusyIndex, 1);
+const ALLOW_BUSY = allowBusyIndex >= 0 || process.env.BENCH_ALLOW_BUSY === "1";
+
+export interface MachineLoad {
+  cores: number;
+  loadAtStart: number[];
+  loadAtEnd: number[] | null;
+  /** 1-minute load above BUSY_LOAD_PER_CORE × cores when the benchmark started. */
+  busy: boolean;
+  allowBusy: boolean;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const loadText = (load: number[]) => load.map((n) => n.toFixed(2).replace(".", ",")).join(" / ");
+
+/**
+ * Call first thing in a benchmark: prints (to stderr when stdout carries JSON) the load and the cores and
+ * whether this run may give verdicts. `end()` prints the load again and returns everything, for the JSON.
+ */
+export function machineLoad(options: { json?: boolean; /** What it measures does not depend on the load (bytes). */ loadIndependent?: boolean } = {}) {
+  const print = (line: string) => (options.json ? console.error(line) : console.log(line));
+  const cores = os.cpus().length;
+  const state: MachineLoad = { cores, loadAtStart: os.loadavg().map(round2), loadAtEnd: null, busy: false, allowBusy: ALLOW_BUSY };
+  state.busy = state.loadAtStart[0]! > BUSY_LOAD_PER_CORE * cores;
+  const threshold = (BUSY_LOAD_PER_CORE * cores).toFixed(1).replace(".", ",");
+  print(`Máquina al empezar: ${cores} núcleos, carga promedio 1/5/15 min ${loadText(state.loadAtStart)} (ocupada si la de 1 min pasa ${threshold}).`);
+  if (state.busy && options.loadIndependent) print("Máquina ocupada al empezar: lo que se mide aquí no depende de la carga, el veredicto vale igual.");
+  else if (state.busy) {
+    print(
+      ALLOW_BUSY
+        ? "MÁQUINA OCUPADA al empezar: las cifras y veredictos de esta corrida son de máquina ocupada (--allow-busy)."
+        : "MÁQUINA OCUPADA al empezar: se imprimen las cifras pero ningún cociente ni veredicto de objetivo (--allow-busy para verlos igual, rotulados).",
+    );
+  }
+  return {
+    ...state,
+    /** Whether ratios and goal verdicts may be printed: a quiet machine, or a busy one when asked to. */
+    get mayJudge() {
+      return !state.busy || ALLOW_BUSY;
+    },
+    /**
+     * A ratio or goal line as it may be printed: as is on a quiet machine, labelled "máquina ocupada" on a busy
+     * one with --allow-busy, and replaced by a notice otherwise.
+     */
+    verdict(line: string): string {
+      if (!state.busy) return line;
+      if (ALLOW_BUSY) return `${line} [máquina ocupada]`;
+      return `(cociente/veredicto no informado: máquina ocupada al empezar, carga ${loadText(state.loadAtStart.slice(0, 1))} > ${threshold}; --allow-busy para verlo)`;
+    },
+    end(): MachineLoad {
+      state.loadAtEnd = os.loadavg().map(round2);
+      print(`Máquina al terminar: carga promedio 1/5/15 min ${loadText(state.loadAtEnd)}${state.busy ? " (estaba ocupada al empezar: máquina ocupada)" : ""}.`);
+      return { ...state };
+    },
+  };
+}

@@ -1,23 +1,58 @@
 /**
- * Starts the browser SDK lazily: `sentry.client.ts` is its own chunk, loaded
- * only when the server published a DSN, so buyer pages without Sentry never
- * download it. Kept apart from sentry.ts, which the SDK chunk imports.
+ * Starts the browser SDK lazily and late: `sentry.client.ts` is its own chunk, loaded only when the server
+ * published a DSN (buyer pages without Sentry never download it), and only once the page is interactive: after
+ * the `load` event, React's hydration and an idle moment of the main thread (`afterHydrationOnIdle`), so its
+ * ~70 kB of script never compete with hydration for a slow phone's main thread (decision 194). Errors reported
+ * before then wait for it. Kept apart from sentry.ts, which the SDK chunk imports.
  */
+import { isHydrated } from "./hydration";
 
 export type SentryPublicConfig = { SENTRY_DSN?: string | null; MODE?: string };
 
 type SentryClientModule = typeof import("./sentry.client");
 let loading: Promise<SentryClientModule> | null = null;
 
-/** From entry.client: loads and starts the SDK only when a DSN is published. */
-export function startSentry(config: SentryPublicConfig | undefined): Promise<SentryClientModule> | null {
+/** How long an idle callback may wait for a quiet main thread, and how long we wait for hydration at most. */
+export const IDLE_TIMEOUT_MS = 2_000;
+export const HYDRATION_WAIT_MS = 10_000;
+
+type IdleWindow = Pick<Window, "addEventListener" | "setTimeout"> & {
+  document: Pick<Document, "readyState">;
+  requestIdleCallback?: (callback: () => void, options?: { timeout: number }) => number;
+};
+
+/**
+ * Calls `start` once: after the window's `load`, on an idle callback (a timer where the browser has none,
+ * Safari) once the page has hydrated, or anyway after `HYDRATION_WAIT_MS` of idle callbacks without it.
+ */
+export function afterHydrationOnIdle(start: () => void, win: IdleWindow = window, hydrated: () => boolean = isHydrated): void {
+  const startedAt = Date.now();
+  const onIdle = (callback: () => void) => {
+    if (win.requestIdleCallback) win.requestIdleCallback(callback, { timeout: IDLE_TIMEOUT_MS });
+    else win.setTimeout(callback, IDLE_TIMEOUT_MS / 2);
+  };
+  const attempt = () => {
+    if (hydrated() || Date.now() - startedAt >= HYDRATION_WAIT_MS) start();
+    else onIdle(attempt);
+  };
+  if (win.document.readyState === "complete") onIdle(attempt);
+  else win.addEventListener("load", () => onIdle(attempt), { once: true });
+}
+
+/** From entry.client: loads and starts the SDK, after hydration and on idle, only when a DSN is published. */
+export function startSentry(
+  config: SentryPublicConfig | undefined,
+  schedule: (start: () => void) => void = afterHydrationOnIdle,
+): Promise<SentryClientModule> | null {
   const dsn = config?.SENTRY_DSN;
   if (!dsn) return null;
   if (!loading) {
-    loading = import("./sentry.client").then((mod) => {
-      mod.initSentryClient({ dsn, environment: config?.MODE ?? "production" });
-      return mod;
-    });
+    loading = new Promise<void>((resolve) => schedule(resolve))
+      .then(() => import("./sentry.client"))
+      .then((mod) => {
+        mod.initSentryClient({ dsn, environment: config?.MODE ?? "production" });
+        return mod;
+      });
     loading.catch(() => {
       // Monitoring must never break the page (e.g. the chunk is blocked).
     });

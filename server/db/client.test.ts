@@ -4,7 +4,7 @@ import { pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { hasPostgresServer } from "#tests/support/db";
 import { insertRows } from "./bulk-insert";
-import { connectPostgres, type Database } from "./client";
+import { connectPostgres, MAX_PREPARED_STATEMENTS, MAX_PREPARED_TEXT, type Database } from "./client";
 import { resultRows } from "./raw";
 
 const open: Database[] = [];
@@ -37,6 +37,23 @@ describe.runIf(hasPostgresServer)("statements on PostgreSQL", () => {
     });
     expect(inside).toEqual([11, 21]);
     expect(await preparedLike(db, "reuse_marker")).toEqual(["select $1::int + 1 as n /* reuse_marker */"]);
+  });
+
+  it("prepares at most MAX_PREPARED_STATEMENTS distinct texts, none longer than MAX_PREPARED_TEXT; the rest run unnamed and answer", async () => {
+    const db = connect();
+    const tag = crypto.randomBytes(3).toString("hex");
+    for (let i = 0; i < MAX_PREPARED_STATEMENTS + 100; i++) {
+      const n = resultRows<{ n: number }>(await db.execute(sql`select ${i}::int as n /* ${sql.raw(`bound_${tag}_${i}`)} */`))[0].n;
+      expect(n).toBe(i);
+    }
+    const long = resultRows<{ n: number }>(await db.execute(sql`select ${7}::int as n /* ${sql.raw(`long_${tag} ${"x".repeat(MAX_PREPARED_TEXT)}`)} */`))[0].n;
+    expect(long).toBe(7);
+    const count = (marker: string) => db.execute(sql.raw(`select count(*)::int as n from pg_prepared_statements where statement like '%${marker}%'`));
+    expect(resultRows<{ n: number }>(await count(`bound_${tag}`))[0].n).toBeLessThanOrEqual(MAX_PREPARED_STATEMENTS);
+    expect(resultRows<{ n: number }>(await count(`long_${tag}`))[0].n).toBe(0);
+    // The first ones stay prepared and keep being reused.
+    await db.execute(sql`select ${0}::int as n /* ${sql.raw(`bound_${tag}_0`)} */`);
+    expect(await preparedLike(db, `bound_${tag}_0 `)).toHaveLength(1);
   });
 
   it("a rolled-back transaction leaves the connection usable, its statements still prepared", async () => {

@@ -34,19 +34,28 @@ type UnsafeOptions = { prepare?: boolean } & Record<string, unknown>;
  * statement it is one round trip with no parsing or planning. Transactions and
  * savepoints hand drizzle a client of their own, so they are wrapped too.
  * Statements without parameters keep postgres.js's simple protocol.
+ *
+ * Bounded (decision 195): a connection keeps every statement it prepared, in PostgreSQL and in postgres.js, until
+ * it closes. Only the first `MAX_PREPARED_STATEMENTS` distinct texts of a process, each at most
+ * `MAX_PREPARED_TEXT` characters, are prepared (the hot ones are the first to come); any other runs unnamed.
  */
-export function preparingStatements<T extends postgres.Sql | postgres.TransactionSql>(sql: T): T {
+export const MAX_PREPARED_STATEMENTS = 1_000;
+export const MAX_PREPARED_TEXT = 16 * 1024;
+
+export function preparingStatements<T extends postgres.Sql | postgres.TransactionSql>(sql: T, prepared = new Set<string>()): T {
   return new Proxy(sql, {
     get(target, key) {
       if (key === "unsafe") {
-        return (query: string, params?: unknown[], options?: UnsafeOptions) =>
-          target.unsafe(query, params as postgres.ParameterOrJSON<never>[], { ...options, prepare: true });
+        return (query: string, params?: unknown[], options?: UnsafeOptions) => {
+          const prepare = prepared.has(query) || (prepared.size < MAX_PREPARED_STATEMENTS && query.length <= MAX_PREPARED_TEXT && Boolean(prepared.add(query)));
+          return target.unsafe(query, params as postgres.ParameterOrJSON<never>[], { ...options, prepare });
+        };
       }
       if (key === "begin" || key === "savepoint") {
         const open = Reflect.get(target, key) as (...args: unknown[]) => Promise<unknown>;
         return (...args: unknown[]) => {
           const callback = args.pop() as (inner: postgres.TransactionSql) => unknown;
-          return open(...args, (inner: postgres.TransactionSql) => callback(preparingStatements(inner)));
+          return open(...args, (inner: postgres.TransactionSql) => callback(preparingStatements(inner, prepared)));
         };
       }
       return Reflect.get(target, key);

@@ -15,6 +15,7 @@ import { MAX_BODY_BYTES } from "#server/http/body-limit";
 import { CORS_OPTIONS } from "./cors";
 import { pendingTokenHeaders, trackTokens, type PendingTokens } from "./token-headers";
 import { jsonPostListener } from "./json-post";
+import { TextKeyedCache } from "./document-cache";
 
 export const CSRF_MESSAGE = "Falta un encabezado de seguridad (x-graphql-csrf).";
 
@@ -196,8 +197,8 @@ export function createGraphQLServer(options: { graphiql: boolean }) {
     plugins: [csrfPrevention, tokenHeaders, operationNameIsText, refuseControlCharacters, ...armor.plugins, spanishValidation, limitRequestBody(MAX_BODY_BYTES), compiledExecution(schema), cachedValidation()],
     // Ours above, cheaper for a body that declares its length (./body-size.ts); both refuse what passes MAX_BODY_BYTES.
     maxRequestBodySize: false,
-    // Parsed documents stay in yoga's cache; validation results in ours (cachedValidation).
-    parserAndValidationCache: { validationCache: false },
+    // Parsed documents and parse errors in caches bounded in bytes (./document-cache.ts); validation results in ours (cachedValidation).
+    parserAndValidationCache: { documentCache: new TextKeyedCache(), errorCache: new TextKeyedCache(), validationCache: false },
     logging: logger,
     cors: CORS_OPTIONS,
     maskedErrors: { maskError },

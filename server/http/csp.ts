@@ -30,7 +30,9 @@ export function contentSecurityPolicy(nonce: string): string {
     "font-src 'self' data:",
     `connect-src 'self' ${[...MERCADO_PAGO, ...META_PIXEL].join(" ")}`,
     `frame-src ${MERCADO_PAGO.join(" ")}`,
-    "worker-src 'self'",
+    // Sentry's session replay compresses in a worker it starts from a blob: URL. Only a script that already
+    // passed script-src can make one, so this lets nothing new run (decision 194).
+    "worker-src 'self' blob:",
     "manifest-src 'self'",
     "media-src 'self' blob:",
     "object-src 'none'",

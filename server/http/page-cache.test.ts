@@ -76,6 +76,36 @@ describe("PageCache", () => {
     await cache.handle(request("/a"), render);
     expect(calls()).toBe(5);
   });
+
+  it("stays under its bound in bytes when filled past it with big pages, and still serves the newest copies", async () => {
+    const maxBytes = 1_000_000;
+    const cache = new PageCache({ maxEntries: 1_000, maxBytes });
+    const { render, calls } = renderer((req) => page(`${new URL(req.url).pathname} ${"x".repeat(90_000)}`));
+    for (let i = 0; i < 40; i++) {
+      await cache.handle(request(`/eventos/e${i}`), render);
+      expect(cache.bytes).toBeLessThanOrEqual(maxBytes);
+    }
+    expect(cache.size).toBeLessThan(12);
+    expect(cache.size).toBeGreaterThan(5);
+    const newest = await cache.handle(request("/eventos/e39"), render);
+    expect(newest.headers.get("x-cache")).toBe("HIT");
+    expect(calls()).toBe(40);
+    const oldest = await cache.handle(request("/eventos/e0"), render);
+    expect(oldest.headers.get("x-cache")).toBe("MISS");
+  });
+
+  it("never keeps a page bigger than a tenth of its bytes, and drops expired copies before live ones", async () => {
+    let now = 0;
+    const cache = new PageCache({ maxBytes: 100_000, ttlMs: 1_000, now: () => now });
+    const { render } = renderer((req) => page(new URL(req.url).pathname === "/grande" ? "x".repeat(20_000) : "y".repeat(5_000)));
+    await cache.handle(request("/grande"), render);
+    expect(cache.size).toBe(0);
+    await cache.handle(request("/a"), render);
+    now = 2_000;
+    await cache.handle(request("/b"), render);
+    expect(cache.size).toBe(1);
+    expect(cache.bytes).toBeLessThan(6_000);
+  });
 });
 
 describe("PageCache and the Content-Security-Policy nonce", () => {

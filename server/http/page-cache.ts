@@ -21,6 +21,8 @@ import type { EventCache } from "#server/events/changes";
 export interface PageCacheOptions {
   ttlMs?: number;
   maxEntries?: number;
+  /** Bytes of every copy together (bodies and headers); a page bigger than a tenth of it is never kept. */
+  maxBytes?: number;
   now?: () => number;
 }
 
@@ -40,6 +42,8 @@ const NEUTRAL_COOKIE = /^(theme$|ph_|_ga|_gid$|_fbp$|_fbc$)/;
 export class PageCache implements EventCache {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private keptBytes = 0;
   private readonly now: () => number;
   private readonly entries = new Map<string, PageCopy>();
   private readonly pending = new Map<string, Promise<PageCopy | null>>();
@@ -47,6 +51,8 @@ export class PageCache implements EventCache {
   constructor(options: PageCacheOptions = {}) {
     this.ttlMs = options.ttlMs ?? 5_000;
     this.maxEntries = options.maxEntries ?? 1_000;
+    // 1,000 copies of a ~100 kB page would be 100 MB: the bytes bound is the one that holds (decision 195).
+    this.maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
     this.now = options.now ?? Date.now;
   }
 
@@ -121,6 +127,7 @@ export class PageCache implements EventCache {
   /** Drops every copy (an event changed: its pages, the home and the organization's page all show it). */
   clear(): void {
     this.entries.clear();
+    this.keptBytes = 0;
   }
 
   /** An event changed, through this process or another (server/events/changes.ts): every page may show it. */
@@ -137,14 +144,37 @@ export class PageCache implements EventCache {
     return this.entries.size;
   }
 
+  /** Bytes the kept copies hold (bodies and headers). */
+  get bytes(): number {
+    return this.keptBytes;
+  }
+
   private store(key: string, entry: PageCopy) {
-    if (this.entries.size >= this.maxEntries) {
-      // Oldest first (Map keeps insertion order): a bounded cache, never a leak.
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+    const bytes = bytesOf(entry);
+    this.delete(key);
+    if (bytes > this.maxBytes / 10) return;
+    // Expired copies go first, then the oldest (Map keeps insertion order): bounded in count and bytes, never a leak.
+    const now = this.now();
+    for (const [kept, copy] of this.entries) if (copy.expiresAt <= now) this.delete(kept);
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size < this.maxEntries && this.keptBytes + bytes <= this.maxBytes) break;
+      this.delete(oldest);
     }
     this.entries.set(key, entry);
+    this.keptBytes += bytes;
   }
+
+  private delete(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.keptBytes -= bytesOf(entry);
+  }
+}
+
+/** A copy's size: its body (the nonce cuts are views of the same bytes) and its headers. */
+function bytesOf(entry: PageCopy): number {
+  return entry.body.byteLength + entry.headers.reduce((sum, [name, value]) => sum + name.length + value.length, 0);
 }
 
 function keyOf(method: string, url: URL, cookieHeader: string | null): string | null {

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contentSecurityPolicy } from "./csp";
 import { securityHeaders } from "./security-headers";
 
 async function serve(https: boolean) {
@@ -82,5 +83,22 @@ describe("security headers on every response", () => {
   it("over https, HSTS", async () => {
     const res = await fetch(`${secure.base}/`);
     expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+  });
+});
+
+describe("the pages' Content-Security-Policy", () => {
+  const directives = new Map(
+    contentSecurityPolicy("abc")
+      .split("; ")
+      .map((d) => [d.split(" ")[0], d.split(" ").slice(1)]),
+  );
+
+  it("lets Sentry's session replay start its compression worker from a blob: URL, and nothing from another origin", () => {
+    expect(directives.get("worker-src")).toEqual(["'self'", "blob:"]);
+  });
+
+  it("still runs only scripts with this response's nonce (a blob: script is not one of them)", () => {
+    expect(directives.get("script-src")).toEqual(["'nonce-abc'", "'strict-dynamic'", "'unsafe-inline'", "https:"]);
+    expect(directives.get("default-src")).toEqual(["'self'"]);
   });
 });

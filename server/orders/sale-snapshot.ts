@@ -16,6 +16,13 @@ import { followEventChanges } from "#server/events/changes";
  * the row lock, so a copy can never sell what is not for sale.
  */
 export const SALE_SNAPSHOT_MS = 1_000;
+/**
+ * How many events' copies and how many bytes of them (their rows as JSON, descriptions included) a process keeps
+ * (decision 195): an on-sale needs one, a busy night a few dozen; requests for slugs that do not exist, or for
+ * thousands of events, must not grow the process. Expired copies go first, then the oldest.
+ */
+export const SALE_SNAPSHOT_MAX_ENTRIES = 500;
+export const SALE_SNAPSHOT_MAX_BYTES = 4 * 1024 * 1024;
 
 export interface SaleSnapshot {
   event: EventRow;
@@ -28,14 +35,32 @@ interface Entry {
   db: DbOrTx;
   until: number;
   snapshot: Promise<SaleSnapshot | null>;
+  /** Known once the read has come back. */
+  bytes: number;
 }
 
 const bySlug = new Map<string, Entry>();
+let keptBytes = 0;
+
+function drop(key: string, entry: Entry | undefined = bySlug.get(key)): void {
+  if (!entry || bySlug.get(key) !== entry) return;
+  bySlug.delete(key);
+  keptBytes -= entry.bytes;
+}
+
+/** Makes room for one more copy (expired ones first, then the oldest), never dropping `keep`. */
+function makeRoom(now: number, keep?: Entry): void {
+  for (const [key, entry] of bySlug) if (entry.until <= now && entry !== keep) drop(key, entry);
+  for (const [key, entry] of bySlug) {
+    if (bySlug.size < SALE_SNAPSHOT_MAX_ENTRIES + (keep ? 1 : 0) && keptBytes <= SALE_SNAPSHOT_MAX_BYTES) break;
+    if (entry !== keep) drop(key, entry);
+  }
+}
 followEventChanges({
   forget(eventId) {
     for (const [slug, entry] of bySlug) {
       void entry.snapshot.then((s) => {
-        if ((!s || s.event.id === eventId) && bySlug.get(slug) === entry) bySlug.delete(slug);
+        if (!s || s.event.id === eventId) drop(slug, entry);
       });
     }
   },
@@ -49,16 +74,33 @@ export function saleSnapshot(db: DbOrTx, slug: string): Promise<SaleSnapshot | n
   const cached = bySlug.get(key);
   if (cached && cached.db === db && cached.until > now) return cached.snapshot;
   const snapshot = readSnapshot(db, key);
-  const entry: Entry = { db, until: now + SALE_SNAPSHOT_MS, snapshot };
+  const entry: Entry = { db, until: now + SALE_SNAPSHOT_MS, snapshot, bytes: 0 };
+  drop(key);
+  makeRoom(now);
   bySlug.set(key, entry);
-  // A failed read is not kept.
-  snapshot.catch(() => bySlug.get(key) === entry && bySlug.delete(key));
+  snapshot.then(
+    (kept) => {
+      if (bySlug.get(key) !== entry) return;
+      entry.bytes = key.length + (kept ? JSON.stringify(kept).length : 0);
+      keptBytes += entry.bytes;
+      if (entry.bytes > SALE_SNAPSHOT_MAX_BYTES / 10) drop(key, entry);
+      else if (keptBytes > SALE_SNAPSHOT_MAX_BYTES) makeRoom(Date.now(), entry);
+    },
+    // A failed read is not kept.
+    () => drop(key, entry),
+  );
   return snapshot;
 }
 
 /** Drops every copy (notifications may have been missed; tests that change rows behind the domain's back). */
 export function forgetSaleSnapshots(): void {
   bySlug.clear();
+  keptBytes = 0;
+}
+
+/** How many events' copies this process keeps and their size (what the bounds above limit). */
+export function saleSnapshotsKept(): { entries: number; bytes: number } {
+  return { entries: bySlug.size, bytes: keptBytes };
 }
 
 async function readSnapshot(db: DbOrTx, slug: string): Promise<SaleSnapshot | null> {
