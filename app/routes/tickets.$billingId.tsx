@@ -4,7 +4,7 @@ import { mailboxLink } from "#app/lib/dev-mailbox.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { MailboxNotice } from "#app/components/account/MailboxNotice";
 import { purchaseWords } from "#common/order-words";
-import { purchaseKindOfOrders } from "#server/menu/purchase-kind";
+import { purchaseKindOfOrders } from "#server/orders/purchase-kind";
 import { getPurchaseTickets } from "#server/tickets/tickets";
 import { purchaseAccessError } from "#app/components/tickets/access.server";
 import { ticketCard, venueOf, whenOf } from "#app/components/tickets/cards.server";
