@@ -12,7 +12,7 @@ import { execSync } from "node:child_process";
 import { createRequestHandler } from "@remix-run/node";
 import express from "express";
 import { env, paymentsMode, secureCookies, startupProblems } from "./server/env";
-import { prepareDatabase } from "./server/db/setup";
+import { prepareDatabase } from "./server/demo/setup";
 import { queueStateByLane, startJobRunner } from "./server/jobs/queue";
 import { bodyLimit } from "./server/http/body-limit";
 import { refuseForeignForms } from "./server/http/same-origin";
@@ -20,7 +20,7 @@ import { webRequestHandler, refuseHostileRequests } from "./server/http/request-
 import { clientAddress, compress, directRoute, isPath, withRequestOrigin } from "./server/http/direct-route";
 import { securityHeaders } from "./server/http/security-headers";
 import { withContentSecurityPolicy } from "./server/http/csp";
-import { JOB_LANES, jobHandlers } from "./server/jobs/handlers";
+import { JOB_LANES, jobHandlers } from "./server/worker/handlers";
 import { PageCache, writeCopy, type PageCopy } from "./server/http/page-cache";
 import { followEventChanges } from "./server/events/changes";
 import { startNotifications } from "./server/db/notify";

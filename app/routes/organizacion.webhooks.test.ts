@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
 import { setOutgoingTestPolicy } from "#server/http/safe-destination";
 import { memberships, webhookEndpoints } from "#server/db/schema";
-import { jobHandlers } from "#server/jobs/handlers";
+import { jobHandlers } from "#server/worker/handlers";
 import { runDueJobs } from "#server/jobs/queue";
 import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payments/sandbox";

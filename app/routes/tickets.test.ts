@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
 import { ticketTypes } from "#server/db/schema";
-import { jobHandlers } from "#server/jobs/handlers";
+import { jobHandlers } from "#server/worker/handlers";
 import { runDueJobs } from "#server/jobs/queue";
 import { billingAccessToken } from "#server/orders/access";
 import { createOrder } from "#server/orders/orders";

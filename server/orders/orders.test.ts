@@ -4,7 +4,7 @@ import { getDb } from "#server/db/client";
 import { billings, jobs, orders, ticketTypes } from "#server/db/schema";
 import { ANONYMOUS, type Ctx } from "#server/context";
 import { setEventStatus } from "#server/events/events";
-import { jobHandlers } from "#server/jobs/handlers";
+import { jobHandlers } from "#server/worker/handlers";
 import { runDueJobs } from "#server/jobs/queue";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";

@@ -5,7 +5,7 @@ import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
 import { billings, jobs, mercadopagoPreferences, orders, paymentRefunds, ticketTypes } from "#server/db/schema";
 import { runDueJobs } from "#server/jobs/queue";
-import { jobHandlers } from "#server/jobs/handlers";
+import { jobHandlers } from "#server/worker/handlers";
 import { createOrder } from "#server/orders/orders";
 import { startCheckout } from "#server/orders/checkout";
 import { billingAccessToken, isBillingAccessToken } from "#server/orders/access";

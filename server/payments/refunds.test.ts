@@ -5,7 +5,7 @@ import { getDb } from "#server/db/client";
 import { jobs, paymentRefunds, sandboxPayments, ticketTypes } from "#server/db/schema";
 import { isDomainError } from "#server/errors";
 import { runDueJobs } from "#server/jobs/queue";
-import { jobHandlers } from "#server/jobs/handlers";
+import { jobHandlers } from "#server/worker/handlers";
 import { createOrder } from "#server/orders/orders";
 import { actorFor, ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";

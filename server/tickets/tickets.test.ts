@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
 import { billings, emailAttachments, emailLog, jobs, ticketTypes } from "#server/db/schema";
-import { jobHandlers } from "#server/jobs/handlers";
+import { jobHandlers } from "#server/worker/handlers";
 import { runDueJobs } from "#server/jobs/queue";
 import { billingAccessToken } from "#server/orders/access";
 import { createOrder } from "#server/orders/orders";

@@ -8,7 +8,7 @@ import { PRUNE_NOTIFICATIONS_JOB, pruneRefusedNotifications, schedulePruning } f
 import { runGiveaway, SEND_GIVEAWAY_JOB } from "#server/invitations/giveaways";
 import { runCampaign, SEND_CAMPAIGN_JOB } from "#server/campaigns/campaigns";
 import { deliverWebhook, WEBHOOK_DELIVERY_JOB } from "#server/webhooks/deliveries";
-import { MAX_ATTEMPTS, type JobHandlers, type JobLane } from "./queue";
+import { MAX_ATTEMPTS, type JobHandlers, type JobLane } from "#server/jobs/queue";
 
 /** Every job kind the app runs, with its handler. */
 export const jobHandlers: JobHandlers = {
