@@ -24,7 +24,7 @@ import { JOB_LANES, jobHandlers } from "./server/worker/handlers";
 import { PageCache, writeCopy, type PageCopy } from "./server/http/page-cache";
 import { followEventChanges } from "./server/events/changes";
 import { startNotifications } from "./server/db/notify";
-import { schedulePruning } from "./server/payments/webhook";
+import { schedulePruning } from "./server/payment-notifications/webhook";
 import { sql } from "drizzle-orm";
 import { log } from "./server/monitoring/log";
 import { collectProcessMetrics, dbPoolMax, setMetricSources } from "./server/monitoring/metrics";

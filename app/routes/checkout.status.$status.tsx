@@ -5,7 +5,7 @@ import { formatMoney } from "#common/money";
 import { getRequestContext } from "#app/lib/session.server";
 import { buttonClasses } from "#app/components/ui/Button";
 import { getCheckoutSummary } from "#server/orders/checkout";
-import { withBillingToken } from "#server/orders/access";
+import { withBillingToken } from "#server/auth/billing-access";
 import { purchaseKindOfOrders } from "#server/orders/purchase-kind";
 import { purchaseWords } from "#common/order-words";
 import { eventPath } from "./eventos.$slug.server";

@@ -5,7 +5,7 @@ import { auditLog, issuedProducts, memberships, ticketTypes } from "#server/db/s
 import type { DoorAccess } from "#server/door/access";
 import { redeemAtDoor } from "#server/door/redeem";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { qrPayloadFor } from "#server/tickets/qr";
 import { createTestUser, ctxAs, sessionCookiesFor } from "#tests/support/context";

@@ -8,7 +8,7 @@ import { memberships, webhookEndpoints } from "#server/db/schema";
 import { jobHandlers } from "#server/worker/handlers";
 import { runDueJobs } from "#server/jobs/queue";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { decryptWebhookSecret } from "#server/webhooks/deliveries";
 import { WEBHOOK_MESSAGES } from "#common/webhooks";
 import { createTestUser, ctxAs, sessionCookiesFor } from "#tests/support/context";

@@ -5,7 +5,7 @@ import { getRequestContext } from "#app/lib/session.server";
 import { MailboxNotice } from "#app/components/account/MailboxNotice";
 import { purchaseWords } from "#common/order-words";
 import { purchaseKindOfOrders } from "#server/orders/purchase-kind";
-import { getPurchaseTickets } from "#server/tickets/tickets";
+import { getPurchaseTickets } from "#server/orders/purchase-tickets";
 import { purchaseAccessError } from "#app/components/tickets/access.server";
 import { ticketCard, venueOf, whenOf } from "#app/components/tickets/cards.server";
 import { TicketCard, TicketFullScreenStyles } from "#app/components/tickets/TicketCard";

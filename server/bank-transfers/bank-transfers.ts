@@ -7,7 +7,7 @@ import { bankTransferReceipts, bankTransferReviews, billings, events, orderItems
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { getBillingForBuyer } from "#server/orders/orders";
 import { approvePayment, rejectTransfer, transferPaymentId, type ApprovalOutcome } from "#server/orders/lifecycle";
-import { purchaseLink } from "#server/orders/access";
+import { purchaseLink } from "#server/auth/billing-access";
 import { requireCapability } from "#server/organizations/permissions";
 import { getTicketTransferAccount } from "#server/payouts/bank-accounts";
 import { parseInput, type DomainInput } from "#server/validation";

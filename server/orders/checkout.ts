@@ -7,7 +7,7 @@ import { appUrl } from "#server/env";
 import { preferenceIdForBilling } from "#server/payments/mercadopago";
 import { getPaymentProvider, paymentPublicConfigFor } from "#server/payments/providers";
 import { createOrder, getBillingForBuyer } from "./orders";
-import { billingAccessToken, purchaseLink, withBillingToken } from "./access";
+import { billingAccessToken, purchaseLink, withBillingToken } from "#server/auth/billing-access";
 
 export interface CheckoutStarted {
   order: OrderRow & { items: OrderItemRow[] };

@@ -4,7 +4,7 @@ import type { DbOrTx } from "#server/db/client";
 import { events, refundRequests } from "#server/db/schema";
 import { sendEmail, type EmailMessage } from "#server/email/send";
 import { appUrl } from "#server/env";
-import { withBillingToken } from "./access";
+import { withBillingToken } from "#server/auth/billing-access";
 import { purchaseKindOfOrders } from "./purchase-kind";
 import { paymentReversedEmail, refundDoneEmail, refundStatusUrl } from "./refund-emails";
 import { transferRejectedEmail } from "./transfer-emails";

@@ -2,13 +2,13 @@ import { and, eq, lt } from "drizzle-orm";
 import type { Db, DbOrTx } from "#server/db/client";
 import { billings, paymentNotifications } from "#server/db/schema";
 import { approvePayment, chargeBack, refund } from "#server/orders/lifecycle";
-import { getPaymentProvider } from "./providers";
-import { type PaymentProvider, type ProviderPayment } from "./provider";
-import { isSignatureStale, verifyNotificationSignature, webhookSecret } from "./signature";
+import { getPaymentProvider } from "#server/payments/providers";
+import { type PaymentProvider, type ProviderPayment } from "#server/payments/provider";
+import { isSignatureStale, verifyNotificationSignature, webhookSecret } from "#server/payments/signature";
 import { takeAttempt } from "#server/auth/rate-limit";
 import { isDomainError } from "#server/errors";
 import { ensureJob } from "#server/jobs/queue";
-import { notificationSellerId } from "./mercadopago";
+import { notificationSellerId } from "#server/payments/mercadopago";
 
 export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
 
