@@ -11,7 +11,7 @@ import { qrPayloadFor } from "#server/tickets/qr";
 import { createTestUser, ctxAs, sessionCookiesFor } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { formRequest, getRequest, run } from "#tests/support/remix";
-import { deviceLabel } from "#server/reports/cells";
+import { deviceLabel } from "#server/csv/cells";
 import * as list from "./organizacion.acreditaciones";
 import * as csv from "./organizacion.acreditaciones_.exportar";
 
