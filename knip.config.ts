@@ -3,7 +3,7 @@ import type { KnipConfig } from "knip";
 /**
  * Unused files, exports and dependencies (`npm run knip`). Knip's own plugins read the Remix, Vite, Vitest,
  * Playwright, ESLint and Drizzle configs, and package.json's scripts, for their entry points (app/root.tsx,
- * app/entry.*, app/routes/**, every test, server.ts, server/db/seed-cli.ts, server/graphql/print-schema.ts);
+ * app/entry.*, app/routes/**, every test, server.ts, server/demo/seed-cli.ts, server/graphql/print-schema.ts);
  * below are the ones nothing names: Remix's route config, every script (some run from others, not from
  * package.json), and the helpers tests start as separate processes. docs/architecture.md says what each folder is for.
  */

@@ -54,7 +54,7 @@ async function main() {
     const { createOrganization } = await import("#server/organizations/organizations");
     const { acceptServiceConditions, createEvent, publishEvent, getEventForOrganizer } = await import("#server/events/events");
     const { createOrder } = await import("#server/orders/orders");
-    const { payInSandbox } = await import("#server/payments/sandbox");
+    const { payInSandbox } = await import("#server/payment-notifications/sandbox");
     const { ticketsOfOrder } = await import("#server/tickets/issue");
     const { qrPayloadFor } = await import("#server/tickets/qr");
     const { rotateDoorPin } = await import("#server/door/access");

@@ -648,8 +648,8 @@ async function checkGuarantees(options: {
 }) {
   const { db, schema, baseUrls, eventId, ticketId, stock } = options;
   const { eq, sql } = await import("drizzle-orm");
-  const { buildSignedNotification } = await import("#server/payments/sandbox");
-  const { assertLedgerMatches } = await import("#server/ledger/invariants");
+  const { buildSignedNotification } = await import("#server/payment-notifications/sandbox");
+  const { assertLedgerMatches } = await import("#server/orders/ledger-invariants");
   const problems: string[] = [];
   const rows: [string, string][] = [];
   const post = (baseUrl: string, path: string, init: RequestInit) => fetch(`${baseUrl}${path}`, { method: "POST", redirect: "manual", ...init });

@@ -256,7 +256,7 @@ async function main() {
     const { createOrganization } = await import("#server/organizations/organizations");
     const { acceptServiceConditions, createEvent, publishEvent, getEventForOrganizer } = await import("#server/events/events");
     const { startSession } = await import("#server/auth/sessions");
-    const { payInSandbox } = await import("#server/payments/sandbox");
+    const { payInSandbox } = await import("#server/payment-notifications/sandbox");
     const { eq, sql } = await import("drizzle-orm");
     const database = connectPostgres(BENCH_URL, { max: 8 });
     setDatabase(database);

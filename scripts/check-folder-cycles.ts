@@ -7,11 +7,14 @@
  * static `import … from` or `export … from` of "#server/<other>/…" or
  * "../<other>/…". Type-only imports (`import type`) are left out unless
  * --include-types: they vanish at runtime. Dynamic `await import(…)` is left
- * out too: it is how a module reaches a folder that imports it back.
+ * out too, so it must never hide a runtime dependency: only a truly lazy load
+ * (an optional package), said so where it is (decision 184).
  * Prints each group of folders that import one another in a loop (the
  * strongly connected components with more than one folder), a shortest loop
  * through each folder of the group, and with --edges every import inside the
- * group with the files that make it. Exits 1 when there is any cycle.
+ * group with the files that make it. Exits 1 when there is any cycle: CI runs
+ * it (`npm run check:folders`, .ci/run) and docs/architecture.md says which
+ * folder may import which.
  */
 import fs from "node:fs";
 import path from "node:path";

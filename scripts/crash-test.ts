@@ -14,7 +14,7 @@
  *    - no oversell: `sold` ≤ stock and live issued tickets ≤ stock, per ticket type;
  *    - stock counted exactly once: `sold` = units of draft orders + units of paid orders (an expired or
  *      cancelled hold gave its units back once: never twice, never not at all);
- *    - ledger = billings = issued tickets, order by order (server/ledger/invariants.ts, docs/locking.md rule 5);
+ *    - ledger = billings = issued tickets, order by order (server/orders/ledger-invariants.ts, docs/locking.md rule 5);
  *    - integrators hear about every sale: an organization's outgoing webhook (a receiver in this process that
  *      answers 500 to some deliveries during the rush) has exactly one `order.paid` delivery per order with
  *      tickets, none for an order without, and every delivery not yet delivered still has its job queued.
@@ -148,8 +148,8 @@ export async function runCrashTest(options: CrashTestOptions = {}): Promise<Cras
     const schema = await import("#server/db/schema");
     const { createOrganization } = await import("#server/organizations/organizations");
     const { acceptServiceConditions, createEvent, publishEvent, getEventForOrganizer } = await import("#server/events/events");
-    const { assertLedgerMatches } = await import("#server/ledger/invariants");
-    const { buildSignedNotification } = await import("#server/payments/sandbox");
+    const { assertLedgerMatches } = await import("#server/orders/ledger-invariants");
+    const { buildSignedNotification } = await import("#server/payment-notifications/sandbox");
     const connection = connectPostgres(databaseUrl, { max: 4 });
     database = connection;
     setDatabase(connection);

@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { redirect } from "@remix-run/node";
 import { GENERIC_ERROR, isDomainError, type DomainError } from "#server/errors";
 import { CONFLICT_FORM_STATUS } from "./domain-errors.server";
-import { withBillingToken } from "#server/orders/access";
+import { withBillingToken } from "#server/auth/billing-access";
 import type { CheckoutStarted } from "#server/orders/checkout";
 import { formFieldName } from "#app/components/checkout/schema";
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ANONYMOUS } from "#server/context";
 import { billings } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { requestRefund } from "#server/refunds/refunds";
 import { chargeBackApprovedBilling } from "#server/refunds/transitions";
 import { formatMoney } from "#common/money";

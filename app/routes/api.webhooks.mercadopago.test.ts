@@ -4,7 +4,7 @@ import { CLIENT_IP_HEADER } from "#server/auth/request-auth";
 import { getDb } from "#server/db/client";
 import { billings, jobs, paymentNotifications } from "#server/db/schema";
 import { SandboxProvider } from "#server/payments/sandbox-provider";
-import { buildSignedNotification } from "#server/payments/sandbox";
+import { buildSignedNotification } from "#server/payment-notifications/sandbox";
 import { signNotification, webhookSecret } from "#server/payments/signature";
 import {
   MAX_NOTIFICATION_BYTES,
@@ -14,7 +14,7 @@ import {
   REFUSED_PER_ADDRESS,
   REFUSED_RETENTION_DAYS,
   schedulePruning,
-} from "#server/payments/webhook";
+} from "#server/payment-notifications/webhook";
 import { createPendingOrder } from "#tests/support/factories";
 import { BASE_URL } from "#tests/support/remix";
 import { randomTag, RUN_TAG } from "#tests/support/random";

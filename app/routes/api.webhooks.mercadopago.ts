@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { clientIp } from "#server/auth/request-auth";
 import { getDb } from "#server/db/client";
 import { readTextAtMost } from "#server/http/body-limit";
-import { handleMercadoPagoNotification, MAX_NOTIFICATION_BYTES } from "#server/payments/webhook";
+import { handleMercadoPagoNotification, MAX_NOTIFICATION_BYTES } from "#server/payment-notifications/webhook";
 
 const ANSWERS = { 200: "OK", 401: "Firma inválida o vencida", 413: "Notificación demasiado grande", 429: "Demasiadas notificaciones rechazadas" } as const;
 

@@ -9,7 +9,7 @@ import { startSession } from "#server/auth/sessions";
 import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
 import { memberships, orders, ticketTypes } from "#server/db/schema";
-import { billingAccessToken } from "#server/orders/access";
+import { billingAccessToken } from "#server/auth/billing-access";
 import { createOrder } from "#server/orders/orders";
 import { createBankAccount, listBankAccounts } from "#server/payouts/bank-accounts";
 import { BANK_TRANSFER_MESSAGES } from "#server/bank-transfers/bank-transfers";

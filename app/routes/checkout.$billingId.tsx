@@ -1,5 +1,5 @@
 import { purchaseWords } from "#common/order-words";
-import { purchaseKindOfOrders } from "#server/menu/purchase-kind";
+import { purchaseKindOfOrders } from "#server/orders/purchase-kind";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { DateTime } from "luxon";

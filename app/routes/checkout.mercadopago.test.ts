@@ -3,7 +3,7 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
 import { ticketTypes } from "#server/db/schema";
-import { billingAccessToken } from "#server/orders/access";
+import { billingAccessToken } from "#server/auth/billing-access";
 import { startCheckout } from "#server/orders/checkout";
 import { ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";

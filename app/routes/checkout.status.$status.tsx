@@ -5,8 +5,8 @@ import { formatMoney } from "#common/money";
 import { getRequestContext } from "#app/lib/session.server";
 import { buttonClasses } from "#app/components/ui/Button";
 import { getCheckoutSummary } from "#server/orders/checkout";
-import { withBillingToken } from "#server/orders/access";
-import { purchaseKindOfOrders } from "#server/menu/purchase-kind";
+import { withBillingToken } from "#server/auth/billing-access";
+import { purchaseKindOfOrders } from "#server/orders/purchase-kind";
 import { purchaseWords } from "#common/order-words";
 import { eventPath } from "./eventos.$slug.server";
 

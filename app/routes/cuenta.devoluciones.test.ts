@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
 import { billings, ticketTypes } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { lastEmailTo } from "#tests/support/mailbox";

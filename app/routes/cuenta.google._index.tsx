@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { getGoogleAuthenticator } from "#server/auth/google";
+import { getGoogleAuthenticator } from "#server/accounts/google-oauth";
 
 /**
  * Starts "Con Google": remix-auth's OAuth2 strategy answers with a redirect to

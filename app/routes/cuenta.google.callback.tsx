@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { OAuth2RequestError } from "remix-auth-oauth2";
 import { tokenCookies } from "#server/auth/cookies";
-import { getGoogleAuthenticator } from "#server/auth/google";
+import { getGoogleAuthenticator } from "#server/accounts/google-oauth";
 import { isDomainError } from "#server/errors";
 import { signedInRedirect } from "#app/lib/session.server";
 

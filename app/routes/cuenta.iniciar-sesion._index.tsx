@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GOOGLE_ACCOUNT_MISMATCH, GOOGLE_EMAIL_NOT_VERIFIED } from "#server/accounts/google";
 import { createSignInLink } from "#server/accounts/sign-in-link";
 import { CALLBACK_COOKIE, parseCookies } from "#server/auth/cookies";
-import { googleEnabled } from "#server/auth/google";
+import { googleEnabled } from "#server/accounts/google-oauth";
 import { mailboxLink } from "#app/lib/dev-mailbox.server";
 import { domainErrorReply, invalidReply } from "#app/lib/forms.server";
 import { getRequestContext } from "#app/lib/session.server";

@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "#app/lib/session.server";
-import { withBillingToken } from "#server/orders/access";
+import { withBillingToken } from "#server/auth/billing-access";
 import { listMyTickets, type MyTicket } from "#server/tickets/tickets";
 import { canTransfer } from "#server/tickets/transfer";
 import { ticketCard } from "#app/components/tickets/cards.server";

@@ -5,13 +5,13 @@ import { auditLog, issuedProducts, memberships, ticketTypes } from "#server/db/s
 import type { DoorAccess } from "#server/door/access";
 import { redeemAtDoor } from "#server/door/redeem";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { qrPayloadFor } from "#server/tickets/qr";
 import { createTestUser, ctxAs, sessionCookiesFor } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { formRequest, getRequest, run } from "#tests/support/remix";
-import { deviceLabel } from "#server/reports/cells";
+import { deviceLabel } from "#server/csv/cells";
 import * as list from "./organizacion.acreditaciones";
 import * as csv from "./organizacion.acreditaciones_.exportar";
 

@@ -7,7 +7,7 @@ import { getDb } from "#server/db/client";
 import { campaigns, emailLog, memberships } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
 import { sendTicketsEmail } from "#server/tickets/email";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { createTestUser, ctxAs, sessionCookiesFor } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { randomTag } from "#tests/support/random";

@@ -5,7 +5,7 @@ import { EVENT_MESSAGES } from "#common/events";
 import { getDb } from "#server/db/client";
 import { eventDates } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ctxAs, sessionCookiesFor } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { formRequest, run } from "#tests/support/remix";

@@ -4,7 +4,7 @@ import { memberships } from "#server/db/schema";
 import { createTestUser, sessionCookiesFor } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { getRequest, run } from "#tests/support/remix";
-import { fileDate } from "#server/reports/cells";
+import { fileDate } from "#server/csv/cells";
 import * as download from "./organizacion.informes_.descargar";
 import * as page from "./organizacion.informes";
 

@@ -5,7 +5,7 @@ import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
 import { jobs, memberships, mercadopagoAccounts, users } from "#server/db/schema";
 import { runDueJobs } from "#server/jobs/queue";
-import { jobHandlers } from "#server/jobs/handlers";
+import { jobHandlers } from "#server/worker/handlers";
 import {
   CONNECT_CANCELLED,
   CONNECT_EXPIRED,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ctxAs, sessionCookiesFor } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { getRequest, run } from "#tests/support/remix";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
 import { auditLog, memberships } from "#server/db/schema";
 import { openDoor } from "#server/door/access";
-import { TEAM_INVITATION_EMAIL_KIND } from "#server/organizations/team";
+import { TEAM_INVITATION_EMAIL_KIND } from "#server/team/team";
 import { actorFor, createTestUser, ctxAs, sessionCookiesFor } from "#tests/support/context";
 import { createProducer, createPublishedEvent, makePromoter } from "#tests/support/factories";
 import { renderInRouter } from "#app/components/layout/render-in-router.test-helper";

@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDate } from "#common/dates";
 import { Conflict, isDomainError } from "#server/errors";
-import { changeMemberRole, inviteMember, listTeam, removeMember, revokeInvitation, ROLE_LABELS, roleTable, TEAM_ROLES } from "#server/organizations/team";
+import { changeMemberRole, inviteMember, listTeam, removeMember, revokeInvitation, ROLE_LABELS, roleTable, TEAM_ROLES } from "#server/team/team";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect, secondFactorRedirect } from "#app/lib/backoffice.server";
 import { BackofficeForm, FormErrorList, FormSnackbar, SelectInput, TextInput, useRemountKey } from "#app/components/backoffice/forms";
 import { teamInvitationFormSchema } from "#app/components/backoffice/schemas";

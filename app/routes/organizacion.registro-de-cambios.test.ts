@@ -108,7 +108,7 @@ describe("/organizacion/registro-de-cambios, money leaving: withdrawals and refu
     const { ANONYMOUS } = await import("#server/context");
     const { eventDates } = await import("#server/db/schema");
     const { createOrder } = await import("#server/orders/orders");
-    const { payInSandbox } = await import("#server/payments/sandbox");
+    const { payInSandbox } = await import("#server/payment-notifications/sandbox");
     const { approveRefund, rejectRefund, requestRefund } = await import("#server/refunds/refunds");
     const { requestWithdrawal, RELEASE_HOURS } = await import("#server/payouts/withdrawals");
     const { ctxAs, withSecondFactor } = await import("#tests/support/context");

@@ -13,7 +13,7 @@ import {
   revokePromoterInvitation,
   setGroupLead,
   updatePromoterGroup,
-} from "#server/promoters/groups";
+} from "#server/team/promoter-groups";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { BackofficeForm, Checkbox, FormErrorList, FormSnackbar, TextInput, useIsPosting } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";

@@ -2,9 +2,9 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDate, formatDateTime } from "#common/dates";
 import { formatMoney } from "#common/money";
-import { invitePromoter, myPromoterGroup, removePromoter, revokePromoterInvitation } from "#server/promoters/groups";
+import { invitePromoter, myPromoterGroup, removePromoter, revokePromoterInvitation } from "#server/team/promoter-groups";
 import { getMetricReferralSalesByUser } from "#server/promoters/metrics";
-import { sellTicketsInHand, ticketsSellableInHand } from "#server/promoters/sales-in-hand";
+import { sellTicketsInHand, ticketsSellableInHand } from "#server/invitations/sales-in-hand";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { BackofficeForm, FormErrorList, FormSnackbar, SelectInput, TextInput, useIsPosting } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TEAM_INVITATION_EMAIL_KIND } from "#server/organizations/team";
+import { TEAM_INVITATION_EMAIL_KIND } from "#server/team/team";
 import { createTestUser, sessionCookiesFor } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { lastEmailTo } from "#tests/support/mailbox";

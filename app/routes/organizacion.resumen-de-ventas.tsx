@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { listOrganizationOrders } from "#server/refunds/sales";
-import { soldTickets } from "#server/orders/sold";
+import { soldTickets } from "#server/events/sold";
 import { listRefundRequests } from "#server/refunds/refunds";
 import { getOrganizationLedger } from "#server/ledger/ledger";
 import { formatDateTime } from "#common/dates";
@@ -42,7 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const shown = CONTENT.find((c) => c.param === (url.searchParams.get("contenido") ?? "")) ?? CONTENT[0];
   const [list, sold, pending, toTransfer, ledger] = await Promise.all([
     guard(() => listOrganizationOrders(bo.ctx, { organizationId: bo.organization.id, eventId, page, promoterNick, content: shown.content })),
-    // The same count as "Vendidas" in the summary and "Mis eventos" (server/orders/sold.ts).
+    // The same count as "Vendidas" in the summary and "Mis eventos" (server/events/sold.ts).
     guard(() => soldTickets(bo.ctx, { organizationId: bo.organization.id, eventId })),
     guard(() => listRefundRequests(bo.ctx, { organizationId: bo.organization.id, eventId, status: "pending" })),
     guard(() => listRefundRequests(bo.ctx, { organizationId: bo.organization.id, eventId, status: "transfer" })),

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatMoney } from "#common/money";
 import { getDb } from "#server/db/client";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ctxAs, sessionCookiesFor } from "#tests/support/context";
 import { createEventWithTickets, createPublishedEvent } from "#tests/support/factories";
 import { getRequest, run } from "#tests/support/remix";

@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { acceptInvitation, invitationPreview } from "#server/organizations/team";
+import { acceptInvitation, invitationPreview } from "#server/team/team";
 import { requireUser } from "#app/lib/session.server";
 import { pageErrorResponse } from "#app/lib/domain-errors.server";
 import { isDomainError } from "#server/errors";

@@ -2,8 +2,8 @@ import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFu
 import { useLoaderData } from "@remix-run/react";
 import { getDb } from "#server/db/client";
 import { paymentsMode } from "#server/env";
-import { getSandboxBilling, payInSandbox } from "#server/payments/sandbox";
-import { withBillingToken } from "#server/orders/access";
+import { getSandboxBilling, payInSandbox } from "#server/payment-notifications/sandbox";
+import { withBillingToken } from "#server/auth/billing-access";
 
 export const meta: MetaFunction = () => [{ title: "Pago de prueba · Tribuna" }, { name: "robots", content: "noindex" }];
 

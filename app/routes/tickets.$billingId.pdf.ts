@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getRequestContext } from "#app/lib/session.server";
 import { ticketsPdf, ticketsPdfFilename } from "#server/tickets/pdf";
-import { getPurchaseTickets } from "#server/tickets/tickets";
+import { getPurchaseTickets } from "#server/orders/purchase-tickets";
 import { purchaseAccessError } from "#app/components/tickets/access.server";
 
 /** `/tickets/{billingId}/pdf?t=…`: the tickets PDF (one page per valid ticket), same access as the purchase page. */

@@ -5,7 +5,7 @@ import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
 import { ticketTypes, users } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { qrPayloadFor } from "#server/tickets/qr";
 import { ctxAs } from "#tests/support/context";

@@ -4,7 +4,7 @@ import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
 import { orders, users } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { listMyTickets } from "#server/tickets/tickets";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";

@@ -7,7 +7,7 @@ import { createEvent, setEventStatus } from "#server/events/events";
 import { ledgerOfOrder, organizationBalance } from "#server/ledger/ledger";
 import { createOrder } from "#server/orders/orders";
 import { queueProviderRefund, runProviderRefund } from "#server/payments/refunds";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { requestWithdrawal } from "#server/payouts/withdrawals";
 import { requestRefund } from "#server/refunds/refunds";
 import { chargeBackApprovedBilling } from "#server/refunds/transitions";

@@ -5,15 +5,12 @@ import { z } from "zod";
 import type { Ctx } from "#server/context";
 import { bankTransferReceipts, bankTransferReviews, billings, events, orderItems, orders, organizations } from "#server/db/schema";
 import { Conflict, Invalid, NotFound } from "#server/errors";
-import { sendEmail } from "#server/email/send";
 import { getBillingForBuyer } from "#server/orders/orders";
 import { approvePayment, rejectTransfer, transferPaymentId, type ApprovalOutcome } from "#server/orders/lifecycle";
-import { purchaseLink, withBillingToken } from "#server/orders/access";
+import { purchaseLink } from "#server/auth/billing-access";
 import { requireCapability } from "#server/organizations/permissions";
 import { getTicketTransferAccount } from "#server/payouts/bank-accounts";
 import { parseInput, type DomainInput } from "#server/validation";
-import { appUrl } from "#server/env";
-import { transferRejectedEmail } from "./emails";
 import { checkReceipt, readReceiptFile, safeFileName, storeReceiptFile, type ReceiptType } from "./receipts";
 
 /**
@@ -348,8 +345,9 @@ export const rejectBankTransferSchema = z.object({
 /**
  * `rejectBankTransfer`: no money (or not the right amount). The lifecycle's
  * rejectTransfer moves the order draft → closed; only the caller that made it
- * gets the stock back, the billing cancelled and the coupon use given back,
- * and records the reason, in the same transaction, then emails the buyer.
+ * gets the stock back, the billing cancelled, the coupon use given back and
+ * the buyer's email (the lifecycle's onTransferRejected), and records the
+ * reason, in the same transaction.
  * Rejecting again is a no-op; rejecting an approved or expired one is a
  * Conflict.
  */
@@ -357,7 +355,7 @@ export async function rejectBankTransfer(ctx: Ctx, rawInput: DomainInput<typeof 
   const input = parseInput(rejectBankTransferSchema, rawInput);
   const { order } = await loadForOrganizer(ctx, input.billingId, "money:manage");
   const closed = await ctx.db.transaction(async (tx) => {
-    const row = await rejectTransfer(tx, order.id, ctx.now);
+    const row = await rejectTransfer(tx, { orderId: order.id, billingId: input.billingId, reason: input.reason }, ctx.now);
     if (!row) return null;
     await tx
       .insert(bankTransferReviews)
@@ -377,15 +375,5 @@ export async function rejectBankTransfer(ctx: Ctx, rawInput: DomainInput<typeof 
     if (status === "expired") throw new Conflict(BANK_TRANSFER_MESSAGES.cannotRejectExpired);
     throw new Conflict(BANK_TRANSFER_MESSAGES.notPending);
   }
-  const [event] = await ctx.db.select({ name: events.name, slug: events.slug }).from(events).where(eq(events.id, closed.eventId));
-  const email = transferRejectedEmail({
-    firstName: closed.payer.firstName,
-    orderCode: closed.code,
-    eventName: event?.name ?? "",
-    reason: input.reason,
-    statusUrl: withBillingToken(`${appUrl()}/checkout/bank-transfer/${input.billingId}`, input.billingId),
-    eventUrl: event ? `${appUrl()}/eventos/${event.slug}` : appUrl(),
-  });
-  await sendEmail(ctx.db, { to: closed.payer.email, kind: "bank-transfer-rejected", ...email, organizationId: closed.organizationId });
   return { outcome: "rejected", transfer: await getBankTransfer(ctx, input.billingId) };
 }

@@ -5,7 +5,7 @@ import { campaignRecipients, campaigns, emailLog, emailUnsubscribes, memberships
 import { acceptServiceConditions, createEvent, publishEvent } from "#server/events/events";
 import { sendInvitation } from "#server/invitations/invitations";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { createEventWithTickets, createProducer, daysFromNow } from "#tests/support/factories";
 import { randomTag } from "#tests/support/random";

@@ -9,7 +9,7 @@ import { parseInput } from "#server/validation";
 import { doorChanged } from "./changes";
 import { TICKETS_ONLY } from "./search";
 import type { DbOrTx } from "#server/db/client";
-import { csvRow, deviceLabel, fileDate, type CellValue, type Column } from "#server/reports/cells";
+import { csvRow, deviceLabel, fileDate, type CellValue, type Column } from "#server/csv/cells";
 
 const uuid = z.string().uuid("No encontramos ese evento.");
 
@@ -54,7 +54,7 @@ export const ACCREDITATION_COLUMNS: Column[] = [
 
 /**
  * One accreditation as spreadsheet cells (the CSV here and the streamed export of /organizacion/informes). The
- * device shows as a short label made from its id ("Dispositivo 3F9A", server/reports/cells.ts), never the raw id.
+ * device shows as a short label made from its id ("Dispositivo 3F9A", server/csv/cells.ts), never the raw id.
  */
 export function accreditationCells(a: Accreditation): CellValue[] {
   return [a.redeemedAt, a.holderName, a.ticketTypeName, a.orderCode, a.eventName, a.eventDateStartsAt, a.door ?? "", deviceLabel(a.deviceId), a.scannedBy ?? "", a.offline ? "Sí" : "No"];

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
 import { doorScans, issuedProducts, memberships, ticketTypes } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { listOrganizationOrders } from "#server/refunds/sales";
 import { newTicketCode, ticketsOfOrder } from "#server/tickets/issue";
 import { qrPayloadFor } from "#server/tickets/qr";

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import { eventChanged } from "./changes";
 import { requireEvent } from "./access";
 import { saveEventSchedule, type SaveEventScheduleInput } from "./schedule";
-import { soldTicketsOfEvent } from "#server/orders/sold";
+import { soldTicketsOfEvent } from "#server/events/sold";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
 import { eventCustomFields, eventDates, events, ticketTypes, type Status } from "#server/db/schema";
@@ -411,7 +411,7 @@ export async function listOrganizationEvents(
       // Correlated subqueries name their tables explicitly: drizzle leaves columns unqualified here.
       firstDate: sql<Date | null>`(select min(d.starts_at) from event_dates d where d.event_id = "events"."id" and d.status <> 'deleted')`,
       lastDate: sql<Date | null>`(select max(d.ends_at) from event_dates d where d.event_id = "events"."id" and d.status <> 'deleted')`,
-      // Tickets sold as the sales list counts them (server/orders/sold.ts), not the stock taken by holds and invitations.
+      // Tickets sold as the sales list counts them (server/events/sold.ts), not the stock taken by holds and invitations.
       sold: soldTicketsOfEvent(sql.raw(`"events"."id"`)),
       stock: sql<number>`coalesce((select sum(t.stock) from ticket_types t where t.event_id = "events"."id" and t.kind = 'ticket' and t.status <> 'deleted'), 0)::int`,
     })

@@ -127,7 +127,7 @@ describe("saveEventSchedule: dates and ticket types as one list, with the spec's
 describe("moving a date that already sold tickets (decision 145)", () => {
   it("refuses the past and bringing it forward more than 24 hours, next to the field; postponing is recorded from → to with who", async () => {
     const { createOrder } = await import("#server/orders/orders");
-    const { payInSandbox } = await import("#server/payments/sandbox");
+    const { payInSandbox } = await import("#server/payment-notifications/sandbox");
     const { ctxAs } = await import("#tests/support/context");
     const { EVENT_MESSAGES } = await import("#common/events");
     const { ctx, event, date, tickets, organization, user } = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 100 }], { days: 7 });

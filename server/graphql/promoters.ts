@@ -1,9 +1,9 @@
 import type { OrderRow, PromoterGroupRow } from "#server/db/schema";
 import { builder } from "./builder";
 import { given, isoDate } from "./scalars";
-import * as groups from "#server/promoters/groups";
-import type { PendingPromoterInvitation, PromoterNumbers } from "#server/promoters/groups";
-import * as inHand from "#server/promoters/sales-in-hand";
+import * as groups from "#server/team/promoter-groups";
+import type { PendingPromoterInvitation, PromoterNumbers } from "#server/team/promoter-groups";
+import * as inHand from "#server/invitations/sales-in-hand";
 
 /** Promoter (RRPP) groups, links and sales in hand for integrators: the same domain functions as /organizacion/relaciones-publicas (docs/promoters.md). */
 

@@ -1,6 +1,6 @@
 import { isoDate } from "./scalars";
 import { builder } from "./builder";
-import * as team from "#server/organizations/team";
+import * as team from "#server/team/team";
 
 /** The organization's team for integrators: the same domain functions as /organizacion/operadores. */
 

@@ -5,7 +5,7 @@ import { jobs, orders, ticketTypes } from "#server/db/schema";
 import { redeemAtDoor } from "#server/door/redeem";
 import type { DoorAccess } from "#server/door/access";
 import { ledgerOfOrder } from "#server/ledger/ledger";
-import { assertLedgerMatches } from "#server/ledger/invariants";
+import { assertLedgerMatches } from "#server/orders/ledger-invariants";
 import { createOrder } from "#server/orders/orders";
 import { listOrganizationOrders } from "#server/refunds/sales";
 import { sendTicketsEmail } from "#server/tickets/email";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
 import { memberships, ticketTypes } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { getOrganizationLedger } from "./ledger";

@@ -6,7 +6,7 @@ import { ANONYMOUS } from "#server/context";
 import { setCustomFields } from "#server/events/events";
 import { ctxAs, createTestUser } from "#tests/support/context";
 import { createProducer, createPublishedEvent, makePromoter } from "#tests/support/factories";
-import { billingAccessToken } from "./access";
+import { billingAccessToken } from "#server/auth/billing-access";
 import { startCheckout } from "./checkout";
 import { getBillingForBuyer } from "./orders";
 

@@ -7,14 +7,14 @@ import { appUrl } from "#server/env";
 import { preferenceIdForBilling } from "#server/payments/mercadopago";
 import { getPaymentProvider, paymentPublicConfigFor } from "#server/payments/providers";
 import { createOrder, getBillingForBuyer } from "./orders";
-import { billingAccessToken, purchaseLink, withBillingToken } from "./access";
+import { billingAccessToken, purchaseLink, withBillingToken } from "#server/auth/billing-access";
 
 export interface CheckoutStarted {
   order: OrderRow & { items: OrderItemRow[] };
   billing: BillingRow;
   /** Where the buyer pays; null when nothing is due. */
   paymentUrl: string | null;
-  /** The `t` that lets a buyer without an account read this billing (server/orders/access.ts). */
+  /** The `t` that lets a buyer without an account read this billing (server/auth/billing-access.ts). */
   accessToken: string;
 }
 

@@ -6,11 +6,12 @@ import { getDb, type Db } from "#server/db/client";
 import { billings, jobs, ledgerEntries, orders, ticketTypes } from "#server/db/schema";
 import { approveBankTransfer } from "#server/bank-transfers/bank-transfers";
 import { issueDirectOrder, sendInvitation } from "#server/invitations/invitations";
-import { assertLedgerMatches } from "#server/ledger/invariants";
+import { assertLedgerMatches } from "#server/orders/ledger-invariants";
 import { organizationBalance } from "#server/ledger/ledger";
-import { applyPayment } from "#server/payments/webhook";
+import { applyPayment } from "#server/payment-notifications/webhook";
 import { SEND_TICKETS_EMAIL_JOB, ticketsOfOrder } from "#server/tickets/issue";
 import { ctxAs } from "#tests/support/context";
+import { emailsTo } from "#tests/support/mailbox";
 import { hasPostgresServer } from "#tests/support/db";
 import { createEventWithTickets, createTransferAccount } from "#tests/support/factories";
 import { approvePayment, chargeBack, expire, refund, rejectTransfer, revokeGift, transferPaymentId, voidOrder } from "./lifecycle";
@@ -83,7 +84,7 @@ const STATES = {
   },
   "closed/cancelled (transfer rejected)": async () => {
     const r = await buy(made, "Transferencia");
-    await tx((t) => rejectTransfer(t, r.orderId, new Date()));
+    await tx((t) => rejectTransfer(t, { orderId: r.orderId, billingId: r.billingId, reason: null }, new Date()));
     return r;
   },
   "billed/approved (card)": async () => {
@@ -146,7 +147,7 @@ const TRANSITIONS = {
   "approvePayment (transfer)": (r: Reached) => tx((t) => approvePayment(t, { billingId: r.billingId, source: "transfer", paymentId: transferPaymentId(r.billingId), amount: r.amount }, LATER())),
   refund: (r: Reached) => tx((t) => refund(t, r.billingId, { reason: "prueba", now: LATER(), providerRefund: "none" })),
   chargeBack: (r: Reached) => tx((t) => chargeBack(t, r.billingId, LATER())),
-  rejectTransfer: (r: Reached) => tx((t) => rejectTransfer(t, r.orderId, LATER())),
+  rejectTransfer: (r: Reached) => tx((t) => rejectTransfer(t, { orderId: r.orderId, billingId: r.billingId, reason: null }, LATER())),
   voidOrder: (r: Reached) => tx((t) => voidOrder(t, r.orderId, LATER())),
   revokeGift: (r: Reached) => tx((t) => revokeGift(t, { id: r.orderId }, LATER())),
 } as const;
@@ -270,7 +271,7 @@ describe("the ledger after a scripted mix of every transition", () => {
       await approveBankTransfer(mix.ctx, { billingId: r.billingId });
       await tx((t) => refund(t, r.billingId, { reason: "arrepentimiento", now: later, providerRefund: "none" }));
     });
-    await step(await buy(mix, "Transferencia"), (r) => tx((t) => rejectTransfer(t, r.orderId, later)));
+    await step(await buy(mix, "Transferencia"), (r) => tx((t) => rejectTransfer(t, { orderId: r.orderId, billingId: r.billingId, reason: null }, later)));
     // Expired and never paid; expired then paid and honoured; expired, sold out, paid and refunded.
     await step(await buy(mix, "General"), (r) => tx((t) => expire(t, r.orderId, later)));
     await step(await buy(mix, "General"), async (r) => {
@@ -328,5 +329,49 @@ describe("the ledger after a scripted mix of every transition", () => {
       "closed/cancelled",
       "billed/approved",
     ]);
+  });
+});
+
+describe("the buyer's emails that follow a transition (effects.ts)", () => {
+  const buyerEmails = async (r: Reached) => {
+    const db = await getDb();
+    const [order] = await db.select().from(orders).where(eq(orders.id, r.orderId));
+    return (await emailsTo(order.payer.email)).map((m) => m.kind).sort();
+  };
+
+  it("each transition writes its email once; a transition that never applies writes none", async () => {
+    const rejected = await buy(made, "Transferencia");
+    const reject = () => tx((t) => rejectTransfer(t, { orderId: rejected.orderId, billingId: rejected.billingId, reason: "No llegó" }, LATER()));
+    expect(await reject()).not.toBeNull();
+    expect(await reject()).toBeNull();
+    expect(await buyerEmails(rejected)).toEqual(["bank-transfer-rejected"]);
+
+    const refunded = await buy(made, "General");
+    await payProvider(refunded);
+    const billingOf = async (r: Reached) => (await (await getDb()).select().from(billings).where(eq(billings.id, r.billingId)))[0];
+    const undo = () => tx((t) => refund(t, refunded.billingId, { reason: "prueba", now: LATER(), providerRefund: "none" }));
+    expect(await undo()).not.toBeNull();
+    expect(await undo()).toBeNull();
+    expect((await buyerEmails(refunded)).filter((k) => k !== "tickets")).toEqual(["payment-refunded"]);
+    expect((await billingOf(refunded)).status).toBe("refunded");
+
+    const chargedBack = await buy(made, "General");
+    await payProvider(chargedBack);
+    expect(await tx((t) => chargeBack(t, chargedBack.billingId, LATER()))).not.toBeNull();
+    expect(await tx((t) => chargeBack(t, chargedBack.billingId, LATER()))).toBeNull();
+    expect((await buyerEmails(chargedBack)).filter((k) => k !== "tickets")).toEqual(["payment-charged-back"]);
+  });
+
+  it("a transition rolled back leaves no email behind", async () => {
+    const r = await buy(made, "Transferencia");
+    await expect(
+      tx(async (t) => {
+        await rejectTransfer(t, { orderId: r.orderId, billingId: r.billingId, reason: null }, LATER());
+        throw new Error("después de la transición");
+      }),
+    ).rejects.toThrow("después de la transición");
+    expect(await buyerEmails(r)).toEqual([]);
+    const [order] = await (await getDb()).select().from(orders).where(eq(orders.id, r.orderId));
+    expect(order.status).toBe("draft");
   });
 });

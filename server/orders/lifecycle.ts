@@ -10,6 +10,7 @@ import { queueProviderRefund } from "#server/payments/refunds";
 import { releaseCouponUse, retakeCouponUse } from "#server/coupons/coupons";
 import { releaseOrderStock, reholdOrderStock } from "#server/stock/stock";
 import { markQueuePlaceBought } from "#server/queue/queue";
+import { emailChargedBack, emailRefunded, emailTransferRejected } from "./effects";
 
 /*
  * The life of an order (docs/orders.md, decision 173). This module is the
@@ -18,8 +19,9 @@ import { markQueuePlaceBought } from "#server/queue/queue";
  * conditional UPDATE (`… WHERE status = <expected>`) in the caller's
  * transaction, orders before billings (so two transitions never deadlock): of
  * two concurrent callers only one changes anything, and only that one runs
- * what follows — `onPaid`, `onRefunded`, `onChargedBack`, `onVoided` — in the
- * same transaction, so each consequence happens exactly once per transition
+ * what follows — `onPaid`, `onRefunded`, `onChargedBack`, `onVoided`,
+ * `onTransferRejected`, with the buyer's emails of effects.ts — in the same
+ * transaction, so each consequence happens exactly once per transition
  * and only if the transition commits.
  *
  * Who calls what:
@@ -89,13 +91,16 @@ export interface RefundOptions {
 /**
  * What follows the refund of an approved payment: tickets voided and stock
  * back, ledger refund (and our fee given back), the outgoing `order.refunded`
- * webhook, a withdrawal still waiting for the organizer settled by it, and
- * the provider refund queued when asked.
+ * webhook, the buyer's email (before a request still waiting for the
+ * organizer is settled by it: that buyer reads the provider's "payment
+ * reversed" email, not the request's), the waiting request settled, and the
+ * provider refund queued when asked.
  */
 export async function onRefunded(tx: DbOrTx, order: OrderRow, billing: BillingRow, options: RefundOptions) {
   await onVoided(tx, order, options.now);
   await bookRefundOfApprovedPayment(tx, order, billing, options.reason, options.now);
   await recordOrderRefunded(tx, order, billing, options.now);
+  await emailRefunded(tx, order, billing);
   await tx
     .update(refundRequests)
     .set({ status: "refunded", decidedAt: options.now, updatedAt: options.now })
@@ -106,10 +111,17 @@ export async function onRefunded(tx: DbOrTx, order: OrderRow, billing: BillingRo
   }
 }
 
-/** What follows a chargeback: tickets voided, stock back, ledger chargeback (and our fee given back). */
+/** What follows a chargeback: tickets voided, stock back, ledger chargeback (and our fee given back), the buyer's email. */
 export async function onChargedBack(tx: DbOrTx, order: OrderRow, billing: BillingRow, now: Date) {
   await onVoided(tx, order, now);
   await bookChargeback(tx, order, billing, now);
+  await emailChargedBack(tx, order, billing);
+}
+
+/** What follows a rejected bank transfer: the hold released (onHoldReleased), then the buyer's email with the organizer's reason. */
+async function onTransferRejected(tx: DbOrTx, order: OrderRow, billingId: string, reason: string | null, now: Date) {
+  await onHoldReleased(tx, order.id, now);
+  await emailTransferRejected(tx, order, billingId, reason);
 }
 
 /** What ends an unpaid order (expired, transfer rejected): stock back on sale, pending billing cancelled, coupon use given back. */
@@ -220,12 +232,13 @@ export async function expire(tx: DbOrTx, orderId: string, now: Date): Promise<Or
 }
 
 /**
- * rejectTransfer: the organizer saw no money. draft → closed (billing pending
- * → cancelled, stock and coupon use back). Null when the order was not a draft.
+ * rejectTransfer: the organizer saw no money. draft → closed, then
+ * onTransferRejected (billing pending → cancelled, stock and coupon use back,
+ * the buyer's email with the reason). Null when the order was not a draft.
  */
-export async function rejectTransfer(tx: DbOrTx, orderId: string, now: Date): Promise<OrderRow | null> {
-  const closed = await moveOrder(tx, orderId, "draft", "closed", now, { holdExpiresAt: null });
-  if (closed) await onHoldReleased(tx, closed.id, now);
+export async function rejectTransfer(tx: DbOrTx, rejection: { orderId: string; billingId: string; reason: string | null }, now: Date): Promise<OrderRow | null> {
+  const closed = await moveOrder(tx, rejection.orderId, "draft", "closed", now, { holdExpiresAt: null });
+  if (closed) await onTransferRejected(tx, closed, rejection.billingId, rejection.reason, now);
   return closed;
 }
 

@@ -4,14 +4,14 @@ import { getDb } from "#server/db/client";
 import { billings, jobs, orders, ticketTypes } from "#server/db/schema";
 import { ANONYMOUS, type Ctx } from "#server/context";
 import { setEventStatus } from "#server/events/events";
-import { jobHandlers } from "#server/jobs/handlers";
+import { jobHandlers } from "#server/worker/handlers";
 import { runDueJobs } from "#server/jobs/queue";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
 import { createEventWithTickets, createTransferAccount } from "#tests/support/factories";
-import { assertLedgerMatches } from "#server/ledger/invariants";
+import { assertLedgerMatches } from "#server/orders/ledger-invariants";
 import { ticketsOfOrder } from "#server/tickets/issue";
-import { billingAccessToken } from "./access";
+import { billingAccessToken } from "#server/auth/billing-access";
 import { createOrder, EXPIRE_ORDER_JOB, expireOrder, getBillingForBuyer, getOrderForBuyer } from "./orders";
 
 const PAYER = {

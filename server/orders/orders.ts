@@ -26,7 +26,7 @@ import { recordCouponUse, takeCouponUse } from "#server/coupons/coupons";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
 import { ORDER_MESSAGES, previewOrderSchema, previewParsed, uuid, type OrderPreview } from "./preview";
-import { isBillingAccessToken } from "./access";
+import { isBillingAccessToken } from "#server/auth/billing-access";
 import { displayStatus } from "./status";
 import { isUniqueViolation } from "#server/db/errors";
 import { serviceFeeOf } from "#common/pricing";

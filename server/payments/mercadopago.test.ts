@@ -5,10 +5,10 @@ import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
 import { billings, jobs, mercadopagoPreferences, orders, paymentRefunds, ticketTypes } from "#server/db/schema";
 import { runDueJobs } from "#server/jobs/queue";
-import { jobHandlers } from "#server/jobs/handlers";
+import { jobHandlers } from "#server/worker/handlers";
 import { createOrder } from "#server/orders/orders";
 import { startCheckout } from "#server/orders/checkout";
-import { billingAccessToken, isBillingAccessToken } from "#server/orders/access";
+import { billingAccessToken, isBillingAccessToken } from "#server/auth/billing-access";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
@@ -28,8 +28,8 @@ import { finishMercadoPagoConnection, startMercadoPagoConnection } from "./merca
 import { MercadoPagoProvider, mpDate } from "./mercadopago";
 import { getPaymentProvider, paymentPublicConfig, paymentPublicConfigFor } from "./providers";
 import { queueProviderRefund, runProviderRefund } from "./refunds";
-import { buildSignedNotification } from "./sandbox";
-import { handleMercadoPagoNotification } from "./webhook";
+import { buildSignedNotification } from "#server/payment-notifications/sandbox";
+import { handleMercadoPagoNotification } from "#server/payment-notifications/webhook";
 import { ctxWithSecondFactor } from "#tests/support/two-factor";
 
 // Mercado Pago is configured for this file (env() is read lazily, on first use).

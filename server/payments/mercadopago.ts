@@ -4,7 +4,7 @@ import { DateTime } from "luxon";
 import { getDb, type DbOrTx } from "#server/db/client";
 import { billings, events, mercadopagoPreferences, orderItems } from "#server/db/schema";
 import { appUrl, env } from "#server/env";
-import { withBillingToken } from "#server/orders/access";
+import { withBillingToken } from "#server/auth/billing-access";
 import { accessTokenOf, accountForMercadoPagoUser, accountForOrganization, isUsable } from "./mercadopago-accounts";
 import { MercadoPagoApiError, mercadoPagoRequest } from "./mercadopago-http";
 import type { PaymentProvider, PaymentStatus, ProviderPayment, ProviderRefund } from "./provider";

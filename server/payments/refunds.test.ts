@@ -5,14 +5,14 @@ import { getDb } from "#server/db/client";
 import { jobs, paymentRefunds, sandboxPayments, ticketTypes } from "#server/db/schema";
 import { isDomainError } from "#server/errors";
 import { runDueJobs } from "#server/jobs/queue";
-import { jobHandlers } from "#server/jobs/handlers";
+import { jobHandlers } from "#server/worker/handlers";
 import { createOrder } from "#server/orders/orders";
 import { actorFor, ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { NOT_CONFIGURED, getMercadoPagoConnection, startMercadoPagoConnection } from "./mercadopago-accounts";
 import { paymentPublicConfig } from "./providers";
 import { PROVIDER_REFUND_JOB, queueProviderRefund, runProviderRefund } from "./refunds";
-import { payInSandbox } from "./sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 
 // No Mercado Pago credentials in this file: the sandbox provider.
 for (const name of ["MERCADOPAGO_ACCESS_TOKEN", "MERCADOPAGO_PUBLIC_KEY", "MERCADOPAGO_WEBHOOK_SECRET", "MERCADOPAGO_CLIENT_ID", "MERCADOPAGO_CLIENT_SECRET"]) delete process.env[name];

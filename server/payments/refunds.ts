@@ -5,7 +5,7 @@ import { enqueue } from "#server/jobs/queue";
 import { paymentProviderFor } from "./providers";
 import { type PaymentProvider } from "./provider";
 
-/** Job kind that calls the provider to give a payment back (handler: see server/jobs/handlers.ts). */
+/** Job kind that calls the provider to give a payment back (handler: see server/worker/handlers.ts). */
 export const PROVIDER_REFUND_JOB = "provider-refund";
 
 /**

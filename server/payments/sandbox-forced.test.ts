@@ -4,7 +4,7 @@ import { getDb } from "#server/db/client";
 import { billings } from "#server/db/schema";
 import { createPendingOrder } from "#tests/support/factories";
 import { getPaymentProvider } from "./providers";
-import { payInSandbox } from "./sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 
 // A staging server with Mercado Pago credentials that asks for simulated payments: read before anything reads the environment.
 process.env.MERCADOPAGO_ACCESS_TOKEN = "APP_USR-0000000000000000-000000-00000000000000000000000000000000-000000000";

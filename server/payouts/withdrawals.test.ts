@@ -4,7 +4,7 @@ import { getDb } from "#server/db/client";
 import { eventDates, ledgerEntries, orders, withdrawals } from "#server/db/schema";
 import { organizationBalance } from "#server/ledger/ledger";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { chargeBackApprovedBilling, refundApprovedBilling } from "#server/refunds/transitions";
 import { actorFor, createTestUser, ctxAs, withSecondFactor } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";

@@ -5,20 +5,20 @@ import { getDb } from "#server/db/client";
 import { issuedProducts, ledgerEntries, memberships, orders } from "#server/db/schema";
 import type { DoorAccess } from "#server/door/access";
 import { redeemAtDoor } from "#server/door/redeem";
-import { assertLedgerMatches } from "#server/ledger/invariants";
+import { assertLedgerMatches } from "#server/orders/ledger-invariants";
 import { createOrder } from "#server/orders/orders";
-import { acceptInvitation, inviteMember, TEAM_INVITATION_EMAIL_KIND } from "#server/organizations/team";
-import { payInSandbox } from "#server/payments/sandbox";
+import { acceptInvitation, inviteMember, TEAM_INVITATION_EMAIL_KIND } from "#server/team/team";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { qrPayloadFor } from "#server/tickets/qr";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { createEventWithTickets, createPublishedEvent } from "#tests/support/factories";
 import { lastEmailTo } from "#tests/support/mailbox";
 import { randomTag } from "#tests/support/random";
-import { createPromoterGroup, invitePromoter, listPromoterGroups, myPromoterGroup, recordPromoterSettlement, removePromoter, updatePromoterGroup } from "./groups";
+import { createPromoterGroup, invitePromoter, listPromoterGroups, myPromoterGroup, recordPromoterSettlement, removePromoter, updatePromoterGroup } from "#server/team/promoter-groups";
 import { exportReport } from "#server/reports/exports";
 import { getMetricReferralSalesByUser } from "./metrics";
-import { sellTicketsInHand, ticketsSellableInHand } from "./sales-in-hand";
+import { sellTicketsInHand, ticketsSellableInHand } from "#server/invitations/sales-in-hand";
 
 const payer = { firstName: "Ana", lastName: "Gómez", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 

@@ -302,7 +302,7 @@ describe("la fila virtual: honesta con el stock", () => {
     await joinQueue(await as(ana, now), event.slug);
     await tick(at(now, 1), queueMemory, event.id);
     const placed = await createOrder(await as(ana, at(now, 2)), { eventSlug: event.slug, items: [{ ticketId: tickets.General.id, qty: 1 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
-    const { payInSandbox } = await import("#server/payments/sandbox");
+    const { payInSandbox } = await import("#server/payment-notifications/sandbox");
     await payInSandbox(await getDb(), placed.billing.id, "approved");
     expect(await eventQueue({ ...organizer, now: at(now, 3) }, event.id)).toMatchObject({ admitted: 0, bought: 1, waiting: 0 });
   });

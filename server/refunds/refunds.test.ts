@@ -5,13 +5,13 @@ import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
 import { billings, eventDates, issuedProducts, jobs, orders, paymentRefunds, refundRequests, sandboxPayments, ticketTypes } from "#server/db/schema";
 import { approveBankTransfer } from "#server/bank-transfers/bank-transfers";
-import { assertLedgerMatches } from "#server/ledger/invariants";
+import { assertLedgerMatches } from "#server/orders/ledger-invariants";
 import { ledgerOfOrder, organizationBalance } from "#server/ledger/ledger";
 import { createOrder } from "#server/orders/orders";
 import { displayStatus } from "#server/orders/status";
 import { PROVIDER_REFUND_JOB } from "#server/payments/refunds";
-import { buildSignedNotification, payInSandbox } from "#server/payments/sandbox";
-import { handleMercadoPagoNotification } from "#server/payments/webhook";
+import { buildSignedNotification, payInSandbox } from "#server/payment-notifications/sandbox";
+import { handleMercadoPagoNotification } from "#server/payment-notifications/webhook";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
@@ -288,7 +288,12 @@ describe("provider refunds and chargebacks (webhook)", () => {
     await db.update(sandboxPayments).set({ status: "refunded" }).where(eq(sandboxPayments.billingId, billing.id));
     const [paid] = await db.select().from(billings).where(eq(billings.id, billing.id));
     expect((await handleMercadoPagoNotification(db, buildSignedNotification(paid.providerReference!))).outcome).toBe("refunded");
+    // The provider delivers again: the refund, and its email, happened once.
+    expect((await handleMercadoPagoNotification(db, buildSignedNotification(paid.providerReference!))).outcome).toBe("already-applied");
     expect((await getRefundRequest(await ctxAs(), { code: request.code, email })).status).toBe("refunded");
+    // The buyer reads the provider's "payment reversed" email once, not the request's "approved" one.
+    expect(await emailsTo(email, "payment-refunded")).toHaveLength(1);
+    expect(await emailsTo(email, "refund-approved")).toHaveLength(0);
     // Nothing is queued at the provider: the money already went back there.
     expect(await db.select().from(paymentRefunds).where(eq(paymentRefunds.billingId, billing.id))).toEqual([]);
     await expect(approveRefund(producer.ctx, { id: request.id })).rejects.toMatchObject({ code: "CONFLICT" });
@@ -318,6 +323,9 @@ describe("provider refunds and chargebacks (webhook)", () => {
       expect((await state(order.id, billing.id)).display).toBe("refunded");
       const ledger = await ledgerOfOrder(db, order.id);
       expect(ledger.filter((e) => e.kind === "refund")).toHaveLength(1);
+      // One refund, one email: the withdrawal's if the request won, the provider's if a delivery did.
+      const mails = [...(await emailsTo(email, "refund-approved")), ...(await emailsTo(email, "payment-refunded"))];
+      expect(mails).toHaveLength(1);
       await assertLedgerMatches(db, order.id);
     });
 
@@ -328,6 +336,7 @@ describe("provider refunds and chargebacks (webhook)", () => {
       const results = await Promise.allSettled([approveRefund(producer.ctx, { id: request.id }), approveRefund(producer.ctx, { id: request.id })]);
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       expect(await db.select().from(refundRequests).where(and(eq(refundRequests.orderId, order.id), eq(refundRequests.status, "refunded")))).toHaveLength(1);
+      expect(await emailsTo(email, "refund-approved")).toHaveLength(1);
       await assertLedgerMatches(db, order.id);
     });
   });

@@ -8,7 +8,6 @@ import { TIME_ZONE } from "#common/dates";
 import type { Ctx } from "#server/context";
 import { billings, eventDates, events, issuedProducts, orders, refundRequests, type RefundMethod } from "#server/db/schema";
 import { sendEmail } from "#server/email/send";
-import { appUrl } from "#server/env";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { takeAttempt } from "#server/auth/rate-limit";
 import { recordAudit } from "#server/organizations/audit";
@@ -16,8 +15,8 @@ import { requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
 import { isValidCbu, normalizeCbu } from "#common/cbu";
 import type { PurchaseKind } from "#common/order-words";
-import { purchaseKindOfOrders } from "#server/menu/purchase-kind";
-import { refundDoneEmail, refundPendingEmail, refundRejectedEmail, refundTransferredEmail, type RefundEmailData } from "./emails";
+import { purchaseKindOfOrders } from "#server/orders/purchase-kind";
+import { refundPendingEmail, refundRejectedEmail, refundStatusUrl, refundTransferredEmail, type RefundEmailData } from "#server/orders/refund-emails";
 import { refund } from "#server/orders/lifecycle";
 import { isUniqueViolation } from "#server/db/errors";
 
@@ -98,9 +97,6 @@ function refundKeys(email: string, ip?: string) {
   return keys;
 }
 
-function statusUrl(code: string) {
-  return `${appUrl()}/cuenta/devoluciones?gestion=${encodeURIComponent(code)}`;
-}
 
 /** When the tickets were delivered: their issue time (the approval), else the billing's last change. */
 async function deliveredAt(ctx: Ctx, order: OrderRow, billing: BillingRow): Promise<Date> {
@@ -134,7 +130,7 @@ async function emailData(ctx: Ctx, request: RefundRequestRow): Promise<RefundEma
     eventName: row.eventName,
     amount: row.amount,
     method: request.method,
-    statusUrl: statusUrl(request.code),
+    statusUrl: refundStatusUrl(request.code),
     // A drink order's emails speak of consumiciones (docs/wording.md).
     kind: await purchaseKindOfOrders(ctx.db, [row.orderId]),
   };
@@ -294,8 +290,8 @@ export async function requestRefund(ctx: Ctx, rawInput: DomainInput<typeof reque
     if (!other) throw error;
     return { request: other, outcome: other.status === "refunded" ? "refunded" : "pending", existing: true };
   }
-  const data = await emailData(ctx, request);
-  await notify(ctx, email, automatic ? refundDoneEmail(data, true) : refundPendingEmail(data), request.organizationId);
+  // An automatic refund's email follows the transition (the lifecycle's onRefunded); a waiting request's is sent here.
+  if (!automatic) await notify(ctx, email, refundPendingEmail(await emailData(ctx, request)), request.organizationId);
   return { request, outcome: automatic ? "refunded" : "pending", existing: false };
 }
 
@@ -366,7 +362,7 @@ export async function approveRefund(ctx: Ctx, rawInput: DomainInput<typeof idSch
     await recordAudit(tx, ctx, { organizationId: row.organizationId, action: "refund.approve", targetId: row.id, data: { code: row.code } });
     return row;
   });
-  await notify(ctx, request.email, refundDoneEmail(await emailData(ctx, request), false), request.organizationId);
+  // The buyer's "done" email follows the transition (the lifecycle's onRefunded).
   return refundRequestView(ctx, request);
 }
 

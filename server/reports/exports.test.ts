@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
 import { sendInvitation } from "#server/invitations/invitations";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { redeemAtDoor } from "#server/door/redeem";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { qrPayloadFor } from "#server/tickets/qr";

@@ -12,7 +12,7 @@ import { requireCapability, type Capability } from "#server/organizations/permis
 import { displayStatus } from "#server/orders/status";
 import { parseInput } from "#server/validation";
 import { accreditationCells, accreditationsPage, ACCREDITATION_COLUMNS } from "#server/door/accreditations";
-import { csvRow, DATE_FORMAT, fileDate, MONEY_FORMAT, xlsxValue, type CellKind, type CellValue, type Column } from "./cells";
+import { csvRow, DATE_FORMAT, fileDate, MONEY_FORMAT, xlsxValue, type CellKind, type CellValue, type Column } from "#server/csv/cells";
 
 /*
  * `/organizacion/informes`: the organization's data as CSV or XLSX (the sales columns: decision 153).

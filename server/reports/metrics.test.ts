@@ -5,7 +5,7 @@ import type { DoorAccess } from "#server/door/access";
 import { redeemAtDoor } from "#server/door/redeem";
 import { sendInvitation } from "#server/invitations/invitations";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { qrPayloadFor } from "#server/tickets/qr";
 import { ctxAs } from "#tests/support/context";

@@ -3,7 +3,7 @@ import { getDb } from "#server/db/client";
 import { sendInvitation } from "#server/invitations/invitations";
 import { createMenuItem } from "#server/menu/menu";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ctxAs } from "#tests/support/context";
 import { createEventWithTickets, createTransferAccount } from "#tests/support/factories";
 import { organizationSummary } from "./summary";

@@ -5,13 +5,13 @@ import { describe, expect, it } from "vitest";
 import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
 import { billings, emailAttachments, emailLog, jobs, ticketTypes } from "#server/db/schema";
-import { jobHandlers } from "#server/jobs/handlers";
+import { jobHandlers } from "#server/worker/handlers";
 import { runDueJobs } from "#server/jobs/queue";
-import { billingAccessToken } from "#server/orders/access";
+import { billingAccessToken } from "#server/auth/billing-access";
 import { createOrder } from "#server/orders/orders";
 import { SandboxProvider } from "#server/payments/sandbox-provider";
-import { buildSignedNotification, payInSandbox } from "#server/payments/sandbox";
-import { handleMercadoPagoNotification } from "#server/payments/webhook";
+import { buildSignedNotification, payInSandbox } from "#server/payment-notifications/sandbox";
+import { handleMercadoPagoNotification } from "#server/payment-notifications/webhook";
 import { hasPostgresServer } from "#tests/support/db";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent, daysFromNow } from "#tests/support/factories";
@@ -20,7 +20,8 @@ import { sendTicketsEmail } from "./email";
 import { TEST_MODE_NOTICE } from "#server/email/templates";
 import { holdersFor, SEND_TICKETS_EMAIL_JOB } from "./issue";
 import { qrPayloadFor, qrSvg, verifyQrPayload } from "./qr";
-import { getPurchaseTickets, listMyTickets } from "./tickets";
+import { getPurchaseTickets } from "#server/orders/purchase-tickets";
+import { listMyTickets } from "./tickets";
 
 let n = 0;
 function payer(email?: string) {

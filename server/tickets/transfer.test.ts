@@ -5,7 +5,7 @@ import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
 import { emailAttachments, issuedProducts, ticketTransfers, ticketTypes } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { hasPostgresServer } from "#tests/support/db";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
@@ -13,7 +13,8 @@ import { emailsTo, lastEmailTo } from "#tests/support/mailbox";
 import { sendTicketsEmail } from "./email";
 import { ticketsOfOrder } from "./issue";
 import { verifyQrPayload } from "./qr";
-import { getPurchaseTickets, listMyTickets } from "./tickets";
+import { getPurchaseTickets } from "#server/orders/purchase-tickets";
+import { listMyTickets } from "./tickets";
 import { TICKET_TRANSFER_EMAIL_KIND, TICKET_TRANSFER_NOTICE_EMAIL_KIND, transferTicket } from "./transfer";
 
 const rand = () => Math.random().toString(36).slice(2, 8);

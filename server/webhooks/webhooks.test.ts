@@ -10,11 +10,11 @@ import { jobs, ticketTypes, webhookAttempts, webhookDeliveries, webhookEndpoints
 import { approveBankTransfer } from "#server/bank-transfers/bank-transfers";
 import type { DoorAccess } from "#server/door/access";
 import { redeemAtDoor } from "#server/door/redeem";
-import { jobHandlers } from "#server/jobs/handlers";
+import { jobHandlers } from "#server/worker/handlers";
 import { backoffMs, MAX_ATTEMPTS, runDueJobs } from "#server/jobs/queue";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
-import { applyPayment } from "#server/payments/webhook";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
+import { applyPayment } from "#server/payment-notifications/webhook";
 import { requestRefund } from "#server/refunds/refunds";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { qrPayloadFor } from "#server/tickets/qr";

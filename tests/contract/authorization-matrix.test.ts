@@ -9,7 +9,7 @@ import { getDb } from "#server/db/client";
 import { memberships } from "#server/db/schema";
 import { schema } from "#server/graphql/schema";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { actorFor, createTestUser, ctxAs, sessionCookiesFor, withSecondFactor } from "#tests/support/context";
 import { createEventWithReleasedSales, createProducer, createPublishedEvent, createTransferAccount, makePromoter } from "#tests/support/factories";
 import { gql } from "#tests/support/graphql";
@@ -724,7 +724,7 @@ async function spareTemplate(f: Fixtures) {
   return spare("template", "email_templates", () => createTemplate(f.a.ctx, { organizationId: f.orgA.id, name: `Descartable ${randomTag(5)}`, subject: "Hola", body: "Hola" }));
 }
 async function spareGroup(f: Fixtures) {
-  const { createPromoterGroup } = await import("#server/promoters/groups");
+  const { createPromoterGroup } = await import("#server/team/promoter-groups");
   return spare("group", "promoter_groups", () => createPromoterGroup(f.a.ctx, { organizationId: f.orgA.id, name: `Descartable ${randomTag(6)}` }));
 }
 async function spareWebhook(f: Fixtures) {
@@ -757,8 +757,8 @@ async function spareInvitation(f: Fixtures, kind: "team" | "promoter") {
     rowsOf<{ id: string }>(await db.execute(sql`select id from membership_invitations where organization_id = ${f.orgA.id} and revoked_at is null and accepted_at is null and (promoter_group_id is null) = ${kind === "team"} limit 1`))[0];
   const found = await pending();
   if (found) return found;
-  const { inviteMember } = await import("#server/organizations/team");
-  const { invitePromoter } = await import("#server/promoters/groups");
+  const { inviteMember } = await import("#server/team/team");
+  const { invitePromoter } = await import("#server/team/promoter-groups");
   const owner = await withSecondFactor(f.a.ctx);
   if (kind === "team") await inviteMember(owner, { organizationId: f.orgA.id, email: `equipo-${randomTag(6)}@example.com`, role: "operator" });
   else await invitePromoter(owner, { groupId: f.group.id, who: `rrpp-${randomTag(6)}@example.com` });

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
 import { ticketTypes } from "#server/db/schema";
 import { uploadBankTransferReceipt } from "#server/bank-transfers/bank-transfers";
-import { billingAccessToken } from "#server/orders/access";
+import { billingAccessToken } from "#server/auth/billing-access";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { ctxAs, sessionTokensFor } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";

@@ -9,7 +9,7 @@ import { startSession, type Tokens } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
 import { memberships } from "#server/db/schema";
 import { LIVE_ACCESS_ENDED, LIVE_SESSION_ENDED, LIVE_STREAMS_PER_ACCOUNT, TOO_MANY_LIVE_STREAMS } from "#server/door/live";
-import { changeMemberRole, removeMember } from "#server/organizations/team";
+import { changeMemberRole, removeMember } from "#server/team/team";
 import { qrPayloadFor } from "#server/tickets/qr";
 import { createTestUser, withSecondFactor } from "#tests/support/context";
 import { GRAPHQL_URL, cookieHeader, gql } from "#tests/support/graphql";

@@ -54,7 +54,7 @@ describe("menu over GraphQL", () => {
       },
     });
     expect(order.body.errors).toBeUndefined();
-    const { payInSandbox } = await import("#server/payments/sandbox");
+    const { payInSandbox } = await import("#server/payment-notifications/sandbox");
     await payInSandbox(await getDb(), order.body.data!.createOrder.billingId, "approved");
     const items = await gql<{ menuItems: Item[] }>(ITEMS, { tokens, variables: { eventId: event.id } });
     expect(items.body.data!.menuItems.map((i) => [i.name, i.sold, i.visible])).toEqual([

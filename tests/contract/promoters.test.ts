@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
-import { acceptInvitation, TEAM_INVITATION_EMAIL_KIND } from "#server/organizations/team";
+import { acceptInvitation, TEAM_INVITATION_EMAIL_KIND } from "#server/team/team";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { createEventWithTickets, createProducer } from "#tests/support/factories";
 import { errorCode, gql } from "#tests/support/graphql";

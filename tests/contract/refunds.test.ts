@@ -4,7 +4,7 @@ import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
 import { eventDates, ticketTypes } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { errorCode, gql } from "#tests/support/graphql";

@@ -7,7 +7,7 @@ import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
 import { bankTransferReceipts } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
-import { billingAccessToken } from "#server/orders/access";
+import { billingAccessToken } from "#server/auth/billing-access";
 import { ctxAs } from "#tests/support/context";
 import { createEventWithTickets, createTransferAccount } from "#tests/support/factories";
 import { fakeImage, realImage, realPdf } from "#tests/support/images";

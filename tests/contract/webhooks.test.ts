@@ -9,7 +9,7 @@ import { startSession } from "#server/auth/sessions";
 import { getDb, type Db } from "#server/db/client";
 import { webhookEndpoints } from "#server/db/schema";
 import { setOutgoingTestPolicy } from "#server/http/safe-destination";
-import { jobHandlers } from "#server/jobs/handlers";
+import { jobHandlers } from "#server/worker/handlers";
 import { runDueJobs } from "#server/jobs/queue";
 import { recordWebhookEvent } from "#server/webhooks/deliveries";
 import { createProducer } from "#tests/support/factories";

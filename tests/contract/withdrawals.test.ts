@@ -4,7 +4,7 @@ import { startSession } from "#server/auth/sessions";
 import { sessionTokensFor } from "#tests/support/context";
 import { getDb } from "#server/db/client";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { createTestUser, ctxAs } from "#tests/support/context";
 import { createEventWithReleasedSales, createEventWithTickets, createPublishedEvent } from "#tests/support/factories";
 import { errorCode, gql } from "#tests/support/graphql";

@@ -7,7 +7,7 @@ test.describe("email campaigns", () => {
     const buyer = uniqueEmail("compradora");
     const [{ createOrder }, { payInSandbox }, { getDb }, { ctxAs }, { isUnsubscribed }] = await Promise.all([
       import("#server/orders/orders"),
-      import("#server/payments/sandbox"),
+      import("#server/payment-notifications/sandbox"),
       import("#server/db/client"),
       import("#tests/support/context"),
       import("#server/campaigns/unsubscribe"),

@@ -54,7 +54,7 @@ export async function makeSite(factory: Factory) {
   const buyer = await factory.user({ firstName: "Lucía", lastName: "Benítez" });
   const [{ createOrder }, { payInSandbox }, { getDb }, { ctxAs, actorFor }, { createCoupon }, { createMenuItem }] = await Promise.all([
     import("#server/orders/orders"),
-    import("#server/payments/sandbox"),
+    import("#server/payment-notifications/sandbox"),
     import("#server/db/client"),
     import("#tests/support/context"),
     import("#server/coupons/coupons"),

@@ -42,7 +42,7 @@ export async function tonightWithPaidTickets(factory: Factory, options: { name: 
   const event = await factory.event({ name: options.name, days: 0, ticketTypes: [{ name: "General", price: 1_000_000, stock: 100 }] });
   const [{ createOrder }, { payInSandbox }, { ticketsOfOrder }, { getDb }, { ctxAs }] = await Promise.all([
     import("#server/orders/orders"),
-    import("#server/payments/sandbox"),
+    import("#server/payment-notifications/sandbox"),
     import("#server/tickets/issue"),
     import("#server/db/client"),
     import("#tests/support/context"),

@@ -95,7 +95,7 @@ export async function createEventWithReleasedSales(qty = 1) {
     import("#server/db/client"),
     import("#server/db/schema"),
     import("drizzle-orm"),
-    import("#server/payments/sandbox"),
+    import("#server/payment-notifications/sandbox"),
     import("#common/payouts"),
   ]);
   const made = await createEventWithTickets([{ name: "General", price: 1_000_000, stock: 100 }]);
@@ -119,7 +119,7 @@ export async function createEventWithReleasedSales(qty = 1) {
 
 /** Makes a user (who has a nickname) a promoter of the organization, in a new group that sells all its events. */
 export async function makePromoter(ctx: Ctx, organizationId: string, userId: string) {
-  const { createPromoterGroup } = await import("#server/promoters/groups");
+  const { createPromoterGroup } = await import("#server/team/promoter-groups");
   const { joinPromoterGroup } = await import("#server/promoters/membership");
   const group = await createPromoterGroup(ctx, { organizationId, name: `RRPP ${randomTag(6)}` });
   await ctx.db.transaction((tx) => joinPromoterGroup(tx, { organizationId, groupId: group.id, userId, role: "promoter", now: new Date() }));

@@ -3,7 +3,7 @@ import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
 import { ticketTypes } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { ctxAs } from "./context";
 import { createProducer, createPublishedEvent } from "./factories";

@@ -7,7 +7,7 @@ import { ticketTypes } from "#server/db/schema";
 import { doorSessionCookieName, rotateDoorPin, unlockDoor, type DoorAccess } from "#server/door/access";
 import { doorManifest, manifestPublicKey, signManifestPayload } from "#server/door/manifest";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { qrPayloadFor } from "#server/tickets/qr";
 import { ctxAs } from "#tests/support/context";

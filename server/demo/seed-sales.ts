@@ -4,9 +4,9 @@ import { purchaseTotals } from "#common/pricing";
 import { newOrderCode } from "#server/orders/orders";
 import { paymentsMode } from "#server/env";
 import { newTicketCode } from "#server/tickets/issue";
-import type { Db, DbOrTx } from "./client";
-import { insertRows } from "./bulk-insert";
-import { billings, issuedProducts, ledgerEntries, orderItems, orders, sandboxPayments, ticketTypes, type OrderPaymentMethod } from "./schema";
+import type { Db, DbOrTx } from "#server/db/client";
+import { insertRows } from "#server/db/bulk-insert";
+import { billings, issuedProducts, ledgerEntries, orderItems, orders, sandboxPayments, ticketTypes, type OrderPaymentMethod } from "#server/db/schema";
 
 /*
  * What the demo catalogue shows as sold ("Vendidas 241/600", "Agotado") are

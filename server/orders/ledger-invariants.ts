@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
 import { billings, orderItems, orders } from "#server/db/schema";
-import { displayStatus } from "#server/orders/status";
+import { displayStatus } from "./status";
 import { ticketsOfOrder } from "#server/tickets/issue";
-import { ledgerOfOrder, paidToOrganizer } from "./ledger";
+import { ledgerOfOrder, paidToOrganizer } from "#server/ledger/ledger";
 
 /**
  * Invariant: an order's ledger, billings and issued tickets agree.

@@ -1,10 +1,10 @@
 import { Authenticator } from "remix-auth";
 import { OAuth2Strategy } from "remix-auth-oauth2";
-import { signInWithGoogle, type GoogleSignIn } from "#server/accounts/google";
+import { signInWithGoogle, type GoogleSignIn } from "./google";
 import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
 import { appUrl, env, secureCookies } from "#server/env";
-import { clientIp } from "./request-auth";
+import { clientIp } from "#server/auth/request-auth";
 
 /** Google's documented OAuth 2.0 / OpenID Connect endpoints. */
 export const GOOGLE_ENDPOINTS = {

@@ -1,10 +1,10 @@
 import { and, asc, eq } from "drizzle-orm";
 import { hashPassword } from "#server/auth/password";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
-import type { Db } from "./client";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
+import type { Db } from "#server/db/client";
 import { joinPromoterGroup } from "#server/promoters/membership";
-import { eventDates, events, memberships, promoterGroups, ticketTypes, users } from "./schema";
+import { eventDates, events, memberships, promoterGroups, ticketTypes, users } from "#server/db/schema";
 import { seedDemoEvents } from "./seed-events";
 import { seedDemoSoldTickets } from "./seed-sales";
 

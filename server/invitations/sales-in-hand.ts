@@ -5,10 +5,10 @@ import type { Ctx } from "#server/context";
 import { isUniqueViolation } from "#server/db/errors";
 import { auditLog, eventDates, events, promoterGroups, ticketTypes, users, type OrderRow } from "#server/db/schema";
 import { Conflict, Forbidden, Invalid } from "#server/errors";
-import { guestDocumentSchema, guestNameSchema, invitationDate, issueDirectOrder } from "#server/invitations/invitations";
+import { guestDocumentSchema, guestNameSchema, invitationDate, issueDirectOrder } from "./invitations";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
-import { groupOfPromoter } from "./membership";
+import { groupOfPromoter } from "#server/promoters/membership";
 
 /*
  * PromoterAccount (docs/promoters.md, decision 108): ticket types whose

@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { billings, orders } from "#server/db/schema";
 import { paymentsMode } from "#server/env";
-import { SandboxProvider } from "./sandbox-provider";
-import { signNotification, webhookSecret } from "./signature";
+import { SandboxProvider } from "#server/payments/sandbox-provider";
+import { signNotification, webhookSecret } from "#server/payments/signature";
 import { handleMercadoPagoNotification, type NotificationInput, type NotificationResult } from "./webhook";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,4 +1,4 @@
-import { getDatabase } from "./client";
+import { getDatabase } from "#server/db/client";
 import { seedDemo } from "./seed";
 
 const database = await getDatabase();

@@ -22,20 +22,20 @@ import {
 } from "#server/db/schema";
 import { Conflict, Forbidden, Invalid, NotFound } from "#server/errors";
 import { requireCapability } from "#server/organizations/permissions";
-import { sendMembershipInvitation } from "#server/organizations/team";
+import { sendMembershipInvitation } from "./team";
 import { appUrl } from "#server/env";
 import { qrSvg } from "#server/tickets/qr";
 import { parseInput } from "#server/validation";
-import { PROMOTER_ROLES } from "./attribution";
-import { groupOfPromoter, leavePromoterGroup, makeLead, PROMOTER_MESSAGES } from "./membership";
-import { referralSales, type ReferralSalesRow } from "./metrics";
+import { PROMOTER_ROLES } from "#server/promoters/attribution";
+import { groupOfPromoter, leavePromoterGroup, makeLead, PROMOTER_MESSAGES } from "#server/promoters/membership";
+import { referralSales, type ReferralSalesRow } from "#server/promoters/metrics";
 
 /*
  * Promoter (RRPP) groups (docs/promoters.md): the organization's owners and
  * admins make groups, say what each sells and its commission per ticket,
  * name a lead and add promoters; a lead adds and removes the promoters of
  * their own group. People join through the team's one-time invitation link
- * (server/organizations/team.ts), with the group written on it.
+ * (server/team/team.ts), with the group written on it.
  */
 
 export const GROUP_MESSAGES = {

@@ -2,6 +2,7 @@ import { formatMoney } from "#common/money";
 import { purchaseWords, type PurchaseKind } from "#common/order-words";
 import { emailLayout, escapeHtml as escape } from "#server/email/templates";
 import { brand } from "#common/brand";
+import { appUrl } from "#server/env";
 
 /** The buyer's emails about a withdrawal, one per step. */
 const layout = (title: string, body: string) => emailLayout(title, body, "");
@@ -15,6 +16,11 @@ export interface RefundEmailData {
   statusUrl: string;
   /** What the purchase holds (tickets, menu items or both): the words follow it (common/order-words.ts). */
   kind?: PurchaseKind;
+}
+
+/** The buyer's page of a withdrawal request (its management code). */
+export function refundStatusUrl(code: string) {
+  return `${appUrl()}/cuenta/devoluciones?gestion=${encodeURIComponent(code)}`;
 }
 
 const wordsOf = (kind: PurchaseKind | undefined) => purchaseWords(kind ?? "ticket");

@@ -1,5 +1,5 @@
 import { env } from "#server/env";
-import { getDatabase } from "./client";
+import { getDatabase } from "#server/db/client";
 import { seedDemo } from "./seed";
 
 /** Run on server start: migrations always; the demo seed unless SEED_DEMO=false. */

@@ -7,14 +7,14 @@ import { createOrder, expireOrder } from "#server/orders/orders";
 import { issuedProducts, sandboxPayments } from "#server/db/schema";
 import { approveRefund, requestRefund } from "#server/refunds/refunds";
 import { ticketsOfOrder } from "#server/tickets/issue";
-import { payInSandbox } from "#server/payments/sandbox";
-import { handleMercadoPagoNotification } from "#server/payments/webhook";
-import { buildSignedNotification } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
+import { handleMercadoPagoNotification } from "#server/payment-notifications/webhook";
+import { buildSignedNotification } from "#server/payment-notifications/sandbox";
 import { SandboxProvider } from "#server/payments/sandbox-provider";
 import { ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
-import { assertLedgerMatches } from "./invariants";
-import { ledgerOfOrder } from "./ledger";
+import { assertLedgerMatches } from "./ledger-invariants";
+import { ledgerOfOrder } from "#server/ledger/ledger";
 
 async function newOrder(price = 1_000_000, stock = 10) {
   const producer = await createProducer();

@@ -3,9 +3,9 @@ import { eq } from "drizzle-orm";
 import { TIME_ZONE } from "#common/dates";
 import { DEFAULT_SERVICE_FEE_BPS } from "#server/events/events";
 import { savePoster } from "#server/media/posters";
-import type { Db } from "./client";
+import type { Db } from "#server/db/client";
 import type { DemoSale } from "./seed-sales";
-import { bankAccounts, eventDates, events, memberships, organizations, ticketTypes } from "./schema";
+import { bankAccounts, eventDates, events, memberships, organizations, ticketTypes } from "#server/db/schema";
 
 type DemoTicket = {
   name: string;

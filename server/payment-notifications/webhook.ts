@@ -1,18 +1,14 @@
-import type { OrderRow } from "#server/db/schema";
 import { and, eq, lt } from "drizzle-orm";
 import type { Db, DbOrTx } from "#server/db/client";
-import { billings, events, paymentNotifications } from "#server/db/schema";
-import { sendEmail } from "#server/email/send";
-import { purchaseKindOfOrders } from "#server/menu/purchase-kind";
-import { paymentReversedEmail } from "#server/refunds/emails";
+import { billings, paymentNotifications } from "#server/db/schema";
 import { approvePayment, chargeBack, refund } from "#server/orders/lifecycle";
-import { getPaymentProvider } from "./providers";
-import { type PaymentProvider, type ProviderPayment } from "./provider";
-import { isSignatureStale, verifyNotificationSignature, webhookSecret } from "./signature";
+import { getPaymentProvider } from "#server/payments/providers";
+import { type PaymentProvider, type ProviderPayment } from "#server/payments/provider";
+import { isSignatureStale, verifyNotificationSignature, webhookSecret } from "#server/payments/signature";
 import { takeAttempt } from "#server/auth/rate-limit";
 import { isDomainError } from "#server/errors";
 import { ensureJob } from "#server/jobs/queue";
-import { notificationSellerId } from "./mercadopago";
+import { notificationSellerId } from "#server/payments/mercadopago";
 
 export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
 
@@ -205,8 +201,7 @@ export async function applyPayment(db: Db, payment: ProviderPayment, now: Date):
  * approved, another payment of the same billing) changes nothing.
  */
 async function applyReversal(db: Db, billingId: string, payment: ProviderPayment, now: Date): Promise<NotificationOutcome> {
-  let undone: OrderRow | null = null;
-  const outcome = await db.transaction(async (tx): Promise<NotificationOutcome> => {
+  return db.transaction(async (tx): Promise<NotificationOutcome> => {
     const [billing] = await tx.select().from(billings).where(eq(billings.id, billingId));
     if (!billing) return "unknown-billing";
     if (payment.amount !== billing.amount) return "amount-mismatch";
@@ -217,16 +212,7 @@ async function applyReversal(db: Db, billingId: string, payment: ProviderPayment
         ? await chargeBack(tx, billing.id, now)
         : await refund(tx, billing.id, { reason: "reembolso hecho desde el proveedor de pagos", now, providerRefund: "none" });
     if (!done) return "already-applied";
-    undone = done.order;
+    // The buyer's email follows the transition (onRefunded, onChargedBack): only the delivery that undid it sends one.
     return payment.status === "charged_back" ? "charged-back" : "refunded";
   });
-  // Only the delivery that undid it tells the buyer; after the commit, so a rollback never emails.
-  if (undone) await emailPaymentReversed(db, undone, payment.amount, payment.status === "charged_back");
-  return outcome;
-}
-
-async function emailPaymentReversed(db: Db, order: OrderRow, amount: number, chargeback: boolean) {
-  const [event] = await db.select({ name: events.name }).from(events).where(eq(events.id, order.eventId));
-  const kind = await purchaseKindOfOrders(db, [order.id]);
-  await sendEmail(db, { to: order.payer.email, ...paymentReversedEmail({ orderCode: order.code, eventName: event?.name ?? "el evento", amount, chargeback, kind }), organizationId: order.organizationId });
 }

@@ -12,7 +12,7 @@ import { Conflict, Forbidden, NotFound, Unauthenticated } from "#server/errors";
 import { parseInput, type DomainInput } from "#server/validation";
 import { joinPromoterGroup } from "#server/promoters/membership";
 import { requireSecondFactor } from "#server/accounts/two-factor";
-import { CAPABILITIES, requireCapability, type Capability } from "./permissions";
+import { CAPABILITIES, requireCapability, type Capability } from "#server/organizations/permissions";
 import { brand } from "#common/brand";
 
 export const TEAM_INVITATION_EMAIL_KIND = "team-invitation";
@@ -34,7 +34,7 @@ export const ROLE_LABELS: Record<MembershipRole, string> = {
   promoter_lead: "Líder de RRPP",
 };
 
-/** Roles handed out from the team page; promoters join through a group (server/promoters/groups.ts). */
+/** Roles handed out from the team page; promoters join through a group (server/team/promoter-groups.ts). */
 export const TEAM_ROLES = ["owner", "admin", "operator", "staff", "marketing"] as const satisfies readonly MembershipRole[];
 
 /** What each role may do, in words, for the table on `/organizacion/operadores` and docs/team.md. */

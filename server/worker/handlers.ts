@@ -4,11 +4,11 @@ import { sendTicketsEmail } from "#server/tickets/email";
 import { SEND_TICKETS_EMAIL_JOB } from "#server/tickets/issue";
 import { MERCADOPAGO_REFRESH_JOB, refreshMercadoPagoToken } from "#server/payments/mercadopago-accounts";
 import { PROVIDER_REFUND_JOB, runProviderRefund } from "#server/payments/refunds";
-import { PRUNE_NOTIFICATIONS_JOB, pruneRefusedNotifications, schedulePruning } from "#server/payments/webhook";
+import { PRUNE_NOTIFICATIONS_JOB, pruneRefusedNotifications, schedulePruning } from "#server/payment-notifications/webhook";
 import { runGiveaway, SEND_GIVEAWAY_JOB } from "#server/invitations/giveaways";
 import { runCampaign, SEND_CAMPAIGN_JOB } from "#server/campaigns/campaigns";
 import { deliverWebhook, WEBHOOK_DELIVERY_JOB } from "#server/webhooks/deliveries";
-import { MAX_ATTEMPTS, type JobHandlers, type JobLane } from "./queue";
+import { MAX_ATTEMPTS, type JobHandlers, type JobLane } from "#server/jobs/queue";
 
 /** Every job kind the app runs, with its handler. */
 export const jobHandlers: JobHandlers = {

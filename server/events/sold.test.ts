@@ -4,7 +4,7 @@ import { listOrganizationEvents } from "#server/events/events";
 import { sendInvitation } from "#server/invitations/invitations";
 import { createMenuItem } from "#server/menu/menu";
 import { createOrder } from "#server/orders/orders";
-import { payInSandbox } from "#server/payments/sandbox";
+import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { listOrganizationOrders } from "#server/refunds/sales";
 import { refundApprovedBilling } from "#server/refunds/transitions";
 import { ctxAs } from "#tests/support/context";
