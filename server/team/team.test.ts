@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { memberships } from "#server/db/schema";
-import { Conflict } from "#server/errors";
+import { Conflict, Forbidden } from "#server/errors";
 import { actorFor, createTestUser, ctxAs, withSecondFactor } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
 import { createProducer } from "#tests/support/factories";
@@ -81,7 +81,11 @@ describe.runIf(hasPostgresServer)("an organization always keeps an owner, whatev
     for (let i = 0; i < RACES; i++) {
       const { organizationId, one, two, ids } = await twoOwners();
       const results = await Promise.allSettled([removeMember(one, { organizationId, userId: ids[1] }), removeMember(two, { organizationId, userId: ids[0] })]);
-      oneWonOneRefused(results);
+      // On a busy machine the second call may start after the first committed: its actor is no longer a member,
+      // and "no permission" is the right answer then. Either way exactly one went through.
+      const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+      if (refused.length === 1 && refused[0].reason instanceof Forbidden) expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      else oneWonOneRefused(results);
       expect(await ownersOf(organizationId, one)).toHaveLength(1);
     }
   });

@@ -796,6 +796,8 @@ async function routeCalls(f: Fixtures, id: string, kind: "loader" | "action"): P
   const inA = id.startsWith("organizacion") && id !== "organizacion.por-crear";
   const query: Record<string, string> = { ...(inA ? { organizationId: f.orgA.id, eventId: f.eventA.id } : {}), ...ROUTE_QUERIES[id] };
   if (id.startsWith("checkout.bank-transfer")) params.billingId = f.transfer.billing.id;
+  // Event B is the one with its virtual queue on (A buys without one).
+  if (id.startsWith("fila.")) params.slug = f.eventB.slug;
   const form: Record<string, string> = { ...(await ROUTE_FORMS[id]?.(f)) };
   return { params, query, form: kind === "action" ? form : undefined };
 }
