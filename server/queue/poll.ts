@@ -4,7 +4,7 @@ import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
 import { ACCESS_COOKIE, REFRESH_COOKIE, parseCookies } from "#server/auth/cookies";
 import { isSessionActive } from "#server/auth/sessions";
-import { verifyAccessToken } from "#server/auth/tokens";
+import { verifyAccessTokenCached } from "#server/auth/access-cache";
 import { QUEUE_POLL_PATH } from "./poll-path";
 import { queueInfo, queuePlace, type QueueInfoView, type QueuePlaceView } from "./queue";
 
@@ -49,7 +49,7 @@ async function pollActor(cookieHeader: string | null | undefined, now: Date): Pr
   const cookies = parseCookies(cookieHeader ?? null);
   const accessToken = cookies[ACCESS_COOKIE];
   if (!accessToken) return cookies[REFRESH_COOKIE] ? "reload" : ANONYMOUS;
-  const check = await verifyAccessToken(accessToken, now);
+  const check = await verifyAccessTokenCached(accessToken, now);
   if (!check.ok || !(await isSessionActive(await getDb(), check.claims.sid, now))) return "reload";
   return { kind: "user", userId: check.claims.sub, email: check.claims.email, roles: check.claims.roles, sessionId: check.claims.sid };
 }
