@@ -30,6 +30,7 @@ import { log } from "./server/monitoring/log";
 import { collectProcessMetrics, dbPoolMax, setMetricSources } from "./server/monitoring/metrics";
 import { databaseReadiness, latestMigration, operationsRoutes, requestTracker, shutDown, type Lifecycle } from "./server/monitoring/operations";
 import { resultRows } from "./server/db/raw";
+import { QUEUE_POLL_PATH } from "./server/queue/poll-path";
 
 const dev = process.argv.includes("--dev");
 if (!dev) process.env.NODE_ENV ??= "production";
@@ -152,10 +153,14 @@ if (dev) {
 // the guards above, then yoga's own Node adapter. No Express router, no Remix pipeline, no copy into a Fetch
 // Request and back (decision 129); the usual JSON POST skips yoga's HTTP layer too (decision 142).
 // Other spellings of the path still reach yoga through Express.
-const entry = !dev ? (build as { entry: { module: { yoga?: GraphQLServer; graphqlListener?: GraphQLListener } } }).entry.module : undefined;
+type QueuePollListener = typeof import("./server/queue/poll").queuePollListener;
+const entry = !dev ? (build as { entry: { module: { yoga?: GraphQLServer; graphqlListener?: GraphQLListener; queuePollListener?: QueuePollListener } } }).entry.module : undefined;
 const yoga = entry?.yoga;
 const graphql = yoga && entry.graphqlListener ? directRoute(guards, withRequestOrigin(entry.graphqlListener(yoga.requestListener), { trustProxy, fixedOrigin })) : null;
 if (yoga) app.all("/api/graphql", webRequestHandler(async (request) => yoga.handleRequest(request, {}), { fixedOrigin }));
+// The virtual queue's poll (`/fila/{slug}/estado`, decision 197) the same way: the guards, then the signed access
+// token, the session cache and the queue's copy in memory. No Remix, no Express, no PostgreSQL for a waiting person.
+const queuePoll = entry?.queuePollListener ? directRoute(guards, entry.queuePollListener) : null;
 
 // Anonymous public pages through the micro-cache (production only): one render for many visitors, a few seconds.
 // Pages carry a Content-Security-Policy with a nonce of their own (server/http/csp.ts), also copies from the micro-cache.
@@ -174,6 +179,7 @@ const server = http.createServer((req, res) => {
   // Health, readiness and metrics first: no guard, no micro-cache, no session.
   if (operations(req, res)) return;
   if (graphql && isPath(req.url, "/api/graphql")) return graphql(req, res);
+  if (queuePoll && req.url?.startsWith("/fila/") && QUEUE_POLL_PATH.test(req.url)) return queuePoll(req, res);
   const copy = cachedPage && pageCache?.freshCopyFor(req);
   if (copy) {
     copyOf.set(req, copy);

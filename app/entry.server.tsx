@@ -13,6 +13,8 @@ import { NonceContext } from "#app/lib/nonce";
  * resource route uses, through `graphqlListener` (the usual JSON POST without yoga's HTTP layer).
  */
 export { graphqlListener, yoga } from "#server/graphql/yoga";
+/** The queue page's poll, served by server.ts straight from Node too (decision 197). */
+export { queuePollListener } from "#server/queue/poll";
 
 /** How long deferred data may stream before the render is cut (single fetch). */
 export const streamTimeout = 5_000;

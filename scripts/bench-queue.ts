@@ -8,8 +8,8 @@
  * 3. Joins: every account sends GraphQL `joinQueue`, --concurrency at a time → joins/s. Then the app's memory
  *    with everyone waiting (VmRSS).
  * 4. The opening (the draw), then --seconds of saturated polls, round-robin over all the accounts with their
- *    cookies: GET /fila/{slug} (the page, as without JavaScript) and GET /fila/{slug}.data (its data, as the
- *    page with JavaScript asks) → polls/s. Then the sale: every account asks again when its page's refresh
+ *    cookies: GET /fila/{slug} (the page, as without JavaScript: its meta refresh) and GET /fila/{slug}/estado
+ *    (the JSON the page's script asks for, served without Remix: decision 197) → polls/s. Then the sale: every account asks again when its page's refresh
  *    says; one whose turn came buys one ticket over GraphQL and pays it in the sandbox, until the stock runs
  *    out (or 60 s).
  * 5. Bare Node servers sending the same bytes, driven the same way: the ceilings here.
@@ -156,6 +156,13 @@ async function drivePolls(base: string, accounts: Account[], seconds: number, on
 }
 
 let QUEUE_PATH = "";
+
+/** The app's heap (used and reserved) and external memory, in MB, from its /metrics (prom-client's process metrics). */
+async function heapMb(base: string, token: string) {
+  const res = await request(base, "GET", "/metrics", { authorization: `Bearer ${token}` });
+  const read = (name: string) => Math.round(Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, "m").exec(res.text)?.[1] ?? NaN) / 1048576);
+  return { used: read("nodejs_heap_size_used_bytes"), total: read("nodejs_heap_size_total_bytes"), external: read("nodejs_external_memory_bytes") };
+}
 
 /** A min-heap of (when, account index): the next browser due to ask again. */
 class DueHeap {
@@ -308,6 +315,9 @@ async function main() {
     const env = benchAppEnv({ port, databaseUrl: BENCH_URL, databaseName: DB_NAME, seedDemo: false });
     env.AUTH_SECRET = secret;
     env.TRUST_PROXY = "true";
+    // Where the memory goes (heap or not), from the app's own metrics.
+    const metricsToken = crypto.randomBytes(24).toString("base64url");
+    env.METRICS_TOKEN = metricsToken;
     app = spawn(process.execPath, [...serverNodeFlags(ROOT), "build/serve/server.js"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     const keep = (c: Buffer) => {
       appLog = (appLog + c.toString()).slice(-20_000);
@@ -317,6 +327,7 @@ async function main() {
     app.stderr!.on("data", keep);
     await waitForApp(`${base}/ayuda`, app, () => appLog);
     const rssIdle = rssMb(app.pid, "VmRSS");
+    const heapIdle = await heapMb(base, metricsToken);
     log(`App lista en ${base} (${rssIdle} MB).`);
 
     // The organizer turns the queue on over GraphQL, as an integrator would: the app's process runs the admitter
@@ -365,6 +376,8 @@ async function main() {
     // A few polls so the copy in memory is the one a waiting crowd reads, then its size.
     await drivePolls(base, accounts, 2);
     const rssWaiting = rssMb(app.pid, "VmRSS");
+    const heapWaiting = await heapMb(base, metricsToken);
+    log(`Montón usado / reservado / memoria externa: al arrancar ${heapIdle.used} / ${heapIdle.total} / ${heapIdle.external} MB; con todos esperando ${heapWaiting.used} / ${heapWaiting.total} / ${heapWaiting.external} MB.`);
     log(`${placesInDb} lugares en la fila en ${joinSeconds.toFixed(1)} s; memoria de la app con todos esperando: ${rssWaiting} MB.`);
 
     // 4. The opening, then the polls; a person whose turn came buys one ticket and pays it.
@@ -376,14 +389,14 @@ async function main() {
     const polls = await drivePolls(base, accounts, SECONDS, async (_account, text) => {
       if (!waitingPage.text && text.includes('data-queue-state="waiting"')) waitingPage.text = text;
     });
-    // With JavaScript the page asks for its loaders' data only (Remix's single fetch), not the whole page.
-    const dataPath = `${QUEUE_PATH}.data`;
+    // With JavaScript the page asks /fila/{slug}/estado (a small JSON straight from Node), not the whole page.
+    const dataPath = `${QUEUE_PATH}/estado`;
     const dataPage = { text: "" };
     const dataPolls = await drivePolls(base, accounts, SECONDS, async (_account, text) => {
-      if (!dataPage.text) dataPage.text = text;
+      if (!dataPage.text && text.includes('"status":"WAITING"')) dataPage.text = text;
     }, dataPath);
     const rssAfterPolls = rssMb(app.pid, "VmRSS");
-    log(`Consultas: ${polls.perSecond}/s (p50 ${polls.p50} ms); memoria ${rssAfterPolls} MB.`);
+    log(`Consultas: página ${polls.perSecond}/s (p50 ${polls.p50} ms), JSON ${dataPolls.perSecond}/s (p50 ${dataPolls.p50} ms); memoria ${rssAfterPolls} MB.`);
 
     // The sale: browsers ask again when their page says; a person whose turn came buys one ticket and pays it.
     let paid = 0;
@@ -435,8 +448,8 @@ async function main() {
     const bareBase = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
     const ceiling = await drivePolls(bareBase, accounts, SECONDS);
     bare.close();
-    const dataBytes = Buffer.from(dataPage.text);
-    const bareData = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/x-script", "cache-control": "private, no-store" }).end(dataBytes));
+    const dataBytes = Buffer.from(dataPage.text || '{"phase":"open","place":null}');
+    const bareData = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }).end(dataBytes));
     await new Promise<void>((resolve) => bareData.listen(0, "127.0.0.1", resolve));
     const dataCeiling = await drivePolls(`http://127.0.0.1:${(bareData.address() as AddressInfo).port}`, accounts, SECONDS);
     bareData.close();
@@ -468,6 +481,7 @@ async function main() {
       admission: { pace: PACE, admitted: times.length, maxInAnyMinute: maxPerMinute, secondsOpen: Math.round((Date.now() - openedAt) / 1000), stock: STOCK, paid, soldOut: soldOutAt !== null, afterSoldOut, sawAdmitted, sawSoldOut, pagesAfterSoldOut },
       sale,
       rssMb: { idle: rssIdle, waiting: rssWaiting, afterPolls: rssAfterPolls, peak: rssPeak },
+      heapMb: { idle: heapIdle, waiting: heapWaiting },
     };
     const paceOk = maxPerMinute <= PACE;
     failed = !paceOk || afterSoldOut > 0 || joinFailures > 0 || placesInDb !== PLACES || sawSoldOut < pagesAfterSoldOut;
@@ -489,6 +503,7 @@ async function main() {
     console.log(`| venta como navegadores sin JavaScript (cada uno vuelve a preguntar cuando su página dice) | ${sale.polls} consultas en ${sale.seconds} s, ${sale.failures} fallas |`);
     console.log(`| páginas de quienes esperaban, desde 3 s después de la última venta, que dicen «Agotado» | ${sawSoldOut} de ${pagesAfterSoldOut} |`);
     console.log(`| memoria de la app (VmRSS): al arrancar / con todos esperando / pico (objetivo ≤ 300 MB) | ${rssIdle} / ${rssWaiting} / ${rssPeak} MB |`);
+    console.log(`| montón usado / reservado: al arrancar; con todos esperando | ${heapIdle.used} / ${heapIdle.total} MB; ${heapWaiting.used} / ${heapWaiting.total} MB |`);
     if (!result.admission.soldOut) console.log(`\nNo se agotó durante la corrida (${paid} de ${STOCK}): subí --seconds o bajá --stock para ver la parte de «Agotado».`);
     if (flags.json) console.log(JSON.stringify(result));
   } catch (error) {

@@ -7,6 +7,7 @@ import { queuePath } from "#app/components/queue/redirect.server";
 import type { QueuePageData, QueuePhase } from "#app/components/queue/types";
 import { joinQueue, queueInfo, queuePlace } from "#server/queue/queue";
 import { admissionCookieHeader } from "#server/queue/admission";
+import { queuePhase, queueRefreshSeconds } from "#server/queue/poll";
 
 /**
  * `/fila/{slug}`. Both answers come from the process's copy of the queue
@@ -26,7 +27,7 @@ export async function queueLoader({ request, params }: LoaderFunctionArgs) {
   // The turn's grant travels as a cookie: the event page, the payer page and the menu check it (docs/queue.md).
   if (place?.grant) headers.append("Set-Cookie", admissionCookieHeader(place.grant, ctx.now));
 
-  const phase: QueuePhase = !info.enabled ? "closed" : info.soldOut ? "soldOut" : !info.open ? "before" : info.paused ? "paused" : "open";
+  const phase: QueuePhase = queuePhase(info);
   const page: QueuePageData = {
     event: { name: info.eventName, slug: info.eventSlug },
     signedIn: ctx.actor.kind === "user",
@@ -47,7 +48,7 @@ export async function queueLoader({ request, params }: LoaderFunctionArgs) {
       : null,
     drawCommitment: info.drawCommitment,
     drawSeed: info.drawSeed,
-    refreshSeconds: phase === "closed" || place?.status === "CLOSED" ? null : (place?.refreshSeconds ?? info.refreshSeconds),
+    refreshSeconds: queueRefreshSeconds(info, place),
     renderedAtIso: ctx.now.toISOString(),
     buyHref: `/eventos/${encodeURIComponent(info.eventSlug)}`,
   };

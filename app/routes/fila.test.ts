@@ -13,6 +13,7 @@ import { createEventWithTickets } from "#tests/support/factories";
 import { cookiesAfter, formRequest, getRequest, run } from "#tests/support/remix";
 import { savedCartCookie } from "#app/lib/cart.server";
 import * as queueRoute from "./fila.$slug";
+import * as pollRoute from "./fila.$slug.estado";
 import * as eventPage from "./eventos.$slug";
 import * as payerPage from "./checkout.payer-info.$eventSlug";
 import * as menuPage from "./menu.$slug";
@@ -146,5 +147,16 @@ describe("/fila/{slug}", () => {
     // Another account, without a turn, is still sent to the queue.
     const other = await sessionCookiesFor((await createTestUser()).id);
     expect((await run(eventPage.loader, getRequest(`/eventos/${slug}`, { cookies: other }), { slug })).location).toBe(path);
+  });
+
+  it("/fila/{slug}/estado through Remix (development, other spellings) answers the same small JSON as server.ts's direct route", async () => {
+    const made = await eventWithQueue(3600_000);
+    const buyer = await createTestUser();
+    const jar = await sessionCookiesFor(buyer.id);
+    await run(queueRoute.action, formRequest(`/fila/${made.event.slug}`, {}, { cookies: jar }), { slug: made.event.slug });
+    const res = (await pollRoute.loader({ request: getRequest(`/fila/${made.event.slug}/estado`, { cookies: jar }), params: { slug: made.event.slug }, context: {} })) as Response;
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect(await res.json()).toMatchObject({ phase: "before", place: { status: "WAITING" } });
   });
 });

@@ -5,6 +5,7 @@ import { sessions, twoFactorDevices, users } from "#server/db/schema";
 import { Unauthenticated } from "#server/errors";
 import type { Actor, Role } from "#server/context";
 import { REFRESH_TOKEN_TTL_MS, hashToken, randomToken, signAccessToken } from "./tokens";
+import { publishRevocation, sessionCache } from "./session-cache";
 
 export interface Tokens {
   accessToken: string;
@@ -120,6 +121,8 @@ async function revokeFamily(db: DbOrTx, familyId: string, now: Date) {
     .update(sessions)
     .set({ revokedAt: now })
     .where(and(eq(sessions.familyId, familyId), isNull(sessions.revokedAt)));
+  // Every process's session cache forgets the family (decision 196): this one at once, the others on commit.
+  await publishRevocation(db, "family", familyId);
 }
 
 /**
@@ -149,14 +152,25 @@ export async function revokeAllSessions(db: DbOrTx, userId: string, now: Date) {
     .update(sessions)
     .set({ revokedAt: now })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  await publishRevocation(db, "user", userId);
   await db.delete(twoFactorDevices).where(eq(twoFactorDevices.userId, userId));
 }
 
-/** Whether the session an access token names is still alive: not logged out (logout kills access tokens too), not expired. */
+/**
+ * Whether the session an access token names is still alive: not logged out (logout kills access tokens too), not
+ * expired. An active one is remembered for a few seconds (./session-cache.ts, decision 196): a revocation anywhere
+ * reaches the cache, so most requests skip the database.
+ */
 export async function isSessionActive(db: DbOrTx, sessionId: string, now = new Date()): Promise<boolean> {
+  if (sessionCache.isActive(sessionId, now.getTime())) return true;
   if (!UUID.test(sessionId)) return false;
-  const [row] = await db.select({ revokedAt: sessions.revokedAt, expiresAt: sessions.expiresAt }).from(sessions).where(eq(sessions.id, sessionId));
-  return Boolean(row && !row.revokedAt && row.expiresAt > now);
+  const [row] = await db
+    .select({ userId: sessions.userId, familyId: sessions.familyId, revokedAt: sessions.revokedAt, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId));
+  const active = Boolean(row && !row.revokedAt && row.expiresAt > now);
+  if (active) sessionCache.remember(sessionId, row, now.getTime());
+  return active;
 }
 
 /**

@@ -106,3 +106,24 @@ test("a buyer joins before the opening, is admitted after it and buys; another w
   await first.close();
   await second.close();
 });
+
+test("with JavaScript the page asks /fila/{slug}/estado, updates in place and reloads itself when the turn comes", async ({ browser, factory, signIn }) => {
+  test.setTimeout(90_000);
+  const { event } = await eventWithQueue(factory, browser, signIn);
+  const context = await browser.newContext({ javaScriptEnabled: true });
+  await signIn(context, await factory.user({ firstName: "Lucía", lastName: "Benítez" }));
+  const page = await context.newPage();
+  const polls: string[] = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname === `/fila/${event.slug}/estado`) polls.push(response.headers()["cache-control"] ?? "");
+  });
+  await page.goto(`/fila/${event.slug}`);
+  await page.locator("main").getByRole("button", { name: "Sumarme a la fila" }).click();
+  await expect(queueState(page)).toContainText("Ya estás en la fila");
+  // The countdown reaches the opening: the script asks, and once the turn comes the page reloads with it.
+  await expect(queueState(page)).toHaveAttribute("data-queue-state", "admitted", { timeout: OPENS_IN_MS + 30_000 });
+  await expect(page.locator("main").getByRole("link", { name: "Ir a comprar" })).toBeVisible();
+  expect(polls.length).toBeGreaterThan(0);
+  expect(polls.every((header) => header === "no-store")).toBe(true);
+  await context.close();
+});

@@ -1,5 +1,5 @@
-import { Form, Link, useNavigation, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Button, buttonClasses } from "#app/components/ui/Button";
 import type { QueuePageData } from "./types";
 import { agoLabel, clockLeft, peopleLabel, waitLabel } from "./words";
@@ -21,33 +21,81 @@ function useServerClock(renderedAtIso: string) {
   return { now: state.now, age: (state.now - state.receivedAt) / 1000, live: state.mounted };
 }
 
+/** What `/fila/{slug}/estado` answers (server/queue/poll.ts, decision 197). */
+type PollAnswer = Pick<QueuePageData, "phase" | "drawSeed" | "refreshSeconds" | "renderedAtIso"> & {
+  place: Pick<NonNullable<QueuePageData["place"]>, "status" | "closedReason" | "position" | "ahead" | "estimatedWaitSeconds"> | null;
+};
+
 /**
- * With JavaScript the page asks the server again at the interval it
- * suggested (the same loader, through Remix), and at once when the countdown
- * reaches the opening or the turn runs out. Without JavaScript the
- * `<meta http-equiv="refresh">` in the page does the same.
+ * With JavaScript the page asks `/fila/{slug}/estado` at the interval the server suggested (a few hundred bytes
+ * of JSON, served without Remix: decision 197), and at once when the countdown reaches the opening or the turn
+ * runs out. It updates in place; when the answer needs the page (the turn came: its loader sets the admission
+ * cookie; the sign-in must be refreshed; a place appeared or went away) it reloads the page. Without JavaScript
+ * the `<meta http-equiv="refresh">` in the page reloads it at the same interval.
  */
-function usePolling(seconds: number | null, dueNow: boolean) {
-  const { revalidate, state } = useRevalidator();
+function usePolling(page: QueuePageData, dueNow: boolean): { live: QueuePageData; refreshing: boolean } {
+  const [live, setLive] = useState(page);
+  const [refreshing, setRefreshing] = useState(false);
+  const current = useRef(live);
+  current.current = live;
   const busy = useRef(false);
-  busy.current = state !== "idle";
+  // A new answer from the loader (after joining, or a reload) starts over from it.
+  useEffect(() => setLive(page), [page]);
+
+  const poll = useCallback(async () => {
+    if (busy.current) return;
+    busy.current = true;
+    setRefreshing(true);
+    try {
+      const res = await fetch(`/fila/${encodeURIComponent(current.current.event.slug)}/estado`, { cache: "no-store", headers: { accept: "application/json" } });
+      const answer = (await res.json()) as PollAnswer | { reload: true };
+      const shown = current.current;
+      if (!res.ok || "reload" in answer || needsPage(shown, answer)) {
+        window.location.reload();
+        return;
+      }
+      setLive({
+        ...shown,
+        phase: answer.phase,
+        drawSeed: answer.drawSeed,
+        refreshSeconds: answer.refreshSeconds,
+        renderedAtIso: answer.renderedAtIso,
+        place: shown.place && answer.place ? { ...shown.place, ...answer.place, ...(answer.place.status === "ADMITTED" ? {} : { admissionExpiresAtIso: null, admissionExpiresLabel: null }) } : null,
+      });
+    } catch {
+      // Offline for a moment: the next turn of the timer asks again.
+    } finally {
+      busy.current = false;
+      setRefreshing(false);
+    }
+  }, []);
+
+  const seconds = live.refreshSeconds;
   useEffect(() => {
     if (seconds === null) return;
-    const timer = window.setInterval(() => !busy.current && revalidate(), seconds * 1000);
+    const timer = window.setInterval(() => void poll(), seconds * 1000);
     return () => window.clearInterval(timer);
-  }, [seconds, revalidate]);
+  }, [seconds, poll]);
   useEffect(() => {
-    if (dueNow && !busy.current) revalidate();
-  }, [dueNow, revalidate]);
-  return state !== "idle";
+    if (dueNow) void poll();
+  }, [dueNow, poll]);
+  return { live, refreshing };
 }
 
-export function QueuePage({ page }: { page: QueuePageData }) {
+/** The turn came (the loader sets its cookie and the time to buy), or a place appeared or went away: reload the page. */
+function needsPage(shown: QueuePageData, answer: PollAnswer): boolean {
+  if ((shown.place === null) !== (answer.place === null)) return true;
+  return answer.place?.status === "ADMITTED" && shown.place?.status !== "ADMITTED";
+}
+
+export function QueuePage({ page: loaded }: { page: QueuePageData }) {
+  const [due, setDue] = useState(false);
+  const { live: page, refreshing } = usePolling(loaded, due);
   const clock = useServerClock(page.renderedAtIso);
   const opensIn = (new Date(page.opensAtIso).getTime() - clock.now) / 1000;
   const expiresIn = page.place?.admissionExpiresAtIso ? (new Date(page.place.admissionExpiresAtIso).getTime() - clock.now) / 1000 : null;
-  const due = (page.phase === "before" && opensIn <= 0) || (expiresIn !== null && expiresIn <= 0);
-  const refreshing = usePolling(page.refreshSeconds, due && clock.live);
+  const dueNow = clock.live && ((page.phase === "before" && opensIn <= 0) || (expiresIn !== null && expiresIn <= 0));
+  useEffect(() => setDue(dueNow), [dueNow]);
 
   return (
     <main className="mx-auto flex w-full max-w-xl flex-col gap-5 px-4 py-6">
