@@ -14,6 +14,7 @@ const config: KnipConfig = {
     "tests/support/outgoing-test-receiver.mjs",
     "tests/support/place-orders-process.ts",
     "tests/support/queue-process.ts",
+    "tests/support/revoke-session.ts",
   ],
   project: ["app/**/*.{ts,tsx}", "server/**/*.ts", "common/**/*.ts", "tests/**/*.{ts,mjs}", "scripts/**/*.{ts,mjs}", "*.{ts,js,mjs}", "app/**/*.css"],
   // An export its own file uses is a name given to a piece of the module, not dead code.
