@@ -34,7 +34,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { benchAppEnv, freePort, serverNodeFlags, machineLoad } from "./bench-support";
+import { benchAppEnv, freePort, machineLoad, positiveInt, serverNodeFlags } from "./bench-support";
 import { rawHttpClient } from "./bench-http-client";
 import type { Ctx } from "#server/context";
 
@@ -81,14 +81,6 @@ if (flags.help) {
 const MIN_BATCHES_FOR_RATIO = 5;
 const MIN_SALE_MS_FOR_RATIO = 500;
 
-function positiveInt(name: string, raw: string): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error(`--${name} tiene que ser un entero positivo (recibí "${raw}").`);
-    process.exit(2);
-  }
-  return n;
-}
 const BUYERS = positiveInt("buyers", flags.buyers!);
 const CONCURRENCY = Math.min(positiveInt("concurrency", flags.concurrency!), BUYERS);
 const WARM_UP = flags["warm-up"] === "0" ? 0 : positiveInt("warm-up", flags["warm-up"]!);

@@ -31,7 +31,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, serverNodeFlags, stopApp, waitForApp } from "./bench-support";
+import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, positiveInt, serverNodeFlags, stopApp, waitForApp } from "./bench-support";
 import type { Ctx } from "#server/context";
 
 const { values: flags } = parseArgs({
@@ -58,14 +58,6 @@ if (flags.help) {
 
 DATABASE_URL elige el servidor PostgreSQL (por defecto postgres://postgres@127.0.0.1:5432/test).`);
   process.exit(0);
-}
-function positiveInt(name: string, raw: string): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error(`--${name} tiene que ser un entero positivo (recibí "${raw}").`);
-    process.exit(2);
-  }
-  return n;
 }
 const PLACES = positiveInt("places", flags.places!);
 const CONCURRENCY = positiveInt("concurrency", flags.concurrency!);

@@ -168,3 +168,13 @@ export function machineLoad(options: { json?: boolean; /** What it measures does
     },
   };
 }
+
+/** A command-line flag that must be a positive integer; exits 2 with a Spanish message otherwise. */
+export function positiveInt(name: string, raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`--${name} tiene que ser un entero positivo (recibí "${raw}").`);
+    process.exit(2);
+  }
+  return n;
+}

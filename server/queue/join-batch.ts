@@ -4,7 +4,7 @@ import { eventQueues, queuePlaces } from "#server/db/schema";
 import { NotFound } from "#server/errors";
 import { publishQueueChange } from "./changes";
 import { assignPositions, drawIfDue } from "./draw-run";
-import type { PlaceEntry } from "./memory";
+import { placeColumns, type PlaceEntry } from "./memory";
 
 /**
  * Joins go in batches (as holds do, server/orders/hold-batch.ts): the
@@ -85,15 +85,7 @@ async function writeJoins(db: Db, eventId: string, batch: Waiting[]) {
         .where(eq(eventQueues.eventId, eventId));
     }
     const rows = await tx
-      .select({
-        id: queuePlaces.id,
-        userId: queuePlaces.userId,
-        position: queuePlaces.position,
-        status: queuePlaces.status,
-        joinedAt: queuePlaces.joinedAt,
-        admissionExpiresAt: queuePlaces.admissionExpiresAt,
-        arrival: queuePlaces.arrival,
-      })
+      .select(placeColumns)
       .from(queuePlaces)
       .where(and(eq(queuePlaces.eventId, eventId), inArray(queuePlaces.userId, userIds)));
     return { rows, drawn, joined: inserted.length > 0 };

@@ -89,7 +89,8 @@ export function settingsOf(row: QueueRow): QueueSettings {
   };
 }
 
-const placeColumns = {
+/** The columns a place is kept in memory with (also what a join batch reads back). */
+export const placeColumns = {
   id: queuePlaces.id,
   userId: queuePlaces.userId,
   position: queuePlaces.position,
