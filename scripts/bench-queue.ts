@@ -31,7 +31,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, positiveInt, serverNodeFlags, stopApp, waitForApp } from "./bench-support";
+import { benchAppEnv, benchDatabase, ensureProductionBuild, freePort, machineLoad, positiveInt, serverNodeFlags, stopApp, waitForApp } from "./bench-support";
 import type { Ctx } from "#server/context";
 
 const { values: flags } = parseArgs({
@@ -235,6 +235,7 @@ async function driveBrowsers(base: string, accounts: Account[], seconds: number,
 }
 
 async function main() {
+  const load = machineLoad({ json: flags.json });
   await ensureProductionBuild(ROOT, log);
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE "${DB_NAME}"`);
@@ -486,10 +487,10 @@ async function main() {
     console.log(`| sumarse (joinQueue), por segundo | ${result.joins.perSecond} (p50 ${result.joins.p50} ms, p99 ${result.joins.p99} ms, ${joinFailures} fallas) |`);
     console.log(`| consultas de la página /fila (sin JavaScript), por segundo | ${polls.perSecond} (p50 ${polls.p50} ms, p99 ${polls.p99} ms, ${polls.failures} fallas) |`);
     console.log(`| Node pelado con los mismos ${bytes.length} bytes, por segundo | ${ceiling.perSecond} (p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms) |`);
-    console.log(`| consultas ÷ Node pelado (objetivo ≥ 0,5) | ${String(result.ratio).replace(".", ",")} |`);
+    console.log(`| consultas ÷ Node pelado (objetivo ≥ 0,5) | ${load.verdict(String(result.ratio).replace(".", ","))} |`);
     console.log(`| consultas con JavaScript (${dataPath}, ${dataBytes.length} bytes), por segundo | ${dataPolls.perSecond} (p50 ${dataPolls.p50} ms, p99 ${dataPolls.p99} ms, ${dataPolls.failures} fallas) |`);
     console.log(`| Node pelado con esos bytes, por segundo | ${dataCeiling.perSecond} (p50 ${dataCeiling.p50} ms) |`);
-    console.log(`| consultas con JavaScript ÷ Node pelado (objetivo ≥ 0,5) | ${String(result.dataRatio).replace(".", ",")} |`);
+    console.log(`| consultas con JavaScript ÷ Node pelado (objetivo ≥ 0,5) | ${load.verdict(String(result.dataRatio).replace(".", ","))} |`);
     console.log(`| con turno / máximo en 60 s / ritmo | ${times.length} / ${maxPerMinute} / ${PACE} ${paceOk ? "✓" : "✗"} |`);
     console.log(`| vendidas / stock; turnos dados después de agotarse | ${paid} / ${STOCK}; ${afterSoldOut} ${afterSoldOut === 0 ? "✓" : "✗"} |`);
     console.log(`| venta como navegadores sin JavaScript (cada uno vuelve a preguntar cuando su página dice) | ${sale.polls} consultas en ${sale.seconds} s, ${sale.failures} fallas |`);
@@ -497,7 +498,8 @@ async function main() {
     console.log(`| memoria de la app (VmRSS): al arrancar / con todos esperando / pico (objetivo ≤ 300 MB) | ${rssIdle} / ${rssWaiting} / ${rssPeak} MB |`);
     console.log(`| montón usado / reservado: al arrancar; con todos esperando | ${heapIdle.used} / ${heapIdle.total} MB; ${heapWaiting.used} / ${heapWaiting.total} MB |`);
     if (!result.admission.soldOut) console.log(`\nNo se agotó durante la corrida (${paid} de ${STOCK}): subí --seconds o bajá --stock para ver la parte de «Agotado».`);
-    if (flags.json) console.log(JSON.stringify(result));
+    const machine = load.end();
+    if (flags.json) console.log(JSON.stringify({ ...result, ...(load.mayJudge ? {} : { ratio: null, dataRatio: null }), machineLoad: machine }));
   } catch (error) {
     console.error(error);
     if (appLog) console.error(appLog.slice(-3000));
