@@ -127,3 +127,28 @@ test("with JavaScript the page asks /fila/{slug}/estado, updates in place and re
   expect(polls.every((header) => header === "no-store")).toBe(true);
   await context.close();
 });
+
+test("the queue page, waiting for the opening on a 390 px phone, has no WCAG 2.2 AA violation in either theme", async ({ browser, factory, signIn, baseURL }) => {
+  const { default: AxeBuilder } = await import("@axe-core/playwright");
+  const { event } = await eventWithQueue(factory, browser, signIn);
+  // With JavaScript: without it the page's own refresh would reload it in the middle of the check.
+  const context = await browser.newContext({ javaScriptEnabled: true, viewport: { width: 390, height: 844 } });
+  await signIn(context, await factory.user({ firstName: "Marina", lastName: "Sosa" }));
+  const page = await context.newPage();
+  await page.goto(`/fila/${event.slug}`);
+  await page.locator("main").getByRole("button", { name: "Sumarme a la fila" }).click();
+  await expect(queueState(page)).toContainText("Ya estás en la fila");
+  const violations = async (tags: string[] | null) => {
+    const builder = new AxeBuilder({ page });
+    const results = await (tags ? builder.withTags(tags) : builder.withRules(["color-contrast", "link-in-text-block"])).analyze();
+    return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  };
+  expect(await violations(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"])).toEqual([]);
+  // No page wider than the phone.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await context.addCookies([{ name: "theme", value: "dark", domain: new URL(baseURL!).hostname, path: "/" }]);
+  await page.reload();
+  await expect(queueState(page)).toContainText("Ya estás en la fila");
+  expect(await violations(null)).toEqual([]);
+  await context.close();
+});

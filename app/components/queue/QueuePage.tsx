@@ -107,7 +107,7 @@ export function QueuePage({ page: loaded }: { page: QueuePageData }) {
       ) : null}
       <header>
         <p className="text-sm font-bold uppercase tracking-wide text-[var(--muted)]">
-          <a href="/" className="text-[var(--text)] no-underline">
+          <a href="/" className="text-[var(--text)] underline underline-offset-2">
             Tribuna
           </a>{" "}
           · Fila virtual
