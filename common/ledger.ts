@@ -9,5 +9,7 @@ export const LEDGER_KIND_NAMES = {
   withdrawal_reversal: "Extracción rechazada",
   direct_collection: "Cobrado fuera de Tribuna",
   direct_refund: "Devuelto fuera de Tribuna",
+  resale_payout: "Devuelto al vendedor (reventa)",
+  resale_payout_direct: "Devuelto al vendedor fuera de Tribuna (reventa)",
 } as const satisfies Record<string, string>;
 

@@ -1,6 +1,6 @@
 /** Outgoing webhooks: what both the back office and the server use (docs/webhooks.md). */
 
-export const WEBHOOK_EVENT_TYPES = ["order.paid", "order.refunded", "ticket.redeemed", "bank_transfer.approved"] as const;
+export const WEBHOOK_EVENT_TYPES = ["order.paid", "order.refunded", "ticket.redeemed", "bank_transfer.approved", "ticket.resold"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** How the back office names each event. */
@@ -9,6 +9,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   "order.refunded": "Compra devuelta",
   "ticket.redeemed": "Entrada usada en la puerta",
   "bank_transfer.approved": "Transferencia aprobada",
+  "ticket.resold": "Entrada revendida en la reventa oficial",
 };
 
 export function isWebhookEventType(value: unknown): value is WebhookEventType {

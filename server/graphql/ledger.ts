@@ -11,7 +11,7 @@ const LedgerEntry = builder.objectRef<LedgerItem>("LedgerEntry").implement({
     id: t.id({ nullable: false, resolve: (e) => String(e.id) }),
     kind: t.exposeString("kind", {
       nullable: false,
-      description: "payment, service_fee, refund, service_fee_refund, chargeback, withdrawal, direct_collection (a bank transfer paid into the organizer's own account) or direct_refund.",
+      description: "payment, service_fee, refund, service_fee_refund, chargeback, withdrawal, direct_collection (a bank transfer paid into the organizer's own account), direct_refund, resale_payout (a resale seller's money given back) or resale_payout_direct (that money given back by the organizer from their own account).",
     }),
     amount: t.exposeInt("amount", { nullable: false }),
     amountFormatted: t.string({ nullable: false, resolve: (e) => money(e.amount)! }),

@@ -7,6 +7,7 @@ import { appUrl } from "#server/env";
 import { preferenceIdForBilling } from "#server/payments/mercadopago";
 import { getPaymentProvider, paymentPublicConfigFor } from "#server/payments/providers";
 import { createOrder, getBillingForBuyer } from "./orders";
+import { createResaleOrder } from "./resale-order";
 import { billingAccessToken, purchaseLink, withBillingToken } from "#server/auth/billing-access";
 
 export interface CheckoutStarted {
@@ -25,9 +26,10 @@ export interface CheckoutStarted {
  */
 export async function startCheckout(
   ctx: Ctx,
-  input: Parameters<typeof createOrder>[1],
+  input: Parameters<typeof createOrder>[1] & { resaleListingId?: string | null },
 ): Promise<CheckoutStarted> {
-  const { order, billing } = await createOrder(ctx, input);
+  // Resale hook (docs/resale.md): a listing is bought through the same checkout, holding the listing instead of stock.
+  const { order, billing } = input.resaleListingId ? await createResaleOrder(ctx, input as Parameters<typeof createResaleOrder>[1]) : await createOrder(ctx, input);
   const accessToken = billingAccessToken(billing.id);
   if (billing.status !== "pending") return { order, billing, paymentUrl: null, accessToken };
   if (order.paymentMethod === "BANK_TRANSFER") {

@@ -4,6 +4,7 @@ import { billings, orderItems, orders } from "#server/db/schema";
 import { displayStatus } from "./status";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { ledgerOfOrder, paidToOrganizer } from "#server/ledger/ledger";
+import { listingOfOrder, resoldTicketsOfOrder } from "#server/resale/settle";
 
 /**
  * Invariant: an order's ledger, billings and issued tickets agree.
@@ -23,17 +24,26 @@ import { ledgerOfOrder, paidToOrganizer } from "#server/ledger/ledger";
  * - pending / cancelled billing: no entries; no entry without a billing;
  * - gift orders (invitations): never an entry; revoked ones (closed/cancelled)
  *   keep one voided ticket per unit.
+ * - resale (docs/resale.md): a seller's approved billing may have voided the
+ *   tickets it resold; a resale purchase's billing (approved, refunded or
+ *   charged back) also carries resale_payout −payout and, when the organizer
+ *   gave it back from their own account, resale_payout_direct +payout, so an
+ *   undone one nets to −payout + that.
  * Throws with every mismatch found.
  */
 export async function assertLedgerMatches(db: DbOrTx, orderId: string): Promise<void> {
   const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
   if (!order) throw new Error(`Order ${orderId} not found`);
-  const [orderBillings, items, tickets, entries] = await Promise.all([
+  const [orderBillings, items, tickets, entries, resold, bought] = await Promise.all([
     db.select().from(billings).where(eq(billings.orderId, orderId)),
     db.select().from(orderItems).where(eq(orderItems.orderId, orderId)),
     ticketsOfOrder(db, orderId),
     ledgerOfOrder(db, orderId),
+    resoldTicketsOfOrder(db, orderId),
+    listingOfOrder(db, orderId),
   ]);
+  // What a resale purchase gave back to its seller (booked on its billing), and the seller's tickets it voided.
+  const payout = bought?.status === "sold" && bought.buyerOrderId === orderId ? bought : null;
   const problems: string[] = [];
   const units = items.reduce((sum, i) => sum + i.qty, 0);
   const approved = orderBillings.filter((b) => b.status === "approved");
@@ -43,7 +53,8 @@ export async function assertLedgerMatches(db: DbOrTx, orderId: string): Promise<
   const undone = orderBillings.some((b) => b.status === "refunded" || b.status === "charged_back");
   if (approved.length) {
     if (tickets.length !== units) problems.push(`${tickets.length} issued products, expected ${units}`);
-    if (voided.length) problems.push(`${voided.length} voided issued products with an approved billing`);
+    const notResold = voided.filter((t) => !resold.includes(t.id));
+    if (notResold.length) problems.push(`${notResold.length} voided issued products with an approved billing`);
   } else if (tickets.length) {
     if (tickets.length !== units) problems.push(`${tickets.length} issued products, expected ${units} or none`);
     if (voided.length !== tickets.length) problems.push(`${tickets.length - voided.length} live issued products without an approved billing`);
@@ -77,6 +88,12 @@ export async function assertLedgerMatches(db: DbOrTx, orderId: string): Promise<
           : billing.status === "charged_back"
             ? { payment: billing.amount, ...fee, chargeback: -billing.amount, ...feeBack }
             : {};
+    const resaleBooked = payout && (billing.status === "approved" || billing.status === "refunded" || billing.status === "charged_back");
+    if (resaleBooked) {
+      expected.resale_payout = -payout.payout;
+      if (payout.payoutMethod === "organizer") expected.resale_payout_direct = payout.payout;
+    }
+    const undoneNet = resaleBooked ? -payout.payout + (payout.payoutMethod === "organizer" ? payout.payout : 0) : 0;
     // A bank transfer went straight to the organizer's account: out of the balance on approval, back in when they return it.
     if (paidToOrganizer(billing) && (billing.status === "approved" || billing.status === "refunded")) {
       expected.direct_collection = -billing.amount;
@@ -88,8 +105,8 @@ export async function assertLedgerMatches(db: DbOrTx, orderId: string): Promise<
       if (!(kind in expected)) problems.push(`billing ${billing.status}: unexpected ${kind} entries (${got.length})`);
       else if (got.length !== 1 || got[0].amount !== expected[kind]) problems.push(`billing ${billing.status}: ${kind} ${got.map((e) => e.amount).join(",") || "missing"}, expected ${expected[kind]}`);
     }
-    if ((billing.status === "refunded" || billing.status === "charged_back") && mine.reduce((sum, e) => sum + e.amount, 0) !== 0) {
-      problems.push(`billing ${billing.status}: entries add up to ${mine.reduce((sum, e) => sum + e.amount, 0)}, expected 0`);
+    if ((billing.status === "refunded" || billing.status === "charged_back") && mine.reduce((sum, e) => sum + e.amount, 0) !== undoneNet) {
+      problems.push(`billing ${billing.status}: entries add up to ${mine.reduce((sum, e) => sum + e.amount, 0)}, expected ${undoneNet}`);
     }
     for (const e of mine) if (e.organizationId !== order.organizationId) problems.push(`entry ${e.id} booked to another organization`);
   }

@@ -10,6 +10,7 @@ import { queueProviderRefund } from "#server/payments/refunds";
 import { releaseCouponUse, retakeCouponUse } from "#server/coupons/coupons";
 import { releaseOrderStock, reholdOrderStock } from "#server/stock/stock";
 import { markQueuePlaceBought } from "#server/queue/queue";
+import { releaseResaleHold, reholdResaleListing, settleResale } from "#server/resale/settle";
 import { emailChargedBack, emailRefunded, emailTransferRejected } from "./effects";
 
 /*
@@ -61,6 +62,8 @@ export function transferPaymentId(billingId: string) {
 export async function onPaid(tx: DbOrTx, order: OrderRow, billing: BillingRow, now: Date) {
   await recordBankTransferApproved(tx, billing, now);
   const issued = await issueTickets(tx, order, now);
+  // Resale hook (docs/resale.md): a resale purchase voids the seller's ticket and books the seller's money here, in this transaction.
+  await settleResale(tx, order, billing, now);
   if (issued.length) {
     await linkVerifiedAccount(tx, order, now);
     await enqueue(tx, SEND_TICKETS_EMAIL_JOB, { orderId: order.id }, now);
@@ -126,7 +129,8 @@ async function onTransferRejected(tx: DbOrTx, order: OrderRow, billingId: string
 
 /** What ends an unpaid order (expired, transfer rejected): stock back on sale, pending billing cancelled, coupon use given back. */
 async function onHoldReleased(tx: DbOrTx, orderId: string, now: Date) {
-  await releaseOrderStock(tx, orderId, now);
+  // Resale hook (docs/resale.md): a resale purchase held its listing, not stock: the listing goes back on sale instead.
+  if (!(await releaseResaleHold(tx, orderId, now))) await releaseOrderStock(tx, orderId, now);
   await setBillingStatusOfOrder(tx, orderId, "pending", "cancelled", now);
   await releaseCouponUse(tx, orderId, now);
 }
@@ -324,7 +328,9 @@ async function approveLatePayment(tx: DbOrTx, order: OrderRow, billing: BillingR
   if (!orphan) return null;
   const reopened = await moveBilling(tx, billing.id, ["cancelled", "pending"], "pending", now, { providerReference: approval.paymentId });
   if (!reopened) throw new Error(`Billing ${billing.id} changed under an orphan order`);
-  if (await reholdOrderStock(tx, order.id, now)) {
+  // Resale hook (docs/resale.md): a resale purchase takes its listing again instead of stock (null: not a resale).
+  const reheld = (await reholdResaleListing(tx, order.id, now)) ?? (await reholdOrderStock(tx, order.id, now));
+  if (reheld) {
     await honourLatePayment(tx, orphan, reopened, now);
     return "orphan-honoured";
   }

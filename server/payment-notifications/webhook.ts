@@ -2,6 +2,7 @@ import { and, eq, lt } from "drizzle-orm";
 import type { Db, DbOrTx } from "#server/db/client";
 import { billings, paymentNotifications } from "#server/db/schema";
 import { approvePayment, chargeBack, refund } from "#server/orders/lifecycle";
+import { refundedByResale } from "#server/resale/settle";
 import { getPaymentProvider } from "#server/payments/providers";
 import { type PaymentProvider, type ProviderPayment } from "#server/payments/provider";
 import { isSignatureStale, verifyNotificationSignature, webhookSecret } from "#server/payments/signature";
@@ -207,6 +208,8 @@ async function applyReversal(db: Db, billingId: string, payment: ProviderPayment
     if (payment.amount !== billing.amount) return "amount-mismatch";
     if (billing.providerReference !== payment.id) return "no-change";
     if (billing.status !== "approved") return billing.status === "refunded" || billing.status === "charged_back" ? "already-applied" : "no-change";
+    // Resale hook (docs/resale.md): a payment our resale payouts gave back in full is not a refund of the purchase.
+    if (payment.status === "refunded" && (await refundedByResale(tx, billing.id, billing.amount))) return "already-applied";
     const done =
       payment.status === "charged_back"
         ? await chargeBack(tx, billing.id, now)

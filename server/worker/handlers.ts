@@ -9,6 +9,7 @@ import { runGiveaway, SEND_GIVEAWAY_JOB } from "#server/invitations/giveaways";
 import { runCampaign, SEND_CAMPAIGN_JOB } from "#server/campaigns/campaigns";
 import { deliverWebhook, WEBHOOK_DELIVERY_JOB } from "#server/webhooks/deliveries";
 import { MAX_ATTEMPTS, type JobHandlers, type JobLane } from "#server/jobs/queue";
+import { RESALE_PAYOUT_JOB, runResalePayout } from "#server/resale/settle";
 
 /** Every job kind the app runs, with its handler. */
 export const jobHandlers: JobHandlers = {
@@ -32,6 +33,10 @@ export const jobHandlers: JobHandlers = {
   },
   [PROVIDER_REFUND_JOB]: async (payload, { db, now, row }) => {
     await runProviderRefund(db, String(payload.paymentRefundId ?? ""), { now, finalAttempt: row.attempts >= MAX_ATTEMPTS });
+  },
+  // The seller's money back after a resale, through the provider of their payment (docs/resale.md).
+  [RESALE_PAYOUT_JOB]: async (payload, { db, now, row }) => {
+    await runResalePayout(db, String(payload.listingId ?? ""), { now, finalAttempt: row.attempts >= MAX_ATTEMPTS });
   },
   // Daily: refused webhook deliveries are kept 30 days (docs/deployment.md, retention).
   [PRUNE_NOTIFICATIONS_JOB]: async (_payload, { db, now }) => {

@@ -41,7 +41,7 @@ export const issuedProducts = pgTable(
   ],
 );
 
-export const LEDGER_KINDS = ["payment", "service_fee", "refund", "service_fee_refund", "chargeback", "withdrawal", "withdrawal_reversal", "direct_collection", "direct_refund"] as const;
+export const LEDGER_KINDS = ["payment", "service_fee", "refund", "service_fee_refund", "chargeback", "withdrawal", "withdrawal_reversal", "direct_collection", "direct_refund", "resale_payout", "resale_payout_direct"] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /**
@@ -73,7 +73,7 @@ export const ledgerEntries = pgTable(
     uniqueIndex("ledger_entries_withdrawal_kind_key").on(t.withdrawalId, t.kind),
     index("ledger_entries_organization_idx").on(t.organizationId, t.createdAt),
     index("ledger_entries_order_idx").on(t.orderId),
-    check("ledger_entries_kind_check", sql`${t.kind} in ('payment','service_fee','refund','service_fee_refund','chargeback','withdrawal','withdrawal_reversal','direct_collection','direct_refund')`),
+    check("ledger_entries_kind_check", sql`${t.kind} in ('payment','service_fee','refund','service_fee_refund','chargeback','withdrawal','withdrawal_reversal','direct_collection','direct_refund','resale_payout','resale_payout_direct')`),
   ],
 );
 
