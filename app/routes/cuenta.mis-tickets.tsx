@@ -18,6 +18,8 @@ async function cardsOf(tickets: MyTicket[], now: Date) {
       ...(await ticketCard(t, t.event, t.orderCode)),
       purchasePath: t.billingId ? withBillingToken(`/tickets/${t.billingId}`, t.billingId) : null,
       transferPath: canTransfer(t, now) ? `/cuenta/mis-tickets/enviar/${t.id}` : null,
+      // Resale hook (docs/resale.md): withdrawal or official resale, for the same tickets that can still be sent.
+      cannotGoPath: canTransfer(t, now) && t.kind !== "menu" ? `/cuenta/mis-tickets/no-puedo-ir/${t.id}` : null,
     })),
   );
 }
@@ -52,6 +54,11 @@ function Group({ id, title, cards, empty }: { id: string; title: string; cards: 
                 {card.transferPath ? (
                   <Link to={card.transferPath} className="text-[var(--accent)] hover:underline">
                     Enviar a otra persona
+                  </Link>
+                ) : null}
+                {card.cannotGoPath ? (
+                  <Link to={card.cannotGoPath} className="text-[var(--accent)] hover:underline">
+                    No puedo ir
                   </Link>
                 ) : null}
               </div>

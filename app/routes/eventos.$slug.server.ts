@@ -30,6 +30,7 @@ import { CODE_FIELD, CODE_INTENT, INTENT_FIELD } from "#app/components/events/pi
 import type { EventPageActionData, EventPageData, PickerTicket } from "#app/components/events/EventPage";
 import { queuePath, toQueueOnRefusal } from "#app/components/queue/redirect.server";
 import { isAdmitted } from "#server/queue/queue";
+import { resaleOffersOf } from "#app/components/resale/offers.server";
 
 /**
  * Loader and action of the event page, shared by `/eventos/{slug}`, the
@@ -239,7 +240,8 @@ export async function eventPageLoader({ request, params }: LoaderFunctionArgs) {
   // browser, a CDN and the server's micro-cache may keep it a few seconds. Anything personal: private.
   if (!saved && !params.nick) applyPublicCache(request, headers);
   else headers.set("Cache-Control", "private, no-cache");
-  return data(page, { headers });
+  // Resale hook (docs/resale.md): the event's "Reventa oficial" listings.
+  return data({ ...page, resale: await resaleOffersOf(ctx, publicEvent.event.slug) }, { headers });
 }
 
 /**

@@ -3,6 +3,7 @@ import { useActionData, useLoaderData, useOutlet } from "@remix-run/react";
 import { cacheHeadersFrom } from "#app/lib/cache.server";
 import { EventPage, type EventPageActionData } from "#app/components/events/EventPage";
 import { eventPageAction, eventPageLoader } from "./eventos.$slug.server";
+import { ResaleOffers } from "#app/components/resale/ResaleOffers";
 
 /**
  * `/eventos/{slug}`: the event and its ticket picker. The referral link
@@ -39,5 +40,13 @@ export default function EventRoute() {
   const page = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as EventPageActionData | undefined;
   // On the referral link the child route renders the page (and receives its action's answers).
-  return outlet ?? <EventPage page={page} actionData={actionData} />;
+  // Resale hook (docs/resale.md): "Reventa oficial" under the page when tickets are listed.
+  return (
+    outlet ?? (
+      <>
+        <EventPage page={page} actionData={actionData} />
+        <ResaleOffers offers={page.resale} />
+      </>
+    )
+  );
 }

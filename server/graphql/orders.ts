@@ -153,6 +153,9 @@ const CreateOrderInput = builder.inputType("CreateOrderInput", {
       description: "One per ticket unit, in item order. Required when the event asks for one holder per ticket; else optional (the payer holds them).",
     }),
     customFields: t.field({ type: [CustomFieldAnswerInput], description: "Answers to the event's custom fields; required ones must be answered." }),
+    resaleListingId: t.id({
+      description: "Buys this official resale listing (resaleListings) instead of `items` (send an empty list): one ticket at its price plus the service fee, paid with Mercado Pago. CONFLICT when someone else got it first or it was cancelled.",
+    }),
   }),
 });
 

@@ -22,5 +22,6 @@ import "./campaigns";
 import "./admin";
 import "./webhooks";
 import "./queue";
+import "./resale";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -243,3 +243,24 @@ export async function setEventResale(ctx: Ctx, rawInput: DomainInput<typeof sett
   });
   return resaleRulesOf(ctx.db, event.id);
 }
+
+/** One listing as its buyer's page reads it (public): NotFound when unknown or cancelled; `available` while on sale. */
+export async function resaleListingForBuyer(ctx: Pick<Ctx, "db" | "now">, listingId: string) {
+  if (!uuid.safeParse(listingId).success) throw new NotFound(RESALE_MESSAGES.listingNotFound);
+  const [row] = await ctx.db
+    .select({ listing: resaleListings, eventName: events.name, eventSlug: events.slug, serviceFeeBps: events.serviceFeeBps, ticketTypeName: ticketTypes.name, startsAt: eventDates.startsAt })
+    .from(resaleListings)
+    .innerJoin(events, eq(events.id, resaleListings.eventId))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, resaleListings.ticketTypeId))
+    .innerJoin(eventDates, eq(eventDates.id, resaleListings.eventDateId))
+    .where(eq(resaleListings.id, listingId));
+  if (!row || row.listing.status === "cancelled") throw new NotFound(RESALE_MESSAGES.listingNotFound);
+  return {
+    eventName: row.eventName,
+    eventSlug: row.eventSlug,
+    ticketTypeName: row.ticketTypeName,
+    price: row.listing.price,
+    serviceFeeBps: row.serviceFeeBps ?? 0,
+    available: row.listing.status === "active" && row.startsAt > ctx.now,
+  };
+}
