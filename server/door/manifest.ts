@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
 import { canonicalShortCode, SHORT_CODE_LENGTH } from "#common/door";
 import { SHORT_CODE_HASH, type DoorManifest, type DoorManifestEntry } from "#common/door-manifest";
 import type { Ctx } from "#server/context";
-import { doorScans, eventDates, issuedProducts } from "#server/db/schema";
+import { doorScans, eventDates, issuedProducts, resaleListings } from "#server/db/schema";
 import { authSecret } from "#server/env";
 import type { DoorAccess } from "./access";
 import { doorDateOf } from "./redeem";
@@ -137,6 +137,8 @@ export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { sinc
     ? or(
         gt(issuedProducts.createdAt, since),
         inArray(issuedProducts.id, ctx.db.select({ id: sql<string>`${doorScans.issuedProductId}` }).from(doorScans).where(and(eq(doorScans.eventId, eventId), gt(doorScans.receivedAt, since)))),
+        // Resale hook (docs/resale.md): a seller's ticket voided by a sale, so offline doors refuse its old QR.
+        inArray(issuedProducts.id, ctx.db.select({ id: resaleListings.issuedProductId }).from(resaleListings).where(and(eq(resaleListings.eventId, eventId), gt(resaleListings.soldAt, since)))),
       )
     : undefined;
   const rows = await selectDoorTickets(ctx.db)

@@ -1,5 +1,5 @@
 import type { ResaleListingRow } from "#server/db/schema";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
@@ -191,7 +191,7 @@ export async function resaleListingsOfEvent(ctx: Pick<Ctx, "db" | "now">, eventS
     .from(resaleListings)
     .innerJoin(ticketTypes, eq(ticketTypes.id, resaleListings.ticketTypeId))
     .innerJoin(eventDates, eq(eventDates.id, resaleListings.eventDateId))
-    .where(and(eq(resaleListings.eventId, event.id), eq(resaleListings.status, "active"), sql`${eventDates.startsAt} > ${ctx.now}`))
+    .where(and(eq(resaleListings.eventId, event.id), eq(resaleListings.status, "active"), gt(eventDates.startsAt, ctx.now)))
     .orderBy(asc(resaleListings.price), asc(resaleListings.createdAt))
     .limit(100);
 }
