@@ -14,7 +14,7 @@ const WebhookEndpoint = builder.objectRef<WebhookEndpointView>("WebhookEndpoint"
     organizationId: t.exposeID("organizationId", { nullable: false }),
     url: t.exposeString("url", { nullable: false }),
     description: t.exposeString("description", { nullable: false, description: '"" when none was given.' }),
-    events: t.exposeStringList("events", { nullable: false, description: "order.paid, order.refunded, ticket.redeemed and/or bank_transfer.approved." }),
+    events: t.exposeStringList("events", { nullable: false, description: "order.paid, order.refunded, ticket.redeemed, bank_transfer.approved and/or ticket.resold." }),
     active: t.exposeBoolean("active", { nullable: false, description: "false: paused, nothing is sent to it." }),
     createdAt: t.string({ nullable: false, resolve: (e) => isoDate(e.createdAt)! }),
     updatedAt: t.string({ nullable: false, resolve: (e) => isoDate(e.updatedAt)! }),
@@ -73,7 +73,7 @@ const CreateWebhookEndpointInput = builder.inputType("CreateWebhookEndpointInput
     organizationId: t.id({ required: true }),
     url: t.string({ required: true, description: "https://, to a public internet address (private, loopback and link-local ones are refused, also when a name resolves to one)." }),
     description: t.string({ description: "Up to 200 characters." }),
-    events: t.stringList({ required: true, description: "At least one of order.paid, order.refunded, ticket.redeemed, bank_transfer.approved." }),
+    events: t.stringList({ required: true, description: "At least one of order.paid, order.refunded, ticket.redeemed, bank_transfer.approved, ticket.resold." }),
   }),
 });
 

@@ -687,6 +687,9 @@ const graphqlCalls: Record<string, (f: Fixtures) => Record<string, unknown> | Pr
   startTwoFactorEnrolment: () => ({}),
   syncDoorScans: (f) => ({ input: { eventSlug: f.eventA.slug, deviceId: "telefono-1", scans: [{ scanId: `scan-${randomTag(8)}`, code: f.tickets[1].code, scannedAt: new Date().toISOString(), acceptedOffline: false }] } }),
   transferTicket: (f) => ({ input: { ticketId: f.tickets[1].id, email: "amiga@example.com", firstName: "Amiga", lastName: "Pérez" } }),
+  resaleListings: (f) => ({ eventSlug: f.eventA.slug }),
+  listForResale: (f) => ({ input: { ticketId: f.tickets[1].id, price: 100 } }),
+  cancelResaleListing: async (f) => ({ listingId: (await spareResaleListing(f)).id }),
   undoRedemption: (f) => ({ issuedProductId: f.tickets[0].id }),
   updateBankAccount: (f) => ({ input: { id: f.account.id, cbu: "2850590940090418135201", holderName: "Productora de Prueba SRL", holderCuit: "30-71234567-1" } }),
   updateCoupon: (f) => ({ input: { id: f.coupon.id, percent: 15 } }),
@@ -718,6 +721,17 @@ async function spare(kind: string, table: string, create: () => Promise<{ id: st
 async function spareBankAccount(f: Fixtures) {
   const { createBankAccount } = await import("#server/payouts/bank-accounts");
   return spare("bank", "bank_accounts", async () => createBankAccount(await withSecondFactor(f.a.ctx), { organizationId: f.orgA.id, cbu: buildCbu("285", "0590", String(Date.now() * 1000 + Math.floor(Math.random() * 1000)).slice(-13)), holderName: "Productora de Prueba SRL", holderCuit: "30-71234567-1" }));
+}
+/** An active listing of the buyer's first ticket in the official resale (docs/resale.md), written directly: the door may have used that ticket by then. */
+async function spareResaleListing(f: Fixtures) {
+  const { resaleListings } = await import("#server/db/schema");
+  return spare("resale-listing", "resale_listings", async () => {
+    const [row] = await (await getDb())
+      .insert(resaleListings)
+      .values({ organizationId: f.orgA.id, eventId: f.eventA.id, eventDateId: f.dateA.id, ticketTypeId: f.ticketA.id, issuedProductId: f.tickets[0].id, sellerUserId: f.buyer.id, sellerOrderId: f.paid.order.id, sellerBillingId: f.paid.billing.id, faceValue: 100, price: 100, payout: 100 })
+      .returning();
+    return row;
+  });
 }
 async function spareTemplate(f: Fixtures) {
   const { createTemplate } = await import("#server/campaigns/templates");
