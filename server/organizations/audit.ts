@@ -66,6 +66,11 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "promoters.delete-group": "Borró un grupo de RRPP",
   "promoters.settlement": "Registró efectivo de un RRPP",
   "promoters.sale-in-hand": "Un RRPP vendió en mano",
+  "resale.list": "Publicó una entrada en la reventa oficial",
+  "resale.cancel": "Canceló una publicación de la reventa oficial",
+  "resale.sold": "Se vendió una entrada de la reventa oficial",
+  "resale.refunded": "Se le devolvió la plata a quien revendió",
+  "resale.settings": "Cambió las reglas de la reventa oficial",
 };
 
 /** Writes one entry of the organization's record (in the caller's transaction when given one). */

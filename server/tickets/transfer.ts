@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { emailSchema, nameSchema } from "#common/validation";
 import type { Ctx } from "#server/context";
-import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers, ticketTypes } from "#server/db/schema";
+import { billings, eventDates, events, issuedProducts, orderItems, orders, resaleListings, ticketTransfers, ticketTypes } from "#server/db/schema";
 import { emailLayout, escapeHtml } from "#server/email/templates";
 import { sendEmail } from "#server/email/send";
 import { Conflict, NotFound, Unauthenticated } from "#server/errors";
@@ -111,6 +111,9 @@ export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof tran
   if (row.date.startsAt <= ctx.now) throw new Conflict(`El evento ya empezó: las ${plural} se pueden enviar solo antes del inicio.`);
   const [previous] = await ctx.db.select({ toName: ticketTransfers.toName }).from(ticketTransfers).where(eq(ticketTransfers.issuedProductId, ticket.id)).limit(1);
   if (previous) throw new Conflict(`Ya le enviaste esta ${one} a ${previous.toName}.`);
+  // Resale hook (docs/resale.md): a ticket on sale in the official resale is not sent (its sale would void the new holder's QR).
+  const [listed] = await ctx.db.select({ id: resaleListings.id }).from(resaleListings).where(and(eq(resaleListings.issuedProductId, ticket.id), inArray(resaleListings.status, ["active", "held"])));
+  if (listed) throw new Conflict(`Esta ${one} está publicada en la reventa oficial: cancelá la publicación desde «No puedo ir» antes de enviarla.`);
   if (toEmail === ticket.holderEmail.toLowerCase()) {
     throw new Conflict(`Esa persona ya tiene esta ${one}.`, { email: [`Esa persona ya tiene esta ${one}: ingresá el email de otra persona.`] });
   }

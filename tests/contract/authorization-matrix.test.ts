@@ -688,7 +688,8 @@ const graphqlCalls: Record<string, (f: Fixtures) => Record<string, unknown> | Pr
   syncDoorScans: (f) => ({ input: { eventSlug: f.eventA.slug, deviceId: "telefono-1", scans: [{ scanId: `scan-${randomTag(8)}`, code: f.tickets[1].code, scannedAt: new Date().toISOString(), acceptedOffline: false }] } }),
   transferTicket: (f) => ({ input: { ticketId: f.tickets[1].id, email: "amiga@example.com", firstName: "Amiga", lastName: "Pérez" } }),
   resaleListings: (f) => ({ eventSlug: f.eventA.slug }),
-  listForResale: (f) => ({ input: { ticketId: f.tickets[1].id, price: 100 } }),
+  // The first ticket: the second is the one sent to someone (transferTicket), and a listed ticket is not sent.
+  listForResale: (f) => ({ input: { ticketId: f.tickets[0].id, price: 100 } }),
   cancelResaleListing: async (f) => ({ listingId: (await spareResaleListing(f)).id }),
   undoRedemption: (f) => ({ issuedProductId: f.tickets[0].id }),
   updateBankAccount: (f) => ({ input: { id: f.account.id, cbu: "2850590940090418135201", holderName: "Productora de Prueba SRL", holderCuit: "30-71234567-1" } }),
