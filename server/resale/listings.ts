@@ -197,18 +197,6 @@ export async function resaleListingsOfEvent(ctx: Pick<Ctx, "db" | "now">, eventS
     .limit(100);
 }
 
-/** The signed-in person's listings (any state), newest first. */
-export async function myResaleListings(ctx: Ctx) {
-  if (ctx.actor.kind !== "user") throw new Unauthenticated();
-  return ctx.db
-    .select({ listing: resaleListings, eventName: events.name })
-    .from(resaleListings)
-    .innerJoin(events, eq(events.id, resaleListings.eventId))
-    .where(eq(resaleListings.sellerUserId, ctx.actor.userId))
-    .orderBy(sql`${resaleListings.createdAt} desc`)
-    .limit(100);
-}
-
 const settingsSchema = z.object({
   eventId: z.string().uuid("Identificador inválido"),
   enabled: z.boolean(),
