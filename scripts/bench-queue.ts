@@ -19,7 +19,7 @@
  * Exit code 1 when an admission broke the pace or came after the sell-out, or a request failed. The
  * database is dropped unless --keep. Figures and how to read them: docs/benchmarks.md.
  *
- *   npm run bench:queue -- [--places 20000] [--concurrency 100] [--seconds 20] [--pace 600] [--stock 150] [--cpu-prof DIR] [--keep] [--json]
+ *   npm run bench:queue -- [--places 20000] [--concurrency 100] [--seconds 20] [--pace 600] [--stock 150] [--cpu-prof DIR] [--semi-space MB] [--keep] [--json]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -44,12 +44,13 @@ const { values: flags } = parseArgs({
     keep: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
     "cpu-prof": { type: "string" },
+    "semi-space": { type: "string" },
     verbose: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
 });
 if (flags.help) {
-  console.log(`Uso: npm run bench:queue -- [--places 20000] [--concurrency 100] [--seconds 20] [--pace 600] [--stock 150] [--cpu-prof DIR] [--keep] [--json]
+  console.log(`Uso: npm run bench:queue -- [--places 20000] [--concurrency 100] [--seconds 20] [--pace 600] [--stock 150] [--cpu-prof DIR] [--semi-space MB] [--keep] [--json]
 
   --places N        cuentas que se suman a la fila (20000)
   --concurrency C   pedidos en vuelo a la vez (100)
@@ -57,6 +58,7 @@ if (flags.help) {
   --pace P          ritmo de la fila: personas por minuto (600)
   --stock S         entradas a la venta; se agotan durante la corrida (150)
   --cpu-prof DIR    perfil de CPU de la app (.cpuprofile en DIR; leelo con scripts/bench-profile.ts)
+  --semi-space MB   la app con --max-semi-space-size=MB en vez del de npm start (cuánto de la memoria es la generación joven)
 
 DATABASE_URL elige el servidor PostgreSQL (por defecto postgres://postgres@127.0.0.1:5432/test).`);
   process.exit(0);
@@ -314,7 +316,10 @@ async function main() {
     const metricsToken = crypto.randomBytes(24).toString("base64url");
     env.METRICS_TOKEN = metricsToken;
     const profile = flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(flags["cpu-prof"])}`] : [];
-    app = spawn(process.execPath, [...serverNodeFlags(ROOT), ...profile, "build/serve/server.js"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const semiSpace = flags["semi-space"] ? positiveInt("semi-space", flags["semi-space"]) : null;
+    const nodeFlags = serverNodeFlags(ROOT).filter((flag) => semiSpace === null || !flag.startsWith("--max-semi-space-size"));
+    if (semiSpace !== null) nodeFlags.push(`--max-semi-space-size=${semiSpace}`);
+    app = spawn(process.execPath, [...nodeFlags, ...profile, "build/serve/server.js"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     const keep = (c: Buffer) => {
       appLog = (appLog + c.toString()).slice(-20_000);
       if (flags.verbose) process.stderr.write(c);
@@ -375,6 +380,11 @@ async function main() {
     const heapWaiting = await heapMb(base, metricsToken);
     log(`Montón usado / reservado / memoria externa: al arrancar ${heapIdle.used} / ${heapIdle.total} / ${heapIdle.external} MB; con todos esperando ${heapWaiting.used} / ${heapWaiting.total} / ${heapWaiting.external} MB.`);
     log(`${placesInDb} lugares en la fila en ${joinSeconds.toFixed(1)} s; memoria de la app con todos esperando: ${rssWaiting} MB.`);
+    // Before the opening a waiting page asks once a minute: the app is nearly idle, and V8 may give back what the joins left.
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    const rssWaitingQuiet = rssMb(app.pid, "VmRSS");
+    const heapWaitingQuiet = await heapMb(base, metricsToken);
+    log(`10 s después, sin pedidos: ${rssWaitingQuiet} MB; montón usado / reservado ${heapWaitingQuiet.used} / ${heapWaitingQuiet.total} MB.`);
 
     // 4. The opening, then the polls; a person whose turn came buys one ticket and pays it.
     await setQueue(new Date(Date.now() + 1000));
@@ -481,8 +491,8 @@ async function main() {
       dataRatio: Math.round((dataPolls.perSecond / Math.max(1, dataCeiling.perSecond)) * 1000) / 1000,
       admission: { pace: PACE, admitted: times.length, maxInAnyMinute: maxPerMinute, secondsOpen: Math.round((Date.now() - openedAt) / 1000), stock: STOCK, paid, soldOut: soldOutAt !== null, afterSoldOut, sawAdmitted, sawSoldOut, pagesAfterSoldOut },
       sale,
-      rssMb: { idle: rssIdle, waiting: rssWaiting, afterPolls: rssAfterPolls, peak: rssPeak },
-      heapMb: { idle: heapIdle, waiting: heapWaiting },
+      rssMb: { idle: rssIdle, waiting: rssWaiting, waitingQuiet: rssWaitingQuiet, afterPolls: rssAfterPolls, peak: rssPeak },
+      heapMb: { idle: heapIdle, waiting: heapWaiting, waitingQuiet: heapWaitingQuiet },
     };
     const paceOk = maxPerMinute <= PACE;
     failed = !paceOk || afterSoldOut > 0 || joinFailures > 0 || placesInDb !== PLACES || sawSoldOut < pagesAfterSoldOut;
@@ -504,8 +514,8 @@ async function main() {
     console.log(`| vendidas / stock; turnos dados después de agotarse | ${paid} / ${STOCK}; ${afterSoldOut} ${afterSoldOut === 0 ? "✓" : "✗"} |`);
     console.log(`| venta como navegadores sin JavaScript (cada uno vuelve a preguntar cuando su página dice) | ${sale.polls} consultas en ${sale.seconds} s, ${sale.failures} fallas |`);
     console.log(`| páginas de quienes esperaban, desde 3 s después de la última venta, que dicen «Agotado» | ${sawSoldOut} de ${pagesAfterSoldOut} |`);
-    console.log(`| memoria de la app (VmRSS): al arrancar / con todos esperando / pico (objetivo ≤ 300 MB) | ${rssIdle} / ${rssWaiting} / ${rssPeak} MB |`);
-    console.log(`| montón usado / reservado: al arrancar; con todos esperando | ${heapIdle.used} / ${heapIdle.total} MB; ${heapWaiting.used} / ${heapWaiting.total} MB |`);
+    console.log(`| memoria de la app (VmRSS): al arrancar / con todos esperando / 10 s después sin pedidos / pico (objetivo ≤ 300 MB) | ${rssIdle} / ${rssWaiting} / ${rssWaitingQuiet} / ${rssPeak} MB |`);
+    console.log(`| montón usado / reservado: al arrancar; con todos esperando; 10 s después | ${heapIdle.used} / ${heapIdle.total} MB; ${heapWaiting.used} / ${heapWaiting.total} MB; ${heapWaitingQuiet.used} / ${heapWaitingQuiet.total} MB |`);
     if (!result.admission.soldOut) console.log(`\nNo se agotó durante la corrida (${paid} de ${STOCK}): subí --seconds o bajá --stock para ver la parte de «Agotado».`);
     const machine = load.end();
     if (flags.json) console.log(JSON.stringify({ ...result, ...(load.mayJudge ? {} : { ratio: null, dataRatio: null }), machineLoad: machine }));
