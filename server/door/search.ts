@@ -1,4 +1,4 @@
-import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { issuedProducts, orders, ticketTypes } from "#server/db/schema";
@@ -71,9 +71,10 @@ export async function searchAtDoor(ctx: Ctx, access: DoorAccess, query: string, 
   if (digits.length >= 6 && digits.length === q.replace(/[.\s-]/g, "").length) {
     conditions.push(sql`regexp_replace(${orders.payer}->>'documentNumber', '\\D', '', 'g') = ${digits}`);
     // A ticket held by someone else than the payer carries its holder's document.
-    conditions.push(sql`${orders.attendees} @> ${JSON.stringify([{ documentNumber: digits }])}::jsonb`);
-    // A named ticket sent to someone else carries the new holder's document (decision 202).
+    // A ticket carries its holder's document since decision 202: that one, not its order's other holders'.
     conditions.push(eq(issuedProducts.holderDocumentNumber, digits));
+    // Tickets issued before keep only their order's list of holders.
+    conditions.push(and(isNull(issuedProducts.holderDocumentNumber), sql`${orders.attendees} @> ${JSON.stringify([{ documentNumber: digits }])}::jsonb`)!);
   }
   const rows = await selectDoorTickets(ctx.db)
     .where(and(eq(issuedProducts.eventId, access.event.id), productsOfMode(mode), or(...conditions)))
