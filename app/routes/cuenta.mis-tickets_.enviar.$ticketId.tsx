@@ -53,7 +53,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** `transferTicket`: back to "Mis tickets" with "Le enviamos la entrada (o la consumición) a …"; errors next to their fields. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, headers } = await requireUser(request);
-  const ticket = await ticketOr404(ctx, params.ticketId ?? "", headers);
+  // Whether the form asks the document; a ticket that cannot be sent is answered by transferTicket below, as a form error.
+  const ticket = { named: await getTransferableTicket(ctx, params.ticketId ?? "").then((t) => t.named, () => false) };
   const submission = parseWithZod(await request.formData(), { schema: transferFormSchema(ticket.named) });
   const saveError: SnackbarMessage = { type: "error", message: SAVE_ERROR };
   if (submission.status !== "success") {
