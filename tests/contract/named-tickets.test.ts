@@ -18,6 +18,7 @@ import { errorCode, gql } from "#tests/support/graphql";
 import { lastEmailTo } from "#tests/support/mailbox";
 import { formRequest, getRequest, run } from "#tests/support/remix";
 import * as sendTicketPage from "#app/routes/cuenta.mis-tickets_.enviar.$ticketId";
+import * as purchasePage from "#app/routes/tickets.$billingId";
 import * as namedSettingsPage from "#app/routes/organizacion.eventos.$slug.campos-personalizados";
 
 const rand = () => Math.random().toString(36).slice(2, 8);
@@ -81,7 +82,10 @@ describe("named tickets at the door", () => {
   it("the door's verdict, its search and the tickets email show the holder's name and DNI", async () => {
     const s = await namedEvent();
     const buyer = await createTestUser();
-    const { order, tickets } = await buy(s, buyer, 2);
+    const { order, billing, tickets } = await buy(s, buyer, 2);
+    // The purchase page's cards show each holder's document too.
+    const purchase = await run(purchasePage.loader, getRequest(`/tickets/${billing.id}`, { cookies: await cookiesOf(buyer) }), { billingId: billing.id });
+    expect(purchase.data.cards.map((c: { holderDocument: string }) => c.holderDocument).sort()).toEqual(["DNI 28.999.888", "DNI 30.123.456"]);
     expect(tickets.map((t) => [t.holderName, t.holderDocumentNumber])).toEqual([
       ["Ana Gómez", "30123456"],
       ["Bruno Gómez", "28999888"],
