@@ -5,6 +5,7 @@ import { eventDates, events, ticketTypes, users, waitlistEntries, waitlistOffers
 import { isUniqueViolation } from "#server/db/errors";
 import { Conflict, Invalid, NotFound, Unauthenticated } from "#server/errors";
 import { requireEvent } from "#server/events/access";
+import { eventChanged } from "#server/events/changes";
 import { recordAudit } from "#server/organizations/audit";
 import { parseInput, type DomainInput } from "#server/validation";
 import { aheadOf, candidatesFor, claimPath, DEFAULT_OFFER_MINUTES, lockWaitlist, offerReturnedTickets, withdrawOffer } from "./offers";
@@ -63,18 +64,49 @@ const joinSchema = z.object({
   quantity: z.coerce.number({ message: "Elegí cuántas entradas." }).int("Elegí cuántas entradas.").min(1, "Elegí al menos 1 entrada."),
 });
 
-/** What the event page needs to offer the form: the list is on, and what is sold out. */
-export async function waitlistForEventPage(ctx: Ctx, eventId: string) {
-  const [settings] = await ctx.db.select().from(waitlistSettings).where(eq(waitlistSettings.eventId, eventId));
-  if (!settings?.enabled) return { enabled: false as const };
+/** Whether the event's waiting list is on (the event page offers it next to what is sold out). */
+export async function waitlistEnabled(ctx: Ctx, eventId: string): Promise<boolean> {
+  const [settings] = await ctx.db.select({ enabled: waitlistSettings.enabled }).from(waitlistSettings).where(eq(waitlistSettings.eventId, eventId));
+  return settings?.enabled ?? false;
+}
+
+/**
+ * `/lista-de-espera/{slug}`: what the form offers. The event's active dates
+ * and, per date, its public ticket types with whether each is sold out and
+ * the most one may ask for. Public; `mine` lists the visitor's open entries.
+ */
+export async function waitlistJoinOptions(ctx: Ctx, slug: string) {
+  const [event] = await ctx.db.select().from(events).where(eq(events.slug, slug.toLowerCase()));
+  if (!event || event.status === "deleted" || !event.publishedAt) throw new NotFound(WAITLIST_MESSAGES.eventNotFound);
+  const enabled = await waitlistEnabled(ctx, event.id);
+  const dates = await ctx.db
+    .select()
+    .from(eventDates)
+    .where(and(eq(eventDates.eventId, event.id), eq(eventDates.status, "active")))
+    .orderBy(asc(eventDates.startsAt));
+  const types = await ctx.db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id));
   const userId = ctx.actor.kind === "user" ? ctx.actor.userId : null;
   const mine = userId
     ? await ctx.db
-        .select({ id: waitlistEntries.id, eventDateId: waitlistEntries.eventDateId, ticketTypeId: waitlistEntries.ticketTypeId, quantity: waitlistEntries.quantity, status: waitlistEntries.status })
+        .select({ id: waitlistEntries.id })
         .from(waitlistEntries)
-        .where(and(eq(waitlistEntries.eventId, eventId), eq(waitlistEntries.userId, userId), inArray(waitlistEntries.status, ["waiting", "offered"])))
+        .where(and(eq(waitlistEntries.eventId, event.id), eq(waitlistEntries.userId, userId), inArray(waitlistEntries.status, ["waiting", "offered"])))
     : [];
-  return { enabled: true as const, mine };
+  return {
+    event: { id: event.id, slug: event.slug, name: event.name },
+    enabled,
+    dates: dates.map((d) => {
+      const candidates = candidatesFor({ eventDateId: d.id, ticketTypeId: null }, types, ctx.now);
+      return {
+        id: d.id,
+        startsAt: d.startsAt,
+        maxPerOrder: candidates.length ? Math.max(...candidates.map((t) => t.maxPerOrder)) : 0,
+        soldOut: candidates.length > 0 && candidates.every((t) => t.stock - t.sold < t.minPerOrder),
+        ticketTypes: candidates.map((t) => ({ id: t.id, name: t.name, price: t.price, maxPerOrder: t.maxPerOrder, soldOut: t.stock - t.sold < t.minPerOrder })),
+      };
+    }),
+    mine: mine.map((m) => m.id),
+  };
 }
 
 /**
@@ -318,5 +350,7 @@ export async function setEventWaitlist(ctx: Ctx, rawInput: DomainInput<typeof se
     await recordAudit(tx, ctx, { organizationId: event.organizationId, action: "waitlist.settings", targetId: event.id, data: { eventId: event.id, name: event.name, enabled: values.enabled, offerMinutes: values.offerMinutes } });
     if (values.enabled) await offerReturnedTickets(tx, { eventId: event.id }, ctx.now);
   });
+  // The event page shows the form only while the list is on: its cached copies go.
+  eventChanged(event.id);
   return eventWaitlist(ctx, event.id);
 }
