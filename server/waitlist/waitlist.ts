@@ -134,7 +134,8 @@ export async function joinWaitlist(ctx: Ctx, rawInput: DomainInput<typeof joinSc
   if (!candidates.length) throw new Conflict(WAITLIST_MESSAGES.closed);
   const max = Math.max(...candidates.map((t) => t.maxPerOrder));
   if (input.quantity > max) throw new Invalid({ quantity: [WAITLIST_MESSAGES.quantity(max)] }, WAITLIST_MESSAGES.quantity(max));
-  if (candidates.some((t) => t.stock - t.sold >= Math.min(input.quantity, t.maxPerOrder) && t.stock - t.sold >= t.minPerOrder)) throw new Conflict(WAITLIST_MESSAGES.stillOnSale);
+  // Anything of it still buyable (decision 199): the event page sells it.
+  if (candidates.some((t) => t.stock - t.sold >= t.minPerOrder)) throw new Conflict(WAITLIST_MESSAGES.stillOnSale);
 
   let entry;
   try {
