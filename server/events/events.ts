@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { Ctx } from "#server/context";
 import { eventCustomFields, eventDates, events, ticketTypes, type Status } from "#server/db/schema";
 import { Conflict, Invalid, NotFound } from "#server/errors";
+import { announceReturnedTickets } from "#server/stock/stock";
 import { recordAudit } from "#server/organizations/audit";
 import { requireCapability, type Capability } from "#server/organizations/permissions";
 import { slugify, SLUG_PATTERN } from "#server/organizations/slugs";
@@ -306,6 +307,8 @@ export async function addTicketStock(ctx: Ctx, input: DomainInput<typeof addTick
     .where(eq(ticketTypes.id, data.id))
     .returning();
   changedEvent(row?.eventId);
+  // Whoever waits for this event is offered the new tickets first (docs/waitlist.md).
+  if (row) await announceReturnedTickets(ctx.db, [row.id], ctx.now);
   await recordAudit(ctx.db, ctx, { organizationId: current.organizationId, action: "ticket-type.add-stock", targetId: data.id, data: { name: current.name, quantity: data.quantity, stock: row?.stock } });
   return row;
 }

@@ -22,5 +22,6 @@ import "./campaigns";
 import "./admin";
 import "./webhooks";
 import "./queue";
+import "./waitlist";
 
 export const schema = builder.toSchema({ sortSchema: true });

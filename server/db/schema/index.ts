@@ -18,3 +18,4 @@ export * from "./promoters";
 export * from "./campaigns";
 export * from "./webhooks";
 export * from "./queue";
+export * from "./waitlist";
