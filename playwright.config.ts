@@ -13,7 +13,10 @@ const baseURL = E2E_BASE_URL;
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
-  workers: 1,
+  // Two files at a time, each in its own browser, against the one server (decision 206): the specs that start their
+  // own servers (crash-safety, operations, cross-process) spend most of their time waiting on them, and the other
+  // worker runs browser specs meanwhile. Tests of one file still run in order.
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

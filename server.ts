@@ -108,6 +108,26 @@ setMetricSources({
 });
 if (database.kind === "postgres") dbPoolMax.set(10);
 const tracker = requestTracker({ logger: log, lifecycle });
+// The queue's poll (`/fila/{slug}/estado`, decision 204): a waiting crowd asks it thousands of times a second, so
+// it is counted and timed like any request but writes no log line unless it failed (a 5xx); a line per poll was
+// about a tenth of its CPU (pino's redaction, the path's scrubbing, the write). Its own tracker; the shutdown
+// waits for both.
+const quietLog = { info: (entry: { status?: number }, message?: string) => (entry.status ?? 0) >= 500 && log().info(entry, message) } as unknown as ReturnType<typeof log>;
+const pollTracker = requestTracker({ logger: () => quietLog, lifecycle });
+const trackers: typeof tracker = {
+  begin: tracker.begin,
+  endStreams: (retryMs) => tracker.endStreams(retryMs),
+  closeAfterAnswer: () => {
+    tracker.closeAfterAnswer();
+    pollTracker.closeAfterAnswer();
+  },
+  closeIdleConnections: () => {
+    tracker.closeIdleConnections();
+    pollTracker.closeIdleConnections();
+  },
+  inFlight: () => tracker.inFlight() + pollTracker.inFlight(),
+  streams: () => tracker.streams(),
+};
 const operations = operationsRoutes({
   lifecycle,
   readiness: databaseReadiness(database.db, { expectedMigration: latestMigration() }),
@@ -175,11 +195,14 @@ app.all("*", webRequestHandler(pageCache ? (request) => pageCache.handle(request
 const copyOf = new WeakMap<http.IncomingMessage, PageCopy>();
 const cachedPage = pageCache ? directRoute(guards, (req, res) => writeCopy(copyOf.get(req)!, req.method, res)) : null;
 const server = http.createServer((req, res) => {
+  if (queuePoll && req.url?.startsWith("/fila/") && QUEUE_POLL_PATH.test(req.url)) {
+    pollTracker.begin(req, res);
+    return queuePoll(req, res);
+  }
   tracker.begin(req, res);
   // Health, readiness and metrics first: no guard, no micro-cache, no session.
   if (operations(req, res)) return;
   if (graphql && isPath(req.url, "/api/graphql")) return graphql(req, res);
-  if (queuePoll && req.url?.startsWith("/fila/") && QUEUE_POLL_PATH.test(req.url)) return queuePoll(req, res);
   const copy = cachedPage && pageCache?.freshCopyFor(req);
   if (copy) {
     copyOf.set(req, copy);
@@ -197,7 +220,7 @@ if (!lifecycle.shuttingDown) {
   stopServing = () =>
     shutDown({
       server,
-      tracker,
+      tracker: trackers,
       lifecycle,
       logger,
       stopJobs: jobRunner ? (timeoutMs) => jobRunner.shutdown({ timeoutMs }) : undefined,

@@ -2,6 +2,7 @@ import "./fonts.css";
 import "./tailwind.css";
 import { useEffect, type CSSProperties } from "react";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import {
   isRouteErrorResponse,
   Links,
@@ -55,9 +56,17 @@ export const meta: MetaFunction = ({ error }) => {
   ];
 };
 
+/**
+ * Pages that never show who is signed in (no site header) and are asked for by a crowd: the virtual queue's
+ * page, which a waiting person's browser reloads every few seconds without JavaScript. Their root data carries
+ * no user, so that refresh does not read the account from PostgreSQL (decision 205, docs/queue.md).
+ */
+const WITHOUT_USER = /^\/fila\/[^/]+\/?$/;
+const showsUser = (pathname: string) => !WITHOUT_USER.test(pathname);
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const { ctx, headers } = await getRequestContext(request);
-  const user = ctx.actor.kind === "user" ? await getUserById(ctx, ctx.actor.userId) : undefined;
+  const user = ctx.actor.kind === "user" && showsUser(new URL(request.url).pathname) ? await getUserById(ctx, ctx.actor.userId) : undefined;
   const { flash, clear } = readFlash(request);
   if (clear) headers.append("Set-Cookie", clear);
   const pixelId = new URL(request.url).searchParams.get("pixelId");
@@ -77,6 +86,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+
+/** Leaving a page whose root data has no user (the queue's) for one that shows it: read the root again. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  defaultShouldRevalidate || (!showsUser(currentUrl.pathname) && showsUser(nextUrl.pathname));
 
 export function useRootData() {
   return useRouteLoaderData<typeof loader>("root") as RootData | undefined;

@@ -8,6 +8,8 @@ export interface DoorManifestEntry {
   /** Slow hash of its short code, upper case (typed by hand): see `DoorManifest.shortCodes`. */
   s: string;
   n: string;
+  /** The holder's document as the door shows it ("DNI 30.123.456"), only for named tickets (decision 202). */
+  doc?: string;
   t: string;
   /** The event date it is for. */
   d: string;
@@ -62,7 +64,7 @@ export function scannedLookup(raw: string): { kind: "code"; value: string } | { 
  */
 export function judgeOffline(entry: DoorManifestEntry | undefined, manifest: Pick<DoorManifest, "doorDateId" | "dates">, localAdmission?: { at: string; door: string }): DoorVerdict {
   if (!entry) return { outcome: "unknown" };
-  const base = { holderName: entry.n, ticketTypeName: entry.t, eventDateStartsAt: manifest.dates[entry.d] ?? null };
+  const base = { holderName: entry.n, holderDocument: entry.doc ?? null, ticketTypeName: entry.t, eventDateStartsAt: manifest.dates[entry.d] ?? null };
   if (entry.st === "voided") return { outcome: "voided", ...base };
   if (manifest.doorDateId && entry.d !== manifest.doorDateId) return { outcome: "other_date", ...base };
   if (entry.st === "redeemed") return { outcome: "already_in", ...base, redeemedAt: entry.at, redeemedDoor: entry.door };

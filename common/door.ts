@@ -1,4 +1,18 @@
 import { formatDateTime, formatTime } from "./dates";
+import { DOCUMENT_TYPES } from "./fields";
+
+/**
+ * A holder's document as staff read it at the door, on the PDF and in the email: "DNI 30.123.456",
+ * "Pasaporte AB123456" (decision 202). Null when the ticket carries none.
+ */
+export function holderDocumentLabel(type: string | null | undefined, number: string | null | undefined): string | null {
+  const value = number?.trim();
+  if (!value) return null;
+  const kind = DOCUMENT_TYPES.find((d) => d.value === type)?.label ?? "Documento";
+  // Argentine DNI numbers are read with dots ("30.123.456"); other documents as typed.
+  const shown = (kind === "DNI" || kind === "CDI") && /^\d{7,8}$/.test(value) ? value.replace(/\B(?=(\d{3})+$)/g, ".") : value;
+  return `${kind} ${shown}`;
+}
 
 /**
  * What a door answers for one scan (docs/door.md). The server and the door
@@ -11,6 +25,8 @@ export interface DoorVerdict {
   outcome: DoorOutcome;
   /** Holder, ticket type and the date the ticket is for, when the code is a ticket of this event. */
   holderName?: string | null;
+  /** The holder's document ("DNI 30.123.456") when the ticket is named (decision 202): staff ask for ID against it. */
+  holderDocument?: string | null;
   ticketTypeName?: string | null;
   eventDateStartsAt?: string | null;
   /** For already_in and conflict: when and where it got in first. */
@@ -49,14 +65,14 @@ export function verdictDetail(verdict: DoorVerdict, now: Date = new Date()): str
   switch (verdict.outcome) {
     case "admitted":
       // At the bar, what to serve comes first.
-      return (verdict.productKind === "menu" ? [verdict.ticketTypeName, verdict.holderName] : [verdict.holderName, verdict.ticketTypeName]).filter(Boolean).join(" · ");
+      return (verdict.productKind === "menu" ? [verdict.ticketTypeName, verdict.holderName] : [verdict.holderName, verdict.holderDocument, verdict.ticketTypeName]).filter(Boolean).join(" · ");
     case "already_in":
     case "conflict": {
       const where = verdict.redeemedDoor ? ` por ${verdict.redeemedDoor}` : "";
       const when = verdict.redeemedAt ? whenLabel(new Date(verdict.redeemedAt), now) : "";
       // Who (or, at the bar, what) it was, so the doorperson can tell the person in front it is not theirs (decision 160).
       const menu = verdict.productKind === "menu";
-      const whose = (menu ? [verdict.ticketTypeName, verdict.holderName && `de ${verdict.holderName}`] : [verdict.holderName]).filter(Boolean).join(" ");
+      const whose = (menu ? [verdict.ticketTypeName, verdict.holderName && `de ${verdict.holderName}`] : [verdict.holderName, verdict.holderDocument && `(${verdict.holderDocument})`]).filter(Boolean).join(" ");
       const first = `${menu ? `Ya se canjeó${when}${where.replace(" por ", " en ")}` : `Ya ingresó${when}${where}`}${whose ? `: ${whose}` : ""}.`;
       return verdict.outcome === "conflict" ? `${first} Dos puertas la aceptaron sin conexión: avisale a quien coordina.` : first;
     }

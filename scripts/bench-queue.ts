@@ -19,7 +19,7 @@
  * Exit code 1 when an admission broke the pace or came after the sell-out, or a request failed. The
  * database is dropped unless --keep. Figures and how to read them: docs/benchmarks.md.
  *
- *   npm run bench:queue -- [--places 20000] [--concurrency 100] [--seconds 20] [--pace 600] [--stock 150] [--keep] [--json]
+ *   npm run bench:queue -- [--places 20000] [--concurrency 100] [--seconds 20] [--pace 600] [--stock 150] [--cpu-prof DIR] [--semi-space MB] [--keep] [--json]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -43,18 +43,22 @@ const { values: flags } = parseArgs({
     stock: { type: "string", default: "150" },
     keep: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
+    "cpu-prof": { type: "string" },
+    "semi-space": { type: "string" },
     verbose: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
 });
 if (flags.help) {
-  console.log(`Uso: npm run bench:queue -- [--places 20000] [--concurrency 100] [--seconds 20] [--pace 600] [--stock 150] [--keep] [--json]
+  console.log(`Uso: npm run bench:queue -- [--places 20000] [--concurrency 100] [--seconds 20] [--pace 600] [--stock 150] [--cpu-prof DIR] [--semi-space MB] [--keep] [--json]
 
   --places N        cuentas que se suman a la fila (20000)
   --concurrency C   pedidos en vuelo a la vez (100)
   --seconds S       segundos de consultas después de la apertura (20)
   --pace P          ritmo de la fila: personas por minuto (600)
   --stock S         entradas a la venta; se agotan durante la corrida (150)
+  --cpu-prof DIR    perfil de CPU de la app (.cpuprofile en DIR; leelo con scripts/bench-profile.ts)
+  --semi-space MB   la app con --max-semi-space-size=MB en vez del de npm start (cuánto de la memoria es la generación joven)
 
 DATABASE_URL elige el servidor PostgreSQL (por defecto postgres://postgres@127.0.0.1:5432/test).`);
   process.exit(0);
@@ -120,7 +124,7 @@ function rssMb(pid: number | undefined, field: "VmRSS" | "VmHWM"): number | null
 }
 
 /** Polls for `seconds`: each of `concurrency` loops asks for the next account's page. */
-async function drivePolls(base: string, accounts: Account[], seconds: number, onPage?: (account: Account, text: string) => Promise<void>, pathname = QUEUE_PATH) {
+async function drivePolls(base: string, accounts: Account[], seconds: number, onPage?: (account: Account, text: string) => Promise<void>, pathname = QUEUE_PATH, total = Infinity) {
   const latencies: number[] = [];
   let failures = 0;
   let cursor = 0;
@@ -128,7 +132,7 @@ async function drivePolls(base: string, accounts: Account[], seconds: number, on
   const started = performance.now();
   await pool(
     CONCURRENCY,
-    () => (performance.now() < until ? cursor++ % accounts.length : null),
+    () => (performance.now() < until && cursor < total ? cursor++ % accounts.length : null),
     async (i) => {
       const account = accounts[i];
       const t = performance.now();
@@ -311,7 +315,11 @@ async function main() {
     // Where the memory goes (heap or not), from the app's own metrics.
     const metricsToken = crypto.randomBytes(24).toString("base64url");
     env.METRICS_TOKEN = metricsToken;
-    app = spawn(process.execPath, [...serverNodeFlags(ROOT), "build/serve/server.js"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const profile = flags["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(flags["cpu-prof"])}`] : [];
+    const semiSpace = flags["semi-space"] ? positiveInt("semi-space", flags["semi-space"]) : null;
+    const nodeFlags = serverNodeFlags(ROOT).filter((flag) => semiSpace === null || !flag.startsWith("--max-semi-space-size"));
+    if (semiSpace !== null) nodeFlags.push(`--max-semi-space-size=${semiSpace}`);
+    app = spawn(process.execPath, [...nodeFlags, ...profile, "build/serve/server.js"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     const keep = (c: Buffer) => {
       appLog = (appLog + c.toString()).slice(-20_000);
       if (flags.verbose) process.stderr.write(c);
@@ -372,6 +380,11 @@ async function main() {
     const heapWaiting = await heapMb(base, metricsToken);
     log(`Montón usado / reservado / memoria externa: al arrancar ${heapIdle.used} / ${heapIdle.total} / ${heapIdle.external} MB; con todos esperando ${heapWaiting.used} / ${heapWaiting.total} / ${heapWaiting.external} MB.`);
     log(`${placesInDb} lugares en la fila en ${joinSeconds.toFixed(1)} s; memoria de la app con todos esperando: ${rssWaiting} MB.`);
+    // Before the opening a waiting page asks once a minute: the app is nearly idle, and V8 may give back what the joins left.
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    const rssWaitingQuiet = rssMb(app.pid, "VmRSS");
+    const heapWaitingQuiet = await heapMb(base, metricsToken);
+    log(`10 s después, sin pedidos: ${rssWaitingQuiet} MB; montón usado / reservado ${heapWaitingQuiet.used} / ${heapWaitingQuiet.total} MB.`);
 
     // 4. The opening, then the polls; a person whose turn came buys one ticket and pays it.
     await setQueue(new Date(Date.now() + 1000));
@@ -384,6 +397,10 @@ async function main() {
     });
     // With JavaScript the page asks /fila/{slug}/estado (a small JSON straight from Node), not the whole page.
     const dataPath = `${QUEUE_PATH}/estado`;
+    // Each browser's first poll checks its token's signature and reads its session (then remembered: decisions 196,
+    // 197); a crowd that waits asks every 3–10 s, so it is measured after one poll per account, as it runs (decision 204).
+    const firstPolls = await drivePolls(base, accounts, Number.MAX_SAFE_INTEGER, undefined, dataPath, accounts.length);
+    log(`Primera consulta del JSON de cada cuenta: ${firstPolls.perSecond}/s (p50 ${firstPolls.p50} ms).`);
     const dataPage = { text: "" };
     const dataPolls = await drivePolls(base, accounts, SECONDS, async (_account, text) => {
       if (!dataPage.text && text.includes('"status":"WAITING"')) dataPage.text = text;
@@ -469,12 +486,13 @@ async function main() {
       ceiling,
       ratio: Math.round((polls.perSecond / Math.max(1, ceiling.perSecond)) * 1000) / 1000,
       dataPolls: { ...dataPolls, bytes: dataBytes.length },
+      firstDataPolls: firstPolls,
       dataCeiling,
       dataRatio: Math.round((dataPolls.perSecond / Math.max(1, dataCeiling.perSecond)) * 1000) / 1000,
       admission: { pace: PACE, admitted: times.length, maxInAnyMinute: maxPerMinute, secondsOpen: Math.round((Date.now() - openedAt) / 1000), stock: STOCK, paid, soldOut: soldOutAt !== null, afterSoldOut, sawAdmitted, sawSoldOut, pagesAfterSoldOut },
       sale,
-      rssMb: { idle: rssIdle, waiting: rssWaiting, afterPolls: rssAfterPolls, peak: rssPeak },
-      heapMb: { idle: heapIdle, waiting: heapWaiting },
+      rssMb: { idle: rssIdle, waiting: rssWaiting, waitingQuiet: rssWaitingQuiet, afterPolls: rssAfterPolls, peak: rssPeak },
+      heapMb: { idle: heapIdle, waiting: heapWaiting, waitingQuiet: heapWaitingQuiet },
     };
     const paceOk = maxPerMinute <= PACE;
     failed = !paceOk || afterSoldOut > 0 || joinFailures > 0 || placesInDb !== PLACES || sawSoldOut < pagesAfterSoldOut;
@@ -490,13 +508,14 @@ async function main() {
     console.log(`| consultas ÷ Node pelado (objetivo ≥ 0,5) | ${load.verdict(String(result.ratio).replace(".", ","))} |`);
     console.log(`| consultas con JavaScript (${dataPath}, ${dataBytes.length} bytes), por segundo | ${dataPolls.perSecond} (p50 ${dataPolls.p50} ms, p99 ${dataPolls.p99} ms, ${dataPolls.failures} fallas) |`);
     console.log(`| Node pelado con esos bytes, por segundo | ${dataCeiling.perSecond} (p50 ${dataCeiling.p50} ms) |`);
+    console.log(`| primera consulta con JavaScript de cada cuenta (firma del token y sesión leídas), por segundo | ${firstPolls.perSecond} (p50 ${firstPolls.p50} ms, ${firstPolls.failures} fallas) |`);
     console.log(`| consultas con JavaScript ÷ Node pelado (objetivo ≥ 0,5) | ${load.verdict(String(result.dataRatio).replace(".", ","))} |`);
     console.log(`| con turno / máximo en 60 s / ritmo | ${times.length} / ${maxPerMinute} / ${PACE} ${paceOk ? "✓" : "✗"} |`);
     console.log(`| vendidas / stock; turnos dados después de agotarse | ${paid} / ${STOCK}; ${afterSoldOut} ${afterSoldOut === 0 ? "✓" : "✗"} |`);
     console.log(`| venta como navegadores sin JavaScript (cada uno vuelve a preguntar cuando su página dice) | ${sale.polls} consultas en ${sale.seconds} s, ${sale.failures} fallas |`);
     console.log(`| páginas de quienes esperaban, desde 3 s después de la última venta, que dicen «Agotado» | ${sawSoldOut} de ${pagesAfterSoldOut} |`);
-    console.log(`| memoria de la app (VmRSS): al arrancar / con todos esperando / pico (objetivo ≤ 300 MB) | ${rssIdle} / ${rssWaiting} / ${rssPeak} MB |`);
-    console.log(`| montón usado / reservado: al arrancar; con todos esperando | ${heapIdle.used} / ${heapIdle.total} MB; ${heapWaiting.used} / ${heapWaiting.total} MB |`);
+    console.log(`| memoria de la app (VmRSS): al arrancar / con todos esperando / 10 s después sin pedidos / pico (objetivo ≤ 300 MB) | ${rssIdle} / ${rssWaiting} / ${rssWaitingQuiet} / ${rssPeak} MB |`);
+    console.log(`| montón usado / reservado: al arrancar; con todos esperando; 10 s después | ${heapIdle.used} / ${heapIdle.total} MB; ${heapWaiting.used} / ${heapWaiting.total} MB; ${heapWaitingQuiet.used} / ${heapWaitingQuiet.total} MB |`);
     if (!result.admission.soldOut) console.log(`\nNo se agotó durante la corrida (${paid} de ${STOCK}): subí --seconds o bajá --stock para ver la parte de «Agotado».`);
     const machine = load.end();
     if (flags.json) console.log(JSON.stringify({ ...result, ...(load.mayJudge ? {} : { ratio: null, dataRatio: null }), machineLoad: machine }));

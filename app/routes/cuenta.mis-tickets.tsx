@@ -82,6 +82,11 @@ export default function MyTicketsPage() {
       <TicketFullScreenStyles />
       <h1 className="text-2xl font-bold">Mis tickets</h1>
       <p className="mt-1 text-sm text-[var(--muted)]">Tocá un QR para verlo en pantalla completa. Una vez abierta, esta página funciona sin conexión.</p>
+      <p className="mt-2 text-sm">
+        <Link to="/cuenta/lista-de-espera" className="text-[var(--accent)] underline underline-offset-2">
+          Mis listas de espera
+        </Link>
+      </p>
       {!upcoming.length && !past.length ? (
         <div className="mt-8 flex flex-col items-start gap-3">
           <p>Todavía no tenés entradas ni consumiciones. Cuando compres, aparecen acá.</p>

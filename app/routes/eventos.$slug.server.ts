@@ -31,6 +31,7 @@ import type { EventPageActionData, EventPageData, PickerTicket } from "#app/comp
 import { queuePath, toQueueOnRefusal } from "#app/components/queue/redirect.server";
 import { isAdmitted } from "#server/queue/queue";
 import { resaleOffersOf } from "#app/components/resale/offers.server";
+import { waitlistEnabled } from "#server/waitlist/waitlist";
 
 /**
  * Loader and action of the event page, shared by `/eventos/{slug}`, the
@@ -236,6 +237,12 @@ export async function eventPageLoader({ request, params }: LoaderFunctionArgs) {
   });
   // The menu's link only while it has something to order (docs/menu.md); a paused event sells nothing.
   page.menuHref = publicEvent.event.status === "active" && (await menuOnSale(ctx, publicEvent.event.id)) ? `/menu/${publicEvent.event.slug}` : null;
+  // Something sold out and the organizer turned the waiting list on: the page offers it (docs/waitlist.md).
+  const soldOut = page.tickets.filter((t) => t.state === "sold_out");
+  page.waitlistHref =
+    soldOut.length && publicEvent.event.status === "active" && (await waitlistEnabled(ctx, publicEvent.event.id))
+      ? `/lista-de-espera/${publicEvent.event.slug}${soldOut.length === page.tickets.length ? "" : `?entrada=${soldOut[0].id}`}`
+      : null;
   // The plain page (no saved cart, no promoter link) is the same for every anonymous visitor: public, so the
   // browser, a CDN and the server's micro-cache may keep it a few seconds. Anything personal: private.
   if (!saved && !params.nick) applyPublicCache(request, headers);

@@ -6,7 +6,7 @@ import type { QueuePageData } from "#app/components/queue/types";
 import { setEventQueue } from "#server/queue/queue";
 import { runAdmissionTick } from "#server/queue/admitter";
 import { queueMemory } from "#server/queue/memory";
-import { getDb } from "#server/db/client";
+import { getDb, getDatabase, setDatabase, type Database } from "#server/db/client";
 import { createTestUser, sessionCookiesFor } from "#tests/support/context";
 import { createMenuItem } from "#server/menu/menu";
 import { createEventWithTickets } from "#tests/support/factories";
@@ -17,6 +17,7 @@ import * as pollRoute from "./fila.$slug.estado";
 import * as eventPage from "./eventos.$slug";
 import * as payerPage from "./checkout.payer-info.$eventSlug";
 import * as menuPage from "./menu.$slug";
+import * as root from "#app/root";
 
 /** What a person reads of server-rendered HTML: the text, spaces collapsed. */
 const textOf = (html: string) => html.replace(/<!-- -->/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
@@ -78,6 +79,52 @@ describe("/fila/{slug}", () => {
     const { html } = await render(page.data);
     expect(textOf(html)).toContain("Ya estás en la fila");
     expect(textOf(html)).not.toContain("Sumarme a la fila");
+  });
+
+  it("a waiting person's refresh of the page without JavaScript (the root's loader and the queue's) does not query PostgreSQL", async () => {
+    const made = await eventWithQueue(3600_000);
+    const slug = made.event.slug;
+    const path = `/fila/${slug}`;
+    const buyer = await createTestUser({ firstName: "Sofía" });
+    const jar = await sessionCookiesFor(buyer.id);
+    await run(queueRoute.action, formRequest(path, {}, { cookies: jar }), { slug });
+    // The first page after joining may read (the session, into this process's memory).
+    await run(root.loader, getRequest(path, { cookies: jar }), {});
+    await run(queueRoute.loader, getRequest(path, { cookies: jar }), { slug });
+
+    // From here on the database stops answering: anything asked of it fails the refresh, and is counted.
+    const real = await getDatabase();
+    const asked: string[] = [];
+    const silent = new Proxy(real.db, {
+      get(target, key, receiver) {
+        if (key === "then" || typeof key === "symbol") return Reflect.get(target, key, receiver);
+        asked.push(String(key));
+        throw new Error(`La base no contesta (${String(key)})`);
+      },
+    });
+    setDatabase({ ...real, db: silent } as Database);
+    try {
+      for (let refresh = 0; refresh < 3; refresh++) {
+        const shell = await run<root.RootData>(root.loader, getRequest(path, { cookies: jar }), {});
+        const page = await run<QueuePageData>(queueRoute.loader, getRequest(path, { cookies: jar }), { slug });
+        expect(shell.status).toBe(200);
+        expect(page.status).toBe(200);
+        expect(page.data.signedIn).toBe(true);
+        expect(page.data.place?.status).toBe("WAITING");
+      }
+    } finally {
+      setDatabase(real);
+    }
+    expect(asked).toEqual([]);
+
+    // Any other page still shows who is signed in.
+    const home = await run<root.RootData>(root.loader, getRequest("/", { cookies: jar }), {});
+    expect(home.data.user?.firstName).toBe("Sofía");
+    // With JavaScript, following "Ir a comprar" from the queue reads the root again, so the header shows the account.
+    const revalidate = (from: string, to: string) =>
+      root.shouldRevalidate({ currentUrl: new URL(from, "http://x"), nextUrl: new URL(to, "http://x"), defaultShouldRevalidate: false } as Parameters<typeof root.shouldRevalidate>[0]);
+    expect(revalidate(path, `/eventos/${slug}`)).toBe(true);
+    expect(revalidate(`/eventos/${slug}`, "/")).toBe(false);
   });
 
   it("while the queue is on, the event page, the picker, the payer page and the menu send a person without a turn to the queue", async () => {

@@ -184,6 +184,10 @@ export default function EditEventPage() {
           <Link to={href(BO.queue(event.slug), { eventId: event.id })} className="text-[var(--accent)] hover:underline">
             Fila virtual
           </Link>
+          <span aria-hidden="true">·</span>
+          <Link to={href(`/organizacion/eventos/${event.slug}/lista-de-espera`, { eventId: event.id })} className="text-[var(--accent)] hover:underline">
+            Lista de espera
+          </Link>
         </span>
       }
     >

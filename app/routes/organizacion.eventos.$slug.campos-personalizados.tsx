@@ -37,6 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const defaults: Record<string, string> = {};
   customFields.forEach((f, i) => Object.assign(defaults, fieldRow(i, { label: f.label, kind: f.kind, options: f.options.join("\n"), required: f.required })));
   if (event.oneHolderPerTicket) defaults.oneHolderPerTicket = "on";
+  if (event.maxTicketsPerAccount != null) defaults.maxTicketsPerAccount = String(event.maxTicketsPerAccount);
   return data({ event: { id: event.id, name: event.name, slug: event.slug }, defaults }, { headers: bo.headers });
 }
 
@@ -64,12 +65,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
     required: values[`fields[${i}].required`] === "on",
   }));
   try {
-    await setCustomFields(bo.ctx, { eventId: event.id, fields, oneHolderPerTicket: values.oneHolderPerTicket === "on" });
+    // Empty: no limit; anything else goes to the domain, which says in Spanish what is wrong with it.
+    const max = (values.maxTicketsPerAccount ?? "").trim();
+    await setCustomFields(bo.ctx, { eventId: event.id, fields, oneHolderPerTicket: values.oneHolderPerTicket === "on", maxTicketsPerAccount: max ? Number(max) : null });
   } catch (error) {
     return failedReply(error, values, {
       headers: bo.headers,
       mapKey: (key) => key.replace(/^(fields\.\d+\.options)\.\d+$/, "$1"),
-      fields: (key) => /^fields\.\d+\.(label|kind|options|required)$/.test(key),
+      fields: (key) => key === "maxTicketsPerAccount" || /^fields\.\d+\.(label|kind|options|required)$/.test(key),
     });
   }
   const url = new URL(request.url);
@@ -90,8 +93,8 @@ export default function CustomFieldsPage() {
       title={`Campos personalizados de ${event.name}`}
       lead={
         <>
-          Datos que le pedimos a cada asistente al comprar, además de nombre y documento: talle de remera, club de hinchas,
-          restricciones alimentarias… <Link to={href(BO.editEvent(event.slug), { eventId: event.id })} className="text-[var(--accent)] underline underline-offset-2">Volver al evento</Link>
+          Entradas nominativas, el máximo de entradas por cuenta y los datos que le pedimos a cada asistente al comprar: talle de
+          remera, club de hinchas, restricciones alimentarias… <Link to={href(BO.editEvent(event.slug), { eventId: event.id })} className="text-[var(--accent)] underline underline-offset-2">Volver al evento</Link>
         </>
       }
     >
@@ -99,10 +102,22 @@ export default function CustomFieldsPage() {
         <DefaultSubmit value="save" label="Guardar campos" />
         <FormErrorList reply={reply} />
         <Card>
+          <h2 className="mb-2 font-bold">Entradas nominativas</h2>
           <Checkbox
             name="oneHolderPerTicket"
-            label="Pedir los datos de quien usa cada entrada"
-            help="Al comprar, se pide nombre, apellido y documento de cada asistente (una persona por entrada) y cada ticket sale a su nombre."
+            label="Entradas nominativas: cada entrada a nombre de quien la usa"
+            help="Al comprar se pide nombre, apellido y DNI de cada asistente, y cada entrada sale a su nombre: el PDF y el correo los muestran y en la puerta el personal ve el nombre y el DNI para pedir el documento. Si alguien envía o revende su entrada, se le piden los datos de la nueva persona, la entrada pasa a su nombre y sale con un QR nuevo: el anterior deja de servir."
+          />
+          <TextInput
+            name="maxTicketsPerAccount"
+            label="Máximo de entradas por cuenta"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={1000}
+            step={1}
+            className="mt-3"
+            help="Cuántas entradas de este evento puede tener una misma cuenta, sumando las que compra, las que le envían y las que compra en la reventa. Con un máximo, para comprar hay que iniciar sesión. Vacío: sin límite."
           />
         </Card>
         {rows === 0 ? <EmptyState>Este evento no pide datos extra. Agregá un campo si necesitás alguno.</EmptyState> : null}

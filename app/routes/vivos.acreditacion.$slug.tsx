@@ -89,7 +89,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 type ActionReply =
   | { intent: "unlock"; error: string }
-  | { intent: "redeem"; outcome: DoorOutcome; title: string; detail: string; holderName: string | null; ticketTypeName: string | null; productKind: "ticket" | "menu" | null; when: string | null }
+  | { intent: "redeem"; outcome: DoorOutcome; title: string; detail: string; holderName: string | null; holderDocument: string | null; ticketTypeName: string | null; productKind: "ticket" | "menu" | null; when: string | null }
   | { intent: "redeem"; error: string };
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -146,6 +146,7 @@ async function redeem(
         title: verdictTitle(answer),
         detail: verdictDetail(answer, ctx.now),
         holderName: answer.holderName ?? null,
+        holderDocument: answer.holderDocument ?? null,
         ticketTypeName: answer.ticketTypeName ?? null,
         productKind: answer.productKind ?? null,
         when: answer.eventDateStartsAt ? formatDateTime(answer.eventDateStartsAt) : null,
@@ -293,6 +294,7 @@ function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>
                 <li key={hit.code} className="flex items-center justify-between gap-3 p-3">
                   <div className="min-w-0">
                     <p className="truncate font-bold">{hit.holderName}</p>
+                    {hit.holderDocument ? <p className="text-sm font-bold">{hit.holderDocument}</p> : null}
                     <p className="text-sm text-[var(--muted)]">
                       {hit.ticketTypeName} · {hit.orderCode}
                       {hit.status === "redeemed" ? ` · Ingresó ${hit.redeemedAt ? `a las ${hit.redeemedAt}` : ""}${hit.redeemedDoor ? ` por ${hit.redeemedDoor}` : ""}` : ""}

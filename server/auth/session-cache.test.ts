@@ -86,6 +86,25 @@ describe("the session cache (decision 196)", () => {
     expect(cache.isActive("short", now + 11)).toBe(false);
     cache.close();
   });
+
+  it("an account with several sign-ins: ending one family keeps the others, ending the account ends them all", () => {
+    const cache = new SessionCache(30_000, 100);
+    const now = Date.now();
+    const expiresAt = new Date(now + 3600_000);
+    cache.remember("phone", { userId: "u", familyId: "f1", expiresAt }, now);
+    cache.remember("laptop", { userId: "u", familyId: "f2", expiresAt }, now);
+    cache.remember("laptop-rotated", { userId: "u", familyId: "f2", expiresAt }, now);
+    cache.remember("tablet", { userId: "u", familyId: "f3", expiresAt }, now);
+    cache.forget("family", "f2");
+    expect(["phone", "laptop", "laptop-rotated", "tablet"].map((sid) => cache.isActive(sid, now))).toEqual([true, false, false, true]);
+    cache.forget("family", "f1");
+    expect(cache.isActive("tablet", now)).toBe(true);
+    cache.remember("phone", { userId: "u", familyId: "f1", expiresAt }, now);
+    cache.forget("user", "u");
+    expect(["phone", "tablet"].map((sid) => cache.isActive(sid, now))).toEqual([false, false]);
+    expect(cache.size).toBe(0);
+    cache.close();
+  });
 });
 
 describe.skipIf(!hasPostgresServer)("the session cache across processes", () => {

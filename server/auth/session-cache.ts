@@ -33,8 +33,9 @@ interface Entry {
 
 export class SessionCache {
   private entries = new Map<string, Entry>();
-  private byFamily = new Map<string, Set<string>>();
-  private byUser = new Map<string, Set<string>>();
+  // A family or a user with one session (nearly all) keeps that session's id, not a Set of one (decision 205).
+  private byFamily = new Map<string, Sids>();
+  private byUser = new Map<string, Sids>();
   private stops: (() => void)[];
 
   constructor(
@@ -71,8 +72,8 @@ export class SessionCache {
 
   forget(scope: RevocationScope, id: string): void {
     const sids = (scope === "user" ? this.byUser : this.byFamily).get(id);
-    if (!sids) return;
-    for (const sid of [...sids]) this.drop(sid);
+    if (sids === undefined) return;
+    for (const sid of typeof sids === "string" ? [sids] : [...sids]) this.drop(sid);
   }
 
   clear(): void {
@@ -96,17 +97,25 @@ export class SessionCache {
   }
 }
 
-function add(index: Map<string, Set<string>>, key: string, sid: string) {
-  let set = index.get(key);
-  if (!set) index.set(key, (set = new Set()));
-  set.add(sid);
+type Sids = string | Set<string>;
+
+function add(index: Map<string, Sids>, key: string, sid: string) {
+  const sids = index.get(key);
+  if (sids === undefined || sids === sid) index.set(key, sid);
+  else if (typeof sids === "string") index.set(key, new Set([sids, sid]));
+  else sids.add(sid);
 }
 
-function remove(index: Map<string, Set<string>>, key: string, sid: string) {
-  const set = index.get(key);
-  if (!set) return;
-  set.delete(sid);
-  if (!set.size) index.delete(key);
+function remove(index: Map<string, Sids>, key: string, sid: string) {
+  const sids = index.get(key);
+  if (sids === undefined) return;
+  if (typeof sids === "string") {
+    if (sids === sid) index.delete(key);
+    return;
+  }
+  sids.delete(sid);
+  if (sids.size === 1) index.set(key, sids.values().next().value!);
+  else if (!sids.size) index.delete(key);
 }
 
 /** This process's cache (server.ts and the Remix build load their own copies of this module: they share it). */

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
-import { canonicalShortCode, SHORT_CODE_LENGTH } from "#common/door";
+import { canonicalShortCode, holderDocumentLabel, SHORT_CODE_LENGTH } from "#common/door";
 import { SHORT_CODE_HASH, type DoorManifest, type DoorManifestEntry } from "#common/door-manifest";
 import type { Ctx } from "#server/context";
 import { doorScans, eventDates, issuedProducts, resaleListings } from "#server/db/schema";
@@ -158,6 +158,8 @@ export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { sinc
     k: keyedHash(key, r.code),
     s: shortHashes[i],
     n: r.holderName,
+    // Only named tickets carry it: the manifest stays as small as before for the rest.
+    ...(r.holderDocumentNumber ? { doc: holderDocumentLabel(r.holderDocumentType, r.holderDocumentNumber) ?? undefined } : {}),
     t: r.ticketTypeName,
     d: r.eventDateId,
     st: r.status,

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, asc, eq, gt, ne, sql } from "drizzle-orm";
 import type { DoorOutcome, DoorVerdict } from "#common/door";
-import { parseShortTicketCode, placeName, SHORT_CODE_LENGTH, SHORT_CODE_SQL_FROM, SHORT_CODE_SQL_TO } from "#common/door";
+import { holderDocumentLabel, parseShortTicketCode, placeName, SHORT_CODE_LENGTH, SHORT_CODE_SQL_FROM, SHORT_CODE_SQL_TO } from "#common/door";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { doorScans, eventDates, events, issuedProducts, orders, ticketTypes } from "#server/db/schema";
@@ -124,6 +124,8 @@ async function ticketByCode(db: DbOrTx, code: string) {
       eventId: issuedProducts.eventId,
       issuedAt: issuedProducts.createdAt,
       holderName: issuedProducts.holderName,
+      holderDocumentType: issuedProducts.holderDocumentType,
+      holderDocumentNumber: issuedProducts.holderDocumentNumber,
       redeemedAt: issuedProducts.redeemedAt,
       redeemedDoor: issuedProducts.redeemedDoor,
       ticketTypeName: ticketTypes.name,
@@ -151,6 +153,8 @@ function verdictOf(outcome: DoorOutcome, ticket: TicketAtDoor | null, sameEvent:
     outcome,
     productKind: ticket.kind,
     holderName: ticket.holderName,
+    // Named tickets (decision 202): the document staff check against an ID.
+    holderDocument: holderDocumentLabel(ticket.holderDocumentType, ticket.holderDocumentNumber),
     ticketTypeName: ticket.ticketTypeName,
     eventDateStartsAt: ticket.eventDateStartsAt.toISOString(),
     redeemedAt: ticket.redeemedAt?.toISOString() ?? null,

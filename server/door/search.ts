@@ -1,12 +1,15 @@
-import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { issuedProducts, orders, ticketTypes } from "#server/db/schema";
 import type { DoorAccess } from "./access";
+import { holderDocumentLabel } from "#common/door";
 
 export interface DoorSearchHit {
   code: string;
   holderName: string;
+  /** "DNI 30.123.456" for a named ticket (decision 202), else null. */
+  holderDocument: string | null;
   ticketTypeName: string;
   orderCode: string;
   status: "redeemable" | "redeemed" | "voided";
@@ -30,6 +33,8 @@ export function selectDoorTickets(db: DbOrTx) {
     .select({
       code: issuedProducts.code,
       holderName: issuedProducts.holderName,
+      holderDocumentType: issuedProducts.holderDocumentType,
+      holderDocumentNumber: issuedProducts.holderDocumentNumber,
       ticketTypeName: ticketTypes.name,
       orderCode: orders.code,
       eventDateId: orders.eventDateId,
@@ -66,10 +71,14 @@ export async function searchAtDoor(ctx: Ctx, access: DoorAccess, query: string, 
   if (digits.length >= 6 && digits.length === q.replace(/[.\s-]/g, "").length) {
     conditions.push(sql`regexp_replace(${orders.payer}->>'documentNumber', '\\D', '', 'g') = ${digits}`);
     // A ticket held by someone else than the payer carries its holder's document.
-    conditions.push(sql`${orders.attendees} @> ${JSON.stringify([{ documentNumber: digits }])}::jsonb`);
+    // A ticket carries its holder's document since decision 202: that one, not its order's other holders'.
+    conditions.push(eq(issuedProducts.holderDocumentNumber, digits));
+    // Tickets issued before keep only their order's list of holders.
+    conditions.push(and(isNull(issuedProducts.holderDocumentNumber), sql`${orders.attendees} @> ${JSON.stringify([{ documentNumber: digits }])}::jsonb`)!);
   }
-  return selectDoorTickets(ctx.db)
+  const rows = await selectDoorTickets(ctx.db)
     .where(and(eq(issuedProducts.eventId, access.event.id), productsOfMode(mode), or(...conditions)))
     .orderBy(asc(issuedProducts.holderName), asc(issuedProducts.id))
     .limit(20);
+  return rows.map(({ holderDocumentType, holderDocumentNumber, ...hit }) => ({ ...hit, holderDocument: holderDocumentLabel(holderDocumentType, holderDocumentNumber) }));
 }

@@ -64,6 +64,9 @@ export function recoveryCodeEmail(code: string) {
   };
 }
 
+/** Named tickets (decision 202): said once, above the tickets, in the email and its text version. */
+const NAMED_NOTICE = "Las entradas son nominativas: en la puerta piden el documento de cada titular, que tiene que coincidir con el de su entrada. Si alguien no puede ir, enviale la entrada desde Mis tickets con su nombre y documento.";
+
 export interface TicketsEmailInput {
   eventName: string;
   /** Already in Buenos Aires time (`formatEventStart`): "Sábado 20 de diciembre de 2026 · 21:30 h". */
@@ -76,7 +79,7 @@ export interface TicketsEmailInput {
    * One per product; `qrSrc` is what the <img> loads (a `cid:` of an attached PNG). `kind`: an entrada (shown
    * at the door) or a consumición of the menu (decision 106, shown at the bar); the email's words follow it.
    */
-  tickets: { holderName: string; ticketTypeName: string; kind?: ProductKind; qrSrc: string }[];
+  tickets: { holderName: string; holderDocument?: string | null; ticketTypeName: string; kind?: ProductKind; qrSrc: string }[];
   /** An invitation (gift order): who invites, said in the title instead of "¡Listo!". */
   invitedBy?: string;
 }
@@ -105,6 +108,7 @@ export function ticketsEmail(input: TicketsEmailInput) {
 <tr><td align="center" style="padding:20px;color:${brand.email.ticketText}">
 <p style="margin:0 0 4px;font-size:13px;color:${brand.email.ticketMuted}">${unit} ${i + 1} de ${count} · ${escapeHtml(t.ticketTypeName)}</p>
 <p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(t.holderName)}</p>
+${t.holderDocument ? `<p style="margin:-8px 0 12px;font-size:15px;color:${brand.email.ticketText}">${escapeHtml(t.holderDocument)}</p>` : ""}
 <img src="${escapeHtml(t.qrSrc)}" width="240" height="240" alt="Código QR de la ${unit.toLowerCase()} ${i + 1}" style="display:block;width:240px;height:240px;background:${brand.email.ticket};border:0">
 <p style="margin:12px 0 0;font-size:12px;color:${brand.email.ticketMuted}">Compra ${escapeHtml(input.orderCode)}</p>
 </td></tr></table>`;
@@ -117,6 +121,7 @@ export function ticketsEmail(input: TicketsEmailInput) {
       `<p style="margin:0 0 4px">${escapeHtml(input.when)}</p>
 <p style="margin:0 0 16px">${escapeHtml(input.venue)}</p>
 <p>${HOW_TO_USE[words.kind]}</p>
+${input.tickets.some((t) => t.holderDocument) ? `<p>${NAMED_NOTICE}</p>` : ""}
 ${blocks}
 <p><a href="${escapeHtml(input.link)}" style="display:inline-block;background:${brand.email.button};color:${brand.email.buttonText};padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">Ver mis ${words.plural}</a></p>
 <p style="font-size:12px;color:${brand.email.muted};word-break:break-all">${escapeHtml(input.link)}</p>`,
@@ -128,8 +133,9 @@ ${blocks}
       input.venue,
       `Compra ${input.orderCode}`,
       "",
-      ...input.tickets.map((t, i) => `${productUnit(kindOf(t))} ${i + 1} de ${count}: ${t.ticketTypeName} — ${t.holderName}`),
+      ...input.tickets.map((t, i) => `${productUnit(kindOf(t))} ${i + 1} de ${count}: ${t.ticketTypeName} — ${t.holderName}${t.holderDocument ? ` (${t.holderDocument})` : ""}`),
       "",
+      ...(input.tickets.some((t) => t.holderDocument) ? [NAMED_NOTICE, ""] : []),
       `Mostrá el QR ${words.showAt}. Lo tenés en el PDF adjunto y acá: ${input.link}`,
     ].join("\n"),
   };

@@ -191,6 +191,10 @@ export async function getPublicEvent(ctx: Ctx, slug: string, unlock: BuyerUnlock
       hasPresale: Boolean(event.presaleCode) && tickets.some((t) => t.presale && t.status !== "deleted"),
       venue: { name: event.venueName, address: event.venueAddress, city: event.city, province: event.province },
       serviceFeeBps: event.serviceFeeBps ?? 0,
+      /** Entradas nominativas (decision 202): each ticket carries its holder's name and document. */
+      namedTickets: event.oneHolderPerTicket,
+      /** Most tickets one account may hold (decision 203); null: no limit. */
+      maxTicketsPerAccount: event.maxTicketsPerAccount,
     },
     organization,
     dates: upcomingDates.map((d) => ({ id: d.id, startsAt: d.startsAt, endsAt: d.endsAt, doorsAt: d.doorsAt, status: d.status })),

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { Ctx } from "#server/context";
 import { eventCustomFields, eventDates, events, ticketTypes, type Status } from "#server/db/schema";
 import { Conflict, Invalid, NotFound } from "#server/errors";
+import { announceReturnedTickets } from "#server/stock/stock";
 import { recordAudit } from "#server/organizations/audit";
 import { requireCapability, type Capability } from "#server/organizations/permissions";
 import { slugify, SLUG_PATTERN } from "#server/organizations/slugs";
@@ -306,6 +307,8 @@ export async function addTicketStock(ctx: Ctx, input: DomainInput<typeof addTick
     .where(eq(ticketTypes.id, data.id))
     .returning();
   changedEvent(row?.eventId);
+  // Whoever waits for this event is offered the new tickets first (docs/waitlist.md).
+  if (row) await announceReturnedTickets(ctx.db, [row.id], ctx.now);
   await recordAudit(ctx.db, ctx, { organizationId: current.organizationId, action: "ticket-type.add-stock", targetId: data.id, data: { name: current.name, quantity: data.quantity, stock: row?.stock } });
   return row;
 }
@@ -358,16 +361,32 @@ const setCustomFieldsSchema = z.object({
   fields: z.array(customFieldInput).max(20, "Hasta 20 campos"),
   /** The checkout asks each ticket's holder (left as it is when absent). */
   oneHolderPerTicket: z.boolean().optional(),
+  /** Most tickets one account may hold (decision 203); null removes the limit, absent leaves it as it is. */
+  maxTicketsPerAccount: z
+    .number({ error: "Ingresá un número entero." })
+    .int("Ingresá un número entero.")
+    .min(1, "El máximo por cuenta tiene que ser al menos 1.")
+    .max(1000, "El máximo por cuenta puede ser hasta 1000.")
+    .nullish(),
 });
 
 /** `/organizacion/eventos/{slug}/campos-personalizados`: replaces the event's attendee fields. */
 export async function setCustomFields(ctx: Ctx, input: DomainInput<typeof setCustomFieldsSchema>) {
   const data = parseInput(setCustomFieldsSchema, input);
   const event = await requireEvent(ctx, data.eventId);
-  return ctx.db.transaction(async (tx) => {
-    await recordAudit(tx, ctx, { organizationId: event.organizationId, action: "event.custom-fields", targetId: event.id, data: { name: event.name, fields: data.fields.map((f) => f.label), oneHolderPerTicket: data.oneHolderPerTicket } });
-    if (data.oneHolderPerTicket !== undefined) {
-      await tx.update(events).set({ oneHolderPerTicket: data.oneHolderPerTicket, updatedAt: ctx.now }).where(eq(events.id, data.eventId));
+  const saved = await ctx.db.transaction(async (tx) => {
+    await recordAudit(tx, ctx, {
+      organizationId: event.organizationId,
+      action: "event.custom-fields",
+      targetId: event.id,
+      data: { name: event.name, fields: data.fields.map((f) => f.label), oneHolderPerTicket: data.oneHolderPerTicket, maxTicketsPerAccount: data.maxTicketsPerAccount },
+    });
+    const settings = {
+      ...(data.oneHolderPerTicket !== undefined ? { oneHolderPerTicket: data.oneHolderPerTicket } : {}),
+      ...(data.maxTicketsPerAccount !== undefined ? { maxTicketsPerAccount: data.maxTicketsPerAccount } : {}),
+    };
+    if (Object.keys(settings).length) {
+      await tx.update(events).set({ ...settings, updatedAt: ctx.now }).where(eq(events.id, data.eventId));
     }
     await tx.delete(eventCustomFields).where(eq(eventCustomFields.eventId, data.eventId));
     if (!data.fields.length) return [];
@@ -376,6 +395,9 @@ export async function setCustomFields(ctx: Ctx, input: DomainInput<typeof setCus
       .values(data.fields.map((f, i) => ({ ...f, eventId: data.eventId, sortOrder: i, createdAt: ctx.now })))
       .returning();
   });
+  // The checkout reads the event and its questions from a per-process copy (server/orders/sale-snapshot.ts): drop it once committed.
+  changedEvent(event.id);
+  return saved;
 }
 
 /** Everything the organizer's edit pages need about one event. */

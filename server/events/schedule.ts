@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { eventChanged } from "./changes";
-import { stockAtLeastSold } from "#server/stock/stock";
+import { announceReturnedTickets, stockAtLeastSold } from "#server/stock/stock";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
@@ -159,6 +159,8 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
           .returning();
         if (!row) throw new Invalid({ [`ticketTypes.${index}.stock`]: [EVENT_MESSAGES.stockBelowSold] });
         tickets.push({ id: current.id, action: "update", status: row.status });
+        // More stock: whoever waits for it is offered it first (docs/waitlist.md).
+        if (row.stock > current.stock) await announceReturnedTickets(tx, [row.id], ctx.now);
         if (current.price !== row.price || current.stock !== row.stock) {
           repriced.push({ ticketType: row.name, price: { from: current.price, to: row.price }, stock: { from: current.stock, to: row.stock } });
         }

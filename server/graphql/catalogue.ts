@@ -101,6 +101,15 @@ const Event = builder.objectRef<PublicEvent>("Event").implement({
     ticketTypes: t.field({ type: [TicketType], nullable: false, resolve: (e) => e.ticketTypes }),
     presaleUnlocked: t.boolean({ nullable: false, description: "Whether the presaleCode sent unlocked the presale.", resolve: (e) => e.presaleUnlocked }),
     hasPresale: t.boolean({ nullable: false, description: "Whether a presale code can unlock presale tickets.", resolve: (e) => e.event.hasPresale }),
+    namedTickets: t.boolean({
+      nullable: false,
+      description: "Entradas nominativas: createOrder needs one attendee (name and document) per ticket, each ticket carries its holder's document, and transferTicket asks the new holder's documentNumber.",
+      resolve: (e) => e.event.namedTickets,
+    }),
+    maxTicketsPerAccount: t.int({
+      description: "Most tickets of this event one account may hold, however it got them (purchase, transfer, resale); null: no limit. With a limit createOrder needs a signed-in account (UNAUTHENTICATED, reason ACCOUNT_REQUIRED) and refuses beyond it (CONFLICT, reason ACCOUNT_LIMIT_REACHED).",
+      resolve: (e) => e.event.maxTicketsPerAccount,
+    }),
   }),
 });
 

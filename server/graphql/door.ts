@@ -42,6 +42,10 @@ const DoorAnswerRef = builder.objectRef<DoorAnswer & { now: Date }>("DoorAnswer"
     title: t.string({ nullable: false, description: "The screen's big line, in Spanish (\"Adelante\", \"Ya ingresó\"…).", resolve: (a) => verdictTitle(a) }),
     detail: t.string({ nullable: false, description: "Why, in Spanish (\"Ya ingresó a las 22:14 por Puerta 2.\").", resolve: (a) => verdictDetail(a, a.now) }),
     holderName: t.string({ resolve: (a) => a.holderName ?? null }),
+    holderDocument: t.string({
+      description: "The holder's document as staff read it (\"DNI 30.123.456\") when the event's tickets are named (Entradas nominativas): ask for an ID that matches. Null otherwise.",
+      resolve: (a) => a.holderDocument ?? null,
+    }),
     ticketTypeName: t.string({ resolve: (a) => a.ticketTypeName ?? null }),
     eventDateStartsAt: t.string({ description: "The date the ticket is for.", resolve: (a) => isoDate(a.eventDateStartsAt) }),
     redeemedAt: t.string({ description: "When it got in (already_in, conflict).", resolve: (a) => isoDate(a.redeemedAt) }),
@@ -55,6 +59,7 @@ const DoorSearchHitRef = builder.objectRef<DoorSearchHit>("DoorSearchHit").imple
   fields: (t) => ({
     code: t.exposeString("code", { nullable: false, description: "Send it to redeemProduct to let the person in." }),
     holderName: t.exposeString("holderName", { nullable: false }),
+    holderDocument: t.exposeString("holderDocument", { description: "The holder's document (\"DNI 30.123.456\") for a named ticket, else null." }),
     ticketTypeName: t.exposeString("ticketTypeName", { nullable: false }),
     orderCode: t.exposeString("orderCode", { nullable: false }),
     status: t.exposeString("status", { nullable: false, description: "redeemable, redeemed or voided." }),

@@ -178,7 +178,8 @@ const CreateOrderResult = builder
 builder.mutationFields((t) => ({
   createOrder: t.field({
     type: CreateOrderResult,
-    description: "Holds the tickets (15 minutes; 48 hours for a bank transfer) and opens the payment. CONFLICT when stock ran out.",
+    description:
+      "Holds the tickets (15 minutes; 48 hours for a bank transfer) and opens the payment. CONFLICT when stock ran out. When the event has a maximum per account (Event.maxTicketsPerAccount): UNAUTHENTICATED with extensions.reason ACCOUNT_REQUIRED without a signed-in account, CONFLICT with extensions.reason ACCOUNT_LIMIT_REACHED when the account would hold more than that (tickets held, sent to it, and orders still waiting for payment count).",
     args: { input: t.arg({ type: CreateOrderInput, required: true }) },
     resolve: (_root, { input }, { ctx }) => startCheckout(ctx, given(input)),
   }),

@@ -23,5 +23,6 @@ import "./admin";
 import "./webhooks";
 import "./queue";
 import "./resale";
+import "./waitlist";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -32,8 +32,12 @@ const TicketTypeSummary = builder.objectRef<{ id: string; name: string }>("Ticke
   fields: (t) => ({ id: t.exposeID("id", { nullable: false }), name: t.exposeString("name", { nullable: false, description: "As it was named when bought." }) }),
 });
 
-const TicketHolder = builder.objectRef<{ name: string; email: string }>("TicketHolder").implement({
-  fields: (t) => ({ name: t.exposeString("name", { nullable: false }), email: t.exposeString("email", { nullable: false }) }),
+const TicketHolder = builder.objectRef<{ name: string; email: string; document: string | null }>("TicketHolder").implement({
+  fields: (t) => ({
+    name: t.exposeString("name", { nullable: false }),
+    email: t.exposeString("email", { nullable: false }),
+    document: t.exposeString("document", { description: "The holder's document as the door shows it (\"DNI 30.123.456\") when the event's tickets are named (Entradas nominativas); else null." }),
+  }),
 });
 
 const Ticket = builder.objectRef<TicketNode>("Ticket").implement({
@@ -53,7 +57,7 @@ const Ticket = builder.objectRef<TicketNode>("Ticket").implement({
       resolve: (n) => n.ticket.status,
     }),
     statusLabel: t.string({ nullable: false, description: "Válida, Usada, Anulada, or Enviada a <name> once sent to another person.", resolve: (n) => n.ticket.statusLabel }),
-    holder: t.field({ type: TicketHolder, nullable: false, resolve: (n) => ({ name: n.ticket.holderName, email: n.ticket.holderEmail }) }),
+    holder: t.field({ type: TicketHolder, nullable: false, resolve: (n) => ({ name: n.ticket.holderName, email: n.ticket.holderEmail, document: n.ticket.holderDocument }) }),
     ticketType: t.field({ type: TicketTypeSummary, nullable: false, resolve: (n) => ({ id: n.ticket.ticketTypeId, name: n.ticket.ticketTypeName }) }),
     orderCode: t.string({ nullable: false, resolve: (n) => n.orderCode }),
     billingId: t.id({ resolve: (n) => n.billingId }),
@@ -108,6 +112,8 @@ const TransferTicketInput = builder.inputType("TransferTicketInput", {
     firstName: t.string({ required: true }),
     lastName: t.string({ required: true }),
     email: t.string({ required: true }),
+    documentType: t.string({ description: "Named tickets (Entradas nominativas): the new holder's document type (dni, cuit, cuil, cdi, passport, ci, other); default dni. Ignored for other events." }),
+    documentNumber: t.string({ description: "Named tickets: the new holder's document number, required then (BAD_USER_INPUT with a Spanish message on `documentNumber` when missing or invalid). Ignored for other events." }),
   }),
 });
 
@@ -116,7 +122,7 @@ builder.mutationFields((t) => ({
     type: Ticket,
     nullable: false,
     description:
-      "Sends one of the signed-in buyer's tickets to another person before the event starts: the ticket gets the new holder and a new code (the old QR stops working), the new holder gets it by email. Returns the ticket as the buyer now sees it (transferredTo set, no code). NOT_FOUND when it is not the account's; CONFLICT when used, voided, already sent, the event started, or sent at the same time.",
+      "Sends one of the signed-in buyer's tickets to another person before the event starts: the ticket gets the new holder and a new code (the old QR stops working), the new holder gets it by email. For named tickets (Entradas nominativas) documentNumber is required and the ticket carries the new holder's document. Returns the ticket as the buyer now sees it (transferredTo set, no code). NOT_FOUND when it is not the account's; CONFLICT when used, voided, already sent, the event started, or sent at the same time; CONFLICT with extensions.reason ACCOUNT_LIMIT_REACHED (message on `email`) when the person receiving it already holds the event's maximum per account.",
     args: { input: t.arg({ type: TransferTicketInput, required: true }) },
     resolve: async (_root, { input }, { ctx }) => {
       const result = await transferTicket(ctx, given(input));

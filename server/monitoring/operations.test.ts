@@ -5,11 +5,11 @@
  * graceful shutdown (requests in flight finish, event streams get a retry hint, claimed jobs go back).
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { eq, inArray } from "drizzle-orm";
 import pino from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { connectPostgres, getDb } from "#server/db/client";
 import { jobs } from "#server/db/schema";
 import { enqueue, queueStateByLane, runDueJobs, startJobRunner } from "#server/jobs/queue";
@@ -265,5 +265,43 @@ describe("graceful shutdown", () => {
     const next = await runDueJobs(db, { [kind]: async () => {} }, new Date(), 10, { kinds: [kind] });
     expect(next.done).toBe(3);
     expect((await db.select().from(jobs).where(eq(jobs.kind, kind))).every((row) => row.doneAt)).toBe(true);
+  });
+
+  it("an answer already ended but still on its way to a slow client arrives whole; a kept-alive connection between requests is closed", async () => {
+    const body = "x".repeat(16 * 1024 * 1024);
+    let ended: () => void = () => {};
+    const answered = new Promise<void>((resolve) => (ended = resolve));
+    const app: http.RequestListener = (req, res) => {
+      res.writeHead(200, { "content-type": "text/plain", "content-length": String(body.length) });
+      res.end(body);
+      ended();
+    };
+    const { server, tracker, lifecycle, base } = await serve({ app });
+    const port = Number(new URL(base).port);
+
+    // A phone on a slow network: asks, then reads nothing for a while.
+    const slow = net.connect(port, "127.0.0.1");
+    await new Promise<void>((resolve) => slow.once("connect", resolve));
+    slow.pause();
+    slow.write("GET /grande HTTP/1.1\r\nHost: tribuna\r\n\r\n");
+    await answered;
+    // Another client whose keep-alive connection is between requests.
+    const idle = net.connect(port, "127.0.0.1");
+    let idleAnswer = "";
+    idle.on("data", (chunk: Buffer) => (idleAnswer += chunk.toString()));
+    const idleClosed = new Promise<void>((resolve) => idle.once("close", () => resolve()));
+    idle.write("GET /healthz HTTP/1.1\r\nHost: tribuna\r\n\r\n");
+    await vi.waitFor(() => expect(idleAnswer).toMatch(/\r\n\r\n/));
+
+    const done = shutDown({ server, tracker, lifecycle, logger: pino({ level: "silent" }), closeDatabase: async () => {}, drainMs: 5000 });
+    // The idle connection goes at once, while the slow answer waits for its reader.
+    await idleClosed;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    let received = 0;
+    const closedAfter = new Promise<number>((resolve) => slow.once("close", () => resolve(received)));
+    slow.on("data", (chunk: Buffer) => (received += chunk.length));
+    slow.resume();
+    expect(await closedAfter).toBeGreaterThan(body.length);
+    expect(await done).toEqual({ drained: true });
   });
 });

@@ -9,6 +9,7 @@ import cluster from "node:cluster";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import net from "node:net";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { sql } from "drizzle-orm";
@@ -155,9 +156,41 @@ export function requestIdOf(req: IncomingMessage): string {
 export function requestTracker(options: { logger: () => Logger; lifecycle: Lifecycle }) {
   const inFlight = new Set<ServerResponse>();
   const streams = new Set<ServerResponse>();
+  // Per connection that has served a request: how many of its responses are still going out, and how many bytes it
+  // had read when the last one went out (more since then = the next request is arriving). See closeIdleConnections.
+  const connections = new Map<net.Socket, { open: number; readAtLastAnswer: number }>();
+
+  function track(req: IncomingMessage, res: ServerResponse) {
+    const socket = req.socket;
+    let connection = connections.get(socket);
+    if (!connection) {
+      connection = { open: 0, readAtLastAnswer: 0 };
+      connections.set(socket, connection);
+      socket.once("close", () => connections.delete(socket));
+    }
+    connection.open += 1;
+    const tracked = connection;
+    res.once("close", () => {
+      tracked.open -= 1;
+      tracked.readAtLastAnswer = socket.bytesRead;
+    });
+  }
+
+  /**
+   * Closes the keep-alive connections that are between requests. Not Node's `closeIdleConnections` (which
+   * `server.close()` also calls): it destroys a connection whose response has been ended but not yet flushed to
+   * a slow client, cutting the answer (seen under load during the SIGTERM test). Here a connection is idle only
+   * once every response it carried is fully out and no byte of a next request has been read.
+   */
+  function closeIdleConnections() {
+    for (const [socket, connection] of connections) {
+      if (connection.open === 0 && socket.bytesRead === connection.readAtLastAnswer) socket.destroy();
+    }
+  }
 
   function begin(req: IncomingMessage, res: ServerResponse): string {
     const started = performance.now();
+    track(req, res);
     const id = requestIdOf(req);
     res.setHeader("x-request-id", id);
     // A request that arrives on an open connection while shutting down is answered, and the connection closed.
@@ -220,7 +253,7 @@ export function requestTracker(options: { logger: () => Logger; lifecycle: Lifec
     for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
   }
 
-  return { begin, endStreams, closeAfterAnswer, inFlight: () => inFlight.size, streams: () => streams.size };
+  return { begin, endStreams, closeAfterAnswer, closeIdleConnections, inFlight: () => inFlight.size, streams: () => streams.size };
 }
 
 type Tracker = ReturnType<typeof requestTracker>;
@@ -250,11 +283,13 @@ export async function shutDown(options: {
   // Jobs stop claiming at once and finish what they run meanwhile.
   const jobs = options.stopJobs?.(drainMs + (options.graceMs ?? 0));
   if (options.graceMs) await new Promise((resolve) => setTimeout(resolve, options.graceMs));
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Stops listening without http's own close, which would close idle connections its racy way (closeIdleConnections above).
+  const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
   tracker.endStreams(options.retryMs ?? 2000);
   const deadline = Date.now() + drainMs;
+  tracker.closeIdleConnections();
   while (tracker.inFlight() > 0 && Date.now() < deadline) {
-    server.closeIdleConnections();
+    tracker.closeIdleConnections();
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   const drained = tracker.inFlight() === 0;

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { attendeeSchema, payerSchema } from "#common/validation";
 import { CHECKOUT_MESSAGES, customFieldAnswer, customFieldError } from "#common/checkout";
 import type { Ctx } from "#server/context";
-import type { Db } from "#server/db/client";
+import type { Db, DbOrTx } from "#server/db/client";
 import { insertRows } from "#server/db/bulk-insert";
 import { paymentsMode } from "#server/env";
 import {
@@ -31,6 +31,7 @@ import { displayStatus } from "./status";
 import { isUniqueViolation } from "#server/db/errors";
 import { serviceFeeOf } from "#common/pricing";
 import { expire, onPaid, placedStatuses } from "./lifecycle";
+import { accountRequired, assertWithinAccountLimit } from "#server/tickets/account-limit";
 
 export const EXPIRE_ORDER_JOB = "expire-order";
 export { ORDER_MESSAGES };
@@ -91,6 +92,17 @@ export async function createOrder(ctx: Ctx, rawInput: DomainInput<typeof createO
 
   const holdMinutes = preview.hold?.minutes ?? 0;
   const buyerUserId = ctx.actor.kind === "user" ? ctx.actor.userId : null;
+  // Per-account limit (decision 203): checked now for a quick answer, and again under its lock where the order is written.
+  const limit = onlyMenu ? null : event.maxTicketsPerAccount;
+  const units = priced.reduce((sum, l) => sum + l.qty, 0);
+  const accountLimit =
+    limit == null
+      ? null
+      : (tx: DbOrTx) => {
+          if (!buyerUserId) throw accountRequired(limit);
+          return assertWithinAccountLimit(tx, { eventId: event.id, accountId: buyerUserId, adding: units, limit, now: ctx.now });
+        };
+  if (accountLimit) await accountLimit(ctx.db);
 
   // The order's items: price snapshots of what was previewed (the hold below checks the price it takes is this one).
   const lines = priced.map(({ ticketTypeId, qty, name, unitPrice }) => ({ ticketTypeId, qty, name, unitPrice }));
@@ -124,8 +136,9 @@ export async function createOrder(ctx: Ctx, rawInput: DomainInput<typeof createO
     now: ctx.now,
   };
   // A plain paid order (the rush of an on-sale) joins the tick's batch; a coupon's use or a free order's tickets are written alone.
-  if (!coupon && !free) return placeInBatch(ctx.db, event.id, draft);
-  return writeOrderAlone(ctx.db, draft, coupon);
+  // An event with a per-account limit writes each order alone: the limit's lock is per account, not per batch.
+  if (!coupon && !free && !accountLimit) return placeInBatch(ctx.db, event.id, draft);
+  return writeOrderAlone(ctx.db, draft, coupon, accountLimit);
 }
 
 /** What createOrder writes for one order, decided before any lock is taken. */
@@ -141,10 +154,12 @@ type PlacedOrder = { order: OrderRow & { items: OrderItemRow[] }; billing: Billi
 const nameOfLine = (draft: OrderDraft, ticketTypeId: string) => draft.lines.find((l) => l.ticketTypeId === ticketTypeId)?.name ?? "";
 
 /** One order in its own transaction: the new rows first, the hot rows (ticket types, then the coupon) last. */
-async function writeOrderAlone(db: Db, draft: OrderDraft, coupon: OrderPreview["coupon"]): Promise<PlacedOrder> {
+async function writeOrderAlone(db: Db, draft: OrderDraft, coupon: OrderPreview["coupon"], accountLimit?: ((tx: DbOrTx) => Promise<unknown>) | null): Promise<PlacedOrder> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await db.transaction(async (tx) => {
+        // Counted under the account's lock, so two orders of one account at once cannot both fit (decision 203).
+        if (accountLimit) await accountLimit(tx);
         // The new rows first: they lock nothing another buyer waits for. The hot rows (ticket types, then the
         // coupon) are taken last, so their locks last only until the commit (docs/locking.md).
         const [order] = await tx

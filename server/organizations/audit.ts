@@ -71,6 +71,12 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "resale.sold": "Se vendió una entrada de la reventa oficial",
   "resale.refunded": "Se le devolvió la plata a quien revendió",
   "resale.settings": "Cambió las reglas de la reventa oficial",
+  "waitlist.settings": "Cambió la lista de espera de un evento",
+  "waitlist.join": "Alguien se anotó en la lista de espera",
+  "waitlist.leave": "Alguien salió de la lista de espera",
+  "waitlist.offer": "La lista de espera ofreció entradas",
+  "waitlist.offer-expired": "Venció una oferta de la lista de espera",
+  "waitlist.claim": "Alguien reclamó entradas de la lista de espera",
 };
 
 /** Writes one entry of the organization's record (in the caller's transaction when given one). */

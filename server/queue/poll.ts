@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Actor, Ctx } from "#server/context";
+import type { Actor } from "#server/context";
 import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
 import { ACCESS_COOKIE, REFRESH_COOKIE, parseCookies } from "#server/auth/cookies";
 import { isSessionActive } from "#server/auth/sessions";
+import { sessionCache } from "#server/auth/session-cache";
 import { verifyAccessTokenCached } from "#server/auth/access-cache";
 import { QUEUE_POLL_PATH } from "./poll-path";
-import { queueInfo, queuePlace, type QueueInfoView, type QueuePlaceView } from "./queue";
+import { queueMemory, type QueueState } from "./memory";
+import { placeView, queueInfoOf, type QueueInfoView, type QueuePlaceView } from "./queue";
 
 /**
  * `GET /fila/{slug}/estado`: what the queue page's script asks every few
@@ -44,23 +46,36 @@ export type QueuePollAnswer = { status: number; body: QueuePollState | { reload:
 
 const RELOAD = { reload: true } as const;
 
-/** Who asks, from the access token cookie only; "reload" when only the page can tell (or fix) who it is. */
+/**
+ * Who asks, from the access token cookie only; "reload" when only the page can tell (or fix) who it is. A
+ * remembered token and a remembered session (the usual poll) cost no database and no wait for it.
+ */
 async function pollActor(cookieHeader: string | null | undefined, now: Date): Promise<Actor | "reload"> {
   const cookies = parseCookies(cookieHeader ?? null);
   const accessToken = cookies[ACCESS_COOKIE];
   if (!accessToken) return cookies[REFRESH_COOKIE] ? "reload" : ANONYMOUS;
   const check = await verifyAccessTokenCached(accessToken, now);
-  if (!check.ok || !(await isSessionActive(await getDb(), check.claims.sid, now))) return "reload";
-  return { kind: "user", userId: check.claims.sub, email: check.claims.email, roles: check.claims.roles, sessionId: check.claims.sid };
+  if (!check.ok) return "reload";
+  const { sid } = check.claims;
+  if (!sessionCache.isActive(sid, now.getTime()) && !(await isSessionActive(await getDb(), sid, now))) return "reload";
+  return { kind: "user", userId: check.claims.sub, email: check.claims.email, roles: check.claims.roles, sessionId: sid };
 }
 
 export async function queuePollAnswer(cookieHeader: string | null | undefined, slug: string, now = new Date()): Promise<QueuePollAnswer> {
   const actor = await pollActor(cookieHeader, now);
   if (actor === "reload") return { status: 401, body: RELOAD };
-  const ctx: Ctx = { db: await getDb(), actor, now };
-  const info = await queueInfo(ctx, slug.toLowerCase());
-  if (!info) return { status: 404, body: RELOAD };
-  const place = actor.kind === "user" ? await queuePlace(ctx, info.eventSlug) : null;
+  const key = slug.toLowerCase();
+  // This process's copy when it holds it (decision 204); the first poll of a queue may load it.
+  const held = queueMemory.peekBySlug(key, now.getTime());
+  const state = held === undefined ? await queueMemory.bySlug(await getDb(), key) : held;
+  return answerFrom(state, actor, now);
+}
+
+function answerFrom(state: QueueState | null, actor: Actor, now: Date): QueuePollAnswer {
+  if (!state) return { status: 404, body: RELOAD };
+  const info = queueInfoOf(state, now);
+  const entry = actor.kind === "user" ? state.places.byUser(actor.userId) : undefined;
+  const place = entry ? placeView(state, entry, now) : null;
   return {
     status: 200,
     body: {

@@ -191,12 +191,12 @@ export async function joinQueue(ctx: Ctx, eventSlug: string, memory: QueueMemory
   if (ctx.actor.kind !== "user") throw new Unauthenticated("Para hacer la fila necesitás iniciar sesión.");
   const state = await memory.bySlug(ctx.db, eventSlug);
   if (!state || !state.settings.enabled) throw new NotFound(QUEUE_CLOSED_MESSAGE);
-  const known = state.byUser.get(ctx.actor.userId);
+  const known = state.places.byUser(ctx.actor.userId);
   if (known) return placeView(state, known, ctx.now);
   if (ctx.ip) await takeAttempt(ctx.db, [{ key: `queue-join:ip:${ctx.ip}`, limit: JOINS_PER_IP }], ctx.now);
   const place = await joinInBatch(ctx.db as Db, state.eventId, ctx.actor.userId, ctx.now);
   memory.remember(state.eventId, place);
-  return placeView(state, state.byId.get(place.id) ?? place, ctx.now);
+  return placeView(state, state.places.byUser(place.userId) ?? place, ctx.now);
 }
 
 /** The account's place, from this process's copy (no PostgreSQL once loaded). Null: no place (or no queue). */
@@ -204,7 +204,7 @@ export async function queuePlace(ctx: Ctx, eventSlug: string, memory: QueueMemor
   if (ctx.actor.kind !== "user") throw new Unauthenticated("Para ver tu lugar en la fila necesitás iniciar sesión.");
   const state = await memory.bySlug(ctx.db, eventSlug);
   if (!state) return null;
-  const place = state.byUser.get(ctx.actor.userId);
+  const place = state.places.byUser(ctx.actor.userId);
   if (!place) return null;
   return placeView(state, place, ctx.now);
 }
@@ -212,9 +212,13 @@ export async function queuePlace(ctx: Ctx, eventSlug: string, memory: QueueMemor
 /** The queue as the page shows it to anyone (signed in or not), from this process's copy. Null: the event has no queue. */
 export async function queueInfo(ctx: Ctx, eventSlug: string, memory: QueueMemory = queueMemory): Promise<QueueInfoView | null> {
   const state = await memory.bySlug(ctx.db, eventSlug);
-  if (!state) return null;
+  return state ? queueInfoOf(state, ctx.now) : null;
+}
+
+/** `queueInfo` of a copy already at hand (the poll, ./poll.ts). */
+export function queueInfoOf(state: QueueState, now: Date): QueueInfoView {
   const s = state.settings;
-  const open = s.drawnAt !== null || ctx.now >= s.opensAt;
+  const open = s.drawnAt !== null || now >= s.opensAt;
   return {
     eventId: state.eventId,
     eventSlug: state.eventSlug,
@@ -226,8 +230,8 @@ export async function queueInfo(ctx: Ctx, eventSlug: string, memory: QueueMemory
     soldOut: s.soldOut,
     drawCommitment: s.drawCommitment,
     drawSeed: s.drawSeed,
-    waiting: Math.max(0, state.byId.size - s.admittedThrough),
-    refreshSeconds: open ? 5 : beforeOpeningRefresh(s.opensAt, ctx.now),
+    waiting: Math.max(0, state.places.size - s.admittedThrough),
+    refreshSeconds: open ? 5 : beforeOpeningRefresh(s.opensAt, now),
   };
 }
 
@@ -320,7 +324,7 @@ export async function assertAdmitted(ctx: Ctx, eventId: string, memory: QueueMem
   const userId = ctx.actor.userId;
   const grant = ctx.admission;
   if (grant && grant.eventId === eventId && grant.userId === userId && grant.expiresAt > ctx.now) return;
-  const place = state.byUser.get(userId);
+  const place = state.places.byUser(userId);
   if (!place) return refuse();
   if (admittedAt(place, ctx.now)) return;
   if (place.status !== "waiting" && place.admissionExpiresAt && place.admissionExpiresAt <= ctx.now) return refuse();

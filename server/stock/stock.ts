@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
-import { orderItems, ticketTypes } from "#server/db/schema";
+import { orderItems, ticketTypes, waitlistEntries } from "#server/db/schema";
+import { enqueue } from "#server/jobs/queue";
 
 /**
  * Every change to a ticket type's `sold` counter (docs/locking.md). `sold`
@@ -141,9 +142,33 @@ export async function stockLinesOfOrder(tx: DbOrTx, orderId: string): Promise<St
     .orderBy(asc(orderItems.ticketTypeId));
 }
 
-/** An unpaid order ended (hold expired, transfer rejected): its units back on sale. Only for the caller that just moved the order out of `draft`. */
+/**
+ * An order gave its units back (an unpaid hold ended, a transfer rejected, a refund, a chargeback, a revoked
+ * gift): back on sale, and announced to the waiting list. Only for the caller that just moved the order.
+ */
 export async function releaseOrderStock(tx: DbOrTx, orderId: string, now: Date): Promise<void> {
-  await releaseStock(tx, await stockLinesOfOrder(tx, orderId), now);
+  const lines = await stockLinesOfOrder(tx, orderId);
+  await releaseStock(tx, lines, now);
+  await announceReturnedTickets(tx, lines.map((l) => l.ticketTypeId), now);
+}
+
+/** The job that hands returned tickets to the event's waiting list (server/waitlist, run by server/worker). */
+export const TICKETS_RETURNED_JOB = "tickets-returned";
+
+/**
+ * Tickets of these types are on sale again (an order gave them back, the organizer added stock): when someone
+ * waits for that event (docs/waitlist.md), a job offers them, after this transaction commits. One indexed
+ * lookup otherwise, so an on-sale's thousands of expiries add no job.
+ */
+export async function announceReturnedTickets(tx: DbOrTx, ticketTypeIds: string[], now: Date): Promise<void> {
+  if (!ticketTypeIds.length) return;
+  const [waiting] = await tx
+    .select({ id: waitlistEntries.id })
+    .from(waitlistEntries)
+    .innerJoin(ticketTypes, eq(ticketTypes.eventId, waitlistEntries.eventId))
+    .where(and(inArray(ticketTypes.id, ticketTypeIds), eq(waitlistEntries.status, "waiting")))
+    .limit(1);
+  if (waiting) await enqueue(tx, TICKETS_RETURNED_JOB, { ticketTypeIds }, now);
 }
 
 /** A payment arrived for an order whose hold had expired: its units again, all or nothing. False when any ran out meanwhile. */

@@ -63,7 +63,7 @@ export async function sendTicketsEmail(db: Db, orderId: string, options: { resen
     venue: venueLabel(event),
     orderCode: order.code,
     link: `${appUrl()}${purchase.pagePath}`,
-    tickets: tickets.map((t, i) => ({ holderName: t.holderName, ticketTypeName: t.ticketTypeName, kind: t.kind, qrSrc: `cid:${images[i].cid}` })),
+    tickets: tickets.map((t, i) => ({ holderName: t.holderName, holderDocument: t.holderDocument, ticketTypeName: t.ticketTypeName, kind: t.kind, qrSrc: `cid:${images[i].cid}` })),
     invitedBy: order.gift ? await organizationName(db, order.organizationId) : undefined,
   });
   const { logEmailId } = await sendEmail(db, {

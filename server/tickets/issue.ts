@@ -12,15 +12,24 @@ export function newTicketCode(): string {
   return crypto.randomBytes(16).toString("base64url");
 }
 
-type AttendeeLike = { ticketTypeId?: unknown; firstName?: unknown; lastName?: unknown; email?: unknown };
+type AttendeeLike = { ticketTypeId?: unknown; firstName?: unknown; lastName?: unknown; email?: unknown; documentType?: unknown; documentNumber?: unknown };
+
+/** Who holds one ticket: a name, an email and, when the checkout asked for it, a document (decision 202). */
+export interface Holder {
+  name: string;
+  email: string;
+  documentType: string | null;
+  documentNumber: string | null;
+}
 
 /**
  * Who holds each unit: the order's attendee for it when the checkout asked
  * for one per ticket (`orders.attendees`, one per unit in item order; matched
  * by ticket type when they carry it), else the payer.
  */
-export function holdersFor(order: OrderRow, units: { ticketTypeId: string }[]): { name: string; email: string }[] {
-  const payer = { name: `${order.payer.firstName} ${order.payer.lastName}`.trim(), email: order.payer.email };
+export function holdersFor(order: OrderRow, units: { ticketTypeId: string }[]): Holder[] {
+  // The payer's document is not the holder's: a ticket without an attendee carries none.
+  const payer: Holder = { name: `${order.payer.firstName} ${order.payer.lastName}`.trim(), email: order.payer.email, documentType: null, documentNumber: null };
   const raw = (order as { attendees?: unknown }).attendees;
   const attendees: AttendeeLike[] = Array.isArray(raw) ? raw.filter((a): a is AttendeeLike => !!a && typeof a === "object") : [];
   if (!attendees.length) return units.map(() => payer);
@@ -35,7 +44,9 @@ export function holdersFor(order: OrderRow, units: { ticketTypeId: string }[]): 
     const a = attendees[at];
     const name = `${typeof a.firstName === "string" ? a.firstName : ""} ${typeof a.lastName === "string" ? a.lastName : ""}`.trim();
     const email = typeof a.email === "string" && a.email.includes("@") ? a.email.trim() : payer.email;
-    return { name: name || payer.name, email };
+    const documentNumber = typeof a.documentNumber === "string" && a.documentNumber.trim() ? a.documentNumber.trim() : null;
+    const documentType = documentNumber ? (typeof a.documentType === "string" && a.documentType ? a.documentType : "dni") : null;
+    return name ? { name, email, documentType, documentNumber } : { ...payer, email };
   });
 }
 
@@ -58,6 +69,8 @@ export async function issueTickets(tx: DbOrTx, order: OrderRow, now: Date): Prom
     code: newTicketCode(),
     holderName: holders[i].name,
     holderEmail: holders[i].email,
+    holderDocumentType: holders[i].documentType,
+    holderDocumentNumber: holders[i].documentNumber,
     status: "redeemable" as const,
     createdAt: now,
   }));

@@ -117,6 +117,8 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
 
     const rows: [string, string][] = [
       ["Titular", ticket.holderName],
+      // A named ticket (decision 202): the door asks for this document.
+      ...(ticket.holderDocument ? [["Documento", ticket.holderDocument] as [string, string]] : []),
       [unit, ticket.ticketTypeName],
       ["Compra", input.orderCode],
       ["Código", shortTicketCode(ticket.code)],
@@ -131,7 +133,9 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
     const howToUse =
       ticket.kind === "menu"
         ? "Mostrá este QR en la barra, desde el celular o impreso, y te entregan la consumición. Cada QR sirve una sola vez: no lo compartas."
-        : "Mostrá este QR en la entrada, desde el celular o impreso. Cada entrada sirve una sola vez: no la compartas.";
+        : ticket.holderDocument
+          ? "Entrada nominativa: en la puerta te piden el documento, que tiene que coincidir con el de la entrada. Mostrá este QR desde el celular o impreso. Cada entrada sirve una sola vez: no la compartas."
+          : "Mostrá este QR en la entrada, desde el celular o impreso. Cada entrada sirve una sola vez: no la compartas.";
     for (const line of wrap(howToUse, regular, 10, width - 2 * margin)) {
       text(line, margin, y, 10, regular, MUTED);
       y -= 14;

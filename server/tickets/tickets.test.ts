@@ -100,8 +100,8 @@ describe("holders", () => {
   const order = { payer: payer("payer@example.com") } as OrderRow;
   it("are the payer when the order has no attendees", () => {
     expect(holdersFor(order, [{ ticketTypeId: "a" }, { ticketTypeId: "b" }])).toEqual([
-      { name: "Sofía Peña", email: "payer@example.com" },
-      { name: "Sofía Peña", email: "payer@example.com" },
+      { name: "Sofía Peña", email: "payer@example.com", documentType: null, documentNumber: null },
+      { name: "Sofía Peña", email: "payer@example.com", documentType: null, documentNumber: null },
     ]);
   });
   it("are the attendee of each unit, matched by ticket type, with the payer's email when they gave none", () => {
@@ -113,9 +113,9 @@ describe("holders", () => {
       ],
     } as unknown as OrderRow;
     expect(holdersFor(withAttendees, [{ ticketTypeId: "gen" }, { ticketTypeId: "vip" }, { ticketTypeId: "gen" }])).toEqual([
-      { name: "Juan Pérez", email: "payer@example.com" },
-      { name: "Ana Gómez", email: "ana@example.com" },
-      { name: "Sofía Peña", email: "payer@example.com" },
+      { name: "Juan Pérez", email: "payer@example.com", documentType: "dni", documentNumber: "2" },
+      { name: "Ana Gómez", email: "ana@example.com", documentType: "dni", documentNumber: "1" },
+      { name: "Sofía Peña", email: "payer@example.com", documentType: null, documentNumber: null },
     ]);
   });
 });

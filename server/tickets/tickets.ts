@@ -2,6 +2,7 @@ import type { BillingRow, OrderRow } from "#server/db/schema";
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { formatEventStart } from "#common/dates";
+import { holderDocumentLabel } from "#common/door";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers, ticketTypes, users, type IssuedProductStatus } from "#server/db/schema";
@@ -24,6 +25,8 @@ export interface TicketView {
   statusLabel: string;
   holderName: string;
   holderEmail: string;
+  /** "DNI 30.123.456" when the ticket is named (decision 202): the PDF, the email and the door show it. Else null. */
+  holderDocument: string | null;
   ticketTypeId: string;
   ticketTypeName: string;
   /** An entrada (the door) or a consumición of the menu (the bar): the words around it follow (common/order-words.ts). */
@@ -117,6 +120,7 @@ function toTicketView(row: { ticket: typeof issuedProducts.$inferSelect; ticketT
     transferredTo: sent,
     holderName: row.ticket.holderName,
     holderEmail: row.ticket.holderEmail,
+    holderDocument: holderDocumentLabel(row.ticket.holderDocumentType, row.ticket.holderDocumentNumber),
     ticketTypeId: row.ticket.ticketTypeId,
     ticketTypeName: row.ticketTypeName,
     kind: row.kind ?? "ticket",

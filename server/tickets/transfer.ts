@@ -1,11 +1,13 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { emailSchema, nameSchema } from "#common/validation";
+import { documentTypeSchema, emailSchema, identificationNumberSchema, nameSchema, optional } from "#common/validation";
+import { holderDocumentLabel } from "#common/door";
 import type { Ctx } from "#server/context";
-import { billings, eventDates, events, issuedProducts, orderItems, orders, resaleListings, ticketTransfers, ticketTypes } from "#server/db/schema";
+import { billings, eventDates, events, issuedProducts, orderItems, orders, resaleListings, ticketTransfers, ticketTypes, users } from "#server/db/schema";
 import { emailLayout, escapeHtml } from "#server/email/templates";
 import { sendEmail } from "#server/email/send";
-import { Conflict, NotFound, Unauthenticated } from "#server/errors";
+import { Conflict, Invalid, NotFound, Unauthenticated } from "#server/errors";
+import { assertWithinAccountLimit } from "./account-limit";
 import { parseInput, type DomainInput } from "#server/validation";
 import { ticketAttachments } from "./email";
 import { newTicketCode } from "./issue";
@@ -22,8 +24,16 @@ const transferSchema = z.object({
   firstName: nameSchema,
   lastName: nameSchema,
   email: emailSchema,
-  documentNumber: z.string().optional(),
+  /** Named tickets (decision 202): the new holder's document, required then; ignored for other events. */
+  documentType: optional(documentTypeSchema),
+  documentNumber: optional(identificationNumberSchema),
 });
+
+/** What a named ticket's form says when the new holder's document is missing (the page and GraphQL alike). */
+export const NAMED_TRANSFER_MESSAGES = {
+  documentNumber: "Ingresá el número de documento de la persona: las entradas de este evento son nominativas.",
+  documentType: "Elegí el tipo de documento de la persona.",
+} as const;
 
 export interface TransferResult {
   /** The ticket as the buyer now reads it ("Enviada a …", no code). */
@@ -57,14 +67,18 @@ export function canTransfer(ticket: Pick<MyTicket, "status" | "transferredTo" | 
   return ticket.status === "redeemable" && !ticket.transferredTo && ticket.event.startsAt > now;
 }
 
-/** The signed-in buyer's ticket for the "Enviar a otra persona" page, only while it can be sent (else NotFound). */
-export async function getTransferableTicket(ctx: Ctx, ticketId: string): Promise<MyTicket> {
+/**
+ * The signed-in buyer's ticket for the "Enviar a otra persona" page, only while it can be sent (else NotFound);
+ * `named`: the event's tickets are named (decision 202), so the page asks the new holder's document too.
+ */
+export async function getTransferableTicket(ctx: Ctx, ticketId: string): Promise<MyTicket & { named: boolean }> {
   const { upcoming } = await listMyTickets(ctx);
   const ticket = upcoming.find((t) => t.id === ticketId);
   if (!ticket || !canTransfer(ticket, ctx.now)) {
     throw new NotFound(`Esta ${transferWords(ticket?.kind ?? "ticket").one} no se puede enviar: ya la enviaste, se usó, se anuló o el evento ya empezó.`);
   }
-  return ticket;
+  const [event] = await ctx.db.select({ named: events.oneHolderPerTicket }).from(events).where(eq(events.id, ticket.event.id));
+  return { ...ticket, named: Boolean(event?.named) && ticket.kind === "ticket" };
 }
 const changed = (one: string) => `La ${one} cambió mientras la enviabas (ya la enviaste, se usó o se anuló). Recargá la página y fijate su estado.`;
 
@@ -104,6 +118,13 @@ export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof tran
   const kind = row.kind ?? "ticket";
   const { one, plural } = transferWords(kind);
 
+  // Named tickets carry their holder's document (decision 202): sending one names the new holder, document included.
+  const named = row.event.oneHolderPerTicket && kind === "ticket";
+  if (named && !input.documentNumber) {
+    throw new Invalid({ documentNumber: [NAMED_TRANSFER_MESSAGES.documentNumber] }, NAMED_TRANSFER_MESSAGES.documentNumber);
+  }
+  const toDocument = named ? { type: input.documentType ?? "dni", number: input.documentNumber! } : null;
+
   const orderBillings = await ctx.db.select({ id: billings.id, status: billings.status }).from(billings).where(eq(billings.orderId, order.id));
   const approved = orderBillings.find((b) => b.status === "approved");
   if (!approved || ticket.status === "voided") throw new Conflict(`Esta ${one} fue anulada: no se puede enviar.`);
@@ -120,9 +141,15 @@ export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof tran
 
   const code = newTicketCode();
   await ctx.db.transaction(async (tx) => {
+    if (kind === "ticket") {
+      // The person receiving it may not end up holding more than the event allows per account (decision 203).
+      const [account] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${toEmail}`).limit(1);
+      await assertWithinAccountLimit(tx, { eventId: row.event.id, accountId: account?.id ?? null, email: toEmail, adding: 1, now: ctx.now, who: "recipient", field: "email" });
+    }
+    // The new code is what kills the old QR: the door looks tickets up by code, and the old one is no longer anywhere.
     const updated = await tx
       .update(issuedProducts)
-      .set({ holderName: toName, holderEmail: toEmail, code })
+      .set({ holderName: toName, holderEmail: toEmail, holderDocumentType: toDocument?.type ?? null, holderDocumentNumber: toDocument?.number ?? null, code })
       .where(and(eq(issuedProducts.id, ticket.id), eq(issuedProducts.status, "redeemable"), eq(issuedProducts.code, ticket.code)))
       .returning({ id: issuedProducts.id });
     if (!updated.length) throw new Conflict(changed(one));
@@ -132,6 +159,8 @@ export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof tran
       fromEmail: ticket.holderEmail,
       toName,
       toEmail,
+      fromDocument: holderDocumentLabel(ticket.holderDocumentType, ticket.holderDocumentNumber),
+      toDocument: toDocument ? holderDocumentLabel(toDocument.type, toDocument.number) : null,
       byUserId: userId,
       createdAt: ctx.now,
     });
@@ -147,7 +176,8 @@ export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof tran
     endsAt: row.date.endsAt,
     doorsAt: row.date.doorsAt,
   };
-  const base = { id: ticket.id, status: "redeemable" as const, holderName: toName, holderEmail: toEmail, ticketTypeId: ticket.ticketTypeId, ticketTypeName: row.ticketTypeName, kind };
+  const holderDocument = toDocument ? holderDocumentLabel(toDocument.type, toDocument.number) : null;
+  const base = { id: ticket.id, status: "redeemable" as const, holderName: toName, holderEmail: toEmail, holderDocument, ticketTypeId: ticket.ticketTypeId, ticketTypeName: row.ticketTypeName, kind };
   const holderView: TicketView = { ...base, code, qrPayload: qrPayloadFor(code), statusLabel: TICKET_STATUS_LABELS.redeemable, transferredTo: null };
   await sendTransferEmails(ctx, { event, orderCode: order.code, ticket: holderView, from: { name: ticket.holderName, email: ticket.holderEmail }, sender: `${order.payer.firstName} ${order.payer.lastName}`.trim(), organizationId: order.organizationId });
 
@@ -184,17 +214,18 @@ async function sendTransferEmails(
 <tr><td align="center" style="padding:20px;color:${brand.email.ticketText}">
 <p style="margin:0 0 4px;font-size:13px;color:${brand.email.ticketMuted}">${escapeHtml(ticket.ticketTypeName)}</p>
 <p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(ticket.holderName)}</p>
+${ticket.holderDocument ? `<p style="margin:-8px 0 12px;font-size:15px;color:${brand.email.ticketText}">${escapeHtml(ticket.holderDocument)}</p>` : ""}
 <img src="cid:${escapeHtml(images[0].cid)}" width="240" height="240" alt="Código QR de tu ${one}" style="display:block;width:240px;height:240px;background:${brand.email.ticket};border:0">
 <p style="margin:12px 0 0;font-size:12px;color:${brand.email.ticketMuted}">Compra ${escapeHtml(orderCode)}</p>
 </td></tr></table>
-<p>La ${one} sirve una sola vez: no compartas el QR.</p>`,
+<p>La ${one} sirve una sola vez: no compartas el QR.</p>${ticket.holderDocument ? `\n<p>Es una entrada nominativa: está a tu nombre y en la puerta te piden el documento (${escapeHtml(ticket.holderDocument)}).</p>` : ""}`,
       `Guardá este correo: tiene tu ${one}.`,
     ),
     text: [
       `${input.sender} te envió una ${one} para ${event.name}`,
       when,
       venue,
-      `${ticket.ticketTypeName} — ${ticket.holderName}`,
+      `${ticket.ticketTypeName} — ${ticket.holderName}${ticket.holderDocument ? ` (${ticket.holderDocument})` : ""}`,
       `Compra ${orderCode}`,
       "",
       `Mostrá el QR ${showAt}: lo tenés en el PDF adjunto. Sirve una sola vez.`,

@@ -10,6 +10,8 @@ import { runCampaign, SEND_CAMPAIGN_JOB } from "#server/campaigns/campaigns";
 import { deliverWebhook, WEBHOOK_DELIVERY_JOB } from "#server/webhooks/deliveries";
 import { MAX_ATTEMPTS, type JobHandlers, type JobLane } from "#server/jobs/queue";
 import { RESALE_PAYOUT_JOB, runResalePayout } from "#server/resale/settle";
+import { TICKETS_RETURNED_JOB } from "#server/stock/stock";
+import { expireWaitlistOffer, runReturnedTickets, WAITLIST_OFFER_EXPIRE_JOB } from "#server/waitlist/offers";
 
 /** Every job kind the app runs, with its handler. */
 export const jobHandlers: JobHandlers = {
@@ -47,6 +49,15 @@ export const jobHandlers: JobHandlers = {
   [WEBHOOK_DELIVERY_JOB]: async (payload, { db, now, row }) => {
     await deliverWebhook(db, String(payload.deliveryId ?? ""), { now, finalAttempt: row.attempts >= MAX_ATTEMPTS });
   },
+  // Tickets back on sale (server/stock announces them): the event's waiting list is offered them (docs/waitlist.md).
+  [TICKETS_RETURNED_JOB]: async (payload, { db, now }) => {
+    await runReturnedTickets(db, payload, now);
+  },
+  // An offer of the waiting list ran out unclaimed: its tickets go to the next person.
+  [WAITLIST_OFFER_EXPIRE_JOB]: async (payload, { db, now }) => {
+    const result = await expireWaitlistOffer(db, String(payload.offerId ?? ""), now);
+    if (result === "not-due") throw new Error("La reserva de la lista de espera todavía no venció");
+  },
   [MERCADOPAGO_REFRESH_JOB]: async (payload, { db, now }) => {
     await refreshMercadoPagoToken(db, String(payload.accountId ?? ""), now);
   },
@@ -57,6 +68,6 @@ export const jobHandlers: JobHandlers = {
  * it) run apart from everything else, so no email or webhook backlog delays
  * them (docs/locking.md, "Jobs").
  */
-const HOLD_JOBS = [EXPIRE_ORDER_JOB];
+const HOLD_JOBS = [EXPIRE_ORDER_JOB, TICKETS_RETURNED_JOB, WAITLIST_OFFER_EXPIRE_JOB];
 // Thousands of holds of an on-sale expire together: they run several at a time (each is its own short transaction).
 export const JOB_LANES: readonly JobLane[] = [{ kinds: HOLD_JOBS, concurrency: 4 }, { exceptKinds: HOLD_JOBS }];

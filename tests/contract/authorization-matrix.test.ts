@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCbu } from "#common/cbu";
 import { doorPinOf, rotateDoorPin, unlockDoor } from "#server/door/access";
 import { getDb } from "#server/db/client";
-import { memberships } from "#server/db/schema";
+import { memberships, waitlistEntries, waitlistOffers } from "#server/db/schema";
 import { schema } from "#server/graphql/schema";
 import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payment-notifications/sandbox";
@@ -227,6 +227,10 @@ async function makeFixtures() {
   const { setEventQueue } = await import("#server/queue/queue");
   await setEventQueue(a.ctx, { eventId: eventA.id, enabled: false, opensAt: inDays(1) });
   await setEventQueue(b.ctx, { eventId: eventB.id, enabled: true, opensAt: inDays(1) });
+  // The buyer waits on A's list (written as a join and an offer run would leave them, with the offer already over:
+  // no cell moves stock by claiming or leaving it).
+  const [waitEntry] = await db.insert(waitlistEntries).values({ eventId: eventA.id, eventDateId: dateA.id, ticketTypeId: ticketA.id, userId: buyer.id, quantity: 1, joinedAt: new Date(), updatedAt: new Date() }).returning();
+  const [waitOffer] = await db.insert(waitlistOffers).values({ entryId: waitEntry.id, ticketTypeId: ticketA.id, quantity: 1, status: "expired", offeredAt: new Date(), expiresAt: new Date(), endedAt: new Date() }).returning();
   const doorPin = (await asOwner<{ rotateDoorPin: { pin: string } }>(`mutation($id: ID!) { rotateDoorPin(eventId: $id) { pin } }`, { id: eventA.id })).rotateDoorPin.pin;
 
   /** Strings only organization A's data carries: none may appear in a refusal. */
@@ -234,6 +238,7 @@ async function makeFixtures() {
 
   return {
     tag, db, orgA, orgB: b.organization, eventA, dateA, eventB, ticketA, a, b, operator, marketing, spare, promoter, lead, group, admin, adminWithout2fa, buyer,
+    waitEntry, waitOffer,
     paid, refunded, withdrawal, transfer, receipt, account, inHandType, giveaway, teamInvitation, promoterInvitation, loggedEmail, delivery, refundRequest, spareGroup, sparePromoter, spareWebhook, spareTemplate, spareAccount, tickets: rowsOf<{ id: string; code: string }>(tickets), coupon, menuItem, webhook, template, campaign, invitation, doorPin, secrets,
   };
 }
@@ -557,6 +562,10 @@ const graphqlCalls: Record<string, (f: Fixtures) => Record<string, unknown> | Pr
   pauseEventQueue: (f) => ({ eventId: f.eventA.id }),
   resumeEventQueue: (f) => ({ eventId: f.eventA.id }),
   setEventQueue: (f) => ({ input: { eventId: f.eventA.id, enabled: false, opensAt: inDays(2) } }),
+  eventWaitlist: (f) => ({ eventId: f.eventA.id }),
+  myWaitlist: () => ({}),
+  joinWaitlist: (f) => ({ input: { eventSlug: f.eventA.slug, ticketTypeId: f.ticketA.id, quantity: 1 } }),
+  leaveWaitlist: (f) => ({ entryId: f.waitEntry.id }),
   doorPin: (f) => ({ eventId: f.eventA.id }),
   doorSearch: (f) => ({ eventSlug: f.eventA.slug, query: "Gómez" }),
   emailLog: (f) => ({ filter: { organizationId: f.orgA.id } }),
@@ -795,6 +804,7 @@ async function routeCalls(f: Fixtures, id: string, kind: "loader" | "action"): P
     eventSlug: f.eventA.slug,
     orgSlug: f.orgA.slug,
     couponId: f.coupon.id,
+    offerId: f.waitOffer.id,
     billingId: f.paid.billing.id,
     orderId: f.paid.order.id,
     ticketId: f.tickets[1].id,
@@ -855,4 +865,7 @@ const ROUTE_FORMS: Record<string, (f: Fixtures) => Record<string, string> | Prom
   "organizacion.extracciones_.crear": (f) => ({ bankAccountId: f.account.id, amount: "1" }),
   "admin.extracciones": (f) => ({ intent: "approve", id: f.withdrawal.id, withdrawalId: f.withdrawal.id }),
   "cuenta.imperson": (f) => ({ email: f.operator.email }),
+  "cuenta.lista-de-espera": (f) => ({ entryId: f.waitEntry.id }),
+  "lista-de-espera.$slug": (f) => ({ choice: `${f.dateA.id}:${f.ticketA.id}`, quantity: "1" }),
+  "organizacion.eventos.$slug.lista-de-espera": () => ({ offerMinutes: "30" }),
 };

@@ -29,6 +29,7 @@ function view(verdict: DoorVerdict, offline: boolean): VerdictView {
     title: verdictTitle(verdict),
     detail: verdictDetail(verdict, new Date()),
     holderName: verdict.holderName ?? null,
+    holderDocument: verdict.holderDocument ?? null,
     ticketTypeName: verdict.ticketTypeName ?? null,
     productKind: verdict.productKind ?? null,
     when: verdict.eventDateStartsAt ? formatDateTime(verdict.eventDateStartsAt) : null,

@@ -7,6 +7,8 @@ export interface VerdictView {
   title: string;
   detail: string;
   holderName: string | null;
+  /** "DNI 30.123.456" for a named ticket (Entradas nominativas): staff ask for an ID that matches. */
+  holderDocument?: string | null;
   ticketTypeName: string | null;
   /** ticket (the door) or menu (the bar): at the bar the product served comes first. */
   productKind?: "ticket" | "menu" | null;
@@ -61,6 +63,12 @@ export function Verdict({ verdict, onNext, nextTo = "." }: { verdict: VerdictVie
       ) : verdict.outcome === "admitted" ? (
         <>
           <p className="text-3xl font-bold">{verdict.holderName}</p>
+          {verdict.holderDocument ? (
+            <>
+              <p className="text-3xl font-black tracking-wide">{verdict.holderDocument}</p>
+              <p className="text-lg font-bold">Entrada nominativa: pedí el documento y fijate que coincida.</p>
+            </>
+          ) : null}
           <p className="text-xl">{verdict.ticketTypeName}</p>
           {verdict.when ? <p className="text-lg">{verdict.when}</p> : null}
         </>

@@ -7,6 +7,7 @@ import { CodeForm } from "./CodeForm";
 import { DroppedNotice, ReferralBanner } from "./Notices";
 import { EventImage } from "./EventImage";
 import { TicketPicker, type PickerDate, type PickerErrors, type PickerTicket } from "./TicketPicker";
+import { WaitlistJoin } from "#app/components/waitlist/WaitlistJoin";
 
 export type { PickerDate, PickerTicket } from "./TicketPicker";
 
@@ -53,6 +54,8 @@ export interface EventPageData {
   } | null;
   /** `/menu/{slug}` while the event's menu has something to order; else null (no link). */
   menuHref?: string | null;
+  /** `/lista-de-espera/{slug}` while something is sold out and the event's waiting list is on; else null. */
+  waitlistHref?: string | null;
 }
 
 export type EventPageActionData =
@@ -135,6 +138,7 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
               serviceFeeLabel={event.serviceFeeLabel}
               coupon={page.coupon?.rule ?? null}
             />
+            {page.waitlistHref ? <WaitlistJoin href={page.waitlistHref} /> : null}
             {event.paused ? null : (
               <CodeForm
                 action={page.path}

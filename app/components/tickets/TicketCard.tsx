@@ -7,6 +7,8 @@ export interface TicketCardData {
   status: "redeemable" | "redeemed" | "voided";
   statusLabel: string;
   holderName: string;
+  /** "DNI 30.123.456" on a named ticket (decision 202): the door asks for it. */
+  holderDocument?: string | null;
   ticketTypeName: string;
   /** An entrada (the door) or a consumición (the bar): the card's words follow it. */
   kind?: ProductKind;
@@ -53,6 +55,12 @@ export function TicketCard({ ticket, headingLevel = 3 }: { ticket: TicketCardDat
           </dd>
           <dt className="text-[var(--muted)]">Titular</dt>
           <dd>{ticket.holderName}</dd>
+          {ticket.holderDocument ? (
+            <>
+              <dt className="text-[var(--muted)]">Documento</dt>
+              <dd>{ticket.holderDocument}</dd>
+            </>
+          ) : null}
           <dt className="text-[var(--muted)]">Compra</dt>
           <dd className="tabular-nums">{ticket.orderCode}</dd>
         </dl>

@@ -13,6 +13,7 @@ export async function ticketCard(ticket: TicketView, event: TicketEventView, ord
     status: ticket.status,
     statusLabel: ticket.statusLabel,
     holderName: ticket.holderName,
+    holderDocument: ticket.holderDocument,
     ticketTypeName: ticket.ticketTypeName,
     kind: ticket.kind,
     orderCode,

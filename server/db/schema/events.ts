@@ -39,6 +39,11 @@ export const events = pgTable(
     pixelId: text("pixel_id"),
     /** The checkout asks for each ticket's holder (name and document), one per ticket. */
     oneHolderPerTicket: boolean("one_holder_per_ticket").notNull().default(false),
+    /**
+     * The most tickets of this event one account may hold at once, however it got them (purchase, a ticket
+     * sent to it, resale; decision 203). Null: no limit.
+     */
+    maxTicketsPerAccount: integer("max_tickets_per_account"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -46,6 +51,7 @@ export const events = pgTable(
     uniqueIndex("events_slug_key").on(t.slug),
     index("events_organization_idx").on(t.organizationId),
     check("events_status_check", sql`${t.status} in ('active','paused','deleted')`),
+    check("events_max_tickets_per_account_check", sql`${t.maxTicketsPerAccount} is null or ${t.maxTicketsPerAccount} between 1 and 1000`),
   ],
 );
 

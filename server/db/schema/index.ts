@@ -19,3 +19,4 @@ export * from "./campaigns";
 export * from "./webhooks";
 export * from "./queue";
 export * from "./resale";
+export * from "./waitlist";

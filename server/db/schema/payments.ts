@@ -27,6 +27,9 @@ export const issuedProducts = pgTable(
     code: text("code").notNull(),
     holderName: text("holder_name").notNull(),
     holderEmail: text("holder_email").notNull(),
+    /** The holder's document, when the checkout asked for one per ticket or the ticket was sent to someone (decision 202). */
+    holderDocumentType: text("holder_document_type"),
+    holderDocumentNumber: text("holder_document_number"),
     status: text("status").$type<IssuedProductStatus>().notNull().default("redeemable"),
     redeemedAt: timestamp("redeemed_at", { withTimezone: true }),
     /** Where it got in ("Puerta 2"), for the door's "ya ingresó" answer. */

@@ -19,6 +19,9 @@ export const ticketTransfers = pgTable(
     fromEmail: text("from_email").notNull(),
     toName: text("to_name").notNull(),
     toEmail: text("to_email").notNull(),
+    /** For named tickets (decision 202): the documents before and after, so support can tell who held it. */
+    fromDocument: text("from_document"),
+    toDocument: text("to_document"),
     byUserId: uuid("by_user_id").references(() => users.id),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

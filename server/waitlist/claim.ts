@@ -1,0 +1,118 @@
+import { and, eq, gt } from "drizzle-orm";
+import { z } from "zod";
+import type { Ctx } from "#server/context";
+import { eventDates, events, ticketTypes, waitlistEntries, waitlistOffers, type WaitlistOfferStatus } from "#server/db/schema";
+import { Conflict, NotFound, Unauthenticated } from "#server/errors";
+import { billingAccessToken } from "#server/auth/billing-access";
+import { createOrder, createOrderSchema } from "#server/orders/orders";
+import { recordAudit } from "#server/organizations/audit";
+import { releaseStock } from "#server/stock/stock";
+import { parseInput, type DomainInput } from "#server/validation";
+import { lockWaitlist } from "./offers";
+
+/*
+ * Claiming an offer (decision 198): the tickets the offer holds become the
+ * claimant's order, a normal draft with its normal hold and checkout
+ * (/checkout/{billingId}). In ONE transaction, after the event's waiting-list
+ * lock: the offer moves offered → claimed (a conditional UPDATE: of a claim
+ * and the offer's expiry only one wins), its units are given back and the
+ * order takes them again while this transaction still holds the ticket
+ * types' row locks, so no other buyer can take them in between.
+ */
+
+export const CLAIM_MESSAGES = {
+  notFound: "No encontramos esta reserva de la lista de espera.",
+  over: "Esta reserva ya no está disponible: venció o ya la usaste.",
+} as const;
+
+export interface OfferView {
+  id: string;
+  status: WaitlistOfferStatus;
+  /** Still claimable now. */
+  open: boolean;
+  quantity: number;
+  wanted: number;
+  expiresAt: Date;
+  orderId: string | null;
+  ticketTypeId: string;
+  ticketTypeName: string;
+  unitPrice: number;
+  eventId: string;
+  eventSlug: string;
+  eventName: string;
+  eventDateId: string;
+  startsAt: Date;
+}
+
+const uuid = z.string().uuid();
+
+/** The offer as the person it was made to sees it; anybody else gets NOT_FOUND. */
+export async function getWaitlistOffer(ctx: Ctx, offerId: string): Promise<OfferView> {
+  if (ctx.actor.kind !== "user") throw new Unauthenticated("Iniciá sesión con la cuenta con la que te anotaste en la lista de espera.");
+  if (!uuid.safeParse(offerId).success) throw new NotFound(CLAIM_MESSAGES.notFound);
+  const [row] = await ctx.db
+    .select({ offer: waitlistOffers, entry: waitlistEntries, event: { id: events.id, slug: events.slug, name: events.name }, startsAt: eventDates.startsAt, type: { name: ticketTypes.name, price: ticketTypes.price } })
+    .from(waitlistOffers)
+    .innerJoin(waitlistEntries, eq(waitlistEntries.id, waitlistOffers.entryId))
+    .innerJoin(events, eq(events.id, waitlistEntries.eventId))
+    .innerJoin(eventDates, eq(eventDates.id, waitlistEntries.eventDateId))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, waitlistOffers.ticketTypeId))
+    .where(and(eq(waitlistOffers.id, offerId), eq(waitlistEntries.userId, ctx.actor.userId)));
+  if (!row) throw new NotFound(CLAIM_MESSAGES.notFound);
+  return {
+    id: row.offer.id,
+    status: row.offer.status,
+    open: row.offer.status === "offered" && row.offer.expiresAt > ctx.now,
+    quantity: row.offer.quantity,
+    wanted: row.entry.quantity,
+    expiresAt: row.offer.expiresAt,
+    orderId: row.offer.orderId,
+    ticketTypeId: row.offer.ticketTypeId,
+    ticketTypeName: row.type.name,
+    unitPrice: row.type.price,
+    eventId: row.event.id,
+    eventSlug: row.event.slug,
+    eventName: row.event.name,
+    eventDateId: row.entry.eventDateId,
+    startsAt: row.startsAt,
+  };
+}
+
+const claimSchema = createOrderSchema.pick({ payer: true, paymentMethod: true, attendees: true, customFields: true });
+
+/**
+ * Claims the offer for its person: returns the order placed with its held
+ * tickets and the checkout's access token. A payer error leaves the offer as
+ * it was (the transaction rolls back); an offer that ran out is a CONFLICT.
+ * If the claimant asked for more than the offer held, the rest keeps waiting
+ * in the same place (decision 199).
+ */
+export async function claimWaitlistOffer(ctx: Ctx, offerId: string, rawInput: DomainInput<typeof claimSchema>) {
+  const view = await getWaitlistOffer(ctx, offerId);
+  if (!view.open) throw new Conflict(CLAIM_MESSAGES.over);
+  const input = parseInput(claimSchema, rawInput);
+  const placed = await ctx.db.transaction(async (tx) => {
+    await lockWaitlist(tx, view.eventId);
+    const [offer] = await tx
+      .update(waitlistOffers)
+      .set({ status: "claimed", endedAt: ctx.now })
+      .where(and(eq(waitlistOffers.id, offerId), eq(waitlistOffers.status, "offered"), gt(waitlistOffers.expiresAt, ctx.now)))
+      .returning();
+    if (!offer) throw new Conflict(CLAIM_MESSAGES.over);
+    // Given back and taken again under the same row locks: nobody else sees them free.
+    await releaseStock(tx, [{ ticketTypeId: offer.ticketTypeId, qty: offer.quantity }], ctx.now);
+    const { order, billing } = await createOrder(
+      { ...ctx, db: tx },
+      { eventSlug: view.eventSlug, eventDateId: view.eventDateId, items: [{ ticketId: offer.ticketTypeId, qty: offer.quantity }], ...input },
+    );
+    await tx.update(waitlistOffers).set({ orderId: order.id }).where(eq(waitlistOffers.id, offer.id));
+    const rest = view.wanted - offer.quantity;
+    await tx
+      .update(waitlistEntries)
+      .set(rest > 0 ? { status: "waiting", quantity: rest, updatedAt: ctx.now } : { status: "claimed", updatedAt: ctx.now })
+      .where(and(eq(waitlistEntries.id, offer.entryId), eq(waitlistEntries.status, "offered")));
+    await recordAudit(tx, ctx, { organizationId: order.organizationId, action: "waitlist.claim", targetId: offer.id, data: { eventId: view.eventId, orderId: order.id, quantity: offer.quantity, stillWaiting: Math.max(0, rest) } });
+    return { order, billing };
+  });
+  return { ...placed, accessToken: billingAccessToken(placed.billing.id) };
+}
