@@ -6,7 +6,7 @@ import { z } from "zod";
 import { emailSchema } from "#common/validation";
 import { TIME_ZONE } from "#common/dates";
 import type { Ctx } from "#server/context";
-import { billings, eventDates, events, issuedProducts, orders, refundRequests, type RefundMethod } from "#server/db/schema";
+import { billings, eventDates, events, issuedProducts, orders, refundRequests, resaleListings, type RefundMethod } from "#server/db/schema";
 import { sendEmail } from "#server/email/send";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { takeAttempt } from "#server/auth/rate-limit";
@@ -32,6 +32,8 @@ export const REFUND_MESSAGES = {
   alreadyRefunded: "Esta compra ya fue devuelta.",
   chargedBack: "Esta compra tiene un contracargo: el banco ya te devolvió el dinero.",
   redeemed: "Ya usaste al menos una entrada de esta compra en la puerta, así que no se puede devolver.",
+  resold: "Una entrada de esta compra ya se vendió en la reventa oficial y te devolvimos su parte: la compra entera ya no se puede devolver.",
+  listed: "Tenés una entrada de esta compra en la reventa oficial. Mientras esté publicada no podés arrepentirte de la compra entera: si nadie la está comprando, cancelá la publicación y probá de nuevo.",
   cbuRequired: "Ingresá el CBU o CVU donde querés recibir la devolución (22 números).",
   cbuInvalid: "Ese CBU/CVU no es válido: revisá los 22 números.",
   changed: "La compra cambió mientras la procesábamos. Probá de nuevo.",
@@ -179,6 +181,13 @@ async function assessRefund(ctx: Ctx, input: RefundInput) {
   if (order.gift || billing.provider === "free" || billing.amount === 0) throw new Conflict(REFUND_MESSAGES.free);
   const redeemed = await ctx.db.select({ id: issuedProducts.id }).from(issuedProducts).where(and(eq(issuedProducts.orderId, order.id), eq(issuedProducts.status, "redeemed"))).limit(1);
   if (redeemed.length) throw new Conflict(REFUND_MESSAGES.redeemed);
+  // A resold ticket's money already went back to this buyer (docs/resale.md): refunding the whole order would pay it twice.
+  const listings = await ctx.db
+    .select({ status: resaleListings.status })
+    .from(resaleListings)
+    .where(and(eq(resaleListings.sellerOrderId, order.id), inArray(resaleListings.status, ["active", "held", "sold"])));
+  if (listings.some((l) => l.status === "sold")) throw new Conflict(REFUND_MESSAGES.resold);
+  if (listings.length) throw new Conflict(REFUND_MESSAGES.listed);
 
   const method: RefundMethod = billing.provider === "bank_transfer" ? "bank_transfer" : "provider";
   let cbu: string | null = null;

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
-import { billings, eventDates, eventResaleSettings, events, issuedProducts, orderItems, orders, resaleListings, ticketTypes } from "#server/db/schema";
+import { billings, eventDates, eventResaleSettings, events, issuedProducts, orderItems, orders, refundRequests, resaleListings, ticketTypes } from "#server/db/schema";
 import { Conflict, Invalid, NotFound, Unauthenticated } from "#server/errors";
 import { parseInput, type DomainInput } from "#server/validation";
 import { recordAudit } from "#server/organizations/audit";
@@ -65,12 +65,19 @@ export async function getResalableTicket(ctx: Ctx, ticketId: string) {
     .select()
     .from(resaleListings)
     .where(and(eq(resaleListings.issuedProductId, ticketId), inArray(resaleListings.status, ["active", "held", "sold"])));
+  // A withdrawal in progress gives the whole purchase back: its tickets cannot also be sold (docs/resale.md).
+  const [openRefund] = await ctx.db
+    .select({ id: refundRequests.id })
+    .from(refundRequests)
+    .where(and(eq(refundRequests.orderId, row.order.id), eq(refundRequests.status, "pending")))
+    .limit(1);
   const rules = await resaleRulesOf(ctx.db, row.event.id);
   const terms = resaleTerms(row.unitPrice, rules);
   // Why it cannot be listed, if it cannot (null: it can).
   const refusal =
     listing ? null
     : !billing || row.ticket.status === "voided" ? RESALE_MESSAGES.voided
+    : openRefund ? RESALE_MESSAGES.refundPending
     : row.ticket.status === "redeemed" ? RESALE_MESSAGES.used
     : row.startsAt <= ctx.now ? RESALE_MESSAGES.started
     : row.order.gift || row.unitPrice <= 0 || billing.provider === "free" ? RESALE_MESSAGES.free

@@ -28,6 +28,7 @@ export const RESALE_MESSAGES = {
   notTicket: "Solo se revenden entradas, no consumiciones.",
   disabled: "El organizador no habilitó la reventa oficial para este evento.",
   alreadyListed: "Esta entrada ya está publicada en la reventa oficial.",
+  refundPending: "Pediste la devolución de esta compra: mientras la gestión esté abierta, sus entradas no se revenden.",
   alreadyCancelled: "Ya cancelaste esta publicación.",
   notCancellable: "Alguien la está comprando o ya la compró: la publicación ya no se puede cancelar.",
   priceRequired: "Escribí el precio en pesos, sin centavos negativos.",

@@ -3,7 +3,7 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ANONYMOUS, type Ctx } from "#server/context";
 import { getDb } from "#server/db/client";
-import { issuedProducts, ledgerEntries, orders, resaleListings, ticketTypes } from "#server/db/schema";
+import { issuedProducts, ledgerEntries, orders, refundRequests, resaleListings, ticketTypes } from "#server/db/schema";
 import { isDomainError } from "#server/errors";
 import { runDueJobs } from "#server/jobs/queue";
 import { jobHandlers } from "#server/worker/handlers";
@@ -22,6 +22,8 @@ import { buildSignedNotification } from "#server/payment-notifications/sandbox";
 import { handleMercadoPagoNotification } from "#server/payment-notifications/webhook";
 import { cancelResaleListing, listForResale, setEventResale } from "#server/resale/listings";
 import { runResalePayout } from "#server/resale/settle";
+import { RESALE_MESSAGES } from "#server/resale/rules";
+import { REFUND_MESSAGES, requestRefund } from "#server/refunds/refunds";
 import { RESALE_REFUNDED_EMAIL, RESALE_SOLD_EMAIL } from "#server/resale/emails";
 import { actorFor, createTestUser, ctxAs, sessionCookiesFor, sessionTokensFor } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
@@ -224,6 +226,28 @@ describe("buying a listing", () => {
     const again = await listForResale(seller.ctx, { ticketId: tickets[1].id, price: PRICE });
     await createResaleOrder(await ctxAs(), { resaleListingId: again.id, payer: payerOf("reserva@example.com") });
     await expect(cancelResaleListing(seller.ctx, { listingId: again.id })).rejects.toMatchObject({ code: "CONFLICT" });
+  });
+});
+
+describe("withdrawal and resale never pay twice", () => {
+  it("a listed or resold ticket blocks the withdrawal of its purchase; a withdrawal waiting for the organizer blocks listing", async () => {
+    const { db, seller, tickets, sellerOrder } = await sellerWithTickets();
+    const withdrawal = { orderCode: sellerOrder.code, email: seller.user.email };
+    const listing = await listForResale(seller.ctx, { ticketId: tickets[0].id, price: PRICE });
+    await expect(requestRefund(seller.ctx, withdrawal)).rejects.toMatchObject({ code: "CONFLICT", message: REFUND_MESSAGES.listed });
+
+    const { started } = await buyListing(listing.id);
+    await pay(started);
+    // The resold ticket's money goes back through the resale: the whole purchase cannot be given back on top of it.
+    await expect(requestRefund(seller.ctx, withdrawal)).rejects.toMatchObject({ code: "CONFLICT", message: REFUND_MESSAGES.resold });
+    expect(await db.select().from(refundRequests).where(eq(refundRequests.orderId, sellerOrder.id))).toHaveLength(0);
+    await assertLedgerMatches(db, sellerOrder.id);
+
+    // Outside the legal window (the event is today) a withdrawal waits for the organizer; meanwhile nothing of it is listed.
+    const later = await sellerWithTickets({ days: 0 });
+    const pending = await requestRefund(later.seller.ctx, { orderCode: later.sellerOrder.code, email: later.seller.user.email });
+    expect(pending.outcome).toBe("pending");
+    await expect(listForResale(later.seller.ctx, { ticketId: later.tickets[0].id, price: PRICE })).rejects.toMatchObject({ code: "CONFLICT", message: RESALE_MESSAGES.refundPending });
   });
 });
 
