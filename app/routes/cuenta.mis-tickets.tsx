@@ -45,19 +45,19 @@ function Group({ id, title, cards, empty }: { id: string; title: string; cards: 
           {cards.map((card) => (
             <li key={card.id}>
               <TicketCard ticket={card} />
-              <div className="mt-1 flex flex-wrap gap-x-4 text-sm">
+              <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm">
                 {card.purchasePath ? (
-                  <a href={card.purchasePath} className="text-[var(--accent)] hover:underline">
+                  <a href={card.purchasePath} className="inline-flex min-h-6 items-center text-[var(--accent)] hover:underline">
                     Ver la compra {card.orderCode}
                   </a>
                 ) : null}
                 {card.transferPath ? (
-                  <Link to={card.transferPath} className="text-[var(--accent)] hover:underline">
+                  <Link to={card.transferPath} className="inline-flex min-h-6 items-center text-[var(--accent)] hover:underline">
                     Enviar a otra persona
                   </Link>
                 ) : null}
                 {card.cannotGoPath ? (
-                  <Link to={card.cannotGoPath} className="text-[var(--accent)] hover:underline">
+                  <Link to={card.cannotGoPath} className="inline-flex min-h-6 items-center text-[var(--accent)] hover:underline">
                     No puedo ir
                   </Link>
                 ) : null}
