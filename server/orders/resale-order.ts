@@ -12,6 +12,7 @@ import { parseInput, type DomainInput } from "#server/validation";
 import { isUniqueViolation } from "#server/db/errors";
 import { holdListing } from "#server/resale/settle";
 import { RESALE_MESSAGES } from "#server/resale/rules";
+import { accountLimitOf, accountRequired, assertWithinAccountLimit } from "#server/tickets/account-limit";
 import { placedStatuses } from "./lifecycle";
 import { EXPIRE_ORDER_JOB, newOrderCode } from "./orders";
 
@@ -47,6 +48,10 @@ export async function createResaleOrder(ctx: Ctx, rawInput: DomainInput<typeof c
   const buyerUserId = ctx.actor.kind === "user" ? ctx.actor.userId : null;
   if (buyerUserId && buyerUserId === listing.sellerUserId) throw new Conflict("Esta entrada es tuya: cancelá la publicación desde Mis tickets si querés usarla.");
 
+  // The event's per-account limit (decision 203) counts a resale bought like any other way in.
+  const limit = await accountLimitOf(ctx.db, listing.eventId);
+  if (limit != null && !buyerUserId) throw accountRequired(limit);
+
   const serviceFee = serviceFeeOf(listing.price, row.serviceFeeBps ?? 0);
   const total = listing.price + serviceFee;
   const placed = placedStatuses("sale");
@@ -54,6 +59,8 @@ export async function createResaleOrder(ctx: Ctx, rawInput: DomainInput<typeof c
   for (let attempt = 0; ; attempt++) {
     try {
       return await ctx.db.transaction(async (tx) => {
+        // Before this order exists: its own unit must not count as already held.
+        await assertWithinAccountLimit(tx, { eventId: listing.eventId, accountId: buyerUserId, adding: 1, limit, now: ctx.now });
         const [order] = await tx
           .insert(orders)
           .values({

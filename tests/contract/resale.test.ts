@@ -3,7 +3,7 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ANONYMOUS, type Ctx } from "#server/context";
 import { getDb } from "#server/db/client";
-import { issuedProducts, ledgerEntries, orders, refundRequests, resaleListings, ticketTypes } from "#server/db/schema";
+import { events, issuedProducts, ledgerEntries, orders, refundRequests, resaleListings, ticketTypes } from "#server/db/schema";
 import { isDomainError } from "#server/errors";
 import { runDueJobs } from "#server/jobs/queue";
 import { jobHandlers } from "#server/worker/handlers";
@@ -226,6 +226,26 @@ describe("buying a listing", () => {
     const again = await listForResale(seller.ctx, { ticketId: tickets[1].id, price: PRICE });
     await createResaleOrder(await ctxAs(), { resaleListingId: again.id, payer: payerOf("reserva@example.com") });
     await expect(cancelResaleListing(seller.ctx, { listingId: again.id })).rejects.toMatchObject({ code: "CONFLICT" });
+  });
+});
+
+describe("resale and the per-account limit", () => {
+  it("a resale counts like a purchase: over the event's limit refused, signed out refused, within it held", async () => {
+    const { db, event, tickets, seller } = await sellerWithTickets();
+    await db.update(events).set({ maxTicketsPerAccount: 2 }).where(eq(events.id, event.id));
+    const listing = await listForResale(seller.ctx, { ticketId: tickets[0].id, price: PRICE });
+
+    // Someone who already has two tickets of this event (unpaid ones count while they are held).
+    const hoarder = await signedIn();
+    await startCheckout(hoarder.ctx, { eventSlug: event.slug, items: [{ ticketId: tickets[0].ticketTypeId!, qty: 2 }], payer: payerOf(hoarder.user.email), paymentMethod: "MERCADO_PAGO" });
+    await expect(buyListing(listing.id, hoarder.user.email, hoarder.ctx)).rejects.toMatchObject({ code: "CONFLICT", reason: "ACCOUNT_LIMIT_REACHED" });
+    await expect(buyListing(listing.id)).rejects.toMatchObject({ code: "UNAUTHENTICATED", reason: "ACCOUNT_REQUIRED" });
+    const [still] = await db.select().from(resaleListings).where(eq(resaleListings.id, listing.id));
+    expect(still.status).toBe("active");
+
+    const fan = await signedIn();
+    const { started } = await buyListing(listing.id, fan.user.email, fan.ctx);
+    expect(started.order.buyerUserId).toBe(fan.user.id);
   });
 });
 
