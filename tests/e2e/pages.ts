@@ -128,6 +128,13 @@ async function toSendTicket(page: Page) {
   await expect(page).toHaveURL(/\/cuenta\/mis-tickets\/enviar\//);
 }
 
+/** Mis tickets → "No puedo ir" on the first ticket (the withdrawal or the official resale). */
+async function toCannotGo(page: Page) {
+  await page.goto("/cuenta/mis-tickets");
+  await page.locator("main").getByRole("link", { name: "No puedo ir" }).first().click();
+  await expect(page).toHaveURL(/\/cuenta\/mis-tickets\/no-puedo-ir\//);
+}
+
 /** The mailbox → the newest email to the buyer (its path needs the email's id). */
 async function toOneEmail(page: Page, site: Site) {
   await page.goto(`/dev/correos?to=${encodeURIComponent(site.buyer.email)}`);
@@ -143,6 +150,8 @@ export function moreBuyerPages(site: Site): Visit[] {
   return [
     { name: "compra aprobada", path: `/checkout/status/approved?billingId=${site.paidBillingId}`, as: "buyer" },
     { name: "enviar una entrada", path: "/cuenta/mis-tickets/enviar/…", as: "buyer", reach: toSendTicket },
+    { name: "no puedo ir", path: "/cuenta/mis-tickets/no-puedo-ir/…", as: "buyer", reach: toCannotGo },
+    { name: "mis listas de espera", path: "/cuenta/lista-de-espera", as: "buyer" },
     { name: "mi cuenta", path: "/cuenta/mi-cuenta", as: "buyer" },
     { name: "seguridad de la cuenta", path: "/cuenta/seguridad", as: "buyer" },
     { name: "ingresar con un link", path: "/cuenta/iniciar-sesion/email", as: "anonymous" },
@@ -173,6 +182,8 @@ export function organizerPages(site: Site): Visit[] {
     ["detalle de una venta", BO.order(site.paidOrderId)],
     ["venta que no existe", BO.order("00000000-0000-4000-8000-000000000000")],
     ["editar evento", BO.editEvent(site.event.slug)],
+    ["lista de espera del evento", `/organizacion/eventos/${site.event.slug}/lista-de-espera`],
+    ["reventa del evento", `/organizacion/eventos/${site.event.slug}/reventa`],
   ];
   return main.map(([name, path]) => ({ name, path, as: "owner" as const, prepare: path === BO.summary ? openPhoneDisclosures : undefined }));
 }
