@@ -148,7 +148,7 @@ export async function listForResale(ctx: Ctx, rawInput: DomainInput<typeof listS
         .returning();
       await recordAudit(tx, ctx, { organizationId: row.organizationId, action: "resale.list", targetId: row.id, data: { eventId: row.eventId, ticketId: row.issuedProductId, price: row.price } });
       await emailListed(tx, row, { eventName: found.event.name, to: found.order.payer.email });
-      // WAITLIST HOOK (docs/resale.md): when the waiting list exists, offer this listing to the first person in line here, before "Reventa oficial" shows it.
+      // WAITLIST HOOK (docs/resale.md, "Lista de espera"): offering this listing to the first person in line, before "Reventa oficial" shows it, goes here; not yet done.
       return row;
     });
   } catch (error) {
