@@ -51,3 +51,15 @@ export function checkoutFailure(
   }
   return { result: submission.reply(domainFormErrors(error, isField)), status: CONFLICT_FORM_STATUS[error.code] };
 }
+
+/** What a payer form starts with: the signed-in person's own details, else empty (DNI as the document type). */
+export function payerDefaults(user?: { firstName?: string | null; lastName?: string | null; email?: string | null; documentType?: string | null; documentNumber?: string | null; phoneNumber?: string | null } | null) {
+  return {
+    firstName: user?.firstName ?? "",
+    lastName: user?.lastName ?? "",
+    email: user?.email ?? "",
+    documentType: user?.documentType ?? "dni",
+    documentNumber: user?.documentNumber ?? "",
+    phoneNumber: user?.phoneNumber ?? "",
+  };
+}

@@ -16,7 +16,7 @@ import { ErrorSummary } from "#app/components/checkout/ErrorSummary";
 import { MoneyLines } from "#app/components/checkout/MoneyLines";
 import { getFormProps, usePayerForm } from "#app/components/checkout/usePayerForm";
 import { payerInfoSchema } from "#app/components/checkout/schema";
-import { checkoutFailure, domainFormErrors, redirectToCheckout } from "#app/lib/checkout-reply.server";
+import { checkoutFailure, domainFormErrors, payerDefaults, redirectToCheckout } from "#app/lib/checkout-reply.server";
 import { useIsSubmitting } from "#app/components/ui/useIsSubmitting";
 import { Button } from "#app/components/ui/Button";
 import { getUserById } from "#server/accounts/users";
@@ -95,12 +95,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
   const user = ctx.actor.kind === "user" ? await getUserById(ctx, ctx.actor.userId) : undefined;
   const payer = {
-    firstName: user?.firstName ?? "",
-    lastName: user?.lastName ?? "",
-    email: user?.email ?? "",
-    documentType: user?.documentType ?? "dni",
-    documentNumber: user?.documentNumber ?? "",
-    phoneNumber: user?.phoneNumber ?? "",
+    ...payerDefaults(user),
     // A saved coupon that no longer applies was left out of the total (and said why): not offered again.
     couponCode: priced?.ok && priced.couponProblem ? "" : savedCoupon(saved),
   };

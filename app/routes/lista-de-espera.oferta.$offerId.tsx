@@ -7,6 +7,7 @@ import { withBillingToken } from "#server/auth/billing-access";
 import { isDomainError } from "#server/errors";
 import { claimWaitlistOffer, getWaitlistOffer } from "#server/waitlist/claim";
 import { pageErrorResponse } from "#app/lib/domain-errors.server";
+import { payerDefaults } from "#app/lib/checkout-reply.server";
 import { requireUser } from "#app/lib/session.server";
 import { AccountPage } from "#app/components/account/AccountPage";
 import { Button } from "#app/components/ui/Button";
@@ -40,7 +41,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           unitPrice: formatMoney(offer.unitPrice),
           expires: formatDateTime(offer.expiresAt),
         },
-        defaults: { firstName: user.firstName ?? "", lastName: user.lastName ?? "", email: user.email, documentType: "dni", documentNumber: "", phoneNumber: "" } as Record<string, string>,
+        defaults: payerDefaults(user) as Record<string, string>,
       },
       { headers },
     );

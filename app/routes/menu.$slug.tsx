@@ -17,7 +17,7 @@ import { OrderProblems } from "#app/components/checkout/OrderProblems";
 import { PayerInfoFields } from "#app/components/checkout/PayerInfoFields";
 import { getFormProps, usePayerForm } from "#app/components/checkout/usePayerForm";
 import { payerInfoSchema } from "#app/components/checkout/schema";
-import { checkoutFailure, redirectToCheckout } from "#app/lib/checkout-reply.server";
+import { checkoutFailure, payerDefaults, redirectToCheckout } from "#app/lib/checkout-reply.server";
 import { Button, buttonClasses } from "#app/components/ui/Button";
 import { toQueueOnRefusal } from "#app/components/queue/redirect.server";
 
@@ -88,14 +88,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       // "15 minutos" for Mercado Pago; null when nothing is due (free) or not priced.
       hold: preview?.hold?.label ?? null,
       free: preview?.free ?? false,
-      payer: {
-        firstName: user?.firstName ?? "",
-        lastName: user?.lastName ?? "",
-        email: user?.email ?? "",
-        documentType: user?.documentType ?? "dni",
-        documentNumber: user?.documentNumber ?? "",
-        phoneNumber: user?.phoneNumber ?? "",
-      },
+      payer: payerDefaults(user),
     },
     { headers },
   );

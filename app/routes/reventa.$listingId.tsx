@@ -5,7 +5,7 @@ import { formatMoney } from "#common/money";
 import { serviceFeeOf } from "#common/pricing";
 import { getRequestContext } from "#app/lib/session.server";
 import { pageErrorResponse } from "#app/lib/domain-errors.server";
-import { checkoutFailure, redirectToCheckout } from "#app/lib/checkout-reply.server";
+import { checkoutFailure, payerDefaults, redirectToCheckout } from "#app/lib/checkout-reply.server";
 import { PayerInfoFields } from "#app/components/checkout/PayerInfoFields";
 import { getFormProps, usePayerForm } from "#app/components/checkout/usePayerForm";
 import { payerInfoSchema } from "#app/components/checkout/schema";
@@ -35,14 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return data(
       {
         offer: { eventName: offer.eventName, eventSlug: offer.eventSlug, ticketTypeName: offer.ticketTypeName, price: formatMoney(offer.price), fee: formatMoney(fee), total: formatMoney(offer.price + fee), available: offer.available },
-        payer: {
-          firstName: user?.firstName ?? "",
-          lastName: user?.lastName ?? "",
-          email: user?.email ?? "",
-          documentType: user?.documentType ?? "dni",
-          documentNumber: user?.documentNumber ?? "",
-          phoneNumber: user?.phoneNumber ?? "",
-        },
+        payer: payerDefaults(user),
       },
       { headers },
     );
