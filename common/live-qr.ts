@@ -28,9 +28,15 @@ function subtle(): SubtleCrypto {
   return globalThis.crypto.subtle;
 }
 
+/** Keys already imported, per key array and hash: an event's key signs thousands of times for one manifest. */
+const importedKeys = new WeakMap<Uint8Array, Map<string, Promise<CryptoKey>>>();
+
 async function hmac(hash: "SHA-1" | "SHA-256", key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
-  const cryptoKey = await subtle().importKey("raw", key as BufferSource, { name: "HMAC", hash }, false, ["sign"]);
-  return new Uint8Array(await subtle().sign("HMAC", cryptoKey, data as BufferSource));
+  let byHash = importedKeys.get(key);
+  if (!byHash) importedKeys.set(key, (byHash = new Map()));
+  let cryptoKey = byHash.get(hash);
+  if (!cryptoKey) byHash.set(hash, (cryptoKey = subtle().importKey("raw", key as BufferSource, { name: "HMAC", hash }, false, ["sign"])));
+  return new Uint8Array(await subtle().sign("HMAC", await cryptoKey, data as BufferSource));
 }
 
 export function bytesToHex(bytes: Uint8Array): string {
@@ -145,9 +151,9 @@ function constantTimeEqual(a: string, b: string): boolean {
  * the reference, which only the ticket (and a code it showed) carries.
  */
 
-/** The pad a ticket's secret is XORed with in the manifest: HMAC-SHA256 keyed by its reference. */
-function wrapPad(ticketRef: string): Promise<Uint8Array> {
-  return hmac("SHA-256", encoder.encode(ticketRef), encoder.encode("tribuna-live-qr-manifest"));
+/** The pad a ticket's secret is XORed with in the manifest: SHA-256 of a label and its reference (secret, 122 random bits). */
+async function wrapPad(ticketRef: string): Promise<Uint8Array> {
+  return new Uint8Array(await subtle().digest("SHA-256", encoder.encode(`tribuna-live-qr-manifest:${ticketRef}`)));
 }
 
 async function xorWithPad(bytes: Uint8Array, ticketRef: string): Promise<Uint8Array> {

@@ -103,25 +103,41 @@ async function shortCodeHashes(eventId: string, codes: string[]): Promise<string
  * mints no live code (it also takes the ticket's reference). Computed with common/live-qr.ts, the code
  * the phone runs.
  */
+const liveFieldsCache = new Map<string, Map<string, { r: string; x: string }>>();
+const LIVE_FIELDS_CACHE_LIMIT = 200_000;
+let liveFieldsCached = 0;
+
 async function liveManifestFields(ctx: Ctx, eventId: string, manifestKey: Buffer, rows: { id: string }[]): Promise<({ r: string; x: string } | null)[]> {
   if (!rows.length) return [];
-  const eventLiveKey = await liveQrKey(ctx.db, eventId);
-  const lookupKey = new Uint8Array(manifestKey);
-  const out: ({ r: string; x: string } | null)[] = [];
-  const BATCH = 256;
-  for (let i = 0; i < rows.length; i += BATCH) {
-    out.push(
-      ...(await Promise.all(
-        rows.slice(i, i + BATCH).map(async ({ id }) => {
-          const ref = ticketRefOf(id);
-          if (!ref) return null;
-          const [r, x] = await Promise.all([liveRefLookup(lookupKey, ref), liveTicketSecret(eventLiveKey, id).then((secret) => wrapLiveSecret(secret, ref))]);
-          return { r, x };
-        }),
-      )),
-    );
+  // A ticket's fields never change (its id, the event's key and the manifest key are fixed): kept per event and process, bounded.
+  const cacheKey = `${eventId}:${manifestKey.toString("base64url")}`;
+  let cached = liveFieldsCache.get(cacheKey);
+  if (!cached) {
+    while (liveFieldsCached + rows.length > LIVE_FIELDS_CACHE_LIMIT && liveFieldsCache.size) {
+      const [oldest, dropped] = liveFieldsCache.entries().next().value!;
+      liveFieldsCache.delete(oldest);
+      liveFieldsCached -= dropped.size;
+    }
+    liveFieldsCache.set(cacheKey, (cached = new Map()));
   }
-  return out;
+  const missing = rows.filter((r) => !cached.has(r.id));
+  if (missing.length) {
+    const eventLiveKey = await liveQrKey(ctx.db, eventId);
+    const lookupKey = new Uint8Array(manifestKey);
+    const BATCH = 256;
+    for (let i = 0; i < missing.length; i += BATCH) {
+      await Promise.all(
+        missing.slice(i, i + BATCH).map(async ({ id }) => {
+          const ref = ticketRefOf(id);
+          if (!ref) return;
+          const [r, x] = await Promise.all([liveRefLookup(lookupKey, ref), liveTicketSecret(eventLiveKey, id).then((secret) => wrapLiveSecret(secret, ref))]);
+          if (!cached.has(id)) liveFieldsCached++;
+          cached.set(id, { r, x });
+        }),
+      );
+    }
+  }
+  return rows.map((r) => cached.get(r.id) ?? null);
 }
 
 let signingKeys: { privateKey: crypto.KeyObject; publicJwk: JsonWebKey; secret: string } | null = null;
