@@ -100,6 +100,14 @@ test("the ticket page draws the live code in the browser, the same the server co
   expect((await verifyLiveCode(hexToBytes(secretHex), next, Date.now())).valid).toBe(true);
   expect(requests).toEqual([]);
   await context.setOffline(false);
+
+  // Without JavaScript: the static QR and the note saying from when it counts.
+  const plain = await context.browser()!.newContext({ javaScriptEnabled: false, baseURL: E2E_BASE_URL, locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
+  const noJs = await plain.newPage();
+  await noJs.goto(ticketsPath);
+  await expect(noJs.getByTestId("live-qr-fallback").first()).toContainText(/^Activá JavaScript para ver el código que cambia\. Este código fijo vale en la puerta desde el \d{2}\/\d{2}\/\d{4} a las \d{2}:\d{2}\.$/);
+  await expect(noJs.getByTestId("live-qr")).toHaveCount(0);
+  await plain.close();
 });
 
 async function eventIdOfTicket(ticketId: string): Promise<string> {
