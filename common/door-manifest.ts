@@ -1,5 +1,6 @@
 import type { DoorVerdict } from "./door";
 import { parseShortTicketCode } from "./door";
+import { LIVE_QR_PREFIX } from "./live-qr";
 
 /** One ticket in a door manifest: hashes, never the code (server/door/manifest.ts). */
 export interface DoorManifestEntry {
@@ -16,6 +17,11 @@ export interface DoorManifestEntry {
   st: "redeemable" | "redeemed" | "voided";
   at: string | null;
   door: string | null;
+  /**
+   * A ticket of an event with the live QR on (decision 208): `r` finds it by the reference in a live
+   * code (`liveRefLookup`), `x` is its TOTP secret wrapped by that reference (`wrapLiveSecret`).
+   */
+  l?: { r: string; x: string };
 }
 
 /**
@@ -44,6 +50,31 @@ export interface DoorManifest {
   entries: DoorManifestEntry[];
   /** Tickets two doors let in offline (newest first): every door's screen shows them. */
   conflicts: { holderName: string | null; at: string; door: string }[];
+  /** With the live QR on: per date, from when a live ticket's static code (QR, short code) is admitted. */
+  staticFrom?: Record<string, string>;
+}
+
+/** How a code reached the door: a live code, a static QR, a short code typed, or a whole code (the search's "Dar ingreso"). */
+export type ScanVia = "live" | "qr" | "short" | "code";
+
+/** How a scanned text reached the door (see ScanVia). */
+export function scanVia(raw: string): ScanVia {
+  const text = raw.trim();
+  if (text.startsWith(`${LIVE_QR_PREFIX}.`)) return "live";
+  if (text.startsWith("TRB1.")) return "qr";
+  return parseShortTicketCode(text) ? "short" : "code";
+}
+
+/**
+ * Whether a live-QR ticket's code is refused as a screenshot or an expired code (decision 208), the same
+ * online and offline: a live code that did not verify within one step, or a static QR or typed short
+ * code before `staticFrom` (the date's opening less the reveal hours). A whole code (the door's search,
+ * "Dar ingreso") is staff's own decision and counts.
+ */
+export function expiredCode(scan: { via: ScanVia; liveValid?: boolean; at: Date | string }, staticFrom: string | Date | null | undefined): boolean {
+  if (scan.via === "live") return !scan.liveValid;
+  if ((scan.via === "qr" || scan.via === "short") && staticFrom) return new Date(scan.at).getTime() < new Date(staticFrom).getTime();
+  return false;
 }
 
 /** Where a scanned text points, for hashing on the device: the code inside a QR, or a short code typed by hand. */
@@ -62,8 +93,15 @@ export function scannedLookup(raw: string): { kind: "code"; value: string } | { 
  * The offline verdict for a manifest entry (or none), given what this device
  * already let in while offline. The server judges the same way online.
  */
-export function judgeOffline(entry: DoorManifestEntry | undefined, manifest: Pick<DoorManifest, "doorDateId" | "dates">, localAdmission?: { at: string; door: string }): DoorVerdict {
+export function judgeOffline(
+  entry: DoorManifestEntry | undefined,
+  manifest: Pick<DoorManifest, "doorDateId" | "dates" | "staticFrom">,
+  localAdmission?: { at: string; door: string },
+  scan?: { via: ScanVia; liveValid?: boolean; at: Date | string },
+): DoorVerdict {
   if (!entry) return { outcome: "unknown" };
+  // A screenshot says nothing of whose ticket it is.
+  if (scan && (scan.via === "live" || entry.l) && expiredCode(scan, manifest.staticFrom?.[entry.d])) return { outcome: "expired_code" };
   const base = { holderName: entry.n, holderDocument: entry.doc ?? null, ticketTypeName: entry.t, eventDateStartsAt: manifest.dates[entry.d] ?? null };
   if (entry.st === "voided") return { outcome: "voided", ...base };
   if (manifest.doorDateId && entry.d !== manifest.doorDateId) return { outcome: "other_date", ...base };

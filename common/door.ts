@@ -19,7 +19,13 @@ export function holderDocumentLabel(type: string | null | undefined, number: str
  * screen judging offline both speak it, so the words a doorperson reads are
  * the same either way.
  */
-export type DoorOutcome = "admitted" | "already_in" | "conflict" | "voided" | "other_event" | "other_date" | "wrong_place" | "unknown";
+export type DoorOutcome = "admitted" | "already_in" | "conflict" | "voided" | "other_event" | "other_date" | "wrong_place" | "expired_code" | "unknown";
+
+/**
+ * What the door says of a live code more than one step off, or of a live-QR ticket's static code
+ * before it counts (docs/door.md, decision 208): a screenshot, an old photo or a forwarded PDF.
+ */
+export const EXPIRED_CODE_DETAIL = "Captura de pantalla o código vencido: pedile que abra la entrada";
 
 export interface DoorVerdict {
   outcome: DoorOutcome;
@@ -55,6 +61,8 @@ export function verdictTitle(verdict: DoorVerdict): string {
       return "Es de otra fecha";
     case "wrong_place":
       return verdict.productKind === "menu" ? "Es una consumición" : "Es una entrada";
+    case "expired_code":
+      return "Código vencido";
     case "unknown":
       return "Código no válido";
   }
@@ -84,6 +92,8 @@ export function verdictDetail(verdict: DoorVerdict, now: Date = new Date()): str
       return verdict.eventDateStartsAt ? `Es una entrada para el ${formatDateTime(verdict.eventDateStartsAt)}.` : "Es una entrada para otra fecha.";
     case "wrong_place":
       return verdict.productKind === "menu" ? "Se canjea en la barra, no en la puerta." : "Se valida en la puerta, no en la barra.";
+    case "expired_code":
+      return EXPIRED_CODE_DETAIL;
     case "unknown":
       return "No es una entrada de Tribuna o el código está mal copiado. Pedile que muestre el QR de nuevo.";
   }

@@ -4,7 +4,8 @@ import { requireUser } from "#app/lib/session.server";
 import { withBillingToken } from "#server/auth/billing-access";
 import { listMyTickets, type MyTicket } from "#server/tickets/tickets";
 import { canTransfer } from "#server/tickets/transfer";
-import { ticketCard } from "#app/components/tickets/cards.server";
+import { liveCardsOf, ticketCard } from "#app/components/tickets/cards.server";
+import type { DbOrTx } from "#server/db/client";
 import { TicketCard, TicketFullScreenStyles } from "#app/components/tickets/TicketCard";
 import { useTicketsOffline } from "#app/components/tickets/useTicketsOffline";
 import { buttonClasses } from "#app/components/ui/Button";
@@ -12,10 +13,12 @@ import { purchaseWords } from "#common/order-words";
 
 export const meta: MetaFunction = () => [{ title: "Mis tickets · Tribuna" }, { name: "robots", content: "noindex" }];
 
-async function cardsOf(tickets: MyTicket[], now: Date) {
+async function cardsOf(db: DbOrTx, tickets: MyTicket[], now: Date, withLive: boolean) {
+  // Live QR (decision 207) for upcoming tickets: past ones keep their static QR.
+  const live = withLive ? await liveCardsOf(db, tickets.map((ticket) => ({ ticket, event: ticket.event }))) : new Map();
   return Promise.all(
     tickets.map(async (t) => ({
-      ...(await ticketCard(t, t.event, t.orderCode)),
+      ...(await ticketCard(t, t.event, t.orderCode, undefined, live.get(t.id))),
       purchasePath: t.billingId ? withBillingToken(`/tickets/${t.billingId}`, t.billingId) : null,
       transferPath: canTransfer(t, now) ? `/cuenta/mis-tickets/enviar/${t.id}` : null,
       // Resale hook (docs/resale.md): withdrawal or official resale, for the same tickets that can still be sent.
@@ -29,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { ctx, headers } = await requireUser(request);
   const { upcoming, past } = await listMyTickets(ctx);
   headers.set("Cache-Control", "private, no-cache");
-  return data({ upcoming: await cardsOf(upcoming, ctx.now), past: await cardsOf(past, ctx.now) }, { headers });
+  return data({ upcoming: await cardsOf(ctx.db, upcoming, ctx.now, true), past: await cardsOf(ctx.db, past, ctx.now, false) }, { headers });
 }
 
 type Card = Awaited<ReturnType<typeof cardsOf>>[number];

@@ -188,6 +188,10 @@ export default function EditEventPage() {
           <Link to={href(`/organizacion/eventos/${event.slug}/lista-de-espera`, { eventId: event.id })} className="text-[var(--accent)] hover:underline">
             Lista de espera
           </Link>
+          <span aria-hidden="true">·</span>
+          <Link to={href(BO.liveQr(event.slug), { eventId: event.id })} className="text-[var(--accent)] hover:underline">
+            QR dinámico
+          </Link>
         </span>
       }
     >

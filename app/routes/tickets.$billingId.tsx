@@ -7,7 +7,7 @@ import { purchaseWords } from "#common/order-words";
 import { purchaseKindOfOrders } from "#server/orders/purchase-kind";
 import { getPurchaseTickets } from "#server/orders/purchase-tickets";
 import { purchaseAccessError } from "#app/components/tickets/access.server";
-import { ticketCard, venueOf, whenOf } from "#app/components/tickets/cards.server";
+import { liveCardsOf, ticketCard, venueOf, whenOf } from "#app/components/tickets/cards.server";
 import { TicketCard, TicketFullScreenStyles } from "#app/components/tickets/TicketCard";
 import { useTicketsOffline } from "#app/components/tickets/useTicketsOffline";
 import { buttonClasses } from "#app/components/ui/Button";
@@ -34,7 +34,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("t");
   const purchase = await getPurchaseTickets(ctx, params.billingId ?? "", { token }).catch((error) => purchaseAccessError(request, error, headers));
   const count = purchase.tickets.length;
-  const cards = await Promise.all(purchase.tickets.map((t, i) => ticketCard(t, purchase.event, purchase.orderCode, { index: i + 1, count })));
+  // Live QR (decision 207): only once paid, for the tickets the door still admits.
+  const live = purchase.state === "confirmed" ? await liveCardsOf(ctx.db, purchase.tickets.map((ticket) => ({ ticket, event: purchase.event }))) : new Map();
+  const cards = await Promise.all(purchase.tickets.map((t, i) => ticketCard(t, purchase.event, purchase.orderCode, { index: i + 1, count }, live.get(t.id))));
   headers.set("Cache-Control", "private, no-cache");
   return data(
     {

@@ -7,7 +7,7 @@ import { authSecret } from "#server/env";
  * AUTH_SECRET with HKDF and the purpose as info, so one kind of secret never
  * decrypts another.
  */
-export type SecretPurpose = "mercadopago-oauth-tokens" | "two-factor-keys" | "door-pins" | "webhook-secrets";
+export type SecretPurpose = "mercadopago-oauth-tokens" | "two-factor-keys" | "door-pins" | "webhook-secrets" | "live-qr-keys";
 
 function keyFor(purpose: SecretPurpose): Buffer {
   return Buffer.from(crypto.hkdfSync("sha256", authSecret(), "tribuna", purpose, 32));

@@ -4,6 +4,8 @@ import { canonicalShortCode, holderDocumentLabel, SHORT_CODE_LENGTH } from "#com
 import { SHORT_CODE_HASH, type DoorManifest, type DoorManifestEntry } from "#common/door-manifest";
 import type { Ctx } from "#server/context";
 import { doorScans, eventDates, issuedProducts, resaleListings } from "#server/db/schema";
+import { liveRefLookup, liveTicketSecret, staticCodeAdmittedFrom, ticketRefOf, wrapLiveSecret } from "#common/live-qr";
+import { liveQrKey, liveQrSettingsOf } from "./live-qr";
 import { authSecret } from "#server/env";
 import type { DoorAccess } from "./access";
 import { doorDateOf } from "./redeem";
@@ -95,6 +97,49 @@ async function shortCodeHashes(eventId: string, codes: string[]): Promise<string
   return Promise.all(hashes);
 }
 
+/**
+ * A live ticket's fields in the manifest (decision 208): its lookup by reference and its TOTP secret
+ * wrapped by that reference. Door phones never get the event's live-QR key, and a copied manifest alone
+ * mints no live code (it also takes the ticket's reference). Computed with common/live-qr.ts, the code
+ * the phone runs.
+ */
+const liveFieldsCache = new Map<string, Map<string, { r: string; x: string }>>();
+const LIVE_FIELDS_CACHE_LIMIT = 200_000;
+let liveFieldsCached = 0;
+
+async function liveManifestFields(ctx: Ctx, eventId: string, manifestKey: Buffer, rows: { id: string }[]): Promise<({ r: string; x: string } | null)[]> {
+  if (!rows.length) return [];
+  // A ticket's fields never change (its id, the event's key and the manifest key are fixed): kept per event and process, bounded.
+  const cacheKey = `${eventId}:${manifestKey.toString("base64url")}`;
+  let cached = liveFieldsCache.get(cacheKey);
+  if (!cached) {
+    while (liveFieldsCached + rows.length > LIVE_FIELDS_CACHE_LIMIT && liveFieldsCache.size) {
+      const [oldest, dropped] = liveFieldsCache.entries().next().value!;
+      liveFieldsCache.delete(oldest);
+      liveFieldsCached -= dropped.size;
+    }
+    liveFieldsCache.set(cacheKey, (cached = new Map()));
+  }
+  const missing = rows.filter((r) => !cached.has(r.id));
+  if (missing.length) {
+    const eventLiveKey = await liveQrKey(ctx.db, eventId);
+    const lookupKey = new Uint8Array(manifestKey);
+    const BATCH = 256;
+    for (let i = 0; i < missing.length; i += BATCH) {
+      await Promise.all(
+        missing.slice(i, i + BATCH).map(async ({ id }) => {
+          const ref = ticketRefOf(id);
+          if (!ref) return;
+          const [r, x] = await Promise.all([liveRefLookup(lookupKey, ref), liveTicketSecret(eventLiveKey, id).then((secret) => wrapLiveSecret(secret, ref))]);
+          if (!cached.has(id)) liveFieldsCached++;
+          cached.set(id, { r, x });
+        }),
+      );
+    }
+  }
+  return rows.map((r) => cached.get(r.id) ?? null);
+}
+
 let signingKeys: { privateKey: crypto.KeyObject; publicJwk: JsonWebKey; secret: string } | null = null;
 
 /** A P-256 key pair derived from AUTH_SECRET, so every app process signs with the same key. */
@@ -131,7 +176,7 @@ export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { sinc
   const eventId = access.event.id;
   const [doorDate, dates] = await Promise.all([
     doorDateOf(ctx.db, eventId, ctx.now),
-    ctx.db.select({ id: eventDates.id, startsAt: eventDates.startsAt }).from(eventDates).where(and(eq(eventDates.eventId, eventId), ne(eventDates.status, "deleted"))),
+    ctx.db.select({ id: eventDates.id, startsAt: eventDates.startsAt, doorsAt: eventDates.doorsAt }).from(eventDates).where(and(eq(eventDates.eventId, eventId), ne(eventDates.status, "deleted"))),
   ]);
   const changed = incremental
     ? or(
@@ -154,6 +199,8 @@ export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { sinc
     .limit(20);
   const key = eventKey(eventId);
   const shortHashes = await shortCodeHashes(eventId, rows.map((r) => r.code));
+  const live = options.mode === "bar" ? null : await liveQrSettingsOf(ctx.db, eventId);
+  const liveEntries = live?.enabled ? await liveManifestFields(ctx, eventId, key, rows) : null;
   const entries: DoorManifestEntry[] = rows.map((r, i) => ({
     k: keyedHash(key, r.code),
     s: shortHashes[i],
@@ -165,6 +212,7 @@ export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { sinc
     st: r.status,
     at: r.redeemedAt?.toISOString() ?? null,
     door: r.redeemedDoor,
+    ...(liveEntries?.[i] ? { l: liveEntries[i] } : {}),
   }));
   const manifest: DoorManifest = {
     v: 2,
@@ -179,6 +227,7 @@ export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { sinc
     generatedAt: ctx.now.toISOString(),
     entries,
     conflicts: conflicts.map((c) => ({ ...c, at: c.at.toISOString() })),
+    ...(live?.enabled ? { staticFrom: Object.fromEntries(dates.map((d) => [d.id, staticCodeAdmittedFrom(d.doorsAt ?? d.startsAt, live.staticCodeRevealHours).toISOString()])) } : {}),
   };
   const payload = JSON.stringify(manifest);
   return { payload, signature: signManifestPayload(payload) };

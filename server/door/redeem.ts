@@ -7,6 +7,9 @@ import type { DbOrTx } from "#server/db/client";
 import { doorScans, eventDates, events, issuedProducts, orders, ticketTypes } from "#server/db/schema";
 import { DomainError, Invalid } from "#server/errors";
 import { verifyQrPayload, QR_PREFIX } from "#server/tickets/qr";
+import { expiredCode, scanVia } from "#common/door-manifest";
+import { liveTicketSecret, parseLiveCode, staticCodeAdmittedFrom, verifyLiveCode } from "#common/live-qr";
+import { liveQrKey, liveQrSettingsOf } from "./live-qr";
 import type { DoorAccess } from "./access";
 import { doorChanged } from "./changes";
 import { followEventChanges } from "#server/events/changes";
@@ -52,8 +55,11 @@ const DOOR_OPENS_BEFORE_MS = 24 * 3600e3;
  * What was scanned or typed: a signed QR (its signature checked), a whole
  * ticket code, or the short code printed under the QR (typed by hand).
  */
-export function codeFromScan(raw: string): { code: string } | { shortCode: string } | null {
+export function codeFromScan(raw: string): { code: string } | { shortCode: string } | { liveTicketId: string } | null {
   const text = raw.trim();
+  // A live code (decision 208): its reference is the ticket's id; the digits are checked against its secret.
+  const live = parseLiveCode(text);
+  if (live) return { liveTicketId: live.ticketId };
   if (text.startsWith(`${QR_PREFIX}.`)) {
     const code = verifyQrPayload(text);
     return code ? { code } : null;
@@ -116,7 +122,7 @@ async function datesOf(db: DbOrTx, eventId: string): Promise<DateSpan[]> {
   return dates;
 }
 
-async function ticketByCode(db: DbOrTx, code: string) {
+async function ticketByCode(db: DbOrTx, code: string, by: "code" | "id" = "code") {
   const [row] = await db
     .select({
       id: issuedProducts.id,
@@ -132,21 +138,43 @@ async function ticketByCode(db: DbOrTx, code: string) {
       kind: ticketTypes.kind,
       eventDateId: orders.eventDateId,
       eventDateStartsAt: eventDates.startsAt,
+      eventDateDoorsAt: eventDates.doorsAt,
       eventName: events.name,
+      code: issuedProducts.code,
     })
     .from(issuedProducts)
     .innerJoin(orders, eq(orders.id, issuedProducts.orderId))
     .innerJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
     .innerJoin(eventDates, eq(eventDates.id, orders.eventDateId))
     .innerJoin(events, eq(events.id, issuedProducts.eventId))
-    .where(eq(issuedProducts.code, code));
+    .where(by === "id" ? eq(issuedProducts.id, code) : eq(issuedProducts.code, code));
   return row ?? null;
 }
 
 type TicketAtDoor = NonNullable<Awaited<ReturnType<typeof ticketByCode>>>;
 
+/**
+ * A live-QR ticket's code refused as a screenshot or an expired code (decision 208, `expiredCode` in
+ * common/door-manifest.ts, the same rule the door phone applies offline): a live code is verified at the
+ * scan's time (the device's, for an offline queue) with one step either side; a static QR or short code
+ * counts only from the date's opening less the reveal hours, while the event's live QR is on.
+ */
+async function isExpiredCode(db: DbOrTx, ticket: TicketAtDoor, raw: string, at: Date): Promise<boolean> {
+  const via = scanVia(raw);
+  if (via === "live") {
+    const secret = await liveTicketSecret(await liveQrKey(db, ticket.eventId), ticket.id);
+    return expiredCode({ via, liveValid: (await verifyLiveCode(secret, raw, at)).valid, at }, null);
+  }
+  if (via === "code") return false;
+  const settings = await liveQrSettingsOf(db, ticket.eventId);
+  if (!settings.enabled) return false;
+  return expiredCode({ via, at }, staticCodeAdmittedFrom(ticket.eventDateDoorsAt ?? ticket.eventDateStartsAt, settings.staticCodeRevealHours));
+}
+
 function verdictOf(outcome: DoorOutcome, ticket: TicketAtDoor | null, sameEvent: boolean): DoorVerdict {
   if (!ticket || outcome === "unknown") return { outcome: "unknown" };
+  // A screenshot or an expired code says nothing of whose ticket it is.
+  if (outcome === "expired_code") return { outcome, productKind: ticket.kind };
   // Another organizer's ticket: say only that, not whose it is.
   if (!sameEvent) return { outcome: "other_event", otherEventName: ticket.eventName };
   return {
@@ -228,8 +256,14 @@ export async function redeemAtDoor(ctx: Ctx, access: DoorAccess, input: DoorScan
       const doorDate = await doorDateOf(tx, eventId, deviceTime, input.eventDateId);
       if (input.scannedAt) checkDoorOpened(deviceTime, doorDate, ctx.now);
       const scanned = codeFromScan(input.code ?? "");
-      const code = scanned && "shortCode" in scanned ? await codeOfShortCode(tx, eventId, scanned.shortCode) : (scanned?.code ?? null);
-      let ticket = code ? await ticketByCode(tx, code) : null;
+      let ticket =
+        scanned && "liveTicketId" in scanned
+          ? await ticketByCode(tx, scanned.liveTicketId, "id")
+          : await (async () => {
+              const code = scanned && "shortCode" in scanned ? await codeOfShortCode(tx, eventId, scanned.shortCode) : (scanned?.code ?? null);
+              return code ? ticketByCode(tx, code) : null;
+            })();
+      const code = ticket?.code ?? null;
       const sameEvent = ticket?.eventId === eventId;
       // Nobody got in with a ticket before it existed: a device clock behind ours counts from its issue.
       const scannedAt = sameEvent && ticket!.issuedAt > deviceTime ? ticket!.issuedAt : deviceTime;
@@ -237,6 +271,7 @@ export async function redeemAtDoor(ctx: Ctx, access: DoorAccess, input: DoorScan
       if (!ticket) outcome = "unknown";
       else if (!sameEvent) outcome = "other_event";
       else if (ticket.kind !== (input.mode === "bar" ? "menu" : "ticket")) outcome = "wrong_place";
+      else if (await isExpiredCode(tx, ticket, input.code ?? "", deviceTime)) outcome = "expired_code";
       else if (ticket.status === "voided") outcome = "voided";
       else if (doorDate && ticket.eventDateId !== doorDate.id) outcome = "other_date";
       else {

@@ -31,6 +31,7 @@ export const TICKETS_ONLY = productsOfMode("door");
 export function selectDoorTickets(db: DbOrTx) {
   return db
     .select({
+      id: issuedProducts.id,
       code: issuedProducts.code,
       holderName: issuedProducts.holderName,
       holderDocumentType: issuedProducts.holderDocumentType,
@@ -80,5 +81,6 @@ export async function searchAtDoor(ctx: Ctx, access: DoorAccess, query: string, 
     .where(and(eq(issuedProducts.eventId, access.event.id), productsOfMode(mode), or(...conditions)))
     .orderBy(asc(issuedProducts.holderName), asc(issuedProducts.id))
     .limit(20);
-  return rows.map(({ holderDocumentType, holderDocumentNumber, ...hit }) => ({ ...hit, holderDocument: holderDocumentLabel(holderDocumentType, holderDocumentNumber) }));
+  // The id stays here: it is a live ticket's reference (decision 208), and the search does not need it.
+  return rows.map(({ id: _id, holderDocumentType, holderDocumentNumber, ...hit }) => ({ ...hit, holderDocument: holderDocumentLabel(holderDocumentType, holderDocumentNumber) }));
 }

@@ -15,6 +15,8 @@ import * as catalogue from "#server/events/catalogue";
 import { EVENT_MESSAGES } from "#server/events/schemas";
 import * as organizationsDomain from "#server/organizations/organizations";
 import { Invalid } from "#server/errors";
+import { EventLiveQr } from "./live-qr";
+import { liveQrSettingsOf } from "#server/door/live-qr";
 
 type PublicEvent = catalogue.PublicEvent;
 type PublicTicket = PublicEvent["ticketTypes"][number];
@@ -105,6 +107,12 @@ const Event = builder.objectRef<PublicEvent>("Event").implement({
       nullable: false,
       description: "Entradas nominativas: createOrder needs one attendee (name and document) per ticket, each ticket carries its holder's document, and transferTicket asks the new holder's documentNumber.",
       resolve: (e) => e.event.namedTickets,
+    }),
+    liveQr: t.field({
+      type: EventLiveQr,
+      nullable: false,
+      description: "The live QR (\"QR dinámico\"): whether tickets show a code that changes every 15 seconds, and from when before the opening static codes count.",
+      resolve: (e, _args, { ctx }) => liveQrSettingsOf(ctx.db, e.event.id),
     }),
     maxTicketsPerAccount: t.int({
       description: "Most tickets of this event one account may hold, however it got them (purchase, transfer, resale); null: no limit. With a limit createOrder needs a signed-in account (UNAUTHENTICATED, reason ACCOUNT_REQUIRED) and refuses beyond it (CONFLICT, reason ACCOUNT_LIMIT_REACHED).",

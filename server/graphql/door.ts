@@ -36,7 +36,7 @@ const DoorAnswerRef = builder.objectRef<DoorAnswer & { now: Date }>("DoorAnswer"
     scanId: t.exposeString("scanId", { nullable: false, description: "The scan's id (yours, or ours when you sent none): sending it again changes nothing." }),
     outcome: t.exposeString("outcome", {
       nullable: false,
-      description: "admitted, already_in, conflict (two doors let it in offline), voided (voided or refunded), other_event, other_date, wrong_place (a menu item at the door, or a ticket at the bar) or unknown (unknown or forged code).",
+      description: "admitted, already_in, conflict (two doors let it in offline), voided (voided or refunded), other_event, other_date, wrong_place (a menu item at the door, or a ticket at the bar), expired_code (a live QR code more than one 15-second step off, i.e. a screenshot, or a live-QR ticket's static code before its reveal time) or unknown (unknown or forged code).",
     }),
     admitted: t.boolean({ nullable: false, resolve: (a) => a.outcome === "admitted" }),
     title: t.string({ nullable: false, description: "The screen's big line, in Spanish (\"Adelante\", \"Ya ingresó\"…).", resolve: (a) => verdictTitle(a) }),
@@ -89,7 +89,7 @@ const RedeemProductInput = builder.inputType("RedeemProductInput", {
     eventSlug: t.string({ required: true }),
     staffPin: t.string({ description: "The event's door PIN (staff without an account). Wrong PINs are limited per event and per address." }),
     doorSession: t.string({ description: "A session from openDoor." }),
-    code: t.string({ required: true, description: "What the QR carries (TRB1.…), the ticket's code, or the 10-character code printed under the QR." }),
+    code: t.string({ required: true, description: "What the QR carries (TRB1.… static, or TLQ1.<ticketRef>.<8 digits> live), the ticket's code, or the 10-character code printed under the QR." }),
     door: t.string({ description: "Where the device stands (\"Puerta 1\")." }),
     deviceId: t.string(),
     scanId: t.string({ description: "Your id for this scan: resending it is a no-op that answers the same." }),

@@ -24,5 +24,6 @@ import "./webhooks";
 import "./queue";
 import "./resale";
 import "./waitlist";
+import "./live-qr";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -562,6 +562,7 @@ const graphqlCalls: Record<string, (f: Fixtures) => Record<string, unknown> | Pr
   pauseEventQueue: (f) => ({ eventId: f.eventA.id }),
   resumeEventQueue: (f) => ({ eventId: f.eventA.id }),
   setEventQueue: (f) => ({ input: { eventId: f.eventA.id, enabled: false, opensAt: inDays(2) } }),
+  setEventLiveQr: (f) => ({ input: { eventId: f.eventA.id, enabled: true, staticCodeRevealHours: 12 } }),
   eventWaitlist: (f) => ({ eventId: f.eventA.id }),
   myWaitlist: () => ({}),
   joinWaitlist: (f) => ({ input: { eventSlug: f.eventA.slug, ticketTypeId: f.ticketA.id, quantity: 1 } }),
@@ -868,4 +869,5 @@ const ROUTE_FORMS: Record<string, (f: Fixtures) => Record<string, string> | Prom
   "cuenta.lista-de-espera": (f) => ({ entryId: f.waitEntry.id }),
   "lista-de-espera.$slug": (f) => ({ choice: `${f.dateA.id}:${f.ticketA.id}`, quantity: "1" }),
   "organizacion.eventos.$slug.lista-de-espera": () => ({ offerMinutes: "30" }),
+  "organizacion.eventos.$slug.qr-dinamico": () => ({ enabled: "on", staticCodeRevealHours: "12" }),
 };

@@ -184,6 +184,7 @@ export function organizerPages(site: Site): Visit[] {
     ["editar evento", BO.editEvent(site.event.slug)],
     ["lista de espera del evento", `/organizacion/eventos/${site.event.slug}/lista-de-espera`],
     ["reventa del evento", `/organizacion/eventos/${site.event.slug}/reventa`],
+    ["QR dinámico del evento", BO.liveQr(site.event.slug)],
   ];
   return main.map(([name, path]) => ({ name, path, as: "owner" as const, prepare: path === BO.summary ? openPhoneDisclosures : undefined }));
 }

@@ -14,6 +14,7 @@ export const BO = {
   addStock: "/organizacion/agregar-entradas",
   customFields: (slug: string) => `/organizacion/eventos/${slug}/campos-personalizados`,
   queue: (slug: string) => `/organizacion/eventos/${slug}/fila-virtual`,
+  liveQr: (slug: string) => `/organizacion/eventos/${slug}/qr-dinamico`,
   pixel: "/organizacion/marketing-pixel",
   conditions: (eventId: string) => `/organizacion/condiciones-de-servicio/${eventId}`,
   congrats: "/organizacion/congrats-evento",

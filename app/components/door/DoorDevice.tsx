@@ -3,6 +3,7 @@ import { formatDateTime } from "#common/dates";
 import { verdictDetail, verdictTitle, type DoorVerdict } from "#common/door";
 import { DoorBook, fetchManifest, isNetworkFailure, readQueue, redeemOnline, syncQueue, writeQueue, type DeviceMode, type QueuedScan } from "./door-device";
 import type { VerdictView } from "./Verdict";
+import { keepPageOffline } from "#app/components/tickets/useTicketsOffline";
 
 /** How often the device syncs its queue and refreshes the manifest while online, and when it takes a whole one again. */
 const REFRESH_MS = 5000;
@@ -174,6 +175,8 @@ export function CameraScanner({ onCode, paused }: { onCode: (text: string) => vo
         const Native = (window as unknown as { BarcodeDetector?: new (o: { formats: string[] }) => Detector }).BarcodeDetector;
         const detector = Native ? new Native({ formats: ["qr_code"] }) : null;
         const jsQR = detector ? null : (await import("jsqr")).default;
+        // The QR reader came in a chunk of its own: hand it to the page's offline copy, so the camera also starts after a reload without signal.
+        if (jsQR) keepPageOffline();
         const canvas = document.createElement("canvas");
         const context = canvas.getContext("2d", { willReadFrequently: true });
         while (!stopped) {

@@ -26,6 +26,7 @@ const VERDICT_COLORS: Record<DoorOutcome, string> = {
   other_event: "bg-red-700 text-white",
   other_date: "bg-red-700 text-white",
   wrong_place: "bg-red-700 text-white",
+  expired_code: "bg-red-700 text-white",
   unknown: "bg-red-700 text-white",
 };
 

@@ -1,4 +1,5 @@
-import { judgeOffline, scannedLookup, type DoorManifest, type DoorManifestEntry } from "#common/door-manifest";
+import { judgeOffline, scannedLookup, scanVia, type DoorManifest, type DoorManifestEntry } from "#common/door-manifest";
+import { liveRefLookup, parseLiveCode, unwrapLiveSecret, verifyLiveCode } from "#common/live-qr";
 import type { DoorOutcome, DoorVerdict } from "#common/door";
 
 /**
@@ -70,6 +71,8 @@ export class DoorBook {
   manifest: DoorManifest | null = null;
   private byCode = new Map<string, DoorManifestEntry>();
   private byShort = new Map<string, DoorManifestEntry>();
+  /** Live tickets by the lookup of their reference (decision 208). */
+  private byLive = new Map<string, DoorManifestEntry>();
   private hmacKey: CryptoKey | null = null;
   private shortSalt: ArrayBuffer | null = null;
 
@@ -98,6 +101,7 @@ export class DoorBook {
     this.manifest = null;
     this.byCode.clear();
     this.byShort.clear();
+    this.byLive.clear();
     write(storageKey(this.eventId, "manifest", this.mode), { signed: [] });
   }
 
@@ -105,6 +109,7 @@ export class DoorBook {
     if (manifest.full) {
       this.byCode.clear();
       this.byShort.clear();
+      this.byLive.clear();
     }
     if (!this.manifest || this.manifest.key !== manifest.key) {
       this.hmacKey = await crypto.subtle.importKey("raw", fromB64url(manifest.key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
@@ -114,6 +119,7 @@ export class DoorBook {
     for (const entry of manifest.entries) {
       this.byCode.set(entry.k, entry);
       this.byShort.set(entry.s, entry);
+      if (entry.l) this.byLive.set(entry.l.r, entry);
     }
   }
 
@@ -143,14 +149,33 @@ export class DoorBook {
     return b64url(bits);
   }
 
+  /** A live code's ticket and whether its digits verify now (one step either side), from the manifest alone. */
+  private async judgeLive(raw: string, at: Date): Promise<{ entry: DoorManifestEntry | undefined; liveValid: boolean }> {
+    const live = parseLiveCode(raw);
+    if (!live || !this.manifest) return { entry: undefined, liveValid: false };
+    const entry = this.byLive.get(await liveRefLookup(fromB64url(this.manifest.key), live.ticketRef));
+    if (!entry?.l) return { entry: undefined, liveValid: false };
+    const secret = await unwrapLiveSecret(entry.l.x, live.ticketRef);
+    return { entry, liveValid: (await verifyLiveCode(secret, raw, at)).valid };
+  }
+
   /** Judges a scan with no network: the manifest plus what this device already let in. */
-  async judge(raw: string, queue: QueuedScan[]): Promise<{ verdict: DoorVerdict; hash: string | null }> {
-    const lookup = scannedLookup(raw);
-    if (!lookup || !this.manifest) return { verdict: { outcome: "unknown" }, hash: null };
-    const hash = lookup.kind === "code" ? await this.hashOf(lookup.value) : await this.shortHashOf(lookup.value);
-    const entry = hash ? (lookup.kind === "code" ? this.byCode.get(hash) : this.byShort.get(hash)) : undefined;
+  async judge(raw: string, queue: QueuedScan[], at: Date = new Date()): Promise<{ verdict: DoorVerdict; hash: string | null }> {
+    const via = scanVia(raw);
+    let entry: DoorManifestEntry | undefined;
+    let liveValid = false;
+    if (via === "live") {
+      if (!this.manifest) return { verdict: { outcome: "unknown" }, hash: null };
+      ({ entry, liveValid } = await this.judgeLive(raw.trim(), at));
+    } else {
+      const lookup = scannedLookup(raw);
+      if (!lookup || !this.manifest) return { verdict: { outcome: "unknown" }, hash: null };
+      const hash = lookup.kind === "code" ? await this.hashOf(lookup.value) : await this.shortHashOf(lookup.value);
+      entry = hash ? (lookup.kind === "code" ? this.byCode.get(hash) : this.byShort.get(hash)) : undefined;
+    }
     const mine = entry ? queue.find((q) => q.acceptedOffline && q.hash === entry.k) : undefined;
-    return { verdict: judgeOffline(entry, this.manifest, mine ? { at: mine.scannedAt, door: mine.door } : undefined), hash: entry?.k ?? null };
+    const verdict = judgeOffline(entry, this.manifest, mine ? { at: mine.scannedAt, door: mine.door } : undefined, { via, liveValid, at });
+    return { verdict, hash: entry?.k ?? null };
   }
 }
 

@@ -1,5 +1,6 @@
 import { productUnit, type ProductKind } from "#common/order-words";
 import { Badge, type BadgeTone } from "#app/components/ui/Badge";
+import { LiveQr, type LiveQrData } from "./LiveQr";
 
 /** What a ticket page hands its cards: strings only (dates already formatted, the QR as SVG markup). */
 export interface TicketCardData {
@@ -24,6 +25,8 @@ export interface TicketCardData {
   transferredTo?: string | null;
   /** 1-based position and count, for "Entrada 1 de 3". */
   position?: { index: number; count: number };
+  /** The event's live QR is on (decision 207): the code that changes every 15 seconds replaces the static one where JavaScript runs. */
+  live?: LiveQrData | null;
 }
 
 const TONE: Record<TicketCardData["status"], BadgeTone> = { redeemable: "success", redeemed: "neutral", voided: "danger" };
@@ -72,8 +75,8 @@ export function TicketCard({ ticket, headingLevel = 3 }: { ticket: TicketCardDat
         >
           {/* The name starts with what it does and keeps the visible text (WCAG 2.5.3). */}
           <span className="sr-only">Ver en pantalla completa el QR de {ticket.holderName}. </span>
-          <span className="block" aria-hidden="true" dangerouslySetInnerHTML={{ __html: ticket.qrSvg }} />
-          {ticket.doorCode ? <span className="mt-1 block text-center font-mono text-xs font-bold tracking-wider text-neutral-900" aria-label={`Código: ${ticket.doorCode}`}>{ticket.doorCode}</span> : null}
+          {ticket.live ? <LiveQr live={ticket.live} staticSvg={ticket.qrSvg} size="card" /> : <span className="block" aria-hidden="true" dangerouslySetInnerHTML={{ __html: ticket.qrSvg }} />}
+          {ticket.doorCode && !ticket.live ? <span className="mt-1 block text-center font-mono text-xs font-bold tracking-wider text-neutral-900" aria-label={`Código: ${ticket.doorCode}`}>{ticket.doorCode}</span> : null}
           <span className="mt-1 block text-center text-xs font-medium text-neutral-900">Tocá para agrandar</span>
         </a>
       ) : (
@@ -90,8 +93,14 @@ export function TicketCard({ ticket, headingLevel = 3 }: { ticket: TicketCardDat
           style={{ justifyContent: "safe center" }}
         >
           <p className="text-center text-lg font-bold">{ticket.eventName}</p>
-          <span className="block w-full max-w-[min(92vw,64vh)] shrink-0" dangerouslySetInnerHTML={{ __html: ticket.qrSvg }} />
-          {ticket.doorCode ? <p className="font-mono text-xl font-bold tracking-widest">{ticket.doorCode}</p> : null}
+          {ticket.live ? (
+            <span className="block w-full max-w-[min(92vw,64vh)] shrink-0">
+              <LiveQr live={ticket.live} staticSvg={ticket.qrSvg} size="full" />
+            </span>
+          ) : (
+            <span className="block w-full max-w-[min(92vw,64vh)] shrink-0" dangerouslySetInnerHTML={{ __html: ticket.qrSvg }} />
+          )}
+          {ticket.doorCode && !ticket.live ? <p className="font-mono text-xl font-bold tracking-widest">{ticket.doorCode}</p> : null}
           <p className="text-center">
             <strong>{ticket.holderName}</strong> · {ticket.ticketTypeName}
             <br />

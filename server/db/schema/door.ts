@@ -24,7 +24,7 @@ export const doorPins = pgTable(
   (t) => [uniqueIndex("door_pins_event_key").on(t.eventId)],
 );
 
-export const DOOR_SCAN_OUTCOMES = ["admitted", "already_in", "conflict", "voided", "other_event", "other_date", "wrong_place", "unknown"] as const;
+export const DOOR_SCAN_OUTCOMES = ["admitted", "already_in", "conflict", "voided", "other_event", "other_date", "wrong_place", "expired_code", "unknown"] as const;
 export type DoorScanOutcome = (typeof DOOR_SCAN_OUTCOMES)[number];
 
 /**
@@ -61,7 +61,7 @@ export const doorScans = pgTable(
     uniqueIndex("door_scans_event_scan_id_key").on(t.eventId, t.scanId),
     index("door_scans_event_idx").on(t.eventId, t.receivedAt),
     index("door_scans_issued_product_idx").on(t.issuedProductId),
-    check("door_scans_outcome_check", sql`${t.outcome} in ('admitted','already_in','conflict','voided','other_event','other_date','wrong_place','unknown')`),
+    check("door_scans_outcome_check", sql`${t.outcome} in ('admitted','already_in','conflict','voided','other_event','other_date','wrong_place','expired_code','unknown')`),
   ],
 );
 
