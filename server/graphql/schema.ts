@@ -24,5 +24,6 @@ import "./webhooks";
 import "./queue";
 import "./resale";
 import "./waitlist";
+import "./invoicing";
 
 export const schema = builder.toSchema({ sortSchema: true });

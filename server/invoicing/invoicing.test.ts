@@ -13,13 +13,17 @@ import { createOrder } from "#server/orders/orders";
 import { refund } from "#server/orders/lifecycle";
 import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { requestRefund } from "#server/refunds/refunds";
-import { ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { arcaHandlers, arcaMock, lastNumber, resetArcaMock, selfSignedCertificate } from "#tests/support/msw/arca";
 import { arcaConfig } from "./config";
 import { ISSUE_INVOICE_JOB, issueVoucher } from "./invoices";
 import { RECEIVER_IVA } from "./rules";
 import { accessTicket, loginTicketRequest, RENEW_BEFORE_MS, signLoginTicketRequest } from "./wsaa";
+import { listInvoicesForAdmin } from "./queries";
+import { ARCA_QR_URL } from "./qr";
+import { billingAccessToken } from "#server/auth/billing-access";
+import { actorFor, createTestUser, ctxAs, sessionTokensFor } from "#tests/support/context";
+import { gql } from "#tests/support/graphql";
 
 // ARCA (homologación) is configured for this file with a certificate made here (env() is read lazily).
 const certificate = selfSignedCertificate();
@@ -289,5 +293,42 @@ describe("credit notes", () => {
     const [authorisedInvoice, authorisedNote] = await invoicesOf(billing.id);
     expect(authorisedInvoice.status).toBe("authorised");
     expect(authorisedNote).toMatchObject({ status: "authorised", voucherType: 8 });
+  });
+});
+
+describe("reading invoices", () => {
+  const QUERY = `query Billing($billingId: ID!, $token: String) { billing(billingId: $billingId, token: $token) { invoices { kind letter pointOfSale number cae caeDueDate total status observations { code message } errors { code message } qrUrl } } }`;
+
+  it("Billing.invoices: whoever may read the billing reads its invoice (with the QR); a stranger gets NOT_FOUND", async () => {
+    const sales = await eventForSales();
+    const { billing, order } = await sales.pay();
+    await runInvoiceJobs();
+    const [invoice] = await invoicesOf(billing.id);
+    const asBuyer = await gql<{ billing: { invoices: Record<string, unknown>[] } }>(QUERY, { variables: { billingId: billing.id, token: billingAccessToken(billing.id) } });
+    expect(asBuyer.body.errors).toBeUndefined();
+    const [read] = asBuyer.body.data!.billing.invoices;
+    expect(read).toMatchObject({ kind: "invoice", letter: "B", pointOfSale: POS, number: invoice.number, cae: invoice.cae, caeDueDate: "2026-12-08", total: order.serviceFee, status: "authorised", observations: [], errors: [] });
+    const qr = JSON.parse(Buffer.from(String(read.qrUrl).slice(ARCA_QR_URL.length), "base64").toString("utf8")) as Record<string, unknown>;
+    expect(qr).toMatchObject({ cuit: 20111111112, ptoVta: POS, tipoCmp: 6, nroCmp: invoice.number, importe: order.serviceFee / 100, codAut: Number(invoice.cae) });
+
+    const stranger = await createTestUser();
+    const asStranger = await gql(QUERY, { tokens: await sessionTokensFor(stranger.id), variables: { billingId: billing.id } });
+    expect(asStranger.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+  });
+
+  it("the platform team's list shows rejected invoices with ARCA's reasons; anyone else is refused", async () => {
+    const sales = await eventForSales();
+    const { billing } = await sales.pay();
+    arcaMock.next.push({ kind: "reject", obs: [{ code: 10242, msg: "El campo Condicion Frente al IVA del receptor no es valido para el tipo de comprobante informado." }] });
+    await runInvoiceJobs();
+    const admin = await createTestUser({ roles: ["admin"] });
+    const list = await listInvoicesForAdmin(await ctxAs(actorFor(admin)), { status: "rejected" });
+    const mine = list.items.find((i) => i.billingId === billing.id);
+    expect(mine).toMatchObject({ status: "rejected", observations: [{ code: 10242 }], orderCode: expect.stringMatching(/^TRB-/) });
+    expect(list.items.every((i) => i.status === "rejected")).toBe(true);
+    expect(list.counts.rejected).toBeGreaterThanOrEqual(1);
+    const someone = await createTestUser();
+    await expect(listInvoicesForAdmin(await ctxAs(actorFor(someone)))).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(listInvoicesForAdmin(await ctxAs(ANONYMOUS))).rejects.toMatchObject({ code: "UNAUTHENTICATED" });
   });
 });
