@@ -162,7 +162,11 @@ export async function issueVoucher(db: Db, invoiceId: string, now: Date, config:
       await update(db, invoice.id, { status: "rejected", errors: [{ code: 0, message }], lastError: null });
       return "rejected";
     }
-    if (associated.status !== "authorised") throw new Error("La factura asociada todavía no tiene CAE: la nota de crédito espera");
+    if (associated.status !== "authorised") {
+      const message = "La factura asociada todavía no tiene CAE: la nota de crédito espera";
+      await update(db, invoice.id, { lastError: message });
+      throw new Error(message);
+    }
   }
 
   return withSequenceLease(db, invoice, async () => {

@@ -10,7 +10,7 @@ import { arcaTickets, billingTaxDetails, invoices, jobs, ticketTypes } from "#se
 import { runDueJobs } from "#server/jobs/queue";
 import { jobHandlers } from "#server/worker/handlers";
 import { createOrder } from "#server/orders/orders";
-import { refund } from "#server/orders/lifecycle";
+import { chargeBack, refund } from "#server/orders/lifecycle";
 import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { requestRefund } from "#server/refunds/refunds";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
@@ -293,6 +293,34 @@ describe("credit notes", () => {
     const [authorisedInvoice, authorisedNote] = await invoicesOf(billing.id);
     expect(authorisedInvoice.status).toBe("authorised");
     expect(authorisedNote).toMatchObject({ status: "authorised", voucherType: 8 });
+  });
+});
+
+describe("credit notes after a chargeback or of a rejected invoice", () => {
+  it("a chargeback gives our charge back: its credit note is issued; an invoice ARCA rejected gets a rejected credit note, nothing sent", async () => {
+    const sales = await eventForSales();
+    const db = await getDb();
+    const charged = await sales.pay();
+    await runInvoiceJobs();
+    await db.transaction(async (tx) => {
+      expect(await chargeBack(tx, charged.billing.id, new Date())).not.toBeNull();
+    });
+    await runInvoiceJobs();
+    const [invoice, note] = await invoicesOf(charged.billing.id);
+    expect(note).toMatchObject({ kind: "credit_note", invoiceId: invoice.id, status: "authorised", voucherType: 8 });
+
+    const refused = await sales.pay();
+    arcaMock.next.push({ kind: "reject", obs: [{ code: 10013, msg: "Para comprobantes clase A y M el campo DocTipo debe ser igual a 80 (CUIT)." }] });
+    await runInvoiceJobs();
+    await db.transaction(async (tx) => {
+      await refund(tx, refused.billing.id, { reason: "Devuelta", now: new Date(), providerRefund: "none" });
+    });
+    const sentBefore = requestsOf("FECAESolicitar").length;
+    await runInvoiceJobs();
+    const [rejectedInvoice, rejectedNote] = await invoicesOf(refused.billing.id);
+    expect(rejectedInvoice.status).toBe("rejected");
+    expect(rejectedNote).toMatchObject({ kind: "credit_note", status: "rejected", number: null, errors: [{ code: 0, message: expect.stringContaining("no hay nada que anular") }] });
+    expect(requestsOf("FECAESolicitar")).toHaveLength(sentBefore);
   });
 });
 
