@@ -7,8 +7,8 @@ import { enqueue } from "#server/jobs/queue";
 import { log } from "#server/monitoring/log";
 import { arcaConfig, type ArcaConfig } from "./config";
 import { amountsFor, letterFor, receiverFor, VOUCHER_TYPE } from "./rules";
-import { accessTicket, type AccessTicket } from "./wsaa";
-import { consultVoucher, lastAuthorised, requestCae } from "./wsfe";
+import { accessTicket, forgetAccessTicket, type AccessTicket } from "./wsaa";
+import { consultVoucher, lastAuthorised, requestCae, WsfeTransientError } from "./wsfe";
 
 /*
  * Invoices and credit notes of our service charge (docs/invoicing.md, decisions 211–213). The order's
@@ -170,7 +170,13 @@ export async function issueVoucher(db: Db, invoiceId: string, now: Date, config:
   }
 
   return withSequenceLease(db, invoice, async () => {
-    const ticket = await accessTicket(db, config, now);
+    let ticket: AccessTicket;
+    try {
+      ticket = await accessTicket(db, config, now);
+    } catch (error) {
+      await update(db, invoice.id, { lastError: `WSAA: ${error instanceof Error ? error.message : String(error)}`.slice(0, 2000) });
+      throw error;
+    }
     // First, vouchers of this sequence whose answer never came (ours included), in number order.
     const unsettled = await db
       .select()
@@ -243,6 +249,8 @@ async function send(db: Db, config: ArcaConfig, ticket: AccessTicket, invoice: I
     // A voucher marked `sending` stays so, with its number, even when ARCA answered an error: the next attempt
     // asks ARCA about that number before numbering again, so nothing is ever authorised twice.
     await update(db, invoice.id, { lastError: (error instanceof Error ? error.message : String(error)).slice(0, 2000) });
+    // 600 (ValidacionDeToken): ARCA no longer takes our ticket; the next attempt asks WSAA for a new one.
+    if (error instanceof WsfeTransientError && error.errors.some((e) => e.code === 600)) await forgetAccessTicket(db, config);
     throw error;
   }
 }

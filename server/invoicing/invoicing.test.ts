@@ -211,6 +211,22 @@ describe("WSFEv1 through the job queue", () => {
     expect((await invoicesOf(billing.id))[0]).toMatchObject({ status: "authorised", lastError: null });
   });
 
+  it("a ticket ARCA no longer takes (error 600) is dropped: the retry logs in again and gets the CAE", async () => {
+    const { pay } = await eventForSales();
+    const { billing } = await pay();
+    const db = await getDb();
+    const [stored] = await db.select().from(arcaTickets);
+    arcaMock.refusedTokens.add(stored.token);
+    const logins = arcaMock.logins.length;
+    expect(await runInvoiceJobs()).toMatchObject({ failed: 1 });
+    const [waiting] = await invoicesOf(billing.id);
+    expect(waiting.lastError).toContain("600 ValidacionDeToken");
+    expect(await db.select().from(arcaTickets)).toEqual([]);
+    const outcome = await issueVoucher(db, waiting.id, new Date());
+    expect(outcome).toBe("authorised");
+    expect(arcaMock.logins.length).toBe(logins + 1);
+  });
+
   it("a timeout after ARCA authorised: the retry asks ARCA (FECompConsultar) and records that CAE, never a second voucher", async () => {
     const { pay } = await eventForSales();
     const before = lastNumber(POS, 6);

@@ -79,3 +79,8 @@ export async function accessTicket(db: Db, config: ArcaConfig, now: Date, servic
     return ticket;
   });
 }
+
+/** Drops the stored ticket (ARCA refused it): the next caller asks WSAA for a new one. */
+export async function forgetAccessTicket(db: Db, config: ArcaConfig, service = "wsfe") {
+  await db.delete(arcaTickets).where(and(eq(arcaTickets.environment, config.environment), eq(arcaTickets.cuit, config.cuit), eq(arcaTickets.service, service)));
+}

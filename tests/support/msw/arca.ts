@@ -48,6 +48,8 @@ export const arcaMock = {
   ticketHours: 12,
   /** When set, WSFEv1 answers HTTP 503 (ARCA down). */
   down: false,
+  /** Tokens WSFEv1 no longer accepts (error 600), as after ARCA revokes a ticket. */
+  refusedTokens: new Set<string>(),
 };
 
 export function resetArcaMock() {
@@ -56,6 +58,7 @@ export function resetArcaMock() {
   arcaMock.logins = [];
   arcaMock.next = [];
   arcaMock.down = false;
+  arcaMock.refusedTokens = new Set();
 }
 
 const key = (pointOfSale: number, type: number, number: number) => `${pointOfSale}/${type}/${number}`;
@@ -105,7 +108,7 @@ const wsfe = http.post(ARCA_URLS.homologacion.wsfe, async ({ request }) => {
   const operation = action.slice(action.lastIndexOf("/") + 1);
   const body = await request.text();
   arcaMock.requests.push({ operation, body });
-  if (!xmlText(body, "Token") || !xmlText(body, "Sign")) {
+  if (!xmlText(body, "Token") || !xmlText(body, "Sign") || arcaMock.refusedTokens.has(xmlText(body, "Token") ?? "")) {
     return xml(`<${operation}Response xmlns="http://ar.gov.afip.dif.FEV1/"><${operation}Result>${errs([{ code: 600, msg: "ValidacionDeToken: No validaron las fechas del token GenTime, ExpTime, NowUTC" }], "Errors", "Err")}</${operation}Result></${operation}Response>`);
   }
 
