@@ -5,7 +5,7 @@ import { listenDatabaseUrl, paymentsMode, parseEnv, startupProblems, type Env } 
 
 const exec = promisify(execFile);
 
-const base: Env = { NODE_ENV: "production", PORT: 3000, DATA_DIR: ".data", MAIL_FROM: "x", POSTHOG_HOST: "https://x", SEED_DEMO: "true" };
+const base: Env = { NODE_ENV: "production", PORT: 3000, DATA_DIR: ".data", MAIL_FROM: "x", POSTHOG_HOST: "https://x", SEED_DEMO: "true", PLATFORM_IVA_CONDITION: "RESPONSABLE_INSCRIPTO" };
 const POSTGRES = "postgres://tribuna@db.internal:5432/tribuna";
 const SECRET = "s".repeat(40);
 

@@ -43,6 +43,20 @@ const schema = z.object({
   ENABLE_DEV_MAILBOX: z.enum(["true", "false"]).optional(),
   /** `true` behind a proxy that sets X-Forwarded-For (server.ts reads the client address from it). */
   TRUST_PROXY: z.enum(["true", "false"]).optional(),
+  /** The platform's IVA condition (prices and the letter of our invoices, docs/invoicing.md). */
+  PLATFORM_IVA_CONDITION: z.enum(["RESPONSABLE_INSCRIPTO", "MONOTRIBUTO", "EXENTO"]).default("RESPONSABLE_INSCRIPTO"),
+  /**
+   * Electronic invoicing of our service charge with ARCA (docs/invoicing.md): off unless CUIT, point of sale,
+   * certificate and key are all set. Certificate and key: the PEM text itself or the path of a file holding it.
+   */
+  /** Default: homologacion (ARCA's test service). */
+  ARCA_ENVIRONMENT: z.enum(["homologacion", "produccion"]).optional(),
+  ARCA_CUIT: z.string().regex(/^\d{2}-?\d{8}-?\d$/, "ARCA_CUIT debe ser un CUIT de 11 dígitos").optional(),
+  ARCA_POINT_OF_SALE: z.coerce.number().int().min(1).max(99_999).optional(),
+  ARCA_CERT: z.string().optional(),
+  ARCA_KEY: z.string().optional(),
+  /** How long one request to ARCA may take before it is given up and asked about on the retry (ms; default 30000). */
+  ARCA_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -133,6 +147,12 @@ export function startupProblems(e: Env = env()): string[] {
   if (e.NODE_ENV === "production" && e.DATABASE_URL && !e.AUTH_SECRET) {
     problems.push(
       "Falta AUTH_SECRET (al menos 32 caracteres, el mismo en todas las réplicas): firma las sesiones. Sin ella cada proceso inventaría la suya y las personas se quedarían sin sesión al pasar de uno a otro.",
+    );
+  }
+  const arca = [e.ARCA_CUIT, e.ARCA_POINT_OF_SALE, e.ARCA_CERT, e.ARCA_KEY];
+  if (e.NODE_ENV === "production" && arca.some((v) => v !== undefined) && arca.some((v) => v === undefined)) {
+    problems.push(
+      "La facturación con ARCA está a medias: definí las cuatro variables (ARCA_CUIT, ARCA_POINT_OF_SALE, ARCA_CERT y ARCA_KEY) o ninguna (sin ellas no se emiten facturas).",
     );
   }
   return problems;

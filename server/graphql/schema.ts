@@ -25,5 +25,6 @@ import "./queue";
 import "./resale";
 import "./waitlist";
 import "./live-qr";
+import "./invoicing";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -11,6 +11,7 @@ import { releaseCouponUse, retakeCouponUse } from "#server/coupons/coupons";
 import { releaseOrderStock, reholdOrderStock } from "#server/stock/stock";
 import { markQueuePlaceBought } from "#server/queue/queue";
 import { releaseResaleHold, reholdResaleListing, settleResale } from "#server/resale/settle";
+import { requestCreditNote, requestInvoice } from "#server/invoicing/invoices";
 import { emailChargedBack, emailRefunded, emailTransferRejected } from "./effects";
 
 /*
@@ -70,6 +71,8 @@ export async function onPaid(tx: DbOrTx, order: OrderRow, billing: BillingRow, n
     await recordOrderPaid(tx, order, now);
   }
   if (!order.gift) await bookApprovedPayment(tx, order, billing, now);
+  // Invoicing hook (docs/invoicing.md): the invoice of our service charge, a job (nothing when invoicing is off).
+  await requestInvoice(tx, order, billing, now);
   await markQueuePlaceBought(tx, order, now);
   return issued;
 }
@@ -102,6 +105,8 @@ export interface RefundOptions {
 export async function onRefunded(tx: DbOrTx, order: OrderRow, billing: BillingRow, options: RefundOptions) {
   await onVoided(tx, order, options.now);
   await bookRefundOfApprovedPayment(tx, order, billing, options.reason, options.now);
+  // Invoicing hook (docs/invoicing.md): the credit note cancelling the invoice of our service charge, a job.
+  await requestCreditNote(tx, billing, options.now);
   await recordOrderRefunded(tx, order, billing, options.now);
   await emailRefunded(tx, order, billing);
   await tx
@@ -118,6 +123,8 @@ export async function onRefunded(tx: DbOrTx, order: OrderRow, billing: BillingRo
 export async function onChargedBack(tx: DbOrTx, order: OrderRow, billing: BillingRow, now: Date) {
   await onVoided(tx, order, now);
   await bookChargeback(tx, order, billing, now);
+  // Invoicing hook (docs/invoicing.md): our service charge goes back with the chargeback, so it gets its credit note.
+  await requestCreditNote(tx, billing, now);
   await emailChargedBack(tx, order, billing);
 }
 

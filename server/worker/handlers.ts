@@ -12,6 +12,7 @@ import { MAX_ATTEMPTS, type JobHandlers, type JobLane } from "#server/jobs/queue
 import { RESALE_PAYOUT_JOB, runResalePayout } from "#server/resale/settle";
 import { TICKETS_RETURNED_JOB } from "#server/stock/stock";
 import { expireWaitlistOffer, runReturnedTickets, WAITLIST_OFFER_EXPIRE_JOB } from "#server/waitlist/offers";
+import { ISSUE_INVOICE_JOB, issueVoucher } from "#server/invoicing/invoices";
 
 /** Every job kind the app runs, with its handler. */
 export const jobHandlers: JobHandlers = {
@@ -57,6 +58,10 @@ export const jobHandlers: JobHandlers = {
   [WAITLIST_OFFER_EXPIRE_JOB]: async (payload, { db, now }) => {
     const result = await expireWaitlistOffer(db, String(payload.offerId ?? ""), now);
     if (result === "not-due") throw new Error("La reserva de la lista de espera todavía no venció");
+  },
+  // An invoice or credit note of our service charge (docs/invoicing.md): throws while ARCA is down, slow or the invoice waits, so the queue retries with backoff.
+  [ISSUE_INVOICE_JOB]: async (payload, { db, now }) => {
+    await issueVoucher(db, String(payload.invoiceId ?? ""), now);
   },
   [MERCADOPAGO_REFRESH_JOB]: async (payload, { db, now }) => {
     await refreshMercadoPagoToken(db, String(payload.accountId ?? ""), now);

@@ -5,9 +5,10 @@ export const ADMIN_LINKS = [
   { to: "/admin/organizaciones", label: "Organizaciones" },
   { to: "/admin/extracciones", label: "Extracciones" },
   { to: "/admin/devoluciones", label: "Devoluciones" },
+  { to: "/admin/facturas", label: "Facturas" },
 ] as const;
 
-/** The shared nav at the top of every /admin page: Organizaciones · Extracciones · Devoluciones. */
+/** The shared nav at the top of every /admin page: Organizaciones · Extracciones · Devoluciones · Facturas. */
 export function AdminNav() {
   return (
     <nav aria-label="Equipo de Tribuna" className="-mx-1 flex flex-wrap items-center gap-1 border-b border-[var(--border)] pb-3 text-sm">

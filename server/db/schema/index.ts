@@ -21,3 +21,4 @@ export * from "./queue";
 export * from "./resale";
 export * from "./waitlist";
 export * from "./live-qr";
+export * from "./invoicing";
