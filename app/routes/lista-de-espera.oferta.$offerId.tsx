@@ -5,7 +5,7 @@ import { formatDateTime, formatEventStart } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { withBillingToken } from "#server/auth/billing-access";
 import { isDomainError } from "#server/errors";
-import { claimWaitlistOffer, getWaitlistOffer } from "#server/waitlist/claim";
+import { claimWaitlistOffer, getWaitlistOffer } from "#server/orders/waitlist-claim";
 import { pageErrorResponse } from "#app/lib/domain-errors.server";
 import { payerDefaults } from "#app/lib/checkout-reply.server";
 import { requireUser } from "#app/lib/session.server";
