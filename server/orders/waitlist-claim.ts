@@ -10,6 +10,7 @@ import { recordAudit } from "#server/organizations/audit";
 import { releaseStock } from "#server/stock/stock";
 import { parseInput, type DomainInput } from "#server/validation";
 import { lockWaitlist } from "#server/waitlist/offers";
+import { accountLimitRefusal } from "#server/tickets/account-limit";
 
 /*
  * Claiming an offer (decision 198): the tickets the offer holds become the
@@ -45,6 +46,8 @@ export interface OfferView {
   eventName: string;
   eventDateId: string;
   startsAt: Date;
+  /** The event's per-account limit, said before the form (null: within it). The claim checks it again. */
+  limitRefusal: string | null;
 }
 
 const uuid = z.string().uuid();
@@ -70,10 +73,11 @@ export async function getWaitlistOffer(ctx: Ctx, offerId: string): Promise<Offer
     .leftJoin(resaleListings, eq(resaleListings.id, waitlistOffers.listingId))
     .where(and(eq(waitlistOffers.id, offerId), eq(waitlistEntries.userId, ctx.actor.userId)));
   if (!row) throw new NotFound(CLAIM_MESSAGES.notFound);
+  const open = row.offer.status === "offered" && row.offer.expiresAt > ctx.now;
   return {
     id: row.offer.id,
     status: row.offer.status,
-    open: row.offer.status === "offered" && row.offer.expiresAt > ctx.now,
+    open,
     quantity: row.offer.quantity,
     wanted: row.entry.quantity,
     expiresAt: row.offer.expiresAt,
@@ -87,6 +91,7 @@ export async function getWaitlistOffer(ctx: Ctx, offerId: string): Promise<Offer
     eventName: row.event.name,
     eventDateId: row.entry.eventDateId,
     startsAt: row.startsAt,
+    limitRefusal: open ? await accountLimitRefusal(ctx.db, { eventId: row.event.id, accountId: ctx.actor.userId, adding: row.offer.quantity, now: ctx.now }) : null,
   };
 }
 

@@ -11,6 +11,7 @@ import { requireCapability } from "#server/organizations/permissions";
 import { isUniqueViolation } from "#server/db/errors";
 import { formatMoney } from "#common/money";
 import { offerReturnedTickets } from "#server/waitlist/offers";
+import { accountLimitRefusal } from "#server/tickets/account-limit";
 import { emailListed } from "./emails";
 import { RESALE_MESSAGES, resaleTerms, type ResaleRules } from "./rules";
 
@@ -270,7 +271,7 @@ export async function setEventResale(ctx: Ctx, rawInput: DomainInput<typeof sett
 }
 
 /** One listing as its buyer's page reads it (public): NotFound when unknown or cancelled; `available` while on sale. */
-export async function resaleListingForBuyer(ctx: Pick<Ctx, "db" | "now">, listingId: string) {
+export async function resaleListingForBuyer(ctx: Pick<Ctx, "db" | "now"> & { actor?: Ctx["actor"] }, listingId: string) {
   if (!uuid.safeParse(listingId).success) throw new NotFound(RESALE_MESSAGES.listingNotFound);
   const [row] = await ctx.db
     .select({ listing: resaleListings, eventName: events.name, eventSlug: events.slug, serviceFeeBps: events.serviceFeeBps, ticketTypeName: ticketTypes.name, startsAt: eventDates.startsAt })
@@ -280,12 +281,18 @@ export async function resaleListingForBuyer(ctx: Pick<Ctx, "db" | "now">, listin
     .innerJoin(eventDates, eq(eventDates.id, resaleListings.eventDateId))
     .where(eq(resaleListings.id, listingId));
   if (!row || row.listing.status === "cancelled") throw new NotFound(RESALE_MESSAGES.listingNotFound);
+  const available = row.listing.status === "active" && row.startsAt > ctx.now;
+  const accountId = ctx.actor?.kind === "user" ? ctx.actor.userId : null;
   return {
+    eventId: row.listing.eventId,
+    ticketTypeId: row.listing.ticketTypeId,
     eventName: row.eventName,
     eventSlug: row.eventSlug,
     ticketTypeName: row.ticketTypeName,
     price: row.listing.price,
     serviceFeeBps: row.serviceFeeBps ?? 0,
-    available: row.listing.status === "active" && row.startsAt > ctx.now,
+    available,
+    /** The event's per-account limit, said before the payer form (null: within it, or nothing to buy). */
+    limitRefusal: available ? await accountLimitRefusal(ctx.db, { eventId: row.listing.eventId, accountId, adding: 1, now: ctx.now }) : null,
   };
 }

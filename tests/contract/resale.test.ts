@@ -33,9 +33,10 @@ import { actorFor, createTestUser, ctxAs, sessionCookiesFor, sessionTokensFor } 
 import { createEventWithTickets } from "#tests/support/factories";
 import { errorCode, gql } from "#tests/support/graphql";
 import { emailsTo } from "#tests/support/mailbox";
-import { formRequest, run } from "#tests/support/remix";
+import { formRequest, getRequest, run } from "#tests/support/remix";
 import { MP_APP, MP_PLATFORM, mercadoPagoHandlers, mockPayment, payPreference, requestsTo, resetMercadoPagoMock } from "#tests/support/msw/mercadopago";
 import { action as cannotGoAction } from "#app/routes/cuenta.mis-tickets_.no-puedo-ir.$ticketId";
+import * as resalePage from "#app/routes/reventa.$listingId";
 
 // Mercado Pago is configured for this file: MSW stands in for it; our domain, database and webhook run for real.
 process.env.MERCADOPAGO_ACCESS_TOKEN = MP_PLATFORM.accessToken;
@@ -243,6 +244,11 @@ describe("resale and the per-account limit", () => {
     const hoarder = await signedIn();
     await startCheckout(hoarder.ctx, { eventSlug: event.slug, items: [{ ticketId: tickets[0].ticketTypeId!, qty: 2 }], payer: payerOf(hoarder.user.email), paymentMethod: "MERCADO_PAGO" });
     await expect(buyListing(listing.id, hoarder.user.email, hoarder.ctx)).rejects.toMatchObject({ code: "CONFLICT", reason: "ACCOUNT_LIMIT_REACHED" });
+    // The listing's page says it before the payer form (and shows no form).
+    const page = await run(resalePage.loader, getRequest(`/reventa/${listing.id}`, { cookies: await sessionCookiesFor(hoarder.user.id) }), { listingId: listing.id });
+    expect(page.data.offer.limitRefusal).toBe("Este evento permite hasta 2 entradas por cuenta y ya tenés 2: no podés sumar más.");
+    const anonymousPage = await run(resalePage.loader, getRequest(`/reventa/${listing.id}`), { listingId: listing.id });
+    expect(anonymousPage.data.offer.limitRefusal).toBe("Este evento permite hasta 2 entradas por cuenta: iniciá sesión para comprar.");
     await expect(buyListing(listing.id)).rejects.toMatchObject({ code: "UNAUTHENTICATED", reason: "ACCOUNT_REQUIRED" });
     const [still] = await db.select().from(resaleListings).where(eq(resaleListings.id, listing.id));
     expect(still.status).toBe("active");
@@ -421,6 +427,12 @@ describe("named tickets bought in the resale", () => {
     await db.update(events).set({ oneHolderPerTicket: true }).where(eq(events.id, event.id));
     const listing = await listForResale(seller.ctx, { ticketId: tickets[0].id, price: PRICE });
     await expect(buyListing(listing.id)).rejects.toMatchObject({ code: "BAD_USER_INPUT" });
+    // The page asks for the holder with the checkout's form (one row, for this ticket).
+    const page = await run(resalePage.loader, getRequest(`/reventa/${listing.id}`), { listingId: listing.id });
+    expect(page.data).toMatchObject({ holders: 1, holderLabels: ["General"] });
+    const refused = await run(resalePage.action, formRequest(`/reventa/${listing.id}`, payerOf("sin-titular@example.com")), { listingId: listing.id });
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.data.result.error ?? {})).toContain("attendees[0].documentNumber");
     const holder = { firstName: "Martina", lastName: "Quiroga", documentType: "dni", documentNumber: "40111222" };
     const started = await startCheckout(await ctxAs(ANONYMOUS), { eventSlug: "", items: [], payer: payerOf("paga@example.com"), attendees: [holder], resaleListingId: listing.id, paymentMethod: "MERCADO_PAGO" });
     await pay(started);
