@@ -81,9 +81,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ClaimOfferPage() {
-  const { offer, payer, customFields, holderLabels } = useLoaderData<typeof loader>();
+  const { offer, payer, customFields, holders, holderLabels } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [form, fields] = usePayerForm({ id: "oferta", lastResult: actionData?.result, defaultValue: payer, customFields });
+  const [form, fields] = usePayerForm({
+    id: "oferta",
+    lastResult: actionData?.result,
+    // One row per holder from the start (the form lists as many rows as its value has), as on the checkout's payer page.
+    defaultValue: { ...payer, attendees: holders ? Array.from({ length: holders }, () => ({ documentType: "dni" })) : undefined },
+    customFields,
+  });
   const submitting = useIsSubmitting();
   const units = offer.quantity === 1 ? "1 entrada" : `${offer.quantity} entradas`;
   return (
@@ -115,7 +121,7 @@ export default function ClaimOfferPage() {
               </p>
               <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
                 <FormErrors id={form.errorId} errors={form.errors} />
-                <PayerInfoFields fields={fields} customFields={customFields} holderLabels={holderLabels} sends={offer.quantity === 1 ? "la entrada" : "las entradas"} />
+                <PayerInfoFields fields={fields} customFields={customFields} holderLabels={holderLabels} coupon={false} sends={offer.quantity === 1 ? "la entrada" : "las entradas"} />
                 <div className="flex sm:justify-end">
                   <Button type="submit" pending={submitting} pendingLabel="Reservando…" className="min-h-12 w-full text-base sm:w-auto">
                     Reclamar y pasar a pagar

@@ -90,9 +90,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ResalePurchasePage() {
-  const { offer, payer, customFields, holderLabels } = useLoaderData<typeof loader>();
+  const { offer, payer, customFields, holders, holderLabels } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const [form, fields] = usePayerForm({ id: "reventa", lastResult: actionData?.result, defaultValue: payer, customFields });
+  const [form, fields] = usePayerForm({
+    id: "reventa",
+    lastResult: actionData?.result,
+    // One row per holder from the start (the form lists as many rows as its value has), as on the checkout's payer page.
+    defaultValue: { ...payer, attendees: holders ? Array.from({ length: holders }, () => ({ documentType: "dni" })) : undefined },
+    customFields,
+  });
   const submitting = useIsSubmitting();
   return (
     <main className="mx-auto flex w-full max-w-2xl flex-col gap-4 px-4 py-5 sm:px-6 sm:py-8">
@@ -128,7 +134,7 @@ export default function ResalePurchasePage() {
       ) : (
         <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
           <FormErrors id={form.errorId} errors={form.errors} />
-          <PayerInfoFields fields={fields} customFields={customFields} holderLabels={holderLabels} sends="la entrada" />
+          <PayerInfoFields fields={fields} customFields={customFields} holderLabels={holderLabels} coupon={false} sends="la entrada" />
           <p className="text-sm text-[var(--muted)]">Vas a pagar con Mercado Pago. Te reservamos la entrada 15 minutos.</p>
           <div className="flex sm:justify-end">
             <Button type="submit" pending={submitting} pendingLabel="Reservando…" className="min-h-12 w-full text-base sm:w-auto">
