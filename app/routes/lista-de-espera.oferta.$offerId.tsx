@@ -139,10 +139,10 @@ export default function ClaimOfferPage() {
         </p>
       )}
       <p className="mt-6 flex flex-wrap gap-x-4 text-sm">
-        <Link to="/cuenta/lista-de-espera" className="text-[var(--accent)] underline underline-offset-2">
+        <Link to="/cuenta/lista-de-espera" className="inline-flex min-h-11 items-center text-[var(--accent)] underline underline-offset-2">
           Mis lugares en listas de espera
         </Link>
-        <Link to={`/eventos/${offer.eventSlug}`} className="text-[var(--accent)] underline underline-offset-2">
+        <Link to={`/eventos/${offer.eventSlug}`} className="inline-flex min-h-11 items-center text-[var(--accent)] underline underline-offset-2">
           Ver el evento
         </Link>
       </p>
