@@ -54,7 +54,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         maxPriceInput: String(terms.maxPrice / 100).replace(".", ","),
         feePercent: terms.feeBps / 100,
         payoutMethod: found.payoutMethod,
-        listing: listing ? { id: listing.id, status: listing.status, price: formatMoney(listing.price), fee: formatMoney(listing.fee), payout: formatMoney(listing.payout) } : null,
+        listing: listing ? { id: listing.id, status: listing.status, waitlist: listing.status === "held" && !listing.heldByOrderId, price: formatMoney(listing.price), fee: formatMoney(listing.fee), payout: formatMoney(listing.payout) } : null,
       },
       { headers },
     );
@@ -133,6 +133,10 @@ export default function CannotGoPage() {
                 Cancelar la publicación
               </Button>
             </Form>
+          ) : page.listing.waitlist ? (
+            <p className="mt-2 text-sm">
+              Se la ofrecimos a la primera persona de la lista de espera del evento: ya no se puede cancelar. Si no la reclama a tiempo, pasa a la siguiente persona o vuelve a la reventa.
+            </p>
           ) : page.listing.status === "held" ? (
             <p className="mt-2 text-sm">Alguien la está pagando en este momento: ya no se puede cancelar. Si no la paga, vuelve a la reventa.</p>
           ) : null}

@@ -1,37 +1,47 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { DOCUMENT_TYPES } from "#common/fields";
 import { formatDateTime, formatEventStart } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { withBillingToken } from "#server/auth/billing-access";
+import type { Ctx } from "#server/context";
 import { isDomainError } from "#server/errors";
-import { claimWaitlistOffer, getWaitlistOffer } from "#server/waitlist/claim";
+import { claimWaitlistOffer, getWaitlistOffer } from "#server/orders/waitlist-claim";
 import { pageErrorResponse } from "#app/lib/domain-errors.server";
-import { payerDefaults } from "#app/lib/checkout-reply.server";
+import { checkoutFailure, payerDefaults } from "#app/lib/checkout-reply.server";
+import { parsePayerForm, payerQuestionsFor } from "#app/lib/payer-questions.server";
 import { requireUser } from "#app/lib/session.server";
 import { AccountPage } from "#app/components/account/AccountPage";
+import { FormErrors } from "#app/components/account/Notice";
+import { PayerInfoFields } from "#app/components/checkout/PayerInfoFields";
+import { getFormProps, usePayerForm } from "#app/components/checkout/usePayerForm";
 import { Button } from "#app/components/ui/Button";
-import { controlAria, Field, FieldFrame, fieldInputClasses } from "#app/components/ui/Field";
+import { useIsSubmitting } from "#app/components/ui/useIsSubmitting";
 
 export const meta: MetaFunction = () => [{ title: "Reclamar entradas de la lista de espera · Tribuna" }, { name: "robots", content: "noindex" }];
 
-const PAYER_FIELDS = ["firstName", "lastName", "email", "documentType", "documentNumber", "phoneNumber"] as const;
+async function load(ctx: Ctx, offerId: string) {
+  const offer = await getWaitlistOffer(ctx, offerId);
+  return { offer, questions: await payerQuestionsFor(ctx, offer.eventId, Array.from({ length: offer.quantity }, () => offer.ticketTypeName)) };
+}
 
 /**
- * `/lista-de-espera/oferta/{offerId}`, the link of the offer's email: the held tickets and the payer's form.
- * Claiming places a normal order with them and goes on to its checkout. Only the account the offer was made to.
+ * `/lista-de-espera/oferta/{offerId}`, the link of the offer's email: the held tickets (or the resale ticket) and
+ * the same payer form as the checkout (PayerInfoFields: the payer, the event's custom fields and, on a named
+ * event, one holder per ticket). Claiming places a normal order with them and goes on to its checkout. Only the
+ * account the offer was made to. The event's per-account limit is said before the form.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { ctx, headers, user } = await requireUser(request);
   headers.set("Cache-Control", "private, no-store");
   try {
-    const offer = await getWaitlistOffer(ctx, params.offerId ?? "");
+    const { offer, questions } = await load(ctx, params.offerId ?? "");
     return data(
       {
         offer: {
           id: offer.id,
           open: offer.open,
           status: offer.status,
+          resale: offer.listingId !== null,
           eventName: offer.eventName,
           eventSlug: offer.eventSlug,
           date: formatEventStart(offer.startsAt),
@@ -40,8 +50,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           wanted: offer.wanted,
           unitPrice: formatMoney(offer.unitPrice),
           expires: formatDateTime(offer.expiresAt),
+          limitRefusal: offer.limitRefusal,
         },
-        defaults: payerDefaults(user) as Record<string, string>,
+        payer: payerDefaults(user),
+        ...questions,
       },
       { headers },
     );
@@ -52,65 +64,72 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, headers } = await requireUser(request);
-  const form = await request.formData();
-  const values = Object.fromEntries(PAYER_FIELDS.map((k) => [k, String(form.get(k) ?? "")]));
+  const { questions } = await load(ctx, params.offerId ?? "").catch((error: unknown) => {
+    throw pageErrorResponse(error, { headers, signIn: request });
+  });
+  const { submission, isField } = await parsePayerForm(request, questions);
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400, headers });
+  const { couponCode: _coupon, attendees, customFields, ...payer } = submission.value;
   try {
-    const { billing } = await claimWaitlistOffer(ctx, params.offerId ?? "", { payer: values });
+    const { billing } = await claimWaitlistOffer(ctx, params.offerId ?? "", { payer, attendees: attendees ?? undefined, customFields: customFields ?? undefined });
     return redirect(withBillingToken(`/checkout/${billing.id}`, billing.id), { headers });
   } catch (error) {
-    if (!isDomainError(error)) throw error;
-    if (error.code === "NOT_FOUND" || error.code === "UNAUTHENTICATED") throw pageErrorResponse(error, { headers, signIn: request });
-    const fieldErrors: Record<string, string[]> = {};
-    for (const [key, messages] of Object.entries(error.fieldErrors)) fieldErrors[key.replace(/^payer\./, "")] = messages;
-    const shown = PAYER_FIELDS.some((k) => fieldErrors[k]?.length);
-    return data({ message: shown ? "Revisá los datos marcados." : error.message, fieldErrors, values }, { status: error.code === "CONFLICT" ? 409 : 400, headers });
+    if (isDomainError(error) && (error.code === "NOT_FOUND" || error.code === "UNAUTHENTICATED")) throw pageErrorResponse(error, { headers, signIn: request });
+    const { result, status } = checkoutFailure(error, submission, isField);
+    return data({ result }, { status, headers });
   }
 }
 
 export default function ClaimOfferPage() {
-  const { offer, defaults } = useLoaderData<typeof loader>();
-  const reply = useActionData<typeof action>();
-  const value = (k: string) => reply?.values[k] ?? defaults[k] ?? "";
-  const errors = (k: string) => reply?.fieldErrors[k] ?? null;
+  const { offer, payer, customFields, holders, holderLabels } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = usePayerForm({
+    id: "oferta",
+    lastResult: actionData?.result,
+    // One row per holder from the start (the form lists as many rows as its value has), as on the checkout's payer page.
+    defaultValue: { ...payer, attendees: holders ? Array.from({ length: holders }, () => ({ documentType: "dni" })) : undefined },
+    customFields,
+  });
+  const submitting = useIsSubmitting();
   const units = offer.quantity === 1 ? "1 entrada" : `${offer.quantity} entradas`;
   return (
     <AccountPage title="Reclamar tus entradas" description={`${offer.eventName} · ${offer.date}`}>
       {offer.open ? (
         <>
           <p className="mb-2">
-            Te guardamos <strong>{units}</strong> «{offer.ticket}» a {offer.unitPrice} cada una, hasta el <strong>{offer.expires}</strong>.
+            Te guardamos <strong>{units}</strong> «{offer.ticket}» a {offer.unitPrice} {offer.quantity === 1 ? "" : "cada una"}, hasta el <strong>{offer.expires}</strong>.
           </p>
-          {offer.quantity < offer.wanted ? (
+          {offer.resale ? (
             <p className="mb-2 text-sm">
-              Pediste {offer.wanted} y por ahora volvieron {offer.quantity}. Si las reclamás, seguís en la lista por las que faltan, en el mismo lugar.
+              Es una entrada de la reventa oficial: alguien que no puede ir la devolvió al precio que pagó. Al pagarla te llega una entrada nueva, con un QR nuevo a tu nombre, y la de esa persona deja de servir.
             </p>
           ) : null}
-          <p className="mb-4 text-sm">
-            Al reclamarlas se arma tu compra con estas entradas y pasás a pagar como en cualquier compra (el cargo por servicio se ve antes de pagar). Desde ahí
-            tenés el tiempo de una compra para pagar; si no pagás, las entradas pasan a la siguiente persona de la lista.
-          </p>
-          <Form method="post" className="flex flex-col gap-3" noValidate>
-            {reply?.message ? (
-              <p role="alert" className="rounded-lg border border-red-500 p-3 text-sm text-red-700 dark:text-red-400">
-                {reply.message}
+          {offer.quantity < offer.wanted ? (
+            <p className="mb-2 text-sm">
+              Pediste {offer.wanted} y por ahora {offer.quantity === 1 ? "volvió 1" : `volvieron ${offer.quantity}`}. Si {offer.quantity === 1 ? "la reclamás" : "las reclamás"}, seguís en la lista por las que faltan, en el mismo lugar.
+            </p>
+          ) : null}
+          {offer.limitRefusal ? (
+            <p role="alert" className="mb-4 rounded-lg border border-[var(--border)] p-3">
+              {offer.limitRefusal}
+            </p>
+          ) : (
+            <>
+              <p className="mb-4 text-sm">
+                Al reclamarlas se arma tu compra con estas entradas y pasás a pagar como en cualquier compra (el cargo por servicio se ve antes de pagar). Desde ahí
+                tenés el tiempo de una compra para pagar; si no pagás, las entradas pasan a la siguiente persona de la lista.
               </p>
-            ) : null}
-            <Field label="Nombre" inputProps={{ id: "firstName", name: "firstName", defaultValue: value("firstName"), autoComplete: "given-name" }} errors={errors("firstName")} />
-            <Field label="Apellido" inputProps={{ id: "lastName", name: "lastName", defaultValue: value("lastName"), autoComplete: "family-name" }} errors={errors("lastName")} />
-            <Field label="Email" help="Ahí te mandamos las entradas." inputProps={{ id: "email", name: "email", type: "email", defaultValue: value("email"), autoComplete: "email" }} errors={errors("email")} />
-            <FieldFrame id="documentType" label="Tipo de documento" errors={errors("documentType")}>
-              <select id="documentType" name="documentType" defaultValue={value("documentType")} className={fieldInputClasses} {...controlAria("documentType", undefined, errors("documentType"))}>
-                {DOCUMENT_TYPES.map((d) => (
-                  <option key={d.value} value={d.value}>
-                    {d.label}
-                  </option>
-                ))}
-              </select>
-            </FieldFrame>
-            <Field label="Número de documento" inputProps={{ id: "documentNumber", name: "documentNumber", defaultValue: value("documentNumber"), inputMode: "numeric" }} errors={errors("documentNumber")} />
-            <Field label="Teléfono" inputProps={{ id: "phoneNumber", name: "phoneNumber", type: "tel", defaultValue: value("phoneNumber"), autoComplete: "tel" }} errors={errors("phoneNumber")} />
-            <Button type="submit">Reclamar y pasar a pagar</Button>
-          </Form>
+              <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+                <FormErrors id={form.errorId} errors={form.errors} />
+                <PayerInfoFields fields={fields} customFields={customFields} holderLabels={holderLabels} coupon={false} sends={offer.quantity === 1 ? "la entrada" : "las entradas"} />
+                <div className="flex sm:justify-end">
+                  <Button type="submit" pending={submitting} pendingLabel="Reservando…" className="min-h-12 w-full text-base sm:w-auto">
+                    Reclamar y pasar a pagar
+                  </Button>
+                </div>
+              </Form>
+            </>
+          )}
         </>
       ) : (
         <p>
@@ -120,10 +139,10 @@ export default function ClaimOfferPage() {
         </p>
       )}
       <p className="mt-6 flex flex-wrap gap-x-4 text-sm">
-        <Link to="/cuenta/lista-de-espera" className="text-[var(--accent)] underline underline-offset-2">
+        <Link to="/cuenta/lista-de-espera" className="inline-flex min-h-11 items-center text-[var(--accent)] underline underline-offset-2">
           Mis lugares en listas de espera
         </Link>
-        <Link to={`/eventos/${offer.eventSlug}`} className="text-[var(--accent)] underline underline-offset-2">
+        <Link to={`/eventos/${offer.eventSlug}`} className="inline-flex min-h-11 items-center text-[var(--accent)] underline underline-offset-2">
           Ver el evento
         </Link>
       </p>

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, ne } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { emailSchema, optional } from "#common/validation";
 import type { Ctx } from "#server/context";
@@ -9,6 +9,7 @@ import { guestDocumentSchema, guestNameSchema, invitationDate, issueDirectOrder 
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput } from "#server/validation";
 import { groupOfPromoter } from "#server/promoters/membership";
+import { assertWithinAccountLimit } from "#server/tickets/account-limit";
 
 /*
  * PromoterAccount (docs/promoters.md, decision 108): ticket types whose
@@ -111,6 +112,9 @@ export async function sellTicketsInHand(ctx: Ctx, rawInput: z.input<typeof saleS
   for (let attempt = 0; ; attempt++) {
     try {
       return await ctx.db.transaction(async (tx) => {
+        // The event's per-account limit (decision 203) counts a sale in hand to that person's email, account or not.
+        const [holder] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${input.email.toLowerCase()}`);
+        await assertWithinAccountLimit(tx, { eventId: event.id, accountId: holder?.id ?? null, email: input.email, adding: input.qty, limit: event.maxTicketsPerAccount, now: ctx.now, who: "recipient", field: "qty" });
         const outcome = await issueDirectOrder(tx, {
           event,
           date,

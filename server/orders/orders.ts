@@ -37,7 +37,7 @@ export const EXPIRE_ORDER_JOB = "expire-order";
 export { ORDER_MESSAGES };
 
 /** Custom field answers keyed by field id; GraphQL's list of { fieldId, value } becomes the same record. */
-const customFieldAnswersSchema = z.preprocess(
+export const customFieldAnswersSchema = z.preprocess(
   (v) => (Array.isArray(v) ? Object.fromEntries(v.map((a: { fieldId?: unknown; value?: unknown }) => [String(a?.fieldId ?? ""), a?.value ?? ""])) : v),
   z.record(z.string(), z.string().max(500, CHECKOUT_MESSAGES.tooLong).nullish()),
 );
@@ -268,7 +268,7 @@ const placeInBatch = createBatcher(writeOrderBatch);
  * (dd/mm/aaaa or YYYY-MM-DD, kept as YYYY-MM-DD) and options checked; answers to fields the event does not ask
  * are dropped. Null when the event asks nothing and nothing was answered.
  */
-function checkCustomFields(fields: EventCustomFieldRow[], answers: Record<string, string | null | undefined>): CustomFieldAnswer[] | null {
+export function checkCustomFields(fields: EventCustomFieldRow[], answers: Record<string, string | null | undefined>): CustomFieldAnswer[] | null {
   const errors: Record<string, string[]> = {};
   const out: CustomFieldAnswer[] = [];
   for (const field of fields) {
@@ -286,7 +286,7 @@ function checkCustomFields(fields: EventCustomFieldRow[], answers: Record<string
  * ticket type: required when the event asks for it; when given anyway, it
  * must also be one per unit. Null: the payer holds every ticket.
  */
-function holdersOf(required: boolean, wanted: Map<string, number>, given: z.output<typeof attendeeSchema>[] | null | undefined): Attendee[] | null {
+export function holdersOf(required: boolean, wanted: Map<string, number>, given: z.output<typeof attendeeSchema>[] | null | undefined): Attendee[] | null {
   const units = [...wanted].flatMap(([ticketTypeId, qty]) => Array.from({ length: qty }, () => ticketTypeId));
   if (!given?.length && !required) return null;
   if (given?.length !== units.length) invalid({ attendees: [CHECKOUT_MESSAGES.attendeesCount(units.length)] });

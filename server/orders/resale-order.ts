@@ -1,10 +1,10 @@
 import type { BillingRow, OrderItemRow, OrderRow } from "#server/db/schema";
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { payerSchema } from "#common/validation";
+import { attendeeSchema, payerSchema } from "#common/validation";
 import { serviceFeeOf, HOLD_MINUTES } from "#common/pricing";
 import type { Ctx } from "#server/context";
-import { billings, eventDates, events, orderItems, orders, resaleListings, ticketTypes } from "#server/db/schema";
+import { billings, eventCustomFields, eventDates, events, orderItems, orders, resaleListings, ticketTypes } from "#server/db/schema";
 import { paymentsMode } from "#server/env";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { enqueue } from "#server/jobs/queue";
@@ -14,7 +14,7 @@ import { holdListing } from "#server/resale/settle";
 import { RESALE_MESSAGES } from "#server/resale/rules";
 import { accountLimitOf, accountRequired, assertWithinAccountLimit } from "#server/tickets/account-limit";
 import { placedStatuses } from "./lifecycle";
-import { EXPIRE_ORDER_JOB, newOrderCode } from "./orders";
+import { checkCustomFields, customFieldAnswersSchema, EXPIRE_ORDER_JOB, holdersOf, newOrderCode } from "./orders";
 
 /*
  * `createOrder` with a `resaleListingId` (docs/resale.md): the same order,
@@ -30,13 +30,17 @@ export const createResaleOrderSchema = z.object({
   resaleListingId: z.string({ error: RESALE_MESSAGES.listingNotFound }).uuid(RESALE_MESSAGES.listingNotFound),
   payer: payerSchema,
   paymentMethod: z.enum(["MERCADO_PAGO", "BANK_TRANSFER"]).nullish(),
+  /** The new holder, required when the event asks for one holder per ticket (decision 202): the new ticket carries it. */
+  attendees: z.array(attendeeSchema).max(1).nullish(),
+  /** The event's custom fields, answered like in any purchase. */
+  customFields: customFieldAnswersSchema.nullish(),
 });
 
 export async function createResaleOrder(ctx: Ctx, rawInput: DomainInput<typeof createResaleOrderSchema>): Promise<{ order: OrderRow & { items: OrderItemRow[] }; billing: BillingRow }> {
   const input = parseInput(createResaleOrderSchema, rawInput);
   if (input.paymentMethod === "BANK_TRANSFER") throw new Invalid({ paymentMethod: [RESALE_MESSAGES.resaleMercadoPago] }, RESALE_MESSAGES.resaleMercadoPago);
   const [row] = await ctx.db
-    .select({ listing: resaleListings, ticketTypeName: ticketTypes.name, serviceFeeBps: events.serviceFeeBps, startsAt: eventDates.startsAt })
+    .select({ listing: resaleListings, ticketTypeName: ticketTypes.name, serviceFeeBps: events.serviceFeeBps, oneHolderPerTicket: events.oneHolderPerTicket, startsAt: eventDates.startsAt })
     .from(resaleListings)
     .innerJoin(ticketTypes, eq(ticketTypes.id, resaleListings.ticketTypeId))
     .innerJoin(events, eq(events.id, resaleListings.eventId))
@@ -47,6 +51,11 @@ export async function createResaleOrder(ctx: Ctx, rawInput: DomainInput<typeof c
   if (listing.status !== "active" || row.startsAt <= ctx.now) throw new Conflict(RESALE_MESSAGES.listingGone);
   const buyerUserId = ctx.actor.kind === "user" ? ctx.actor.userId : null;
   if (buyerUserId && buyerUserId === listing.sellerUserId) throw new Conflict("Esta entrada es tuya: cancelá la publicación desde Mis tickets si querés usarla.");
+
+  // The same questions as any purchase of the event: its custom fields and, on a named event, the new holder.
+  const fields = await ctx.db.select().from(eventCustomFields).where(eq(eventCustomFields.eventId, listing.eventId)).orderBy(asc(eventCustomFields.sortOrder));
+  const customFields = checkCustomFields(fields, input.customFields ?? {});
+  const attendees = holdersOf(row.oneHolderPerTicket, new Map([[listing.ticketTypeId, 1]]), input.attendees);
 
   // The event's per-account limit (decision 203) counts a resale bought like any other way in.
   const limit = await accountLimitOf(ctx.db, listing.eventId);
@@ -70,6 +79,8 @@ export async function createResaleOrder(ctx: Ctx, rawInput: DomainInput<typeof c
             organizationId: listing.organizationId,
             buyerUserId,
             payer: input.payer,
+            attendees,
+            customFields,
             status: placed.order,
             paymentMethod: "MERCADO_PAGO",
             subtotal: listing.price,

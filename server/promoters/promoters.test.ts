@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Ctx } from "#server/context";
 import { getDb } from "#server/db/client";
-import { issuedProducts, ledgerEntries, memberships, orders } from "#server/db/schema";
+import { events, issuedProducts, ledgerEntries, memberships, orders } from "#server/db/schema";
 import type { DoorAccess } from "#server/door/access";
 import { redeemAtDoor } from "#server/door/redeem";
 import { assertLedgerMatches } from "#server/orders/ledger-invariants";
@@ -291,5 +291,23 @@ describe("inviting by nickname", () => {
     await invitePromoter(made.ctx, { groupId: group.id, who: "otra.persona@example.com" });
     const [again] = await listPromoterGroups(made.ctx, made.organization.id);
     expect(again.invitations.map((i) => i.who).sort()).toEqual([`@${nickname}`, invitee.email.toLowerCase(), "otra.persona@example.com"].sort());
+  });
+});
+
+describe("PromoterAccount: sales in hand and the per-account limit", () => {
+  it("a sale in hand counts for the buyer's email: over the event's limit it is refused with the Spanish message", async () => {
+    const made = await createEventWithTickets([{ name: "Anticipada RRPP", price: 800_000, stock: 10, paymentMethod: "PromoterAccount" }]);
+    const db = await getDb();
+    await db.update(events).set({ maxTicketsPerAccount: 2 }).where(eq(events.id, made.event.id));
+    const group = await createPromoterGroup(made.ctx, { organizationId: made.organization.id, name: "Tope" });
+    const promoter = await joinedPromoter(made.ctx, group.id);
+    const sale = { organizationId: made.organization.id, ticketTypeId: made.tickets["Anticipada RRPP"].id, email: "tope-en-mano@example.com", firstName: "Lola", lastName: "Mora" };
+    await expect(sellTicketsInHand(promoter.ctx, { ...sale, qty: 3 })).rejects.toMatchObject({ code: "CONFLICT", fieldErrors: { qty: [expect.stringContaining("el máximo por cuenta es 2")] } });
+    await sellTicketsInHand(promoter.ctx, { ...sale, qty: 2 });
+    // The same person again (another case of the email): already at the limit.
+    await expect(sellTicketsInHand(promoter.ctx, { ...sale, email: "Tope-En-Mano@example.com", qty: 1 })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "Esa persona ya tiene 2 entradas de este evento, el máximo por cuenta: no puede recibir más.",
+    });
   });
 });

@@ -19,6 +19,7 @@ import { purchaseKindOfOrders } from "#server/orders/purchase-kind";
 import { refundPendingEmail, refundRejectedEmail, refundStatusUrl, refundTransferredEmail, type RefundEmailData } from "#server/orders/refund-emails";
 import { refund } from "#server/orders/lifecycle";
 import { isUniqueViolation } from "#server/db/errors";
+import { liveListingsOfOrder, lockOrderForResale } from "#server/resale/listings";
 
 
 /** Disposición 954/2025: 10 calendar days from delivery, and at least 24 hours before the event. */
@@ -33,6 +34,8 @@ export const REFUND_MESSAGES = {
   chargedBack: "Esta compra tiene un contracargo: el banco ya te devolvió el dinero.",
   redeemed: "Ya usaste al menos una entrada de esta compra en la puerta, así que no se puede devolver.",
   resold: "Una entrada de esta compra ya se vendió en la reventa oficial y te devolvimos su parte: la compra entera ya no se puede devolver.",
+  resoldOrganizer:
+    "Una entrada de esta compra está publicada o ya se vendió en la reventa oficial: la compra entera no se puede devolver. Si se vendió, su parte ya volvió a quien compró; rechazá el pedido explicando eso.",
   listed: "Tenés una entrada de esta compra en la reventa oficial. Mientras esté publicada no podés arrepentirte de la compra entera: si nadie la está comprando, cancelá la publicación y probá de nuevo.",
   cbuRequired: "Ingresá el CBU o CVU donde querés recibir la devolución (22 números).",
   cbuInvalid: "Ese CBU/CVU no es válido: revisá los 22 números.",
@@ -264,6 +267,10 @@ export async function requestRefund(ctx: Ctx, rawInput: DomainInput<typeof reque
   let request: RefundRequestRow;
   try {
     request = await ctx.db.transaction(async (tx) => {
+      // A resale listing of this purchase at the same moment (decision 216): one waits for the other and sees it.
+      await lockOrderForResale(tx, order.id);
+      const listed = await liveListingsOfOrder(tx, order.id);
+      if (listed.length) throw new Conflict(listed.some((l) => l.status === "sold") ? REFUND_MESSAGES.resold : REFUND_MESSAGES.listed);
       const [row] = await tx
         .insert(refundRequests)
         .values({
@@ -356,6 +363,9 @@ export async function approveRefund(ctx: Ctx, rawInput: DomainInput<typeof idSch
   const { id } = parseInput(idSchema, rawInput);
   const pending = await loadForOrganizer(ctx, id, "money:manage");
   const request = await ctx.db.transaction(async (tx) => {
+    // A ticket of this purchase resold (its money already went back) or listed: no whole refund (decision 216).
+    await lockOrderForResale(tx, pending.orderId);
+    if ((await liveListingsOfOrder(tx, pending.orderId)).length) throw new Conflict(REFUND_MESSAGES.resoldOrganizer);
     const [row] = await tx
       .update(refundRequests)
       .set({ status: "refunded", decidedByUserId: deciderId(ctx), decidedAt: ctx.now, updatedAt: ctx.now })

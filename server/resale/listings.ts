@@ -10,6 +10,8 @@ import { recordAudit } from "#server/organizations/audit";
 import { requireCapability } from "#server/organizations/permissions";
 import { isUniqueViolation } from "#server/db/errors";
 import { formatMoney } from "#common/money";
+import { offerReturnedTickets } from "#server/waitlist/offers";
+import { accountLimitRefusal } from "#server/tickets/account-limit";
 import { emailListed } from "./emails";
 import { RESALE_MESSAGES, resaleTerms, type ResaleRules } from "./rules";
 
@@ -127,6 +129,14 @@ export async function listForResale(ctx: Ctx, rawInput: DomainInput<typeof listS
   let listing: ResaleListingRow;
   try {
     listing = await ctx.db.transaction(async (tx) => {
+      // Against a withdrawal of the same purchase at the same moment (decision 216): one waits for the other and sees it.
+      await lockOrderForResale(tx, found.order.id);
+      const [refund] = await tx
+        .select({ id: refundRequests.id })
+        .from(refundRequests)
+        .where(and(eq(refundRequests.orderId, found.order.id), inArray(refundRequests.status, ["pending", "refunded"])))
+        .limit(1);
+      if (refund) throw new Conflict(RESALE_MESSAGES.refundPending);
       const [row] = await tx
         .insert(resaleListings)
         .values({
@@ -148,14 +158,34 @@ export async function listForResale(ctx: Ctx, rawInput: DomainInput<typeof listS
         .returning();
       await recordAudit(tx, ctx, { organizationId: row.organizationId, action: "resale.list", targetId: row.id, data: { eventId: row.eventId, ticketId: row.issuedProductId, price: row.price } });
       await emailListed(tx, row, { eventName: found.event.name, to: found.order.payer.email });
-      // WAITLIST HOOK (docs/resale.md, "Lista de espera"): offering this listing to the first person in line, before "Reventa oficial" shows it, goes here; not yet done.
-      return row;
+      // The waiting list first (docs/resale.md, "Lista de espera"): when someone waits for this date and ticket
+      // type, the listing is held for them in this transaction, so "Reventa oficial" never shows it meanwhile.
+      await offerReturnedTickets(tx, { eventId: row.eventId }, ctx.now);
+      const [now] = await tx.select().from(resaleListings).where(eq(resaleListings.id, row.id));
+      return now ?? row;
     });
   } catch (error) {
     if (isUniqueViolation(error, "resale_listings_live_ticket_key")) throw new Conflict(RESALE_MESSAGES.alreadyListed);
     throw error;
   }
   return listing;
+}
+
+/**
+ * Serializes the resale of an order's tickets with a withdrawal of the same
+ * order (decision 216): a transaction-scoped advisory lock per order, taken by
+ * listForResale and by requestRefund / approveRefund before they check the other.
+ */
+export async function lockOrderForResale(tx: DbOrTx, orderId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`tribuna:order-resale:${orderId}`}, 0))`);
+}
+
+/** The order's tickets that are listed, held by a buyer or sold in the resale (what a whole refund would pay twice). */
+export async function liveListingsOfOrder(tx: DbOrTx, orderId: string) {
+  return tx
+    .select({ id: resaleListings.id, status: resaleListings.status })
+    .from(resaleListings)
+    .where(and(eq(resaleListings.sellerOrderId, orderId), inArray(resaleListings.status, ["active", "held", "sold"])));
 }
 
 const cancelSchema = z.object({ listingId: uuid });
@@ -241,7 +271,7 @@ export async function setEventResale(ctx: Ctx, rawInput: DomainInput<typeof sett
 }
 
 /** One listing as its buyer's page reads it (public): NotFound when unknown or cancelled; `available` while on sale. */
-export async function resaleListingForBuyer(ctx: Pick<Ctx, "db" | "now">, listingId: string) {
+export async function resaleListingForBuyer(ctx: Pick<Ctx, "db" | "now"> & { actor?: Ctx["actor"] }, listingId: string) {
   if (!uuid.safeParse(listingId).success) throw new NotFound(RESALE_MESSAGES.listingNotFound);
   const [row] = await ctx.db
     .select({ listing: resaleListings, eventName: events.name, eventSlug: events.slug, serviceFeeBps: events.serviceFeeBps, ticketTypeName: ticketTypes.name, startsAt: eventDates.startsAt })
@@ -251,12 +281,18 @@ export async function resaleListingForBuyer(ctx: Pick<Ctx, "db" | "now">, listin
     .innerJoin(eventDates, eq(eventDates.id, resaleListings.eventDateId))
     .where(eq(resaleListings.id, listingId));
   if (!row || row.listing.status === "cancelled") throw new NotFound(RESALE_MESSAGES.listingNotFound);
+  const available = row.listing.status === "active" && row.startsAt > ctx.now;
+  const accountId = ctx.actor?.kind === "user" ? ctx.actor.userId : null;
   return {
+    eventId: row.listing.eventId,
+    ticketTypeId: row.listing.ticketTypeId,
     eventName: row.eventName,
     eventSlug: row.eventSlug,
     ticketTypeName: row.ticketTypeName,
     price: row.listing.price,
     serviceFeeBps: row.serviceFeeBps ?? 0,
-    available: row.listing.status === "active" && row.startsAt > ctx.now,
+    available,
+    /** The event's per-account limit, said before the payer form (null: within it, or nothing to buy). */
+    limitRefusal: available ? await accountLimitRefusal(ctx.db, { eventId: row.listing.eventId, accountId, adding: 1, now: ctx.now }) : null,
   };
 }

@@ -3,6 +3,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "#server/db/client";
 import { billings, eventDates, events, issuedProducts, ledgerEntries, orders, resaleListings } from "#server/db/schema";
 import { enqueue } from "#server/jobs/queue";
+import { announceReturnedTickets } from "#server/stock/stock";
 import { recordAudit } from "#server/organizations/audit";
 import { paymentProviderFor } from "#server/payments/providers";
 import type { PaymentProvider } from "#server/payments/provider";
@@ -54,6 +55,8 @@ export async function releaseResaleHold(tx: DbOrTx, orderId: string, now: Date):
     .update(resaleListings)
     .set({ status: "active", heldByOrderId: null, updatedAt: now })
     .where(and(eq(resaleListings.id, listing.id), eq(resaleListings.status, "held"), eq(resaleListings.heldByOrderId, orderId)));
+  // Back on sale: to the waiting list first, when someone waits (docs/waitlist.md, "Reventa").
+  await announceReturnedTickets(tx, [listing.ticketTypeId], now);
   return true;
 }
 

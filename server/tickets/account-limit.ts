@@ -62,7 +62,8 @@ export interface AccountRef {
 
 /**
  * How many tickets of the event the account holds now: tickets not voided
- * that it bought (and did not send away) or that were sent to its email,
+ * that it bought (and did not send away), that were sent to its email, or
+ * that were sold to its email without an account (a promoter's sale in hand),
  * plus the units of its orders still waiting for payment (their stock is
  * held for it). Invitations sent by the organizer do not count: they are
  * the organizer's own choice (decision 203). Menu items are not tickets.
@@ -81,6 +82,7 @@ export async function ticketsHeldByAccount(db: DbOrTx, ref: AccountRef): Promise
           and (
             (${accountId}::uuid is not null and o.buyer_user_id = ${accountId}::uuid and not o.gift and not ${sent})
             or (${email}::text is not null and ${sent} and lower(ip.holder_email) = ${email}::text)
+            or (${email}::text is not null and o.buyer_user_id is null and not o.gift and not ${sent} and lower(ip.holder_email) = ${email}::text)
           ))
       +
       (select coalesce(sum(oi.qty), 0) from orders o
@@ -120,6 +122,19 @@ export async function assertWithinAccountLimit(
   const held = await ticketsHeldByAccount(tx, { eventId: input.eventId, accountId, email, now: input.now });
   if (held + input.adding > limit) throw new AccountLimitReached(limit, held, { who: input.who, field: input.field });
   return { limit, held };
+}
+
+/**
+ * The refusal a page shows BEFORE the payer form (null: go ahead): signed out
+ * on an event with a limit, or an account that already holds too many to add
+ * `adding`. The transaction that gives the tickets still checks under its lock.
+ */
+export async function accountLimitRefusal(db: DbOrTx, input: { eventId: string; accountId: string | null; adding: number; now?: Date }): Promise<string | null> {
+  const limit = await accountLimitOf(db, input.eventId);
+  if (limit == null) return null;
+  if (!input.accountId) return accountRequired(limit).message;
+  const held = await ticketsHeldByAccount(db, { eventId: input.eventId, accountId: input.accountId, now: input.now });
+  return held + input.adding > limit ? accountLimitMessage(limit, held) : null;
 }
 
 /** An event with a limit is bought signed in: the limit is per account. */

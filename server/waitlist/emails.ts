@@ -12,6 +12,8 @@ interface OfferEmailInput {
   wanted: number;
   expiresAt: Date;
   claimUrl: string;
+  /** A ticket of the official resale (somebody who cannot go sold it back), not returned stock. */
+  resale?: boolean;
 }
 
 const hello = (name: string | null) => (name?.trim() ? `Hola ${name.trim()}` : "Hola");
@@ -30,13 +32,14 @@ export function offerEmail(input: OfferEmailInput) {
     html: emailLayout(
       "Se liberaron entradas para vos",
       `<p>${escape(hello(input.firstName))}: estabas en la lista de espera de <strong>${escape(input.eventName)}</strong> (${escape(formatEventStart(input.startsAt))}) y te guardamos ${units(input.quantity)} «${escape(input.ticketName)}».</p>
+${input.resale ? "<p>Es una entrada de la reventa oficial: alguien que no puede ir la devolvió al precio que pagó. Al pagarla te llega una entrada nueva, con un QR nuevo a tu nombre.</p>" : ""}
 ${partial}
 <p>Te las guardamos hasta el <strong>${escape(formatDateTime(input.expiresAt))}</strong>. Para quedártelas, reclamalas y pagalas como en cualquier compra. Si no las reclamás a tiempo, pasan a la siguiente persona de la lista.</p>
 <p><a href="${escape(input.claimUrl)}" style="display:inline-block;background:${brand.email.button};color:${brand.email.buttonText};padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">Reclamar mis entradas</a></p>
 <p style="font-size:12px;color:${brand.email.muted};word-break:break-all">${escape(input.claimUrl)}</p>`,
       "Recibís este correo porque te anotaste en la lista de espera. Podés salir de la lista desde Mis tickets.",
     ),
-    text: `${hello(input.firstName)}: se liberaron entradas de ${input.eventName} (${formatEventStart(input.startsAt)}) y te guardamos ${units(input.quantity)} «${input.ticketName}» hasta el ${formatDateTime(input.expiresAt)}.${partialText}\nReclamalas y pagalas acá: ${input.claimUrl}\nSi no las reclamás a tiempo, pasan a la siguiente persona de la lista.`,
+    text: `${hello(input.firstName)}: se liberaron entradas de ${input.eventName} (${formatEventStart(input.startsAt)}) y te guardamos ${units(input.quantity)} «${input.ticketName}» hasta el ${formatDateTime(input.expiresAt)}.${input.resale ? "\nEs una entrada de la reventa oficial: al pagarla te llega una entrada nueva, con un QR nuevo a tu nombre." : ""}${partialText}\nReclamalas y pagalas acá: ${input.claimUrl}\nSi no las reclamás a tiempo, pasan a la siguiente persona de la lista.`,
   };
 }
 

@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { ANONYMOUS } from "#server/context";
 import type { Db, DbOrTx } from "#server/db/client";
-import { eventDates, events, ticketTypes, users, waitlistEntries, waitlistOffers, waitlistSettings, type WaitlistEntryRow, type WaitlistOfferRow } from "#server/db/schema";
+import { eventDates, events, resaleListings, ticketTypes, users, waitlistEntries, waitlistOffers, waitlistSettings, type EventRow, type WaitlistEntryRow, type WaitlistOfferRow, type WaitlistSettingsRow } from "#server/db/schema";
 import { sendEmail, type EmailMessage } from "#server/email/send";
 import { appUrl } from "#server/env";
 import { enqueue } from "#server/jobs/queue";
@@ -100,33 +100,115 @@ export async function offerReturnedTickets(tx: DbOrTx, input: { eventId: string 
       .insert(waitlistOffers)
       .values({ entryId: entry.id, ticketTypeId: pick.type.id, quantity: pick.qty, offeredAt: now, expiresAt })
       .returning();
-    await enqueue(tx, WAITLIST_OFFER_EXPIRE_JOB, { offerId: offer.id }, expiresAt);
-    await recordAudit(tx, { actor: ANONYMOUS, now }, {
-      organizationId: event.organizationId,
-      action: "waitlist.offer",
-      targetId: offer.id,
-      data: { eventId: event.id, entryId: entry.id, ticketType: pick.type.name, quantity: pick.qty, wanted: entry.quantity },
-    });
-    const [[user], [date]] = await Promise.all([
-      tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, entry.userId)),
-      tx.select({ startsAt: eventDates.startsAt }).from(eventDates).where(eq(eventDates.id, entry.eventDateId)),
-    ]);
-    if (user) {
-      const message = offerEmail({
-        firstName: user.firstName,
-        eventName: event.name,
-        startsAt: date?.startsAt ?? now,
-        ticketName: pick.type.name,
-        quantity: pick.qty,
-        wanted: entry.quantity,
-        expiresAt,
-        claimUrl: `${appUrl()}${claimPath(offer.id)}`,
-      });
-      await sendSafely(tx, { to: user.email, ...message, organizationId: event.organizationId });
-    }
+    await announceOffer(tx, { offer, entry, event, ticketName: pick.type.name, resale: false }, now);
+    made.push(offer);
+  }
+  // Then the resale listings on sale nobody holds (a listing is a ticket somebody sold back: it goes to the line first).
+  made.push(...(await offerResaleListings(tx, { settings, event, types }, now)));
+  return made;
+}
+
+/** The offer's expiry job, its audit and its email (with the claim link). */
+async function announceOffer(
+  tx: DbOrTx,
+  input: { offer: WaitlistOfferRow; entry: WaitlistEntryRow; event: EventRow; ticketName: string; resale: boolean },
+  now: Date,
+) {
+  const { offer, entry, event } = input;
+  await enqueue(tx, WAITLIST_OFFER_EXPIRE_JOB, { offerId: offer.id }, offer.expiresAt);
+  await recordAudit(tx, { actor: ANONYMOUS, now }, {
+    organizationId: event.organizationId,
+    action: "waitlist.offer",
+    targetId: offer.id,
+    data: { eventId: event.id, entryId: entry.id, ticketType: input.ticketName, quantity: offer.quantity, wanted: entry.quantity, listingId: offer.listingId ?? null },
+  });
+  const [[user], [date]] = await Promise.all([
+    tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, entry.userId)),
+    tx.select({ startsAt: eventDates.startsAt }).from(eventDates).where(eq(eventDates.id, entry.eventDateId)),
+  ]);
+  if (!user) return;
+  const message = offerEmail({
+    firstName: user.firstName,
+    eventName: event.name,
+    startsAt: date?.startsAt ?? now,
+    ticketName: input.ticketName,
+    quantity: offer.quantity,
+    wanted: entry.quantity,
+    expiresAt: offer.expiresAt,
+    claimUrl: `${appUrl()}${claimPath(offer.id)}`,
+    resale: input.resale,
+  });
+  await sendSafely(tx, { to: user.email, ...message, organizationId: event.organizationId });
+}
+
+/**
+ * The resale listings of the event that are on sale (`active`, not yet
+ * started) go to the people waiting for their date and ticket type (or any
+ * ticket), first joined first, before "Reventa oficial" shows them: the
+ * listing moves active → held with no order (a conditional UPDATE: a buyer
+ * who took it a moment earlier keeps it), and the offer points at it
+ * (`waitlist_offers.listing_id`, one ticket). Nobody sells to themselves:
+ * the seller's own entry is skipped. The caller holds the event's lock.
+ */
+async function offerResaleListings(tx: DbOrTx, input: { settings: WaitlistSettingsRow; event: EventRow; types: (typeof ticketTypes.$inferSelect)[] }, now: Date): Promise<WaitlistOfferRow[]> {
+  const { settings, event } = input;
+  const listings = await tx
+    .select({ listing: resaleListings })
+    .from(resaleListings)
+    .innerJoin(eventDates, eq(eventDates.id, resaleListings.eventDateId))
+    .where(and(eq(resaleListings.eventId, event.id), eq(resaleListings.status, "active"), gt(eventDates.startsAt, now)))
+    .orderBy(asc(resaleListings.createdAt))
+    .limit(LINE_BATCH);
+  const made: WaitlistOfferRow[] = [];
+  for (const { listing } of listings) {
+    const [entry] = await tx
+      .select()
+      .from(waitlistEntries)
+      .where(
+        and(
+          eq(waitlistEntries.eventId, event.id),
+          eq(waitlistEntries.status, "waiting"),
+          eq(waitlistEntries.eventDateId, listing.eventDateId),
+          or(isNull(waitlistEntries.ticketTypeId), eq(waitlistEntries.ticketTypeId, listing.ticketTypeId)),
+          sql`${waitlistEntries.userId} <> ${listing.sellerUserId}`,
+        ),
+      )
+      .orderBy(asc(waitlistEntries.position))
+      .limit(1);
+    if (!entry) continue;
+    const [held] = await tx
+      .update(resaleListings)
+      .set({ status: "held", heldByOrderId: null, updatedAt: now })
+      .where(and(eq(resaleListings.id, listing.id), eq(resaleListings.status, "active")))
+      .returning();
+    if (!held) continue;
+    await tx.update(waitlistEntries).set({ status: "offered", updatedAt: now }).where(and(eq(waitlistEntries.id, entry.id), eq(waitlistEntries.status, "waiting")));
+    const expiresAt = new Date(now.getTime() + settings.offerMinutes * 60_000);
+    const [offer] = await tx
+      .insert(waitlistOffers)
+      .values({ entryId: entry.id, ticketTypeId: listing.ticketTypeId, listingId: listing.id, quantity: 1, offeredAt: now, expiresAt })
+      .returning();
+    const ticketName = input.types.find((t) => t.id === listing.ticketTypeId)?.name ?? "Entrada";
+    await announceOffer(tx, { offer, entry, event, ticketName, resale: true }, now);
     made.push(offer);
   }
   return made;
+}
+
+/**
+ * What an offer that ends unclaimed (expired, its person left) gives back:
+ * its stock, or its resale listing back on sale (held with no order → active).
+ * The caller then runs offerReturnedTickets, which offers either to the next person.
+ */
+async function giveBack(tx: DbOrTx, offer: WaitlistOfferRow, now: Date) {
+  if (offer.listingId) {
+    await tx
+      .update(resaleListings)
+      .set({ status: "active", updatedAt: now })
+      .where(and(eq(resaleListings.id, offer.listingId), eq(resaleListings.status, "held"), isNull(resaleListings.heldByOrderId)));
+  } else {
+    await releaseStock(tx, [{ ticketTypeId: offer.ticketTypeId, qty: offer.quantity }], now);
+  }
 }
 
 /**
@@ -171,7 +253,7 @@ export async function expireWaitlistOffer(db: Db, offerId: string, now: Date): P
       const [still] = await tx.select({ status: waitlistOffers.status }).from(waitlistOffers).where(eq(waitlistOffers.id, offerId));
       return still?.status === "offered" ? "not-due" : "skipped";
     }
-    await releaseStock(tx, [{ ticketTypeId: offer.ticketTypeId, qty: offer.quantity }], now);
+    await giveBack(tx, offer, now);
     const [entry] = await tx
       .update(waitlistEntries)
       .set({ status: "missed", updatedAt: now })
@@ -198,7 +280,7 @@ export async function withdrawOffer(tx: DbOrTx, entryId: string, now: Date): Pro
     .set({ status: "withdrawn", endedAt: now })
     .where(and(eq(waitlistOffers.entryId, entryId), eq(waitlistOffers.status, "offered")))
     .returning();
-  if (offer) await releaseStock(tx, [{ ticketTypeId: offer.ticketTypeId, qty: offer.quantity }], now);
+  if (offer) await giveBack(tx, offer, now);
   return offer ?? null;
 }
 

@@ -10,7 +10,7 @@ import { TICKETS_RETURNED_JOB } from "#server/stock/stock";
 import { actorFor, ctxAs } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { randomTag } from "#tests/support/random";
-import { claimWaitlistOffer, getWaitlistOffer } from "./claim";
+import { claimWaitlistOffer, getWaitlistOffer } from "#server/orders/waitlist-claim";
 import { expireWaitlistOffer, runReturnedTickets } from "./offers";
 import { eventWaitlist, joinWaitlist, leaveWaitlist, myWaitlist, setEventWaitlist } from "./waitlist";
 

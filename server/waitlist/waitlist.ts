@@ -8,6 +8,7 @@ import { requireEvent } from "#server/events/access";
 import { eventChanged } from "#server/events/changes";
 import { recordAudit } from "#server/organizations/audit";
 import { parseInput, type DomainInput } from "#server/validation";
+import { AccountLimitReached, ticketsHeldByAccount } from "#server/tickets/account-limit";
 import { aheadOf, candidatesFor, claimPath, DEFAULT_OFFER_MINUTES, lockWaitlist, offerReturnedTickets, withdrawOffer } from "./offers";
 
 /*
@@ -136,6 +137,11 @@ export async function joinWaitlist(ctx: Ctx, rawInput: DomainInput<typeof joinSc
   if (input.quantity > max) throw new Invalid({ quantity: [WAITLIST_MESSAGES.quantity(max)] }, WAITLIST_MESSAGES.quantity(max));
   // Anything of it still buyable (decision 199): the event page sells it.
   if (candidates.some((t) => t.stock - t.sold >= t.minPerOrder)) throw new Conflict(WAITLIST_MESSAGES.stillOnSale);
+  // The event's per-account limit (decision 203), said now rather than when the offer comes.
+  if (event.maxTicketsPerAccount != null) {
+    const held = await ticketsHeldByAccount(ctx.db, { eventId: event.id, accountId: userId, now: ctx.now });
+    if (held + input.quantity > event.maxTicketsPerAccount) throw new AccountLimitReached(event.maxTicketsPerAccount, held, { field: "quantity" });
+  }
 
   let entry;
   try {

@@ -3,7 +3,7 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ANONYMOUS, type Ctx } from "#server/context";
 import { getDb } from "#server/db/client";
-import { events, issuedProducts, ledgerEntries, orders, refundRequests, resaleListings, ticketTypes } from "#server/db/schema";
+import { events, issuedProducts, jobs, ledgerEntries, orders, refundRequests, resaleListings, ticketTypes, waitlistEntries, waitlistOffers } from "#server/db/schema";
 import { isDomainError } from "#server/errors";
 import { runDueJobs } from "#server/jobs/queue";
 import { jobHandlers } from "#server/worker/handlers";
@@ -20,18 +20,23 @@ import { doorManifest } from "#server/door/manifest";
 import type { DoorAccess } from "#server/door/access";
 import { buildSignedNotification } from "#server/payment-notifications/sandbox";
 import { handleMercadoPagoNotification } from "#server/payment-notifications/webhook";
-import { cancelResaleListing, listForResale, setEventResale } from "#server/resale/listings";
+import { cancelResaleListing, listForResale, resaleListingsOfEvent, setEventResale } from "#server/resale/listings";
 import { runResalePayout } from "#server/resale/settle";
 import { RESALE_MESSAGES } from "#server/resale/rules";
-import { REFUND_MESSAGES, requestRefund } from "#server/refunds/refunds";
+import { approveRefund, REFUND_MESSAGES, requestRefund } from "#server/refunds/refunds";
+import { claimWaitlistOffer } from "#server/orders/waitlist-claim";
+import { expireWaitlistOffer, runReturnedTickets } from "#server/waitlist/offers";
+import { TICKETS_RETURNED_JOB } from "#server/stock/stock";
+import { joinWaitlist, leaveWaitlist, setEventWaitlist } from "#server/waitlist/waitlist";
 import { RESALE_REFUNDED_EMAIL, RESALE_SOLD_EMAIL } from "#server/resale/emails";
 import { actorFor, createTestUser, ctxAs, sessionCookiesFor, sessionTokensFor } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { errorCode, gql } from "#tests/support/graphql";
 import { emailsTo } from "#tests/support/mailbox";
-import { formRequest, run } from "#tests/support/remix";
+import { formRequest, getRequest, run } from "#tests/support/remix";
 import { MP_APP, MP_PLATFORM, mercadoPagoHandlers, mockPayment, payPreference, requestsTo, resetMercadoPagoMock } from "#tests/support/msw/mercadopago";
 import { action as cannotGoAction } from "#app/routes/cuenta.mis-tickets_.no-puedo-ir.$ticketId";
+import * as resalePage from "#app/routes/reventa.$listingId";
 
 // Mercado Pago is configured for this file: MSW stands in for it; our domain, database and webhook run for real.
 process.env.MERCADOPAGO_ACCESS_TOKEN = MP_PLATFORM.accessToken;
@@ -71,8 +76,8 @@ async function signedIn() {
 }
 
 /** An event `days` away, and a signed-in seller who bought `qty` General tickets with Mercado Pago. */
-async function sellerWithTickets(options: { qty?: number; days?: number } = {}) {
-  const made = await createEventWithTickets([{ name: "General", price: PRICE, stock: 50 }], { days: options.days ?? 20 });
+async function sellerWithTickets(options: { qty?: number; days?: number; stock?: number } = {}) {
+  const made = await createEventWithTickets([{ name: "General", price: PRICE, stock: options.stock ?? 50 }], { days: options.days ?? 20 });
   const seller = await signedIn();
   const started = await startCheckout(seller.ctx, { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.General.id, qty: options.qty ?? 2 }], payer: payerOf(seller.user.email), paymentMethod: "MERCADO_PAGO" });
   const payment = await pay(started);
@@ -239,6 +244,11 @@ describe("resale and the per-account limit", () => {
     const hoarder = await signedIn();
     await startCheckout(hoarder.ctx, { eventSlug: event.slug, items: [{ ticketId: tickets[0].ticketTypeId!, qty: 2 }], payer: payerOf(hoarder.user.email), paymentMethod: "MERCADO_PAGO" });
     await expect(buyListing(listing.id, hoarder.user.email, hoarder.ctx)).rejects.toMatchObject({ code: "CONFLICT", reason: "ACCOUNT_LIMIT_REACHED" });
+    // The listing's page says it before the payer form (and shows no form).
+    const page = await run(resalePage.loader, getRequest(`/reventa/${listing.id}`, { cookies: await sessionCookiesFor(hoarder.user.id) }), { listingId: listing.id });
+    expect(page.data.offer.limitRefusal).toBe("Este evento permite hasta 2 entradas por cuenta y ya tenés 2: no podés sumar más.");
+    const anonymousPage = await run(resalePage.loader, getRequest(`/reventa/${listing.id}`), { listingId: listing.id });
+    expect(anonymousPage.data.offer.limitRefusal).toBe("Este evento permite hasta 2 entradas por cuenta: iniciá sesión para comprar.");
     await expect(buyListing(listing.id)).rejects.toMatchObject({ code: "UNAUTHENTICATED", reason: "ACCOUNT_REQUIRED" });
     const [still] = await db.select().from(resaleListings).where(eq(resaleListings.id, listing.id));
     expect(still.status).toBe("active");
@@ -317,5 +327,151 @@ describe("the ledger with resale", () => {
     expect(type.sold).toBe(live.length);
     // Seller: one ticket resold (voided), one resold then refunded to its buyer (voided), one still theirs.
     expect((await ticketsOfOrder(db, sellerOrder.id)).map((t) => t.status).sort()).toEqual(["redeemable", "voided", "voided"]);
+  });
+});
+
+describe("a listing goes to the waiting list first", () => {
+  const minutesLater = (n: number) => new Date(Date.now() + n * 60_000);
+  const listingRow = async (id: string) => (await (await getDb()).select().from(resaleListings).where(eq(resaleListings.id, id)))[0];
+  const offersOfEntry = async (entryId: string) => (await getDb()).select().from(waitlistOffers).where(eq(waitlistOffers.entryId, entryId));
+
+  /** A sold-out event (the seller bought both tickets), its waiting list on, and people in line. */
+  async function soldOutWithLine(n: number) {
+    const made = await sellerWithTickets({ stock: 2 });
+    await setEventWaitlist(made.producer.ctx, { eventId: made.event.id, enabled: true });
+    const line = [];
+    for (let i = 0; i < n; i++) {
+      const person = await signedIn();
+      const entry = await joinWaitlist(person.ctx, { eventSlug: made.event.slug, ticketTypeId: i % 2 ? made.tickets[0].ticketTypeId : null, quantity: 1 });
+      line.push({ ...person, entry });
+    }
+    return { ...made, line };
+  }
+
+  it("held for the first person (email with the claim link), hidden from the event page; unclaimed to the next; nobody left: public", async () => {
+    const { seller, tickets, event, line, db } = await soldOutWithLine(2);
+    const [ana, beto] = line;
+    const listing = await listForResale(seller.ctx, { ticketId: tickets[0].id, price: PRICE });
+    expect(listing).toMatchObject({ status: "held", heldByOrderId: null });
+    const [offerA] = await offersOfEntry(ana.entry.id);
+    expect(offerA).toMatchObject({ listingId: listing.id, quantity: 1, status: "offered" });
+    const mail = await emailsTo(ana.user.email, "waitlist-offer");
+    expect(mail).toHaveLength(1);
+    expect(mail[0].text).toContain(`/lista-de-espera/oferta/${offerA.id}`);
+    expect(mail[0].text).toContain("reventa oficial");
+    expect(await emailsTo(beto.user.email, "waitlist-offer")).toHaveLength(0);
+
+    // Meanwhile nobody else buys it: not on the event page, and buying it is a CONFLICT.
+    expect(await resaleListingsOfEvent({ db, now: new Date() }, event.slug)).toEqual([]);
+    await expect(buyListing(listing.id)).rejects.toMatchObject({ code: "CONFLICT" });
+
+    // Ana lets the offer run out: Beto (waiting for this ticket type) gets it next.
+    expect(await expireWaitlistOffer(db, offerA.id, minutesLater(31))).toBe("expired");
+    const [offerB] = await offersOfEntry(beto.entry.id);
+    expect(offerB).toMatchObject({ listingId: listing.id, status: "offered" });
+    expect((await listingRow(listing.id)).status).toBe("held");
+    expect(await emailsTo(beto.user.email, "waitlist-offer")).toHaveLength(1);
+
+    // Beto leaves the line: nobody else waits, so the listing shows as "Reventa oficial" and anyone can buy it.
+    await leaveWaitlist(beto.ctx, beto.entry.id);
+    expect((await listingRow(listing.id)).status).toBe("active");
+    expect((await resaleListingsOfEvent({ db, now: new Date() }, event.slug)).map((l) => l.id)).toEqual([listing.id]);
+    const { started } = await buyListing(listing.id);
+    expect((await listingRow(listing.id)).heldByOrderId).toBe(started.order.id);
+  });
+
+  it("a claim racing 10 public buyers: the claimant's resale order holds it, nobody else", async () => {
+    const { seller, tickets, line, db } = await soldOutWithLine(1);
+    const [ana] = line;
+    const listing = await listForResale(seller.ctx, { ticketId: tickets[0].id, price: PRICE });
+    const [offer] = await offersOfEntry(ana.entry.id);
+    const buyers = await Promise.all(Array.from({ length: 10 }, () => ctxAs(ANONYMOUS)));
+    const results = await Promise.allSettled([
+      claimWaitlistOffer(ana.ctx, offer.id, { payer: payerOf(ana.user.email) }),
+      ...buyers.map((ctx, i) => createResaleOrder(ctx, { resaleListingId: listing.id, payer: payerOf(`apurado-${i}@example.com`) })),
+    ]);
+    expect(results[0].status).toBe("fulfilled");
+    expect(results.slice(1).every((r) => r.status === "rejected" && conflict(r.reason))).toBe(true);
+    const claimed = (results[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof claimWaitlistOffer>>>).value;
+    expect(await listingRow(listing.id)).toMatchObject({ status: "held", heldByOrderId: claimed.order.id });
+    expect(claimed.order).toMatchObject({ buyerUserId: ana.user.id, subtotal: PRICE });
+    const [after] = await db.select().from(waitlistOffers).where(eq(waitlistOffers.id, offer.id));
+    expect(after).toMatchObject({ status: "claimed", orderId: claimed.order.id });
+    const [entry] = await db.select().from(waitlistEntries).where(eq(waitlistEntries.id, ana.entry.id));
+    expect(entry.status).toBe("claimed");
+    // Only the claim's draft exists for the event (the seller's order is paid).
+    const drafts = await db.select().from(orders).where(and(eq(orders.eventId, listing.eventId), eq(orders.status, "draft")));
+    expect(drafts.map((d) => d.id)).toEqual([claimed.order.id]);
+  });
+
+  it("the claimant's unpaid resale order ends: the listing goes back to the line (the job), to the next person", async () => {
+    const { seller, tickets, line, db } = await soldOutWithLine(2);
+    const [ana, beto] = line;
+    const listing = await listForResale(seller.ctx, { ticketId: tickets[0].id, price: PRICE });
+    const [offer] = await offersOfEntry(ana.entry.id);
+    const { order } = await claimWaitlistOffer(ana.ctx, offer.id, { payer: payerOf(ana.user.email) });
+    expect(await expireOrder({ db, actor: ANONYMOUS, now: minutesLater(60) }, order.id)).toBe("expired");
+    expect((await listingRow(listing.id)).status).toBe("active");
+    // The hold's end queued the waiting list's job for this ticket type; it runs.
+    const queued = (await db.select().from(jobs).where(eq(jobs.kind, TICKETS_RETURNED_JOB))).filter((j) => (j.payload as { ticketTypeIds: string[] }).ticketTypeIds.includes(listing.ticketTypeId));
+    expect(queued).toHaveLength(1);
+    expect(await runReturnedTickets(db, queued[0].payload as { ticketTypeIds: string[] }, minutesLater(61))).toBe(1);
+    expect(await offersOfEntry(beto.entry.id)).toMatchObject([{ listingId: listing.id, status: "offered" }]);
+    expect((await listingRow(listing.id)).status).toBe("held");
+  });
+});
+
+describe("named tickets bought in the resale", () => {
+  it("the buyer names the new holder (name and DNI): refused without it; the new ticket carries it", async () => {
+    const { db, event, seller, tickets } = await sellerWithTickets();
+    await db.update(events).set({ oneHolderPerTicket: true }).where(eq(events.id, event.id));
+    const listing = await listForResale(seller.ctx, { ticketId: tickets[0].id, price: PRICE });
+    await expect(buyListing(listing.id)).rejects.toMatchObject({ code: "BAD_USER_INPUT" });
+    // The page asks for the holder with the checkout's form (one row, for this ticket).
+    const page = await run(resalePage.loader, getRequest(`/reventa/${listing.id}`), { listingId: listing.id });
+    expect(page.data).toMatchObject({ holders: 1, holderLabels: ["General"] });
+    const refused = await run(resalePage.action, formRequest(`/reventa/${listing.id}`, payerOf("sin-titular@example.com")), { listingId: listing.id });
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.data.result.error ?? {})).toContain("attendees[0].documentNumber");
+    const holder = { firstName: "Martina", lastName: "Quiroga", documentType: "dni", documentNumber: "40111222" };
+    const started = await startCheckout(await ctxAs(ANONYMOUS), { eventSlug: "", items: [], payer: payerOf("paga@example.com"), attendees: [holder], resaleListingId: listing.id, paymentMethod: "MERCADO_PAGO" });
+    await pay(started);
+    const [fresh] = await ticketsOfOrder(db, started.order.id);
+    expect(fresh).toMatchObject({ holderName: "Martina Quiroga", holderDocumentNumber: "40111222", status: "redeemable" });
+  });
+});
+
+describe("withdrawal and resale listing at the same moment", () => {
+  it("a withdrawal and a listing of the same purchase at once: exactly one wins, the other gets a Spanish CONFLICT", async () => {
+    for (let round = 0; round < 3; round++) {
+      const { db, seller, tickets, sellerOrder } = await sellerWithTickets();
+      const results = await Promise.allSettled([
+        requestRefund(seller.ctx, { orderCode: sellerOrder.code, email: seller.user.email }),
+        listForResale(seller.ctx, { ticketId: tickets[0].id, price: PRICE }),
+      ]);
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      const lost = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+      expect(lost.reason).toMatchObject({ code: "CONFLICT" });
+      expect([REFUND_MESSAGES.listed, RESALE_MESSAGES.refundPending, RESALE_MESSAGES.voided]).toContain(lost.reason.message);
+      const listings = await db.select().from(resaleListings).where(eq(resaleListings.sellerOrderId, sellerOrder.id));
+      const requests = await db.select().from(refundRequests).where(eq(refundRequests.orderId, sellerOrder.id));
+      expect(listings.length + requests.length).toBe(1);
+    }
+  });
+
+  it("the organizer cannot approve a whole refund of a purchase with a ticket sold in the resale (decision 216)", async () => {
+    const { db, seller, tickets, sellerOrder, producer } = await sellerWithTickets({ days: 0 });
+    const pending = await requestRefund(seller.ctx, { orderCode: sellerOrder.code, email: seller.user.email });
+    expect(pending.outcome).toBe("pending");
+    // A listing from before the lock existed (or another way in): the approval checks again under the lock.
+    const listing = await db
+      .insert(resaleListings)
+      .values({ organizationId: sellerOrder.organizationId, eventId: sellerOrder.eventId, eventDateId: sellerOrder.eventDateId, ticketTypeId: tickets[0].ticketTypeId!, issuedProductId: tickets[0].id, sellerUserId: seller.user.id, sellerOrderId: sellerOrder.id, sellerBillingId: pending.request.billingId, faceValue: PRICE, price: PRICE, fee: 0, payout: PRICE, createdAt: new Date(), updatedAt: new Date() })
+      .returning();
+    await db.update(resaleListings).set({ status: "sold", soldAt: new Date() }).where(eq(resaleListings.id, listing[0].id));
+    await expect(approveRefund(producer.ctx, { id: pending.request.id })).rejects.toMatchObject({ code: "CONFLICT", message: REFUND_MESSAGES.resoldOrganizer });
+    const [request] = await db.select().from(refundRequests).where(eq(refundRequests.id, pending.request.id));
+    expect(request.status).toBe("pending");
+    expect((await ticketsOfOrder(db, sellerOrder.id)).map((t) => t.status)).toEqual(["redeemable", "redeemable"]);
   });
 });

@@ -135,6 +135,42 @@ async function toCannotGo(page: Page) {
   await expect(page).toHaveURL(/\/cuenta\/mis-tickets\/no-puedo-ir\//);
 }
 
+/**
+ * A sold-out event whose only ticket its buyer lists in the official resale: with `offerTo`, that person waits
+ * in its waiting list first and gets the listing as an offer (docs/resale.md, "Lista de espera primero").
+ * Returns the listing's page, or the offer's.
+ */
+async function listedTicket(offerTo: { id: string; email: string } | null): Promise<string> {
+  const [{ createEventWithTickets }, { createOrder }, { payInSandbox }, { getDb }, { ctxAs, actorFor, createTestUser }, { setEventWaitlist, joinWaitlist }, { listForResale }, schema, { eq }, { ticketsOfOrder }] =
+    await Promise.all([
+      import("#tests/support/factories"),
+      import("#server/orders/orders"),
+      import("#server/payment-notifications/sandbox"),
+      import("#server/db/client"),
+      import("#tests/support/context"),
+      import("#server/waitlist/waitlist"),
+      import("#server/resale/listings"),
+      import("#server/db/schema"),
+      import("drizzle-orm"),
+      import("#server/tickets/issue"),
+    ]);
+  const db = await getDb();
+  const made = await createEventWithTickets([{ name: "Campo", price: 1_000_000, stock: 1 }], { name: "Reventa Agotada", days: 20 });
+  const seller = await createTestUser();
+  const asSeller = await ctxAs(actorFor({ ...seller, roles: [] }));
+  const { order, billing } = await createOrder(asSeller, { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.Campo.id, qty: 1 }], payer: { ...PAYER, email: seller.email }, paymentMethod: "MERCADO_PAGO" });
+  await payInSandbox(db, billing.id, "approved");
+  if (offerTo) {
+    await setEventWaitlist(made.ctx, { eventId: made.event.id, enabled: true });
+    await joinWaitlist(await ctxAs(actorFor({ ...offerTo, roles: [] })), { eventSlug: made.event.slug, quantity: 1 });
+  }
+  const [ticket] = await ticketsOfOrder(db, order.id);
+  const listing = await listForResale(asSeller, { ticketId: ticket.id, price: 1_000_000 });
+  if (!offerTo) return `/reventa/${listing.id}`;
+  const [offer] = await db.select().from(schema.waitlistOffers).where(eq(schema.waitlistOffers.listingId, listing.id));
+  return `/lista-de-espera/oferta/${offer.id}`;
+}
+
 /** The mailbox → the newest email to the buyer (its path needs the email's id). */
 async function toOneEmail(page: Page, site: Site) {
   await page.goto(`/dev/correos?to=${encodeURIComponent(site.buyer.email)}`);
@@ -152,6 +188,9 @@ export function moreBuyerPages(site: Site): Visit[] {
     { name: "enviar una entrada", path: "/cuenta/mis-tickets/enviar/…", as: "buyer", reach: toSendTicket },
     { name: "no puedo ir", path: "/cuenta/mis-tickets/no-puedo-ir/…", as: "buyer", reach: toCannotGo },
     { name: "mis listas de espera", path: "/cuenta/lista-de-espera", as: "buyer" },
+    { name: "anotarse en la lista de espera", path: `/lista-de-espera/${site.event.slug}`, as: "buyer" },
+    { name: "oferta de la lista de espera (reventa)", path: "/lista-de-espera/oferta/…", as: "buyer", reach: async (page) => void (await page.goto(await listedTicket(site.buyer))) },
+    { name: "entrada de la reventa oficial", path: "/reventa/…", as: "buyer", reach: async (page) => void (await page.goto(await listedTicket(null))) },
     { name: "mi cuenta", path: "/cuenta/mi-cuenta", as: "buyer" },
     { name: "seguridad de la cuenta", path: "/cuenta/seguridad", as: "buyer" },
     { name: "ingresar con un link", path: "/cuenta/iniciar-sesion/email", as: "anonymous" },

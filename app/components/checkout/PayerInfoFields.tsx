@@ -55,12 +55,15 @@ export function PayerInfoFields({
   customFields,
   holderLabels,
   sends = "las entradas",
+  coupon = true,
 }: {
   fields: object;
   customFields: CheckoutCustomField[];
   holderLabels: string[];
   /** What the email brings: "las entradas", or "las consumiciones" on the menu (common/order-words.ts). */
   sends?: string;
+  /** The coupon input (off where no coupon applies: a resale ticket, a waiting-list offer). */
+  coupon?: boolean;
 }) {
   const fields = conformFields as Fields;
   const holders = holderLabels.length ? fields.attendees.getFieldList() : [];
@@ -153,9 +156,11 @@ export function PayerInfoFields({
         </Section>
       ) : null}
 
-      <Section title="¿Tenés un cupón?">
-        <Field label="Código de cupón (opcional)" inputProps={{ ...getInputProps(fields.couponCode, { type: "text" }), autoComplete: "off" }} errors={fields.couponCode.errors} />
-      </Section>
+      {coupon ? (
+        <Section title="¿Tenés un cupón?">
+          <Field label="Código de cupón (opcional)" inputProps={{ ...getInputProps(fields.couponCode, { type: "text" }), autoComplete: "off" }} errors={fields.couponCode.errors} />
+        </Section>
+      ) : null}
     </>
   );
 }

@@ -3,6 +3,7 @@ import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqu
 import { users } from "./accounts";
 import { eventDates, events, ticketTypes } from "./events";
 import { orders } from "./orders";
+import { resaleListings } from "./resale";
 
 /**
  * An event's waiting list (docs/waitlist.md, decisions 198 and 199): one row
@@ -91,12 +92,15 @@ export const waitlistOffers = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
     orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
+    /** A resale listing offered instead of stock (docs/waitlist.md, "Reventa"): the listing is held for the offer; quantity 1. */
+    listingId: uuid("listing_id").references(() => resaleListings.id, { onDelete: "cascade" }),
   },
   (t) => [
     check("waitlist_offers_quantity_check", sql`${t.quantity} >= 1`),
     check("waitlist_offers_status_check", sql`${t.status} in ('offered','claimed','expired','withdrawn')`),
     index("waitlist_offers_entry_idx").on(t.entryId),
     index("waitlist_offers_open_idx").on(t.status, t.expiresAt),
+    index("waitlist_offers_listing_idx").on(t.listingId).where(sql`listing_id is not null`),
   ],
 );
 

@@ -1,14 +1,16 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Ctx } from "#server/context";
-import { eventDates, events, ticketTypes, waitlistEntries, waitlistOffers, type WaitlistOfferStatus } from "#server/db/schema";
+import { eventDates, events, resaleListings, ticketTypes, waitlistEntries, waitlistOffers, type WaitlistOfferStatus } from "#server/db/schema";
 import { Conflict, NotFound, Unauthenticated } from "#server/errors";
 import { billingAccessToken } from "#server/auth/billing-access";
-import { createOrder, createOrderSchema } from "#server/orders/orders";
+import { createOrder, createOrderSchema } from "./orders";
+import { createResaleOrder } from "./resale-order";
 import { recordAudit } from "#server/organizations/audit";
 import { releaseStock } from "#server/stock/stock";
 import { parseInput, type DomainInput } from "#server/validation";
-import { lockWaitlist } from "./offers";
+import { lockWaitlist } from "#server/waitlist/offers";
+import { accountLimitRefusal } from "#server/tickets/account-limit";
 
 /*
  * Claiming an offer (decision 198): the tickets the offer holds become the
@@ -34,6 +36,8 @@ export interface OfferView {
   wanted: number;
   expiresAt: Date;
   orderId: string | null;
+  /** The resale listing the offer holds (docs/waitlist.md, "Reventa"); null: returned stock. */
+  listingId: string | null;
   ticketTypeId: string;
   ticketTypeName: string;
   unitPrice: number;
@@ -42,6 +46,8 @@ export interface OfferView {
   eventName: string;
   eventDateId: string;
   startsAt: Date;
+  /** The event's per-account limit, said before the form (null: within it). The claim checks it again. */
+  limitRefusal: string | null;
 }
 
 const uuid = z.string().uuid();
@@ -51,30 +57,41 @@ export async function getWaitlistOffer(ctx: Ctx, offerId: string): Promise<Offer
   if (ctx.actor.kind !== "user") throw new Unauthenticated("Iniciá sesión con la cuenta con la que te anotaste en la lista de espera.");
   if (!uuid.safeParse(offerId).success) throw new NotFound(CLAIM_MESSAGES.notFound);
   const [row] = await ctx.db
-    .select({ offer: waitlistOffers, entry: waitlistEntries, event: { id: events.id, slug: events.slug, name: events.name }, startsAt: eventDates.startsAt, type: { name: ticketTypes.name, price: ticketTypes.price } })
+    .select({
+      offer: waitlistOffers,
+      entry: waitlistEntries,
+      event: { id: events.id, slug: events.slug, name: events.name },
+      startsAt: eventDates.startsAt,
+      type: { name: ticketTypes.name, price: ticketTypes.price },
+      listingPrice: resaleListings.price,
+    })
     .from(waitlistOffers)
     .innerJoin(waitlistEntries, eq(waitlistEntries.id, waitlistOffers.entryId))
     .innerJoin(events, eq(events.id, waitlistEntries.eventId))
     .innerJoin(eventDates, eq(eventDates.id, waitlistEntries.eventDateId))
     .innerJoin(ticketTypes, eq(ticketTypes.id, waitlistOffers.ticketTypeId))
+    .leftJoin(resaleListings, eq(resaleListings.id, waitlistOffers.listingId))
     .where(and(eq(waitlistOffers.id, offerId), eq(waitlistEntries.userId, ctx.actor.userId)));
   if (!row) throw new NotFound(CLAIM_MESSAGES.notFound);
+  const open = row.offer.status === "offered" && row.offer.expiresAt > ctx.now;
   return {
     id: row.offer.id,
     status: row.offer.status,
-    open: row.offer.status === "offered" && row.offer.expiresAt > ctx.now,
+    open,
     quantity: row.offer.quantity,
     wanted: row.entry.quantity,
     expiresAt: row.offer.expiresAt,
     orderId: row.offer.orderId,
+    listingId: row.offer.listingId,
     ticketTypeId: row.offer.ticketTypeId,
     ticketTypeName: row.type.name,
-    unitPrice: row.type.price,
+    unitPrice: row.listingPrice ?? row.type.price,
     eventId: row.event.id,
     eventSlug: row.event.slug,
     eventName: row.event.name,
     eventDateId: row.entry.eventDateId,
     startsAt: row.startsAt,
+    limitRefusal: open ? await accountLimitRefusal(ctx.db, { eventId: row.event.id, accountId: ctx.actor.userId, adding: row.offer.quantity, now: ctx.now }) : null,
   };
 }
 
@@ -99,12 +116,24 @@ export async function claimWaitlistOffer(ctx: Ctx, offerId: string, rawInput: Do
       .where(and(eq(waitlistOffers.id, offerId), eq(waitlistOffers.status, "offered"), gt(waitlistOffers.expiresAt, ctx.now)))
       .returning();
     if (!offer) throw new Conflict(CLAIM_MESSAGES.over);
-    // Given back and taken again under the same row locks: nobody else sees them free.
-    await releaseStock(tx, [{ ticketTypeId: offer.ticketTypeId, qty: offer.quantity }], ctx.now);
-    const { order, billing } = await createOrder(
-      { ...ctx, db: tx },
-      { eventSlug: view.eventSlug, eventDateId: view.eventDateId, items: [{ ticketId: offer.ticketTypeId, qty: offer.quantity }], ...input },
-    );
+    let placed;
+    if (offer.listingId) {
+      // A resale listing: back on sale and held by this order under the same row lock (a buyer of the
+      // event page waits for it and then finds it held), through the resale checkout (docs/resale.md).
+      await tx
+        .update(resaleListings)
+        .set({ status: "active", updatedAt: ctx.now })
+        .where(and(eq(resaleListings.id, offer.listingId), eq(resaleListings.status, "held"), isNull(resaleListings.heldByOrderId)));
+      placed = await createResaleOrder({ ...ctx, db: tx }, { resaleListingId: offer.listingId, payer: input.payer, attendees: input.attendees, customFields: input.customFields });
+    } else {
+      // Given back and taken again under the same row locks: nobody else sees them free.
+      await releaseStock(tx, [{ ticketTypeId: offer.ticketTypeId, qty: offer.quantity }], ctx.now);
+      placed = await createOrder(
+        { ...ctx, db: tx },
+        { eventSlug: view.eventSlug, eventDateId: view.eventDateId, items: [{ ticketId: offer.ticketTypeId, qty: offer.quantity }], ...input },
+      );
+    }
+    const { order, billing } = placed;
     await tx.update(waitlistOffers).set({ orderId: order.id }).where(eq(waitlistOffers.id, offer.id));
     const rest = view.wanted - offer.quantity;
     await tx

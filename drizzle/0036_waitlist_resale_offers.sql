@@ -1,0 +1,3 @@
+ALTER TABLE "waitlist_offers" ADD COLUMN "listing_id" uuid;--> statement-breakpoint
+ALTER TABLE "waitlist_offers" ADD CONSTRAINT "waitlist_offers_listing_id_resale_listings_id_fk" FOREIGN KEY ("listing_id") REFERENCES "public"."resale_listings"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "waitlist_offers_listing_idx" ON "waitlist_offers" USING btree ("listing_id") WHERE listing_id is not null;
