@@ -1,9 +1,10 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatEventStart } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { requireEventBySlug } from "#server/events/events";
 import { getEventResale, setEventResale } from "#server/resale/listings";
+import { markResalePayoutDone, retryResalePayout } from "#server/resale/payouts";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { BackofficeForm, Checkbox, FormErrorList, FormSnackbar, TextInput, useRemountKey } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
@@ -36,6 +37,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         fee: formatMoney(l.fee),
         payout: formatMoney(l.payout),
         payoutStatus: l.payoutMethod === "organizer" && l.payoutStatus === "pending" ? "A devolver por vos, por transferencia" : (PAYOUT_LABELS[l.payoutStatus] ?? l.payoutStatus),
+        /** What the organizer can do about the seller's money: mark a transfer done, or retry a failed Mercado Pago refund. */
+        payoutAction: l.status !== "sold" ? null : l.payoutMethod === "organizer" && l.payoutStatus === "pending" ? ("payout-done" as const) : l.payoutMethod === "provider" && l.payoutStatus === "failed" ? ("payout-retry" as const) : null,
         createdAt: formatEventStart(l.createdAt),
       })),
     },
@@ -48,6 +51,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const event = await guard(() => requireEventBySlug(bo.ctx, params.slug ?? ""));
   const { values } = await readForm(request);
   const url = new URL(request.url);
+  if (values.intent === "payout-done" || values.intent === "payout-retry") {
+    const input = { listingId: values.listingId ?? "" };
+    try {
+      if (values.intent === "payout-done") await markResalePayoutDone(bo.ctx, input);
+      else await retryResalePayout(bo.ctx, input);
+    } catch (error) {
+      return failedReply(error, values, { headers: bo.headers, target: "payouts" });
+    }
+    return savedRedirect(`${url.pathname}${url.search}`, bo.headers, values.intent === "payout-done" ? "Listo: la devolución figura como hecha." : "Listo: volvemos a intentar la devolución por Mercado Pago.");
+  }
   const extraErrors: Record<string, string[]> = {};
   const cap = Number((values.capPercent ?? "").trim());
   const fee = Number((values.feePercent ?? "0").trim().replace(",", ".") || "0");
@@ -93,6 +106,7 @@ export default function EventResalePage() {
           </BackofficeForm>
         </Card>
         <Card title="Publicaciones">
+          <FormErrorList reply={reply} target="payouts" />
           {listings.length ? (
             <div className="overflow-x-auto">
               <table className="w-full text-left text-sm">
@@ -114,7 +128,18 @@ export default function EventResalePage() {
                       <td className="py-1 pr-3">{l.price}</td>
                       <td className="py-1 pr-3">{l.fee}</td>
                       <td className="py-1 pr-3">{l.payout}</td>
-                      <td className="py-1">{l.payoutStatus}</td>
+                      <td className="py-1">
+                        {l.payoutStatus}
+                        {l.payoutAction ? (
+                          <Form method="post" className="mt-1">
+                            <input type="hidden" name="intent" value={l.payoutAction} />
+                            <input type="hidden" name="listingId" value={l.id} />
+                            <Button type="submit" variant="secondary">
+                              {l.payoutAction === "payout-done" ? "Ya se la devolví" : "Reintentar la devolución"}
+                            </Button>
+                          </Form>
+                        ) : null}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

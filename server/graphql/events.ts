@@ -118,6 +118,8 @@ const ManagedEvent = builder.objectRef<EventRow>("ManagedEvent").implement({
     serviceFeeBps: t.exposeInt("serviceFeeBps", { description: "Our service fee in basis points (1000 = 10 %), set when the conditions are accepted." }),
     pixelId: t.exposeString("pixelId"),
     presaleCode: t.exposeString("presaleCode"),
+    oneHolderPerTicket: t.exposeBoolean("oneHolderPerTicket", { nullable: false, description: "Named tickets: each ticket carries its holder's name and document." }),
+    maxTicketsPerAccount: t.exposeInt("maxTicketsPerAccount", { description: "The most tickets of this event one account may hold; null: no limit." }),
     venue: t.field({
       type: Venue,
       nullable: false,
@@ -395,6 +397,10 @@ const SetEventCustomFieldsInput = builder.inputType("SetEventCustomFieldsInput",
   fields: (t) => ({
     id: t.id({ required: true }),
     fields: t.field({ type: [CustomFieldInput], required: true, description: "Replaces every field the event had (up to 20)." }),
+    oneHolderPerTicket: t.boolean({ description: "Named tickets: the checkout asks each ticket's holder (name and document). Absent: left as it is." }),
+    maxTicketsPerAccount: t.int({
+      description: "The most tickets of this event one account may hold, however it got them (1 to 1000; BAD_USER_INPUT outside). Null removes the limit; absent leaves it as it is.",
+    }),
   }),
 });
 
@@ -513,12 +519,17 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, { ctx }) => eventsDomain.setPresaleCode(ctx, { eventId: String(input.id), presaleCode: input.presaleCode ?? "" }),
   }),
   setEventCustomFields: t.field({
-    description: "Replaces the questions asked of every attendee at checkout.",
+    description: "Replaces the questions asked of every attendee at checkout, and optionally sets named tickets and the per-account limit (Event.oneHolderPerTicket, Event.maxTicketsPerAccount).",
     type: ManagedEvent,
     args: { input: t.arg({ type: SetEventCustomFieldsInput, required: true }) },
     resolve: async (_root, { input }, { ctx }) => {
       const eventId = String(input.id);
-      await eventsDomain.setCustomFields(ctx, { eventId, fields: input.fields.map(given) });
+      await eventsDomain.setCustomFields(ctx, {
+        eventId,
+        fields: input.fields.map(given),
+        oneHolderPerTicket: input.oneHolderPerTicket ?? undefined,
+        maxTicketsPerAccount: input.maxTicketsPerAccount,
+      });
       return eventsDomain.requireEvent(ctx, eventId);
     },
   }),

@@ -2,7 +2,9 @@ import type { ResaleListingRow } from "#server/db/schema";
 import { builder } from "./builder";
 import { given, isoDate } from "./scalars";
 import { formatMoney } from "#common/money";
-import { cancelResaleListing, listForResale, resaleListingsOfEvent } from "#server/resale/listings";
+import { cancelResaleListing, getEventResale, listForResale, resaleListingsOfEvent, setEventResale } from "#server/resale/listings";
+import { markResalePayoutDone, retryResalePayout } from "#server/resale/payouts";
+import type { ResaleRules } from "#server/resale/rules";
 
 /**
  * The official resale at face value (docs/resale.md): the seller lists and
@@ -62,7 +64,37 @@ const ListForResaleInput = builder.inputType("ListForResaleInput", {
   }),
 });
 
+const EventResale = builder.objectRef<{ eventId: string; rules: ResaleRules; listings?: ResaleListingRow[] }>("EventResale").implement({
+  description: "An event's official resale as its organizer runs it: the rules and the listings (newest first, up to 200).",
+  fields: (t) => ({
+    eventId: t.exposeID("eventId", { nullable: false }),
+    enabled: t.boolean({ nullable: false, resolve: (r) => r.rules.enabled }),
+    capPercent: t.int({ nullable: false, description: "The most a listing may ask, in percent of the face value the seller paid (1 to 100).", resolve: (r) => r.rules.capBps / 100 }),
+    feePercent: t.float({ nullable: false, description: "The organizer's resale fee, percent of the price kept from the seller's payout (0 to 50).", resolve: (r) => r.rules.feeBps / 100 }),
+    listings: t.field({ type: [ResaleListing], nullable: false, resolve: (r) => r.listings ?? [] }),
+  }),
+});
+
+const SetEventResaleInput = builder.inputType("SetEventResaleInput", {
+  fields: (t) => ({
+    eventId: t.id({ required: true }),
+    enabled: t.boolean({ required: true }),
+    capPercent: t.int({ required: true, description: "1 to 100 (BAD_USER_INPUT outside); a lower cap applies to new listings only." }),
+    feePercent: t.float({ required: true, description: "0 to 50 (BAD_USER_INPUT outside)." }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  eventResale: t.field({
+    type: EventResale,
+    nullable: false,
+    description: "The event's resale rules and listings for its organizer (events:manage). NOT_FOUND for an unknown event.",
+    args: { eventId: t.arg.id({ required: true }) },
+    resolve: async (_root, args, { ctx }) => {
+      const { event, rules, listings } = await getEventResale(ctx, String(args.eventId));
+      return { eventId: event.id, rules, listings };
+    },
+  }),
   resaleListings: t.field({
     type: [ResaleOffer],
     nullable: false,
@@ -87,5 +119,30 @@ builder.mutationFields((t) => ({
     description: "Takes the seller's listing back while nobody holds or bought it (CONFLICT afterwards; NOT_FOUND when not theirs).",
     args: { listingId: t.arg.id({ required: true }) },
     resolve: (_root, args, { ctx }) => cancelResaleListing(ctx, { listingId: String(args.listingId) }),
+  }),
+  setEventResale: t.field({
+    type: EventResale,
+    nullable: false,
+    description: "Sets the event's resale rules: on or off, the cap and the fee (events:manage; audited).",
+    args: { input: t.arg({ type: SetEventResaleInput, required: true }) },
+    resolve: async (_root, { input }, { ctx }) => {
+      const eventId = String(input.eventId);
+      const rules = await setEventResale(ctx, { eventId, enabled: input.enabled, capPercent: input.capPercent, feePercent: input.feePercent });
+      return { eventId, rules };
+    },
+  }),
+  markResalePayoutDone: t.field({
+    type: ResaleListing,
+    nullable: false,
+    description: "The organizer paid a sold listing's seller back by bank transfer (sellers who did not pay with Mercado Pago): PENDING → DONE. money:manage; CONFLICT when it is not such a payout or already done.",
+    args: { listingId: t.arg.id({ required: true }) },
+    resolve: (_root, args, { ctx }) => markResalePayoutDone(ctx, { listingId: String(args.listingId) }),
+  }),
+  retryResalePayout: t.field({
+    type: ResaleListing,
+    nullable: false,
+    description: "Queues again a Mercado Pago payout that FAILED (same idempotency key: it never pays twice). money:manage; CONFLICT when it did not fail.",
+    args: { listingId: t.arg.id({ required: true }) },
+    resolve: (_root, args, { ctx }) => retryResalePayout(ctx, { listingId: String(args.listingId) }),
   }),
 }));

@@ -71,6 +71,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "resale.sold": "Se vendió una entrada de la reventa oficial",
   "resale.refunded": "Se le devolvió la plata a quien revendió",
   "resale.settings": "Cambió las reglas de la reventa oficial",
+  "resale.payout-marked": "Marcó como devuelta la plata de una reventa",
+  "resale.payout-retried": "Reintentó la devolución de una reventa por Mercado Pago",
   "waitlist.settings": "Cambió la lista de espera de un evento",
   "waitlist.join": "Alguien se anotó en la lista de espera",
   "waitlist.leave": "Alguien salió de la lista de espera",

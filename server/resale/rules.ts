@@ -37,4 +37,6 @@ export const RESALE_MESSAGES = {
   feeRange: "El cargo por reventa va de 0 % a 50 % del precio.",
   listingGone: "Esa entrada de reventa ya no está disponible: alguien la compró o la publicación se canceló.",
   resaleMercadoPago: "Las entradas de reventa se pagan con Mercado Pago.",
+  payoutNotManual: "Esta devolución no se hace a mano o ya figura como hecha.",
+  payoutNotFailed: "Solo se reintenta una devolución por Mercado Pago que falló.",
 } as const;

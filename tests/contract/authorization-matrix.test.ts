@@ -701,6 +701,10 @@ const graphqlCalls: Record<string, (f: Fixtures) => Record<string, unknown> | Pr
   // The first ticket: the second is the one sent to someone (transferTicket), and a listed ticket is not sent.
   listForResale: (f) => ({ input: { ticketId: f.tickets[0].id, price: 100 } }),
   cancelResaleListing: async (f) => ({ listingId: (await spareResaleListing(f)).id }),
+  eventResale: (f) => ({ eventId: f.eventA.id }),
+  setEventResale: (f) => ({ input: { eventId: f.eventA.id, enabled: true, capPercent: 100, feePercent: 0 } }),
+  markResalePayoutDone: async (f) => ({ listingId: (await spareResaleListing(f)).id }),
+  retryResalePayout: async (f) => ({ listingId: (await spareResaleListing(f)).id }),
   undoRedemption: (f) => ({ issuedProductId: f.tickets[0].id }),
   updateBankAccount: (f) => ({ input: { id: f.account.id, cbu: "2850590940090418135201", holderName: "Productora de Prueba SRL", holderCuit: "30-71234567-1" } }),
   updateCoupon: (f) => ({ input: { id: f.coupon.id, percent: 15 } }),

@@ -1,4 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
+import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ANONYMOUS, type Ctx } from "#server/context";
@@ -30,13 +31,15 @@ import { TICKETS_RETURNED_JOB } from "#server/stock/stock";
 import { joinWaitlist, leaveWaitlist, setEventWaitlist } from "#server/waitlist/waitlist";
 import { RESALE_REFUNDED_EMAIL, RESALE_SOLD_EMAIL } from "#server/resale/emails";
 import { actorFor, createTestUser, ctxAs, sessionCookiesFor, sessionTokensFor } from "#tests/support/context";
-import { createEventWithTickets } from "#tests/support/factories";
+import { createEventWithTickets, createProducer, createTransferAccount } from "#tests/support/factories";
+import { approveBankTransfer } from "#server/bank-transfers/bank-transfers";
 import { errorCode, gql } from "#tests/support/graphql";
 import { emailsTo } from "#tests/support/mailbox";
 import { formRequest, getRequest, run } from "#tests/support/remix";
 import { MP_APP, MP_PLATFORM, mercadoPagoHandlers, mockPayment, payPreference, requestsTo, resetMercadoPagoMock } from "#tests/support/msw/mercadopago";
 import { action as cannotGoAction } from "#app/routes/cuenta.mis-tickets_.no-puedo-ir.$ticketId";
 import * as resalePage from "#app/routes/reventa.$listingId";
+import * as resaleBackOffice from "#app/routes/organizacion.eventos.$slug.reventa";
 
 // Mercado Pago is configured for this file: MSW stands in for it; our domain, database and webhook run for real.
 process.env.MERCADOPAGO_ACCESS_TOKEN = MP_PLATFORM.accessToken;
@@ -473,5 +476,99 @@ describe("withdrawal and resale listing at the same moment", () => {
     const [request] = await db.select().from(refundRequests).where(eq(refundRequests.id, pending.request.id));
     expect(request.status).toBe("pending");
     expect((await ticketsOfOrder(db, sellerOrder.id)).map((t) => t.status)).toEqual(["redeemable", "redeemable"]);
+  });
+});
+
+describe("the organizer's side of the seller's money, and resale settings over GraphQL", () => {
+  const MARK = `mutation ($id: ID!) { markResalePayoutDone(listingId: $id) { id payoutStatus } }`;
+  const RETRY = `mutation ($id: ID!) { retryResalePayout(listingId: $id) { id payoutStatus } }`;
+
+  it("a seller who paid by bank transfer is paid back by the organizer, who marks it done once; strangers cannot", async () => {
+    const made = await createEventWithTickets([{ name: "Transferencia", price: PRICE, stock: 10, paymentMethod: "BankAccount" }], { days: 20 });
+    const db = await getDb();
+    await createTransferAccount(made.ctx, made.organization.id);
+    const seller = await signedIn();
+    const placed = await startCheckout(seller.ctx, { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.Transferencia.id, qty: 1 }], payer: payerOf(seller.user.email), paymentMethod: "BANK_TRANSFER" });
+    expect((await approveBankTransfer(made.ctx, { billingId: placed.billing.id })).outcome).toBe("approved");
+    const [ticket] = await ticketsOfOrder(db, placed.order.id);
+    const listing = await listForResale(seller.ctx, { ticketId: ticket.id, price: PRICE });
+    const { started } = await buyListing(listing.id);
+    await pay(started);
+    const [sold] = await db.select().from(resaleListings).where(eq(resaleListings.id, listing.id));
+    expect(sold).toMatchObject({ status: "sold", payoutMethod: "organizer", payoutStatus: "pending" });
+
+    const stranger = await createProducer();
+    expect(errorCode(await gql(MARK, { tokens: await sessionTokensFor(stranger.user.id), variables: { id: listing.id } }))).toBe("FORBIDDEN");
+    expect(errorCode(await gql(MARK, { variables: { id: listing.id } }))).toBe("UNAUTHENTICATED");
+    expect(errorCode(await gql(MARK, { tokens: await sessionTokensFor(seller.user.id), variables: { id: listing.id } }))).toBe("FORBIDDEN");
+    // A Mercado Pago payout cannot be "marked": retrying a transfer payout is refused too.
+    const tokens = await sessionTokensFor(made.user.id);
+    expect(errorCode(await gql(RETRY, { tokens, variables: { id: listing.id } }))).toBe("CONFLICT");
+
+    const marked = await gql<{ markResalePayoutDone: { payoutStatus: string } }>(MARK, { tokens, variables: { id: listing.id } });
+    expect(marked.body.errors).toBeUndefined();
+    expect(marked.body.data!.markResalePayoutDone.payoutStatus).toBe("DONE");
+    const again = await gql(MARK, { tokens, variables: { id: listing.id } });
+    expect(errorCode(again)).toBe("CONFLICT");
+    expect(again.body.errors![0].message).toBe(RESALE_MESSAGES.payoutNotManual);
+    // The ledger booked the organizer's payment at the sale; marking it changes no money.
+    await assertLedgerMatches(db, started.order.id);
+    await assertLedgerMatches(db, placed.order.id);
+  });
+
+  it("a Mercado Pago payout that failed for good is retried by the organizer from the back office, and pays once", async () => {
+    const { db, seller, tickets, sellerPayment, event, producer } = await sellerWithTickets();
+    const listing = await listForResale(seller.ctx, { ticketId: tickets[0].id, price: PRICE });
+    const { started } = await buyListing(listing.id);
+    await pay(started);
+    server.use(http.post("https://api.mercadopago.com/v1/payments/:id/refunds", () => HttpResponse.json({ message: "internal_error", error: "internal_error", status: 500, cause: [] }, { status: 500 })));
+    await expect(runResalePayout(db, listing.id, { finalAttempt: true })).rejects.toThrow();
+    server.resetHandlers();
+    expect((await db.select().from(resaleListings).where(eq(resaleListings.id, listing.id)))[0].payoutStatus).toBe("failed");
+
+    // The back office shows the failure with a retry button, which queues the payout again.
+    const page = await run(resaleBackOffice.loader, getRequest(`/organizacion/eventos/${event.slug}/reventa`, { cookies: await sessionCookiesFor(producer.user.id) }), { slug: event.slug });
+    expect(JSON.stringify(page.data)).toContain("payout-retry");
+    const retried = await run(
+      resaleBackOffice.action,
+      formRequest(`/organizacion/eventos/${event.slug}/reventa`, { intent: "payout-retry", listingId: listing.id }, { cookies: await sessionCookiesFor(producer.user.id) }),
+      { slug: event.slug },
+    );
+    expect(retried.status).toBe(302);
+    expect((await db.select().from(resaleListings).where(eq(resaleListings.id, listing.id)))[0].payoutStatus).toBe("pending");
+    const tokens = await sessionTokensFor(producer.user.id);
+    expect(errorCode(await gql(RETRY, { tokens, variables: { id: listing.id } }))).toBe("CONFLICT");
+
+    await runDueJobs(db, jobHandlers, new Date(Date.now() + 1000));
+    const row = (await db.select().from(resaleListings).where(eq(resaleListings.id, listing.id)))[0];
+    expect(row.payoutStatus).toBe("done");
+    // Mercado Pago paid once: the failed attempt never reached it, the retry used the same idempotency key.
+    expect(mockPayment(sellerPayment.id)!.refunds).toHaveLength(1);
+    expect(await emailsTo(seller.user.email, RESALE_REFUNDED_EMAIL)).toHaveLength(1);
+  });
+
+  it("integrators read and set an event's resale rules, named tickets and per-account limit", async () => {
+    const { event, producer, seller, tickets } = await sellerWithTickets({ qty: 1 });
+    const tokens = await sessionTokensFor(producer.user.id);
+    const SET = `mutation ($input: SetEventResaleInput!) { setEventResale(input: $input) { enabled capPercent feePercent } }`;
+    const bad = await gql(SET, { tokens, variables: { input: { eventId: event.id, enabled: true, capPercent: 0, feePercent: 0 } } });
+    expect(errorCode(bad)).toBe("BAD_USER_INPUT");
+    const set = await gql<{ setEventResale: unknown }>(SET, { tokens, variables: { input: { eventId: event.id, enabled: true, capPercent: 80, feePercent: 2.5 } } });
+    expect(set.body.data!.setEventResale).toEqual({ enabled: true, capPercent: 80, feePercent: 2.5 });
+    await listForResale(seller.ctx, { ticketId: tickets[0].id, price: 800_000 });
+    const READ = `query ($id: ID!) { eventResale(eventId: $id) { capPercent listings { price fee payout status } } }`;
+    const read = await gql<{ eventResale: { capPercent: number; listings: unknown[] } }>(READ, { tokens, variables: { id: event.id } });
+    expect(read.body.data!.eventResale).toEqual({ capPercent: 80, listings: [{ price: 800_000, fee: 20_000, payout: 780_000, status: "ACTIVE" }] });
+    expect(errorCode(await gql(READ, { tokens: await sessionTokensFor(seller.user.id), variables: { id: event.id } }))).toBe("FORBIDDEN");
+
+    const FIELDS = `mutation ($input: SetEventCustomFieldsInput!) { setEventCustomFields(input: $input) { oneHolderPerTicket maxTicketsPerAccount } }`;
+    expect(errorCode(await gql(FIELDS, { tokens, variables: { input: { id: event.id, fields: [], maxTicketsPerAccount: 0 } } }))).toBe("BAD_USER_INPUT");
+    const named = await gql<{ setEventCustomFields: unknown }>(FIELDS, { tokens, variables: { input: { id: event.id, fields: [], oneHolderPerTicket: true, maxTicketsPerAccount: 4 } } });
+    expect(named.body.data!.setEventCustomFields).toEqual({ oneHolderPerTicket: true, maxTicketsPerAccount: 4 });
+    // Absent leaves them as they are; null removes the limit.
+    const kept = await gql<{ setEventCustomFields: unknown }>(FIELDS, { tokens, variables: { input: { id: event.id, fields: [] } } });
+    expect(kept.body.data!.setEventCustomFields).toEqual({ oneHolderPerTicket: true, maxTicketsPerAccount: 4 });
+    const cleared = await gql<{ setEventCustomFields: unknown }>(FIELDS, { tokens, variables: { input: { id: event.id, fields: [], maxTicketsPerAccount: null } } });
+    expect(cleared.body.data!.setEventCustomFields).toEqual({ oneHolderPerTicket: true, maxTicketsPerAccount: null });
   });
 });
