@@ -43,6 +43,17 @@ const schema = z.object({
   ENABLE_DEV_MAILBOX: z.enum(["true", "false"]).optional(),
   /** `true` behind a proxy that sets X-Forwarded-For (server.ts reads the client address from it). */
   TRUST_PROXY: z.enum(["true", "false"]).optional(),
+  /** Apple Wallet passes (docs/wallet.md): all six or none; PEM values may carry their line breaks as `\n`. */
+  APPLE_PASS_TEAM_ID: z.string().optional(),
+  APPLE_PASS_TYPE_ID: z.string().optional(),
+  APPLE_PASS_SIGNER_CERT: z.string().optional(),
+  APPLE_PASS_SIGNER_KEY: z.string().optional(),
+  APPLE_PASS_SIGNER_KEY_PASSPHRASE: z.string().optional(),
+  APPLE_PASS_WWDR_CERT: z.string().optional(),
+  /** Google Wallet passes (docs/wallet.md): the issuer id and the service account's email and private key (PEM). */
+  GOOGLE_WALLET_ISSUER_ID: z.string().optional(),
+  GOOGLE_WALLET_SERVICE_ACCOUNT_EMAIL: z.string().email().optional(),
+  GOOGLE_WALLET_PRIVATE_KEY: z.string().optional(),
 });
 
 export type Env = z.infer<typeof schema>;

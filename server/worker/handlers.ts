@@ -12,6 +12,9 @@ import { MAX_ATTEMPTS, type JobHandlers, type JobLane } from "#server/jobs/queue
 import { RESALE_PAYOUT_JOB, runResalePayout } from "#server/resale/settle";
 import { TICKETS_RETURNED_JOB } from "#server/stock/stock";
 import { expireWaitlistOffer, runReturnedTickets, WAITLIST_OFFER_EXPIRE_JOB } from "#server/waitlist/offers";
+import { WALLET_PASSES_CHANGED_JOB } from "#server/tickets/wallet-changes";
+import { runWalletPassesChanged } from "#server/wallet/changes";
+import { appleWalletConfig, googleWalletConfig } from "#server/wallet/config";
 
 /** Every job kind the app runs, with its handler. */
 export const jobHandlers: JobHandlers = {
@@ -52,6 +55,11 @@ export const jobHandlers: JobHandlers = {
   // Tickets back on sale (server/stock announces them): the event's waiting list is offered them (docs/waitlist.md).
   [TICKETS_RETURNED_JOB]: async (payload, { db, now }) => {
     await runReturnedTickets(db, payload, now);
+  },
+  // A ticket was voided, sent or resold: its wallet passes are told (docs/wallet.md). APNs is not set up yet: devices see it when they next ask.
+  [WALLET_PASSES_CHANGED_JOB]: async (payload, { db }) => {
+    const serials = Array.isArray(payload.serials) ? payload.serials.map(String) : [];
+    await runWalletPassesChanged(db, serials, { apple: appleWalletConfig(), apns: null, google: googleWalletConfig() });
   },
   // An offer of the waiting list ran out unclaimed: its tickets go to the next person.
   [WAITLIST_OFFER_EXPIRE_JOB]: async (payload, { db, now }) => {

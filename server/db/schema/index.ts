@@ -20,3 +20,4 @@ export * from "./webhooks";
 export * from "./queue";
 export * from "./resale";
 export * from "./waitlist";
+export * from "./wallet";

@@ -1,0 +1,29 @@
+import { inArray } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { walletDeviceRegistrations } from "#server/db/schema";
+import { log } from "#server/monitoring/log";
+import type { AppleWalletConfig, GoogleWalletConfig } from "./config";
+import { deactivateGoogleObject } from "./google";
+
+/** What wakes a device so it asks for its passes again: APNs, with an empty payload and the pass type as topic. */
+export interface ApnsSender {
+  push(pushToken: string, topic: string): Promise<void>;
+}
+
+/**
+ * The job after a ticket change (server/tickets/wallet-changes.ts): a push to
+ * every device that registered one of `serials` (it then asks the web service
+ * and gets the voided pass), and each serial's Google object set INACTIVE.
+ * Without an APNs sender the devices see the change the next time they ask.
+ */
+export async function runWalletPassesChanged(db: Db, serials: string[], setup: { apple: AppleWalletConfig | null; apns: ApnsSender | null; google: GoogleWalletConfig | null }): Promise<void> {
+  if (!serials.length) return;
+  if (setup.apple) {
+    const rows = await db.selectDistinct({ pushToken: walletDeviceRegistrations.pushToken }).from(walletDeviceRegistrations).where(inArray(walletDeviceRegistrations.serialNumber, serials));
+    if (rows.length && !setup.apns) log().info({ area: "wallet", devices: rows.length }, "APNs sin configurar: los pases se actualizan cuando el dispositivo pregunte");
+    if (setup.apns) for (const { pushToken } of rows) await setup.apns.push(pushToken, setup.apple.passTypeId);
+  }
+  if (setup.google) {
+    for (const serial of serials) await deactivateGoogleObject(setup.google, serial);
+  }
+}
