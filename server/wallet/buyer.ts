@@ -44,9 +44,12 @@ export interface WalletLinks {
 /**
  * The wallet buttons' links for a ticket, from its purchase page's link
  * (`/tickets/{billingId}` with its `?t=` when it has one); null for a wallet
- * that is not set up. No links for a ticket without a QR (voided, sent).
+ * that is not set up. No links for a ticket without a QR (voided, sent) nor
+ * for a consumición of the menu.
  */
-export function walletLinksFor(purchasePath: string | null, ticket: { id: string; qrPayload: string; status: string }): WalletLinks | null {
+export function walletLinksFor(purchasePath: string | null, ticket: { id: string; qrPayload: string; status: string; kind?: string }): WalletLinks | null {
+  // Passes are entradas for the door; the bar's consumiciones stay on the page.
+  if (ticket.kind === "menu") return null;
   const apple = appleWalletConfig() !== null;
   const google = googleWalletConfig() !== null;
   if (!purchasePath || (!apple && !google) || !ticket.qrPayload || ticket.status !== "redeemable") return null;
