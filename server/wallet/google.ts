@@ -1,5 +1,4 @@
 import { GoogleAuth, JWT } from "google-auth-library";
-import { formatEventStart } from "#common/dates";
 import { appUrl } from "#server/env";
 import { walletBarcodeFor } from "./barcode";
 import type { GoogleWalletConfig } from "./config";
@@ -43,7 +42,6 @@ function eventTicketObject(config: GoogleWalletConfig, data: WalletPassData) {
     ...(data.ticket.holderDocument ? { ticketHolderName: `${data.ticket.holderName} · ${data.ticket.holderDocument}` } : {}),
     reservationInfo: { confirmationCode: data.orderCode },
     barcode: { type: "QR_CODE", value: barcode.message, alternateText: barcode.altText },
-    textModulesData: [{ id: "fecha", header: "Fecha", body: formatEventStart(data.event.startsAt) }],
     validTimeInterval: { end: { date: data.event.endsAt.toISOString() } },
   };
 }
