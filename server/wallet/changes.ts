@@ -1,4 +1,4 @@
-import { inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client";
 import { walletDeviceRegistrations } from "#server/db/schema";
 import { log } from "#server/monitoring/log";
@@ -7,7 +7,8 @@ import { deactivateGoogleObject } from "./google";
 
 /** What wakes a device so it asks for its passes again: APNs, with an empty payload and the pass type as topic. */
 export interface ApnsSender {
-  push(pushToken: string, topic: string): Promise<void>;
+  /** "gone": APNs no longer knows the token (the pass was removed): its registrations are deleted. */
+  push(pushToken: string, topic: string): Promise<"sent" | "gone">;
 }
 
 /**
@@ -21,7 +22,11 @@ export async function runWalletPassesChanged(db: Db, serials: string[], setup: {
   if (setup.apple) {
     const rows = await db.selectDistinct({ pushToken: walletDeviceRegistrations.pushToken }).from(walletDeviceRegistrations).where(inArray(walletDeviceRegistrations.serialNumber, serials));
     if (rows.length && !setup.apns) log().info({ area: "wallet", devices: rows.length }, "APNs sin configurar: los pases se actualizan cuando el dispositivo pregunte");
-    if (setup.apns) for (const { pushToken } of rows) await setup.apns.push(pushToken, setup.apple.passTypeId);
+    if (setup.apns) {
+      for (const { pushToken } of rows) {
+        if ((await setup.apns.push(pushToken, setup.apple.passTypeId)) === "gone") await db.delete(walletDeviceRegistrations).where(eq(walletDeviceRegistrations.pushToken, pushToken));
+      }
+    }
   }
   if (setup.google) {
     for (const serial of serials) await deactivateGoogleObject(setup.google, serial);

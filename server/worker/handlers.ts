@@ -14,6 +14,7 @@ import { TICKETS_RETURNED_JOB } from "#server/stock/stock";
 import { expireWaitlistOffer, runReturnedTickets, WAITLIST_OFFER_EXPIRE_JOB } from "#server/waitlist/offers";
 import { WALLET_PASSES_CHANGED_JOB } from "#server/tickets/wallet-changes";
 import { runWalletPassesChanged } from "#server/wallet/changes";
+import { apnsSender } from "#server/wallet/apns";
 import { appleWalletConfig, googleWalletConfig } from "#server/wallet/config";
 
 /** Every job kind the app runs, with its handler. */
@@ -56,10 +57,16 @@ export const jobHandlers: JobHandlers = {
   [TICKETS_RETURNED_JOB]: async (payload, { db, now }) => {
     await runReturnedTickets(db, payload, now);
   },
-  // A ticket was voided, sent or resold: its wallet passes are told (docs/wallet.md). APNs is not set up yet: devices see it when they next ask.
+  // A ticket was voided, sent or resold: its wallet passes are told (docs/wallet.md): APNs pushes with the pass certificate, Google's objects INACTIVE.
   [WALLET_PASSES_CHANGED_JOB]: async (payload, { db }) => {
     const serials = Array.isArray(payload.serials) ? payload.serials.map(String) : [];
-    await runWalletPassesChanged(db, serials, { apple: appleWalletConfig(), apns: null, google: googleWalletConfig() });
+    const apple = appleWalletConfig();
+    const apns = apple ? apnsSender(apple) : null;
+    try {
+      await runWalletPassesChanged(db, serials, { apple, apns, google: googleWalletConfig() });
+    } finally {
+      apns?.close();
+    }
   },
   // An offer of the waiting list ran out unclaimed: its tickets go to the next person.
   [WAITLIST_OFFER_EXPIRE_JOB]: async (payload, { db, now }) => {

@@ -12,8 +12,12 @@ export function throwawayPassCertificates(passphrase = "clave-de-prueba") {
   run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Prueba WWDR");
   run("req", "-newkey", "rsa:2048", "-passout", `pass:${passphrase}`, "-keyout", "signer.key", "-out", "signer.csr", "-subj", "/UID=pass.ar.tribuna.test/CN=Pass Type ID: pass.ar.tribuna.test");
   run("x509", "-req", "-in", "signer.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "signer.pem", "-days", "2");
+  // A server certificate for localhost from the same CA: a local HTTP/2 server standing in for APNs.
+  fs.writeFileSync(path.join(dir, "server.ext"), "subjectAltName=DNS:localhost,IP:127.0.0.1\n");
+  run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost");
+  run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "server.ext");
   const read = (f: string) => fs.readFileSync(path.join(dir, f), "utf8");
-  return { dir, wwdr: read("ca.pem"), signerCert: read("signer.pem"), signerKey: read("signer.key"), passphrase };
+  return { dir, wwdr: read("ca.pem"), signerCert: read("signer.pem"), signerKey: read("signer.key"), passphrase, serverCert: read("server.pem"), serverKey: read("server.key") };
 }
 
 /** The files of a zip (stored or deflated), read from its central directory. */
