@@ -20,6 +20,7 @@ const config: KnipConfig = {
   // An export its own file uses is a name given to a piece of the module, not dead code.
   ignoreExportsUsedInFile: true,
   // The ARCA tests make a self-signed certificate and verify CMS signatures with the system's openssl (docs/invoicing.md).
+  // The wallet tests make a throwaway CA and verify pass signatures with the system's openssl (tests/support/wallet.ts).
   ignoreBinaries: ["openssl"],
 };
 

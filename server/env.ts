@@ -57,6 +57,17 @@ const schema = z.object({
   ARCA_KEY: z.string().optional(),
   /** How long one request to ARCA may take before it is given up and asked about on the retry (ms; default 30000). */
   ARCA_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  /** Apple Wallet passes (docs/wallet.md): all six or none; PEM values may carry their line breaks as `\n`. */
+  APPLE_PASS_TEAM_ID: z.string().optional(),
+  APPLE_PASS_TYPE_ID: z.string().optional(),
+  APPLE_PASS_SIGNER_CERT: z.string().optional(),
+  APPLE_PASS_SIGNER_KEY: z.string().optional(),
+  APPLE_PASS_SIGNER_KEY_PASSPHRASE: z.string().optional(),
+  APPLE_PASS_WWDR_CERT: z.string().optional(),
+  /** Google Wallet passes (docs/wallet.md): the issuer id and the service account's email and private key (PEM). */
+  GOOGLE_WALLET_ISSUER_ID: z.string().optional(),
+  GOOGLE_WALLET_SERVICE_ACCOUNT_EMAIL: z.string().email().optional(),
+  GOOGLE_WALLET_PRIVATE_KEY: z.string().optional(),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -10,6 +10,8 @@ import { TicketCard, TicketFullScreenStyles } from "#app/components/tickets/Tick
 import { useTicketsOffline } from "#app/components/tickets/useTicketsOffline";
 import { buttonClasses } from "#app/components/ui/Button";
 import { purchaseWords } from "#common/order-words";
+import { walletLinksFor } from "#server/wallet/buyer";
+import { WalletButtons } from "#app/components/wallet-buttons";
 
 export const meta: MetaFunction = () => [{ title: "Mis tickets · Tribuna" }, { name: "robots", content: "noindex" }];
 
@@ -23,6 +25,7 @@ async function cardsOf(db: DbOrTx, tickets: MyTicket[], now: Date, withLive: boo
       transferPath: canTransfer(t, now) ? `/cuenta/mis-tickets/enviar/${t.id}` : null,
       // Resale hook (docs/resale.md): withdrawal or official resale, for the same tickets that can still be sent.
       cannotGoPath: canTransfer(t, now) && t.kind !== "menu" ? `/cuenta/mis-tickets/no-puedo-ir/${t.id}` : null,
+      wallet: walletLinksFor(t.billingId ? withBillingToken(`/tickets/${t.billingId}`, t.billingId) : null, t),
     })),
   );
 }
@@ -48,6 +51,7 @@ function Group({ id, title, cards, empty }: { id: string; title: string; cards: 
           {cards.map((card) => (
             <li key={card.id}>
               <TicketCard ticket={card} />
+              <WalletButtons links={card.wallet} label={`Billeteras para ${card.eventName}`} />
               <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm">
                 {card.purchasePath ? (
                   <a href={card.purchasePath} className="inline-flex min-h-6 items-center text-[var(--accent)] hover:underline">

@@ -11,6 +11,8 @@ import { liveCardsOf, ticketCard, venueOf, whenOf } from "#app/components/ticket
 import { TicketCard, TicketFullScreenStyles } from "#app/components/tickets/TicketCard";
 import { useTicketsOffline } from "#app/components/tickets/useTicketsOffline";
 import { buttonClasses } from "#app/components/ui/Button";
+import { walletLinksFor } from "#server/wallet/buyer";
+import { WalletButtons } from "#app/components/wallet-buttons";
 
 /** While the payment is pending the page reloads itself (no JavaScript needed). */
 const PENDING_REFRESH_SECONDS = 5;
@@ -47,6 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       payerEmail: purchase.payerEmail,
       event: { name: purchase.event.name, slug: purchase.event.slug, when: whenOf(purchase.event), venue: venueOf(purchase.event) },
       cards,
+      wallet: Object.fromEntries(purchase.tickets.map((t) => [t.id, purchase.state === "confirmed" ? walletLinksFor(purchase.pagePath, t) : null])),
       pagePath: purchase.pagePath,
       pdfPath: purchase.pdfPath,
       signedIn: ctx.actor.kind === "user",
@@ -125,7 +128,10 @@ export default function PurchaseTicketsPage() {
             {words.yoursCount(page.cards.length)}
           </h2>
           {page.cards.map((card) => (
-            <TicketCard key={card.id} ticket={card} />
+            <div key={card.id}>
+              <TicketCard ticket={card} />
+              <WalletButtons links={page.wallet[card.id]} label={`Billeteras para ${card.eventName}`} />
+            </div>
           ))}
         </section>
       ) : null}

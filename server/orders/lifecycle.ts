@@ -1,4 +1,5 @@
 import type { BillingRow, BillingStatus, OrderRow, OrderStatus } from "#server/db/schema";
+import { walletTicketsChanged } from "#server/tickets/wallet-changes";
 import { and, eq, inArray, isNotNull, isNull, lte, ne, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
 import { billings, issuedProducts, orderItems, orders, refundRequests, users } from "#server/db/schema";
@@ -81,6 +82,7 @@ export async function onPaid(tx: DbOrTx, order: OrderRow, billing: BillingRow, n
 export async function onVoided(tx: DbOrTx, order: OrderRow, now: Date) {
   await tx.update(issuedProducts).set({ status: "voided" }).where(and(eq(issuedProducts.orderId, order.id), ne(issuedProducts.status, "voided")));
   await releaseOrderStock(tx, order.id, now);
+  await walletTicketsChanged(tx, { orderId: order.id }, now);
 }
 
 export interface RefundOptions {

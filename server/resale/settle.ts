@@ -1,4 +1,5 @@
 import type { BillingRow, OrderRow, ResaleListingRow } from "#server/db/schema";
+import { walletTicketsChanged } from "#server/tickets/wallet-changes";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "#server/db/client";
 import { billings, eventDates, events, issuedProducts, ledgerEntries, orders, resaleListings } from "#server/db/schema";
@@ -99,6 +100,7 @@ export async function settleResale(tx: DbOrTx, order: OrderRow, billing: Billing
     .where(and(eq(issuedProducts.id, sold.issuedProductId), ne(issuedProducts.status, "voided")))
     .returning({ id: issuedProducts.id, code: issuedProducts.code });
   if (!voided.length) throw new Error(`Resale listing ${held.id}: the seller's ticket was already voided`);
+  await walletTicketsChanged(tx, voided, now);
 
   const rows: (typeof ledgerEntries.$inferInsert)[] = [{ organizationId: order.organizationId, orderId: order.id, billingId: billing.id, kind: "resale_payout" as const, amount: -sold.payout, description: `Devolución al vendedor por la reventa de la compra ${order.code}`, createdAt: now }];
   if (method === "organizer") {

@@ -12,6 +12,7 @@ import { parseInput, type DomainInput } from "#server/validation";
 import { ticketAttachments } from "./email";
 import { newTicketCode } from "./issue";
 import { qrPayloadFor } from "./qr";
+import { walletTicketsChanged } from "./wallet-changes";
 import { listMyTickets, TICKET_STATUS_LABELS, venueLabel, whenLabel, type MyTicket, type TicketEventView, type TicketView } from "./tickets";
 import { brand } from "#common/brand";
 import { purchaseWords, type ProductKind } from "#common/order-words";
@@ -153,6 +154,7 @@ export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof tran
       .where(and(eq(issuedProducts.id, ticket.id), eq(issuedProducts.status, "redeemable"), eq(issuedProducts.code, ticket.code)))
       .returning({ id: issuedProducts.id });
     if (!updated.length) throw new Conflict(changed(one));
+    await walletTicketsChanged(tx, [ticket], ctx.now);
     await tx.insert(ticketTransfers).values({
       issuedProductId: ticket.id,
       fromName: ticket.holderName,

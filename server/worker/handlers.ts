@@ -13,6 +13,10 @@ import { RESALE_PAYOUT_JOB, runResalePayout } from "#server/resale/settle";
 import { TICKETS_RETURNED_JOB } from "#server/stock/stock";
 import { expireWaitlistOffer, runReturnedTickets, WAITLIST_OFFER_EXPIRE_JOB } from "#server/waitlist/offers";
 import { ISSUE_INVOICE_JOB, issueVoucher } from "#server/invoicing/invoices";
+import { WALLET_PASSES_CHANGED_JOB } from "#server/tickets/wallet-changes";
+import { runWalletPassesChanged } from "#server/wallet/changes";
+import { apnsSender } from "#server/wallet/apns";
+import { appleWalletConfig, googleWalletConfig } from "#server/wallet/config";
 
 /** Every job kind the app runs, with its handler. */
 export const jobHandlers: JobHandlers = {
@@ -53,6 +57,17 @@ export const jobHandlers: JobHandlers = {
   // Tickets back on sale (server/stock announces them): the event's waiting list is offered them (docs/waitlist.md).
   [TICKETS_RETURNED_JOB]: async (payload, { db, now }) => {
     await runReturnedTickets(db, payload, now);
+  },
+  // A ticket was voided, sent or resold: its wallet passes are told (docs/wallet.md): APNs pushes with the pass certificate, Google's objects INACTIVE.
+  [WALLET_PASSES_CHANGED_JOB]: async (payload, { db }) => {
+    const serials = Array.isArray(payload.serials) ? payload.serials.map(String) : [];
+    const apple = appleWalletConfig();
+    const apns = apple ? apnsSender(apple) : null;
+    try {
+      await runWalletPassesChanged(db, serials, { apple, apns, google: googleWalletConfig() });
+    } finally {
+      apns?.close();
+    }
   },
   // An offer of the waiting list ran out unclaimed: its tickets go to the next person.
   [WAITLIST_OFFER_EXPIRE_JOB]: async (payload, { db, now }) => {

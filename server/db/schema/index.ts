@@ -22,3 +22,4 @@ export * from "./resale";
 export * from "./waitlist";
 export * from "./live-qr";
 export * from "./invoicing";
+export * from "./wallet";

@@ -1,0 +1,73 @@
+import { PKPass } from "passkit-generator";
+import { primary, surfaces } from "#common/brand";
+import { formatEventDay, formatTime } from "#common/dates";
+import { appUrl } from "#server/env";
+import type { AppleWalletConfig } from "./config";
+import { walletBarcodeFor } from "./barcode";
+import { PASS_IMAGES } from "./images";
+import type { WalletPassData } from "./pass-data";
+import { passAuthToken } from "./serial";
+
+/** Where Apple Wallet asks for updates: it appends `/v1/...` (app/routes/api.wallet.apple.v1.$.ts). */
+export function appleWebServiceUrl(): string {
+  return `${appUrl()}/api/wallet/apple`;
+}
+
+/** "rgb(r, g, b)" from "#rrggbb", as pass.json wants its colors. */
+function rgb(hex: string): string {
+  const n = Number.parseInt(hex.replace("#", ""), 16);
+  return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`;
+}
+
+/**
+ * A signed `.pkpass` (eventTicket) for one ticket: the event, its date and
+ * place in Buenos Aires time, the ticket type, the holder when the ticket is
+ * named (decision 202), the QR (walletBarcodeFor) and the relevant date. A
+ * voided pass keeps the event and loses the QR.
+ */
+export async function buildApplePass(config: AppleWalletConfig, data: WalletPassData): Promise<Buffer> {
+  const buffers = Object.fromEntries(Object.entries(PASS_IMAGES).map(([name, b64]) => [name, Buffer.from(b64, "base64")]));
+  const pass = new PKPass(
+    buffers,
+    { wwdr: config.wwdr, signerCert: config.signerCert, signerKey: config.signerKey, signerKeyPassphrase: config.signerKeyPassphrase },
+    {
+      formatVersion: 1,
+      passTypeIdentifier: config.passTypeId,
+      teamIdentifier: config.teamId,
+      serialNumber: data.serial,
+      organizationName: "Tribuna",
+      description: `Entrada para ${data.event.name}`,
+      logoText: "Tribuna",
+      backgroundColor: rgb(surfaces.dark.bg),
+      foregroundColor: rgb(surfaces.dark.text),
+      labelColor: rgb(primary[400]),
+      webServiceURL: appleWebServiceUrl(),
+      authenticationToken: passAuthToken(data.serial),
+      voided: data.voided,
+    },
+  );
+  pass.type = "eventTicket";
+  pass.primaryFields.push({ key: "event", label: "Evento", value: data.event.name });
+  pass.secondaryFields.push(
+    { key: "date", label: "Fecha", value: formatEventDay(data.event.startsAt) },
+    { key: "time", label: "Hora", value: `${formatTime(data.event.startsAt)} h`, textAlignment: "PKTextAlignmentRight" },
+  );
+  pass.auxiliaryFields.push({ key: "venue", label: "Lugar", value: data.event.venueName }, { key: "type", label: "Entrada", value: data.ticket.ticketTypeName, textAlignment: "PKTextAlignmentRight" });
+  if (data.ticket.holderDocument) {
+    pass.auxiliaryFields.push({ key: "holder", label: "Titular", value: `${data.ticket.holderName} · ${data.ticket.holderDocument}` });
+  }
+  pass.backFields.push(
+    { key: "address", label: "Dirección", value: `${data.event.venueName} — ${data.event.venueAddress}, ${data.event.city}` },
+    { key: "order", label: "Compra", value: data.orderCode },
+    { key: "status", label: "Estado", value: data.voided ? "Anulada: esta entrada ya no sirve para entrar." : "Válida. Mostrá el QR en la puerta." },
+  );
+  if (data.voided) {
+    pass.setBarcodes(null);
+  } else {
+    const barcode = walletBarcodeFor(data.ticket, data.event);
+    pass.setBarcodes({ format: "PKBarcodeFormatQR", message: barcode.message, messageEncoding: "iso-8859-1", altText: barcode.altText });
+  }
+  pass.setRelevantDate(data.event.doorsAt ?? data.event.startsAt);
+  pass.setExpirationDate(data.event.endsAt);
+  return pass.getAsBuffer();
+}

@@ -1,0 +1,34 @@
+import { eq, inArray } from "drizzle-orm";
+import type { Db } from "#server/db/client";
+import { walletDeviceRegistrations } from "#server/db/schema";
+import { log } from "#server/monitoring/log";
+import type { AppleWalletConfig, GoogleWalletConfig } from "./config";
+import { deactivateGoogleObject } from "./google";
+
+/** What wakes a device so it asks for its passes again: APNs, with an empty payload and the pass type as topic. */
+export interface ApnsSender {
+  /** "gone": APNs no longer knows the token (the pass was removed): its registrations are deleted. */
+  push(pushToken: string, topic: string): Promise<"sent" | "gone">;
+}
+
+/**
+ * The job after a ticket change (server/tickets/wallet-changes.ts): a push to
+ * every device that registered one of `serials` (it then asks the web service
+ * and gets the voided pass), and each serial's Google object set INACTIVE.
+ * Without an APNs sender the devices see the change the next time they ask.
+ */
+export async function runWalletPassesChanged(db: Db, serials: string[], setup: { apple: AppleWalletConfig | null; apns: ApnsSender | null; google: GoogleWalletConfig | null }): Promise<void> {
+  if (!serials.length) return;
+  if (setup.apple) {
+    const rows = await db.selectDistinct({ pushToken: walletDeviceRegistrations.pushToken }).from(walletDeviceRegistrations).where(inArray(walletDeviceRegistrations.serialNumber, serials));
+    if (rows.length && !setup.apns) log().info({ area: "wallet", devices: rows.length }, "APNs sin configurar: los pases se actualizan cuando el dispositivo pregunte");
+    if (setup.apns) {
+      for (const { pushToken } of rows) {
+        if ((await setup.apns.push(pushToken, setup.apple.passTypeId)) === "gone") await db.delete(walletDeviceRegistrations).where(eq(walletDeviceRegistrations.pushToken, pushToken));
+      }
+    }
+  }
+  if (setup.google) {
+    for (const serial of serials) await deactivateGoogleObject(setup.google, serial);
+  }
+}

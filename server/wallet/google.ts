@@ -1,0 +1,90 @@
+import { GoogleAuth, JWT } from "google-auth-library";
+import { appUrl } from "#server/env";
+import { walletBarcodeFor } from "./barcode";
+import type { GoogleWalletConfig } from "./config";
+import type { WalletPassData } from "./pass-data";
+
+const SCOPE = "https://www.googleapis.com/auth/wallet_object.issuer";
+export const GOOGLE_WALLET_API = "https://walletobjects.googleapis.com/walletobjects/v1";
+
+/** One class per event (what every ticket of it shares). */
+export function googleClassId(config: GoogleWalletConfig, eventId: string): string {
+  return `${config.issuerId}.event-${eventId}`;
+}
+
+/** One object per ticket and code: the pass serial (server/tickets/wallet-changes.ts). */
+export function googleObjectId(config: GoogleWalletConfig, serial: string): string {
+  return `${config.issuerId}.${serial}`;
+}
+
+function localized(value: string) {
+  return { defaultValue: { language: "es-AR", value } };
+}
+
+function eventTicketClass(config: GoogleWalletConfig, data: WalletPassData) {
+  return {
+    id: googleClassId(config, data.event.id),
+    issuerName: "Tribuna",
+    reviewStatus: "UNDER_REVIEW",
+    eventName: localized(data.event.name),
+    venue: { name: localized(data.event.venueName), address: localized(`${data.event.venueAddress}, ${data.event.city}`) },
+    dateTime: { start: data.event.startsAt.toISOString(), end: data.event.endsAt.toISOString(), ...(data.event.doorsAt ? { doorsOpen: data.event.doorsAt.toISOString() } : {}) },
+  };
+}
+
+function eventTicketObject(config: GoogleWalletConfig, data: WalletPassData) {
+  const barcode = walletBarcodeFor(data.ticket, data.event);
+  return {
+    id: googleObjectId(config, data.serial),
+    classId: googleClassId(config, data.event.id),
+    state: data.voided ? "INACTIVE" : "ACTIVE",
+    ticketType: localized(data.ticket.ticketTypeName),
+    ...(data.ticket.holderDocument ? { ticketHolderName: `${data.ticket.holderName} · ${data.ticket.holderDocument}` } : {}),
+    reservationInfo: { confirmationCode: data.orderCode },
+    barcode: { type: "QR_CODE", value: barcode.message, alternateText: barcode.altText },
+    validTimeInterval: { end: { date: data.event.endsAt.toISOString() } },
+  };
+}
+
+function base64url(value: string | Buffer): string {
+  return Buffer.from(value).toString("base64url");
+}
+
+/**
+ * The "Guardar en Google Wallet" link: `https://pay.google.com/gp/v/save/<jwt>`,
+ * a JWT (RS256) signed with the service account's key through
+ * google-auth-library (its GoogleAuth.sign signs locally with the key; decision
+ * 210), carrying the event's class and the ticket's object.
+ */
+export async function googleSaveUrl(config: GoogleWalletConfig, data: WalletPassData, now: Date = new Date()): Promise<string> {
+  const header = { alg: "RS256", typ: "JWT" };
+  const claims = {
+    iss: config.serviceAccountEmail,
+    aud: "google",
+    typ: "savetowallet",
+    iat: Math.floor(now.getTime() / 1000),
+    origins: [appUrl()],
+    payload: { eventTicketClasses: [eventTicketClass(config, data)], eventTicketObjects: [eventTicketObject(config, data)] },
+  };
+  const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`;
+  const auth = new GoogleAuth({ credentials: { client_email: config.serviceAccountEmail, private_key: config.privateKey } });
+  const signature = Buffer.from(await auth.sign(input), "base64");
+  return `https://pay.google.com/gp/v/save/${input}.${base64url(signature)}`;
+}
+
+/**
+ * Sets a ticket's Google object INACTIVE (voided, sent, resold): PATCH of
+ * eventTicketObject with an OAuth token of the service account. An object
+ * Google never saw (nobody saved the pass) answers 404: nothing to do.
+ */
+export async function deactivateGoogleObject(config: GoogleWalletConfig, serial: string): Promise<"inactive" | "absent"> {
+  const client = new JWT({ email: config.serviceAccountEmail, key: config.privateKey, scopes: [SCOPE] });
+  const id = googleObjectId(config, serial);
+  try {
+    await client.request({ url: `${GOOGLE_WALLET_API}/eventTicketObject/${encodeURIComponent(id)}`, method: "PATCH", data: { state: "INACTIVE" }, retry: false });
+    return "inactive";
+  } catch (error) {
+    if ((error as { status?: number; response?: { status?: number } }).response?.status === 404 || (error as { status?: number }).status === 404) return "absent";
+    throw error;
+  }
+}
