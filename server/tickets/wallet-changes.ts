@@ -34,11 +34,17 @@ export async function walletTicketsChanged(tx: DbOrTx, tickets: { id: string; co
   const list = Array.isArray(tickets) ? tickets : await tx.select({ id: issuedProducts.id, code: issuedProducts.code }).from(issuedProducts).where(eq(issuedProducts.orderId, tickets.orderId));
   if (!list.length) return;
   const serials = list.map(passSerialFor);
+  await touchWalletPasses(tx, serials, now);
+  const [registered] = await tx.select({ n: sql<number>`count(*)::int` }).from(walletDeviceRegistrations).where(inArray(walletDeviceRegistrations.serialNumber, serials));
+  // Google's objects may exist without us knowing (the save link goes straight to Google): the job asks whenever Google Wallet is set up.
+  if ((registered?.n ?? 0) > 0 || env().GOOGLE_WALLET_ISSUER_ID) await enqueue(tx, WALLET_PASSES_CHANGED_JOB, { serials }, now);
+}
+
+/** Moves the passes' update tags (always forward), so Apple Wallet lists them as updated since its last tag. */
+export async function touchWalletPasses(tx: DbOrTx, serials: string[], now: Date): Promise<void> {
+  if (!serials.length) return;
   await tx
     .insert(walletPassUpdates)
     .values(serials.map((serialNumber) => ({ serialNumber, updatedAt: now })))
     .onConflictDoUpdate({ target: walletPassUpdates.serialNumber, set: { updatedAt: sql`greatest(excluded.updated_at, ${walletPassUpdates.updatedAt} + interval '1 microsecond')` } });
-  const [registered] = await tx.select({ n: sql<number>`count(*)::int` }).from(walletDeviceRegistrations).where(inArray(walletDeviceRegistrations.serialNumber, serials));
-  // Google's objects may exist without us knowing (the save link goes straight to Google): the job asks whenever Google Wallet is set up.
-  if ((registered?.n ?? 0) > 0 || env().GOOGLE_WALLET_ISSUER_ID) await enqueue(tx, WALLET_PASSES_CHANGED_JOB, { serials }, now);
 }

@@ -16,6 +16,7 @@ const data: WalletPassData = {
   event: { id: "e1", name: "Los Piojos en La Plata", venueName: "Estadio Único", venueAddress: "Av. 32 y 25", city: "La Plata", startsAt: new Date("2026-12-13T00:00:00Z"), endsAt: new Date("2026-12-13T04:00:00Z"), doorsAt: new Date("2026-12-12T22:00:00Z") },
   orderCode: "TRB-7K3Q",
   voided: false,
+  live: null,
 };
 
 function fieldsOf(pass: Record<string, unknown>) {

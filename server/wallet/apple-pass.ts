@@ -3,7 +3,7 @@ import { primary, surfaces } from "#common/brand";
 import { formatEventDay, formatTime } from "#common/dates";
 import { appUrl } from "#server/env";
 import type { AppleWalletConfig } from "./config";
-import { walletBarcodeFor } from "./barcode";
+import { appleBarcodeFor } from "./barcode";
 import { PASS_IMAGES } from "./images";
 import type { WalletPassData } from "./pass-data";
 import { passAuthToken } from "./serial";
@@ -25,7 +25,7 @@ function rgb(hex: string): string {
  * named (decision 202), the QR (walletBarcodeFor) and the relevant date. A
  * voided pass keeps the event and loses the QR.
  */
-export async function buildApplePass(config: AppleWalletConfig, data: WalletPassData): Promise<Buffer> {
+export async function buildApplePass(config: AppleWalletConfig, data: WalletPassData, now: Date = new Date()): Promise<Buffer> {
   const buffers = Object.fromEntries(Object.entries(PASS_IMAGES).map(([name, b64]) => [name, Buffer.from(b64, "base64")]));
   const pass = new PKPass(
     buffers,
@@ -61,11 +61,19 @@ export async function buildApplePass(config: AppleWalletConfig, data: WalletPass
     { key: "order", label: "Compra", value: data.orderCode },
     { key: "status", label: "Estado", value: data.voided ? "Anulada: esta entrada ya no sirve para entrar." : "Válida. Mostrá el QR en la puerta." },
   );
-  if (data.voided) {
-    pass.setBarcodes(null);
-  } else {
-    const barcode = walletBarcodeFor(data.ticket, data.event);
+  const barcode = data.voided ? null : appleBarcodeFor(data, now);
+  if (barcode) {
     pass.setBarcodes({ format: "PKBarcodeFormatQR", message: barcode.message, messageEncoding: "iso-8859-1", altText: barcode.altText });
+  } else {
+    pass.setBarcodes(null);
+  }
+  if (!data.voided && data.live && !barcode) {
+    // The live QR's static code is revealed later: the pass says when, and the reveal job pushes the update then.
+    pass.backFields.push({
+      key: "reveal",
+      label: "QR",
+      value: `Este evento usa QR dinámico. El QR aparece acá el ${formatEventDay(data.live.staticFrom)} a las ${formatTime(data.live.staticFrom)} h; antes, abrí la entrada en Tribuna para ver el código que cambia.`,
+    });
   }
   pass.setRelevantDate(data.event.doorsAt ?? data.event.startsAt);
   pass.setExpirationDate(data.event.endsAt);

@@ -2,7 +2,10 @@ import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
 import { walletDeviceRegistrations, walletPassUpdates } from "#server/db/schema";
 import { log } from "#server/monitoring/log";
+import { enqueue } from "#server/jobs/queue";
 import { buildApplePass } from "./apple-pass";
+import { appleBarcodeFor } from "./barcode";
+import { WALLET_PASS_REVEAL_JOB } from "./changes";
 import type { AppleWalletConfig } from "./config";
 import { walletPassOfSerial } from "./pass-data";
 import { passAuthorized, ticketIdOfSerial } from "./serial";
@@ -42,6 +45,10 @@ export async function appleWebService(db: DbOrTx, config: AppleWalletConfig, req
         .values({ deviceLibraryId: device, passTypeId: passType, serialNumber: serial, pushToken: body.pushToken })
         .onConflictDoUpdate({ target: [walletDeviceRegistrations.deviceLibraryId, walletDeviceRegistrations.passTypeId, walletDeviceRegistrations.serialNumber], set: { pushToken: body.pushToken } })
         .returning({ created: sql<boolean>`xmax = 0` });
+      // A live-QR pass registered before its QR shows: one push at the reveal time brings the QR (decision 207).
+      const ticketId = ticketIdOfSerial(serial);
+      const data = inserted[0]?.created && ticketId ? await walletPassOfSerial(db, ticketId, serial) : null;
+      if (data?.live && !data.voided && !appleBarcodeFor(data, new Date())) await enqueue(db, WALLET_PASS_REVEAL_JOB, { serials: [serial] }, data.live.staticFrom);
       return empty(inserted[0]?.created ? 201 : 200);
     }
     if (request.method === "DELETE") {

@@ -4,6 +4,21 @@ import { walletDeviceRegistrations } from "#server/db/schema";
 import { log } from "#server/monitoring/log";
 import type { AppleWalletConfig, GoogleWalletConfig } from "./config";
 import { deactivateGoogleObject } from "./google";
+import { touchWalletPasses } from "#server/tickets/wallet-changes";
+
+/** The job that shows a live-QR event's static code in the Apple passes registered before its reveal time. */
+export const WALLET_PASS_REVEAL_JOB = "wallet-pass-reveal";
+
+/**
+ * At the reveal time: the passes' tags move and their devices get a push, so
+ * they fetch the pass again, now with the QR. Google is not told anything
+ * (its pass rotates the live code all along).
+ */
+export async function runWalletPassReveal(db: Db, serials: string[], setup: { apple: AppleWalletConfig | null; apns: ApnsSender | null }, now: Date): Promise<void> {
+  if (!serials.length || !setup.apple) return;
+  await touchWalletPasses(db, serials, now);
+  await runWalletPassesChanged(db, serials, { ...setup, google: null });
+}
 
 /** What wakes a device so it asks for its passes again: APNs, with an empty payload and the pass type as topic. */
 export interface ApnsSender {

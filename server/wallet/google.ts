@@ -1,6 +1,6 @@
 import { GoogleAuth, JWT } from "google-auth-library";
 import { appUrl } from "#server/env";
-import { walletBarcodeFor } from "./barcode";
+import { googleBarcodeFields } from "./barcode";
 import type { GoogleWalletConfig } from "./config";
 import type { WalletPassData } from "./pass-data";
 
@@ -33,7 +33,6 @@ function eventTicketClass(config: GoogleWalletConfig, data: WalletPassData) {
 }
 
 function eventTicketObject(config: GoogleWalletConfig, data: WalletPassData) {
-  const barcode = walletBarcodeFor(data.ticket, data.event);
   return {
     id: googleObjectId(config, data.serial),
     classId: googleClassId(config, data.event.id),
@@ -41,7 +40,7 @@ function eventTicketObject(config: GoogleWalletConfig, data: WalletPassData) {
     ticketType: localized(data.ticket.ticketTypeName),
     ...(data.ticket.holderDocument ? { ticketHolderName: `${data.ticket.holderName} · ${data.ticket.holderDocument}` } : {}),
     reservationInfo: { confirmationCode: data.orderCode },
-    barcode: { type: "QR_CODE", value: barcode.message, alternateText: barcode.altText },
+    ...googleBarcodeFields(data),
     validTimeInterval: { end: { date: data.event.endsAt.toISOString() } },
   };
 }

@@ -3,6 +3,8 @@ import { holderDocumentLabel } from "#common/door";
 import type { DbOrTx } from "#server/db/client";
 import { eventDates, events, issuedProducts, orderItems, orders } from "#server/db/schema";
 import { passSerialFor } from "#server/tickets/wallet-changes";
+import { liveQrSettingsOf, liveTicketCredentials } from "#server/door/live-qr";
+import { staticCodeAdmittedFrom } from "#common/live-qr";
 
 /** What a wallet pass shows, read from the ticket as it is now. */
 export interface WalletPassData {
@@ -12,6 +14,11 @@ export interface WalletPassData {
   orderCode: string;
   /** No QR: the ticket was voided, or the serial is from before it was sent or resold (another code now). */
   voided: boolean;
+  /**
+   * The event's live QR, when on (decisions 207–208): Google's pass rotates the same code as the ticket page;
+   * Apple's keeps the static code, shown only from `staticFrom` (the opening less the organizer's reveal hours).
+   */
+  live: { ticketRef: string; secretHex: string; staticFrom: Date; revealHours: number } | null;
 }
 
 /** The pass for `serial`, from its ticket; null when the ticket does not exist. */
@@ -26,6 +33,14 @@ export async function walletPassOfSerial(db: DbOrTx, ticketId: string, serial?: 
     .where(eq(issuedProducts.id, ticketId));
   if (!row) return null;
   const current = passSerialFor(row.ticket);
+  const liveSettings = await liveQrSettingsOf(db, row.event.id);
+  const live = liveSettings.enabled
+    ? {
+        ...(await liveTicketCredentials(db, row.event.id, row.ticket.id)),
+        staticFrom: staticCodeAdmittedFrom(row.date.doorsAt ?? row.date.startsAt, liveSettings.staticCodeRevealHours),
+        revealHours: liveSettings.staticCodeRevealHours,
+      }
+    : null;
   return {
     serial: serial ?? current,
     ticket: {
@@ -38,5 +53,6 @@ export async function walletPassOfSerial(db: DbOrTx, ticketId: string, serial?: 
     event: { id: row.event.id, name: row.event.name, venueName: row.event.venueName, venueAddress: row.event.venueAddress, city: row.event.city, startsAt: row.date.startsAt, endsAt: row.date.endsAt, doorsAt: row.date.doorsAt },
     orderCode: row.orderCode,
     voided: row.ticket.status === "voided" || (serial !== undefined && serial !== current),
+    live,
   };
 }

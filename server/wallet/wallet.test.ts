@@ -5,6 +5,7 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
+import { qrPayloadFor } from "#server/tickets/qr";
 import { NotFound } from "#server/errors";
 import { issuedProducts, jobs, ticketTypes } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
@@ -19,7 +20,11 @@ import { throwawayPassCertificates, unzip, verifyPassSignature } from "#tests/su
 import { appleWebService } from "./apple-service";
 import { applePassForBuyer, googleSaveUrlForBuyer, walletLinksFor } from "./buyer";
 import { appleWalletConfig, googleWalletConfig } from "./config";
-import { runWalletPassesChanged, type ApnsSender } from "./changes";
+import { runWalletPassesChanged, runWalletPassReveal, WALLET_PASS_REVEAL_JOB, type ApnsSender } from "./changes";
+import { buildApplePass } from "./apple-pass";
+import { walletPassOfSerial } from "./pass-data";
+import { hexToBytes, hotp, liveCodeAt, liveStepAt, liveTicketSecret, ticketRefOf, verifyLiveCode } from "#common/live-qr";
+import { liveQrKey, setEventLiveQr } from "#server/door/live-qr";
 import { GOOGLE_WALLET_API } from "./google";
 import { passAuthToken } from "./serial";
 
@@ -51,11 +56,12 @@ afterEach(() => {
 });
 afterAll(() => msw.close());
 
-async function bought() {
+async function bought(options: { liveQr?: boolean } = {}) {
   const producer = await createProducer();
   const { event } = await createPublishedEvent(producer.ctx, producer.organization.id, { ticketTypes: [{ name: "Campo", price: 1_000_000, stock: 100 }] });
   const db = await getDb();
   const [campo] = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id));
+  if (options.liveQr) await setEventLiveQr(producer.ctx, { eventId: event.id, enabled: true, staticCodeRevealHours: 2 });
   const user = await createTestUser();
   const ctx = await ctxAs(actorFor({ ...user, roles: [] }));
   const { order, billing } = await createOrder(ctx, {
@@ -198,5 +204,55 @@ describe("wallet passes", () => {
     await runWalletPassesChanged(db, (job.payload as { serials: string[] }).serials, { apple: config(), apns: null, google: googleWalletConfig() });
     expect(patched.map((p) => p.id).sort()).toEqual(serials.map((s) => `3388000000022212345.${s}`).sort());
     expect(patched.every((p) => p.auth === "Bearer ya29.prueba-wallet" && (p.body as { state: string }).state === "INACTIVE")).toBe(true);
+  });
+
+  it("live QR: Google's pass rotates the very code the door accepts; Apple's shows no QR until the reveal, and the reveal job brings it", async () => {
+    const { db, ctx, billing, event, tickets } = await bought({ liveQr: true });
+    const now = new Date();
+
+    const jwt = (await googleSaveUrlForBuyer(ctx, { billingId: billing.id, ticketId: tickets[0].id, token: null })).split("/").pop()!;
+    const { payload } = await jwtVerify(jwt, await importSPKI(google.publicKey.export({ type: "spki", format: "pem" }).toString(), "RS256"));
+    const object = (payload as unknown as { payload: { eventTicketObjects: Record<string, unknown>[] } }).payload.eventTicketObjects[0] as {
+      barcode?: unknown;
+      rotatingBarcode: { valuePattern: string; totpDetails: { periodMillis: string; algorithm: string; parameters: { key: string; valueLength: number }[] } };
+    };
+    // No static code travels in a live-QR pass.
+    expect(object.barcode).toBeUndefined();
+    expect(JSON.stringify(object)).not.toContain(tickets[0].code);
+    expect(object.rotatingBarcode.totpDetails).toMatchObject({ periodMillis: "15000", algorithm: "TOTP_SHA1" });
+    // What Google's phone computes (RFC 6238 with the key and the pattern it was given) equals the ticket page's code and verifies at the door.
+    const { key, valueLength } = object.rotatingBarcode.totpDetails.parameters[0];
+    const googleCode = object.rotatingBarcode.valuePattern.replace("{totp_value_0}", await hotp(hexToBytes(key), liveStepAt(now), valueLength));
+    const secret = await liveTicketSecret(await liveQrKey(db, event.id), tickets[0].id);
+    expect(googleCode).toBe(await liveCodeAt(secret, ticketRefOf(tickets[0].id)!, now));
+    expect((await verifyLiveCode(secret, googleCode, now)).valid).toBe(true);
+
+    // Apple: the pass has no QR yet and says when it appears.
+    const serial = passSerialFor(tickets[0]);
+    const early = JSON.parse(unzip(Buffer.from(await (await call("GET", `/v1/passes/pass.ar.tribuna.test/${serial}`, { token: passAuthToken(serial) })).arrayBuffer())).get("pass.json")!.toString("utf8")) as {
+      barcodes?: unknown[];
+      eventTicket: { backFields: { key: string; value: string }[] };
+    };
+    expect(early.barcodes ?? []).toEqual([]);
+    expect(early.eventTicket.backFields.find((f) => f.key === "reveal")?.value).toMatch(/^Este evento usa QR dinámico\. El QR aparece acá el /);
+
+    // Registering the pass schedules one push at the reveal time.
+    const device = `device-${crypto.randomUUID()}`;
+    expect((await call("POST", `/v1/devices/${device}/registrations/pass.ar.tribuna.test/${serial}`, { token: passAuthToken(serial), body: { pushToken: `push-${device}` } })).status).toBe(201);
+    const data = (await walletPassOfSerial(db, tickets[0].id, serial))!;
+    const [reveal] = (await db.select().from(jobs).where(eq(jobs.kind, WALLET_PASS_REVEAL_JOB))).filter((j) => (j.payload as { serials: string[] }).serials.includes(serial));
+    expect(reveal.runAt.getTime()).toBe(data.live!.staticFrom.getTime());
+    const first = (await (await call("GET", `/v1/devices/${device}/registrations/pass.ar.tribuna.test`)).json()) as { lastUpdated: string };
+
+    const pushes: string[] = [];
+    const later = new Date(data.live!.staticFrom.getTime() + 1000);
+    await runWalletPassReveal(db, [serial], { apple: config(), apns: { push: async (token) => (pushes.push(token), "sent") } }, later);
+    expect(pushes).toEqual([`push-${device}`]);
+    const listed = (await (await call("GET", `/v1/devices/${device}/registrations/pass.ar.tribuna.test?passesUpdatedSince=${first.lastUpdated}`)).json()) as { serialNumbers: string[] };
+    expect(listed.serialNumbers).toEqual([serial]);
+    // From then, the pass carries the static code (which the door admits from that same time).
+    const revealed = JSON.parse(unzip(await buildApplePass(config(), data, later)).get("pass.json")!.toString("utf8")) as { barcodes: { message: string }[] };
+    expect(revealed.barcodes[0].message).toBe(qrPayloadFor(tickets[0].code));
+    expect(patched).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ import { TICKETS_RETURNED_JOB } from "#server/stock/stock";
 import { expireWaitlistOffer, runReturnedTickets, WAITLIST_OFFER_EXPIRE_JOB } from "#server/waitlist/offers";
 import { ISSUE_INVOICE_JOB, issueVoucher } from "#server/invoicing/invoices";
 import { WALLET_PASSES_CHANGED_JOB } from "#server/tickets/wallet-changes";
-import { runWalletPassesChanged } from "#server/wallet/changes";
+import { runWalletPassesChanged, runWalletPassReveal, WALLET_PASS_REVEAL_JOB } from "#server/wallet/changes";
 import { apnsSender } from "#server/wallet/apns";
 import { appleWalletConfig, googleWalletConfig } from "#server/wallet/config";
 
@@ -65,6 +65,17 @@ export const jobHandlers: JobHandlers = {
     const apns = apple ? apnsSender(apple) : null;
     try {
       await runWalletPassesChanged(db, serials, { apple, apns, google: googleWalletConfig() });
+    } finally {
+      apns?.close();
+    }
+  },
+  // A live-QR event's reveal time: the Apple passes registered before it get their static QR (decision 207).
+  [WALLET_PASS_REVEAL_JOB]: async (payload, { db, now }) => {
+    const serials = Array.isArray(payload.serials) ? payload.serials.map(String) : [];
+    const apple = appleWalletConfig();
+    const apns = apple ? apnsSender(apple) : null;
+    try {
+      await runWalletPassReveal(db, serials, { apple, apns }, now);
     } finally {
       apns?.close();
     }
