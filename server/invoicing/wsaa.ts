@@ -1,4 +1,5 @@
-import { Cryptography } from "@arcasdk/core/lib/infrastructure/utils/crypt-data";
+// A deep import with its extension: the package has no "exports", so Node resolves the file itself (not in its index).
+import { Cryptography } from "@arcasdk/core/lib/infrastructure/utils/crypt-data.js";
 import { and, eq, sql } from "drizzle-orm";
 import { DateTime } from "luxon";
 import type { Db } from "#server/db/client";
