@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -17,6 +18,7 @@ import { enrolSecondFactor } from "#tests/support/two-factor";
 import { randomTag } from "#tests/support/random";
 import { formRequest, getRequest, run, type RouteResult } from "#tests/support/remix";
 import { realPdf } from "#tests/support/images";
+import { throwawayPassCertificates } from "#tests/support/wallet";
 
 /**
  * The authorization matrix (decision 117): every route module with a loader or an
@@ -28,6 +30,21 @@ import { realPdf } from "#tests/support/images";
  * organization A's real rows; every refusal must carry none of A's data and
  * leave the database as it was.
  */
+
+// Both wallets set up (docs/wallet.md), so their routes answer by who may read the purchase, not "not available".
+// Nothing here runs the job queue: no Google or APNs call leaves the process.
+const walletCerts = throwawayPassCertificates();
+Object.assign(process.env, {
+  APPLE_PASS_TEAM_ID: "ABCDE12345",
+  APPLE_PASS_TYPE_ID: "pass.ar.tribuna.matrix",
+  APPLE_PASS_SIGNER_CERT: walletCerts.signerCert,
+  APPLE_PASS_SIGNER_KEY: walletCerts.signerKey,
+  APPLE_PASS_SIGNER_KEY_PASSPHRASE: walletCerts.passphrase,
+  APPLE_PASS_WWDR_CERT: walletCerts.wwdr,
+  GOOGLE_WALLET_ISSUER_ID: "3388000000022299999",
+  GOOGLE_WALLET_SERVICE_ACCOUNT_EMAIL: "wallet@tribuna-matrix.iam.gserviceaccount.com",
+  GOOGLE_WALLET_PRIVATE_KEY: generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+});
 
 const ROOT = path.resolve(__dirname, "../..");
 const DOC = path.join(ROOT, "docs/authorization.md");
