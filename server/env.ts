@@ -43,6 +43,8 @@ const schema = z.object({
   ENABLE_DEV_MAILBOX: z.enum(["true", "false"]).optional(),
   /** `true` behind a proxy that sets X-Forwarded-For (server.ts reads the client address from it). */
   TRUST_PROXY: z.enum(["true", "false"]).optional(),
+  /** Tribuna's IVA condition: with RESPONSABLE_INSCRIPTO buyer pages show the price without the service charge's IVA (docs/prices.md). */
+  PLATFORM_IVA_CONDITION: z.enum(["RESPONSABLE_INSCRIPTO", "MONOTRIBUTO", "EXENTO"]).default("RESPONSABLE_INSCRIPTO"),
 });
 
 export type Env = z.infer<typeof schema>;
