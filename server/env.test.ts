@@ -5,7 +5,7 @@ import { listenDatabaseUrl, paymentsMode, parseEnv, startupProblems, type Env } 
 
 const exec = promisify(execFile);
 
-const base: Env = { NODE_ENV: "production", PORT: 3000, DATA_DIR: ".data", MAIL_FROM: "x", POSTHOG_HOST: "https://x", SEED_DEMO: "true" };
+const base: Env = { NODE_ENV: "production", PORT: 3000, DATA_DIR: ".data", MAIL_FROM: "x", POSTHOG_HOST: "https://x", SEED_DEMO: "true", PLATFORM_IVA_CONDITION: "RESPONSABLE_INSCRIPTO" };
 const POSTGRES = "postgres://tribuna@db.internal:5432/tribuna";
 const SECRET = "s".repeat(40);
 
@@ -60,5 +60,14 @@ describe("the listening connection (DATABASE_LISTEN_URL, docs/scaling.md)", () =
 
   it("a DATABASE_LISTEN_URL that is no URL stops the server with a message naming it", () => {
     expect(() => parseEnv({ DATABASE_URL: POSTGRES, DATABASE_LISTEN_URL: "db-directo" })).toThrow(/Variables de entorno inválidas:\n {2}DATABASE_LISTEN_URL: /);
+  });
+});
+
+describe("PLATFORM_IVA_CONDITION (docs/prices.md)", () => {
+  it("is Responsable Inscripto unless set, takes the three conditions and refuses anything else", () => {
+    expect(parseEnv({}).PLATFORM_IVA_CONDITION).toBe("RESPONSABLE_INSCRIPTO");
+    expect(parseEnv({ PLATFORM_IVA_CONDITION: "MONOTRIBUTO" }).PLATFORM_IVA_CONDITION).toBe("MONOTRIBUTO");
+    expect(parseEnv({ PLATFORM_IVA_CONDITION: "EXENTO" }).PLATFORM_IVA_CONDITION).toBe("EXENTO");
+    expect(() => parseEnv({ PLATFORM_IVA_CONDITION: "inscripto" })).toThrow(/PLATFORM_IVA_CONDITION/);
   });
 });
