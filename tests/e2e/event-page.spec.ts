@@ -77,7 +77,7 @@ test.describe("event page on a 390 px phone", () => {
     await expect(page.locator("[data-buy-bar] [data-live-total]")).toHaveText(/\$\s?26\.400,00/);
   });
 
-  test("with a coupon the money reads subtotal, discount, fee on what is left, total, up to the summary before paying", async ({ page, factory }) => {
+  test("with a coupon the money reads the total first, then subtotal, discount and fee on what is left, up to the summary before paying", async ({ page, factory }) => {
     const event = await peña(factory);
     const [{ createCoupon }, { actorFor, ctxAs }] = await Promise.all([import("#server/coupons/coupons"), import("#tests/support/context")]);
     const coupon = await createCoupon(await ctxAs(actorFor(event.owner)), { eventId: event.eventId, code: `ORDEN${factory.uniqueWord().toUpperCase()}`, kind: "percent", percent: 20 });
