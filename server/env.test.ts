@@ -62,3 +62,12 @@ describe("the listening connection (DATABASE_LISTEN_URL, docs/scaling.md)", () =
     expect(() => parseEnv({ DATABASE_URL: POSTGRES, DATABASE_LISTEN_URL: "db-directo" })).toThrow(/Variables de entorno inválidas:\n {2}DATABASE_LISTEN_URL: /);
   });
 });
+
+describe("PLATFORM_IVA_CONDITION (docs/prices.md)", () => {
+  it("is Responsable Inscripto unless set, takes the three conditions and refuses anything else", () => {
+    expect(parseEnv({}).PLATFORM_IVA_CONDITION).toBe("RESPONSABLE_INSCRIPTO");
+    expect(parseEnv({ PLATFORM_IVA_CONDITION: "MONOTRIBUTO" }).PLATFORM_IVA_CONDITION).toBe("MONOTRIBUTO");
+    expect(parseEnv({ PLATFORM_IVA_CONDITION: "EXENTO" }).PLATFORM_IVA_CONDITION).toBe("EXENTO");
+    expect(() => parseEnv({ PLATFORM_IVA_CONDITION: "inscripto" })).toThrow(/PLATFORM_IVA_CONDITION/);
+  });
+});

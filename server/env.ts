@@ -43,7 +43,7 @@ const schema = z.object({
   ENABLE_DEV_MAILBOX: z.enum(["true", "false"]).optional(),
   /** `true` behind a proxy that sets X-Forwarded-For (server.ts reads the client address from it). */
   TRUST_PROXY: z.enum(["true", "false"]).optional(),
-  /** The platform's IVA condition (prices and the letter of our invoices, docs/invoicing.md). */
+  /** The platform's IVA condition: the letter of our invoices (docs/invoicing.md) and the price without national taxes buyers see (docs/prices.md). */
   PLATFORM_IVA_CONDITION: z.enum(["RESPONSABLE_INSCRIPTO", "MONOTRIBUTO", "EXENTO"]).default("RESPONSABLE_INSCRIPTO"),
   /**
    * Electronic invoicing of our service charge with ARCA (docs/invoicing.md): off unless CUIT, point of sale,

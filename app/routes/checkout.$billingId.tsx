@@ -6,6 +6,7 @@ import { DateTime } from "luxon";
 import { useEffect } from "react";
 import { formatEventStart, TIME_ZONE } from "#common/dates";
 import { formatMoney } from "#common/money";
+import { withoutNationalTaxesOf } from "#server/orders/price-display";
 import { serviceFeeRateLabel } from "#common/pricing";
 import { getRequestContext } from "#app/lib/session.server";
 import { FormErrors } from "#app/components/account/Notice";
@@ -71,6 +72,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         serviceFeeLabel: serviceFeeRateLabel(event?.serviceFeeBps ?? 0),
         discount: order.discount > 0 ? formatMoney(order.discount) : null,
         total: formatMoney(order.total),
+        withoutNationalTaxes: withoutNationalTaxesOf(order.subtotal - order.discount, order.serviceFee),
         paymentMethod: order.paymentMethod,
       },
       event: event
@@ -148,15 +150,17 @@ export default function CheckoutSummaryPage() {
         <h2 id="detalle" className="text-lg font-bold">
           Detalle
         </h2>
-        <OrderLines lines={order.items.map((item) => ({ key: item.id, ...item }))} />
+        {/* The final price first (docs/prices.md), then what it is made of. */}
         <MoneyLines
           subtotal={order.subtotal}
           discount={order.discount}
           serviceFee={order.serviceFee}
           serviceFeeLabel={order.serviceFeeLabel}
           total={order.total}
-          className="mt-2 border-t border-[var(--border)] pt-3"
+          withoutNationalTaxes={order.withoutNationalTaxes}
+          className="mt-2"
         />
+        <OrderLines lines={order.items.map((item) => ({ key: item.id, ...item }))} />
       </section>
 
       {hold ? (

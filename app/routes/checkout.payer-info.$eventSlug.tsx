@@ -4,6 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { formatEventStart } from "#common/dates";
 import { formatMoney } from "#common/money";
+import { withoutNationalTaxesOf } from "#server/orders/price-display";
 import { serviceFeeRateLabel } from "#common/pricing";
 import { cacheHeadersFrom } from "#app/lib/cache.server";
 import { PICKER_PAYMENT_METHODS, previewCart, readSavedCart, restoreCart, savedCartCookie, type StoredCart } from "#app/lib/cart.server";
@@ -121,6 +122,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       serviceFeeLabel: serviceFeeRateLabel(event.serviceFeeBps),
       serviceFee: preview && preview.serviceFeeBps > 0 ? formatMoney(preview.serviceFee) : null,
       total: preview ? formatMoney(preview.total) : null,
+      withoutNationalTaxes: preview ? withoutNationalTaxesOf(preview.subtotal - preview.discount, preview.serviceFee) : null,
       // How the tickets are paid and for how long they are held (the domain's words: "15 minutos", "48 horas"). FREE
       // only when the tickets themselves are: the coupon can still be changed below, so the page does not promise it.
       paymentMethod: preview ? (preview.subtotal === 0 ? "FREE" : preview.requiredPaymentMethod) : null,
@@ -206,7 +208,7 @@ export default function PayerInfoPage() {
  */
 function PayerInfoContent() {
   const loaderData = useLoaderData<typeof loader>();
-  const { event, date, needsDate, items, problems, priced, subtotal, discount, couponCode, serviceFeeLabel, serviceFee, total, paymentMethod, holdLabel, dropped, referrer, backTo } = loaderData;
+  const { event, date, needsDate, items, problems, priced, subtotal, discount, couponCode, serviceFeeLabel, serviceFee, total, withoutNationalTaxes, paymentMethod, holdLabel, dropped, referrer, backTo } = loaderData;
   const { payer, customFields, holders, holderLabels } = loaderData;
   const actionData = useActionData<typeof action>();
   const [form, fields] = usePayerForm({
@@ -258,7 +260,7 @@ function PayerInfoContent() {
           <h2 id="elegiste" className="text-lg font-bold">
             Lo que elegiste
           </h2>
-          <OrderLines lines={items.map((item) => ({ key: item.ticketId, ...item }))} />
+          {/* The final price first (docs/prices.md), then what it is made of. */}
           {priced && subtotal && total ? (
             <MoneyLines
               subtotal={subtotal}
@@ -266,9 +268,11 @@ function PayerInfoContent() {
               serviceFee={serviceFee}
               serviceFeeLabel={serviceFeeLabel}
               total={total}
-              className="mt-2 border-t border-[var(--border)] pt-3"
+              withoutNationalTaxes={withoutNationalTaxes}
+              className="mt-2"
             />
           ) : null}
+          <OrderLines lines={items.map((item) => ({ key: item.ticketId, ...item }))} />
           {couponCode ? <p className="mt-2 text-xs text-[var(--muted)]">Con el cupón {couponCode}. Si lo cambiás abajo, el total se actualiza en el resumen antes de pagar.</p> : null}
           <OrderProblems problems={problems} />
           {needsDate ? (

@@ -77,7 +77,7 @@ test.describe("event page on a 390 px phone", () => {
     await expect(page.locator("[data-buy-bar] [data-live-total]")).toHaveText(/\$\s?26\.400,00/);
   });
 
-  test("with a coupon the money reads subtotal, discount, fee on what is left, total, up to the summary before paying", async ({ page, factory }) => {
+  test("with a coupon the money reads the total first, then subtotal, discount and fee on what is left, up to the summary before paying", async ({ page, factory }) => {
     const event = await peña(factory);
     const [{ createCoupon }, { actorFor, ctxAs }] = await Promise.all([import("#server/coupons/coupons"), import("#tests/support/context")]);
     const coupon = await createCoupon(await ctxAs(actorFor(event.owner)), { eventId: event.eventId, code: `ORDEN${factory.uniqueWord().toUpperCase()}`, kind: "percent", percent: 20 });
@@ -89,20 +89,24 @@ test.describe("event page on a 390 px phone", () => {
     // The live lines appear once the page hydrates (its JavaScript comes after the first paint, decision 132).
     // $ 24.000 − 20 % = $ 19.200, plus 10 % of that.
     await expect(live.locator("[data-total]")).toHaveText(/\$\s?21\.120,00/);
-    expect(await lineOrder(live)).toEqual(["subtotal", "discount", "service-fee", "total"]);
+    // The final price first (docs/prices.md), then the breakdown.
+    expect(await lineOrder(live)).toEqual(["total", "subtotal", "discount", "service-fee"]);
     await expect(page.locator("[data-buy-bar] [data-live-total]")).toHaveText(/\$\s?21\.120,00/);
 
     // The "Cupón … aplicado" message floats above the bar, not over its button: it can be pressed at once.
     await page.locator("[data-buy-bar]").getByRole("button", { name: "Comprar" }).click({ timeout: 3000 });
     await expect(page).toHaveURL(new RegExp(`/checkout/payer-info/${event.slug}$`));
-    expect(await lineOrder(main.locator("[data-money-lines]"))).toEqual(["subtotal", "discount", "service-fee", "total"]);
+    // The final price first, then the price without national taxes (the fee's 21 % IVA, $ 333,22, out), then the breakdown.
+    expect(await lineOrder(main.locator("[data-money-lines]"))).toEqual(["total", "without-national-taxes", "subtotal", "discount", "service-fee"]);
+    await expect(main.locator("[data-without-national-taxes]")).toHaveText(/\$\s?20\.786,78/);
     await expect(main.locator("[data-total]")).toHaveText(/\$\s?21\.120,00/);
 
     await fillPayer(page);
     await main.getByRole("button", { name: "Continuar al pago" }).click();
     await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}\?t=[\w-]+$/);
     const summary = main.locator("[data-money-lines]");
-    expect(await lineOrder(summary)).toEqual(["subtotal", "discount", "service-fee", "total"]);
+    expect(await lineOrder(summary)).toEqual(["total", "without-national-taxes", "subtotal", "discount", "service-fee"]);
+    await expect(summary.locator("[data-without-national-taxes]")).toHaveText(/\$\s?20\.786,78/);
     await expect(summary.locator("[data-discount]")).toHaveText(/−\$\s?4\.800,00/);
     await expect(summary.locator("[data-service-fee]")).toHaveText(/\$\s?1\.920,00/);
     await expect(summary.locator("[data-total]")).toHaveText(/\$\s?21\.120,00/);

@@ -158,17 +158,21 @@ describe("payerInfoSchema", () => {
 });
 
 describe("MoneyLines", () => {
-  it("reads in the order the money is computed: subtotal, discount, fee on what is left, total", () => {
-    const html = renderToString(<MoneyLines subtotal="$ 24.000,00" discount="$ 4.800,00" serviceFee="$ 1.920,00" serviceFeeLabel="10 %" total="$ 21.120,00" />);
+  it("shows the final price first, the price without national taxes beside it, then subtotal, discount and fee on what is left", () => {
+    const html = renderToString(
+      <MoneyLines subtotal="$ 24.000,00" discount="$ 4.800,00" serviceFee="$ 1.920,00" serviceFeeLabel="10 %" total="$ 21.120,00" withoutNationalTaxes="$ 20.786,78" />,
+    );
     const order = [...html.matchAll(/data-line="([\w-]+)"/g)].map((m) => m[1]);
-    expect(order).toEqual(["subtotal", "discount", "service-fee", "total"]);
+    expect(order).toEqual(["total", "without-national-taxes", "subtotal", "discount", "service-fee"]);
+    expect(html.match(/\$\s[\d.,]+/)?.[0]).toBe("$ 21.120,00");
+    expect(html).toContain("Precio sin impuestos nacionales");
     expect(html).toContain("−$ 4.800,00");
     expect(html).toContain("sobre el precio con descuento");
   });
 
   it("leaves out the discount without a coupon and the fee when the event charges none", () => {
     const html = renderToString(<MoneyLines subtotal="$ 10,00" serviceFee={null} total="$ 10,00" />);
-    expect([...html.matchAll(/data-line="([\w-]+)"/g)].map((m) => m[1])).toEqual(["subtotal", "total"]);
+    expect([...html.matchAll(/data-line="([\w-]+)"/g)].map((m) => m[1])).toEqual(["total", "subtotal"]);
   });
 });
 
