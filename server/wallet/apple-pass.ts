@@ -8,7 +8,7 @@ import { PASS_IMAGES } from "./images";
 import type { WalletPassData } from "./pass-data";
 import { passAuthToken } from "./serial";
 
-/** Where Apple Wallet asks for updates: it appends `/v1/...` (app/routes/api.wallet.apple.v1.$.ts). */
+/** Where Apple Wallet asks for updates: it appends `/v1/...` (app/routes/api.wallet.apple.$.ts). */
 export function appleWebServiceUrl(): string {
   return `${appUrl()}/api/wallet/apple`;
 }
