@@ -843,6 +843,11 @@ async function routeCalls(f: Fixtures, id: string, kind: "loader" | "action"): P
   const inA = id.startsWith("organizacion") && id !== "organizacion.por-crear";
   const query: Record<string, string> = { ...(inA ? { organizationId: f.orgA.id, eventId: f.eventA.id } : {}), ...ROUTE_QUERIES[id] };
   if (id.startsWith("checkout.bank-transfer")) params.billingId = f.transfer.billing.id;
+  // A wallet pass needs a ticket still valid and still the purchase's: earlier operations may have used, sent or voided tickets[1].
+  if (id.startsWith("tickets.$billingId.wallet")) {
+    const live = rowsOf<{ id: string }>(await f.db.execute(sql`select id from issued_products where order_id = ${f.paid.order.id} and status = 'redeemable' and not exists (select 1 from ticket_transfers tt where tt.issued_product_id = issued_products.id) order by created_at desc limit 1`));
+    if (live[0]) params.ticketId = live[0].id;
+  }
   // Event B is the one with its virtual queue on (A buys without one).
   if (id.startsWith("fila.")) params.slug = f.eventB.slug;
   const form: Record<string, string> = { ...(await ROUTE_FORMS[id]?.(f)) };
