@@ -297,6 +297,22 @@ describe("validatePlan", () => {
       ...emptyPlan(),
       sections: [{ id: "p", name: "Platea", kind: "numbered", rows: [{ label: "B", seats: [{ guid: "", number: "3", x: 0, y: 0, category: "Platea" }] }] }],
     };
-    expect(validatePlan(broken).map((p) => p.message)).toEqual(["Sector «Platea», fila B, asiento 3: el identificador está vacío o es demasiado chico."]);
+    expect(validatePlan(broken).map((p) => p.message)).toEqual(["Sector «Platea», fila B, asiento 3: el identificador está vacío."]);
+    const long = structuredClone(broken);
+    long.sections[0]!.rows[0]!.seats[0]!.guid = "g";
+    long.sections[0]!.rows[0]!.seats[0]!.number = "1234567890123";
+    long.sections[0]!.rows[0]!.seats[0]!.x = -30_000;
+    expect(validatePlan(long).map((p) => p.message)).toEqual([
+      "Sector «Platea», fila B, asiento 1234567890123: el número puede tener hasta 12 caracteres.",
+      "Sector «Platea», fila B, asiento 1234567890123: la posición horizontal tiene que ser por lo menos -20000.",
+    ]);
+  });
+
+  it("refuses control characters anywhere, saying where", () => {
+    const plan = platea({ rows: 1, seatsPerRow: 2 });
+    plan.sections[0]!.rows[0]!.seats[1]!.number = "2\u0000";
+    expect(validatePlan(plan).map((p) => p.message)).toEqual([
+      "Sector «Platea», fila A, asiento 2: el número tiene caracteres de control; sacalos y volvé a guardar.",
+    ]);
   });
 });

@@ -3,6 +3,7 @@
 // browser and the server runs `validatePlan` before storing a plan, so both agree.
 // Geometry and numbering rules: docs/seating-plans.md and decision 227.
 import type { z } from "zod";
+import { hasControlCharacters } from "./control-characters";
 import {
   SEAT_PLAN_LIMITS,
   seatPlanSchema,
@@ -395,6 +396,13 @@ export const MAX_REPORTED_PROBLEMS = 100;
  */
 export function validatePlan(input: unknown): SeatPlanProblem[] {
   const problems: SeatPlanProblem[] = [];
+  // PostgreSQL refuses NUL in JSON and the rest only arrive by mistake or to break a ticket's print.
+  const control = findControlCharacterPath(input);
+  if (control) {
+    const last = [...control].reverse().find((k) => typeof k === "string") as string | undefined;
+    const field = (last && FIELD_NAMES[last]) ?? "un dato";
+    return [{ code: "schema", message: `${describePath(input, control)}: ${field} tiene caracteres de control; sacalos y volvé a guardar.` }];
+  }
   const parsed = seatPlanSchema.safeParse(input);
   if (!parsed.success) {
     // Sizes first: a plan over the limits gets one clear line instead of one per seat.
@@ -593,9 +601,13 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     case "invalid_type":
       return `${field} falta o no es del tipo correcto.`;
     case "too_small":
-      return `${field} está vacío o es demasiado chico.`;
+      if (issue.origin === "string") return Number(issue.minimum) <= 1 ? `${field} está vacío.` : `${field} es demasiado corto.`;
+      if (issue.origin === "number") return `${field} tiene que ser ${issue.inclusive ? "por lo menos" : "mayor que"} ${String(issue.minimum)}.`;
+      return `${field} tiene menos elementos de los necesarios.`;
     case "too_big":
-      return `${field} es demasiado largo o grande.`;
+      if (issue.origin === "string") return `${field} puede tener hasta ${String(issue.maximum)} caracteres.`;
+      if (issue.origin === "number") return `${field} puede ser hasta ${String(issue.maximum)}.`;
+      return `${field} tiene más de ${String(issue.maximum)} elementos.`;
     case "invalid_value":
       return `${field} no es un valor admitido.`;
     case "unrecognized_keys":
@@ -605,12 +617,38 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   }
 }
 
+/** The path to the first string with a control character (line breaks included: no plan text is multi-line). */
+export function findControlCharacterPath(value: unknown, path: PropertyKey[] = [], depth = 0): PropertyKey[] | null {
+  if (typeof value === "string") return hasControlCharacters(value) ? path : null;
+  if (depth > 16 || value === null || typeof value !== "object") return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findControlCharacterPath(value[i], [...path, i], depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (hasControlCharacters(key)) return [...path, key];
+    const found = findControlCharacterPath(item, [...path, key], depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
 function quoted(value: unknown): string | undefined {
-  return typeof value === "string" && value.trim() ? `«${value}»` : undefined;
+  const text = plain(value);
+  return text === undefined ? undefined : `«${text}»`;
 }
 
 function plain(value: unknown): string | undefined {
-  return typeof value === "string" && value.trim() ? value : undefined;
+  // A name is shown without its control characters: the message says they are there.
+  const text = typeof value === "string" ? withoutControlCharacters(value) : "";
+  return text.trim() ? text : undefined;
+}
+
+export function withoutControlCharacters(text: string): string {
+  return text.replace(/[\u0000-\u001F\u007F]/g, "");
 }
 
 function lowerFirst(text: string): string {

@@ -182,6 +182,14 @@ describe("refusing a bad pretix file, saying what and where", () => {
     expect(importErrors(twice)).toEqual(["La categoría «Platea» está dos veces en la lista de categorías."]);
   });
 
+  it("refuses control characters, saying where", () => {
+    const data = fixture();
+    data.zones[2].rows[1].row_number = "2\n";
+    expect(importErrors(data)).toEqual([
+      "Zona «Pullman», fila «2»: el número de fila (row_number) tiene caracteres de control; sacalos y volvé a subir el archivo.",
+    ]);
+  });
+
   it("refuses a plan over Tribuna's limits with one line", () => {
     const data = fixture();
     const row = data.zones[1].rows[0];

@@ -5,7 +5,7 @@
 // and what we export pretix accepts. How zones, areas and positions map onto our
 // plan, and what does not survive the trip: docs/seating-plans.md, decision 226.
 import { z } from "zod";
-import { validatePlan } from "#common/seating-editor";
+import { findControlCharacterPath, validatePlan, withoutControlCharacters } from "#common/seating-editor";
 import { SEAT_PLAN_LIMITS, type SeatPlan, type SeatPlanSection, type SeatPlanShape } from "#common/seating-plan";
 
 const position = z.object({ x: z.number(), y: z.number() }).strict();
@@ -105,6 +105,12 @@ export function importPretixPlan(text: string): PretixImportResult {
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     return { ok: false, errors: ["El archivo no es un plano de pretix: tiene que ser un objeto con name, zones, categories y size."] };
+  }
+  // Control characters would end up printed on tickets, and PostgreSQL refuses NUL in JSON.
+  const control = findControlCharacterPath(data);
+  if (control) {
+    const { where, field } = describeWhere(data, control);
+    return { ok: false, errors: [`${where}: ${field || "un dato"} tiene caracteres de control; sacalos y volvé a subir el archivo.`] };
   }
   const parsed = pretixPlanSchema.safeParse(data);
   if (!parsed.success) {
@@ -367,16 +373,25 @@ function checkPretixPlan(pretix: PretixPlan): string[] {
   return errors;
 }
 
+/** A name from the file as a message shows it: without control characters (the message says when there are some). */
+function shown(value: unknown): string | undefined {
+  const text = typeof value === "string" ? withoutControlCharacters(value) : "";
+  return text.trim() ? text : undefined;
+}
+
 function zoneName(zone: { name?: unknown }, index: number): string {
-  return typeof zone.name === "string" && zone.name.trim() ? `Zona «${zone.name}»` : `Zona n.º ${index + 1}`;
+  const name = shown(zone.name);
+  return name ? `Zona «${name}»` : `Zona n.º ${index + 1}`;
 }
 
 function rowName(rowNumber: unknown, index: number): string {
-  return typeof rowNumber === "string" && rowNumber.trim() ? `fila «${rowNumber}»` : `fila n.º ${index + 1}`;
+  const label = shown(rowNumber);
+  return label ? `fila «${label}»` : `fila n.º ${index + 1}`;
 }
 
 function seatName(seatNumber: unknown, index: number): string {
-  return typeof seatNumber === "string" && seatNumber.trim() ? `asiento ${seatNumber}` : `asiento n.º ${index + 1} de la fila`;
+  const number = shown(seatNumber);
+  return number ? `asiento ${number}` : `asiento n.º ${index + 1} de la fila`;
 }
 
 const FIELDS: Record<string, string> = {
@@ -424,30 +439,36 @@ const TYPES: Record<string, string> = {
   boolean: "verdadero o falso",
 };
 
-/** A schema problem as «Zona «Platea», fila «B», asiento 3: falta el identificador (seat_guid).» */
-function describeIssue(data: unknown, issue: z.core.$ZodIssue): string {
+/** Where a path points in a pretix file: «Zona «Platea», fila «B», asiento 3» and «el identificador (seat_guid)». */
+function describeWhere(data: unknown, path: readonly PropertyKey[]): { where: string; field: string; node: unknown } {
   const parts: string[] = [];
   let node: unknown = data;
   let lastIndex = -1;
-  issue.path.forEach((key, i) => {
+  path.forEach((key, i) => {
     const next = typeof node === "object" && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined;
     if (typeof key === "number") {
       lastIndex = i;
       const item = (typeof next === "object" && next !== null ? next : {}) as Record<string, unknown>;
-      const parent = issue.path[i - 1];
+      const parent = path[i - 1];
       if (parent === "zones") parts.push(zoneName(item, key));
       else if (parent === "rows") parts.push(rowName(item.row_number, key));
       else if (parent === "seats") parts.push(seatName(item.seat_number, key));
       else if (parent === "areas") parts.push(`área n.º ${key + 1}`);
-      else if (parent === "categories") parts.push(typeof item.name === "string" && item.name.trim() ? `Categoría «${item.name}»` : `Categoría n.º ${key + 1}`);
+      else if (parent === "categories") parts.push(shown(item.name) ? `Categoría «${shown(item.name)}»` : `Categoría n.º ${key + 1}`);
       else if (parent === "points") parts.push(`punto n.º ${key + 1}`);
     }
     node = next;
   });
   const where = parts.length > 0 ? parts.join(", ") : "El plano";
-  const fieldKeys = issue.path.slice(lastIndex + 1).map(String);
+  const fieldKeys = path.slice(lastIndex + 1).map(String);
   const last = fieldKeys[fieldKeys.length - 1];
   const field = last ? `${FIELDS[last] ?? "un dato"} (${fieldKeys.join(".")})` : "";
+  return { where, field, node };
+}
+
+/** A schema problem as «Zona «Platea», fila «B», asiento 3: falta el identificador (seat_guid).» */
+function describeIssue(data: unknown, issue: z.core.$ZodIssue): string {
+  const { where, field, node } = describeWhere(data, issue.path);
   switch (issue.code) {
     case "invalid_type": {
       const expected = TYPES[issue.expected] ?? issue.expected;
