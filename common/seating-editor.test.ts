@@ -151,6 +151,7 @@ describe("addSeatBlock", () => {
 
   it("refuses a category the plan does not have and a block over the seat limit", () => {
     expect(() => platea({ category: "VIP" })).toThrow("La categoría «VIP» no está en la lista de categorías del plano.");
+    expect(() => platea({ origin: { x: 19_900, y: 0 } })).toThrow("El bloque se sale del área de dibujo: las posiciones van de -20000 a 20000.");
     expect(() => platea({ rows: 1000, seatsPerRow: 61 })).toThrow(`El plano quedaría con 61000 asientos y el máximo es ${SEAT_PLAN_LIMITS.maxSeats}.`);
   });
 });

@@ -194,6 +194,12 @@ export function addSeatBlock(plan: SeatPlan, options: SeatBlockOptions): SeatPla
     return { label, seats };
   });
 
+  const outside = newRows.some((row) => row.seats.some((seat) => Math.abs(seat.x) > SEAT_PLAN_LIMITS.maxSize || Math.abs(seat.y) > SEAT_PLAN_LIMITS.maxSize));
+  if (outside) {
+    throw new SeatPlanEditError(`El bloque se sale del área de dibujo: las posiciones van de -${SEAT_PLAN_LIMITS.maxSize} a ${SEAT_PLAN_LIMITS.maxSize}.`);
+  }
+  if (String(start + perRow).length > 12) throw new SeatPlanEditError("Los números de asiento pueden tener hasta 12 cifras.");
+
   if ("id" in options.section) {
     const sectionId = options.section.id;
     const section = requireSection(plan, sectionId);

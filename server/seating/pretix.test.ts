@@ -127,6 +127,7 @@ describe("exporting our plan to pretix", () => {
 describe("refusing a bad pretix file, saying what and where", () => {
   it("refuses text that is not JSON", () => {
     expect(importErrors("{ zones: [")).toEqual(["El archivo no es un JSON válido."]);
+    expect(importErrors(" ".repeat(40_000_001))).toEqual(["El archivo es demasiado grande: Tribuna admite planos de hasta 40 millones de caracteres."]);
     expect(importErrors("[1, 2]")).toEqual(["El archivo no es un plano de pretix: tiene que ser un objeto con name, zones, categories y size."]);
   });
 

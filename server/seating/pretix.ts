@@ -89,6 +89,12 @@ const MAX_ERRORS = 50;
 /** pretix draws text 16 units high unless told; used to give a text area a box. */
 const PRETIX_TEXT_SIZE = 16;
 
+/**
+ * A pretix seat takes about 170 characters compact and up to ~400 indented (guid, uuid, number,
+ * position, category): 60,000 seats fit under this, and parsing stays in the tens of megabytes.
+ */
+export const MAX_PRETIX_FILE_CHARS = 40_000_000;
+
 const FALLBACK_PLAN_NAME = "Plano importado de pretix";
 
 /**
@@ -97,6 +103,9 @@ const FALLBACK_PLAN_NAME = "Plano importado de pretix";
  * dropped or approximated on the way (areas that could not be drawn, etc.).
  */
 export function importPretixPlan(text: string): PretixImportResult {
+  if (text.length > MAX_PRETIX_FILE_CHARS) {
+    return { ok: false, errors: [`El archivo es demasiado grande: Tribuna admite planos de hasta ${MAX_PRETIX_FILE_CHARS / 1_000_000} millones de caracteres.`] };
+  }
   let data: unknown;
   try {
     data = JSON.parse(text);
