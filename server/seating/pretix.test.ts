@@ -61,6 +61,31 @@ describe("importing a pretix plan", () => {
     ]);
   });
 
+  it("imports with a warning what it has to name or cannot draw", () => {
+    const data = fixture();
+    data.name = " ";
+    data.zones[0].areas[1].circle.radius = 0;
+    delete data.zones[2].name;
+    const { plan, warnings } = importOk(data);
+    expect(warnings).toEqual([
+      "El plano no tenía nombre: lo llamamos «Plano importado de pretix».",
+      "Zona «Escenario», área n.º 2: no tiene una forma con tamaño y no se dibuja.",
+    ]);
+    expect(plan.name).toBe("Plano importado de pretix");
+    expect(plan.sections[1]!.name).toBe("Zona 3");
+    expect(plan.shapes).toHaveLength(3);
+  });
+
+  it("refuses guids and numbers longer than Tribuna keeps", () => {
+    const data = fixture();
+    data.zones[1].rows[0].seats[0].seat_guid = "g".repeat(65);
+    data.zones[1].rows[0].seats[1].seat_number = "1234567890123";
+    expect(importErrors(data)).toEqual([
+      "Zona «Platea», fila «A», asiento 1: el identificador (seat_guid) tiene 65 caracteres y Tribuna admite hasta 64.",
+      "Zona «Platea», fila «A», asiento 1234567890123: el número de asiento (seat_number) tiene más de 12 caracteres.",
+    ]);
+  });
+
   it("round trips: import, export and import again give the same plan, and the export passes pretix's schema", () => {
     const first = importOk(fixtureText).plan;
     const exported = exportPretixPlan(first);
