@@ -3,6 +3,7 @@ import jsQR from "jsqr";
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFString } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { formatMoney } from "#common/money";
+import { drawnText } from "#tests/support/pdf-text";
 import type { IssuerDetails } from "./config";
 import { invoicePdf, invoicePdfFilename, type InvoicePdfInput } from "./pdf";
 import { ARCA_QR_URL, qrUrl } from "./qr";
@@ -32,23 +33,6 @@ const base: InvoicePdfInput["invoice"] = {
   receiverDocNumber: "30123456",
   receiverIvaCondition: RECEIVER_IVA.CONSUMIDOR_FINAL,
 };
-
-/** The text a PDF's pages draw: pdf-lib writes each string as hex in WinAnsi, inside deflated content streams. */
-async function drawnText(bytes: Uint8Array): Promise<string> {
-  const pdf = await PDFDocument.load(bytes);
-  const out: string[] = [];
-  for (const [, object] of pdf.context.enumerateIndirectObjects()) {
-    if (!(object instanceof PDFRawStream) || object.dict.get(PDFName.of("Subtype"))) continue;
-    let content: string;
-    try {
-      content = zlib.inflateSync(Buffer.from(object.contents)).toString("latin1");
-    } catch {
-      continue;
-    }
-    for (const [, hex] of content.matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) out.push(Buffer.from(hex, "hex").toString("latin1"));
-  }
-  return out.join("\n");
-}
 
 /** What the page's QR image says, read back from its pixels as a phone would. */
 async function scannedQr(bytes: Uint8Array): Promise<string | null> {
