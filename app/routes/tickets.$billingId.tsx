@@ -126,14 +126,13 @@ export default function PurchaseTicketsPage() {
       ) : null}
 
       {page.invoices.length ? (
-        <p className="mt-4 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
-          <span className="text-[var(--muted)]">Cargo por servicio de Tribuna:</span>
+        <div className="mt-6 flex flex-wrap gap-2">
           {page.invoices.map((invoice) => (
-            <a key={invoice.id} href={invoice.path} download className="inline-flex min-h-6 items-center text-[var(--accent)] underline underline-offset-2">
+            <a key={invoice.id} href={invoice.path} className={buttonClasses("secondary")} download>
               {invoice.label}
             </a>
           ))}
-        </p>
+        </div>
       ) : null}
 
       {page.cards.length && page.state !== "pending" && page.state !== "cancelled" ? (
