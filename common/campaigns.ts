@@ -76,6 +76,8 @@ export const EMAIL_KIND_LABELS: Record<string, string> = {
   "sign-in-link": "Link para ingresar",
   "recovery-code": "Código de recuperación",
   "email-verification": "Confirmación de email",
+  invoice: "Factura de Tribuna",
+  "credit-note": "Nota de crédito de Tribuna",
 };
 
 export function emailKindLabel(kind: string): string {

@@ -57,6 +57,14 @@ const schema = z.object({
   ARCA_KEY: z.string().optional(),
   /** How long one request to ARCA may take before it is given up and asked about on the retry (ms; default 30000). */
   ARCA_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  /** What the printed invoice says of its issuer (docs/invoicing.md): razón social, domicilio comercial, ingresos brutos, inicio de actividades (dd/mm/aaaa). */
+  PLATFORM_LEGAL_NAME: z.string().trim().min(1).optional(),
+  PLATFORM_ADDRESS: z.string().trim().min(1).optional(),
+  PLATFORM_GROSS_INCOME: z.string().trim().min(1).optional(),
+  PLATFORM_ACTIVITY_START: z
+    .string()
+    .regex(/^\d{2}\/\d{2}\/\d{4}$/, "PLATFORM_ACTIVITY_START debe ser una fecha dd/mm/aaaa")
+    .optional(),
   /** Apple Wallet passes (docs/wallet.md): all six or none; PEM values may carry their line breaks as `\n`. */
   APPLE_PASS_TEAM_ID: z.string().optional(),
   APPLE_PASS_TYPE_ID: z.string().optional(),

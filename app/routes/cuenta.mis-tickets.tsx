@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "#app/lib/session.server";
 import { withBillingToken } from "#server/auth/billing-access";
 import { listMyTickets, type MyTicket } from "#server/tickets/tickets";
+import { myInvoiceDownloads, type InvoiceDownload } from "#server/orders/purchase-invoices";
 import { canTransfer } from "#server/tickets/transfer";
 import { liveCardsOf, ticketCard } from "#app/components/tickets/cards.server";
 import type { DbOrTx } from "#server/db/client";
@@ -15,7 +16,7 @@ import { WalletButtons } from "#app/components/wallet-buttons";
 
 export const meta: MetaFunction = () => [{ title: "Mis tickets · Tribuna" }, { name: "robots", content: "noindex" }];
 
-async function cardsOf(db: DbOrTx, tickets: MyTicket[], now: Date, withLive: boolean) {
+async function cardsOf(db: DbOrTx, tickets: MyTicket[], now: Date, withLive: boolean, invoices: Record<string, InvoiceDownload[]>) {
   // Live QR (decision 207) for upcoming tickets: past ones keep their static QR.
   const live = withLive ? await liveCardsOf(db, tickets.map((ticket) => ({ ticket, event: ticket.event }))) : new Map();
   return Promise.all(
@@ -25,6 +26,8 @@ async function cardsOf(db: DbOrTx, tickets: MyTicket[], now: Date, withLive: boo
       transferPath: canTransfer(t, now) ? `/cuenta/mis-tickets/enviar/${t.id}` : null,
       // Resale hook (docs/resale.md): withdrawal or official resale, for the same tickets that can still be sent.
       cannotGoPath: canTransfer(t, now) && t.kind !== "menu" ? `/cuenta/mis-tickets/no-puedo-ir/${t.id}` : null,
+      // Our invoice and credit note of the purchase, once authorised (docs/invoicing.md).
+      invoices: t.billingId ? (invoices[t.billingId] ?? []) : [],
       wallet: walletLinksFor(t.billingId ? withBillingToken(`/tickets/${t.billingId}`, t.billingId) : null, t),
     })),
   );
@@ -34,8 +37,9 @@ async function cardsOf(db: DbOrTx, tickets: MyTicket[], now: Date, withLive: boo
 export async function loader({ request }: LoaderFunctionArgs) {
   const { ctx, headers } = await requireUser(request);
   const { upcoming, past } = await listMyTickets(ctx);
+  const invoices = await myInvoiceDownloads(ctx, [...upcoming, ...past].flatMap((t) => (t.billingId ? [t.billingId] : [])));
   headers.set("Cache-Control", "private, no-cache");
-  return data({ upcoming: await cardsOf(ctx.db, upcoming, ctx.now, true), past: await cardsOf(ctx.db, past, ctx.now, false) }, { headers });
+  return data({ upcoming: await cardsOf(ctx.db, upcoming, ctx.now, true, invoices), past: await cardsOf(ctx.db, past, ctx.now, false, invoices) }, { headers });
 }
 
 type Card = Awaited<ReturnType<typeof cardsOf>>[number];
@@ -58,6 +62,11 @@ function Group({ id, title, cards, empty }: { id: string; title: string; cards: 
                     Ver la compra {card.orderCode}
                   </a>
                 ) : null}
+                {card.invoices.map((invoice) => (
+                  <a key={invoice.id} href={invoice.path} download className="inline-flex min-h-6 items-center text-[var(--accent)] hover:underline">
+                    {invoice.label}
+                  </a>
+                ))}
                 {card.transferPath ? (
                   <Link to={card.transferPath} className="inline-flex min-h-6 items-center text-[var(--accent)] hover:underline">
                     Enviar a otra persona

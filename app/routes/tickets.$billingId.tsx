@@ -6,6 +6,7 @@ import { MailboxNotice } from "#app/components/account/MailboxNotice";
 import { purchaseWords } from "#common/order-words";
 import { purchaseKindOfOrders } from "#server/orders/purchase-kind";
 import { getPurchaseTickets } from "#server/orders/purchase-tickets";
+import { invoiceDownloadsOf } from "#server/orders/purchase-invoices";
 import { purchaseAccessError } from "#app/components/tickets/access.server";
 import { liveCardsOf, ticketCard, venueOf, whenOf } from "#app/components/tickets/cards.server";
 import { TicketCard, TicketFullScreenStyles } from "#app/components/tickets/TicketCard";
@@ -52,6 +53,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       wallet: Object.fromEntries(purchase.tickets.map((t) => [t.id, purchase.state === "confirmed" ? walletLinksFor(purchase.pagePath, t) : null])),
       pagePath: purchase.pagePath,
       pdfPath: purchase.pdfPath,
+      // Our invoice and credit note, once ARCA authorised them (docs/invoicing.md): plain links, no client code.
+      invoices: await invoiceDownloadsOf(ctx.db, purchase),
       signedIn: ctx.actor.kind === "user",
       // No SMTP: the tickets email is only in the mailbox; say where (only to someone who may open it).
       mailbox: mailboxLink(request, { to: purchase.payerEmail }),
@@ -119,6 +122,16 @@ export default function PurchaseTicketsPage() {
               </Link>
             ) : null}
           </div>
+        </div>
+      ) : null}
+
+      {page.invoices.length ? (
+        <div className="mt-6 flex flex-wrap gap-2">
+          {page.invoices.map((invoice) => (
+            <a key={invoice.id} href={invoice.path} className={buttonClasses("secondary")} download>
+              {invoice.label}
+            </a>
+          ))}
         </div>
       ) : null}
 

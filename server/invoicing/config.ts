@@ -54,3 +54,24 @@ export function arcaConfig(): ArcaConfig | null {
   cached ??= { config: arcaConfigFrom(env()) };
   return cached.config;
 }
+
+/** What the printed voucher says of its issuer (docs/invoicing.md); the CUIT comes from the voucher itself. */
+export interface IssuerDetails {
+  legalName: string;
+  address: string;
+  ivaCondition: PlatformIvaCondition;
+  /** Ingresos brutos: the CUIT when not set (Convenio Multilateral numbers it so). */
+  grossIncome: string | null;
+  /** dd/mm/aaaa, or null: printed as not given. */
+  activityStart: string | null;
+}
+
+export function issuerDetailsFrom(e: Env): IssuerDetails {
+  return {
+    legalName: e.PLATFORM_LEGAL_NAME ?? "Tribuna",
+    address: e.PLATFORM_ADDRESS ?? "",
+    ivaCondition: e.PLATFORM_IVA_CONDITION,
+    grossIncome: e.PLATFORM_GROSS_INCOME ?? null,
+    activityStart: e.PLATFORM_ACTIVITY_START ?? null,
+  };
+}

@@ -6,6 +6,7 @@ import { billingTaxDetails, invoices, invoiceSequences, type BillingRow, type In
 import { enqueue } from "#server/jobs/queue";
 import { log } from "#server/monitoring/log";
 import { arcaConfig, type ArcaConfig } from "./config";
+import { SEND_INVOICE_EMAIL_JOB } from "./emails";
 import { amountsFor, letterFor, receiverFor, VOUCHER_TYPE } from "./rules";
 import { accessTicket, forgetAccessTicket, type AccessTicket } from "./wsaa";
 import { consultVoucher, lastAuthorised, requestCae, WsfeTransientError } from "./wsfe";
@@ -139,6 +140,21 @@ async function update(db: Db, id: string, values: Partial<typeof invoices.$infer
   return row;
 }
 
+/**
+ * The voucher has its CAE: recorded with its email's job in one transaction (decision 219), so the buyer gets
+ * the PDF exactly once — the job is queued only by the update that authorises, and retries find it done.
+ */
+async function authorise(db: Db, id: string, values: Partial<typeof invoices.$inferInsert>, now: Date) {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(invoices)
+      .set({ ...values, status: "authorised", updatedAt: new Date() })
+      .where(and(eq(invoices.id, id), sql`${invoices.status} <> 'authorised'`))
+      .returning({ id: invoices.id });
+    if (row) await enqueue(tx, SEND_INVOICE_EMAIL_JOB, { invoiceId: id }, now);
+  });
+}
+
 export type IssueOutcome = "authorised" | "rejected" | "already-done";
 
 /**
@@ -208,7 +224,7 @@ async function send(db: Db, config: ArcaConfig, ticket: AccessTicket, invoice: I
         if (found.total !== invoice.total || found.docNumber !== invoice.receiverDocNumber) {
           throw new Error(`ARCA tiene el comprobante ${invoice.number} con otro importe o receptor: revisalo antes de seguir`);
         }
-        await update(db, invoice.id, { status: "authorised", cae: found.cae, caeDueDate: found.caeDueDate, voucherDate: found.date, observations: found.observations, errors: [], lastError: null, authorisedAt: now });
+        await authorise(db, invoice.id, { cae: found.cae, caeDueDate: found.caeDueDate, voucherDate: found.date, observations: found.observations, errors: [], lastError: null, authorisedAt: now }, now);
         log().info({ invoice: invoice.id, number: invoice.number }, "ARCA ya había autorizado el comprobante");
         return "authorised";
       }
@@ -239,7 +255,7 @@ async function send(db: Db, config: ArcaConfig, ticket: AccessTicket, invoice: I
           : undefined,
     });
     if (result.result === "A" && result.cae) {
-      await update(db, invoice.id, { status: "authorised", cae: result.cae, caeDueDate: result.caeDueDate, observations: result.observations, errors: result.errors, authorisedAt: now });
+      await authorise(db, invoice.id, { cae: result.cae, caeDueDate: result.caeDueDate, observations: result.observations, errors: result.errors, authorisedAt: now }, now);
       return "authorised";
     }
     // Rejected: the number was not used (ARCA numbers only what it authorises).

@@ -13,6 +13,7 @@ import { RESALE_PAYOUT_JOB, runResalePayout } from "#server/resale/settle";
 import { TICKETS_RETURNED_JOB } from "#server/stock/stock";
 import { expireWaitlistOffer, runReturnedTickets, WAITLIST_OFFER_EXPIRE_JOB } from "#server/waitlist/offers";
 import { ISSUE_INVOICE_JOB, issueVoucher } from "#server/invoicing/invoices";
+import { SEND_INVOICE_EMAIL_JOB, sendInvoiceEmail } from "#server/invoicing/emails";
 import { WALLET_PASSES_CHANGED_JOB } from "#server/tickets/wallet-changes";
 import { runWalletPassesChanged, runWalletPassReveal, WALLET_PASS_REVEAL_JOB } from "#server/wallet/changes";
 import { apnsSender } from "#server/wallet/apns";
@@ -88,6 +89,10 @@ export const jobHandlers: JobHandlers = {
   // An invoice or credit note of our service charge (docs/invoicing.md): throws while ARCA is down, slow or the invoice waits, so the queue retries with backoff.
   [ISSUE_INVOICE_JOB]: async (payload, { db, now }) => {
     await issueVoucher(db, String(payload.invoiceId ?? ""), now);
+  },
+  // An authorised voucher's PDF to the payer (decision 219), queued with its CAE; SMTP failures throw and retry.
+  [SEND_INVOICE_EMAIL_JOB]: async (payload, { db }) => {
+    await sendInvoiceEmail(db, String(payload.invoiceId ?? ""));
   },
   [MERCADOPAGO_REFRESH_JOB]: async (payload, { db, now }) => {
     await refreshMercadoPagoToken(db, String(payload.accountId ?? ""), now);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCbu } from "#common/cbu";
 import { doorPinOf, rotateDoorPin, unlockDoor } from "#server/door/access";
 import { getDb } from "#server/db/client";
-import { memberships, waitlistEntries, waitlistOffers } from "#server/db/schema";
+import { invoices, memberships, waitlistEntries, waitlistOffers } from "#server/db/schema";
 import { schema } from "#server/graphql/schema";
 import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payment-notifications/sandbox";
@@ -811,6 +811,16 @@ async function spareInvitation(f: Fixtures, kind: "team" | "promoter") {
   return (await pending())!;
 }
 
+/** An authorised invoice of the paid purchase (one per billing and kind). */
+async function authorisedInvoiceOf(f: Fixtures): Promise<string> {
+  await f.db
+    .insert(invoices)
+    .values({ kind: "invoice", orderId: f.paid.order.id, billingId: f.paid.billing.id, environment: "homologacion", issuerCuit: "20111111112", pointOfSale: 1, letter: "B", voucherType: 6, number: 1, status: "authorised", total: 12_100, net: 10_000, vat: 2_100, receiverDocType: 96, receiverDocNumber: "30123456", receiverIvaCondition: 5, voucherDate: "20261128", cae: "76000000000001", caeDueDate: "2026-12-08" })
+    .onConflictDoNothing();
+  const [row] = rowsOf<{ id: string }>(await f.db.execute(sql`select id from invoices where billing_id = ${f.paid.billing.id} and kind = 'invoice'`));
+  return row.id;
+}
+
 interface RouteCall {
   /** Values of the path's params by name ($slug, $couponId…); `default` for any other. */
   params: Record<string, string>;
@@ -848,6 +858,8 @@ async function routeCalls(f: Fixtures, id: string, kind: "loader" | "action"): P
     const live = rowsOf<{ id: string }>(await f.db.execute(sql`select id from issued_products where order_id = ${f.paid.order.id} and status = 'redeemable' and not exists (select 1 from ticket_transfers tt where tt.issued_product_id = issued_products.id) order by created_at desc limit 1`));
     if (live[0]) params.ticketId = live[0].id;
   }
+  // The invoice of our service charge needs one ARCA authorised (the matrix runs without ARCA: written as the issue job leaves it).
+  if (id.startsWith("tickets.$billingId.factura")) params.invoiceId = await authorisedInvoiceOf(f);
   // Event B is the one with its virtual queue on (A buys without one).
   if (id.startsWith("fila.")) params.slug = f.eventB.slug;
   const form: Record<string, string> = { ...(await ROUTE_FORMS[id]?.(f)) };
