@@ -32,7 +32,7 @@ import { isUniqueViolation } from "#server/db/errors";
 import { serviceFeeOf } from "#common/pricing";
 import { expire, onPaid, placedStatuses } from "./lifecycle";
 import { accountRequired, assertWithinAccountLimit } from "#server/tickets/account-limit";
-import { claimOrderSeats, seatedOrder, seatRequestSchema, SeatTaken, type SeatedOrder, type SeatForOrder } from "#server/seating/claims";
+import { claimOrderSeats, seatedOrder, seatRequestSchema, SeatTaken, type SeatedOrder } from "#server/seating/claims";
 import { SEATING_MESSAGES } from "#common/seating";
 
 export const EXPIRE_ORDER_JOB = "expire-order";
@@ -155,8 +155,8 @@ interface OrderDraft {
   lines: { ticketTypeId: string; qty: number; name: string; unitPrice: number }[];
   billing: Omit<typeof billings.$inferInsert, "orderId">;
   now: Date;
-  /** Reserved seating: the seats claimed in the order's transaction (docs/seating.md). */
-  seats?: SeatForOrder[];
+  /** Reserved seating: which seats to claim, picked in the order's transaction (docs/seating.md). */
+  seated?: SeatedOrder;
 }
 
 type PlacedOrder = { order: OrderRow & { items: OrderItemRow[] }; billing: BillingRow };
@@ -177,7 +177,7 @@ async function writeOrderAlone(db: Db, draft: OrderDraft, coupon: OrderPreview["
           .values({ code: newOrderCode(), ...draft.order })
           .returning();
         // Reserved seating (docs/seating.md): the seats, before the ticket types' rows are locked; a taken one refuses the order.
-        if (draft.seats?.length) await claimOrderSeats(tx, { orderId: order.id, eventDateId: order.eventDateId, seats: draft.seats, holdExpiresAt: order.holdExpiresAt, now: draft.now });
+        if (draft.seated) await claimOrderSeats(tx, { orderId: order.id, eventDateId: order.eventDateId, seats: await draft.seated.pick(tx, order.eventDateId), holdExpiresAt: order.holdExpiresAt, now: draft.now });
         if (coupon) await recordCouponUse(tx, { orderId: order.id, couponId: coupon.coupon.id, discount: draft.order.discount ?? 0, now: draft.now });
         // Keep the buyer's order of lines.
         const items = await tx
@@ -277,14 +277,13 @@ const placeInBatch = createBatcher(writeOrderBatch);
 
 /**
  * A seated order (docs/seating.md): written alone, its seats claimed in its own transaction. Best available
- * picks again (from the claims committed by then) when another buyer got a seat first; the buyer's own
- * seats are refused with SEAT_TAKEN at once.
+ * picks again when a buyer who chose that very seat got it first; the buyer's own seats are refused with
+ * SEAT_TAKEN at once.
  */
 async function placeSeated(db: Db, draft: OrderDraft, seated: SeatedOrder, coupon: OrderPreview["coupon"], accountLimit: ((tx: DbOrTx) => Promise<unknown>) | null): Promise<PlacedOrder> {
   for (let attempt = 0; ; attempt++) {
-    const seats = await seated.pick(db, draft.order.eventDateId);
     try {
-      return await writeOrderAlone(db, { ...draft, seats }, coupon, accountLimit);
+      return await writeOrderAlone(db, { ...draft, seated }, coupon, accountLimit);
     } catch (error) {
       if (seated.retryable && error instanceof SeatTaken && attempt < 4) continue;
       throw error;

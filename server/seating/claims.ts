@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, ne } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { bestAvailable, MAX_SEATS_PER_ORDER, SEATING_MESSAGES, seatIndex, type ChosenSeat } from "#common/seating";
 import type { DbOrTx } from "#server/db/client";
-import { events, eventSeating, issuedProducts, seatClaims, type IssuedProductRow } from "#server/db/schema";
+import { events, eventSeating, issuedProducts, LIVE_CLAIM, seatClaims, type IssuedProductRow } from "#server/db/schema";
 import { Conflict, Invalid } from "#server/errors";
 import { liveClaims } from "./event-seating";
 import { loadMap } from "./maps";
@@ -56,9 +56,11 @@ export interface SeatForOrder {
 }
 
 /**
- * The seated part of a createOrder (null: the event is general admission and no seats were asked for).
- * `items` replace the buyer's items: what the seats sell. `pick(eventDateId)` says which seats to claim on
- * the order's date — the buyer's own, or the best available ones now (called again after a SEAT_TAKEN).
+ * The seated part of a createOrder (null: the event is general admission). `items` replace the buyer's
+ * items: what the seats sell. `pick(tx, eventDateId)`, inside the order's transaction, says which seats to
+ * claim on the order's date: the buyer's own, or the best available ones. Best available takes the date's
+ * advisory lock first and reads the claims under it, so two best-available buyers never pick the same
+ * seats (they would only refuse each other); a buyer's own seats need no lock (the index decides).
  */
 export interface SeatedOrder {
   /** Whether the buyer asked for seats (or best available): without, the order may not buy seatedTypes. */
@@ -66,7 +68,7 @@ export interface SeatedOrder {
   /** The ticket types that only sell with a seat. */
   seatedTypes: Set<string>;
   items: { ticketId: string; qty: number }[];
-  pick(db: DbOrTx, eventDateId: string): Promise<SeatForOrder[]>;
+  pick(tx: DbOrTx, eventDateId: string): Promise<SeatForOrder[]>;
   /** Best available may try again after losing a race; a buyer's own seat may not. */
   retryable: boolean;
 }
@@ -131,8 +133,10 @@ export async function seatedOrder(db: DbOrTx, eventSlug: string, rawRequest: unk
     seatedTypes,
     items: [{ ticketId: ticketTypeId, qty: best.quantity }],
     retryable: true,
-    async pick(db2, eventDateId) {
-      const unavailable = new Set((await liveClaims(db2, eventDateId)).map((c) => c.seatGuid));
+    async pick(tx, eventDateId) {
+      // Held until the order's transaction ends: the next best-available buyer of this date reads our claims.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`seats:${eventDateId}`}))`);
+      const unavailable = new Set((await liveClaims(tx, eventDateId)).map((c) => c.seatGuid));
       const answer = bestAvailable(found.map.plan, { unavailable, categories: wanted, quantity: best.quantity });
       if ("error" in answer) throw new Conflict(answer.error, { bestAvailable: [answer.error] });
       return answer.seats.map(forOrder);
@@ -171,7 +175,7 @@ export async function claimOrderSeats(tx: DbOrTx, claim: { orderId: string; even
         createdAt: claim.now,
       })),
     )
-    .onConflictDoNothing({ target: [seatClaims.eventDateId, seatClaims.seatGuid], where: ne(seatClaims.state, "released") })
+    .onConflictDoNothing({ target: [seatClaims.eventDateId, seatClaims.seatGuid], where: LIVE_CLAIM })
     .returning({ seatGuid: seatClaims.seatGuid });
   if (inserted.length === seats.length) return;
   const got = new Set(inserted.map((i) => i.seatGuid));

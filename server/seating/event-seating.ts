@@ -4,7 +4,7 @@ import { SEATING_MESSAGES, seatIndex, type SeatState } from "#common/seating";
 import type { SeatPlan } from "#common/seating-plan";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
-import { eventDates, events, eventSeating, seatClaims, ticketTypes, type EventSeatingRow, type SeatMapRow } from "#server/db/schema";
+import { eventDates, events, eventSeating, LIVE_CLAIM, seatClaims, ticketTypes, type EventSeatingRow, type SeatMapRow } from "#server/db/schema";
 import { Conflict, Forbidden, Invalid, NotFound } from "#server/errors";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
@@ -203,7 +203,7 @@ export async function blockSeats(ctx: Ctx, rawInput: DomainInput<typeof blockSea
           return { eventDateId: input.eventDateId, seatGuid: guid, state: "blocked" as const, section: seat.section, row: seat.row, number: seat.number, reason: input.reason, blockedByUserId: userId, createdAt: ctx.now };
         }),
       )
-      .onConflictDoNothing({ target: [seatClaims.eventDateId, seatClaims.seatGuid], where: ne(seatClaims.state, "released") })
+      .onConflictDoNothing({ target: [seatClaims.eventDateId, seatClaims.seatGuid], where: LIVE_CLAIM })
       .returning({ seatGuid: seatClaims.seatGuid });
     if (inserted.length !== guids.length) {
       const taken = guids.find((g) => !inserted.some((i) => i.seatGuid === g))!;

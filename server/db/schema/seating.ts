@@ -43,6 +43,12 @@ export const eventSeating = pgTable(
   (t) => [index("event_seating_seat_map_idx").on(t.seatMapId)],
 );
 
+/**
+ * The unique index's predicate, written as a literal: `ON CONFLICT … WHERE` must match it, and a bound
+ * parameter would not once PostgreSQL switches a prepared statement to its generic plan.
+ */
+export const LIVE_CLAIM = sql`state <> 'released'`;
+
 export const SEAT_CLAIM_STATES = ["held", "sold", "blocked", "released"] as const;
 export type SeatClaimState = (typeof SEAT_CLAIM_STATES)[number];
 
@@ -78,7 +84,7 @@ export const seatClaims = pgTable(
     releasedAt: timestamp("released_at", { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex("seat_claims_live_key").on(t.eventDateId, t.seatGuid).where(sql`state <> 'released'`),
+    uniqueIndex("seat_claims_live_key").on(t.eventDateId, t.seatGuid).where(LIVE_CLAIM),
     index("seat_claims_order_idx").on(t.orderId).where(sql`order_id is not null`),
     check("seat_claims_state_check", sql`${t.state} in ('held','sold','blocked','released')`),
     check("seat_claims_order_check", sql`${t.state} not in ('held','sold') or (${t.orderId} is not null and ${t.ticketTypeId} is not null)`),
