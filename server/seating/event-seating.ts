@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne } from "drizzle-orm";
+import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import { z } from "zod";
 import { SEATING_MESSAGES, seatIndex, type SeatState } from "#common/seating";
 import type { SeatPlan } from "#common/seating-plan";
@@ -33,6 +33,18 @@ async function loadDate(db: DbOrTx, eventId: string, eventDateId: string) {
     .where(and(eq(eventDates.id, eventDateId), eq(eventDates.eventId, eventId), ne(eventDates.status, "deleted")));
   if (!date) throw new NotFound(DATE_NOT_FOUND);
   return date;
+}
+
+/** The event's earliest date that is not deleted (what setEventSeating answers with). */
+export async function firstEventDate(db: DbOrTx, eventId: string): Promise<string> {
+  const [date] = await db
+    .select({ id: eventDates.id })
+    .from(eventDates)
+    .where(and(eq(eventDates.eventId, eventId), ne(eventDates.status, "deleted")))
+    .orderBy(asc(eventDates.startsAt))
+    .limit(1);
+  if (!date) throw new NotFound(DATE_NOT_FOUND);
+  return date.id;
 }
 
 /** The event's seating with its map, or null for general admission. */
