@@ -2,12 +2,14 @@ import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
-import { seatClaims, ticketTypes } from "#server/db/schema";
+import { billings, seatClaims, ticketTypes } from "#server/db/schema";
 import { refund } from "#server/orders/lifecycle";
 import { createOrder, expireOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { transferTicket } from "#server/tickets/transfer";
+import { startCheckout } from "#server/orders/checkout";
+import { listForResale, setEventResale } from "#server/resale/listings";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
 import { createEventWithTickets, createProducer } from "#tests/support/factories";
@@ -197,6 +199,45 @@ describe("holding, paying, expiring and refunding seats", () => {
     expect(ticket).toMatchObject({ status: "voided", seatNumber: "10" });
     // The seat sells again.
     expect((await buySeats(made, ["A10"], 7)).order.status).toBe("draft");
+  });
+
+  it("a payment that arrives after the hold expired gets the same seat back, or goes back when someone else has it", async () => {
+    const db = await getDb();
+    const late = new Date(Date.now() + 3600_000);
+    const first = await buySeats(made, ["B3"], 8);
+    expect(await expireOrder(await ctxAs(ANONYMOUS, late), first.order.id)).toBe("expired");
+    await payInSandbox(db, first.billing.id, "approved", late);
+    expect(await stateOf(made, "B3")).toBe("sold");
+    expect((await ticketsOfOrder(db, first.order.id))[0]).toMatchObject({ seatRow: "B", seatNumber: "3" });
+
+    const second = await buySeats(made, ["B4"], 9);
+    expect(await expireOrder(await ctxAs(ANONYMOUS, late), second.order.id)).toBe("expired");
+    const other = await buySeats(made, ["B4"], 10);
+    await payInSandbox(db, second.billing.id, "approved", late);
+    const [billing] = await db.select({ status: billings.status }).from(billings).where(eq(billings.id, second.billing.id));
+    expect(billing.status).toBe("refunded");
+    expect(await ticketsOfOrder(db, second.order.id)).toEqual([]);
+    // The seat stays with the buyer who has it now.
+    const claims = await db.select({ orderId: seatClaims.orderId }).from(seatClaims).where(and(eq(seatClaims.eventDateId, made.date.id), eq(seatClaims.seatGuid, "B4"), sql`${seatClaims.state} <> 'released'`));
+    expect(claims).toEqual([{ orderId: other.order.id }]);
+  });
+
+  it("a resold ticket keeps its seat: the buyer's new ticket carries it, and refunding the buyer frees it", async () => {
+    const db = await getDb();
+    await setEventResale(made.ctx, { eventId: made.event.id, enabled: true, capPercent: 100, feePercent: 10 });
+    const seller = await createTestUser();
+    const sellerCtx = await ctxAs(actorFor({ ...seller, roles: [] }));
+    const bought = await createOrder(sellerCtx, { eventSlug: made.event.slug, items: [], seats: ["C5"], payer: { ...payer(11), email: seller.email }, paymentMethod: "MERCADO_PAGO" });
+    await payInSandbox(db, bought.billing.id, "approved");
+    const [sellerTicket] = await ticketsOfOrder(db, bought.order.id);
+    const listing = await listForResale(sellerCtx, { ticketId: sellerTicket.id, price: 2_000_000 });
+    const started = await startCheckout(await ctxAs(), { eventSlug: "", items: [], payer: payer(12), resaleListingId: listing.id, paymentMethod: "MERCADO_PAGO" });
+    await payInSandbox(db, started.billing.id, "approved");
+    const [fresh] = await ticketsOfOrder(db, started.order.id);
+    expect(fresh).toMatchObject({ status: "redeemable", seatGuid: "C5", seatSection: "Platea", seatRow: "C", seatNumber: "5" });
+    expect(await stateOf(made, "C5")).toBe("sold");
+    await db.transaction((tx) => refund(tx, started.billing.id, { reason: "prueba", now: new Date(), providerRefund: "none" }));
+    expect(await stateOf(made, "C5")).toBe("free");
   });
 });
 
