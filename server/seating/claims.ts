@@ -135,7 +135,7 @@ export async function seatedOrder(db: DbOrTx, eventSlug: string, rawRequest: unk
     retryable: true,
     async pick(tx, eventDateId) {
       // Held until the order's transaction ends: the next best-available buyer of this date reads our claims.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`seats:${eventDateId}`}))`);
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`tribuna:seats:${eventDateId}`}, 0))`);
       const unavailable = new Set((await liveClaims(tx, eventDateId)).map((c) => c.seatGuid));
       const answer = bestAvailable(found.map.plan, { unavailable, categories: wanted, quantity: best.quantity });
       if ("error" in answer) throw new Conflict(answer.error, { bestAvailable: [answer.error] });
