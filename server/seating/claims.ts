@@ -44,7 +44,6 @@ export const seatRequestSchema = z.object({
     })
     .nullish(),
 });
-export type SeatRequest = z.output<typeof seatRequestSchema>;
 
 /** One seat an order takes, with the ticket type it sells as and its printed label. */
 export interface SeatForOrder {
