@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
 import { billings, seatClaims, ticketTypes } from "#server/db/schema";
-import { refund } from "#server/orders/lifecycle";
+import { chargeBack, refund } from "#server/orders/lifecycle";
 import { createOrder, expireOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ticketsOfOrder } from "#server/tickets/issue";
@@ -199,6 +199,21 @@ describe("holding, paying, expiring and refunding seats", () => {
     expect(ticket).toMatchObject({ status: "voided", seatNumber: "10" });
     // The seat sells again.
     expect((await buySeats(made, ["A10"], 7)).order.status).toBe("draft");
+  });
+
+  it.runIf(hasPostgresServer)("a refund and a chargeback of the same payment at once free its seat exactly once", async () => {
+    const { order, billing } = await buySeats(made, ["A9"], 13);
+    const db = await getDb();
+    await payInSandbox(db, billing.id, "approved");
+    const sold = await soldOf(made.tickets.Platea.id);
+    const results = await Promise.all([
+      db.transaction((tx) => refund(tx, billing.id, { reason: "prueba", now: new Date(), providerRefund: "none" })),
+      db.transaction((tx) => chargeBack(tx, billing.id, new Date())),
+    ]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await stateOf(made, "A9")).toBe("free");
+    expect(await soldOf(made.tickets.Platea.id)).toEqual({ ...sold, sold: sold.sold - 1 });
+    expect(await db.select({ state: seatClaims.state }).from(seatClaims).where(eq(seatClaims.orderId, order.id))).toEqual([{ state: "released" }]);
   });
 
   it("a payment that arrives after the hold expired gets the same seat back, or goes back when someone else has it", async () => {
