@@ -20,7 +20,6 @@ export const SEATING_MESSAGES = {
   ticketTypeNotSeated: "Ese tipo de entrada no tiene asientos en el mapa.",
   stockBelowSold: (name: string) => `«${name}» ya vendió o reservó más entradas que los asientos que le tocan en el mapa. Asignale más asientos.`,
   claimedSeatRemoved: (guid: string) => `El asiento «${guid}» está vendido, reservado o bloqueado en una fecha: no lo podés sacar del mapa.`,
-  mapInUse: "Este mapa lo usa un evento: primero sacáselo al evento.",
   mapNotFound: "No encontramos el mapa de asientos.",
   releaseSold: "Ese asiento está vendido o reservado por una compra: no se puede liberar desde acá.",
   blockTaken: "Ese asiento ya está vendido, reservado o bloqueado.",
