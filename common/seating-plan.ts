@@ -75,6 +75,8 @@ export const seatPlanSchema = z.object({
   categories: z.array(seatPlanCategorySchema).max(SEAT_PLAN_LIMITS.maxCategories),
   sections: z.array(seatPlanSectionSchema).max(SEAT_PLAN_LIMITS.maxSections),
   shapes: z.array(seatPlanShapeSchema).default([]),
+  /** Which side of the drawing the stage is on: best available fills rows nearest it first. Default "top" (lowest y). */
+  front: z.enum(["top", "bottom", "left", "right"]).optional(),
 });
 
 export type SeatPlanSeat = z.infer<typeof seatPlanSeatSchema>;

@@ -14,7 +14,7 @@ export interface GraphQLContext {
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   DefaultFieldNullability: true;
-  Scalars: { File: { Input: File; Output: never } };
+  Scalars: { File: { Input: File; Output: never }; JSON: { Input: unknown; Output: unknown } };
 }>({});
 
 builder.queryType({});

@@ -137,6 +137,15 @@ const CustomFieldAnswerInput = builder.inputType("CustomFieldAnswerInput", {
   }),
 });
 
+const BestAvailableInput = builder.inputType("BestAvailableInput", {
+  description: "N adjacent seats in one row, rows nearest the stage first, then nearest the row's centre (docs/seating.md).",
+  fields: (t) => ({
+    ticketTypeId: t.id({ description: "A seated ticket type: any category it sells." }),
+    category: t.string({ description: "Or one category of the map." }),
+    quantity: t.int({ required: true }),
+  }),
+});
+
 const CreateOrderInput = builder.inputType("CreateOrderInput", {
   fields: (t) => ({
     eventSlug: t.string({ required: true }),
@@ -153,6 +162,11 @@ const CreateOrderInput = builder.inputType("CreateOrderInput", {
       description: "One per ticket unit, in item order. Required when the event asks for one holder per ticket; else optional (the payer holds them).",
     }),
     customFields: t.field({ type: [CustomFieldAnswerInput], description: "Answers to the event's custom fields; required ones must be answered." }),
+    seats: t.stringList({
+      description:
+        "Reserved seating (eventSeating): the seats' guids; they become the items (send an empty `items`). CONFLICT with extensions.reason SEAT_TAKEN when someone else holds, bought or blocked one.",
+    }),
+    bestAvailable: t.field({ type: BestAvailableInput, description: "Reserved seating: the best N adjacent seats in one row of a ticket type (or a category); send an empty `items`. CONFLICT when there are not N together." }),
     resaleListingId: t.id({
       description: "Buys this official resale listing (resaleListings) instead of `items` (send an empty list): one ticket at its price plus the service fee, paid with Mercado Pago. CONFLICT when someone else got it first or it was cancelled.",
     }),

@@ -26,5 +26,6 @@ import "./resale";
 import "./waitlist";
 import "./live-qr";
 import "./invoicing";
+import "./seating";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -14,6 +14,7 @@ import { markQueuePlaceBought } from "#server/queue/queue";
 import { releaseResaleHold, reholdResaleListing, settleResale } from "#server/resale/settle";
 import { requestCreditNote, requestInvoice } from "#server/invoicing/invoices";
 import { emailChargedBack, emailRefunded, emailTransferRejected } from "./effects";
+import { moveResoldSeat, releaseOrderSeats, reholdOrderSeats, sellOrderSeats } from "#server/seating/claims";
 
 /*
  * The life of an order (docs/orders.md, decision 173). This module is the
@@ -63,9 +64,12 @@ export function transferPaymentId(billingId: string) {
  */
 export async function onPaid(tx: DbOrTx, order: OrderRow, billing: BillingRow, now: Date) {
   await recordBankTransferApproved(tx, billing, now);
-  const issued = await issueTickets(tx, order, now);
+  // Seating hook (docs/seating.md): the held seats become sold and each ticket carries its seat.
+  const issued = await issueTickets(tx, order, now, await sellOrderSeats(tx, order.id));
   // Resale hook (docs/resale.md): a resale purchase voids the seller's ticket and books the seller's money here, in this transaction.
-  await settleResale(tx, order, billing, now);
+  const resold = await settleResale(tx, order, billing, now);
+  // Seating hook: the buyer's new ticket gets the seller's seat, and the seat now follows the buyer's order.
+  if (resold) await moveResoldSeat(tx, resold.issuedProductId, order.id, issued);
   if (issued.length) {
     await linkVerifiedAccount(tx, order, now);
     await enqueue(tx, SEND_TICKETS_EMAIL_JOB, { orderId: order.id }, now);
@@ -82,6 +86,8 @@ export async function onPaid(tx: DbOrTx, order: OrderRow, billing: BillingRow, n
 export async function onVoided(tx: DbOrTx, order: OrderRow, now: Date) {
   await tx.update(issuedProducts).set({ status: "voided" }).where(and(eq(issuedProducts.orderId, order.id), ne(issuedProducts.status, "voided")));
   await releaseOrderStock(tx, order.id, now);
+  // Seating hook (docs/seating.md): the seats go back on sale with the stock.
+  await releaseOrderSeats(tx, order.id, now);
   await walletTicketsChanged(tx, { orderId: order.id }, now);
 }
 
@@ -140,6 +146,8 @@ async function onTransferRejected(tx: DbOrTx, order: OrderRow, billingId: string
 async function onHoldReleased(tx: DbOrTx, orderId: string, now: Date) {
   // Resale hook (docs/resale.md): a resale purchase held its listing, not stock: the listing goes back on sale instead.
   if (!(await releaseResaleHold(tx, orderId, now))) await releaseOrderStock(tx, orderId, now);
+  // Seating hook (docs/seating.md): the held seats go back on sale with the stock.
+  await releaseOrderSeats(tx, orderId, now);
   await setBillingStatusOfOrder(tx, orderId, "pending", "cancelled", now);
   await releaseCouponUse(tx, orderId, now);
 }
@@ -338,7 +346,10 @@ async function approveLatePayment(tx: DbOrTx, order: OrderRow, billing: BillingR
   const reopened = await moveBilling(tx, billing.id, ["cancelled", "pending"], "pending", now, { providerReference: approval.paymentId });
   if (!reopened) throw new Error(`Billing ${billing.id} changed under an orphan order`);
   // Resale hook (docs/resale.md): a resale purchase takes its listing again instead of stock (null: not a resale).
-  const reheld = (await reholdResaleListing(tx, order.id, now)) ?? (await reholdOrderStock(tx, order.id, now));
+  // Seating hook (docs/seating.md): the same seats first, all or nothing; without them the payment goes back.
+  const seatsBack = await reholdOrderSeats(tx, order.id, now);
+  const reheld = seatsBack && ((await reholdResaleListing(tx, order.id, now)) ?? (await reholdOrderStock(tx, order.id, now)));
+  if (seatsBack && !reheld) await releaseOrderSeats(tx, order.id, now);
   if (reheld) {
     await honourLatePayment(tx, orphan, reopened, now);
     return "orphan-honoured";

@@ -32,6 +32,8 @@ import { isUniqueViolation } from "#server/db/errors";
 import { serviceFeeOf } from "#common/pricing";
 import { expire, onPaid, placedStatuses } from "./lifecycle";
 import { accountRequired, assertWithinAccountLimit } from "#server/tickets/account-limit";
+import { claimOrderSeats, seatedOrder, seatRequestSchema, SeatTaken, type SeatedOrder } from "#server/seating/claims";
+import { SEATING_MESSAGES } from "#common/seating";
 
 export const EXPIRE_ORDER_JOB = "expire-order";
 export { ORDER_MESSAGES };
@@ -50,6 +52,8 @@ export const createOrderSchema = previewOrderSchema.extend({
   /** One per ticket unit; required when the event asks for one holder per ticket. */
   attendees: z.array(attendeeSchema).max(1000).nullish(),
   customFields: customFieldAnswersSchema.nullish(),
+  /** Reserved seating (docs/seating.md): the seats' guids, or a best-available request; they become the items. */
+  ...seatRequestSchema.shape,
 });
 
 const CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
@@ -79,11 +83,14 @@ function invalid(fieldErrors: Record<string, string[]>): never {
  * A free order (total 0) is billed at once with an approved "free" billing.
  */
 export async function createOrder(ctx: Ctx, rawInput: DomainInput<typeof createOrderSchema>): Promise<{ order: OrderRow & { items: OrderItemRow[] }; billing: BillingRow }> {
-  const input = parseInput(createOrderSchema, rawInput);
+  // Reserved seating (docs/seating.md): the seats asked for, or the best available, are what the order buys.
+  const seated = await seatedOrder(ctx.db, String(rawInput.eventSlug ?? ""), { seats: rawInput.seats, bestAvailable: rawInput.bestAvailable });
+  const input = parseInput(createOrderSchema, seated?.asked ? { ...rawInput, items: seated.items } : rawInput);
   // Priced and checked once, as the event page, the payer form and GraphQL previewOrder see it.
   const preview = await previewParsed(ctx, input);
   const { event, lines: priced, subtotal, discount, coupon, serviceFee, total, free, paymentMethod, referrer, onlyMenu } = preview;
   const eventDateId = preview.date.id;
+  if (seated && !seated.asked && priced.some((l) => seated.seatedTypes.has(l.ticketTypeId))) invalid({ seats: [SEATING_MESSAGES.chooseSeats] });
   // The event's questions and one holder per ticket are about who gets in, not who orders a drink.
   const customFields = onlyMenu ? null : checkCustomFields(preview.customFields, input.customFields ?? {});
   const wanted = new Map(priced.map((l) => [l.ticketTypeId, l.qty]));
@@ -135,6 +142,7 @@ export async function createOrder(ctx: Ctx, rawInput: DomainInput<typeof createO
     billing: { status: placed.billing, provider, amount: total, createdAt: ctx.now, updatedAt: ctx.now },
     now: ctx.now,
   };
+  if (seated?.asked) return placeSeated(ctx.db, draft, seated, coupon, accountLimit);
   // A plain paid order (the rush of an on-sale) joins the tick's batch; a coupon's use or a free order's tickets are written alone.
   // An event with a per-account limit writes each order alone: the limit's lock is per account, not per batch.
   if (!coupon && !free && !accountLimit) return placeInBatch(ctx.db, event.id, draft);
@@ -147,6 +155,8 @@ interface OrderDraft {
   lines: { ticketTypeId: string; qty: number; name: string; unitPrice: number }[];
   billing: Omit<typeof billings.$inferInsert, "orderId">;
   now: Date;
+  /** Reserved seating: which seats to claim, picked in the order's transaction (docs/seating.md). */
+  seated?: SeatedOrder;
 }
 
 type PlacedOrder = { order: OrderRow & { items: OrderItemRow[] }; billing: BillingRow };
@@ -166,6 +176,8 @@ async function writeOrderAlone(db: Db, draft: OrderDraft, coupon: OrderPreview["
           .insert(orders)
           .values({ code: newOrderCode(), ...draft.order })
           .returning();
+        // Reserved seating (docs/seating.md): the seats, before the ticket types' rows are locked; a taken one refuses the order.
+        if (draft.seated) await claimOrderSeats(tx, { orderId: order.id, eventDateId: order.eventDateId, seats: await draft.seated.pick(tx, order.eventDateId), holdExpiresAt: order.holdExpiresAt, now: draft.now });
         if (coupon) await recordCouponUse(tx, { orderId: order.id, couponId: coupon.coupon.id, discount: draft.order.discount ?? 0, now: draft.now });
         // Keep the buyer's order of lines.
         const items = await tx
@@ -262,6 +274,22 @@ async function writeOrderBatch(db: Db, drafts: OrderDraft[]): Promise<Settled<Pl
 }
 
 const placeInBatch = createBatcher(writeOrderBatch);
+
+/**
+ * A seated order (docs/seating.md): written alone, its seats claimed in its own transaction. Best available
+ * picks again when a buyer who chose that very seat got it first; the buyer's own seats are refused with
+ * SEAT_TAKEN at once.
+ */
+async function placeSeated(db: Db, draft: OrderDraft, seated: SeatedOrder, coupon: OrderPreview["coupon"], accountLimit: ((tx: DbOrTx) => Promise<unknown>) | null): Promise<PlacedOrder> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await writeOrderAlone(db, { ...draft, seated }, coupon, accountLimit);
+    } catch (error) {
+      if (seated.retryable && error instanceof SeatTaken && attempt < 4) continue;
+      throw error;
+    }
+  }
+}
 
 /**
  * The event's custom fields answered: required ones present, numbers, dates

@@ -50,6 +50,15 @@ export function holdersFor(order: OrderRow, units: { ticketTypeId: string }[]): 
   });
 }
 
+/** A seat an order bought (reserved seating, docs/seating.md): the ticket of its type carries it. */
+export interface IssuedSeat {
+  ticketTypeId: string;
+  guid: string;
+  section: string;
+  row: string;
+  number: string;
+}
+
 /**
  * One `redeemable` issued product per ticket unit of the order, held by the
  * unit's attendee (or the payer). Only the order lifecycle calls it (`onPaid`,
@@ -57,10 +66,16 @@ export function holdersFor(order: OrderRow, units: { ticketTypeId: string }[]): 
  * UPDATE paid the order, so it runs once per order; what else follows a
  * payment (email, account, webhooks, ledger) is onPaid's.
  */
-export async function issueTickets(tx: DbOrTx, order: OrderRow, now: Date): Promise<IssuedProductRow[]> {
+export async function issueTickets(tx: DbOrTx, order: OrderRow, now: Date, seats: IssuedSeat[] = []): Promise<IssuedProductRow[]> {
   const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.id));
   const units = items.flatMap((item) => Array.from({ length: item.qty }, () => item));
   const holders = holdersFor(order, units);
+  // Each unit of a seated ticket type takes the next seat of that type (one seat per unit: the order bought them so).
+  const seatsLeft = [...seats];
+  const seatOf = (ticketTypeId: string) => {
+    const at = seatsLeft.findIndex((s) => s.ticketTypeId === ticketTypeId);
+    return at < 0 ? null : seatsLeft.splice(at, 1)[0];
+  };
   const rows = units.map((item, i) => ({
     orderId: order.id,
     orderItemId: item.id,
@@ -72,10 +87,15 @@ export async function issueTickets(tx: DbOrTx, order: OrderRow, now: Date): Prom
     holderDocumentType: holders[i].documentType,
     holderDocumentNumber: holders[i].documentNumber,
     status: "redeemable" as const,
+    ...seatColumns(seatOf(item.ticketTypeId)),
     createdAt: now,
   }));
   if (!rows.length) return [];
   return tx.insert(issuedProducts).values(rows).returning();
+}
+
+function seatColumns(seat: IssuedSeat | null) {
+  return seat ? { seatGuid: seat.guid, seatSection: seat.section, seatRow: seat.row, seatNumber: seat.number } : {};
 }
 
 export async function ticketsOfOrder(db: DbOrTx, orderId: string): Promise<IssuedProductRow[]> {

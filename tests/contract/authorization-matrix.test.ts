@@ -250,12 +250,21 @@ async function makeFixtures() {
   const [waitOffer] = await db.insert(waitlistOffers).values({ entryId: waitEntry.id, ticketTypeId: ticketA.id, quantity: 1, status: "expired", offeredAt: new Date(), expiresAt: new Date(), endedAt: new Date() }).returning();
   const doorPin = (await asOwner<{ rotateDoorPin: { pin: string } }>(`mutation($id: ID!) { rotateDoorPin(eventId: $id) { pin } }`, { id: eventA.id })).rotateDoorPin.pin;
 
+  // Reserved seating (docs/seating.md): A's event uses a map without numbered seats, so every other cell buys General as before.
+  const { saveSeatMap } = await import("#server/seating/maps");
+  const { setEventSeating } = await import("#server/seating/event-seating");
+  const seatMap = await saveSeatMap(a.ctx, {
+    organizationId: orgA.id,
+    plan: { name: "Sala de prueba", size: { width: 100, height: 100 }, categories: [{ name: "Campo" }], sections: [{ id: "campo", name: "Campo", kind: "standing", rows: [], standing: { category: "Campo", capacity: 100, x: 0, y: 0, width: 50, height: 50 } }], shapes: [] },
+  });
+  await setEventSeating(a.ctx, { eventId: eventA.id, seatMapId: seatMap.id, categories: [] });
+
   /** Strings only organization A's data carries: none may appear in a refusal. */
   const secrets = [orgA.name, `Alfa ${tag}`, `ALFA${tag}`.toUpperCase(), a.user.email, buyer.email, `alfa-${tag}.example.com`, account.cbu, doorPin, ...rowsOf<{ code: string }>(tickets).map((t) => t.code)];
 
   return {
     tag, db, orgA, orgB: b.organization, eventA, dateA, eventB, ticketA, a, b, operator, marketing, spare, promoter, lead, group, admin, adminWithout2fa, buyer,
-    waitEntry, waitOffer,
+    waitEntry, waitOffer, seatMap,
     paid, refunded, withdrawal, transfer, receipt, account, inHandType, giveaway, teamInvitation, promoterInvitation, loggedEmail, delivery, refundRequest, spareGroup, sparePromoter, spareWebhook, spareTemplate, spareAccount, tickets: rowsOf<{ id: string; code: string }>(tickets), coupon, menuItem, webhook, template, campaign, invitation, doorPin, secrets,
   };
 }
@@ -563,6 +572,13 @@ const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
 
 /** Variables of each operation, aimed at organization A's rows (a refusal must then be a real check, not a missing row). */
 const graphqlCalls: Record<string, (f: Fixtures) => Record<string, unknown> | Promise<Record<string, unknown>>> = {
+  seatMap: (f) => ({ id: f.seatMap.id }),
+  seatMaps: (f) => ({ organizationId: f.orgA.id }),
+  eventSeating: (f) => ({ eventId: f.eventA.id, dateId: f.dateA.id }),
+  saveSeatMap: (f) => ({ input: { id: f.seatMap.id, organizationId: f.orgA.id, plan: f.seatMap.plan } }),
+  setEventSeating: (f) => ({ input: { eventId: f.eventA.id, seatMapId: f.seatMap.id, categories: [] } }),
+  blockSeats: (f) => ({ input: { eventId: f.eventA.id, eventDateId: f.dateA.id, seats: ["sin-asiento"], reason: "Cámara" } }),
+  releaseSeats: (f) => ({ input: { eventId: f.eventA.id, eventDateId: f.dateA.id, seats: ["sin-asiento"] } }),
   accreditations: (f) => ({ organizationId: f.orgA.id, eventId: f.eventA.id }),
   bankAccounts: (f) => ({ organizationId: f.orgA.id }),
   bankTransfers: (f) => ({ organizationId: f.orgA.id }),

@@ -23,3 +23,4 @@ export * from "./waitlist";
 export * from "./live-qr";
 export * from "./invoicing";
 export * from "./wallet";
+export * from "./seating";

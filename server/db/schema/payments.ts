@@ -34,6 +34,11 @@ export const issuedProducts = pgTable(
     redeemedAt: timestamp("redeemed_at", { withTimezone: true }),
     /** Where it got in ("Puerta 2"), for the door's "ya ingresó" answer. */
     redeemedDoor: text("redeemed_door"),
+    /** Reserved seating (docs/seating.md): the seat as printed when it was issued; null for general admission. */
+    seatGuid: text("seat_guid"),
+    seatSection: text("seat_section"),
+    seatRow: text("seat_row"),
+    seatNumber: text("seat_number"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
