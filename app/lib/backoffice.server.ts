@@ -9,6 +9,7 @@ import { GENERIC_ERROR, isDomainError, SAVE_ERROR, SAVE_SUCCESS } from "#server/
 import { MAX_IMAGE_BYTES, isStoredImageUrl, saveImage } from "#server/media/images";
 import { getOrganizationForMember, listMyOrganizations } from "#server/organizations/organizations";
 import { CAPABILITIES, roleAllows, type Capability } from "#server/organizations/permissions";
+import { requireEventBySlug } from "#server/events/events";
 import { withFlash } from "#app/lib/flash.server";
 import { SecondFactorRequired } from "#server/accounts/two-factor";
 import { requireUser } from "#app/lib/session.server";
@@ -88,6 +89,16 @@ export async function requireOrganization(request: Request, capability?: Capabil
   const organization = backoffice.organization!;
   if (capability && !backoffice.can[capability]) throw forbiddenResponse();
   return { ...backoffice, organization };
+}
+
+/**
+ * An event's own back-office page (`/organizacion/eventos/{slug}/…`): the organization's
+ * session and the event, whose owner the domain checks against `capability`.
+ */
+export async function requireOrganizationEvent(request: Request, slug: string | undefined, capability?: Capability) {
+  const bo = await requireOrganization(request);
+  const event = await guard(() => requireEventBySlug(bo.ctx, slug ?? "", capability));
+  return { bo, event };
 }
 
 /**

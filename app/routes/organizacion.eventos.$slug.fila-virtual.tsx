@@ -2,9 +2,8 @@ import { useEffect } from "react";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { formatEventStart, formatTime, parseDateTime, toDateTimeInput } from "#common/dates";
-import { requireEventBySlug } from "#server/events/events";
 import { eventQueue, pauseEventQueue, resumeEventQueue, setEventQueue } from "#server/queue/queue";
-import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
+import { failedReply, guard, readForm, requireOrganizationEvent, savedRedirect } from "#app/lib/backoffice.server";
 import { BackofficeForm, Checkbox, FormErrorList, FormSnackbar, SelectInput, TextInput, useRemountKey } from "#app/components/backoffice/forms";
 import { DateTimeInput } from "#app/components/backoffice/DateInputs";
 import { BO } from "#app/components/backoffice/nav";
@@ -13,6 +12,7 @@ import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import type { FormReply } from "#app/components/backoffice/types";
 import { Button } from "#app/components/ui/Button";
 
+import { Figure } from "#app/components/backoffice/Figure";
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
 export const meta: MetaFunction = () => [{ title: "Fila virtual · Tribuna" }];
@@ -26,8 +26,7 @@ const PACE_OPTIONS = [
 const LIVE_REFRESH_MS = 5000;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const bo = await requireOrganization(request);
-  const event = await guard(() => requireEventBySlug(bo.ctx, params.slug ?? ""));
+  const { bo, event } = await requireOrganizationEvent(request, params.slug);
   const queue = await guard(() => eventQueue(bo.ctx, event.id));
   bo.headers.set("Cache-Control", "private, no-store");
   return data(
@@ -63,8 +62,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const bo = await requireOrganization(request);
-  const event = await guard(() => requireEventBySlug(bo.ctx, params.slug ?? ""));
+  const { bo, event } = await requireOrganizationEvent(request, params.slug);
   const { values } = await readForm(request);
   const url = new URL(request.url);
   const here = `${url.pathname}${url.search}`;
@@ -206,11 +204,3 @@ function LiveFigures({ live, slug }: { live: Live; slug: string }) {
   );
 }
 
-function Figure({ label, value }: { label: string; value: number }) {
-  return (
-    <div className="rounded-xl border border-[var(--border)] p-3">
-      <dt className="text-sm text-[var(--muted)]">{label}</dt>
-      <dd className="text-3xl font-black tabular-nums">{value.toLocaleString("es-AR")}</dd>
-    </div>
-  );
-}

@@ -1,9 +1,8 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDateTime, formatEventStart } from "#common/dates";
-import { requireEventBySlug } from "#server/events/events";
 import { eventWaitlist, setEventWaitlist } from "#server/waitlist/waitlist";
-import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
+import { failedReply, guard, readForm, requireOrganizationEvent, savedRedirect } from "#app/lib/backoffice.server";
 import { BackofficeForm, Checkbox, FormErrorList, FormSnackbar, TextInput, useRemountKey } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
@@ -11,6 +10,7 @@ import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import type { FormReply } from "#app/components/backoffice/types";
 import { Button } from "#app/components/ui/Button";
 
+import { Figure } from "#app/components/backoffice/Figure";
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
 export const meta: MetaFunction = () => [{ title: "Lista de espera · Tribuna" }];
@@ -19,8 +19,7 @@ const STATUS_LABELS = { waiting: "Esperando", offered: "Con entradas guardadas",
 const OFFER_LABELS = { offered: "guardadas", claimed: "reclamadas", expired: "vencidas", withdrawn: "devueltas" } as const;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const bo = await requireOrganization(request);
-  const event = await guard(() => requireEventBySlug(bo.ctx, params.slug ?? "", "sales:read"));
+  const { bo, event } = await requireOrganizationEvent(request, params.slug, "sales:read");
   const list = await guard(() => eventWaitlist(bo.ctx, event.id));
   bo.headers.set("Cache-Control", "private, no-store");
   return data(
@@ -51,8 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const bo = await requireOrganization(request);
-  const event = await guard(() => requireEventBySlug(bo.ctx, params.slug ?? ""));
+  const { bo, event } = await requireOrganizationEvent(request, params.slug);
   const { values } = await readForm(request);
   const url = new URL(request.url);
   try {
@@ -145,11 +143,3 @@ export default function EventWaitlistPage() {
   );
 }
 
-function Figure({ label, value }: { label: string; value: number }) {
-  return (
-    <div className="rounded-xl border border-[var(--border)] p-3">
-      <dt className="text-sm text-[var(--muted)]">{label}</dt>
-      <dd className="text-3xl font-black tabular-nums">{value.toLocaleString("es-AR")}</dd>
-    </div>
-  );
-}

@@ -1,8 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { requireEventBySlug } from "#server/events/events";
 import { getEventLiveQr, setEventLiveQr } from "#server/door/live-qr";
-import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
+import { failedReply, guard, readForm, requireOrganizationEvent, savedRedirect } from "#app/lib/backoffice.server";
 import { BackofficeForm, Checkbox, FormErrorList, FormSnackbar, TextInput, useRemountKey } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
@@ -18,8 +17,7 @@ const HOURS_MESSAGE = "Escribí las horas como un número entero de 0 a 168.";
 
 /** `/organizacion/eventos/{slug}/qr-dinamico`: the event's live QR and from when its static code counts (docs/door.md, decision 207). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const bo = await requireOrganization(request);
-  const event = await guard(() => requireEventBySlug(bo.ctx, params.slug ?? ""));
+  const { bo, event } = await requireOrganizationEvent(request, params.slug);
   const settings = await guard(() => getEventLiveQr(bo.ctx, event.id));
   bo.headers.set("Cache-Control", "private, no-store");
   return data(
@@ -34,8 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const bo = await requireOrganization(request);
-  const event = await guard(() => requireEventBySlug(bo.ctx, params.slug ?? ""));
+  const { bo, event } = await requireOrganizationEvent(request, params.slug);
   const { values } = await readForm(request);
   const url = new URL(request.url);
   const raw = (values.staticCodeRevealHours ?? "").trim();

@@ -2,10 +2,9 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatEventStart } from "#common/dates";
 import { formatMoney } from "#common/money";
-import { requireEventBySlug } from "#server/events/events";
 import { getEventResale, setEventResale } from "#server/resale/listings";
 import { markResalePayoutDone, retryResalePayout } from "#server/resale/payouts";
-import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
+import { failedReply, guard, readForm, requireOrganizationEvent, savedRedirect } from "#app/lib/backoffice.server";
 import { BackofficeForm, Checkbox, FormErrorList, FormSnackbar, TextInput, useRemountKey } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
@@ -22,8 +21,7 @@ const PAYOUT_LABELS: Record<string, string> = { none: "â€”", pending: "DevoluciÃ
 
 /** `/organizacion/eventos/{slug}/reventa`: the event's resale rules (cap, fee, on/off) and its listings (docs/resale.md). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const bo = await requireOrganization(request);
-  const event = await guard(() => requireEventBySlug(bo.ctx, params.slug ?? ""));
+  const { bo, event } = await requireOrganizationEvent(request, params.slug);
   const { rules, listings } = await guard(() => getEventResale(bo.ctx, event.id));
   bo.headers.set("Cache-Control", "private, no-store");
   return data(
@@ -47,8 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const bo = await requireOrganization(request);
-  const event = await guard(() => requireEventBySlug(bo.ctx, params.slug ?? ""));
+  const { bo, event } = await requireOrganizationEvent(request, params.slug);
   const { values } = await readForm(request);
   const url = new URL(request.url);
   if (values.intent === "payout-done" || values.intent === "payout-retry") {

@@ -79,8 +79,8 @@ async function signedIn() {
 }
 
 /** An event `days` away, and a signed-in seller who bought `qty` General tickets with Mercado Pago. */
-async function sellerWithTickets(options: { qty?: number; days?: number; stock?: number } = {}) {
-  const made = await createEventWithTickets([{ name: "General", price: PRICE, stock: options.stock ?? 50 }], { days: options.days ?? 20 });
+async function sellerWithTickets(options: { qty?: number; days?: number; startsAt?: Date; stock?: number } = {}) {
+  const made = await createEventWithTickets([{ name: "General", price: PRICE, stock: options.stock ?? 50 }], { days: options.days ?? 20, startsAt: options.startsAt });
   const seller = await signedIn();
   const started = await startCheckout(seller.ctx, { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.General.id, qty: options.qty ?? 2 }], payer: payerOf(seller.user.email), paymentMethod: "MERCADO_PAGO" });
   const payment = await pay(started);
@@ -94,6 +94,9 @@ async function buyListing(listingId: string, email = `comprador-${Math.random().
   const started = await startCheckout(ctx ?? (await ctxAs(ANONYMOUS)), { eventSlug: "", items: [], payer: payerOf(email), resaleListingId: listingId, paymentMethod: "MERCADO_PAGO" });
   return { started, email };
 }
+
+/** Tonight, still ahead at any hour the suite runs ("today at 21" has passed after 21 in Buenos Aires). */
+const soon = () => new Date(Date.now() + 3 * 60 * 60_000);
 
 const conflict = (error: unknown) => isDomainError(error) && error.code === "CONFLICT";
 
@@ -161,7 +164,7 @@ describe("buying a listing", () => {
   });
 
   it("once paid: the old QR is refused at the door at once (and in the next manifest), the buyer's new one gets in, the seller is told", async () => {
-    const { db, seller, tickets, event, producer, sellerBilling } = await sellerWithTickets({ days: 0 });
+    const { db, seller, tickets, event, producer, sellerBilling } = await sellerWithTickets({ startsAt: soon() });
     const listing = await listForResale(seller.ctx, { ticketId: tickets[0].id, price: PRICE });
     const access: DoorAccess = { event: { id: event.id, organizationId: event.organizationId, name: event.name, slug: event.slug }, userId: producer.user.id, pinSessionId: null };
     const before = new Date();
@@ -277,7 +280,7 @@ describe("withdrawal and resale never pay twice", () => {
     await assertLedgerMatches(db, sellerOrder.id);
 
     // Outside the legal window (the event is today) a withdrawal waits for the organizer; meanwhile nothing of it is listed.
-    const later = await sellerWithTickets({ days: 0 });
+    const later = await sellerWithTickets({ startsAt: soon() });
     const pending = await requestRefund(later.seller.ctx, { orderCode: later.sellerOrder.code, email: later.seller.user.email });
     expect(pending.outcome).toBe("pending");
     await expect(listForResale(later.seller.ctx, { ticketId: later.tickets[0].id, price: PRICE })).rejects.toMatchObject({ code: "CONFLICT", message: RESALE_MESSAGES.refundPending });
@@ -463,7 +466,7 @@ describe("withdrawal and resale listing at the same moment", () => {
   });
 
   it("the organizer cannot approve a whole refund of a purchase with a ticket sold in the resale (decision 216)", async () => {
-    const { db, seller, tickets, sellerOrder, producer } = await sellerWithTickets({ days: 0 });
+    const { db, seller, tickets, sellerOrder, producer } = await sellerWithTickets({ startsAt: soon() });
     const pending = await requestRefund(seller.ctx, { orderCode: sellerOrder.code, email: seller.user.email });
     expect(pending.outcome).toBe("pending");
     // A listing from before the lock existed (or another way in): the approval checks again under the lock.

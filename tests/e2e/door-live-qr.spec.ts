@@ -1,41 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { chromium, devices, type Route } from "@playwright/test";
-import QRCode from "qrcode";
+import type { Route } from "@playwright/test";
+import { doorKeptOffline, goOffline, openDoor, phoneWithCamera } from "./door-camera";
 import { E2E_BASE_URL } from "./env";
 import { expect, test, type Factory } from "./fixtures";
 import { hydrated } from "./support";
-
-// As in door-offline.spec.ts: `context.setOffline` does not reach a service worker's own fetches, so a route cuts them too.
-process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS = "1";
-
-/** A video Chromium's fake camera plays in a loop: the QR of `payload` in the middle of a 640×480 frame (Y4M). */
-function qrVideo(payload: string): string {
-  const qr = QRCode.create(payload, { errorCorrectionLevel: "M" });
-  const size = qr.modules.size;
-  const width = 640;
-  const height = 480;
-  const scale = Math.floor((height - 40) / (size + 8));
-  const side = (size + 8) * scale;
-  const left = Math.floor((width - side) / 2);
-  const top = Math.floor((height - side) / 2);
-  const y = Buffer.alloc(width * height, 235);
-  for (let row = 0; row < size; row++) {
-    for (let col = 0; col < size; col++) {
-      if (!qr.modules.get(row, col)) continue;
-      for (let dy = 0; dy < scale; dy++) {
-        const offset = (top + (row + 4) * scale + dy) * width + left + (col + 4) * scale;
-        y.fill(16, offset, offset + scale);
-      }
-    }
-  }
-  const chroma = Buffer.alloc((width / 2) * (height / 2) * 2, 128);
-  const frame = Buffer.concat([Buffer.from("FRAME\n"), y, chroma]);
-  const file = path.join(os.tmpdir(), `tribuna-live-qr-${Date.now()}.y4m`);
-  fs.writeFileSync(file, Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F10:1 Ip A1:1 C420jpeg\n`), frame, frame]));
-  return file;
-}
 
 /** An event tonight with its live QR on and three paid tickets, the door's PIN, and a way to make each ticket's live code. */
 async function liveNight(factory: Factory) {
@@ -121,26 +88,14 @@ test("a door phone without network admits a live code from the camera and refuse
   const { event, pin, tickets, codeAt } = await liveNight(factory);
   // The door's clock is pinned to this moment (once its page runs), so the code in front of the camera is current however slow the machine is.
   const now = Date.now();
-  const video = qrVideo(await codeAt(tickets[0].id, now));
   const stale = await codeAt(tickets[1].id, now - 60_000);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${video}`],
-  });
+  const { context, close } = await phoneWithCamera(await codeAt(tickets[0].id, now));
   try {
-    const context = await browser.newContext({ ...devices["Pixel 5"], baseURL: E2E_BASE_URL, permissions: ["camera"], locale: "es-AR", timezoneId: "America/Argentina/Buenos_Aires" });
     const door = await context.newPage();
-    await door.goto(`/vivos/acreditacion/${event.slug}`);
-    await door.getByLabel("PIN de la puerta").fill(pin);
-    await door.getByLabel("¿En qué puerta estás?").fill("Puerta 1");
-    await door.getByRole("button", { name: "Abrir la puerta" }).click();
-    await expect(door.getByTestId("door-status")).toHaveText("Con conexión");
-    await expect.poll(() => door.evaluate(async () => Boolean(await (await caches.open("tribuna-tickets-v1")).match(location.href))), { timeout: 15_000 }).toBe(true);
-    await expect.poll(() => door.evaluate(() => Object.keys(localStorage).some((k) => k.endsWith(":manifest")))).toBe(true);
+    await openDoor(door, event.slug, pin);
+    await doorKeptOffline(door);
 
-    const offline = (route: Route) => (route.request().serviceWorker() ? route.abort("internetdisconnected") : route.continue());
-    await context.setOffline(true);
-    await context.route("**", offline);
+    const offline = await goOffline(context);
     const reloaded = await door.reload();
     expect(reloaded?.fromServiceWorker()).toBe(true);
     await hydrated(door.getByLabel("Código de la entrada"));
@@ -175,7 +130,6 @@ test("a door phone without network admits a live code from the camera and refuse
     await expect(page.getByTestId("live-entered")).toContainText("1 de 3");
     await context.close();
   } finally {
-    await browser.close();
-    fs.rmSync(video, { force: true });
+    await close();
   }
 });
