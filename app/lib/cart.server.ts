@@ -28,6 +28,8 @@ export const SAVED_CART_MAX_AGE_SECONDS = 2 * 24 * 60 * 60;
 
 export interface StoredCart extends SavedCart {
   eventDateId?: string;
+  /** Reserved seating (docs/seating.md): the seats chosen on /asientos/{slug}; the items are what they buy. */
+  seats?: string[];
 }
 
 export function readSavedCart(request: Request, eventSlug: string): StoredCart | null {
@@ -35,19 +37,22 @@ export function readSavedCart(request: Request, eventSlug: string): StoredCart |
   const cart = parseSavedCart(raw);
   if (!cart) return null;
   let eventDateId: string | undefined;
+  let seats: string[] | undefined;
   try {
-    const value = JSON.parse(raw!) as { eventDateId?: unknown };
+    const value = JSON.parse(raw!) as { eventDateId?: unknown; seats?: unknown };
     if (typeof value.eventDateId === "string" && value.eventDateId.length <= 64) eventDateId = value.eventDateId;
+    if (Array.isArray(value.seats) && value.seats.length <= 50 && value.seats.every((g) => typeof g === "string" && g.length > 0 && g.length <= 64)) seats = value.seats as string[];
   } catch {
     // parseSavedCart already accepted it; nothing more to read.
   }
-  return eventDateId ? { ...cart, eventDateId } : cart;
+  return { ...cart, ...(eventDateId ? { eventDateId } : {}), ...(seats?.length ? { seats } : {}) };
 }
 
 /** The cart as the cookie keeps it: no empty keys, no items with quantity 0. */
 export function normalizeCart(cart: StoredCart): StoredCart {
   const out: StoredCart = { items: toSavedCart(cart).items };
   if (cart.eventDateId) out.eventDateId = cart.eventDateId;
+  if (cart.seats?.length && out.items.length) out.seats = cart.seats;
   if (cart.accessCode?.trim()) out.accessCode = cart.accessCode.trim();
   if (cart.presaleCode?.trim()) out.presaleCode = cart.presaleCode.trim();
   if (cart.referredNick?.trim()) out.referredNick = cart.referredNick.trim();

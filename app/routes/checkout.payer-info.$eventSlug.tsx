@@ -22,6 +22,7 @@ import { useIsSubmitting } from "#app/components/ui/useIsSubmitting";
 import { Button } from "#app/components/ui/Button";
 import { getUserById } from "#server/accounts/users";
 import { getCheckoutQuestions, startCheckout } from "#server/orders/checkout";
+import { seatLabels } from "#server/seating/buyer";
 import { orderHold } from "#server/orders/preview";
 import type { Ctx } from "#server/context";
 import { eventPath, findReferrer, loadPublicEventOr404 } from "./eventos.$slug.server";
@@ -130,7 +131,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       holdLabel: preview ? orderHold(preview.requiredPaymentMethod).label : null,
       dropped,
       referrer: referrer ? { firstName: referrer.firstName, lastName: referrer.lastName } : null,
-      backTo: eventPath(event.slug, referrer?.nick),
+      backTo: cart.seats?.length ? `/asientos/${event.slug}` : eventPath(event.slug, referrer?.nick),
+      // Reserved seating (docs/seating.md): the seats chosen on the map, held when the form is sent.
+      seats: await seatLabels(ctx, event.slug, cart.seats ?? []),
       payer,
       customFields: questions.customFields,
       holders,
@@ -176,6 +179,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       eventSlug: publicEvent.event.slug,
       eventDateId: cart.eventDateId,
       items: cart.items,
+      seats: cart.seats,
       payer,
       accessCode: cart.accessCode,
       presaleCode: cart.presaleCode,
@@ -208,7 +212,7 @@ export default function PayerInfoPage() {
  */
 function PayerInfoContent() {
   const loaderData = useLoaderData<typeof loader>();
-  const { event, date, needsDate, items, problems, priced, subtotal, discount, couponCode, serviceFeeLabel, serviceFee, total, withoutNationalTaxes, paymentMethod, holdLabel, dropped, referrer, backTo } = loaderData;
+  const { event, date, needsDate, items, seats, problems, priced, subtotal, discount, couponCode, serviceFeeLabel, serviceFee, total, withoutNationalTaxes, paymentMethod, holdLabel, dropped, referrer, backTo } = loaderData;
   const { payer, customFields, holders, holderLabels } = loaderData;
   const actionData = useActionData<typeof action>();
   const [form, fields] = usePayerForm({
@@ -273,6 +277,13 @@ function PayerInfoContent() {
             />
           ) : null}
           <OrderLines lines={items.map((item) => ({ key: item.ticketId, ...item }))} />
+          {seats.length ? (
+            <ul className="mt-2 flex flex-col gap-1 text-sm" aria-label="Tus asientos" data-testid="payer-seats">
+              {seats.map((label) => (
+                <li key={label}>{label}</li>
+              ))}
+            </ul>
+          ) : null}
           {couponCode ? <p className="mt-2 text-xs text-[var(--muted)]">Con el cupón {couponCode}. Si lo cambiás abajo, el total se actualiza en el resumen antes de pagar.</p> : null}
           <OrderProblems problems={problems} />
           {needsDate ? (

@@ -1,0 +1,141 @@
+import { bestAvailable, SEATING_MESSAGES, type ChosenSeat, type SeatState } from "#common/seating";
+import { listPlanSeats, type SeatPlan } from "#common/seating-plan";
+import { formatMoney } from "#common/money";
+import { serviceFeeOf } from "#common/pricing";
+import { finalPrice } from "#common/tax-display";
+import type { Ctx } from "#server/context";
+import { getPublicEvent } from "#server/events/catalogue";
+import { Conflict, Invalid, NotFound } from "#server/errors";
+import { withoutNationalTaxesOf } from "#server/orders/price-display";
+import { liveClaims, seatingOfEvent } from "./event-seating";
+import { seatedOrder } from "./claims";
+
+/*
+ * The buyer's side of reserved seating (docs/seating.md): the map of a date with each seat's state and
+ * the final price of each category, a best-available proposal shown before the payer form, and the
+ * items a choice of seats buys. Holding happens later, in createOrder.
+ */
+
+export interface BuyerSeat {
+  guid: string;
+  x: number;
+  y: number;
+  number: string;
+  row: string;
+  section: string;
+  category: string;
+  accessible?: boolean;
+  restrictedView?: boolean;
+  state: SeatState;
+}
+
+export interface BuyerCategory {
+  name: string;
+  ticketTypeId: string;
+  /** Final price (service charge included), formatted: the first figure shown. */
+  priceLabel: string;
+  /** "Precio sin impuestos nacionales", formatted; null when equal to the final price. */
+  withoutNationalTaxesLabel: string | null;
+  free: number;
+}
+
+export interface BuyerSeating {
+  event: { id: string; slug: string; name: string };
+  date: { id: string; startsAt: Date };
+  dates: { id: string; startsAt: Date }[];
+  plan: Pick<SeatPlan, "size" | "shapes" | "categories" | "sections">;
+  seats: BuyerSeat[];
+  categories: BuyerCategory[];
+  maxPerOrder: number;
+}
+
+/** `/asientos/{slug}`: the published event's map on one of its upcoming dates (the first by default). */
+export async function buyerSeating(ctx: Ctx, slug: string, eventDateId?: string | null): Promise<BuyerSeating> {
+  const page = await getPublicEvent(ctx, slug);
+  const found = await seatingOfEvent(ctx.db, page.event.id);
+  if (!found) throw new NotFound(SEATING_MESSAGES.notSeated);
+  const date = (eventDateId && page.dates.find((d) => d.id === eventDateId)) || page.dates[0];
+  if (!date) throw new NotFound("Este evento ya no tiene fechas a la venta.");
+  const taken = new Map((await liveClaims(ctx.db, date.id)).map((c) => [c.seatGuid, c.state as SeatState]));
+  const plan = found.map.plan;
+  const seats: BuyerSeat[] = listPlanSeats(plan).map((seat) => ({
+    guid: seat.guid,
+    x: seat.x,
+    y: seat.y,
+    number: seat.number,
+    row: seat.row,
+    section: seat.section,
+    category: seat.category,
+    accessible: seat.accessible,
+    restrictedView: seat.restrictedView,
+    state: found.seating.categories[seat.category] ? taken.get(seat.guid) ?? "free" : "blocked",
+  }));
+  const tickets = new Map(page.ticketTypes.map((t) => [t.id, t]));
+  const bps = page.event.serviceFeeBps;
+  const categories = Object.entries(found.seating.categories).flatMap(([name, ticketTypeId]): BuyerCategory[] => {
+    const ticket = tickets.get(ticketTypeId);
+    if (!ticket) return [];
+    const fee = serviceFeeOf(ticket.price, bps);
+    return [
+      {
+        name,
+        ticketTypeId,
+        priceLabel: formatMoney(finalPrice(ticket.price, fee)),
+        withoutNationalTaxesLabel: withoutNationalTaxesOf(ticket.price, fee),
+        free: ticket.state === "on_sale" ? seats.filter((s) => s.category === name && s.state === "free").length : 0,
+      },
+    ];
+  });
+  // A category whose ticket type is not on sale (hidden, ended, not started) shows its seats as not available.
+  const onSale = new Set(categories.filter((c) => tickets.get(c.ticketTypeId)?.state === "on_sale").map((c) => c.name));
+  for (const seat of seats) if (seat.state === "free" && !onSale.has(seat.category)) seat.state = "blocked";
+  const maxPerOrder = Math.min(10, ...categories.map((c) => tickets.get(c.ticketTypeId)?.maxPerOrder ?? 10));
+  return {
+    event: { id: page.event.id, slug: page.event.slug, name: page.event.name },
+    date: { id: date.id, startsAt: date.startsAt },
+    dates: page.dates.map((d) => ({ id: d.id, startsAt: d.startsAt })),
+    plan: { size: plan.size, shapes: plan.shapes, categories: plan.categories, sections: plan.sections },
+    seats,
+    categories,
+    maxPerOrder,
+  };
+}
+
+/**
+ * The best available seats right now, shown to the buyer before the payer form (nothing is held yet:
+ * createOrder claims them, and answers SEAT_TAKEN if someone was faster).
+ */
+export async function proposeBestSeats(ctx: Ctx, slug: string, input: { eventDateId: string; category: string; quantity: number }): Promise<ChosenSeat[]> {
+  const seating = await buyerSeating(ctx, slug, input.eventDateId);
+  if (!seating.categories.some((c) => c.name === input.category)) throw new Invalid({ category: ["Elegí una ubicación."] }, "Elegí una ubicación.");
+  if (!Number.isInteger(input.quantity) || input.quantity < 1 || input.quantity > seating.maxPerOrder) {
+    const message = `Elegí entre 1 y ${seating.maxPerOrder} asientos.`;
+    throw new Invalid({ quantity: [message] }, message);
+  }
+  const found = await seatingOfEvent(ctx.db, seating.event.id);
+  const unavailable = new Set(seating.seats.filter((s) => s.state !== "free").map((s) => s.guid));
+  const answer = bestAvailable(found!.map.plan, { unavailable, categories: [input.category], quantity: input.quantity });
+  if ("error" in answer) throw new Conflict(answer.error, { quantity: [answer.error] });
+  return answer.seats;
+}
+
+/** What a choice of seats buys (ticket types and quantities), checked as createOrder will check it. */
+export async function itemsForSeats(ctx: Ctx, slug: string, guids: string[]): Promise<{ ticketId: string; qty: number }[]> {
+  if (!guids.length) throw new Invalid({ seats: [SEATING_MESSAGES.chooseSeats] }, SEATING_MESSAGES.chooseSeats);
+  const seated = await seatedOrder(ctx.db, slug, { seats: guids });
+  if (!seated) throw new Invalid({ seats: [SEATING_MESSAGES.notSeated] }, SEATING_MESSAGES.notSeated);
+  return seated.items;
+}
+
+/** The printed labels of the chosen seats (for the payer step's summary), in the order given. */
+export async function seatLabels(ctx: Ctx, slug: string, guids: readonly string[]): Promise<string[]> {
+  if (!guids.length) return [];
+  const page = await getPublicEvent(ctx, slug);
+  const found = await seatingOfEvent(ctx.db, page.event.id);
+  if (!found) return [];
+  const byGuid = new Map(listPlanSeats(found.map.plan).map((s) => [s.guid, s]));
+  return guids.flatMap((guid) => {
+    const seat = byGuid.get(guid);
+    return seat ? [`${seat.section} · Fila ${seat.row} · Asiento ${seat.number}`] : [];
+  });
+}
