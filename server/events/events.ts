@@ -15,9 +15,6 @@ import { parseInput, type DomainInput } from "#server/validation";
 import { isUniqueViolation } from "#server/db/errors";
 import { walletEventsChanged } from "#server/tickets/wallet-changes";
 import { venueCoordinatesRefinement } from "#common/venue-coordinates";
-
-/** The event's fields a wallet pass's Google class carries. */
-const WALLET_EVENT_FIELDS = ["name", "venueName", "venueAddress", "city", "venueLatitude", "venueLongitude"] as const;
 import {
   customFieldInput,
   EVENT_MESSAGES,
@@ -110,6 +107,9 @@ export async function createEvent(ctx: Ctx, input: DomainInput<typeof createEven
     throw error;
   }
 }
+
+/** The event's fields a wallet pass's Google class carries (decision 222). */
+const WALLET_EVENT_FIELDS = ["name", "venueName", "venueAddress", "city", "venueLatitude", "venueLongitude"] as const;
 
 export const updateEventSchema = z.object({ id: uuid, ...eventFields }).superRefine(venueCoordinatesRefinement);
 
