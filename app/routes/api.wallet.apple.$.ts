@@ -1,13 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { getDb } from "#server/db/client";
-import { appleWebService } from "#server/wallet/apple-service";
-import { appleWalletConfig } from "#server/wallet/config";
+import { handleAppleWebServiceRequest } from "#server/wallet/apple-service";
 
-/** Apple's PassKit web service (`/api/wallet/apple/v1/…`, docs/wallet.md); 404 when Apple Wallet is not set up. */
-async function handle({ request, params }: LoaderFunctionArgs | ActionFunctionArgs) {
-  const config = appleWalletConfig();
-  if (!config) return new Response(null, { status: 404 });
-  return appleWebService(await getDb(), config, request, params["*"] ?? "");
+/** Apple's PassKit web service (`/api/wallet/apple/v1/…`, docs/wallet.md): a thin route, the service takes its database itself. */
+function handle({ request, params }: LoaderFunctionArgs | ActionFunctionArgs) {
+  return handleAppleWebServiceRequest(request, params["*"] ?? "");
 }
 
 export const loader = handle;

@@ -20,12 +20,23 @@ import { OrganizationFields } from "#app/components/backoffice/OrganizationField
 import { BO } from "#app/components/backoffice/nav";
 import type { FormReply } from "#app/components/backoffice/types";
 import { Button } from "#app/components/ui/Button";
+import { PassColorFields } from "#app/components/backoffice/PassColorFields";
+import { checkPassColors } from "#common/pass-colors";
+import { z } from "zod";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
 export const meta: MetaFunction = () => [{ title: "Datos de la organización · Tribuna" }];
 
-const FIELDS = ["name", "slug", "cuit", "contactEmail", "contactPhone", "description", "logoUrl"] as const;
+const FIELDS = ["name", "slug", "cuit", "contactEmail", "contactPhone", "description", "logoUrl", "passBackgroundColor", "passTextColor"] as const;
+
+/** The organization's fields and the passes' colours, checked in the browser as the domain does (common/pass-colors.ts). */
+const detailFormSchema = organizationFormSchema
+  .extend({ passBackgroundColor: z.string().optional(), passTextColor: z.string().optional() })
+  .superRefine((v, issue) => {
+    const check = checkPassColors(v.passBackgroundColor, v.passTextColor);
+    if (!check.ok) issue.addIssue({ code: "custom", path: [check.field], message: check.message });
+  });
 
 /** Owners and admins edit the organization (others get the 403 page). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -42,6 +53,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
         contactPhone: organization.contactPhone ?? "",
         description: organization.description ?? "",
         logoUrl: organization.logoUrl ?? "",
+        passBackgroundColor: organization.passBackgroundColor ?? "",
+        passTextColor: organization.passTextColor ?? "",
       },
       query: bo.query(),
     },
@@ -87,10 +100,11 @@ export default function OrganizationDetailPage() {
       }
     >
       <Card>
-        <BackofficeForm reply={reply} defaults={organization} schema={organizationFormSchema} key={key} method="post" encType="multipart/form-data" className="flex flex-col gap-2">
+        <BackofficeForm reply={reply} defaults={organization} schema={detailFormSchema} key={key} method="post" encType="multipart/form-data" className="flex flex-col gap-2">
           <input type="hidden" name="id" value={organization.id} />
           <FormErrorList reply={reply} />
           <OrganizationFields slugHelp="Si lo cambiás, el link anterior deja de funcionar." />
+          <PassColorFields saved={organization.passBackgroundColor && organization.passTextColor ? { background: organization.passBackgroundColor, text: organization.passTextColor } : null} />
           <div className="mt-2 flex justify-end">
             <Button type="submit" pending={posting} pendingLabel="Guardando…">
               Guardar cambios

@@ -22,6 +22,7 @@ import {
 } from "#app/lib/backoffice.server";
 import { readScheduleReport, rowErrorKey, scheduleSavedRedirect } from "#app/lib/schedule.server";
 import { BasicEventFields, DateFields, VenueFields } from "#app/components/backoffice/EventFields";
+import { coordinatesWarning } from "#common/venue-coordinates";
 import { EventStatusBadge, StatusBadge } from "#app/components/backoffice/EventStatus";
 import { BackofficeForm, Checkbox, DefaultSubmit, FormErrorList, FormSnackbar, ImageInput, TextInput, useRemountKey } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
@@ -37,7 +38,7 @@ export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backof
 
 export const meta: MetaFunction = () => [{ title: "Editar evento · Tribuna" }];
 
-const EVENT_FIELDS = ["name", "description", "category", "minAge", "venueName", "venueAddress", "city", "province", "imageUrl"] as const;
+const EVENT_FIELDS = ["name", "description", "category", "minAge", "venueName", "venueAddress", "city", "province", "venueLatitude", "venueLongitude", "imageUrl"] as const;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const bo = await requireOrganization(request);
@@ -62,8 +63,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           venueAddress: event.venueAddress,
           city: event.city,
           province: event.province,
+          venueLatitude: event.venueLatitude === null ? "" : String(event.venueLatitude).replace(".", ","),
+          venueLongitude: event.venueLongitude === null ? "" : String(event.venueLongitude).replace(".", ","),
           imageUrl: event.imageUrl ?? "",
         } as Record<string, string>,
+        coordinatesWarning: coordinatesWarning(event.venueLatitude, event.venueLongitude),
         presaleCode: event.presaleCode ?? "",
       },
       dates: dates.map((d) => ({
@@ -200,7 +204,7 @@ export default function EditEventPage() {
           <BackofficeForm reply={reply} target="event" defaults={event.values} idPrefix="evento" schema={eventFormSchema} method="post" encType="multipart/form-data" className="flex flex-col gap-4">
             <FormErrorList reply={reply} target="event" />
             <BasicEventFields categories={categories} />
-            <VenueFields />
+            <VenueFields coordinates coordinatesWarning={event.coordinatesWarning} />
             <ImageInput name="image" urlName="imageUrl" label="Imagen del evento" alt="Imagen actual del evento" />
             {event.values.imageUrl ? <Checkbox name="removeImage" label="Quitar la imagen" /> : null}
             <div className="flex justify-end">

@@ -79,9 +79,31 @@ export interface TicketsEmailInput {
    * One per product; `qrSrc` is what the <img> loads (a `cid:` of an attached PNG). `kind`: an entrada (shown
    * at the door) or a consumición of the menu (decision 106, shown at the bar); the email's words follow it.
    */
-  tickets: { holderName: string; holderDocument?: string | null; ticketTypeName: string; kind?: ProductKind; qrSrc: string }[];
+  tickets: {
+    holderName: string;
+    holderDocument?: string | null;
+    ticketTypeName: string;
+    kind?: ProductKind;
+    qrSrc: string;
+    /** Absolute links to add the ticket to Apple Wallet / Google Wallet (docs/wallet.md); null: that wallet is not set up. */
+    wallet?: { apple: string | null; google: string | null } | null;
+  }[];
   /** An invitation (gift order): who invites, said in the title instead of "¡Listo!". */
   invitedBy?: string;
+  /** A live-QR event whose static QR counts later (server/tickets/pdf.ts staticQrNote): said above the tickets. */
+  staticQrNote?: string | null;
+}
+
+/** The wallet buttons under a ticket: plain links a mail client opens in the phone's browser. */
+function walletLinksHtml(wallet: { apple: string | null; google: string | null } | null | undefined): string {
+  const links = [
+    wallet?.apple ? { href: wallet.apple, label: "Agregar a Apple Wallet" } : null,
+    wallet?.google ? { href: wallet.google, label: "Guardar en Google Wallet" } : null,
+  ].filter((l) => l !== null);
+  if (!links.length) return "";
+  return `<p style="margin:12px 0 0">${links
+    .map((l) => `<a href="${escapeHtml(l.href)}" style="display:inline-block;margin:4px;padding:10px 14px;border-radius:8px;background:${brand.email.ticketText};color:${brand.email.ticket};text-decoration:none;font-size:14px;font-weight:bold">${l.label}</a>`)
+    .join("")}</p>`;
 }
 
 /** What to do with the QR, by what the purchase holds. */
@@ -111,6 +133,7 @@ export function ticketsEmail(input: TicketsEmailInput) {
 ${t.holderDocument ? `<p style="margin:-8px 0 12px;font-size:15px;color:${brand.email.ticketText}">${escapeHtml(t.holderDocument)}</p>` : ""}
 <img src="${escapeHtml(t.qrSrc)}" width="240" height="240" alt="Código QR de la ${unit.toLowerCase()} ${i + 1}" style="display:block;width:240px;height:240px;background:${brand.email.ticket};border:0">
 <p style="margin:12px 0 0;font-size:12px;color:${brand.email.ticketMuted}">Compra ${escapeHtml(input.orderCode)}</p>
+${walletLinksHtml(t.wallet)}
 </td></tr></table>`;
     })
     .join("\n");
@@ -122,6 +145,7 @@ ${t.holderDocument ? `<p style="margin:-8px 0 12px;font-size:15px;color:${brand.
 <p style="margin:0 0 16px">${escapeHtml(input.venue)}</p>
 <p>${HOW_TO_USE[words.kind]}</p>
 ${input.tickets.some((t) => t.holderDocument) ? `<p>${NAMED_NOTICE}</p>` : ""}
+${input.staticQrNote ? `<p><strong>${escapeHtml(input.staticQrNote)}</strong></p>` : ""}
 ${blocks}
 <p><a href="${escapeHtml(input.link)}" style="display:inline-block;background:${brand.email.button};color:${brand.email.buttonText};padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">Ver mis ${words.plural}</a></p>
 <p style="font-size:12px;color:${brand.email.muted};word-break:break-all">${escapeHtml(input.link)}</p>`,
@@ -133,9 +157,14 @@ ${blocks}
       input.venue,
       `Compra ${input.orderCode}`,
       "",
-      ...input.tickets.map((t, i) => `${productUnit(kindOf(t))} ${i + 1} de ${count}: ${t.ticketTypeName} — ${t.holderName}${t.holderDocument ? ` (${t.holderDocument})` : ""}`),
+      ...input.tickets.flatMap((t, i) => [
+        `${productUnit(kindOf(t))} ${i + 1} de ${count}: ${t.ticketTypeName} — ${t.holderName}${t.holderDocument ? ` (${t.holderDocument})` : ""}`,
+        ...(t.wallet?.apple ? [`  Agregar a Apple Wallet: ${t.wallet.apple}`] : []),
+        ...(t.wallet?.google ? [`  Guardar en Google Wallet: ${t.wallet.google}`] : []),
+      ]),
       "",
       ...(input.tickets.some((t) => t.holderDocument) ? [NAMED_NOTICE, ""] : []),
+      ...(input.staticQrNote ? [input.staticQrNote, ""] : []),
       `Mostrá el QR ${words.showAt}. Lo tenés en el PDF adjunto y acá: ${input.link}`,
     ].join("\n"),
   };

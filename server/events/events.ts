@@ -13,6 +13,8 @@ import { requireCapability, type Capability } from "#server/organizations/permis
 import { slugify, SLUG_PATTERN } from "#server/organizations/slugs";
 import { parseInput, type DomainInput } from "#server/validation";
 import { isUniqueViolation } from "#server/db/errors";
+import { walletEventsChanged } from "#server/tickets/wallet-changes";
+import { venueCoordinatesRefinement } from "#common/venue-coordinates";
 import {
   customFieldInput,
   EVENT_MESSAGES,
@@ -59,7 +61,7 @@ export const createEventSchema = z.object({
   slug: z.string().trim().toLowerCase().refine((v) => SLUG_PATTERN.test(v) && v.length >= 3 && v.length <= 80, "Usá solo minúsculas sin tildes, números y guiones").optional(),
   dates: z.array(eventDateInput).min(1, EVENT_MESSAGES.atLeastOneDate),
   ticketTypes: z.array(ticketTypeInput).default([]),
-});
+}).superRefine(venueCoordinatesRefinement);
 
 /**
  * `/organizacion/evento/crear` and `createEvent`: a draft event with its dates
@@ -106,18 +108,26 @@ export async function createEvent(ctx: Ctx, input: DomainInput<typeof createEven
   }
 }
 
-export const updateEventSchema = z.object({ id: uuid, ...eventFields });
+/** The event's fields a wallet pass's Google class carries (decision 222). */
+const WALLET_EVENT_FIELDS = ["name", "venueName", "venueAddress", "city", "venueLatitude", "venueLongitude"] as const;
+
+export const updateEventSchema = z.object({ id: uuid, ...eventFields }).superRefine(venueCoordinatesRefinement);
 
 /** `updateEvent`: the event's own fields (dates and tickets have their own calls). */
 export async function updateEvent(ctx: Ctx, input: DomainInput<typeof updateEventSchema>) {
   const data = parseInput(updateEventSchema, input);
   const current = await requireEvent(ctx, data.id);
   const { id, ...fields } = data;
-  const [updated] = await ctx.db
-    .update(events)
-    .set({ ...fields, imageUrl: fields.imageUrl ?? null, updatedAt: ctx.now })
-    .where(eq(events.id, id))
-    .returning();
+  const updated = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(events)
+      .set({ ...fields, imageUrl: fields.imageUrl ?? null, venueLatitude: fields.venueLatitude ?? null, venueLongitude: fields.venueLongitude ?? null, updatedAt: ctx.now })
+      .where(eq(events.id, id))
+      .returning();
+    // What a wallet pass shows of the event changed: Google's class of the event is patched (docs/wallet.md).
+    if (row && WALLET_EVENT_FIELDS.some((key) => String(current[key] ?? "") !== String(row[key] ?? ""))) await walletEventsChanged(tx, [id], ctx.now);
+    return row;
+  });
   changedEvent(updated?.id);
   const changed = Object.keys(fields).filter((key) => String(current[key as keyof typeof current] ?? "") !== String(updated?.[key as keyof typeof updated] ?? ""));
   if (changed.length) await recordAudit(ctx.db, ctx, { organizationId: current.organizationId, action: "event.update", targetId: id, data: { name: updated?.name ?? current.name, changed } });

@@ -9,6 +9,7 @@ import { Invalid } from "#server/errors";
 import { parseInput, type DomainInput } from "#server/validation";
 import { requireEvent } from "./access";
 import { recordAudit } from "#server/organizations/audit";
+import { walletEventsChanged } from "#server/tickets/wallet-changes";
 import { EVENT_MESSAGES, ticketTypeFields, ticketTypeRefinements } from "./schemas";
 import { eventDateFields, eventDateRefinements, soldDateMoveProblem } from "#common/events";
 import { formatDateTime } from "#common/dates";
@@ -185,6 +186,8 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
         },
       });
     }
+    // A date moved, added or removed: Google's class of the event carries its time (docs/wallet.md).
+    if (dates.some((d) => d.action !== "no_update")) await walletEventsChanged(tx, [data.eventId], ctx.now);
     return { dates, ticketTypes: tickets };
   });
   eventChanged(data.eventId);

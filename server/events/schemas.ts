@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { optional, requiredText, PATTERNS } from "#common/validation";
+import { venueCoordinateFields } from "#common/venue-coordinates";
 import { CUSTOM_FIELD_KINDS, PAYMENT_METHOD_KINDS, STATUSES } from "#server/db/schema";
 import { storedImageUrlSchema } from "#server/media/images";
 import {
@@ -41,6 +42,8 @@ void paymentMethodsAgree;
 
 export const eventFields = {
   ...eventTextFields,
+  // Optional, both or neither (venueCoordinatesRefinement): the Apple pass's lock-screen place (docs/wallet.md).
+  ...venueCoordinateFields,
   imageUrl: optional(storedImageUrlSchema),
 };
 

@@ -125,6 +125,8 @@ const ManagedEvent = builder.objectRef<EventRow>("ManagedEvent").implement({
       nullable: false,
       resolve: (e) => ({ name: e.venueName, address: e.venueAddress, city: e.city, province: e.province }),
     }),
+    venueLatitude: t.exposeFloat("venueLatitude", { description: "The venue on the map (decimal degrees), with venueLongitude; null when not set. Apple Wallet shows the pass on the lock screen near it." }),
+    venueLongitude: t.exposeFloat("venueLongitude", { description: "See venueLatitude." }),
     dates: t.field({
       type: [ManagedEventDate],
       nullable: false,
@@ -204,6 +206,8 @@ const ManagedOrganization = builder.objectRef<organizationsDomain.Organization>(
     contactEmail: t.exposeString("contactEmail"),
     contactPhone: t.exposeString("contactPhone"),
     logoUrl: t.exposeString("logoUrl"),
+    passBackgroundColor: t.exposeString("passBackgroundColor", { description: "The wallet passes' background (#rrggbb), with passTextColor; null: Tribuna's colours." }),
+    passTextColor: t.exposeString("passTextColor", { description: "The wallet passes' text colour (#rrggbb); null: Tribuna's colours." }),
   }),
 });
 
@@ -252,7 +256,7 @@ builder.queryFields((t) => ({
 
 type InputFields = Parameters<Parameters<typeof builder.inputType>[1]["fields"]>[0];
 
-const ORGANIZATION_KEYS = ["name", "slug", "description", "cuit", "contactEmail", "contactPhone", "logoUrl"] as const;
+const ORGANIZATION_KEYS = ["name", "slug", "description", "cuit", "contactEmail", "contactPhone", "logoUrl", "passBackgroundColor", "passTextColor"] as const;
 
 const CreateOrganizationInput = builder.inputType("CreateOrganizationInput", {
   fields: (t) => ({
@@ -276,10 +280,14 @@ const UpdateOrganizationInput = builder.inputType("UpdateOrganizationInput", {
     contactEmail: t.string(),
     contactPhone: t.string(),
     logoUrl: t.string(),
+    passBackgroundColor: t.string({
+      description: "The wallet passes' background, #rrggbb. Send both colours to change them, or both null to go back to Tribuna's; one alone, another format or a contrast under 4.5:1 (WCAG AA) is BAD_USER_INPUT.",
+    }),
+    passTextColor: t.string({ description: "The wallet passes' text colour, #rrggbb (see passBackgroundColor)." }),
   }),
 });
 
-const EVENT_KEYS = ["name", "description", "imageUrl", "category", "minAge", "venueName", "venueAddress", "city", "province"] as const;
+const EVENT_KEYS = ["name", "description", "imageUrl", "category", "minAge", "venueName", "venueAddress", "city", "province", "venueLatitude", "venueLongitude"] as const;
 
 const eventFields = (t: InputFields, required: boolean) => ({
   name: t.string({ required }),
@@ -291,6 +299,8 @@ const eventFields = (t: InputFields, required: boolean) => ({
   venueAddress: t.string({ required }),
   city: t.string({ required }),
   province: t.string({ required, description: "Province code (AR-CF, AR-B…)." }),
+  venueLatitude: t.float({ description: "The venue on the map: -90 to 90, decimal degrees. Both or neither; null clears them." }),
+  venueLongitude: t.float({ description: "-180 to 180, decimal degrees (see venueLatitude)." }),
 });
 
 const DATE_KEYS = ["startsAt", "endsAt", "doorsAt"] as const;

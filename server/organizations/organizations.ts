@@ -2,6 +2,8 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { organizationTextFields } from "#common/organizations";
 import { optional } from "#common/validation";
+import { checkPassColors } from "#common/pass-colors";
+import { walletEventsChanged } from "#server/tickets/wallet-changes";
 import type { Ctx } from "#server/context";
 import { memberships, organizations, users } from "#server/db/schema";
 import { Invalid, NotFound, Unauthenticated } from "#server/errors";
@@ -27,7 +29,19 @@ const organizationFields = {
 };
 
 export const createOrganizationSchema = z.object({ ...organizationFields, slug: optional(slugSchema) });
-export const updateOrganizationSchema = z.object({ ...organizationFields, id: z.string().uuid(), slug: slugSchema });
+export const updateOrganizationSchema = z
+  .object({
+    ...organizationFields,
+    id: z.string().uuid(),
+    slug: slugSchema,
+    // The wallet passes' colours (decision 221): both or neither, with AA contrast (common/pass-colors.ts).
+    passBackgroundColor: optional(z.string()),
+    passTextColor: optional(z.string()),
+  })
+  .superRefine((v, issue) => {
+    const check = checkPassColors(v.passBackgroundColor, v.passTextColor);
+    if (!check.ok) issue.addIssue({ code: "custom", path: [check.field], message: check.message });
+  });
 
 /**
  * `/organizacion/por-crear`: the signed-in user creates an organization and
@@ -63,14 +77,29 @@ export async function createOrganization(ctx: Ctx, input: DomainInput<typeof cre
 export async function updateOrganization(ctx: Ctx, input: DomainInput<typeof updateOrganizationSchema>): Promise<Organization> {
   const data = parseInput(updateOrganizationSchema, input);
   await requireCapability(ctx, data.id, "organization:manage");
+  const check = checkPassColors(data.passBackgroundColor, data.passTextColor);
+  const colors = check.ok ? check.colors : null;
   try {
-    const [updated] = await ctx.db
-      .update(organizations)
-      .set({ ...data, description: data.description ?? null, contactPhone: data.contactPhone ?? null, logoUrl: data.logoUrl ?? null, updatedAt: ctx.now })
-      .where(eq(organizations.id, data.id))
-      .returning();
-    if (!updated) throw new NotFound("No encontramos la organización.");
-    return updated;
+    return await ctx.db.transaction(async (tx) => {
+      const [before] = await tx.select({ bg: organizations.passBackgroundColor, text: organizations.passTextColor }).from(organizations).where(eq(organizations.id, data.id));
+      const [updated] = await tx
+        .update(organizations)
+        .set({
+          ...data,
+          description: data.description ?? null,
+          contactPhone: data.contactPhone ?? null,
+          logoUrl: data.logoUrl ?? null,
+          passBackgroundColor: colors?.background ?? null,
+          passTextColor: colors?.text ?? null,
+          updatedAt: ctx.now,
+        })
+        .where(eq(organizations.id, data.id))
+        .returning();
+      if (!updated) throw new NotFound("No encontramos la organización.");
+      // New colours: the Google Wallet classes of its events are patched (docs/wallet.md).
+      if (before && (before.bg !== updated.passBackgroundColor || before.text !== updated.passTextColor)) await walletEventsChanged(tx, { organizationId: updated.id }, ctx.now);
+      return updated;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new Invalid({ slug: [SLUG_MESSAGES.taken] });
     throw error;

@@ -4,7 +4,7 @@ import { billings, emailLog, orders, organizations } from "#server/db/schema";
 import { sendEmail, type EmailAttachment } from "#server/email/send";
 import { ticketsEmail } from "#server/email/templates";
 import { appUrl } from "#server/env";
-import { ticketsPdf, ticketsPdfFilename } from "./pdf";
+import { staticQrNote, ticketsPdf, ticketsPdfFilename } from "./pdf";
 import { qrPng } from "./qr";
 import { purchaseOfOrder, venueLabel, whenLabel, type TicketEventView, type TicketView } from "./tickets";
 
@@ -15,15 +15,31 @@ export const TICKETS_EMAIL_KIND = "tickets";
  * PDF with one page per ticket. Shared by the purchase email and the email of a
  * ticket sent to another person (transfer.ts).
  */
-export async function ticketAttachments(orderCode: string, event: TicketEventView, tickets: TicketView[]): Promise<{ images: (EmailAttachment & { cid: string })[]; pdf: EmailAttachment }> {
+export async function ticketAttachments(
+  orderCode: string,
+  event: TicketEventView,
+  tickets: TicketView[],
+  options: { staticQrFrom?: Date | null } = {},
+): Promise<{ images: (EmailAttachment & { cid: string })[]; pdf: EmailAttachment }> {
   const images = await Promise.all(
     tickets.map(async (t, i) => ({ filename: `qr-${i + 1}.png`, contentType: "image/png", content: await qrPng(t.qrPayload, 480), cid: `qr-${i + 1}-${orderCode}@tribuna` })),
   );
-  const content = await ticketsPdf({ orderCode, event, tickets });
+  const content = await ticketsPdf({ orderCode, event, tickets, staticQrFrom: options.staticQrFrom });
   return { images, pdf: { filename: ticketsPdfFilename(orderCode, tickets), contentType: "application/pdf", content } };
 }
 
 export type TicketsEmailOutcome = "sent" | "already-sent" | "nothing-to-send";
+
+/**
+ * What the tickets email adds from folders that import server/tickets (so it cannot import them): the
+ * worker hands in server/wallet/tickets-email.ts. Without it the email has neither.
+ */
+export interface TicketsEmailAddOns {
+  /** When a live-QR event's static QR starts counting, if still ahead (decision 207); else null. */
+  staticQrFrom(db: Db, event: TicketEventView, now: Date): Promise<Date | null>;
+  /** A ticket's wallet buttons from the purchase page's signed link (relative; null: no button). */
+  walletLinks(purchasePath: string, ticket: TicketView): { apple: string | null; google: string | null } | null;
+}
 
 /**
  * The tickets email of one order (job "send-tickets-email"): HTML with one
@@ -35,7 +51,7 @@ export type TicketsEmailOutcome = "sent" | "already-sent" | "nothing-to-send";
  * organizer asked for it again); a delivery that failed (SMTP) throws so the queue
  * retries it.
  */
-export async function sendTicketsEmail(db: Db, orderId: string, options: { resend?: boolean } = {}): Promise<TicketsEmailOutcome> {
+export async function sendTicketsEmail(db: Db, orderId: string, options: { resend?: boolean; addOns?: TicketsEmailAddOns; now?: Date } = {}): Promise<TicketsEmailOutcome> {
   const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
   if (!order) return "nothing-to-send";
   const [billing] = await db
@@ -56,14 +72,25 @@ export async function sendTicketsEmail(db: Db, orderId: string, options: { resen
   if (already && !options.resend) return "already-sent";
 
   const { event } = purchase;
-  const { images, pdf } = await ticketAttachments(order.code, event, tickets);
+  const hasEntradas = tickets.some((t) => t.kind !== "menu");
+  const staticQrFrom = hasEntradas && options.addOns ? await options.addOns.staticQrFrom(db, event, options.now ?? new Date()) : null;
+  const { images, pdf } = await ticketAttachments(order.code, event, tickets, { staticQrFrom });
   const message = ticketsEmail({
     eventName: event.name,
     when: whenLabel(event),
     venue: venueLabel(event),
     orderCode: order.code,
     link: `${appUrl()}${purchase.pagePath}`,
-    tickets: tickets.map((t, i) => ({ holderName: t.holderName, holderDocument: t.holderDocument, ticketTypeName: t.ticketTypeName, kind: t.kind, qrSrc: `cid:${images[i].cid}` })),
+    tickets: tickets.map((t, i) => ({
+      holderName: t.holderName,
+      holderDocument: t.holderDocument,
+      ticketTypeName: t.ticketTypeName,
+      kind: t.kind,
+      qrSrc: `cid:${images[i].cid}`,
+      // The wallet buttons of the purchase page, with its signed link (the email has no session): absolute, per ticket.
+      wallet: absoluteLinks(options.addOns?.walletLinks(purchase.pagePath, t) ?? null),
+    })),
+    staticQrNote: staticQrFrom ? staticQrNote(staticQrFrom, "email") : null,
     invitedBy: order.gift ? await organizationName(db, order.organizationId) : undefined,
   });
   const { logEmailId } = await sendEmail(db, {
@@ -76,6 +103,11 @@ export async function sendTicketsEmail(db: Db, orderId: string, options: { resen
   const [logged] = await db.select({ status: emailLog.status, error: emailLog.error }).from(emailLog).where(eq(emailLog.id, logEmailId));
   if (logged?.status === "failed") throw new Error(`No se pudo mandar el correo con las entradas de ${order.code}: ${logged.error ?? "error SMTP"}`);
   return "sent";
+}
+
+function absoluteLinks(links: { apple: string | null; google: string | null } | null) {
+  if (!links) return null;
+  return { apple: links.apple ? `${appUrl()}${links.apple}` : null, google: links.google ? `${appUrl()}${links.google}` : null };
 }
 
 async function organizationName(db: Db, organizationId: string): Promise<string> {

@@ -1,6 +1,6 @@
 import { productUnit, purchaseWords } from "#common/order-words";
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
-import { formatDate, formatEventStart, formatTime } from "#common/dates";
+import { formatDate, formatEventStart, formatLongDay, formatTime } from "#common/dates";
 import { paymentsMode } from "#server/env";
 import { TEST_MODE_NOTICE } from "#server/email/templates";
 import { shortTicketCode } from "#common/door";
@@ -12,6 +12,21 @@ export interface TicketsPdfInput {
   orderCode: string;
   event: TicketEventView;
   tickets: TicketView[];
+  /**
+   * With the event's live QR on (decisions 207–208), when the door starts taking the static QR, if that is
+   * still ahead: each entrada's page says so (`staticQrNote`). Null or absent: the QR is good already.
+   */
+  staticQrFrom?: Date | null;
+}
+
+/**
+ * "El QR de este PDF vale desde el sábado 12 de diciembre a las 19:00 h; antes, …": the entradas' static
+ * QR of a live-QR event counts only from the opening less the organizer's hours (decision 207), and
+ * before that the door takes the live code of the ticket's page. `medium`: what holds the QR.
+ */
+export function staticQrNote(from: Date, medium: "pdf" | "email"): string {
+  const what = medium === "pdf" ? "El QR de este PDF" : "El QR de las entradas de este correo y del PDF";
+  return `${what} vale desde el ${formatLongDay(from)} a las ${formatTime(from)} h; antes, mostrá la entrada en vivo desde Mis tickets o desde el link de tu compra.`;
 }
 
 /** The standard PDF fonts speak WinAnsi (Latin-1 and a few more): keep Spanish, drop what they cannot draw. */
@@ -130,6 +145,14 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
       y -= 22;
     }
     y -= 12;
+    // A live-QR entrada whose printed code is not taken yet: said before how to use it.
+    if (input.staticQrFrom && ticket.kind !== "menu") {
+      for (const line of wrap(staticQrNote(input.staticQrFrom, "pdf"), bold, 10, width - 2 * margin)) {
+        text(line, margin, y, 10, bold);
+        y -= 14;
+      }
+      y -= 4;
+    }
     const howToUse =
       ticket.kind === "menu"
         ? "Mostrá este QR en la barra, desde el celular o impreso, y te entregan la consumición. Cada QR sirve una sola vez: no lo compartas."

@@ -1,12 +1,39 @@
 import crypto from "node:crypto";
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, exists, gt, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "#server/db/client";
-import { issuedProducts, walletDeviceRegistrations, walletPassUpdates } from "#server/db/schema";
+import { eventDates, events, issuedProducts, walletDeviceRegistrations, walletPassUpdates } from "#server/db/schema";
 import { env } from "#server/env";
 import { enqueue } from "#server/jobs/queue";
 
 /** The job that tells the wallets about changed passes: APNs pushes and Google's INACTIVE (server/wallet/changes.ts). */
 export const WALLET_PASSES_CHANGED_JOB = "wallet-passes-changed";
+
+/** The job that patches an event's Google Wallet class after the event changed (server/wallet/changes.ts). */
+export const WALLET_EVENT_CHANGED_JOB = "wallet-event-changed";
+
+/**
+ * The hook of an organizer's change to what a pass shows of an event (name,
+ * venue, dates, the organization's colours), in its transaction: one job per
+ * event that patches the event's class in Google Wallet, so the passes people
+ * already saved show the change. Only when Google Wallet is set up and the
+ * event has tickets whose date has not ended (no ticket, no saved pass).
+ * Apple's passes are built on each request: they change with no job.
+ * `{ organizationId }`: every such event of the organization.
+ */
+export async function walletEventsChanged(tx: DbOrTx, scope: string[] | { organizationId: string }, now: Date): Promise<void> {
+  if (!env().GOOGLE_WALLET_ISSUER_ID || (Array.isArray(scope) && !scope.length)) return;
+  const rows = await tx
+    .select({ id: events.id })
+    .from(events)
+    .where(
+      and(
+        Array.isArray(scope) ? inArray(events.id, scope) : eq(events.organizationId, scope.organizationId),
+        exists(tx.select({ one: sql`1` }).from(issuedProducts).where(eq(issuedProducts.eventId, events.id))),
+        exists(tx.select({ one: sql`1` }).from(eventDates).where(and(eq(eventDates.eventId, events.id), gt(eventDates.endsAt, now)))),
+      ),
+    );
+  for (const { id } of rows) await enqueue(tx, WALLET_EVENT_CHANGED_JOB, { eventId: id }, now);
+}
 
 /**
  * A wallet pass's serial number (Apple) and object suffix (Google): the

@@ -20,6 +20,16 @@ function rgb(hex: string): string {
 }
 
 /**
+ * The pass's colours: the organization's when it chose them (decision 221; their contrast was checked on
+ * saving, so labels take the text colour), else Tribuna's dark theme with its teal labels.
+ */
+export function appleColors(data: Pick<WalletPassData, "event">): { backgroundColor: string; foregroundColor: string; labelColor: string } {
+  const colors = data.event.colors;
+  if (colors) return { backgroundColor: rgb(colors.background), foregroundColor: rgb(colors.text), labelColor: rgb(colors.text) };
+  return { backgroundColor: rgb(surfaces.dark.bg), foregroundColor: rgb(surfaces.dark.text), labelColor: rgb(primary[400]) };
+}
+
+/**
  * A signed `.pkpass` (eventTicket) for one ticket: the event, its date and
  * place in Buenos Aires time, the ticket type, the holder when the ticket is
  * named (decision 202), the QR (walletBarcodeFor) and the relevant date. A
@@ -38,9 +48,7 @@ export async function buildApplePass(config: AppleWalletConfig, data: WalletPass
       organizationName: "Tribuna",
       description: `Entrada para ${data.event.name}`,
       logoText: "Tribuna",
-      backgroundColor: rgb(surfaces.dark.bg),
-      foregroundColor: rgb(surfaces.dark.text),
-      labelColor: rgb(primary[400]),
+      ...appleColors(data),
       webServiceURL: appleWebServiceUrl(),
       authenticationToken: passAuthToken(data.serial),
       voided: data.voided,
@@ -76,6 +84,10 @@ export async function buildApplePass(config: AppleWalletConfig, data: WalletPass
     });
   }
   pass.setRelevantDate(data.event.doorsAt ?? data.event.startsAt);
+  // Near the venue, the pass shows on the lock screen (with the relevant date, around the show's day).
+  if (data.event.location && !data.voided) {
+    pass.setLocations({ latitude: data.event.location.latitude, longitude: data.event.location.longitude, relevantText: `Llegaste a ${data.event.venueName}: tu entrada está acá.` });
+  }
   pass.setExpirationDate(data.event.endsAt);
   return pass.getAsBuffer();
 }

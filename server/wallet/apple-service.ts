@@ -1,12 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { DbOrTx } from "#server/db/client";
+import { getDb, type DbOrTx } from "#server/db/client";
 import { walletDeviceRegistrations, walletPassUpdates } from "#server/db/schema";
 import { log } from "#server/monitoring/log";
 import { enqueue } from "#server/jobs/queue";
 import { buildApplePass } from "./apple-pass";
 import { appleBarcodeFor } from "./barcode";
 import { WALLET_PASS_REVEAL_JOB } from "./changes";
-import type { AppleWalletConfig } from "./config";
+import { appleWalletConfig, type AppleWalletConfig } from "./config";
 import { walletPassOfSerial } from "./pass-data";
 import { passAuthorized, ticketIdOfSerial } from "./serial";
 
@@ -97,4 +97,14 @@ export async function appleWebService(db: DbOrTx, config: AppleWalletConfig, req
     return empty(200);
   }
   return empty(404);
+}
+
+/**
+ * The web service's entry point for its resource route (app/routes/api.wallet.apple.$.ts), as yoga is
+ * GraphQL's: Apple's devices carry no session, so the route needs no request context; the database and
+ * the configuration are taken here. 404 when Apple Wallet is not set up.
+ */
+export async function handleAppleWebServiceRequest(request: Request, path: string, config: AppleWalletConfig | null = appleWalletConfig()): Promise<Response> {
+  if (!config) return empty(404);
+  return appleWebService(await getDb(), config, request, path);
 }

@@ -3,7 +3,8 @@ import type { Db } from "#server/db/client";
 import { walletDeviceRegistrations } from "#server/db/schema";
 import { log } from "#server/monitoring/log";
 import type { AppleWalletConfig, GoogleWalletConfig } from "./config";
-import { deactivateGoogleObject } from "./google";
+import { deactivateGoogleObject, patchGoogleClass } from "./google";
+import { walletEventOfId } from "./pass-data";
 import { touchWalletPasses } from "#server/tickets/wallet-changes";
 
 /** The job that shows a live-QR event's static code in the Apple passes registered before its reveal time. */
@@ -46,4 +47,17 @@ export async function runWalletPassesChanged(db: Db, serials: string[], setup: {
   if (setup.google) {
     for (const serial of serials) await deactivateGoogleObject(setup.google, serial);
   }
+}
+
+/**
+ * The job after an organizer changed what a pass shows of an event
+ * (server/tickets/wallet-changes.ts walletEventsChanged): one PATCH of the
+ * event's Google class with the event as it is when the job runs. Without
+ * Google Wallet, nothing.
+ */
+export async function runWalletEventChanged(db: Db, eventId: string, google: GoogleWalletConfig | null): Promise<void> {
+  if (!google || !eventId) return;
+  const event = await walletEventOfId(db, eventId);
+  if (!event) return;
+  await patchGoogleClass(google, event, event.date);
 }

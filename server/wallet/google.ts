@@ -2,7 +2,8 @@ import { GoogleAuth, JWT } from "google-auth-library";
 import { appUrl } from "#server/env";
 import { googleBarcodeFields } from "./barcode";
 import type { GoogleWalletConfig } from "./config";
-import type { WalletPassData } from "./pass-data";
+import type { WalletEventData, WalletPassData } from "./pass-data";
+import { surfaces } from "#common/brand";
 
 const SCOPE = "https://www.googleapis.com/auth/wallet_object.issuer";
 export const GOOGLE_WALLET_API = "https://walletobjects.googleapis.com/walletobjects/v1";
@@ -21,14 +22,25 @@ function localized(value: string) {
   return { defaultValue: { language: "es-AR", value } };
 }
 
-function eventTicketClass(config: GoogleWalletConfig, data: WalletPassData) {
+/** The pass's background: the organization's colour (decision 221) or Tribuna's dark theme; Google picks the text colour. */
+export function googleBackground(event: Pick<WalletEventData, "colors">): string {
+  return event.colors?.background ?? surfaces.dark.bg;
+}
+
+/**
+ * The event's class: what every ticket of it shares. `date` null leaves the
+ * class's time out (an event with several dates, when patched).
+ */
+export function eventTicketClass(config: GoogleWalletConfig, event: WalletEventData, date: { startsAt: Date; endsAt: Date; doorsAt: Date | null } | null) {
   return {
-    id: googleClassId(config, data.event.id),
+    id: googleClassId(config, event.id),
     issuerName: "Tribuna",
+    // Google asks for UNDER_REVIEW on inserts and on updates of an approved class alike.
     reviewStatus: "UNDER_REVIEW",
-    eventName: localized(data.event.name),
-    venue: { name: localized(data.event.venueName), address: localized(`${data.event.venueAddress}, ${data.event.city}`) },
-    dateTime: { start: data.event.startsAt.toISOString(), end: data.event.endsAt.toISOString(), ...(data.event.doorsAt ? { doorsOpen: data.event.doorsAt.toISOString() } : {}) },
+    eventName: localized(event.name),
+    venue: { name: localized(event.venueName), address: localized(`${event.venueAddress}, ${event.city}`) },
+    hexBackgroundColor: googleBackground(event),
+    ...(date ? { dateTime: { start: date.startsAt.toISOString(), end: date.endsAt.toISOString(), ...(date.doorsAt ? { doorsOpen: date.doorsAt.toISOString() } : {}) } } : {}),
   };
 }
 
@@ -63,12 +75,34 @@ export async function googleSaveUrl(config: GoogleWalletConfig, data: WalletPass
     typ: "savetowallet",
     iat: Math.floor(now.getTime() / 1000),
     origins: [appUrl()],
-    payload: { eventTicketClasses: [eventTicketClass(config, data)], eventTicketObjects: [eventTicketObject(config, data)] },
+    payload: { eventTicketClasses: [eventTicketClass(config, data.event, data.event)], eventTicketObjects: [eventTicketObject(config, data)] },
   };
   const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`;
   const auth = new GoogleAuth({ credentials: { client_email: config.serviceAccountEmail, private_key: config.privateKey } });
   const signature = Buffer.from(await auth.sign(input), "base64");
   return `https://pay.google.com/gp/v/save/${input}.${base64url(signature)}`;
+}
+
+function isNotFound(error: unknown): boolean {
+  return (error as { response?: { status?: number } }).response?.status === 404 || (error as { status?: number }).status === 404;
+}
+
+/**
+ * The event's class as it is now (name, venue, time, colour), patched after
+ * the organizer changed it, so the passes already saved show it: PATCH of
+ * eventTicketClass with an OAuth token of the service account. A class Google
+ * never saw (nobody saved a pass) answers 404: nothing to do.
+ */
+export async function patchGoogleClass(config: GoogleWalletConfig, event: WalletEventData, date: { startsAt: Date; endsAt: Date; doorsAt: Date | null } | null): Promise<"patched" | "absent"> {
+  const client = new JWT({ email: config.serviceAccountEmail, key: config.privateKey, scopes: [SCOPE] });
+  const body = eventTicketClass(config, event, date);
+  try {
+    await client.request({ url: `${GOOGLE_WALLET_API}/eventTicketClass/${encodeURIComponent(body.id)}`, method: "PATCH", data: body, retry: false });
+    return "patched";
+  } catch (error) {
+    if (isNotFound(error)) return "absent";
+    throw error;
+  }
 }
 
 /**
@@ -83,7 +117,7 @@ export async function deactivateGoogleObject(config: GoogleWalletConfig, serial:
     await client.request({ url: `${GOOGLE_WALLET_API}/eventTicketObject/${encodeURIComponent(id)}`, method: "PATCH", data: { state: "INACTIVE" }, retry: false });
     return "inactive";
   } catch (error) {
-    if ((error as { status?: number; response?: { status?: number } }).response?.status === 404 || (error as { status?: number }).status === 404) return "absent";
+    if (isNotFound(error)) return "absent";
     throw error;
   }
 }

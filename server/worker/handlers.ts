@@ -14,9 +14,10 @@ import { TICKETS_RETURNED_JOB } from "#server/stock/stock";
 import { expireWaitlistOffer, runReturnedTickets, WAITLIST_OFFER_EXPIRE_JOB } from "#server/waitlist/offers";
 import { ISSUE_INVOICE_JOB, issueVoucher } from "#server/invoicing/invoices";
 import { SEND_INVOICE_EMAIL_JOB, sendInvoiceEmail } from "#server/invoicing/emails";
-import { WALLET_PASSES_CHANGED_JOB } from "#server/tickets/wallet-changes";
-import { runWalletPassesChanged, runWalletPassReveal, WALLET_PASS_REVEAL_JOB } from "#server/wallet/changes";
+import { WALLET_EVENT_CHANGED_JOB, WALLET_PASSES_CHANGED_JOB } from "#server/tickets/wallet-changes";
+import { runWalletEventChanged, runWalletPassesChanged, runWalletPassReveal, WALLET_PASS_REVEAL_JOB } from "#server/wallet/changes";
 import { apnsSender } from "#server/wallet/apns";
+import { ticketsEmailAddOns } from "#server/wallet/tickets-email";
 import { appleWalletConfig, googleWalletConfig } from "#server/wallet/config";
 
 /** Every job kind the app runs, with its handler. */
@@ -28,8 +29,9 @@ export const jobHandlers: JobHandlers = {
     if (result === "not-due") throw new Error("La reserva todavía no venció");
   },
   // The tickets email, queued by the lifecycle's onPaid in the transaction that paid the order; SMTP failures throw and retry.
-  [SEND_TICKETS_EMAIL_JOB]: async (payload, { db }) => {
-    await sendTicketsEmail(db, String(payload.orderId ?? ""), { resend: payload.resend === true });
+  [SEND_TICKETS_EMAIL_JOB]: async (payload, { db, now }) => {
+    // With the wallet buttons and the live QR's note (server/wallet/tickets-email.ts).
+    await sendTicketsEmail(db, String(payload.orderId ?? ""), { resend: payload.resend === true, addOns: ticketsEmailAddOns, now });
   },
   // A giveaway's rows, ROWS_PER_RUN per run; each run queues the next until none is ready.
   [SEND_GIVEAWAY_JOB]: async (payload, { db, now }) => {
@@ -69,6 +71,10 @@ export const jobHandlers: JobHandlers = {
     } finally {
       apns?.close();
     }
+  },
+  // An event's name, venue, dates or colours changed: its Google Wallet class is patched (docs/wallet.md).
+  [WALLET_EVENT_CHANGED_JOB]: async (payload, { db }) => {
+    await runWalletEventChanged(db, String(payload.eventId ?? ""), googleWalletConfig());
   },
   // A live-QR event's reveal time: the Apple passes registered before it get their static QR (decision 207).
   [WALLET_PASS_REVEAL_JOB]: async (payload, { db, now }) => {

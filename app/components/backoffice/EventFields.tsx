@@ -22,13 +22,26 @@ export function BasicEventFields({ categories }: { categories: readonly Option[]
   );
 }
 
-export function VenueFields() {
+export function VenueFields({ coordinates = false, coordinatesWarning = null }: { coordinates?: boolean; coordinatesWarning?: string | null } = {}) {
   return (
     <div className="grid gap-x-4 gap-y-2 sm:grid-cols-2 sm:items-end">
       <TextInput name="venueName" label="Nombre del lugar" required help="Por ejemplo: Club Atlético Fernández Fierro" />
       <TextInput name="venueAddress" label="Dirección" required autoComplete="street-address" />
       <TextInput name="city" label="Ciudad" required autoComplete="address-level2" />
       <SelectInput name="province" label="Provincia" options={PROVINCES} placeholder="Elegí una provincia" required />
+      {coordinates ? (
+        <>
+          {/* The Apple Wallet pass shows up on the lock screen near the venue (docs/wallet.md). */}
+          <TextInput name="venueLatitude" label="Latitud (opcional)" inputMode="decimal" help="Por ejemplo -34,6037. En Google Maps, tocá el lugar y copiá el primer número." />
+          <TextInput name="venueLongitude" label="Longitud (opcional)" inputMode="decimal" help="Por ejemplo -58,3816: el segundo número." />
+          <p className="text-xs text-[var(--muted)] sm:col-span-2">Con la ubicación, el pase de Apple Wallet aparece en la pantalla bloqueada de quien llega al lugar.</p>
+          {coordinatesWarning ? (
+            <p className="text-sm text-[var(--text)] sm:col-span-2" role="status">
+              ⚠️ {coordinatesWarning}
+            </p>
+          ) : null}
+        </>
+      ) : null}
     </div>
   );
 }

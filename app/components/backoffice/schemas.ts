@@ -3,6 +3,7 @@ import { bankAccountFields } from "#common/bank-accounts";
 import { couponFieldProblems, couponFields } from "#common/coupons";
 import { EVENT_CATEGORIES, EVENT_MESSAGES, eventDateInput, eventTextFields, ticketTypeInput, type EventCategory } from "#common/events";
 import { organizationTextFields } from "#common/organizations";
+import { venueCoordinateFields, venueCoordinatesRefinement } from "#common/venue-coordinates";
 import { emailSchema } from "#common/validation";
 
 /**
@@ -26,7 +27,7 @@ export const createEventFormSchema = z.object({
 });
 
 /** The event's own data on /organizacion/evento/editar/{slug}. */
-export const eventFormSchema = z.object({ ...eventTextFields, category });
+export const eventFormSchema = z.object({ ...eventTextFields, category, ...venueCoordinateFields }).superRefine(venueCoordinatesRefinement);
 
 /** One date (start, end, doors), on the edit page. */
 export const eventDateFormSchema = eventDateInput;

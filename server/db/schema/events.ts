@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, doublePrecision, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { organizations } from "./organizations";
 
 export const STATUSES = ["active", "paused", "deleted"] as const;
@@ -28,6 +28,9 @@ export const events = pgTable(
     venueAddress: text("venue_address").notNull(),
     city: text("city").notNull(),
     province: text("province").notNull(),
+    /** The venue's place on the map, both or neither: the Apple pass shows up on the lock screen near it (docs/wallet.md). */
+    venueLatitude: doublePrecision("venue_latitude"),
+    venueLongitude: doublePrecision("venue_longitude"),
     status: text("status").$type<Status>().notNull().default("active"),
     /** Null while a draft: buyers only see published events. */
     publishedAt: timestamp("published_at", { withTimezone: true }),
@@ -51,6 +54,7 @@ export const events = pgTable(
     uniqueIndex("events_slug_key").on(t.slug),
     index("events_organization_idx").on(t.organizationId),
     check("events_status_check", sql`${t.status} in ('active','paused','deleted')`),
+    check("events_venue_coordinates_check", sql`(${t.venueLatitude} is null) = (${t.venueLongitude} is null) and (${t.venueLatitude} is null or (${t.venueLatitude} between -90 and 90 and ${t.venueLongitude} between -180 and 180))`),
     check("events_max_tickets_per_account_check", sql`${t.maxTicketsPerAccount} is null or ${t.maxTicketsPerAccount} between 1 and 1000`),
   ],
 );

@@ -1,4 +1,5 @@
-import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { check, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
 
 export const organizations = pgTable(
@@ -12,10 +13,19 @@ export const organizations = pgTable(
     contactEmail: text("contact_email"),
     contactPhone: text("contact_phone"),
     logoUrl: text("logo_url"),
+    /**
+     * The organizer's colours for its wallet passes ("#rrggbb", decision 221): both or neither (null: Tribuna's).
+     * Their contrast is checked by common/pass-colors.ts before they are saved.
+     */
+    passBackgroundColor: text("pass_background_color"),
+    passTextColor: text("pass_text_color"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("organizations_slug_key").on(t.slug)],
+  (t) => [
+    uniqueIndex("organizations_slug_key").on(t.slug),
+    check("organizations_pass_colors_check", sql`(${t.passBackgroundColor} is null) = (${t.passTextColor} is null)`),
+  ],
 );
 
 export const MEMBERSHIP_ROLES = ["owner", "admin", "operator", "staff", "marketing", "promoter", "promoter_lead"] as const;
