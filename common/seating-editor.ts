@@ -34,8 +34,6 @@ export class SeatPlanEditError extends Error {
  */
 export type SeatNumbering = "ltr" | "rtl" | "odd-even";
 
-export const SEAT_NUMBERINGS: readonly SeatNumbering[] = ["ltr", "rtl", "odd-even"];
-
 /**
  * The numbers for `count` seats listed from left to right.
  */

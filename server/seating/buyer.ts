@@ -2,11 +2,11 @@ import { bestAvailable, SEATING_MESSAGES, type ChosenSeat, type SeatState } from
 import { listPlanSeats, type SeatPlan } from "#common/seating-plan";
 import { formatMoney } from "#common/money";
 import { serviceFeeOf } from "#common/pricing";
-import { finalPrice } from "#common/tax-display";
+import { finalPrice, priceDisplay } from "#common/tax-display";
 import type { Ctx } from "#server/context";
 import { getPublicEvent } from "#server/events/catalogue";
 import { Conflict, Invalid, NotFound } from "#server/errors";
-import { withoutNationalTaxesOf } from "#server/orders/price-display";
+import { env } from "#server/env";
 import { liveClaims, seatingOfEvent } from "./event-seating";
 import { seatedOrder } from "./claims";
 
@@ -76,12 +76,14 @@ export async function buyerSeating(ctx: Ctx, slug: string, eventDateId?: string 
     const ticket = tickets.get(ticketTypeId);
     if (!ticket) return [];
     const fee = serviceFeeOf(ticket.price, bps);
+    // The rule of docs/prices.md (the one server/orders/price-display.ts applies; seating sits below orders).
+    const { withoutNationalTaxes } = priceDisplay(ticket.price, fee, env().PLATFORM_IVA_CONDITION);
     return [
       {
         name,
         ticketTypeId,
         priceLabel: formatMoney(finalPrice(ticket.price, fee)),
-        withoutNationalTaxesLabel: withoutNationalTaxesOf(ticket.price, fee),
+        withoutNationalTaxesLabel: withoutNationalTaxes === null ? null : formatMoney(withoutNationalTaxes),
         free: ticket.state === "on_sale" ? seats.filter((s) => s.category === name && s.state === "free").length : 0,
       },
     ];
