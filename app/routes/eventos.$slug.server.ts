@@ -9,8 +9,8 @@ import { COUPON_MESSAGES, previewCoupon } from "#server/coupons/coupons";
 import { couponForEventPage, type CouponPagePreview } from "#server/coupons/preview";
 import { sameCode } from "#common/saved-cart";
 import { formatDate, formatDateTime, formatEventStart, formatLongDay, formatTime } from "#common/dates";
-import { formatMoney } from "#common/money";
 import { serviceFeeRateLabel } from "#common/pricing";
+import { platformIvaCondition, unitPriceFigures } from "#server/orders/price-display";
 import { buyerMethodOfAccount, orderHold } from "#server/orders/preview";
 import { withFlash } from "#app/lib/flash.server";
 import { getRequestContext } from "#app/lib/session.server";
@@ -123,25 +123,32 @@ export function toEventPageData(
 ): EventPageData {
   const { event, organization, dates, ticketTypes, presaleUnlocked } = publicEvent;
   const dateLabels = new Map(dates.map((d) => [d.id, formatDateTime(d.startsAt)]));
-  const tickets: PickerTicket[] = ticketTypes.map((t) => ({
-    id: t.id,
-    name: t.name,
-    description: t.description,
-    price: t.price,
-    priceLabel: t.price === 0 ? "Gratis" : formatMoney(t.price),
-    discountedPriceLabel: extra.coupon?.discountedPrices[t.id] !== undefined ? formatMoney(extra.coupon.discountedPrices[t.id]) : null,
-    state: t.state,
-    stateLabel: TICKET_STATE_LABELS[t.state],
-    selectable: isSelectable(t, event.status),
-    options: quantityOptions(t),
-    note: ticketNote(t),
-    dateLabel: t.eventDateId && dates.length > 1 ? (dateLabels.get(t.eventDateId) ?? null) : null,
-    presale: t.presale,
-    unlocked: t.hidden || t.requiresAccessCode,
-  }));
+  const fee = event.serviceFeeBps;
+  const tickets: PickerTicket[] = ticketTypes.map((t) => {
+    // Each ticket's final price, service fee included, comes first (docs/prices.md); with a coupon, the price it leaves.
+    const full = unitPriceFigures(t.price, fee);
+    const discountedPrice = extra.coupon?.discountedPrices[t.id];
+    const discounted = discountedPrice !== undefined ? unitPriceFigures(discountedPrice, fee) : null;
+    return {
+      id: t.id,
+      name: t.name,
+      description: t.description,
+      price: t.price,
+      priceLabel: full.final,
+      discountedPriceLabel: discounted?.final ?? null,
+      withoutNationalTaxesLabel: (discounted ?? full).withoutNationalTaxes,
+      state: t.state,
+      stateLabel: TICKET_STATE_LABELS[t.state],
+      selectable: isSelectable(t, event.status),
+      options: quantityOptions(t),
+      note: ticketNote(t),
+      dateLabel: t.eventDateId && dates.length > 1 ? (dateLabels.get(t.eventDateId) ?? null) : null,
+      presale: t.presale,
+      unlocked: t.hidden || t.requiresAccessCode,
+    };
+  });
   const selected: Record<string, number> = {};
   for (const item of cart?.items ?? []) selected[item.ticketId] = item.qty;
-  const fee = event.serviceFeeBps;
   return {
     event: {
       slug: event.slug,
@@ -157,6 +164,7 @@ export function toEventPageData(
       hasPresale: event.hasPresale,
       serviceFeeBps: fee,
       serviceFeeLabel: serviceFeeRateLabel(fee),
+      ivaCondition: platformIvaCondition(),
     },
     organization: { name: organization.name, slug: organization.slug },
     dates: dates.map((d) => ({

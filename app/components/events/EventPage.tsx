@@ -1,6 +1,7 @@
 import { Form, Link, useRouteLoaderData } from "@remix-run/react";
 import { AdPixel } from "#app/components/AdPixel";
 import type { CouponRule } from "#common/pricing";
+import type { PlatformIvaCondition } from "#common/tax-display";
 import { Badge } from "#app/components/ui/Badge";
 import { buttonClasses } from "#app/components/ui/Button";
 import { CodeForm } from "./CodeForm";
@@ -28,6 +29,8 @@ export interface EventPageData {
     /** Basis points on what is paid (common/pricing.ts serviceFeeOf). */
     serviceFeeBps: number;
     serviceFeeLabel: string | null;
+    /** For the picker's live "Precio sin impuestos nacionales" (common/tax-display.ts, decision 220). */
+    ivaCondition: PlatformIvaCondition;
   };
   organization: { name: string; slug: string };
   dates: PickerDate[];
@@ -136,6 +139,7 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
               errors={pickerErrors}
               serviceFeeBps={event.serviceFeeBps}
               serviceFeeLabel={event.serviceFeeLabel}
+              ivaCondition={event.ivaCondition}
               coupon={page.coupon?.rule ?? null}
             />
             {page.waitlistHref ? <WaitlistJoin href={page.waitlistHref} /> : null}
