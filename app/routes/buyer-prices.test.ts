@@ -5,6 +5,7 @@ import { formatMoney } from "#common/money";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { getRequest, run } from "#tests/support/remix";
 import * as eventPage from "./eventos.$slug";
+import * as home from "./_index";
 
 // docs/prices.md: wherever a buyer sees a price, the final price (service fee included) comes first and
 // "Precio sin impuestos nacionales" beside it. Published events charge the 10 % fee, and the platform is
@@ -47,5 +48,26 @@ describe("the event page's ticket picker", () => {
     // The buy bar's "Desde" is the cheapest final price too, and the face value alone is shown nowhere.
     expect(text).toContain(`Desde ${UNIT_FINAL}`);
     expect(amounts).not.toContain(plain(1_000_000));
+  });
+});
+
+describe("the home's event cards", () => {
+  it("say 'Desde' the final price of the cheapest ticket still left, with the price without national taxes beside it", async () => {
+    const producer = await createProducer();
+    await createPublishedEvent(producer.ctx, producer.organization.id, {
+      name: "Cheapest Sold Out",
+      ticketTypes: [
+        { name: "Anticipada", price: 500_000, stock: 0 },
+        { name: "General", price: 1_000_000, stock: 20 },
+        { name: "VIP", price: 2_000_000, stock: 5 },
+      ],
+    });
+    const page = await run<Awaited<ReturnType<typeof home.loader>>["data"]>(home.loader, getRequest("/?q=cheapest+sold+out"));
+    expect(page.data.events).toHaveLength(1);
+    expect(page.data.events[0]).toMatchObject({ priceLabel: `Desde ${formatMoney(1_100_000)}`, withoutNationalTaxesLabel: formatMoney(1_082_645) });
+    const { html } = await renderInRouter(createElement(home.default), { url: "/?q=cheapest+sold+out", loader: () => page.data });
+    const { text, amounts } = figures(html);
+    expect(amounts.slice(0, 2)).toEqual([UNIT_FINAL, UNIT_WITHOUT_TAXES]);
+    expect(text).toContain(`Desde ${UNIT_FINAL} Precio sin impuestos nacionales: ${UNIT_WITHOUT_TAXES}`);
   });
 });

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { Badge } from "#app/components/ui/Badge";
+import { withoutNationalTaxesLine } from "#common/tax-display";
 import { EventImage } from "./EventImage";
 
 /** What a card shows, already formatted by the loader (app/lib/catalogue.server.ts). */
@@ -18,11 +19,23 @@ export interface EventCardData {
   venueName: string;
   city: string;
   provinceLabel: string;
-  /** "Desde $ 12.000,00", "Gratis" or null. */
+  /** "Desde $ 13.200,00" (the final price, service fee included: docs/prices.md), "Gratis" or null. */
   priceLabel: string | null;
+  /** The price without national taxes of that same ticket; null or absent when it equals it. */
+  withoutNationalTaxesLabel?: string | null;
   soldOut: boolean;
   paused: boolean;
   organizationName: string;
+}
+
+/** "Precio sin impuestos nacionales: $ X" under a card's price, while there is a price to show. */
+export function WithoutNationalTaxes({ event, className = "" }: { event: Pick<EventCardData, "soldOut" | "withoutNationalTaxesLabel">; className?: string }) {
+  if (event.soldOut || !event.withoutNationalTaxesLabel) return null;
+  return (
+    <p className={`text-xs text-[var(--muted)] ${className}`} data-without-national-taxes="">
+      {withoutNationalTaxesLine(event.withoutNationalTaxesLabel)}
+    </p>
+  );
 }
 
 /** The card's picture width for `sizes`: half the screen on phones, a third from 900 px, a quarter (about 264 px) from 1024 px. */
@@ -57,6 +70,7 @@ export function EventCard({ event, eager = false, headingLevel = 2 }: { event: E
         <p className="mt-auto pt-1.5 text-sm font-bold">
           {event.soldOut ? <span className="text-red-700 dark:text-red-400">Agotado</span> : (event.priceLabel ?? "")}
         </p>
+        <WithoutNationalTaxes event={event} />
       </div>
     </article>
   );
