@@ -3,6 +3,7 @@ import type { listPublicEvents } from "#server/events/catalogue";
 import { EVENT_CATEGORIES } from "#server/events/schemas";
 import { formatDateTime, isDayWithinRange, parseDay, TIME_ZONE } from "#common/dates";
 import { unitPriceFigures } from "#server/orders/price-display";
+import { withoutNationalTaxesLine } from "#common/tax-display";
 import { PROVINCES } from "#common/validation";
 import type { EventCardData } from "#app/components/events/EventCard";
 import type { FeaturedEventData } from "#app/components/events/FeaturedEvent";
@@ -33,11 +34,11 @@ type CatalogueItem = Awaited<ReturnType<typeof listPublicEvents>>["items"][numbe
  * cheapest ticket still left, else of the cheapest on sale; with the price
  * without national taxes of that same figure.
  */
-export function cardPrice(item: Pick<CatalogueItem, "minPrice" | "fromPrice" | "serviceFeeBps">): { priceLabel: string | null; withoutNationalTaxesLabel: string | null } {
+export function cardPrice(item: Pick<CatalogueItem, "minPrice" | "fromPrice" | "serviceFeeBps">): { priceLabel: string | null; withoutNationalTaxesLine: string | null } {
   const cheapest = item.fromPrice ?? item.minPrice;
-  if (cheapest === null) return { priceLabel: null, withoutNationalTaxesLabel: null };
+  if (cheapest === null) return { priceLabel: null, withoutNationalTaxesLine: null };
   const figures = unitPriceFigures(cheapest, item.serviceFeeBps ?? 0);
-  return { priceLabel: figures.finalCents === 0 ? "Gratis" : `Desde ${figures.final}`, withoutNationalTaxesLabel: figures.withoutNationalTaxes };
+  return { priceLabel: figures.finalCents === 0 ? "Gratis" : `Desde ${figures.final}`, withoutNationalTaxesLine: figures.withoutNationalTaxes && withoutNationalTaxesLine(figures.withoutNationalTaxes) };
 }
 
 const zoned = (date: Date) => DateTime.fromJSDate(date).setZone(TIME_ZONE).setLocale("es-AR");

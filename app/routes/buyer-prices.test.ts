@@ -39,7 +39,7 @@ describe("the event page's ticket picker", () => {
     expect(page.data.tickets.find((t) => t.name === "General")).toMatchObject({
       price: 1_000_000,
       priceLabel: formatMoney(1_100_000),
-      withoutNationalTaxesLabel: formatMoney(1_082_645),
+      withoutNationalTaxesLine: `Precio sin impuestos nacionales: ${formatMoney(1_082_645)}`,
     });
     const { html } = await renderInRouter(createElement(eventPage.default), { url: `/eventos/${event.slug}`, loader: () => page.data });
     const { text, amounts } = figures(html);
@@ -64,7 +64,7 @@ describe("the home's event cards", () => {
     });
     const page = await run<Awaited<ReturnType<typeof home.loader>>["data"]>(home.loader, getRequest("/?q=cheapest+sold+out"));
     expect(page.data.events).toHaveLength(1);
-    expect(page.data.events[0]).toMatchObject({ priceLabel: `Desde ${formatMoney(1_100_000)}`, withoutNationalTaxesLabel: formatMoney(1_082_645) });
+    expect(page.data.events[0]).toMatchObject({ priceLabel: `Desde ${formatMoney(1_100_000)}`, withoutNationalTaxesLine: `Precio sin impuestos nacionales: ${formatMoney(1_082_645)}` });
     const { html } = await renderInRouter(createElement(home.default), { url: "/?q=cheapest+sold+out", loader: () => page.data });
     const { text, amounts } = figures(html);
     expect(amounts.slice(0, 2)).toEqual([UNIT_FINAL, UNIT_WITHOUT_TAXES]);

@@ -11,6 +11,7 @@ import { sameCode } from "#common/saved-cart";
 import { formatDate, formatDateTime, formatEventStart, formatLongDay, formatTime } from "#common/dates";
 import { serviceFeeRateLabel } from "#common/pricing";
 import { platformIvaCondition, unitPriceFigures } from "#server/orders/price-display";
+import { withoutNationalTaxesLine } from "#common/tax-display";
 import { buyerMethodOfAccount, orderHold } from "#server/orders/preview";
 import { withFlash } from "#app/lib/flash.server";
 import { getRequestContext } from "#app/lib/session.server";
@@ -116,6 +117,8 @@ function doorsLabel(doorsAt: Date, startsAt: Date): string {
   return formatDate(doorsAt) === formatDate(startsAt) ? formatTime(doorsAt) : formatDateTime(doorsAt);
 }
 
+const lineOf = (formatted: string | null) => (formatted === null ? null : withoutNationalTaxesLine(formatted));
+
 export function toEventPageData(
   publicEvent: PublicEvent,
   cart: StoredCart | null,
@@ -136,7 +139,7 @@ export function toEventPageData(
       price: t.price,
       priceLabel: full.final,
       discountedPriceLabel: discounted?.final ?? null,
-      withoutNationalTaxesLabel: (discounted ?? full).withoutNationalTaxes,
+      withoutNationalTaxesLine: lineOf((discounted ?? full).withoutNationalTaxes),
       state: t.state,
       stateLabel: TICKET_STATE_LABELS[t.state],
       selectable: isSelectable(t, event.status),
@@ -149,6 +152,8 @@ export function toEventPageData(
   });
   const selected: Record<string, number> = {};
   for (const item of cart?.items ?? []) selected[item.ticketId] = item.qty;
+  // The fee grows with the price, so the cheapest ticket has the lowest final price.
+  const cheapest = tickets.filter((t) => t.selectable).sort((a, b) => a.price - b.price)[0];
   return {
     event: {
       slug: event.slug,
@@ -177,6 +182,7 @@ export function toEventPageData(
       onSale: d.status === "active" && event.status === "active",
     })),
     tickets,
+    fromLabel: cheapest ? (cheapest.price === 0 ? "Gratis" : `Desde ${cheapest.priceLabel}`) : null,
     selected,
     eventDateId: cart?.eventDateId ?? null,
     presaleUnlocked,

@@ -1,6 +1,5 @@
 import { Link } from "@remix-run/react";
 import { Badge } from "#app/components/ui/Badge";
-import { withoutNationalTaxesLine } from "#common/tax-display";
 import { EventImage } from "./EventImage";
 
 /** What a card shows, already formatted by the loader (app/lib/catalogue.server.ts). */
@@ -21,19 +20,19 @@ export interface EventCardData {
   provinceLabel: string;
   /** "Desde $ 13.200,00" (the final price, service fee included: docs/prices.md), "Gratis" or null. */
   priceLabel: string | null;
-  /** The price without national taxes of that same ticket; null or absent when it equals it. */
-  withoutNationalTaxesLabel?: string | null;
+  /** "Precio sin impuestos nacionales: $ X" of that same ticket; null or absent when it equals it. */
+  withoutNationalTaxesLine?: string | null;
   soldOut: boolean;
   paused: boolean;
   organizationName: string;
 }
 
 /** "Precio sin impuestos nacionales: $ X" under a card's price, while there is a price to show. */
-export function WithoutNationalTaxes({ event, className = "" }: { event: Pick<EventCardData, "soldOut" | "withoutNationalTaxesLabel">; className?: string }) {
-  if (event.soldOut || !event.withoutNationalTaxesLabel) return null;
+export function WithoutNationalTaxes({ event, className = "" }: { event: Pick<EventCardData, "soldOut" | "withoutNationalTaxesLine">; className?: string }) {
+  if (event.soldOut || !event.withoutNationalTaxesLine) return null;
   return (
     <p className={`text-xs text-[var(--muted)] ${className}`} data-without-national-taxes="">
-      {withoutNationalTaxesLine(event.withoutNationalTaxesLabel)}
+      {event.withoutNationalTaxesLine}
     </p>
   );
 }

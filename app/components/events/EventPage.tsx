@@ -35,6 +35,8 @@ export interface EventPageData {
   organization: { name: string; slug: string };
   dates: PickerDate[];
   tickets: PickerTicket[];
+  /** "Desde $ X": the final price of the cheapest ticket to choose, or "Gratis"; null with none. */
+  fromLabel?: string | null;
   /** Saved quantities to preselect. */
   selected: Record<string, number>;
   eventDateId: string | null;
@@ -140,6 +142,7 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
               serviceFeeBps={event.serviceFeeBps}
               serviceFeeLabel={event.serviceFeeLabel}
               ivaCondition={event.ivaCondition}
+              fromLabel={page.fromLabel}
               coupon={page.coupon?.rule ?? null}
             />
             {page.waitlistHref ? <WaitlistJoin href={page.waitlistHref} /> : null}

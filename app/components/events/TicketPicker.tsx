@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "@remix-run/react";
 import { formatMoney } from "#common/money";
-import { purchaseTotals, unitFinalPrice, type CouponRule } from "#common/pricing";
-import { priceDisplay, withoutNationalTaxesLine, type PlatformIvaCondition } from "#common/tax-display";
+import { purchaseTotals, type CouponRule } from "#common/pricing";
+import { priceDisplay, type PlatformIvaCondition } from "#common/tax-display";
 import { Badge, type BadgeTone } from "#app/components/ui/Badge";
 import { Button } from "#app/components/ui/Button";
 import { MoneyLines } from "#app/components/checkout/MoneyLines";
@@ -20,8 +20,8 @@ export interface PickerTicket {
   priceLabel: string;
   /** The final price with the applied coupon (percent coupons), when it applies to this ticket. */
   discountedPriceLabel?: string | null;
-  /** "Precio sin impuestos nacionales" of the first price shown; null or absent when it equals it. */
-  withoutNationalTaxesLabel?: string | null;
+  /** "Precio sin impuestos nacionales: $ X" of the first price shown; null or absent when it equals it. */
+  withoutNationalTaxesLine?: string | null;
   state: TicketStateName;
   stateLabel: string;
   /** A quantity stepper is offered (on sale, payable online, enough left). */
@@ -106,6 +106,7 @@ export function TicketPicker({
   serviceFeeBps,
   serviceFeeLabel,
   ivaCondition = "RESPONSABLE_INSCRIPTO",
+  fromLabel,
   coupon,
 }: {
   action: string;
@@ -118,6 +119,8 @@ export function TicketPicker({
   serviceFeeBps: number;
   serviceFeeLabel: string | null;
   ivaCondition?: PlatformIvaCondition;
+  /** "Desde $ X" (the cheapest final price, from the loader) or "Gratis": the phone's bar before choosing. */
+  fromLabel?: string | null;
   coupon?: CouponRule | null;
 }) {
   const navigation = useNavigation();
@@ -151,9 +154,6 @@ export function TicketPicker({
   const count = lines.reduce((sum, l) => sum + l.qty, 0);
   const totals = purchaseTotals(lines, serviceFeeBps, coupon);
   const { withoutNationalTaxes } = priceDisplay(totals.subtotal - totals.discount, totals.serviceFee, ivaCondition);
-  const prices = tickets.filter((t) => t.selectable).map((t) => t.price);
-  // The fee grows with the price, so the cheapest ticket has the cheapest final price.
-  const from = prices.length ? unitFinalPrice(Math.min(...prices), serviceFeeBps).final : null;
 
   return (
     <Form
@@ -238,11 +238,7 @@ export function TicketPicker({
                       {t.priceLabel}
                     </p>
                   )}
-                  {t.withoutNationalTaxesLabel ? (
-                    <p className="text-xs text-[var(--muted)]" data-without-national-taxes="">
-                      {withoutNationalTaxesLine(t.withoutNationalTaxesLabel)}
-                    </p>
-                  ) : null}
+                  {t.withoutNationalTaxesLine ? <p className="text-xs text-[var(--muted)]">{t.withoutNationalTaxesLine}</p> : null}
                   {t.presale || t.unlocked || showState ? (
                     <div className="mt-1 flex flex-wrap gap-1">
                       {t.presale ? <Badge tone="secondary">Preventa</Badge> : null}
@@ -309,10 +305,10 @@ export function TicketPicker({
                       {formatMoney(totals.total)}
                     </span>
                   </>
-                ) : from !== null ? (
+                ) : fromLabel ? (
                   <>
                     <span className="block text-xs text-[var(--muted)]">Entradas</span>
-                    <span className="block text-xl font-bold">{from === 0 ? "Gratis" : `Desde ${formatMoney(from)}`}</span>
+                    <span className="block text-xl font-bold">{fromLabel}</span>
                   </>
                 ) : null}
               </p>
