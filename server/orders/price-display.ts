@@ -16,7 +16,7 @@ export function withoutNationalTaxesOf(faceValue: number, serviceFee: number): s
 
 /**
  * The platform's IVA condition, for a page whose browser recomputes a total
- * (the event page's picker) with the same pure rule (decision 220). It is a
+ * (the event page's picker) with the same pure rule (decision 214). It is a
  * public fact of the platform, the same for every visitor.
  */
 export function platformIvaCondition(): PlatformIvaCondition {

@@ -29,7 +29,7 @@ export interface EventPageData {
     /** Basis points on what is paid (common/pricing.ts serviceFeeOf). */
     serviceFeeBps: number;
     serviceFeeLabel: string | null;
-    /** For the picker's live "Precio sin impuestos nacionales" (common/tax-display.ts, decision 220). */
+    /** For the picker's live "Precio sin impuestos nacionales" (common/tax-display.ts, decision 214). */
     ivaCondition: PlatformIvaCondition;
   };
   organization: { name: string; slug: string };
