@@ -78,3 +78,14 @@ export function buyerMethodOf(accounts: readonly (string | undefined)[]): "MERCA
   const methods = new Set(accounts.map((account) => (account ? BUYER_METHOD_OF_ACCOUNT[account] : undefined)));
   return methods.size === 1 && methods.has("BANK_TRANSFER") ? "BANK_TRANSFER" : "MERCADO_PAGO";
 }
+
+/**
+ * One ticket's final price as a buyer reads it beside the ticket (docs/prices.md):
+ * its price (after any coupon) plus the service fee on it. A purchase's fee is
+ * computed on its whole subtotal (purchaseTotals), so a total can differ by a
+ * centavo from adding these.
+ */
+export function unitFinalPrice(price: number, serviceFeeBps: number) {
+  const serviceFee = serviceFeeOf(price, serviceFeeBps);
+  return { faceValue: price, serviceFee, final: price + serviceFee };
+}

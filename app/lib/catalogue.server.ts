@@ -2,7 +2,8 @@ import { DateTime } from "luxon";
 import type { listPublicEvents } from "#server/events/catalogue";
 import { EVENT_CATEGORIES } from "#server/events/schemas";
 import { formatDateTime, isDayWithinRange, parseDay, TIME_ZONE } from "#common/dates";
-import { formatMoney } from "#common/money";
+import { unitPriceFigures } from "#server/orders/price-display";
+import { withoutNationalTaxesLine } from "#common/tax-display";
 import { PROVINCES } from "#common/validation";
 import type { EventCardData } from "#app/components/events/EventCard";
 import type { FeaturedEventData } from "#app/components/events/FeaturedEvent";
@@ -28,9 +29,16 @@ export function categoryLabel(value: string): string {
 
 type CatalogueItem = Awaited<ReturnType<typeof listPublicEvents>>["items"][number];
 
-export function priceLabel(minPrice: number | null): string | null {
-  if (minPrice === null) return null;
-  return minPrice === 0 ? "Gratis" : `Desde ${formatMoney(minPrice)}`;
+/**
+ * "Desde $ X": the final price (service fee included, docs/prices.md) of the
+ * cheapest ticket still left, else of the cheapest on sale; with the price
+ * without national taxes of that same figure.
+ */
+export function cardPrice(item: Pick<CatalogueItem, "minPrice" | "fromPrice" | "serviceFeeBps">): { priceLabel: string | null; withoutNationalTaxesLine: string | null } {
+  const cheapest = item.fromPrice ?? item.minPrice;
+  if (cheapest === null) return { priceLabel: null, withoutNationalTaxesLine: null };
+  const figures = unitPriceFigures(cheapest, item.serviceFeeBps ?? 0);
+  return { priceLabel: figures.finalCents === 0 ? "Gratis" : `Desde ${figures.final}`, withoutNationalTaxesLine: figures.withoutNationalTaxes && withoutNationalTaxesLine(figures.withoutNationalTaxes) };
 }
 
 const zoned = (date: Date) => DateTime.fromJSDate(date).setZone(TIME_ZONE).setLocale("es-AR");
@@ -48,7 +56,7 @@ export function toEventCard(item: CatalogueItem): EventCardData {
     venueName: item.venueName,
     city: item.city,
     provinceLabel: provinceLabel(item.province),
-    priceLabel: priceLabel(item.minPrice),
+    ...cardPrice(item),
     soldOut: item.available <= 0,
     paused: item.status === "paused",
     organizationName: item.organizationName,

@@ -36,7 +36,8 @@ describe("/canjear/{couponId}", () => {
     const page = await run(eventPage.loader, getRequest(`/eventos/${event.slug}`, { cookies }), { slug: event.slug });
     expect(page.data.coupon).toEqual({ code: "Verano20", label: "20 % de descuento", onlyFor: null, rule: { kind: "percent", value: 20, ticketTypeIds: [] } });
     const general = page.data.tickets.find((t: { name: string }) => t.name === "General");
-    expect(general).toMatchObject({ priceLabel: "$\u00a010.000,00", discountedPriceLabel: "$\u00a08.000,00" });
+    // Final prices, the 10 % service fee included (docs/prices.md).
+    expect(general).toMatchObject({ priceLabel: "$\u00a011.000,00", discountedPriceLabel: "$\u00a08.800,00" });
 
     // Choosing tickets keeps the coupon in the cart through to the checkout, and the page shows the totals.
     const chosen = await run(

@@ -55,7 +55,8 @@ describe("/ (home)", () => {
     expect(byName.data.events.map((e: { name: string }) => e.name)).toEqual(["Peña Folklórica del Norte"]);
     expect(byName.data.events[0]).toMatchObject({
       slug: "pena-folklorica-del-norte",
-      priceLabel: expect.stringMatching(/^Desde \$\s?15\.000,00$/),
+      // The final price, the 10 % service fee included (docs/prices.md).
+      priceLabel: expect.stringMatching(/^Desde \$\s?16\.500,00$/),
       dateLabel: expect.stringMatching(/^21:00 - \d{2}\/\d{2}\/\d{4}$/),
       provinceLabel: "Salta",
       soldOut: false,

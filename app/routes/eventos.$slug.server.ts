@@ -9,8 +9,9 @@ import { COUPON_MESSAGES, previewCoupon } from "#server/coupons/coupons";
 import { couponForEventPage, type CouponPagePreview } from "#server/coupons/preview";
 import { sameCode } from "#common/saved-cart";
 import { formatDate, formatDateTime, formatEventStart, formatLongDay, formatTime } from "#common/dates";
-import { formatMoney } from "#common/money";
 import { serviceFeeRateLabel } from "#common/pricing";
+import { platformIvaCondition, unitPriceFigures } from "#server/orders/price-display";
+import { withoutNationalTaxesLine } from "#common/tax-display";
 import { buyerMethodOfAccount, orderHold } from "#server/orders/preview";
 import { withFlash } from "#app/lib/flash.server";
 import { getRequestContext } from "#app/lib/session.server";
@@ -116,6 +117,8 @@ function doorsLabel(doorsAt: Date, startsAt: Date): string {
   return formatDate(doorsAt) === formatDate(startsAt) ? formatTime(doorsAt) : formatDateTime(doorsAt);
 }
 
+const lineOf = (formatted: string | null) => (formatted === null ? null : withoutNationalTaxesLine(formatted));
+
 export function toEventPageData(
   publicEvent: PublicEvent,
   cart: StoredCart | null,
@@ -123,25 +126,34 @@ export function toEventPageData(
 ): EventPageData {
   const { event, organization, dates, ticketTypes, presaleUnlocked } = publicEvent;
   const dateLabels = new Map(dates.map((d) => [d.id, formatDateTime(d.startsAt)]));
-  const tickets: PickerTicket[] = ticketTypes.map((t) => ({
-    id: t.id,
-    name: t.name,
-    description: t.description,
-    price: t.price,
-    priceLabel: t.price === 0 ? "Gratis" : formatMoney(t.price),
-    discountedPriceLabel: extra.coupon?.discountedPrices[t.id] !== undefined ? formatMoney(extra.coupon.discountedPrices[t.id]) : null,
-    state: t.state,
-    stateLabel: TICKET_STATE_LABELS[t.state],
-    selectable: isSelectable(t, event.status),
-    options: quantityOptions(t),
-    note: ticketNote(t),
-    dateLabel: t.eventDateId && dates.length > 1 ? (dateLabels.get(t.eventDateId) ?? null) : null,
-    presale: t.presale,
-    unlocked: t.hidden || t.requiresAccessCode,
-  }));
+  const fee = event.serviceFeeBps;
+  const tickets: PickerTicket[] = ticketTypes.map((t) => {
+    // Each ticket's final price, service fee included, comes first (docs/prices.md); with a coupon, the price it leaves.
+    const full = unitPriceFigures(t.price, fee);
+    const discountedPrice = extra.coupon?.discountedPrices[t.id];
+    const discounted = discountedPrice !== undefined ? unitPriceFigures(discountedPrice, fee) : null;
+    return {
+      id: t.id,
+      name: t.name,
+      description: t.description,
+      price: t.price,
+      priceLabel: full.final,
+      discountedPriceLabel: discounted?.final ?? null,
+      withoutNationalTaxesLine: lineOf((discounted ?? full).withoutNationalTaxes),
+      state: t.state,
+      stateLabel: TICKET_STATE_LABELS[t.state],
+      selectable: isSelectable(t, event.status),
+      options: quantityOptions(t),
+      note: ticketNote(t),
+      dateLabel: t.eventDateId && dates.length > 1 ? (dateLabels.get(t.eventDateId) ?? null) : null,
+      presale: t.presale,
+      unlocked: t.hidden || t.requiresAccessCode,
+    };
+  });
   const selected: Record<string, number> = {};
   for (const item of cart?.items ?? []) selected[item.ticketId] = item.qty;
-  const fee = event.serviceFeeBps;
+  // The fee grows with the price, so the cheapest ticket has the lowest final price.
+  const cheapest = tickets.filter((t) => t.selectable).sort((a, b) => a.price - b.price)[0];
   return {
     event: {
       slug: event.slug,
@@ -157,6 +169,7 @@ export function toEventPageData(
       hasPresale: event.hasPresale,
       serviceFeeBps: fee,
       serviceFeeLabel: serviceFeeRateLabel(fee),
+      ivaCondition: platformIvaCondition(),
     },
     organization: { name: organization.name, slug: organization.slug },
     dates: dates.map((d) => ({
@@ -169,6 +182,7 @@ export function toEventPageData(
       onSale: d.status === "active" && event.status === "active",
     })),
     tickets,
+    fromLabel: cheapest ? (cheapest.price === 0 ? "Gratis" : `Desde ${cheapest.priceLabel}`) : null,
     selected,
     eventDateId: cart?.eventDateId ?? null,
     presaleUnlocked,

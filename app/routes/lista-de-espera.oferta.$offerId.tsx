@@ -2,10 +2,12 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDateTime, formatEventStart } from "#common/dates";
 import { formatMoney } from "#common/money";
+import { withoutNationalTaxesLine } from "#common/tax-display";
 import { withBillingToken } from "#server/auth/billing-access";
 import type { Ctx } from "#server/context";
 import { isDomainError } from "#server/errors";
 import { claimWaitlistOffer, getWaitlistOffer } from "#server/orders/waitlist-claim";
+import { unitPriceFigures } from "#server/orders/price-display";
 import { pageErrorResponse } from "#app/lib/domain-errors.server";
 import { checkoutFailure, payerDefaults } from "#app/lib/checkout-reply.server";
 import { parsePayerForm, payerQuestionsFor } from "#app/lib/payer-questions.server";
@@ -35,6 +37,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   headers.set("Cache-Control", "private, no-store");
   try {
     const { offer, questions } = await load(ctx, params.offerId ?? "");
+    // Each ticket's final price, the service fee included, first (docs/prices.md).
+    const unit = unitPriceFigures(offer.unitPrice, offer.serviceFeeBps);
     return data(
       {
         offer: {
@@ -48,7 +52,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           ticket: offer.ticketTypeName,
           quantity: offer.quantity,
           wanted: offer.wanted,
-          unitPrice: formatMoney(offer.unitPrice),
+          unitPrice: formatMoney(unit.finalCents),
+          withoutNationalTaxesLine: unit.withoutNationalTaxes && withoutNationalTaxesLine(unit.withoutNationalTaxes),
           expires: formatDateTime(offer.expiresAt),
           limitRefusal: offer.limitRefusal,
         },
@@ -97,8 +102,10 @@ export default function ClaimOfferPage() {
       {offer.open ? (
         <>
           <p className="mb-2">
-            Te guardamos <strong>{units}</strong> «{offer.ticket}» a {offer.unitPrice} {offer.quantity === 1 ? "" : "cada una"}, hasta el <strong>{offer.expires}</strong>.
+            Te guardamos <strong>{units}</strong> «{offer.ticket}» a <strong>{offer.unitPrice}</strong> {offer.quantity === 1 ? "" : "cada una"}, con el cargo por servicio incluido, hasta el{" "}
+            <strong>{offer.expires}</strong>.
           </p>
+          {offer.withoutNationalTaxesLine ? <p className="mb-2 text-sm text-[var(--muted)]">{offer.withoutNationalTaxesLine}</p> : null}
           {offer.resale ? (
             <p className="mb-2 text-sm">
               Es una entrada de la reventa oficial: alguien que no puede ir la devolvió al precio que pagó. Al pagarla te llega una entrada nueva, con un QR nuevo a tu nombre, y la de esa persona deja de servir.
@@ -116,7 +123,7 @@ export default function ClaimOfferPage() {
           ) : (
             <>
               <p className="mb-4 text-sm">
-                Al reclamarlas se arma tu compra con estas entradas y pasás a pagar como en cualquier compra (el cargo por servicio se ve antes de pagar). Desde ahí
+                Al reclamarlas se arma tu compra con estas entradas y pasás a pagar como en cualquier compra (antes de pagar ves el total y el desglose). Desde ahí
                 tenés el tiempo de una compra para pagar; si no pagás, las entradas pasan a la siguiente persona de la lista.
               </p>
               <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">

@@ -1,3 +1,4 @@
+import { createElement } from "react";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
@@ -8,6 +9,7 @@ import { joinWaitlist, setEventWaitlist } from "#server/waitlist/waitlist";
 import { actorFor, createTestUser, ctxAs, sessionCookiesFor } from "#tests/support/context";
 import { createEventWithTickets } from "#tests/support/factories";
 import { formRequest, getRequest, run } from "#tests/support/remix";
+import { renderInRouter } from "#app/components/layout/render-in-router.test-helper";
 import * as eventPage from "./eventos.$slug";
 import * as joinPage from "./lista-de-espera.$slug";
 import * as offerPage from "./lista-de-espera.oferta.$offerId";
@@ -58,6 +60,12 @@ describe("la lista de espera sin JavaScript", () => {
     expect((await run(offerPage.loader, getRequest(claimPath, { cookies: other }), { offerId })).status).toBe(404);
     const offer = await run(offerPage.loader, getRequest(claimPath, { cookies: jar }), { offerId });
     expect(offer.data.offer).toMatchObject({ open: true, quantity: 1, ticket: "General" });
+    // The final price first, service fee included, and "Precio sin impuestos nacionales" beside it (docs/prices.md):
+    // $ 10.000 + the 10 % fee = $ 11.000, less the fee's 21 % IVA ($ 173,55).
+    const rendered = await renderInRouter(createElement(offerPage.default), { url: claimPath, loader: () => offer.data });
+    const text = rendered.html.replace(/<[^>]+>/g, " ").replace(/&nbsp;|\u00a0/g, " ").replace(/\s+/g, " ");
+    expect([...text.matchAll(/\$ [\d.]+,\d{2}/g)].map((m) => m[0]).slice(0, 2)).toEqual(["$ 11.000,00", "$ 10.826,45"]);
+    expect(text).toContain("Precio sin impuestos nacionales: $ 10.826,45");
 
     // A payer error is shown next to its field and keeps the offer; then the claim goes to the normal checkout.
     const bad = await run(offerPage.action, formRequest(claimPath, { ...PAYER, documentNumber: "" }, { cookies: jar }), { offerId });

@@ -1,11 +1,12 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatMoney } from "#common/money";
-import { serviceFeeOf } from "#common/pricing";
+import { unitFinalPrice } from "#common/pricing";
 import { getRequestContext, requireUser } from "#app/lib/session.server";
 import { pageErrorResponse } from "#app/lib/domain-errors.server";
 import { checkoutFailure, payerDefaults, redirectToCheckout } from "#app/lib/checkout-reply.server";
 import { parsePayerForm, payerQuestionsFor } from "#app/lib/payer-questions.server";
+import { MoneyLines } from "#app/components/checkout/MoneyLines";
 import { PayerInfoFields } from "#app/components/checkout/PayerInfoFields";
 import { getFormProps, usePayerForm } from "#app/components/checkout/usePayerForm";
 import { FormErrors } from "#app/components/account/Notice";
@@ -14,6 +15,7 @@ import { useIsSubmitting } from "#app/components/ui/useIsSubmitting";
 import { getUserById } from "#server/accounts/users";
 import type { Ctx } from "#server/context";
 import { startCheckout } from "#server/orders/checkout";
+import { withoutNationalTaxesOf } from "#server/orders/price-display";
 import { resaleListingForBuyer } from "#server/resale/listings";
 
 export const meta: MetaFunction = () => [{ title: "Reventa oficial · Tribuna" }, { name: "robots", content: "noindex" }];
@@ -38,7 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     const { offer, questions } = await load(ctx, params.listingId ?? "");
     const user = ctx.actor.kind === "user" ? await getUserById(ctx, ctx.actor.userId) : undefined;
-    const fee = serviceFeeOf(offer.price, offer.serviceFeeBps);
+    const { serviceFee: fee, final } = unitFinalPrice(offer.price, offer.serviceFeeBps);
     return data(
       {
         offer: {
@@ -47,8 +49,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           eventSlug: offer.eventSlug,
           ticketTypeName: offer.ticketTypeName,
           price: formatMoney(offer.price),
-          fee: formatMoney(fee),
-          total: formatMoney(offer.price + fee),
+          fee: fee > 0 ? formatMoney(fee) : null,
+          total: formatMoney(final),
+          withoutNationalTaxes: withoutNationalTaxesOf(offer.price, fee),
           available: offer.available,
           limitRefusal: offer.limitRefusal,
           signedIn: ctx.actor.kind === "user",
@@ -103,9 +106,16 @@ export default function ResalePurchasePage() {
   return (
     <main className="mx-auto flex w-full max-w-2xl flex-col gap-4 px-4 py-5 sm:px-6 sm:py-8">
       <h1 className="text-2xl font-bold">Reventa oficial: {offer.eventName}</h1>
-      <p>
-        {offer.ticketTypeName}: {offer.price} + {offer.fee} de cargo por servicio = <strong>{offer.total}</strong>.
-      </p>
+      {/* The final price first, then the price without national taxes, then the breakdown (docs/prices.md). */}
+      <MoneyLines
+        label={`Precio de ${offer.ticketTypeName}`}
+        subtotalLabel={offer.ticketTypeName}
+        subtotal={offer.price}
+        serviceFee={offer.fee}
+        total={offer.total}
+        withoutNationalTaxes={offer.withoutNationalTaxes}
+        className="rounded-xl border border-[var(--border)] px-4 py-3"
+      />
       <p className="text-sm text-[var(--muted)]">
         Es una entrada que alguien que no puede ir devolvió al precio que pagó. Cuando pagás, te mandamos una entrada nueva con un QR nuevo a tu nombre, y el QR de la persona que la vendió deja de servir.
       </p>

@@ -88,6 +88,9 @@ export async function listPublicEvents(ctx: Ctx, filter: CatalogueFilter = {}) {
       organizationSlug: organizations.slug,
       nextDate,
       minPrice: sql<number | null>`(select min(t.price) from ticket_types t where t.event_id = "events"."id" and t.kind = 'ticket' and t.status = 'active' and not t.hidden and not t.presale and t.access_code is null)`,
+      // The cards' "Desde" (docs/prices.md): the cheapest ticket still left, its final price worked out with the fee.
+      fromPrice: sql<number | null>`(select min(t.price) from ticket_types t where t.event_id = "events"."id" and t.kind = 'ticket' and t.status = 'active' and not t.hidden and not t.presale and t.access_code is null and t.stock > t.sold)`,
+      serviceFeeBps: events.serviceFeeBps,
       available: sql<number>`coalesce((select sum(t.stock - t.sold) from ticket_types t where t.event_id = "events"."id" and t.kind = 'ticket' and t.status = 'active' and not t.hidden), 0)::int`,
     })
     .from(events)
@@ -97,7 +100,7 @@ export async function listPublicEvents(ctx: Ctx, filter: CatalogueFilter = {}) {
     .limit(limit)
     .offset(page * limit);
   return {
-    items: rows.map((r) => ({ ...r, nextDate: new Date(r.nextDate), minPrice: r.minPrice === null ? null : Number(r.minPrice) })),
+    items: rows.map((r) => ({ ...r, nextDate: new Date(r.nextDate), minPrice: r.minPrice === null ? null : Number(r.minPrice), fromPrice: r.fromPrice === null ? null : Number(r.fromPrice) })),
     total,
     page,
     limit,

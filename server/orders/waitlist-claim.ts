@@ -41,6 +41,8 @@ export interface OfferView {
   ticketTypeId: string;
   ticketTypeName: string;
   unitPrice: number;
+  /** The event's service fee on what is paid (common/pricing.ts), for the final price the page shows. */
+  serviceFeeBps: number;
   eventId: string;
   eventSlug: string;
   eventName: string;
@@ -60,7 +62,7 @@ export async function getWaitlistOffer(ctx: Ctx, offerId: string): Promise<Offer
     .select({
       offer: waitlistOffers,
       entry: waitlistEntries,
-      event: { id: events.id, slug: events.slug, name: events.name },
+      event: { id: events.id, slug: events.slug, name: events.name, serviceFeeBps: events.serviceFeeBps },
       startsAt: eventDates.startsAt,
       type: { name: ticketTypes.name, price: ticketTypes.price },
       listingPrice: resaleListings.price,
@@ -86,6 +88,7 @@ export async function getWaitlistOffer(ctx: Ctx, offerId: string): Promise<Offer
     ticketTypeId: row.offer.ticketTypeId,
     ticketTypeName: row.type.name,
     unitPrice: row.listingPrice ?? row.type.price,
+    serviceFeeBps: row.event.serviceFeeBps ?? 0,
     eventId: row.event.id,
     eventSlug: row.event.slug,
     eventName: row.event.name,

@@ -1,3 +1,4 @@
+import { createElement } from "react";
 import { and, eq, inArray } from "drizzle-orm";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
@@ -39,6 +40,7 @@ import { formRequest, getRequest, run } from "#tests/support/remix";
 import { MP_APP, MP_PLATFORM, mercadoPagoHandlers, mockPayment, payPreference, requestsTo, resetMercadoPagoMock } from "#tests/support/msw/mercadopago";
 import { action as cannotGoAction } from "#app/routes/cuenta.mis-tickets_.no-puedo-ir.$ticketId";
 import * as resalePage from "#app/routes/reventa.$listingId";
+import { renderInRouter } from "#app/components/layout/render-in-router.test-helper";
 import * as resaleBackOffice from "#app/routes/organizacion.eventos.$slug.reventa";
 
 // Mercado Pago is configured for this file: MSW stands in for it; our domain, database and webhook run for real.
@@ -573,5 +575,19 @@ describe("the organizer's side of the seller's money, and resale settings over G
     expect(kept.body.data!.setEventCustomFields).toEqual({ oneHolderPerTicket: true, maxTicketsPerAccount: 4 });
     const cleared = await gql<{ setEventCustomFields: unknown }>(FIELDS, { tokens, variables: { input: { id: event.id, fields: [], maxTicketsPerAccount: null } } });
     expect(cleared.body.data!.setEventCustomFields).toEqual({ oneHolderPerTicket: true, maxTicketsPerAccount: null });
+  });
+});
+
+describe("the listing's page: the final price first (docs/prices.md)", () => {
+  it("shows the price with the service fee as the first figure, the price without national taxes beside it, then the breakdown", async () => {
+    const { seller, tickets } = await sellerWithTickets({ qty: 1 });
+    const listing = await listForResale(seller.ctx, { ticketId: tickets[0].id, price: PRICE });
+    const page = await run(resalePage.loader, getRequest(`/reventa/${listing.id}`), { listingId: listing.id });
+    expect(page.status).toBe(200);
+    const { html } = await renderInRouter(createElement(resalePage.default), { url: `/reventa/${listing.id}`, loader: () => page.data });
+    const text = html.replace(/<[^>]+>/g, " ").replace(/&nbsp;|\u00a0/g, " ").replace(/\s+/g, " ");
+    // $ 10.000 + the 10 % fee = $ 11.000; the fee's 21 % IVA (1000 × 21/121 = $ 173,55) comes out of the second.
+    expect([...text.matchAll(/\$ [\d.]+,\d{2}/g)].map((m) => m[0])).toEqual(["$ 11.000,00", "$ 10.826,45", "$ 10.000,00", "$ 1.000,00"]);
+    expect(text).toContain("Precio sin impuestos nacionales $ 10.826,45");
   });
 });

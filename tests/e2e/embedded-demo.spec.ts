@@ -65,8 +65,8 @@ test.describe("la demo embebida", () => {
     await page.goto(`http://localhost:${PORT}/`);
     const href = await page.locator("main a[href^='/eventos/']").first().getAttribute("href");
     await page.goto(`http://localhost:${PORT}${href}`);
-    // Only the hydrated ticket picker says this (without JavaScript it says the fee is added in the next step).
-    await expect(page.locator("main").getByText(/Los precios no incluyen el cargo de servicio/).first()).toBeVisible();
+    // Only the hydrated ticket picker says this (without JavaScript it says the total comes in the next step).
+    await expect(page.locator("main").getByText(/Los precios ya incluyen el cargo de servicio/).first()).toBeVisible();
     const timing = await page.evaluate(async () => {
       // Element Timing entries only reach an observer (buffered), not performance.getEntriesByType.
       const heroPainted = await new Promise<number | null>((resolve) => {

@@ -18,11 +18,23 @@ export interface EventCardData {
   venueName: string;
   city: string;
   provinceLabel: string;
-  /** "Desde $ 12.000,00", "Gratis" or null. */
+  /** "Desde $ 13.200,00" (the final price, service fee included: docs/prices.md), "Gratis" or null. */
   priceLabel: string | null;
+  /** "Precio sin impuestos nacionales: $ X" of that same ticket; null or absent when it equals it. */
+  withoutNationalTaxesLine?: string | null;
   soldOut: boolean;
   paused: boolean;
   organizationName: string;
+}
+
+/** "Precio sin impuestos nacionales: $ X" under a card's price, while there is a price to show. */
+export function WithoutNationalTaxes({ event, className = "" }: { event: Pick<EventCardData, "soldOut" | "withoutNationalTaxesLine">; className?: string }) {
+  if (event.soldOut || !event.withoutNationalTaxesLine) return null;
+  return (
+    <p className={`text-xs text-[var(--muted)] ${className}`} data-without-national-taxes="">
+      {event.withoutNationalTaxesLine}
+    </p>
+  );
 }
 
 /** The card's picture width for `sizes`: half the screen on phones, a third from 900 px, a quarter (about 264 px) from 1024 px. */
@@ -57,6 +69,7 @@ export function EventCard({ event, eager = false, headingLevel = 2 }: { event: E
         <p className="mt-auto pt-1.5 text-sm font-bold">
           {event.soldOut ? <span className="text-red-700 dark:text-red-400">Agotado</span> : (event.priceLabel ?? "")}
         </p>
+        <WithoutNationalTaxes event={event} />
       </div>
     </article>
   );

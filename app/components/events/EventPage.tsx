@@ -1,6 +1,7 @@
 import { Form, Link, useRouteLoaderData } from "@remix-run/react";
 import { AdPixel } from "#app/components/AdPixel";
 import type { CouponRule } from "#common/pricing";
+import type { PlatformIvaCondition } from "#common/tax-display";
 import { Badge } from "#app/components/ui/Badge";
 import { buttonClasses } from "#app/components/ui/Button";
 import { CodeForm } from "./CodeForm";
@@ -28,10 +29,14 @@ export interface EventPageData {
     /** Basis points on what is paid (common/pricing.ts serviceFeeOf). */
     serviceFeeBps: number;
     serviceFeeLabel: string | null;
+    /** For the picker's live "Precio sin impuestos nacionales" (common/tax-display.ts, decision 214). */
+    ivaCondition: PlatformIvaCondition;
   };
   organization: { name: string; slug: string };
   dates: PickerDate[];
   tickets: PickerTicket[];
+  /** "Desde $ X": the final price of the cheapest ticket to choose, or "Gratis"; null with none. */
+  fromLabel?: string | null;
   /** Saved quantities to preselect. */
   selected: Record<string, number>;
   eventDateId: string | null;
@@ -136,6 +141,8 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
               errors={pickerErrors}
               serviceFeeBps={event.serviceFeeBps}
               serviceFeeLabel={event.serviceFeeLabel}
+              ivaCondition={event.ivaCondition}
+              fromLabel={page.fromLabel}
               coupon={page.coupon?.rule ?? null}
             />
             {page.waitlistHref ? <WaitlistJoin href={page.waitlistHref} /> : null}

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { EventCardData } from "./EventCard";
+import { WithoutNationalTaxes, type EventCardData } from "./EventCard";
 import { EventImage } from "./EventImage";
 
 /** The featured event's extra line: "sábado 20 de diciembre · 21:00" (the loader formats it). */
@@ -43,7 +43,10 @@ export function FeaturedEvent({ event, label = "Destacado", headingLevel = 2 }: 
           {event.venueName} · {event.city}, {event.provinceLabel}
         </p>
         <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between md:mt-5">
-          <p className="text-lg font-bold">{event.soldOut ? "Agotado" : event.priceLabel}</p>
+          <div>
+            <p className="text-lg font-bold">{event.soldOut ? "Agotado" : event.priceLabel}</p>
+            <WithoutNationalTaxes event={event} />
+          </div>
           <Link
             to={`/eventos/${event.slug}`}
             aria-describedby="evento-destacado"

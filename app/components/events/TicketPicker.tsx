@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "@remix-run/react";
 import { formatMoney } from "#common/money";
 import { purchaseTotals, type CouponRule } from "#common/pricing";
+import { priceDisplay, type PlatformIvaCondition } from "#common/tax-display";
 import { Badge, type BadgeTone } from "#app/components/ui/Badge";
 import { Button } from "#app/components/ui/Button";
 import { MoneyLines } from "#app/components/checkout/MoneyLines";
@@ -13,11 +14,14 @@ export interface PickerTicket {
   id: string;
   name: string;
   description: string;
-  /** Centavos, for the live total. */
+  /** Centavos, without the service fee, for the live total. */
   price: number;
+  /** The final price, service fee included (docs/prices.md); "Gratis" when zero. */
   priceLabel: string;
-  /** The price with the applied coupon (percent coupons), when it applies to this ticket. */
+  /** The final price with the applied coupon (percent coupons), when it applies to this ticket. */
   discountedPriceLabel?: string | null;
+  /** "Precio sin impuestos nacionales: $ X" of the first price shown; null or absent when it equals it. */
+  withoutNationalTaxesLine?: string | null;
   state: TicketStateName;
   stateLabel: string;
   /** A quantity stepper is offered (on sale, payable online, enough left). */
@@ -86,7 +90,8 @@ function quantityOf(text: string | undefined): number {
  * runs), the date as radios when there are several; tickets that cannot be
  * bought show their state and no control. With JavaScript the total (coupon
  * and service fee included, common/pricing.ts) follows every change; without
- * it the next page shows it. On a phone the total and the buy button sit in
+ * it the next page shows it. Every price is the final one, service fee
+ * included, with the price without national taxes beside it (docs/prices.md). On a phone the total and the buy button sit in
  * a bar fixed at the bottom of the screen. Messages come from the action
  * (previewOrder, through app/lib/cart.server.ts checkPickerSelection).
  */
@@ -100,6 +105,8 @@ export function TicketPicker({
   errors,
   serviceFeeBps,
   serviceFeeLabel,
+  ivaCondition = "RESPONSABLE_INSCRIPTO",
+  fromLabel,
   coupon,
 }: {
   action: string;
@@ -111,6 +118,9 @@ export function TicketPicker({
   errors?: PickerErrors | null;
   serviceFeeBps: number;
   serviceFeeLabel: string | null;
+  ivaCondition?: PlatformIvaCondition;
+  /** "Desde $ X" (the cheapest final price, from the loader) or "Gratis": the phone's bar before choosing. */
+  fromLabel?: string | null;
   coupon?: CouponRule | null;
 }) {
   const navigation = useNavigation();
@@ -143,8 +153,7 @@ export function TicketPicker({
   const lines = tickets.filter((t) => t.selectable).map((t) => ({ ticketTypeId: t.id, qty: quantityOf(quantities[t.id]), unitPrice: t.price })).filter((l) => l.qty > 0);
   const count = lines.reduce((sum, l) => sum + l.qty, 0);
   const totals = purchaseTotals(lines, serviceFeeBps, coupon);
-  const prices = tickets.filter((t) => t.selectable).map((t) => t.price);
-  const from = prices.length ? Math.min(...prices) : null;
+  const { withoutNationalTaxes } = priceDisplay(totals.subtotal - totals.discount, totals.serviceFee, ivaCondition);
 
   return (
     <Form
@@ -219,16 +228,17 @@ export function TicketPicker({
                   <h3 className="font-bold leading-snug">{t.name}</h3>
                   {t.discountedPriceLabel ? (
                     <p className="text-lg font-bold">
+                      <span data-discounted-price="">{t.discountedPriceLabel}</span> <span className="text-xs font-medium">con cupón</span>{" "}
                       <s className="text-sm font-medium text-[var(--muted)]" aria-label={`Antes ${t.priceLabel}`}>
                         {t.priceLabel}
-                      </s>{" "}
-                      <span data-discounted-price="">{t.discountedPriceLabel}</span> <span className="text-xs font-medium">con cupón</span>
+                      </s>
                     </p>
                   ) : (
                     <p className="text-lg font-bold" data-price="">
                       {t.priceLabel}
                     </p>
                   )}
+                  {t.withoutNationalTaxesLine ? <p className="text-xs text-[var(--muted)]">{t.withoutNationalTaxesLine}</p> : null}
                   {t.presale || t.unlocked || showState ? (
                     <div className="mt-1 flex flex-wrap gap-1">
                       {t.presale ? <Badge tone="secondary">Preventa</Badge> : null}
@@ -274,11 +284,12 @@ export function TicketPicker({
               serviceFee={serviceFeeLabel ? formatMoney(totals.serviceFee) : null}
               serviceFeeLabel={serviceFeeLabel}
               total={formatMoney(totals.total)}
+              withoutNationalTaxes={withoutNationalTaxes === null ? null : formatMoney(withoutNationalTaxes)}
               className="rounded-xl border border-[var(--border)] px-4 py-3"
             />
           ) : serviceFeeLabel ? (
             <p className="text-xs text-[var(--muted)]">
-              {hydrated ? `Los precios no incluyen el cargo de servicio (${serviceFeeLabel}).` : `Al precio se suma el cargo de servicio (${serviceFeeLabel}): ves el total en el paso siguiente.`}
+              {hydrated ? `Los precios ya incluyen el cargo de servicio (${serviceFeeLabel}).` : `Precios finales, con el cargo de servicio (${serviceFeeLabel}) incluido: ves el total en el paso siguiente.`}
             </p>
           ) : null}
           <div
@@ -294,10 +305,10 @@ export function TicketPicker({
                       {formatMoney(totals.total)}
                     </span>
                   </>
-                ) : from !== null ? (
+                ) : fromLabel ? (
                   <>
                     <span className="block text-xs text-[var(--muted)]">Entradas</span>
-                    <span className="block text-xl font-bold">{from === 0 ? "Gratis" : `Desde ${formatMoney(from)}`}</span>
+                    <span className="block text-xl font-bold">{fromLabel}</span>
                   </>
                 ) : null}
               </p>

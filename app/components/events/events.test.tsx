@@ -60,9 +60,11 @@ const page = (over: Partial<EventPageData> = {}): EventPageData => ({
     hasPresale: false,
     serviceFeeBps: 1000,
     serviceFeeLabel: "10 %",
+    ivaCondition: "RESPONSABLE_INSCRIPTO",
   },
   organization: { name: "Producciones del Plata", slug: "producciones-del-plata" },
   dates: [{ id: "d1", dayLabel: "Jueves 3 de diciembre", startsLabel: "Jueves 3 de diciembre de 2026 · 23:00 h", timeLabel: "23:00", startsIso: "2026-12-04T02:00:00.000Z", doorsLabel: "22:00", onSale: true }],
+  fromLabel: "Desde $ 13.200,00",
   tickets: [
     { id: "g", name: "General", description: "", price: 1_200_000, priceLabel: "$ 12.000,00", state: "on_sale", stateLabel: "A la venta", selectable: true, options: [0, 1, 2, 3], note: null, dateLabel: null, presale: false, unlocked: false },
     { id: "v", name: "VIP", description: "", price: 3_000_000, priceLabel: "$ 30.000,00", state: "sold_out", stateLabel: "Agotado", selectable: false, options: [0], note: null, dateLabel: null, presale: false, unlocked: false },
@@ -102,12 +104,13 @@ describe("EventPage", () => {
     expect(withFlyer.html).toMatch(/href="\/\?categoria=fiestas"[^>]*>Fiestas</);
   });
 
-  it("has one buy button in a bar (fixed on phones) and, without JavaScript, says the fee is added on the next step", async () => {
+  it("has one buy button in a bar (fixed on phones) and, without JavaScript, says the prices include the fee", async () => {
     const { html } = await renderInRouter(<EventPage page={page()} />, { url: "/eventos/fiesta" });
     expect(html.match(/type="submit"[^>]*>Comprar</g)).toHaveLength(1);
     expect(html).toMatch(/data-buy-bar=""[^>]*class="fixed inset-x-0 bottom-0[^"]*lg:static/);
-    expect(html).toContain("Desde $");
-    expect(html).toContain("Al precio se suma el cargo de servicio (10 %): ves el total en el paso siguiente.");
+    // The loader's "Desde": the cheapest ticket's final price ($ 12.000 + 10 % fee).
+    expect(html).toContain("Desde $ 13.200,00");
+    expect(html).toContain("Precios finales, con el cargo de servicio (10 %) incluido: ves el total en el paso siguiente.");
   });
 
   it("never renders the description as HTML", async () => {
