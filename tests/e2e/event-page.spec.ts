@@ -40,7 +40,8 @@ test.describe("event page on a 390 px phone", () => {
     const bar = page.locator("[data-buy-bar]");
     await expect(bar).toBeInViewport();
     await expect(bar.getByRole("button", { name: "Comprar" })).toBeInViewport();
-    await expect(bar).toContainText(/Desde \$\s?12\.000,00/);
+    // The final price first (docs/prices.md): $ 12.000 plus the 10 % service fee.
+    await expect(bar).toContainText(/Desde \$\s?13\.200,00/);
 
     const more = main.getByRole("button", { name: "Agregar una entrada de General" });
     await more.click();
@@ -90,7 +91,7 @@ test.describe("event page on a 390 px phone", () => {
     // $ 24.000 − 20 % = $ 19.200, plus 10 % of that.
     await expect(live.locator("[data-total]")).toHaveText(/\$\s?21\.120,00/);
     // The final price first (docs/prices.md), then the breakdown.
-    expect(await lineOrder(live)).toEqual(["total", "subtotal", "discount", "service-fee"]);
+    expect(await lineOrder(live)).toEqual(["total", "without-national-taxes", "subtotal", "discount", "service-fee"]);
     await expect(page.locator("[data-buy-bar] [data-live-total]")).toHaveText(/\$\s?21\.120,00/);
 
     // The "Cupón … aplicado" message floats above the bar, not over its button: it can be pressed at once.
