@@ -1,9 +1,10 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDateTime } from "#common/dates";
 import { formatMoney } from "#common/money";
 import { listInvoicesForAdmin } from "#server/invoicing/queries";
-import { pageErrorResponse } from "#app/lib/domain-errors.server";
+import { RETRY_MESSAGES, retryRejectedInvoice } from "#server/invoicing/retry";
+import { CONFLICT_FORM_STATUS, errorMessages, isFormError, pageErrorResponse } from "#app/lib/domain-errors.server";
 import { requireUser } from "#app/lib/session.server";
 import { AdminNav, AdminPager, adminTable } from "#app/components/admin/AdminNav";
 import { Badge, type BadgeTone } from "#app/components/ui/Badge";
@@ -23,7 +24,7 @@ const KIND_LABEL: Record<string, string> = { invoice: "Factura", credit_note: "N
 /**
  * The platform team's view of the invoices of our service charge (docs/invoicing.md): pending, sent without
  * an answer yet, rejected (with ARCA's codes and observations as ARCA wrote them) and authorised, with their
- * CAE. `?estado=` filters (an unknown one shows all), `?pagina=` pages. Read-only.
+ * CAE. `?estado=` filters (an unknown one shows all), `?pagina=` pages. A rejected one has «Reintentar» (the action).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { ctx, headers } = await requireUser(request);
@@ -37,6 +38,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   return data(
     {
+      // After «Reintentar»: the voucher that went back to ARCA (the action's redirect says which).
+      retried: url.searchParams.get("reintentada"),
       status: list.status ?? "",
       counts: list.counts,
       page: list.page,
@@ -63,6 +66,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
+/**
+ * «Reintentar» on a rejected voucher: `retryRejectedInvoice` (platform admin only, checked there) puts it back
+ * in the queue; back to the same list, which says so. A refusal (no longer rejected) is said on its row.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const { ctx, headers } = await requireUser(request);
+  headers.set("Cache-Control", "private, no-store");
+  const form = await request.formData();
+  const invoiceId = String(form.get("invoiceId") ?? "");
+  try {
+    if (form.get("intent") !== "retry") return data({ invoiceId, error: "No entendimos qué querías hacer." }, { status: 400, headers });
+    await retryRejectedInvoice(ctx, invoiceId);
+    const back = new URL(request.url);
+    back.searchParams.set("reintentada", invoiceId);
+    return redirect(`${PATH}${back.search}`, { headers });
+  } catch (error) {
+    if (isFormError(error)) return data({ invoiceId, error: errorMessages(error)[0] }, { status: CONFLICT_FORM_STATUS[error.code], headers });
+    throw pageErrorResponse(error, { headers });
+  }
+}
+
 function pageHref(status: string, page: number) {
   const params = new URLSearchParams();
   if (status) params.set("estado", status);
@@ -72,7 +96,8 @@ function pageHref(status: string, page: number) {
 }
 
 export default function AdminInvoices() {
-  const { status, counts, page, pages, items } = useLoaderData<typeof loader>();
+  const { status, counts, page, pages, items, retried } = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
   const { wrapper, head, body, th, td } = adminTable;
   return (
     <main className="mx-auto flex w-full max-w-6xl flex-col gap-6 px-4 py-8">
@@ -80,9 +105,14 @@ export default function AdminInvoices() {
       <div className="flex flex-col gap-1">
         <h1 className="text-2xl font-bold">Facturas del cargo por servicio</h1>
         <p className="text-sm text-[var(--muted)]">
-          Las facturas y notas de crédito que Tribuna pide a ARCA por su cargo por servicio. Las pendientes se reintentan solas; las rechazadas muestran lo que dijo ARCA.
+          Las facturas y notas de crédito que Tribuna pide a ARCA por su cargo por servicio. Las pendientes se reintentan solas; las rechazadas muestran lo que dijo ARCA y, una vez resuelto el problema, se pueden reintentar.
         </p>
       </div>
+      {retried ? (
+        <p role="status" className="rounded-xl border border-[var(--border)] bg-[var(--surface)] p-3 text-sm">
+          {RETRY_MESSAGES.queued}
+        </p>
+      ) : null}
 
       <section aria-labelledby="totales">
         <h2 id="totales" className="sr-only">
@@ -191,7 +221,23 @@ export default function AdminInvoices() {
                       {i.lastError ? <span className="block text-red-700 dark:text-red-300">Último intento: {i.lastError}</span> : null}
                       {!i.reasons.length && !i.lastError ? "—" : null}
                     </td>
-                    <td className={`${td} whitespace-nowrap`}>{i.createdAt}</td>
+                    <td className={`${td} whitespace-nowrap`}>
+                      {i.createdAt}
+                      {i.status === "rejected" ? (
+                        <Form method="post" className="mt-2">
+                          <input type="hidden" name="intent" value="retry" />
+                          <input type="hidden" name="invoiceId" value={i.id} />
+                          <Button type="submit" variant="secondary" className="min-h-11" aria-label={`Reintentar ${i.voucher} de la compra ${i.orderCode}`}>
+                            Reintentar
+                          </Button>
+                        </Form>
+                      ) : null}
+                      {failure?.invoiceId === i.id ? (
+                        <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300">
+                          {failure.error}
+                        </p>
+                      ) : null}
+                    </td>
                   </tr>
                 ))}
               </tbody>

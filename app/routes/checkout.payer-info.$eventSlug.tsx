@@ -22,6 +22,7 @@ import { useIsSubmitting } from "#app/components/ui/useIsSubmitting";
 import { Button } from "#app/components/ui/Button";
 import { getUserById } from "#server/accounts/users";
 import { getCheckoutQuestions, startCheckout } from "#server/orders/checkout";
+import { offersFacturaA } from "#server/invoicing/tax-details";
 import { seatLabels } from "#server/seating/buyer";
 import { orderHold } from "#server/orders/preview";
 import type { Ctx } from "#server/context";
@@ -138,6 +139,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       customFields: questions.customFields,
       holders,
       holderLabels,
+      // "Necesito factura A" only when Tribuna issues A (docs/invoicing.md).
+      facturaA: offersFacturaA(),
     },
     { headers },
   );
@@ -155,10 +158,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { ctx, headers } = await getRequestContext(request);
   headers.set("Cache-Control", "private, no-store");
   const { publicEvent, cart, dropped, questions, holders } = await loadCheckout(request, ctx, slug);
-  const schema = payerInfoSchema({ customFields: questions.customFields, holders });
+  const schema = payerInfoSchema({ customFields: questions.customFields, holders, facturaA: offersFacturaA() });
   const submission = parseWithZod(await request.formData(), { schema });
   const posted = new Set(Object.keys(submission.payload ?? {}));
-  const isField = (name: string) => posted.has(name) || name.startsWith("attendees[") || name.startsWith("customFields.");
+  const isField = (name: string) => posted.has(name) || name.startsWith("attendees[") || name.startsWith("customFields.") || name.startsWith("invoice.");
   if (submission.status !== "success") {
     // One answer with everything to fix: the fields' errors and, priced by the domain as createOrder would, the
     // coupon's (or the tickets') problem, instead of one more round for each (decision 163).
@@ -172,7 +175,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (dropped.length) return data({ result: submission.reply({ formErrors: [...dropped, CHANGED_CART_MESSAGE] }) }, { status: 409, headers });
   if (!cart.items.length) return data({ result: submission.reply({ formErrors: [EMPTY_CART_MESSAGE] }) }, { status: 400, headers });
 
-  const { couponCode, attendees, customFields, ...payer } = submission.value;
+  const { couponCode, attendees, customFields, invoice, ...payer } = submission.value;
   try {
     // Priced and checked once, inside createOrder: without a method the order takes the tickets' own.
     const started = await startCheckout(ctx, {
@@ -187,6 +190,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       couponCode,
       attendees: attendees ?? undefined,
       customFields: customFields ?? undefined,
+      invoice,
     }).catch(toQueueOnRefusal(publicEvent.event.slug, headers));
     headers.append("Set-Cookie", savedCartCookie(publicEvent.event.slug, { items: [] }));
     // Nothing to pay (free tickets, a 100 % coupon): straight to the confirmation.
@@ -213,7 +217,7 @@ export default function PayerInfoPage() {
 function PayerInfoContent() {
   const loaderData = useLoaderData<typeof loader>();
   const { event, date, needsDate, items, seats, problems, priced, subtotal, discount, couponCode, serviceFeeLabel, serviceFee, total, withoutNationalTaxes, paymentMethod, holdLabel, dropped, referrer, backTo } = loaderData;
-  const { payer, customFields, holders, holderLabels } = loaderData;
+  const { payer, customFields, holders, holderLabels, facturaA } = loaderData;
   const actionData = useActionData<typeof action>();
   const [form, fields] = usePayerForm({
     id: "payer-info",
@@ -301,7 +305,7 @@ function PayerInfoContent() {
 
       {items.length && paymentMethod ? (
         <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-          <PayerInfoFields fields={fields} customFields={customFields} holderLabels={holderLabels} />
+          <PayerInfoFields fields={fields} customFields={customFields} holderLabels={holderLabels} facturaA={facturaA} />
           <p className="text-sm text-[var(--muted)]">
             {/* The hold is the domain's (previewOrder): 15 minutos for Mercado Pago, 48 horas for a transfer. */}
             {paymentMethod === "FREE"

@@ -146,6 +146,19 @@ const BestAvailableInput = builder.inputType("BestAvailableInput", {
   }),
 });
 
+const InvoiceTaxDetailsInput = builder.inputType("InvoiceTaxDetailsInput", {
+  description:
+    "The buyer's Factura A for Tribuna's service charge (docs/invoicing.md): only when Tribuna is a Responsable Inscripto. BAD_USER_INPUT with fieldErrors under invoice.cuit (extensions.reason INVALID_CUIT: not 11 digits or a wrong check digit), invoice.businessName and invoice.ivaConditionId.",
+  fields: (t) => ({
+    cuit: t.string({ required: true, description: "11 digits, dashes allowed; the check digit is verified." }),
+    businessName: t.string({ required: true, description: "Razón social, up to 200 characters." }),
+    ivaConditionId: t.int({
+      required: true,
+      description: "ARCA's CondicionIVAReceptorId for an A: 1 IVA Responsable Inscripto, 6 Responsable Monotributo, 13 Monotributista Social, 16 Monotributo Trabajador Independiente Promovido.",
+    }),
+  }),
+});
+
 const CreateOrderInput = builder.inputType("CreateOrderInput", {
   fields: (t) => ({
     eventSlug: t.string({ required: true }),
@@ -167,6 +180,7 @@ const CreateOrderInput = builder.inputType("CreateOrderInput", {
         "Reserved seating (eventSeating): the seats' guids; they become the items (send an empty `items`). CONFLICT with extensions.reason SEAT_TAKEN when someone else holds, bought or blocked one.",
     }),
     bestAvailable: t.field({ type: BestAvailableInput, description: "Reserved seating: the best N adjacent seats in one row of a ticket type (or a category); send an empty `items`. CONFLICT when there are not N together." }),
+    invoice: t.field({ type: InvoiceTaxDetailsInput, description: "Asks for a Factura A of the service charge instead of a consumer's B. Checked before anything is held." }),
     resaleListingId: t.id({
       description: "Buys this official resale listing (resaleListings) instead of `items` (send an empty list): one ticket at its price plus the service fee, paid with Mercado Pago. CONFLICT when someone else got it first or it was cancelled.",
     }),

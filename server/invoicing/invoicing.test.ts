@@ -10,6 +10,7 @@ import { arcaTickets, billingTaxDetails, invoices, jobs, ticketTypes } from "#se
 import { runDueJobs } from "#server/jobs/queue";
 import { jobHandlers } from "#server/worker/handlers";
 import { createOrder } from "#server/orders/orders";
+import { startCheckout } from "#server/orders/checkout";
 import { chargeBack, refund } from "#server/orders/lifecycle";
 import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { requestRefund } from "#server/refunds/refunds";
@@ -192,6 +193,45 @@ describe("WSFEv1 through the job queue", () => {
     const [invoice] = await invoicesOf(billing.id);
     expect(invoice).toMatchObject({ letter: "A", voucherType: 1, status: "authorised", number: before + 1, receiverDocType: 80, receiverDocNumber: "20301234565", receiverIvaCondition: 6, observations: [{ code: 10217, message: obs.msg }] });
     expect(requestsOf("FECAESolicitar")[0].body).toContain("<ar:DocTipo>80</ar:DocTipo><ar:DocNro>20301234565</ar:DocNro>");
+  });
+
+  it("a buyer who asked for Factura A at checkout (createOrder's invoice) gets a Factura A request with their CUIT and condition", async () => {
+    const { db, event, ticket } = await eventForSales();
+    const before = lastNumber(POS, 1);
+    const started = await startCheckout(await ctxAs(ANONYMOUS), {
+      eventSlug: event.slug,
+      items: [{ ticketId: ticket.id, qty: 1 }],
+      payer: { firstName: "Ana", lastName: "Gómez", email: `facturaa-${Date.now()}@example.com`, documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
+      paymentMethod: "MERCADO_PAGO",
+      invoice: { cuit: "30-71234567-1", businessName: "Gómez Producciones SRL", ivaConditionId: RECEIVER_IVA.RESPONSABLE_INSCRIPTO },
+    });
+    expect((await payInSandbox(db, started.billing.id, "approved", new Date()))?.result.outcome).toBe("approved");
+    await runInvoiceJobs();
+    const [invoice] = await invoicesOf(started.billing.id);
+    expect(invoice).toMatchObject({ letter: "A", voucherType: 1, status: "authorised", number: before + 1, receiverDocType: 80, receiverDocNumber: "30712345671", receiverIvaCondition: 1 });
+    const sent = requestsOf("FECAESolicitar")[0].body;
+    expect(sent).toContain("<ar:CbteTipo>1</ar:CbteTipo>");
+    expect(sent).toContain("<ar:DocTipo>80</ar:DocTipo><ar:DocNro>30712345671</ar:DocNro>");
+    expect(sent).toContain("<ar:CondicionIVAReceptorId>1</ar:CondicionIVAReceptorId>");
+  });
+
+  it("createOrder over GraphQL: a CUIT with a wrong check digit is BAD_USER_INPUT with reason INVALID_CUIT and holds nothing", async () => {
+    const { db, event, ticket } = await eventForSales();
+    const MUTATION = `mutation($input: CreateOrderInput!) { createOrder(input: $input) { billingId } }`;
+    const input = {
+      eventSlug: event.slug,
+      items: [{ ticketId: ticket.id, qty: 1 }],
+      payer: { firstName: "Ana", lastName: "Gómez", email: "cuit@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
+      paymentMethod: "MERCADO_PAGO",
+      invoice: { cuit: "30-71234567-2", businessName: "Gómez Producciones SRL", ivaConditionId: 1 },
+    };
+    const wrong = await gql(MUTATION, { variables: { input } });
+    expect(wrong.body.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", reason: "INVALID_CUIT", fieldErrors: { "invoice.cuit": ["Revisá el CUIT: el dígito verificador no coincide."] } });
+    const [row] = await db.select().from(ticketTypes).where(eq(ticketTypes.id, ticket.id));
+    expect(row.sold).toBe(0);
+    const consumer = await gql(MUTATION, { variables: { input: { ...input, invoice: { ...input.invoice, cuit: "30712345671", ivaConditionId: 5 } } } });
+    expect(consumer.body.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", fieldErrors: { "invoice.ivaConditionId": ["Elegí tu condición frente al IVA."] } });
+    expect(consumer.body.errors?.[0]?.extensions?.reason).toBeUndefined();
   });
 
   it("ARCA down: the job fails and is retried later with backoff; the invoice waits with the reason", async () => {

@@ -1,22 +1,16 @@
 import type { InvoiceKind, InvoiceLetter } from "#server/db/schema";
+import { isValidCuit } from "#common/cuit";
+import { FACTURA_A_CONDITIONS, RECEIVER_IVA } from "#common/invoicing";
 import type { PlatformIvaCondition } from "./config";
 
 /*
  * Which voucher, to whom and for how much (docs/invoicing.md, decision 213). Pure.
  */
 
-/** CondicionIVAReceptorId (RG 5616), the ones we use by name. */
-export const RECEIVER_IVA = {
-  RESPONSABLE_INSCRIPTO: 1,
-  EXENTO: 4,
-  CONSUMIDOR_FINAL: 5,
-  MONOTRIBUTO: 6,
-  MONOTRIBUTO_SOCIAL: 13,
-  MONOTRIBUTO_PROMOVIDO: 16,
-} as const;
+export { RECEIVER_IVA };
 
 /** The receiver conditions a Responsable Inscripto issues an A to (with their CUIT); any other gets a B. */
-const RECEIVES_A: ReadonlySet<number> = new Set([RECEIVER_IVA.RESPONSABLE_INSCRIPTO, RECEIVER_IVA.MONOTRIBUTO, RECEIVER_IVA.MONOTRIBUTO_SOCIAL, RECEIVER_IVA.MONOTRIBUTO_PROMOVIDO]);
+const RECEIVES_A: ReadonlySet<number> = new Set(FACTURA_A_CONDITIONS.map((c) => c.value));
 
 /** DocTipo: CUIT, DNI, unidentified final consumer. */
 export const DOC_TYPE = { CUIT: 80, DNI: 96, NONE: 99 } as const;
@@ -50,16 +44,8 @@ export function amountsFor(letter: InvoiceLetter, total: number): { total: numbe
   return { total, net, vat: total - net };
 }
 
-/** A CUIT's check digit is right (11 digits, dashes allowed). */
-export function isValidCuit(value: string): boolean {
-  const digits = value.replace(/-/g, "");
-  if (!/^\d{11}$/.test(digits)) return false;
-  const weights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
-  const sum = weights.reduce((acc, w, i) => acc + w * Number(digits[i]), 0);
-  const rest = 11 - (sum % 11);
-  const check = rest === 11 ? 0 : rest === 10 ? 9 : rest;
-  return check === Number(digits[10]);
-}
+/** A CUIT's check digit is right (11 digits, dashes allowed): the one rule, common/cuit.ts. */
+export { isValidCuit };
 
 /**
  * The receiver: the billing's CUIT and IVA condition when the buyer gave them; otherwise a final consumer,

@@ -9,6 +9,8 @@ import { getPaymentProvider, paymentPublicConfigFor } from "#server/payments/pro
 import { createOrder, getBillingForBuyer } from "./orders";
 import { createResaleOrder } from "./resale-order";
 import { billingAccessToken, purchaseLink, withBillingToken } from "#server/auth/billing-access";
+import { parseTaxDetails, saveTaxDetails } from "#server/invoicing/tax-details";
+import type { TaxDetailsInput } from "#common/invoicing";
 
 export interface CheckoutStarted {
   order: OrderRow & { items: OrderItemRow[] };
@@ -26,10 +28,14 @@ export interface CheckoutStarted {
  */
 export async function startCheckout(
   ctx: Ctx,
-  input: Parameters<typeof createOrder>[1] & { resaleListingId?: string | null },
+  { invoice, ...input }: Parameters<typeof createOrder>[1] & { resaleListingId?: string | null; invoice?: TaxDetailsInput | null },
 ): Promise<CheckoutStarted> {
+  // Factura A (docs/invoicing.md): checked before anything is held, so a wrong CUIT places no order.
+  const taxDetails = invoice ? parseTaxDetails(invoice) : null;
   // Resale hook (docs/resale.md): a listing is bought through the same checkout, holding the listing instead of stock.
   const { order, billing } = input.resaleListingId ? await createResaleOrder(ctx, input as Parameters<typeof createResaleOrder>[1]) : await createOrder(ctx, input);
+  // Kept before the payment is opened, so no payment (and no invoice) can come before it (decision 217).
+  if (taxDetails) await saveTaxDetails(ctx.db, billing.id, taxDetails);
   const accessToken = billingAccessToken(billing.id);
   if (billing.status !== "pending") return { order, billing, paymentUrl: null, accessToken };
   if (order.paymentMethod === "BANK_TRANSFER") {

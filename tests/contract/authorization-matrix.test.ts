@@ -919,6 +919,8 @@ const ROUTE_FORMS: Record<string, (f: Fixtures) => Record<string, string> | Prom
   "organizacion.condiciones-de-servicio.$eventId": () => ({ accept: "on" }),
   "organizacion.extracciones_.crear": (f) => ({ bankAccountId: f.account.id, amount: "1" }),
   "admin.extracciones": (f) => ({ intent: "approve", id: f.withdrawal.id, withdrawalId: f.withdrawal.id }),
+  // An authorised invoice: the team's press is refused as not rejected (CONFLICT), anyone else never gets that far.
+  "admin.facturas": async (f) => ({ intent: "retry", invoiceId: await authorisedInvoiceOf(f) }),
   "cuenta.imperson": (f) => ({ email: f.operator.email }),
   "cuenta.lista-de-espera": (f) => ({ entryId: f.waitEntry.id }),
   "lista-de-espera.$slug": (f) => ({ choice: `${f.dateA.id}:${f.ticketA.id}`, quantity: "1" }),

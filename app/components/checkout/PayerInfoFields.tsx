@@ -1,4 +1,5 @@
 import type { CheckoutCustomField } from "#common/checkout";
+import { FACTURA_A_CONDITIONS } from "#common/invoicing";
 import { DOCUMENT_TYPES } from "#common/fields";
 import { DATE_HINTS, dateInputAttributes } from "#app/components/ui/dateInputAttributes";
 import { Field } from "#app/components/ui/Field";
@@ -18,7 +19,12 @@ const PAYER_LABELS: Record<string, string> = {
   documentNumber: "Número de documento",
   phoneNumber: "Teléfono",
   couponCode: "Código de cupón",
+  "invoice.cuit": "CUIT",
+  "invoice.businessName": "Razón social",
+  "invoice.ivaConditionId": "Condición frente al IVA",
 };
+
+const IVA_OPTIONS = FACTURA_A_CONDITIONS.map((c) => ({ value: String(c.value), label: c.label }));
 
 /** The label of an input of this form by its name ("attendees[1].email" → "Email (entrada 2)"), for the error summary. */
 export function payerFieldLabel(name: string, customFields: CheckoutCustomField[]): string {
@@ -56,6 +62,7 @@ export function PayerInfoFields({
   holderLabels,
   sends = "las entradas",
   coupon = true,
+  facturaA = false,
 }: {
   fields: object;
   customFields: CheckoutCustomField[];
@@ -64,6 +71,8 @@ export function PayerInfoFields({
   sends?: string;
   /** The coupon input (off where no coupon applies: a resale ticket, a waiting-list offer). */
   coupon?: boolean;
+  /** "Necesito factura A" (only when Tribuna issues A: PLATFORM_IVA_CONDITION, docs/invoicing.md). */
+  facturaA?: boolean;
 }) {
   const fields = conformFields as Fields;
   const holders = holderLabels.length ? fields.attendees.getFieldList() : [];
@@ -156,11 +165,55 @@ export function PayerInfoFields({
         </Section>
       ) : null}
 
+      {facturaA ? <FacturaAFields fields={fields.invoice.getFieldset()} /> : null}
+
       {coupon ? (
         <Section title="¿Tenés un cupón?">
           <Field label="Código de cupón (opcional)" inputProps={{ ...getInputProps(fields.couponCode, { type: "text" }), autoComplete: "off" }} errors={fields.couponCode.errors} />
         </Section>
       ) : null}
     </>
+  );
+}
+
+/**
+ * "Necesito factura A": a <details> that opens without JavaScript, with the box and the fields inside; open
+ * again when the box was ticked or a field has an error. The fields count only with the box ticked.
+ */
+function FacturaAFields({ fields }: { fields: Fields }) {
+  const wanted = fields.wanted.initialValue === "on" || fields.wanted.initialValue === true;
+  const hasErrors = ["cuit", "businessName", "ivaConditionId"].some((name) => fields[name].errors?.length);
+  return (
+    <details open={wanted || hasErrors} className="rounded-xl border border-[var(--border)] bg-[var(--surface)] p-4">
+      <summary className="min-h-11 cursor-pointer py-2 text-lg font-bold">¿Necesitás factura A?</summary>
+      <p className="mt-1 text-sm text-[var(--muted)]">
+        Te hacemos la factura A del cargo por servicio de Tribuna. Las entradas las factura el organizador.
+      </p>
+      <label htmlFor={fields.wanted.id} className="mt-3 flex min-h-11 items-center gap-3 font-medium">
+        <input id={fields.wanted.id} name={fields.wanted.name} type="checkbox" value="on" defaultChecked={wanted} className="h-5 w-5 accent-[var(--accent)]" />
+        Necesito factura A
+      </label>
+      <div className="mt-2 grid gap-x-4 gap-y-1 sm:grid-cols-2">
+        <Field
+          label={PAYER_LABELS["invoice.cuit"]}
+          help="11 números, con o sin guiones."
+          inputProps={{ ...getInputProps(fields.cuit, { type: "text" }), autoComplete: "off", inputMode: "numeric" }}
+          errors={fields.cuit.errors}
+        />
+        <Field
+          label={PAYER_LABELS["invoice.businessName"]}
+          inputProps={{ ...getInputProps(fields.businessName, { type: "text" }), autoComplete: "organization" }}
+          errors={fields.businessName.errors}
+        />
+        <SelectField
+          label={PAYER_LABELS["invoice.ivaConditionId"]}
+          selectProps={getSelectProps(fields.ivaConditionId)}
+          options={IVA_OPTIONS}
+          placeholder="Elegí tu condición"
+          errors={fields.ivaConditionId.errors}
+          className="sm:col-span-2"
+        />
+      </div>
+    </details>
   );
 }

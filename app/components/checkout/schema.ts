@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { customFieldError, type CheckoutCustomField } from "#common/checkout";
+import { checkTaxDetails } from "#common/invoicing";
 import { attendeeSchema, optional, payerSchema } from "#common/validation";
 
 /**
@@ -9,7 +10,7 @@ import { attendeeSchema, optional, payerSchema } from "#common/validation";
  * from what the loader sends, so the browser (Conform) and the action check
  * the same thing; createOrder checks it all again.
  */
-export function payerInfoSchema(options: { customFields: CheckoutCustomField[]; holders: number }) {
+export function payerInfoSchema(options: { customFields: CheckoutCustomField[]; holders: number; facturaA?: boolean }) {
   const answers = Object.fromEntries(
     options.customFields.map((field) => [
       field.id,
@@ -33,8 +34,29 @@ export function payerInfoSchema(options: { customFields: CheckoutCustomField[]; 
         )
       : z.undefined().optional(),
     customFields: options.customFields.length ? z.preprocess((v) => v ?? {}, z.object(answers)) : z.undefined().optional(),
+    invoice: options.facturaA ? invoiceSchema : z.undefined().optional(),
   });
 }
+
+/**
+ * "Necesito factura A" (`invoice.wanted`) and its fields, checked with createOrder's rule (common/invoicing.ts)
+ * only when the box is ticked: what was typed with the box off is ignored. Null: a consumer's invoice.
+ */
+const invoiceSchema = z.preprocess(
+  (v) => (v && typeof v === "object" ? v : {}),
+  z
+    .object({ wanted: z.string().optional(), cuit: z.string().optional(), businessName: z.string().optional(), ivaConditionId: z.string().optional() })
+    .superRefine((value, ctx) => {
+      if (!value.wanted) return;
+      const checked = checkTaxDetails(value);
+      if (!checked.ok) for (const [key, message] of Object.entries(checked.errors)) ctx.addIssue({ code: "custom", path: [key], message });
+    })
+    .transform((value) => {
+      if (!value.wanted) return null;
+      const { cuit, businessName, ivaConditionId } = value;
+      return { cuit, businessName, ivaConditionId: Number(ivaConditionId) };
+    }),
+);
 
 /** Domain field keys (createOrder) → this form's input names. */
 export function formFieldName(domainKey: string): string {
