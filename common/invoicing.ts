@@ -72,3 +72,11 @@ export function checkTaxDetails(input: TaxDetailsInput): { ok: true; value: TaxD
   if (Object.keys(errors).length) return { ok: false, errors };
   return { ok: true, value: { cuit, businessName, ivaCondition } };
 }
+
+/** What retrying a rejected voucher from /admin/facturas says (the page and the domain share them). */
+export const RETRY_MESSAGES = {
+  onlyPlatform: "Solo el equipo de Tribuna puede reintentar comprobantes.",
+  notFound: "No encontramos ese comprobante.",
+  notRejected: "Solo se puede reintentar un comprobante rechazado: este ya no lo está.",
+  queued: "Lo mandamos de nuevo a ARCA: en unos segundos cambia su estado.",
+} as const;

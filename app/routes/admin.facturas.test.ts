@@ -5,7 +5,7 @@ import { billings, invoices, jobs, orders } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
 import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ISSUE_INVOICE_JOB, requestInvoice } from "#server/invoicing/invoices";
-import { RETRY_MESSAGES } from "#server/invoicing/retry";
+import { RETRY_MESSAGES } from "#common/invoicing";
 import type { ArcaConfig } from "#server/invoicing/config";
 import { formatMoney } from "#common/money";
 import { createTestUser, ctxAs, sessionCookiesFor } from "#tests/support/context";

@@ -6,6 +6,7 @@ import { enqueue } from "#server/jobs/queue";
 import { log } from "#server/monitoring/log";
 import { requirePlatformAdmin } from "#server/organizations/permissions";
 import { ISSUE_INVOICE_JOB } from "./invoices";
+import { RETRY_MESSAGES } from "#common/invoicing";
 
 /*
  * Sending a rejected invoice or credit note to ARCA again, by hand, from /admin/facturas (docs/invoicing.md,
@@ -13,12 +14,6 @@ import { ISSUE_INVOICE_JOB } from "./invoices";
  * ARCA, a bug in what we sent). It goes back the way every voucher goes: `pending` plus an `issue-invoice` job.
  */
 
-export const RETRY_MESSAGES = {
-  onlyPlatform: "Solo el equipo de Tribuna puede reintentar comprobantes.",
-  notFound: "No encontramos ese comprobante.",
-  notRejected: "Solo se puede reintentar un comprobante rechazado: este ya no lo está.",
-  queued: "Lo mandamos de nuevo a ARCA: en unos segundos cambia su estado.",
-} as const;
 
 /**
  * Re-queues a rejected voucher: back to `pending` with ARCA's previous answer kept in `last_error` (its codes
