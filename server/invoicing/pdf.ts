@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
-import { PDFDocument, PDFName, PDFString, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
+import { PDFDocument, PDFName, PDFString, StandardFonts, rgb, type PDFPage } from "pdf-lib";
 import { brand, hexToRgbUnit } from "#common/brand";
 import { formatCuit } from "#common/cuit";
 import { formatMoney } from "#common/money";
 import type { DbOrTx } from "#server/db/client";
 import { billingTaxDetails, events, invoices, orders, type InvoiceRow } from "#server/db/schema";
 import { env } from "#server/env";
-import { pdfSafe } from "#server/tickets/pdf";
+import { pdfSafe, wrapPdfText } from "#server/tickets/pdf";
 import { qrPng } from "#server/tickets/qr";
 import { issuerDetailsFrom, type IssuerDetails } from "./config";
 import { qrUrl } from "./qr";
@@ -85,20 +85,6 @@ const MUTED = rgb(...hexToRgbUnit(brand.surfaces.light.muted));
 const RULE = rgb(...hexToRgbUnit(brand.rule));
 const WHITE = rgb(1, 1, 1);
 
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of pdfSafe(text).split(/\s+/).filter(Boolean)) {
-    const next = line ? `${line} ${word}` : word;
-    if (font.widthOfTextAtSize(next, size) <= width || !line) line = next;
-    else {
-      lines.push(line);
-      line = word;
-    }
-  }
-  if (line) lines.push(line);
-  return lines;
-}
 
 /** One A4 page: the voucher as ARCA asks it to be printed, with the QR of RG 4892 (also a link to ARCA's page). */
 export async function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
@@ -151,7 +137,7 @@ export async function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
   text(code, mid - bold.widthOfTextAtSize(code, 7) / 2, y - 46, 7, bold);
 
   let left = y - 24;
-  for (const line of wrap(issuer.legalName, bold, 14, mid - margin - 40)) {
+  for (const line of wrapPdfText(issuer.legalName, bold, 14, mid - margin - 40)) {
     text(line, margin + 10, left, 14, bold);
     left -= 17;
   }
@@ -162,7 +148,7 @@ export async function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
     ["Domicilio comercial", issuer.address || "—"],
     ["Condición frente al IVA", ISSUER_IVA_LABEL[issuer.ivaCondition]],
   ] as const) {
-    const lines = wrap(`${label}: ${value}`, regular, 8.5, leftWidth);
+    const lines = wrapPdfText(`${label}: ${value}`, regular, 8.5, leftWidth);
     for (const [i, line] of lines.entries()) {
       if (i === 0) field(label, line.slice(label.length + 2), margin + 10, left, 8.5);
       else text(line, margin + 10, left, 8.5);
@@ -221,7 +207,7 @@ export async function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
   if (isA) right("% IVA", cols.vat, y - 12, 8.5, bold);
   right("Subtotal", cols.subtotal, y - 12, 8.5, bold);
   y -= 32;
-  const descriptionLines = wrap(input.description, regular, 9, (isA ? 240 : 270) - 6);
+  const descriptionLines = wrapPdfText(input.description, regular, 9, (isA ? 240 : 270) - 6);
   right("1,00", cols.quantity, y, 9);
   right(formatMoney(unit), cols.price, y, 9);
   if (isA) right("21 %", cols.vat, y, 9);

@@ -1,6 +1,5 @@
-import zlib from "node:zlib";
-import { PDFDocument, PDFRawStream } from "pdf-lib";
 import { describe, expect, it } from "vitest";
+import { drawnText } from "#tests/support/pdf-text";
 import { ticketsPdf } from "./pdf";
 import type { TicketEventView, TicketView } from "./tickets";
 
@@ -19,22 +18,6 @@ function ticket(holderDocument: string | null): TicketView {
   return { id: "t", code: "abcdefghijklmnopqrstuv", qrPayload: "TRB1.abcdefghijklmnopqrstuv.sig", status: "redeemable", statusLabel: "Válida", holderName: "Ana Gómez", holderEmail: "ana@example.com", holderDocument, ticketTypeId: "tt", ticketTypeName: "Campo", kind: "ticket", transferredTo: null };
 }
 
-/** The text a PDF's pages draw: pdf-lib writes each string as hex in WinAnsi, inside deflated content streams. */
-async function drawnText(bytes: Uint8Array): Promise<string> {
-  const pdf = await PDFDocument.load(bytes);
-  const out: string[] = [];
-  for (const [, object] of pdf.context.enumerateIndirectObjects()) {
-    if (!(object instanceof PDFRawStream)) continue;
-    let content: string;
-    try {
-      content = zlib.inflateSync(Buffer.from(object.contents)).toString("latin1");
-    } catch {
-      continue;
-    }
-    for (const [, hex] of content.matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) out.push(Buffer.from(hex, "hex").toString("latin1"));
-  }
-  return out.join("\n");
-}
 
 describe("the ticket PDF of a named ticket (decision 202)", () => {
   it("prints the holder's document under the name, and says the door asks for it", async () => {

@@ -41,8 +41,8 @@ export function pdfSafe(text: string): string {
     .join("");
 }
 
-/** Breaks text into lines no wider than `width`. */
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+/** Breaks text into lines no wider than `width` (tickets and invoices). */
+export function wrapPdfText(text: string, font: PDFFont, size: number, width: number): string[] {
   const lines: string[] = [];
   let line = "";
   for (const word of pdfSafe(text).split(/\s+/).filter(Boolean)) {
@@ -105,7 +105,7 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
     const counter = `${unit} ${index + 1} de ${input.tickets.length}`;
     text(counter, width - margin - regular.widthOfTextAtSize(counter, 11), y - 14, 11, regular, MUTED);
     y -= 64;
-    for (const line of wrap(event.name, bold, 24, width - 2 * margin)) {
+    for (const line of wrapPdfText(event.name, bold, 24, width - 2 * margin)) {
       text(line, margin, y, 24, bold);
       y -= 30;
     }
@@ -116,7 +116,7 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
       text(doors, margin, y, 11, regular, MUTED);
       y -= 16;
     }
-    for (const line of wrap(where, regular, 13, width - 2 * margin)) {
+    for (const line of wrapPdfText(where, regular, 13, width - 2 * margin)) {
       text(line, margin, y, 13);
       y -= 18;
     }
@@ -147,7 +147,7 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
     y -= 12;
     // A live-QR entrada whose printed code is not taken yet: said before how to use it.
     if (input.staticQrFrom && ticket.kind !== "menu") {
-      for (const line of wrap(staticQrNote(input.staticQrFrom, "pdf"), bold, 10, width - 2 * margin)) {
+      for (const line of wrapPdfText(staticQrNote(input.staticQrFrom, "pdf"), bold, 10, width - 2 * margin)) {
         text(line, margin, y, 10, bold);
         y -= 14;
       }
@@ -159,7 +159,7 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
         : ticket.holderDocument
           ? "Entrada nominativa: en la puerta te piden el documento, que tiene que coincidir con el de la entrada. Mostrá este QR desde el celular o impreso. Cada entrada sirve una sola vez: no la compartas."
           : "Mostrá este QR en la entrada, desde el celular o impreso. Cada entrada sirve una sola vez: no la compartas.";
-    for (const line of wrap(howToUse, regular, 10, width - 2 * margin)) {
+    for (const line of wrapPdfText(howToUse, regular, 10, width - 2 * margin)) {
       text(line, margin, y, 10, regular, MUTED);
       y -= 14;
     }

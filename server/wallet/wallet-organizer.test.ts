@@ -1,11 +1,10 @@
 import crypto from "node:crypto";
-import zlib from "node:zlib";
 import { and, eq, sql } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
-import { PDFDocument, PDFRawStream } from "pdf-lib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { drawnText } from "#tests/support/pdf-text";
 import { formatLongDay, formatTime } from "#common/dates";
 import { staticCodeAdmittedFrom } from "#common/live-qr";
 import { startSession } from "#server/auth/sessions";
@@ -106,22 +105,6 @@ async function runWalletEventJobs(eventId: string) {
   }
 }
 
-/** The text a PDF's pages draw: pdf-lib writes each string as hex in WinAnsi, inside deflated content streams. */
-async function drawnText(bytes: Uint8Array): Promise<string> {
-  const pdf = await PDFDocument.load(bytes);
-  const out: string[] = [];
-  for (const [, object] of pdf.context.enumerateIndirectObjects()) {
-    if (!(object instanceof PDFRawStream)) continue;
-    let content: string;
-    try {
-      content = zlib.inflateSync(Buffer.from(object.contents)).toString("latin1");
-    } catch {
-      continue;
-    }
-    for (const [, hex] of content.matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) out.push(Buffer.from(hex, "hex").toString("latin1"));
-  }
-  return out.join(" ");
-}
 
 async function sendTicketsEmailOf(orderId: string) {
   const db = await getDb();
