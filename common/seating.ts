@@ -30,6 +30,20 @@ export const MAX_SEATS_PER_ORDER = 50;
 
 export type SeatState = "free" | "held" | "sold" | "blocked";
 
+/** A seat as the buyer's map draws it: where it is, what it prints, its category and its state on a date. */
+export interface MapSeat {
+  guid: string;
+  x: number;
+  y: number;
+  number: string;
+  row: string;
+  section: string;
+  category: string;
+  accessible?: boolean;
+  restrictedView?: boolean;
+  state: SeatState;
+}
+
 export type PlanSide = NonNullable<SeatPlan["front"]>;
 
 interface RowView {

@@ -1,4 +1,4 @@
-import { bestAvailable, SEATING_MESSAGES, type ChosenSeat, type SeatState } from "#common/seating";
+import { bestAvailable, SEATING_MESSAGES, type ChosenSeat, type MapSeat, type SeatState } from "#common/seating";
 import { listPlanSeats, type SeatPlan } from "#common/seating-plan";
 import { formatMoney } from "#common/money";
 import { serviceFeeOf } from "#common/pricing";
@@ -16,19 +16,6 @@ import { seatedOrder } from "./claims";
  * items a choice of seats buys. Holding happens later, in createOrder.
  */
 
-export interface BuyerSeat {
-  guid: string;
-  x: number;
-  y: number;
-  number: string;
-  row: string;
-  section: string;
-  category: string;
-  accessible?: boolean;
-  restrictedView?: boolean;
-  state: SeatState;
-}
-
 export interface BuyerCategory {
   name: string;
   ticketTypeId: string;
@@ -39,18 +26,18 @@ export interface BuyerCategory {
   free: number;
 }
 
-export interface BuyerSeating {
+export interface MapSeating {
   event: { id: string; slug: string; name: string };
   date: { id: string; startsAt: Date };
   dates: { id: string; startsAt: Date }[];
   plan: Pick<SeatPlan, "size" | "shapes" | "categories" | "sections">;
-  seats: BuyerSeat[];
+  seats: MapSeat[];
   categories: BuyerCategory[];
   maxPerOrder: number;
 }
 
 /** `/asientos/{slug}`: the published event's map on one of its upcoming dates (the first by default). */
-export async function buyerSeating(ctx: Ctx, slug: string, eventDateId?: string | null): Promise<BuyerSeating> {
+export async function buyerSeating(ctx: Ctx, slug: string, eventDateId?: string | null): Promise<MapSeating> {
   const page = await getPublicEvent(ctx, slug);
   const found = await seatingOfEvent(ctx.db, page.event.id);
   if (!found) throw new NotFound(SEATING_MESSAGES.notSeated);
@@ -58,7 +45,7 @@ export async function buyerSeating(ctx: Ctx, slug: string, eventDateId?: string 
   if (!date) throw new NotFound("Este evento ya no tiene fechas a la venta.");
   const taken = new Map((await liveClaims(ctx.db, date.id)).map((c) => [c.seatGuid, c.state as SeatState]));
   const plan = found.map.plan;
-  const seats: BuyerSeat[] = listPlanSeats(plan).map((seat) => ({
+  const seats: MapSeat[] = listPlanSeats(plan).map((seat) => ({
     guid: seat.guid,
     x: seat.x,
     y: seat.y,

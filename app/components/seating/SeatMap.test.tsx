@@ -1,6 +1,7 @@
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { SeatMap, seatDescription, type MapSeat } from "./SeatMap";
+import type { MapSeat } from "#common/seating";
+import { SeatMap, seatDescription } from "./SeatMap";
 
 const plan = {
   size: { width: 400, height: 200 },

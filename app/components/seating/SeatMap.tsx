@@ -1,21 +1,7 @@
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode, type WheelEvent } from "react";
+import type { MapSeat } from "#common/seating";
 import type { SeatPlan } from "#common/seating-plan";
 import { fitView, nearestSeatInDirection, panBy, viewShowing, zoomAt, type Direction, type View } from "./geometry";
-
-export type SeatState = "free" | "held" | "sold" | "blocked";
-
-export interface MapSeat {
-  guid: string;
-  x: number;
-  y: number;
-  number: string;
-  row: string;
-  section: string;
-  category: string;
-  accessible?: boolean;
-  restrictedView?: boolean;
-  state: SeatState;
-}
 
 export interface SeatMapProps {
   plan: Pick<SeatPlan, "size" | "shapes" | "categories" | "sections">;
