@@ -115,7 +115,7 @@ export const arcaTickets = pgTable(
 
 /**
  * What the buyer typed to get a Factura A (CUIT and IVA condition, RG 5616); no row: a final consumer.
- * The checkout form that fills it is not built yet (docs/invoicing.md).
+ * The payer step's «Necesito factura A» and createOrder's `invoice` fill it (decision 217, docs/invoicing.md).
  */
 export const billingTaxDetails = pgTable(
   "billing_tax_details",
