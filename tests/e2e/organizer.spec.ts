@@ -96,7 +96,7 @@ async function expectOnSale(page: Page, shareUrl: string, name: string) {
   const main = page.locator("main");
   await expect(main.getByText("General", { exact: true }).first()).toBeVisible();
   await expect(main.getByText("VIP", { exact: true }).first()).toBeVisible();
-  await expect(main.getByText(/1\.500,50/).first()).toBeVisible();
+  await expect(main.getByText(/1\.650,55/).first()).toBeVisible();
 }
 
 test.describe("organizer with JavaScript", () => {
