@@ -11,6 +11,7 @@ import { createEventWithTickets } from "#tests/support/factories";
 import { BASE_URL, cookiesAfter, formRequest, getRequest, run } from "#tests/support/remix";
 import * as seatsPage from "./asientos.$slug";
 import * as payerInfo from "./checkout.payer-info.$eventSlug";
+import * as eventPage from "./eventos.$slug";
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 
@@ -121,5 +122,18 @@ describe("/asientos/{slug}", () => {
     const unknown = await run(seatsPage.action, seatsRequest(path, ["Z9"], made.date.id), { slug: made.event.slug });
     expect(unknown.status).toBe(400);
     expect(unknown.data.errors.seats).toEqual(["Ese asiento no existe en el mapa de este evento. Elegí otro."]);
+  });
+
+  it("the event page sends to the map: the seated tickets show their price but no quantity, and the link goes to /asientos", async () => {
+    const made = await seatedNight();
+    const page = await run(eventPage.loader, getRequest(`/eventos/${made.event.slug}`), { slug: made.event.slug });
+    expect(page.data.seatsHref).toBe(`/asientos/${made.event.slug}`);
+    const platea = page.data.tickets.find((t: { name: string }) => t.name === "Platea");
+    expect(platea).toMatchObject({ selectable: false, options: [], priceLabel: formatMoney(1_100_000), note: "Con asiento numerado: elegilo en el mapa." });
+
+    const plain = await createEventWithTickets();
+    const general = await run(eventPage.loader, getRequest(`/eventos/${plain.event.slug}`), { slug: plain.event.slug });
+    expect(general.data.seatsHref).toBeUndefined();
+    expect(general.data.tickets.every((t: { selectable: boolean }) => t.selectable)).toBe(true);
   });
 });

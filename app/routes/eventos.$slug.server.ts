@@ -33,6 +33,7 @@ import { queuePath, toQueueOnRefusal } from "#app/components/queue/redirect.serv
 import { isAdmitted } from "#server/queue/queue";
 import { resaleOffersOf } from "#app/components/resale/offers.server";
 import { waitlistEnabled } from "#server/waitlist/waitlist";
+import { seatingOfEvent } from "#server/seating/event-seating";
 
 /**
  * Loader and action of the event page, shared by `/eventos/{slug}`, the
@@ -251,6 +252,7 @@ export async function eventPageLoader({ request, params }: LoaderFunctionArgs) {
   });
   // The menu's link only while it has something to order (docs/menu.md); a paused event sells nothing.
   page.menuHref = publicEvent.event.status === "active" && (await menuOnSale(ctx, publicEvent.event.id)) ? `/menu/${publicEvent.event.slug}` : null;
+  await pointSeatedTicketsToTheMap(ctx, publicEvent, page);
   // Something sold out and the organizer turned the waiting list on: the page offers it (docs/waitlist.md).
   const soldOut = page.tickets.filter((t) => t.state === "sold_out");
   page.waitlistHref =
@@ -263,6 +265,25 @@ export async function eventPageLoader({ request, params }: LoaderFunctionArgs) {
   else headers.set("Cache-Control", "private, no-cache");
   // Resale hook (docs/resale.md): the event's "Reventa oficial" listings.
   return data({ ...page, resale: await resaleOffersOf(ctx, publicEvent.event.slug) }, { headers });
+}
+
+/**
+ * Tickets sold by seat are bought on the map (`/asientos/{slug}`, docs/seating.md): the picker shows their price
+ * but no quantity, and the page links to the map while any of them is on sale.
+ */
+async function pointSeatedTicketsToTheMap(ctx: Ctx, publicEvent: PublicEvent, page: EventPageData) {
+  const found = await seatingOfEvent(ctx.db, publicEvent.event.id);
+  if (!found) return;
+  const seated = new Set(Object.values(found.seating.categories));
+  let onSale = false;
+  for (const ticket of page.tickets) {
+    if (!seated.has(ticket.id)) continue;
+    onSale ||= ticket.selectable;
+    if (ticket.selectable) ticket.note = "Con asiento numerado: elegilo en el mapa.";
+    ticket.selectable = false;
+    ticket.options = [];
+  }
+  page.seatsHref = onSale && !page.event.paused ? `/asientos/${publicEvent.event.slug}` : null;
 }
 
 /**

@@ -59,6 +59,8 @@ export interface EventPageData {
   } | null;
   /** `/menu/{slug}` while the event's menu has something to order; else null (no link). */
   menuHref?: string | null;
+  /** `/asientos/{slug}` while a ticket sold by seat is on sale; else null. */
+  seatsHref?: string | null;
   /** `/lista-de-espera/{slug}` while something is sold out and the event's waiting list is on; else null. */
   waitlistHref?: string | null;
 }
@@ -131,6 +133,7 @@ export function EventPage({ page, actionData }: { page: EventPageData; actionDat
 
         <aside className="flex flex-col gap-4 px-4 sm:px-0 lg:col-start-2 lg:row-span-2 lg:row-start-1" aria-label="Comprar entradas">
           <div className="flex flex-col gap-4 lg:sticky lg:top-[calc(var(--spacing-header)+var(--spacing-test-banner)+1rem)]">
+            {page.seatsHref ? <SeatsLink href={page.seatsHref} /> : null}
             <TicketPicker
               action={page.path}
               tickets={page.tickets}
@@ -185,6 +188,23 @@ function MenuLink({ href }: { href: string }) {
       </div>
       <Link to={href} className={buttonClasses("secondary", "min-h-11 shrink-0")}>
         Ver el menú
+      </Link>
+    </section>
+  );
+}
+
+/** A seated event: the seats are chosen on the map, or the best available ones asked for there. */
+function SeatsLink({ href }: { href: string }) {
+  return (
+    <section aria-labelledby="asientos-del-evento" className="flex flex-col gap-3 rounded-xl border border-[var(--border)] bg-[var(--surface)] p-4">
+      <div>
+        <h2 id="asientos-del-evento" className="text-lg font-bold">
+          Asientos numerados
+        </h2>
+        <p className="text-sm text-[var(--muted)]">Elegí tus lugares en el mapa o pedí la mejor ubicación disponible.</p>
+      </div>
+      <Link to={href} className={buttonClasses("primary", "min-h-11")}>
+        Elegir asientos
       </Link>
     </section>
   );
