@@ -8,6 +8,7 @@ import { expect, type Browser, type Page } from "@playwright/test";
 import { BACKOFFICE_LINKS, BO } from "#app/components/backoffice/nav";
 import { ADMIN_LINKS } from "#app/components/admin/AdminNav";
 import type { Factory } from "./fixtures";
+import { seatedEvent } from "./seating";
 
 /**
  * Widest first, on purpose: the page checks load a page at the first size and resize it to the next (decision 143),
@@ -71,7 +72,8 @@ export async function makeSite(factory: Factory) {
   await createCoupon(ownerCtx, { eventId: event.eventId, code: "OTONIO20", kind: "percent", percent: 20, maxUses: 50 });
   await createMenuItem(ownerCtx, { eventId: event.eventId, name: "Fernet con coca", description: "Vaso de 500 ml", category: "drink", price: "4500", stock: "50" });
   await createMenuItem(ownerCtx, { eventId: event.eventId, name: "Empanada de carne", category: "food", price: "1800", stock: "80" });
-  return { event, buyer, paidOrderId: paid.order.id, paidBillingId: paid.billing.id, pendingBillingId: pending.billing.id, transferBillingId: transfer.billing.id };
+  const seated = await seatedEvent(factory);
+  return { event, seatedSlug: seated.slug, buyer, paidOrderId: paid.order.id, paidBillingId: paid.billing.id, pendingBillingId: pending.billing.id, transferBillingId: transfer.billing.id };
 }
 
 export interface Visit {
@@ -202,6 +204,7 @@ export function moreBuyerPages(site: Site): Visit[] {
     { name: "buzón de correos", path: `/dev/correos?to=${encodeURIComponent(site.buyer.email)}`, as: "anonymous" },
     { name: "un correo del buzón", path: "/dev/correos/…", as: "anonymous", reach: (page) => toOneEmail(page, site) },
     { name: "menú del evento", path: `/menu/${site.event.slug}`, as: "anonymous" },
+    { name: "mapa de asientos", path: `/asientos/${site.seatedSlug}`, as: "anonymous" },
   ];
 }
 

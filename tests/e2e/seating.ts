@@ -1,0 +1,41 @@
+import type { Factory } from "./fixtures";
+
+/** A small room: row A in Platea (8 seats), row B in Pullman (6), the stage on top. */
+export async function seatedEvent(factory: Factory) {
+  const event = await factory.event({
+    name: `Función con asientos ${factory.uniqueWord()}`,
+    ticketTypes: [
+      { name: "Platea", price: 1_000_000, stock: 1, maxPerOrder: 6 },
+      { name: "Pullman", price: 600_000, stock: 1, maxPerOrder: 6 },
+    ],
+  });
+  const [{ actorFor, ctxAs }, { saveSeatMap }, { setEventSeating }] = await Promise.all([
+    import("#tests/support/context"),
+    import("#server/seating/maps"),
+    import("#server/seating/event-seating"),
+  ]);
+  const ctx = await ctxAs(actorFor(event.owner));
+  const row = (label: string, count: number, y: number, category: string) => ({
+    label,
+    seats: Array.from({ length: count }, (_, i) => ({ guid: `${label}${i + 1}`, number: String(i + 1), x: 20 + i * 24, y, category })),
+  });
+  const map = await saveSeatMap(ctx, {
+    organizationId: event.organizationId,
+    plan: {
+      name: "Sala chica",
+      size: { width: 220, height: 130 },
+      categories: [{ name: "Platea", color: "#38bdf8" }, { name: "Pullman", color: "#f472b6" }],
+      sections: [{ id: "sala", name: "Sala", kind: "numbered", rows: [row("A", 8, 50, "Platea"), row("B", 6, 95, "Pullman")] }],
+      shapes: [{ text: "Escenario", x: 50, y: 0, width: 120, height: 24 }],
+    },
+  });
+  await setEventSeating(ctx, {
+    eventId: event.eventId,
+    seatMapId: map.id,
+    categories: [
+      { category: "Platea", ticketTypeId: event.tickets.Platea.id },
+      { category: "Pullman", ticketTypeId: event.tickets.Pullman.id },
+    ],
+  });
+  return event;
+}
