@@ -64,8 +64,8 @@ test.describe("without JavaScript", () => {
     await page.goto(`/eventos/${event.slug}`);
     const main = page.locator("main");
     await main.getByRole("link", { name: "Elegir asientos" }).click();
-    await main.getByLabel("Ubicación").selectOption("Pullman");
-    await main.getByLabel("Cantidad").selectOption("2");
+    await main.locator("select[name=category]").selectOption("Pullman");
+    await main.locator("select[name=quantity]").selectOption("2");
     await main.getByRole("button", { name: "Buscar asientos" }).click();
     const proposal = main.getByTestId("best-proposal");
     await expect(proposal).toContainText("Te proponemos estos 2 asientos");

@@ -38,7 +38,8 @@ export function SeatMap({ plan, seats, priceLabels, selected, onToggle, maxSelec
   const [said, setSaid] = useState("");
   const svgRef = useRef<SVGSVGElement>(null);
   const pointers = useRef(new Map<number, { x: number; y: number }>());
-  const gesture = useRef<{ moved: number; pinch: number | null }>({ moved: 0, pinch: null });
+  // The seat under the finger when it went down: once the map captures the pointer, later events target the map itself.
+  const gesture = useRef<{ moved: number; pinch: number | null; seat?: string | null }>({ moved: 0, pinch: null });
   const chosen = useMemo(() => new Set(selected), [selected]);
   const colours = useMemo(() => new Map(plan.categories.map((c) => [c.name, c.color ?? "#9ca3af"])), [plan.categories]);
   const byGuid = useMemo(() => new Map(seats.map((s) => [s.guid, s])), [seats]);
@@ -103,7 +104,8 @@ export function SeatMap({ plan, seats, priceLabels, selected, onToggle, maxSelec
   function onPointerDown(event: PointerEvent<SVGSVGElement>) {
     event.currentTarget.setPointerCapture?.(event.pointerId);
     pointers.current.set(event.pointerId, { x: event.clientX, y: event.clientY });
-    gesture.current = { moved: pointers.current.size > 1 ? TAP_SLOP + 1 : 0, pinch: null };
+    const seat = (event.target as Element).closest?.("[data-seat]")?.getAttribute("data-seat");
+    gesture.current = { moved: pointers.current.size > 1 ? TAP_SLOP + 1 : 0, pinch: null, seat };
   }
 
   function onPointerMove(event: PointerEvent<SVGSVGElement>) {
@@ -115,7 +117,7 @@ export function SeatMap({ plan, seats, priceLabels, selected, onToggle, maxSelec
       const [a, b] = [...pointers.current.values()];
       const distance = Math.hypot(a.x - b.x, a.y - b.y);
       const previous = gesture.current.pinch;
-      gesture.current = { moved: TAP_SLOP + 1, pinch: distance };
+      gesture.current = { moved: TAP_SLOP + 1, pinch: distance, seat: null };
       if (previous) setView((v) => zoomAt(v, distance / previous, toPlan((a.x + b.x) / 2, (a.y + b.y) / 2), plan.size));
       return;
     }
@@ -128,7 +130,7 @@ export function SeatMap({ plan, seats, priceLabels, selected, onToggle, maxSelec
   function onPointerUp(event: PointerEvent<SVGSVGElement>) {
     pointers.current.delete(event.pointerId);
     if (gesture.current.moved > TAP_SLOP || pointers.current.size > 0) return;
-    const guid = (event.target as Element).closest?.("[data-seat]")?.getAttribute("data-seat");
+    const guid = gesture.current.seat;
     const seat = guid ? byGuid.get(guid) : undefined;
     if (seat) choose(seat);
   }
