@@ -33,6 +33,7 @@ const BENCHES: { name: string; full?: string[]; quick: string[] | null }[] = [
   { name: "onsale", full: ["--buyers", "3000", "--stock", "2500"], quick: null },
   { name: "queue", quick: ["--places", "500", "--seconds", "5", "--stock", "20", "--pace", "600"] },
   { name: "door", quick: ["--devices", "10", "--tickets", "200", "--pace", "200"] },
+  { name: "seats", quick: ["--buyers", "200", "--rows", "6", "--seats-per-row", "10", "--concurrency", "40"] },
   { name: "exports", quick: ["--orders", "5000"] },
   { name: "bundle", quick: [] },
   { name: "lighthouse", quick: ["--runs", "1"] },
