@@ -47,6 +47,10 @@ const DoorAnswerRef = builder.objectRef<DoorAnswer & { now: Date }>("DoorAnswer"
       resolve: (a) => a.holderDocument ?? null,
     }),
     ticketTypeName: t.string({ resolve: (a) => a.ticketTypeName ?? null }),
+    seatLabel: t.string({
+      description: "Reserved seating: the seat as staff read it (\"Platea · Fila F · Asiento 12\"), so they send the person to it. Null for general admission.",
+      resolve: (a) => a.seatLabel ?? null,
+    }),
     eventDateStartsAt: t.string({ description: "The date the ticket is for.", resolve: (a) => isoDate(a.eventDateStartsAt) }),
     redeemedAt: t.string({ description: "When it got in (already_in, conflict).", resolve: (a) => isoDate(a.redeemedAt) }),
     redeemedDoor: t.string({ description: "Through which door it got in.", resolve: (a) => a.redeemedDoor ?? null }),
@@ -61,6 +65,7 @@ const DoorSearchHitRef = builder.objectRef<DoorSearchHit>("DoorSearchHit").imple
     holderName: t.exposeString("holderName", { nullable: false }),
     holderDocument: t.exposeString("holderDocument", { description: "The holder's document (\"DNI 30.123.456\") for a named ticket, else null." }),
     ticketTypeName: t.exposeString("ticketTypeName", { nullable: false }),
+    seatLabel: t.exposeString("seatLabel", { description: "Reserved seating: \"Platea · Fila F · Asiento 12\". Null for general admission." }),
     orderCode: t.exposeString("orderCode", { nullable: false }),
     status: t.exposeString("status", { nullable: false, description: "redeemable, redeemed or voided." }),
     redeemedAt: t.string({ resolve: (h) => isoDate(h.redeemedAt) }),
