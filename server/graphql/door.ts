@@ -332,6 +332,7 @@ const AccreditationRef = builder.objectRef<accreditations.Accreditation>("Accred
     issuedProductId: t.exposeID("issuedProductId", { nullable: false }),
     holderName: t.exposeString("holderName", { nullable: false }),
     ticketTypeName: t.exposeString("ticketTypeName", { nullable: false }),
+    seatLabel: t.string({ description: "Reserved seating: \"Platea · Fila F · Asiento 12\". Null for general admission.", resolve: (a) => accreditations.accreditationSeat(a) }),
     orderCode: t.exposeString("orderCode", { nullable: false }),
     eventName: t.exposeString("eventName", { nullable: false }),
     eventDateStartsAt: t.string({ nullable: false, resolve: (a) => isoDate(a.eventDateStartsAt)! }),
