@@ -12,6 +12,11 @@ export interface DoorManifestEntry {
   /** The holder's document as the door shows it ("DNI 30.123.456"), only for named tickets (decision 202). */
   doc?: string;
   t: string;
+  /**
+   * Reserved seating (docs/seating.md): "Platea · Fila F · Asiento 12". Only seated tickets carry it, and a
+   * manifest from before it has none: the door phone shows no seat then (decision 232).
+   */
+  seat?: string;
   /** The event date it is for. */
   d: string;
   st: "redeemable" | "redeemed" | "voided";
@@ -102,7 +107,7 @@ export function judgeOffline(
   if (!entry) return { outcome: "unknown" };
   // A screenshot says nothing of whose ticket it is.
   if (scan && (scan.via === "live" || entry.l) && expiredCode(scan, manifest.staticFrom?.[entry.d])) return { outcome: "expired_code" };
-  const base = { holderName: entry.n, holderDocument: entry.doc ?? null, ticketTypeName: entry.t, eventDateStartsAt: manifest.dates[entry.d] ?? null };
+  const base = { holderName: entry.n, holderDocument: entry.doc ?? null, ticketTypeName: entry.t, seatLabel: entry.seat ?? null, eventDateStartsAt: manifest.dates[entry.d] ?? null };
   if (entry.st === "voided") return { outcome: "voided", ...base };
   if (manifest.doorDateId && entry.d !== manifest.doorDateId) return { outcome: "other_date", ...base };
   if (entry.st === "redeemed") return { outcome: "already_in", ...base, redeemedAt: entry.at, redeemedDoor: entry.door };

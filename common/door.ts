@@ -34,6 +34,8 @@ export interface DoorVerdict {
   /** The holder's document ("DNI 30.123.456") when the ticket is named (decision 202): staff ask for ID against it. */
   holderDocument?: string | null;
   ticketTypeName?: string | null;
+  /** Reserved seating (docs/seating.md): "Platea · Fila F · Asiento 12", so staff send the person to it; null for general admission. */
+  seatLabel?: string | null;
   eventDateStartsAt?: string | null;
   /** For already_in and conflict: when and where it got in first. */
   redeemedAt?: string | null;

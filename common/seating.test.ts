@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bestAvailable, planProblems, SEATING_MESSAGES, seatsPerCategory } from "./seating";
+import { bestAvailable, planProblems, SEATING_MESSAGES, seatLabel, seatsPerCategory, ticketSeat } from "./seating";
 import { seatPlanSchema, type SeatPlan } from "./seating-plan";
 
 /**
@@ -121,5 +121,21 @@ describe("plan checks", () => {
 
   it("counts seats per category", () => {
     expect(Object.fromEntries(seatsPerCategory(plan(["vvp", "ppp"])))).toEqual({ v: 2, p: 4 });
+  });
+});
+
+describe("the seat as a ticket prints it", () => {
+  it("reads section, row and seat in Spanish", () => {
+    expect(seatLabel({ section: "Platea", row: "F", number: "12" })).toBe("Platea · Fila F · Asiento 12");
+    expect(ticketSeat({ section: "Platea", row: "F", number: "12" })).toEqual({ section: "Platea", row: "F", number: "12", label: "Platea · Fila F · Asiento 12" });
+  });
+
+  it("does not say «Fila» twice when the plan's row label already says it", () => {
+    expect(seatLabel({ section: "Pullman", row: "Fila 3", number: "7" })).toBe("Pullman · Fila 3 · Asiento 7");
+  });
+
+  it("is nothing for a general-admission ticket", () => {
+    expect(seatLabel({ section: null, row: null, number: null })).toBeNull();
+    expect(ticketSeat({ section: null, row: null, number: null })).toBeNull();
   });
 });

@@ -230,3 +230,34 @@ export function seatsPerCategory(plan: SeatPlan): Map<string, number> {
   for (const seat of seatIndex(plan).values()) counts.set(seat.category, (counts.get(seat.category) ?? 0) + 1);
   return counts;
 }
+
+/** A ticket's seat as every output shows it (docs/seating.md): the three parts and how they read together. */
+export interface TicketSeat {
+  section: string;
+  row: string;
+  number: string;
+  /** "Platea · Fila F · Asiento 12" (`seatLabel`). */
+  label: string;
+}
+
+/** "Fila 3" stays "Fila 3" and "3" becomes "Fila 3": a plan may print its own word before the label. */
+const withWord = (word: string, value: string) => (value.toLowerCase().startsWith(word.toLowerCase()) ? value : `${word} ${value}`);
+
+/**
+ * "Platea · Fila F · Asiento 12": the one way a seat reads on the ticket, the PDF, the email, the wallet
+ * passes, the door and the exports. Null for a general-admission ticket (no section, row or number).
+ */
+export function seatLabel(seat: { section?: string | null; row?: string | null; number?: string | null } | null | undefined): string | null {
+  const section = seat?.section?.trim();
+  const row = seat?.row?.trim();
+  const number = seat?.number?.trim();
+  if (!section && !row && !number) return null;
+  return [section, row ? withWord("Fila", row) : null, number ? withWord("Asiento", number) : null].filter(Boolean).join(" · ");
+}
+
+/** The seat of an issued ticket (`issued_products.seat_*`), or null for general admission. */
+export function ticketSeat(seat: { section?: string | null; row?: string | null; number?: string | null }): TicketSeat | null {
+  const label = seatLabel(seat);
+  if (!label) return null;
+  return { section: seat.section ?? "", row: seat.row ?? "", number: seat.number ?? "", label };
+}

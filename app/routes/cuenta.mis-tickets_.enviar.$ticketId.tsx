@@ -37,7 +37,7 @@ async function ticketOr404(ctx: Parameters<typeof getTransferableTicket>[0], tic
     const ticket = await getTransferableTicket(ctx, ticketId);
     // A drink is a consumición (docs/wording.md, "Consumiciones").
     const one = purchaseWords(ticket.kind).one;
-    return { eventName: ticket.event.name, when: whenLabel(ticket.event), ticketTypeName: ticket.ticketTypeName, holderName: ticket.holderName, orderCode: ticket.orderCode, one, named: ticket.named };
+    return { eventName: ticket.event.name, when: whenLabel(ticket.event), ticketTypeName: ticket.ticketTypeName, seat: ticket.seat?.label ?? null, holderName: ticket.holderName, orderCode: ticket.orderCode, one, named: ticket.named };
   } catch (error) {
     throw pageErrorResponse(error, { headers });
   }
@@ -79,7 +79,7 @@ export default function TransferTicketPage() {
   const [form, fields] = useAccountForm(transferFormSchema(ticket.named), { id: "enviar-entrada", lastResult: actionData?.result, defaultValue: ticket.named ? { documentType: "dni" } : undefined });
   const submitting = useIsSubmitting();
   return (
-    <AccountPage title="Enviar a otra persona" description={`${ticket.eventName} · ${ticket.when} · ${ticket.ticketTypeName} · Compra ${ticket.orderCode}`}>
+    <AccountPage title="Enviar a otra persona" description={`${ticket.eventName} · ${ticket.when} · ${ticket.ticketTypeName}${ticket.seat ? ` · ${ticket.seat}` : ""} · Compra ${ticket.orderCode}`}>
       <p className="mb-4 text-sm">
         La {ticket.one} pasa a ser de la persona que elijas: le mandamos el QR por email y el tuyo deja de servir. No se puede deshacer.
       </p>

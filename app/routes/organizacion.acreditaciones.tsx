@@ -89,7 +89,8 @@ export default function AccreditationsPage() {
               <div className="min-w-0">
                 <p className="font-bold">{a.holderName}</p>
                 <p className="text-sm">
-                  {a.ticketTypeName} · {a.orderCode} · {a.eventName}
+                  {a.ticketTypeName}
+                  {a.seatLabel ? ` · ${a.seatLabel}` : ""} · {a.orderCode} · {a.eventName}
                 </p>
                 <p className="text-sm text-[var(--muted)]">
                   Entró {a.redeemedAt}

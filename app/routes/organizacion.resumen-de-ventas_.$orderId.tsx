@@ -1,4 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { seatLabel } from "#common/seating";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { approveRefund, markRefundTransferred, rejectRefund } from "#server/refunds/refunds";
 import { getOrganizationOrder } from "#server/refunds/sales";
@@ -49,7 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       event: { name: view.event.name, startsAt: formatDateTime(view.event.startsAt) },
       displayStatus: view.displayStatus,
       billings: view.billings.map((b) => ({ id: b.id, status: b.status, provider: b.provider, amount: formatMoney(b.amount), reference: b.providerReference, updatedAt: formatDateTime(b.updatedAt) })),
-      tickets: view.tickets.map((t) => ({ id: t.id, holder: t.holderName, status: t.status })),
+      tickets: view.tickets.map((t) => ({ id: t.id, holder: t.holderName, seat: seatLabel({ section: t.seatSection, row: t.seatRow, number: t.seatNumber }), status: t.status })),
       ledger: view.ledger.map((e) => ({ id: e.id, kind: e.kind, amount: formatMoney(e.amount), description: e.description, createdAt: formatDateTime(e.createdAt) })),
       ledgerTotal: formatMoney(view.ledger.reduce((sum, e) => sum + e.amount, 0)),
       refunds: view.refunds.map((r) => ({
@@ -255,7 +256,10 @@ export default function OrderDetailPage() {
             {tickets.length === 0 ? <li className="text-[var(--muted)]">Sin entradas emitidas.</li> : null}
             {tickets.map((t) => (
               <li key={t.id} className="flex justify-between gap-2 py-1" data-ticket-status={t.status}>
-                <span>{t.holder}</span>
+                <span>
+                  {t.holder}
+                  {t.seat ? <span className="block text-[var(--muted)]">{t.seat}</span> : null}
+                </span>
                 <Badge tone={t.status === "voided" ? "danger" : t.status === "redeemed" ? "neutral" : "success"}>{TICKET_STATUS_LABEL[t.status] ?? t.status}</Badge>
               </li>
             ))}

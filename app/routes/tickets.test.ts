@@ -174,3 +174,34 @@ describe("/cuenta/mis-tickets/enviar/{ticketId}", () => {
     expect((await run(sendTicket.loader, getRequest(`/cuenta/mis-tickets/enviar/${second.id}`, { cookies: stranger }), { ticketId: second.id })).status).toBe(404);
   });
 });
+
+describe("reserved seating on the buyer's pages (docs/seating.md)", () => {
+  it("the purchase page, Mis tickets and the send page carry the seat, and the card shows it; a general-admission card has no seat", async () => {
+    const { createSeatedEvent, buyPaid } = await import("#tests/support/seating");
+    const { renderToStaticMarkup } = await import("react-dom/server");
+    const { createElement } = await import("react");
+    const { TicketCard } = await import("#app/components/tickets/TicketCard");
+    const made = await createSeatedEvent();
+    const user = await createTestUser();
+    const cookies = await cookiesOf(user);
+    const { billing } = await buyPaid(made, { seats: ["F12"], ctx: await ctxAs(actorFor(user)), email: user.email });
+    await buyPaid(made, { general: 1, ctx: await ctxAs(actorFor(user)), email: user.email });
+
+    const page = await run(purchasePage.loader, getRequest(`/tickets/${billing.id}`, { cookies }), { billingId: billing.id });
+    expect(page.data.cards[0]).toMatchObject({ ticketTypeName: "Platea", seat: "Platea · Fila F · Asiento 12" });
+    const html = renderToStaticMarkup(createElement(TicketCard, { ticket: page.data.cards[0] }));
+    expect(html).toContain("Ubicación");
+    expect(html).toContain("Platea · Fila F · Asiento 12");
+
+    const mine = await run(myTickets.loader, getRequest("/cuenta/mis-tickets", { cookies }));
+    const cards = mine.data.upcoming as { id: string; ticketTypeName: string; seat: string | null; transferPath: string }[];
+    const seated = cards.find((c) => c.ticketTypeName === "Platea")!;
+    const general = cards.find((c) => c.ticketTypeName === "General")!;
+    expect(seated.seat).toBe("Platea · Fila F · Asiento 12");
+    expect(general.seat).toBeNull();
+    expect(renderToStaticMarkup(createElement(TicketCard, { ticket: general as never }))).not.toContain("Ubicación");
+
+    const send = await run(sendTicket.loader, getRequest(seated.transferPath, { cookies }), { ticketId: seated.id });
+    expect(send.data.ticket).toMatchObject({ seat: "Platea · Fila F · Asiento 12" });
+  }, 60_000);
+});

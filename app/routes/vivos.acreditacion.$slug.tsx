@@ -89,7 +89,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 type ActionReply =
   | { intent: "unlock"; error: string }
-  | { intent: "redeem"; outcome: DoorOutcome; title: string; detail: string; holderName: string | null; holderDocument: string | null; ticketTypeName: string | null; productKind: "ticket" | "menu" | null; when: string | null }
+  | { intent: "redeem"; outcome: DoorOutcome; title: string; detail: string; holderName: string | null; holderDocument: string | null; ticketTypeName: string | null; seatLabel: string | null; productKind: "ticket" | "menu" | null; when: string | null }
   | { intent: "redeem"; error: string };
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -148,6 +148,7 @@ async function redeem(
         holderName: answer.holderName ?? null,
         holderDocument: answer.holderDocument ?? null,
         ticketTypeName: answer.ticketTypeName ?? null,
+        seatLabel: answer.seatLabel ?? null,
         productKind: answer.productKind ?? null,
         when: answer.eventDateStartsAt ? formatDateTime(answer.eventDateStartsAt) : null,
       },
@@ -295,6 +296,7 @@ function OpenDoor(props: Extract<ReturnType<typeof useLoaderData<typeof loader>>
                   <div className="min-w-0">
                     <p className="truncate font-bold">{hit.holderName}</p>
                     {hit.holderDocument ? <p className="text-sm font-bold">{hit.holderDocument}</p> : null}
+                    {hit.seatLabel ? <p className="text-sm font-bold">{hit.seatLabel}</p> : null}
                     <p className="text-sm text-[var(--muted)]">
                       {hit.ticketTypeName} · {hit.orderCode}
                       {hit.status === "redeemed" ? ` · Ingresó ${hit.redeemedAt ? `a las ${hit.redeemedAt}` : ""}${hit.redeemedDoor ? ` por ${hit.redeemedDoor}` : ""}` : ""}

@@ -9,6 +9,7 @@ import { parseInput } from "#server/validation";
 import { doorChanged } from "./changes";
 import { TICKETS_ONLY } from "./search";
 import type { DbOrTx } from "#server/db/client";
+import { seatLabel } from "#common/seating";
 import { csvRow, deviceLabel, fileDate, type CellValue, type Column } from "#server/csv/cells";
 
 const uuid = z.string().uuid("No encontramos ese evento.");
@@ -28,6 +29,10 @@ export interface Accreditation {
   issuedProductId: string;
   holderName: string;
   ticketTypeName: string;
+  /** Reserved seating (docs/seating.md): the seat printed on the ticket; all null for general admission. */
+  seatSection: string | null;
+  seatRow: string | null;
+  seatNumber: string | null;
   orderCode: string;
   eventName: string;
   eventDateStartsAt: Date;
@@ -43,6 +48,7 @@ export const ACCREDITATION_COLUMNS: Column[] = [
   { name: "Ingreso", kind: "date" },
   { name: "Titular", kind: "text" },
   { name: "Tipo de entrada", kind: "text" },
+  { name: "Ubicación", kind: "text" },
   { name: "Compra", kind: "text" },
   { name: "Evento", kind: "text" },
   { name: "Fecha del evento", kind: "date" },
@@ -57,7 +63,12 @@ export const ACCREDITATION_COLUMNS: Column[] = [
  * device shows as a short label made from its id ("Dispositivo 3F9A", server/csv/cells.ts), never the raw id.
  */
 export function accreditationCells(a: Accreditation): CellValue[] {
-  return [a.redeemedAt, a.holderName, a.ticketTypeName, a.orderCode, a.eventName, a.eventDateStartsAt, a.door ?? "", deviceLabel(a.deviceId), a.scannedBy ?? "", a.offline ? "Sí" : "No"];
+  return [a.redeemedAt, a.holderName, a.ticketTypeName, accreditationSeat(a) ?? "", a.orderCode, a.eventName, a.eventDateStartsAt, a.door ?? "", deviceLabel(a.deviceId), a.scannedBy ?? "", a.offline ? "Sí" : "No"];
+}
+
+/** "Platea · Fila F · Asiento 12" for a seated ticket, else null (general admission). */
+export function accreditationSeat(a: Pick<Accreditation, "seatSection" | "seatRow" | "seatNumber">): string | null {
+  return seatLabel({ section: a.seatSection, row: a.seatRow, number: a.seatNumber });
 }
 
 // The scan that let the ticket in (the latest admitted one: an undone redemption may have been admitted again).
@@ -70,6 +81,9 @@ function accreditationsSelect<Extra extends Record<string, SQL>>(db: DbOrTx, ext
       issuedProductId: issuedProducts.id,
       holderName: issuedProducts.holderName,
       ticketTypeName: ticketTypes.name,
+      seatSection: issuedProducts.seatSection,
+      seatRow: issuedProducts.seatRow,
+      seatNumber: issuedProducts.seatNumber,
       orderCode: orders.code,
       eventName: events.name,
       eventDateStartsAt: eventDates.startsAt,
@@ -123,7 +137,7 @@ export async function listAccreditations(ctx: Ctx, rawFilter: AccreditationFilte
   const limit = rawFilter.limit ?? 50;
   const { items, total } = await query(ctx, rawFilter, { page, limit });
   // The device as people read it (the same label as the CSV's), next to its raw id.
-  return { items: items.map((a) => ({ ...a, deviceLabel: deviceLabel(a.deviceId) })), total, page, limit };
+  return { items: items.map((a) => ({ ...a, deviceLabel: deviceLabel(a.deviceId), seatLabel: accreditationSeat(a) })), total, page, limit };
 }
 
 /**

@@ -364,3 +364,35 @@ describe.runIf(hasPostgresServer)("redeeming under concurrency (PostgreSQL)", ()
   });
 });
 
+
+describe("reserved seating at the door (docs/seating.md, decision 232)", () => {
+  it("the verdict, the search and the offline manifest say the seat; a general-admission ticket has none", async () => {
+    const { createSeatedEvent, buyPaid } = await import("#tests/support/seating");
+    const { judgeOffline } = await import("#common/door-manifest");
+    const { searchAtDoor } = await import("./search");
+    const made = await createSeatedEvent({ days: 0 });
+    const seated = await buyPaid(made, { seats: ["F12"] });
+    const general = await buyPaid(made, { general: 1 });
+    const db = await getDb();
+    await db.update(issuedProducts).set({ createdAt: new Date(Date.now() - 3600_000) }).where(eq(issuedProducts.eventId, made.event.id));
+    const access: DoorAccess = { event: { id: made.event.id, organizationId: made.event.organizationId, name: made.event.name, slug: made.event.slug }, userId: made.user.id, pinSessionId: null };
+
+    // Offline: the manifest's entry carries the label, and the phone's verdict shows it.
+    const manifest = JSON.parse((await doorManifest(made.ctx, access)).payload) as DoorManifest;
+    const entryOf = (code: string) => manifest.entries.find((e) => e.k === hmac(manifest.key, code));
+    expect(entryOf(seated.tickets[0].code)?.seat).toBe("Platea · Fila F · Asiento 12");
+    expect(entryOf(general.tickets[0].code)).not.toHaveProperty("seat");
+    expect(judgeOffline(entryOf(seated.tickets[0].code), manifest)).toMatchObject({ outcome: "admitted", seatLabel: "Platea · Fila F · Asiento 12" });
+    expect(judgeOffline(entryOf(general.tickets[0].code), manifest)).toMatchObject({ outcome: "admitted", seatLabel: null });
+    // A manifest from before seats (no `seat` in its entries) still judges: the verdict just has no seat.
+    const { seat: _seat, ...older } = entryOf(seated.tickets[0].code)!;
+    expect(judgeOffline(older, manifest)).toMatchObject({ outcome: "admitted", holderName: "Sofía Peña", seatLabel: null });
+
+    // Online.
+    const hits = await searchAtDoor(made.ctx, access, "Peña");
+    expect(hits.find((h) => h.code === seated.tickets[0].code)?.seatLabel).toBe("Platea · Fila F · Asiento 12");
+    expect(hits.find((h) => h.code === general.tickets[0].code)?.seatLabel).toBeNull();
+    expect(await redeemAtDoor(made.ctx, access, { code: qrPayloadFor(seated.tickets[0].code) })).toMatchObject({ outcome: "admitted", seatLabel: "Platea · Fila F · Asiento 12" });
+    expect(await redeemAtDoor(made.ctx, access, { code: qrPayloadFor(general.tickets[0].code) })).toMatchObject({ outcome: "admitted", seatLabel: null });
+  }, 60_000);
+});

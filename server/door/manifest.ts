@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { and, asc, desc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
 import { canonicalShortCode, holderDocumentLabel, SHORT_CODE_LENGTH } from "#common/door";
+import { seatLabel } from "#common/seating";
 import { SHORT_CODE_HASH, type DoorManifest, type DoorManifestEntry } from "#common/door-manifest";
 import type { Ctx } from "#server/context";
 import { doorScans, eventDates, issuedProducts, resaleListings } from "#server/db/schema";
@@ -208,6 +209,8 @@ export async function doorManifest(ctx: Ctx, access: DoorAccess, options: { sinc
     // Only named tickets carry it: the manifest stays as small as before for the rest.
     ...(r.holderDocumentNumber ? { doc: holderDocumentLabel(r.holderDocumentType, r.holderDocumentNumber) ?? undefined } : {}),
     t: r.ticketTypeName,
+    // Seated tickets only (decision 232): older door phones ignore it, and general admission adds nothing.
+    ...(r.seatSection || r.seatRow || r.seatNumber ? { seat: seatLabel({ section: r.seatSection, row: r.seatRow, number: r.seatNumber }) ?? undefined } : {}),
     d: r.eventDateId,
     st: r.status,
     at: r.redeemedAt?.toISOString() ?? null,

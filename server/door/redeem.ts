@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { and, asc, eq, gt, ne, sql } from "drizzle-orm";
 import type { DoorOutcome, DoorVerdict } from "#common/door";
+import { seatLabel } from "#common/seating";
 import { holderDocumentLabel, parseShortTicketCode, placeName, SHORT_CODE_LENGTH, SHORT_CODE_SQL_FROM, SHORT_CODE_SQL_TO } from "#common/door";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
@@ -132,6 +133,9 @@ async function ticketByCode(db: DbOrTx, code: string, by: "code" | "id" = "code"
       holderName: issuedProducts.holderName,
       holderDocumentType: issuedProducts.holderDocumentType,
       holderDocumentNumber: issuedProducts.holderDocumentNumber,
+      seatSection: issuedProducts.seatSection,
+      seatRow: issuedProducts.seatRow,
+      seatNumber: issuedProducts.seatNumber,
       redeemedAt: issuedProducts.redeemedAt,
       redeemedDoor: issuedProducts.redeemedDoor,
       ticketTypeName: ticketTypes.name,
@@ -184,6 +188,8 @@ function verdictOf(outcome: DoorOutcome, ticket: TicketAtDoor | null, sameEvent:
     // Named tickets (decision 202): the document staff check against an ID.
     holderDocument: holderDocumentLabel(ticket.holderDocumentType, ticket.holderDocumentNumber),
     ticketTypeName: ticket.ticketTypeName,
+    // Reserved seating (docs/seating.md): staff send the person to the seat.
+    seatLabel: seatLabel({ section: ticket.seatSection, row: ticket.seatRow, number: ticket.seatNumber }),
     eventDateStartsAt: ticket.eventDateStartsAt.toISOString(),
     redeemedAt: ticket.redeemedAt?.toISOString() ?? null,
     redeemedDoor: ticket.redeemedDoor,

@@ -4,6 +4,7 @@ import type { DbOrTx } from "#server/db/client";
 import { issuedProducts, orders, ticketTypes } from "#server/db/schema";
 import type { DoorAccess } from "./access";
 import { holderDocumentLabel } from "#common/door";
+import { seatLabel } from "#common/seating";
 
 export interface DoorSearchHit {
   code: string;
@@ -11,6 +12,8 @@ export interface DoorSearchHit {
   /** "DNI 30.123.456" for a named ticket (decision 202), else null. */
   holderDocument: string | null;
   ticketTypeName: string;
+  /** "Platea · Fila F · Asiento 12" for a seated ticket (docs/seating.md), else null. */
+  seatLabel: string | null;
   orderCode: string;
   status: "redeemable" | "redeemed" | "voided";
   redeemedAt: Date | null;
@@ -36,6 +39,9 @@ export function selectDoorTickets(db: DbOrTx) {
       holderName: issuedProducts.holderName,
       holderDocumentType: issuedProducts.holderDocumentType,
       holderDocumentNumber: issuedProducts.holderDocumentNumber,
+      seatSection: issuedProducts.seatSection,
+      seatRow: issuedProducts.seatRow,
+      seatNumber: issuedProducts.seatNumber,
       ticketTypeName: ticketTypes.name,
       orderCode: orders.code,
       eventDateId: orders.eventDateId,
@@ -82,5 +88,9 @@ export async function searchAtDoor(ctx: Ctx, access: DoorAccess, query: string, 
     .orderBy(asc(issuedProducts.holderName), asc(issuedProducts.id))
     .limit(20);
   // The id stays here: it is a live ticket's reference (decision 208), and the search does not need it.
-  return rows.map(({ id: _id, holderDocumentType, holderDocumentNumber, ...hit }) => ({ ...hit, holderDocument: holderDocumentLabel(holderDocumentType, holderDocumentNumber) }));
+  return rows.map(({ id: _id, holderDocumentType, holderDocumentNumber, seatSection, seatRow, seatNumber, ...hit }) => ({
+    ...hit,
+    holderDocument: holderDocumentLabel(holderDocumentType, holderDocumentNumber),
+    seatLabel: seatLabel({ section: seatSection, row: seatRow, number: seatNumber }),
+  }));
 }

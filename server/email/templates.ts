@@ -82,6 +82,8 @@ export interface TicketsEmailInput {
   tickets: {
     holderName: string;
     holderDocument?: string | null;
+    /** Reserved seating: "Platea · Fila F · Asiento 12" (common/seating.ts seatLabel); absent for general admission. */
+    seat?: string | null;
     ticketTypeName: string;
     kind?: ProductKind;
     qrSrc: string;
@@ -129,7 +131,7 @@ export function ticketsEmail(input: TicketsEmailInput) {
       return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:${brand.email.ticket};border-radius:12px">
 <tr><td align="center" style="padding:20px;color:${brand.email.ticketText}">
 <p style="margin:0 0 4px;font-size:13px;color:${brand.email.ticketMuted}">${unit} ${i + 1} de ${count} · ${escapeHtml(t.ticketTypeName)}</p>
-<p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(t.holderName)}</p>
+${t.seat ? `<p style="margin:0 0 8px;font-size:16px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(t.seat)}</p>\n` : ""}<p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(t.holderName)}</p>
 ${t.holderDocument ? `<p style="margin:-8px 0 12px;font-size:15px;color:${brand.email.ticketText}">${escapeHtml(t.holderDocument)}</p>` : ""}
 <img src="${escapeHtml(t.qrSrc)}" width="240" height="240" alt="Código QR de la ${unit.toLowerCase()} ${i + 1}" style="display:block;width:240px;height:240px;background:${brand.email.ticket};border:0">
 <p style="margin:12px 0 0;font-size:12px;color:${brand.email.ticketMuted}">Compra ${escapeHtml(input.orderCode)}</p>
@@ -158,7 +160,7 @@ ${blocks}
       `Compra ${input.orderCode}`,
       "",
       ...input.tickets.flatMap((t, i) => [
-        `${productUnit(kindOf(t))} ${i + 1} de ${count}: ${t.ticketTypeName} — ${t.holderName}${t.holderDocument ? ` (${t.holderDocument})` : ""}`,
+        `${productUnit(kindOf(t))} ${i + 1} de ${count}: ${t.ticketTypeName}${t.seat ? ` · ${t.seat}` : ""} — ${t.holderName}${t.holderDocument ? ` (${t.holderDocument})` : ""}`,
         ...(t.wallet?.apple ? [`  Agregar a Apple Wallet: ${t.wallet.apple}`] : []),
         ...(t.wallet?.google ? [`  Guardar en Google Wallet: ${t.wallet.google}`] : []),
       ]),

@@ -3,6 +3,7 @@ import { given, isoDate } from "./scalars";
 import { Billing } from "./orders";
 import { listMyTicketsPage, purchaseOfOrder, type TicketEventView, type TicketView } from "#server/tickets/tickets";
 import { transferTicket } from "#server/tickets/transfer";
+import type { TicketSeat } from "#common/seating";
 
 type TicketNode = { ticket: TicketView; event: TicketEventView; orderCode: string; billingId: string | null };
 
@@ -40,6 +41,16 @@ const TicketHolder = builder.objectRef<{ name: string; email: string; document: 
   }),
 });
 
+const TicketSeatRef = builder.objectRef<TicketSeat>("TicketSeat").implement({
+  description: "Reserved seating (docs/seating.md): the seat printed on the ticket.",
+  fields: (t) => ({
+    section: t.exposeString("section", { nullable: false, description: "The section as the map names it (\"Platea\")." }),
+    row: t.exposeString("row", { nullable: false, description: "The row's label as printed (\"F\")." }),
+    number: t.exposeString("number", { nullable: false, description: "The seat's number as printed (\"12\")." }),
+    label: t.exposeString("label", { nullable: false, description: "The three together, as the ticket, the PDF and the door read it: \"Platea · Fila F · Asiento 12\"." }),
+  }),
+});
+
 const Ticket = builder.objectRef<TicketNode>("Ticket").implement({
   description: "An issued ticket: one per unit bought, with its signed QR payload.",
   fields: (t) => ({
@@ -58,6 +69,7 @@ const Ticket = builder.objectRef<TicketNode>("Ticket").implement({
     }),
     statusLabel: t.string({ nullable: false, description: "Válida, Usada, Anulada, or Enviada a <name> once sent to another person.", resolve: (n) => n.ticket.statusLabel }),
     holder: t.field({ type: TicketHolder, nullable: false, resolve: (n) => ({ name: n.ticket.holderName, email: n.ticket.holderEmail, document: n.ticket.holderDocument }) }),
+    seat: t.field({ type: TicketSeatRef, description: "The seat, for an event with reserved seating; null for general admission.", resolve: (n) => n.ticket.seat }),
     ticketType: t.field({ type: TicketTypeSummary, nullable: false, resolve: (n) => ({ id: n.ticket.ticketTypeId, name: n.ticket.ticketTypeName }) }),
     orderCode: t.string({ nullable: false, resolve: (n) => n.orderCode }),
     billingId: t.id({ resolve: (n) => n.billingId }),

@@ -1,4 +1,5 @@
 import { LEDGER_KIND_NAMES as SHARED_LEDGER_KIND_NAMES } from "#common/ledger";
+import { seatLabel } from "#common/seating";
 import { once } from "node:events";
 import { PassThrough, Readable, type Writable } from "node:stream";
 import { setTimeout } from "node:timers/promises";
@@ -152,7 +153,7 @@ const EXPORTERS: Record<ExportKind, Exporter> = {
   asistentes: {
     title: "Asistentes",
     capability: "sales:read",
-    columns: [col("Titular"), col("Email"), col("Tipo de entrada"), col("Compra"), col("Evento"), col("Fecha del evento", "date"), col("Estado"), col("Ingresó", "date"), col("Puerta"), col("Datos extra")],
+    columns: [col("Titular"), col("Email"), col("Tipo de entrada"), col("Ubicación"), col("Compra"), col("Evento"), col("Fecha del evento", "date"), col("Estado"), col("Ingresó", "date"), col("Puerta"), col("Datos extra")],
     async page(db, { organizationId, eventId }, cursor) {
       const rows = await db
         .select({ ticket: issuedProducts, keyAt: cursorText(issuedProducts.createdAt), orderCode: orders.code, customFields: orders.customFields, eventName: events.name, startsAt: eventDates.startsAt, typeName: ticketTypes.name })
@@ -176,6 +177,8 @@ const EXPORTERS: Record<ExportKind, Exporter> = {
           r.ticket.holderName,
           r.ticket.holderEmail,
           r.typeName,
+          // Reserved seating (docs/seating.md): empty for general admission.
+          seatLabel({ section: r.ticket.seatSection, row: r.ticket.seatRow, number: r.ticket.seatNumber }) ?? "",
           r.orderCode,
           r.eventName,
           r.startsAt,

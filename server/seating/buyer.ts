@@ -1,4 +1,4 @@
-import { bestAvailable, SEATING_MESSAGES, type ChosenSeat, type MapSeat, type SeatState } from "#common/seating";
+import { bestAvailable, SEATING_MESSAGES, seatLabel, type ChosenSeat, type MapSeat, type SeatState } from "#common/seating";
 import { listPlanSeats, type SeatPlan } from "#common/seating-plan";
 import { formatMoney } from "#common/money";
 import { serviceFeeOf } from "#common/pricing";
@@ -125,6 +125,6 @@ export async function seatLabels(ctx: Ctx, slug: string, guids: readonly string[
   const byGuid = new Map(listPlanSeats(found.map.plan).map((s) => [s.guid, s]));
   return guids.flatMap((guid) => {
     const seat = byGuid.get(guid);
-    return seat ? [`${seat.section} · Fila ${seat.row} · Asiento ${seat.number}`] : [];
+    return seat ? [seatLabel(seat) ?? ""] : [];
   });
 }

@@ -84,6 +84,7 @@ export async function sendTicketsEmail(db: Db, orderId: string, options: { resen
     tickets: tickets.map((t, i) => ({
       holderName: t.holderName,
       holderDocument: t.holderDocument,
+      seat: t.seat?.label ?? null,
       ticketTypeName: t.ticketTypeName,
       kind: t.kind,
       qrSrc: `cid:${images[i].cid}`,

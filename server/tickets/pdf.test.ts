@@ -14,8 +14,8 @@ const event: TicketEventView = {
   doorsAt: null,
 };
 
-function ticket(holderDocument: string | null): TicketView {
-  return { id: "t", code: "abcdefghijklmnopqrstuv", qrPayload: "TRB1.abcdefghijklmnopqrstuv.sig", status: "redeemable", statusLabel: "Válida", holderName: "Ana Gómez", holderEmail: "ana@example.com", holderDocument, ticketTypeId: "tt", ticketTypeName: "Campo", kind: "ticket", transferredTo: null };
+function ticket(holderDocument: string | null, seat: TicketView["seat"] = null): TicketView {
+  return { id: "t", code: "abcdefghijklmnopqrstuv", qrPayload: "TRB1.abcdefghijklmnopqrstuv.sig", status: "redeemable", statusLabel: "Válida", holderName: "Ana Gómez", holderEmail: "ana@example.com", holderDocument, seat, ticketTypeId: "tt", ticketTypeName: "Campo", kind: "ticket", transferredTo: null };
 }
 
 
@@ -32,5 +32,17 @@ describe("the ticket PDF of a named ticket (decision 202)", () => {
     const text = await drawnText(await ticketsPdf({ orderCode: "TRB-ABC234", event, tickets: [ticket(null)] }));
     expect(text).toContain("Ana Gómez");
     expect(text).not.toContain("Documento");
+  });
+});
+
+describe("the ticket PDF of a seated ticket (docs/seating.md)", () => {
+  it("prints where the holder sits; a general-admission ticket has no seat line", async () => {
+    const seat = { section: "Platea", row: "F", number: "12", label: "Platea · Fila F · Asiento 12" };
+    const text = await drawnText(await ticketsPdf({ orderCode: "TRB-ABC234", event, tickets: [ticket(null, seat)] }));
+    expect(text).toContain("Ubicación");
+    expect(text).toContain("Platea · Fila F · Asiento 12");
+    const general = await drawnText(await ticketsPdf({ orderCode: "TRB-ABC234", event, tickets: [ticket(null)] }));
+    expect(general).not.toContain("Ubicación");
+    expect(general).not.toContain("Asiento");
   });
 });

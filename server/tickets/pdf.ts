@@ -135,6 +135,8 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
       // A named ticket (decision 202): the door asks for this document.
       ...(ticket.holderDocument ? [["Documento", ticket.holderDocument] as [string, string]] : []),
       [unit, ticket.ticketTypeName],
+      // Reserved seating (docs/seating.md): where the holder sits; a general-admission ticket has no such line.
+      ...(ticket.seat ? [["Ubicación", ticket.seat.label] as [string, string]] : []),
       ["Compra", input.orderCode],
       ["Código", shortTicketCode(ticket.code)],
       ["Estado", ticket.statusLabel],

@@ -268,3 +268,38 @@ describe.runIf(hasPostgresServer)("tickets email under concurrent notifications"
     expect(await emailsTo(buyerEmail, "tickets")).toHaveLength(1);
   });
 });
+
+describe("reserved seating on the buyer's tickets (docs/seating.md)", () => {
+  it("Mis tickets, the purchase page, the email and its PDF say the seat; a general-admission purchase has no seat line", async () => {
+    const { createSeatedEvent, buyPaid } = await import("#tests/support/seating");
+    const { drawnText } = await import("#tests/support/pdf-text");
+    const made = await createSeatedEvent();
+    const user = await createTestUser();
+    const ctx = await ctxAs(actorFor({ ...user, roles: [] }));
+    const seated = await buyPaid(made, { seats: ["F12", "F13"], ctx, email: user.email });
+    const general = await buyPaid(made, { general: 1, ctx, email: user.email });
+
+    const mine = (await listMyTickets(ctx)).upcoming;
+    expect(mine.filter((t) => t.orderId === seated.order.id).map((t) => t.seat?.label).sort()).toEqual(["Platea · Fila F · Asiento 12", "Platea · Fila F · Asiento 13"]);
+    expect(mine.find((t) => t.orderId === seated.order.id)?.seat).toMatchObject({ section: "Platea", row: "F" });
+    expect(mine.find((t) => t.orderId === general.order.id)?.seat).toBeNull();
+    const purchase = await getPurchaseTickets(ctx, seated.billing.id);
+    expect(purchase.tickets.map((t) => t.seat?.label).sort()).toEqual(["Platea · Fila F · Asiento 12", "Platea · Fila F · Asiento 13"]);
+
+    const db = await getDb();
+    expect(await sendTicketsEmail(db, seated.order.id)).toBe("sent");
+    const [email] = (await emailsTo(user.email, "tickets")).filter((e) => e.subject.endsWith(seated.order.code));
+    expect(email.html).toContain("Platea · Fila F · Asiento 12");
+    expect(email.html).toContain("Platea · Fila F · Asiento 13");
+    expect(email.text).toContain("Platea · Fila F · Asiento 12");
+    const pdf = (await db.select().from(emailAttachments).where(eq(emailAttachments.emailLogId, email.id))).find((f) => f.contentType === "application/pdf")!;
+    const text = await drawnText(Buffer.from(pdf.contentBase64, "base64"));
+    expect(text).toContain("Platea · Fila F · Asiento 12");
+    expect(text).toContain("Platea · Fila F · Asiento 13");
+
+    expect(await sendTicketsEmail(db, general.order.id)).toBe("sent");
+    const [plain] = (await emailsTo(user.email, "tickets")).filter((e) => e.subject.endsWith(general.order.code));
+    expect(plain.html).not.toContain("Asiento");
+    expect(plain.text).not.toContain("Asiento");
+  }, 60_000);
+});

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { formatEventStart } from "#common/dates";
 import { holderDocumentLabel } from "#common/door";
+import { ticketSeat, type TicketSeat } from "#common/seating";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { billings, eventDates, events, issuedProducts, orderItems, orders, ticketTransfers, ticketTypes, users, type IssuedProductStatus } from "#server/db/schema";
@@ -27,6 +28,8 @@ export interface TicketView {
   holderEmail: string;
   /** "DNI 30.123.456" when the ticket is named (decision 202): the PDF, the email and the door show it. Else null. */
   holderDocument: string | null;
+  /** Reserved seating (docs/seating.md): "Platea · Fila F · Asiento 12" and its parts; null for general admission. */
+  seat: TicketSeat | null;
   ticketTypeId: string;
   ticketTypeName: string;
   /** An entrada (the door) or a consumición of the menu (the bar): the words around it follow (common/order-words.ts). */
@@ -108,6 +111,11 @@ function toEventView(event: typeof events.$inferSelect, date: typeof eventDates.
   };
 }
 
+/** The seat printed on an issued ticket (`issued_products.seat_*`), or null for general admission. */
+export function ticketSeatOf(ticket: Pick<typeof issuedProducts.$inferSelect, "seatSection" | "seatRow" | "seatNumber">): TicketSeat | null {
+  return ticketSeat({ section: ticket.seatSection, row: ticket.seatRow, number: ticket.seatNumber });
+}
+
 function toTicketView(row: { ticket: typeof issuedProducts.$inferSelect; ticketTypeName: string; kind: ProductKind | null; transferredTo: string | null }, voided: boolean): TicketView {
   const status: IssuedProductStatus = voided ? "voided" : row.ticket.status;
   const sent = row.transferredTo;
@@ -121,6 +129,7 @@ function toTicketView(row: { ticket: typeof issuedProducts.$inferSelect; ticketT
     holderName: row.ticket.holderName,
     holderEmail: row.ticket.holderEmail,
     holderDocument: holderDocumentLabel(row.ticket.holderDocumentType, row.ticket.holderDocumentNumber),
+    seat: ticketSeatOf(row.ticket),
     ticketTypeId: row.ticket.ticketTypeId,
     ticketTypeName: row.ticketTypeName,
     kind: row.kind ?? "ticket",

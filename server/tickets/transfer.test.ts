@@ -130,6 +130,37 @@ describe("transferTicket", () => {
   }, 60_000);
 });
 
+describe("transferTicket of a seated ticket (docs/seating.md)", () => {
+  it("the new holder's email and its PDF say the seat, and so does the sender's notice", async () => {
+    const { createSeatedEvent, buyPaid } = await import("#tests/support/seating");
+    const { drawnText } = await import("#tests/support/pdf-text");
+    const made = await createSeatedEvent();
+    const user = await createTestUser();
+    const ctx = await ctxAs(actorFor({ ...user, roles: [] }));
+    const { tickets } = await buyPaid(made, { seats: ["F14"], ctx, email: user.email });
+    const to = friend();
+    const result = await transferTicket(ctx, { ticketId: tickets[0].id, ...to });
+    expect(result.ticket.seat?.label).toBe("Platea · Fila F · Asiento 14");
+
+    const [received] = await emailsTo(to.email, TICKET_TRANSFER_EMAIL_KIND);
+    expect(received.html).toContain("Platea · Fila F · Asiento 14");
+    expect(received.text).toContain("Platea · Fila F · Asiento 14");
+    const db = await getDb();
+    const pdf = (await db.select().from(emailAttachments).where(eq(emailAttachments.emailLogId, received.id))).find((f) => f.contentType === "application/pdf")!;
+    expect(await drawnText(Buffer.from(pdf.contentBase64, "base64"))).toContain("Platea · Fila F · Asiento 14");
+    expect((await lastEmailTo(user.email, TICKET_TRANSFER_NOTICE_EMAIL_KIND)).html).toContain("Platea · Fila F · Asiento 14");
+  }, 60_000);
+
+  it("a general-admission ticket's transfer email has no seat", async () => {
+    const { ctx, tickets } = await boughtTickets();
+    const to = friend();
+    await transferTicket(ctx, { ticketId: tickets[0].id, ...to });
+    const [received] = await emailsTo(to.email, TICKET_TRANSFER_EMAIL_KIND);
+    expect(received.html).not.toContain("Asiento");
+    expect(received.text).not.toContain("Asiento");
+  }, 60_000);
+});
+
 describe.runIf(hasPostgresServer)("transferTicket at the same time", () => {
   it("two transfers of the same ticket at once: exactly one wins, the other gets CONFLICT", async () => {
     const { db, ctx, tickets } = await boughtTickets();

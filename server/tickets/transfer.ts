@@ -13,7 +13,7 @@ import { ticketAttachments } from "./email";
 import { newTicketCode } from "./issue";
 import { qrPayloadFor } from "./qr";
 import { walletTicketsChanged } from "./wallet-changes";
-import { listMyTickets, TICKET_STATUS_LABELS, venueLabel, whenLabel, type MyTicket, type TicketEventView, type TicketView } from "./tickets";
+import { listMyTickets, TICKET_STATUS_LABELS, ticketSeatOf, venueLabel, whenLabel, type MyTicket, type TicketEventView, type TicketView } from "./tickets";
 import { brand } from "#common/brand";
 import { purchaseWords, type ProductKind } from "#common/order-words";
 
@@ -179,7 +179,7 @@ export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof tran
     doorsAt: row.date.doorsAt,
   };
   const holderDocument = toDocument ? holderDocumentLabel(toDocument.type, toDocument.number) : null;
-  const base = { id: ticket.id, status: "redeemable" as const, holderName: toName, holderEmail: toEmail, holderDocument, ticketTypeId: ticket.ticketTypeId, ticketTypeName: row.ticketTypeName, kind };
+  const base = { id: ticket.id, status: "redeemable" as const, holderName: toName, holderEmail: toEmail, holderDocument, seat: ticketSeatOf(ticket), ticketTypeId: ticket.ticketTypeId, ticketTypeName: row.ticketTypeName, kind };
   const holderView: TicketView = { ...base, code, qrPayload: qrPayloadFor(code), statusLabel: TICKET_STATUS_LABELS.redeemable, transferredTo: null };
   await sendTransferEmails(ctx, { event, orderCode: order.code, ticket: holderView, from: { name: ticket.holderName, email: ticket.holderEmail }, sender: `${order.payer.firstName} ${order.payer.lastName}`.trim(), organizationId: order.organizationId });
 
@@ -215,7 +215,7 @@ async function sendTransferEmails(
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:${brand.email.ticket};border-radius:12px">
 <tr><td align="center" style="padding:20px;color:${brand.email.ticketText}">
 <p style="margin:0 0 4px;font-size:13px;color:${brand.email.ticketMuted}">${escapeHtml(ticket.ticketTypeName)}</p>
-<p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(ticket.holderName)}</p>
+${ticket.seat ? `<p style="margin:0 0 8px;font-size:16px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(ticket.seat.label)}</p>\n` : ""}<p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(ticket.holderName)}</p>
 ${ticket.holderDocument ? `<p style="margin:-8px 0 12px;font-size:15px;color:${brand.email.ticketText}">${escapeHtml(ticket.holderDocument)}</p>` : ""}
 <img src="cid:${escapeHtml(images[0].cid)}" width="240" height="240" alt="Código QR de tu ${one}" style="display:block;width:240px;height:240px;background:${brand.email.ticket};border:0">
 <p style="margin:12px 0 0;font-size:12px;color:${brand.email.ticketMuted}">Compra ${escapeHtml(orderCode)}</p>
@@ -228,6 +228,7 @@ ${ticket.holderDocument ? `<p style="margin:-8px 0 12px;font-size:15px;color:${b
       when,
       venue,
       `${ticket.ticketTypeName} — ${ticket.holderName}${ticket.holderDocument ? ` (${ticket.holderDocument})` : ""}`,
+      ...(ticket.seat ? [ticket.seat.label] : []),
       `Compra ${orderCode}`,
       "",
       `Mostrá el QR ${showAt}: lo tenés en el PDF adjunto. Sirve una sola vez.`,
@@ -241,7 +242,7 @@ ${ticket.holderDocument ? `<p style="margin:-8px 0 12px;font-size:15px;color:${b
     subject: `Enviaste tu ${one} a ${ticket.holderName}`,
     html: emailLayout(
       `Enviaste tu ${one} a ${ticket.holderName}`,
-      `<p>La ${one} ${escapeHtml(ticket.ticketTypeName)} para ${escapeHtml(event.name)} (${escapeHtml(when)}) ahora es de ${escapeHtml(ticket.holderName)} (${escapeHtml(ticket.holderEmail)}). Le mandamos su QR por correo.</p>
+      `<p>La ${one} ${escapeHtml(ticket.ticketTypeName)}${ticket.seat ? ` (${escapeHtml(ticket.seat.label)})` : ""} para ${escapeHtml(event.name)} (${escapeHtml(when)}) ahora es de ${escapeHtml(ticket.holderName)} (${escapeHtml(ticket.holderEmail)}). Le mandamos su QR por correo.</p>
 <p>El QR que tenías ${oldQrVoided}.</p>`,
       "Si no fuiste vos, escribinos respondiendo este correo.",
     ),

@@ -11,7 +11,7 @@ const config: AppleWalletConfig = { teamId: "ABCDE12345", passTypeId: "pass.ar.t
 
 const data: WalletPassData = {
   serial: "6f1c2b9e-0c1d-4c7a-9a51-2f0b7d3e4a10-0123456789abcdef",
-  ticket: { id: "6f1c2b9e-0c1d-4c7a-9a51-2f0b7d3e4a10", code: "ABCD1234EFGH", ticketTypeName: "Campo", holderName: "Sofía Peña", holderDocument: "DNI 30.123.456" },
+  ticket: { id: "6f1c2b9e-0c1d-4c7a-9a51-2f0b7d3e4a10", code: "ABCD1234EFGH", ticketTypeName: "Campo", holderName: "Sofía Peña", holderDocument: "DNI 30.123.456", seat: null },
   // 21:00 in Buenos Aires is 00:00 UTC the next day: the pass must say the local day and time.
   event: { id: "e1", name: "Los Piojos en La Plata", venueName: "Estadio Único", venueAddress: "Av. 32 y 25", city: "La Plata", colors: null, location: null, startsAt: new Date("2026-12-13T00:00:00Z"), endsAt: new Date("2026-12-13T04:00:00Z"), doorsAt: new Date("2026-12-12T22:00:00Z") },
   orderCode: "TRB-7K3Q",
@@ -62,5 +62,19 @@ describe("buildApplePass", () => {
     expect(voided.voided).toBe(true);
     expect(voided.barcodes ?? []).toEqual([]);
     expect(fieldsOf(voided).status).toMatch(/^Anulada/);
+  });
+});
+
+describe("buildApplePass, reserved seating", () => {
+  const seated: WalletPassData = { ...data, ticket: { ...data.ticket, seat: { section: "Platea", row: "F", number: "12", label: "Platea · Fila F · Asiento 12" } } };
+
+  it("a seated ticket's pass shows the seat, with Apple's seat semantics; a general-admission pass has no seat field", async () => {
+    const pass = JSON.parse(unzip(await buildApplePass(config, seated)).get("pass.json")!.toString("utf8")) as Record<string, unknown>;
+    expect(fieldsOf(pass).seat).toBe("Platea · Fila F · Asiento 12");
+    const field = (pass.eventTicket as { auxiliaryFields: { key: string; label: string; semantics?: unknown }[] }).auxiliaryFields.find((f) => f.key === "seat");
+    expect(field).toMatchObject({ label: "Ubicación", semantics: { seats: [{ seatSection: "Platea", seatRow: "F", seatNumber: "12" }] } });
+
+    const general = JSON.parse(unzip(await buildApplePass(config, data)).get("pass.json")!.toString("utf8")) as Record<string, unknown>;
+    expect(fieldsOf(general).seat).toBeUndefined();
   });
 });

@@ -31,8 +31,8 @@ export function appleColors(data: Pick<WalletPassData, "event">): { backgroundCo
 
 /**
  * A signed `.pkpass` (eventTicket) for one ticket: the event, its date and
- * place in Buenos Aires time, the ticket type, the holder when the ticket is
- * named (decision 202), the QR (walletBarcodeFor) and the relevant date. A
+ * place in Buenos Aires time, the ticket type, the seat when it has one
+ * (docs/seating.md), the holder when the ticket is named (decision 202), the QR (walletBarcodeFor) and the relevant date. A
  * voided pass keeps the event and loses the QR.
  */
 export async function buildApplePass(config: AppleWalletConfig, data: WalletPassData, now: Date = new Date()): Promise<Buffer> {
@@ -61,6 +61,11 @@ export async function buildApplePass(config: AppleWalletConfig, data: WalletPass
     { key: "time", label: "Hora", value: `${formatTime(data.event.startsAt)} h`, textAlignment: "PKTextAlignmentRight" },
   );
   pass.auxiliaryFields.push({ key: "venue", label: "Lugar", value: data.event.venueName }, { key: "type", label: "Entrada", value: data.ticket.ticketTypeName, textAlignment: "PKTextAlignmentRight" });
+  const seat = data.ticket.seat;
+  if (seat) {
+    // Reserved seating: where the holder sits, in words, and as Apple's seat semantics (section, row, number).
+    pass.auxiliaryFields.push({ key: "seat", label: "Ubicación", value: seat.label, semantics: { seats: [{ seatSection: seat.section, seatRow: seat.row, seatNumber: seat.number }] } });
+  }
   if (data.ticket.holderDocument) {
     pass.auxiliaryFields.push({ key: "holder", label: "Titular", value: `${data.ticket.holderName} · ${data.ticket.holderDocument}` });
   }

@@ -44,13 +44,16 @@ export function eventTicketClass(config: GoogleWalletConfig, event: WalletEventD
   };
 }
 
-function eventTicketObject(config: GoogleWalletConfig, data: WalletPassData) {
+/** A ticket's object: its type, holder, seat, order, QR and validity. */
+export function eventTicketObject(config: GoogleWalletConfig, data: WalletPassData) {
   return {
     id: googleObjectId(config, data.serial),
     classId: googleClassId(config, data.event.id),
     state: data.voided ? "INACTIVE" : "ACTIVE",
     ticketType: localized(data.ticket.ticketTypeName),
     ...(data.ticket.holderDocument ? { ticketHolderName: `${data.ticket.holderName} · ${data.ticket.holderDocument}` } : {}),
+    // Reserved seating (docs/seating.md): Google's EventSeat, each part a localized string; none for general admission.
+    ...(data.ticket.seat ? { seatInfo: { section: localized(data.ticket.seat.section), row: localized(data.ticket.seat.row), seat: localized(data.ticket.seat.number) } } : {}),
     reservationInfo: { confirmationCode: data.orderCode },
     ...googleBarcodeFields(data),
     validTimeInterval: { end: { date: data.event.endsAt.toISOString() } },

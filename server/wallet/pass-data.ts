@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { PassColors } from "#common/pass-colors";
 import { holderDocumentLabel } from "#common/door";
+import { ticketSeat, type TicketSeat } from "#common/seating";
 import type { DbOrTx } from "#server/db/client";
 import { eventDates, events, issuedProducts, orderItems, orders, organizations } from "#server/db/schema";
 import { passSerialFor } from "#server/tickets/wallet-changes";
@@ -52,7 +53,8 @@ export async function walletEventOfId(db: DbOrTx, eventId: string): Promise<(Wal
 /** What a wallet pass shows, read from the ticket as it is now. */
 export interface WalletPassData {
   serial: string;
-  ticket: { id: string; code: string; ticketTypeName: string; holderName: string; holderDocument: string | null };
+  /** `seat`: reserved seating (docs/seating.md), null for general admission. */
+  ticket: { id: string; code: string; ticketTypeName: string; holderName: string; holderDocument: string | null; seat: TicketSeat | null };
   event: WalletEventData & { startsAt: Date; endsAt: Date; doorsAt: Date | null };
   orderCode: string;
   /** No QR: the ticket was voided, or the serial is from before it was sent or resold (another code now). */
@@ -100,6 +102,7 @@ export async function walletPassOfSerial(db: DbOrTx, ticketId: string, serial?: 
       ticketTypeName: row.ticketTypeName,
       holderName: row.ticket.holderName,
       holderDocument: holderDocumentLabel(row.ticket.holderDocumentType, row.ticket.holderDocumentNumber),
+      seat: ticketSeat({ section: row.ticket.seatSection, row: row.ticket.seatRow, number: row.ticket.seatNumber }),
     },
     event: { ...walletEventOf(row.event, row.colors), startsAt: row.date.startsAt, endsAt: row.date.endsAt, doorsAt: row.date.doorsAt },
     orderCode: row.orderCode,

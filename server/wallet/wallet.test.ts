@@ -256,3 +256,15 @@ describe("wallet passes", () => {
     expect(patched).toEqual([]);
   });
 });
+
+describe("wallet passes of a seated ticket (docs/seating.md)", () => {
+  it("the pass data read from the ticket carries its seat; a general-admission ticket's has none", async () => {
+    const { createSeatedEvent, buyPaid } = await import("#tests/support/seating");
+    const made = await createSeatedEvent();
+    const seated = await buyPaid(made, { seats: ["F13"] });
+    const general = await buyPaid(made, { general: 1 });
+    const db = await getDb();
+    expect((await walletPassOfSerial(db, seated.tickets[0].id))?.ticket.seat).toEqual({ section: "Platea", row: "F", number: "13", label: "Platea · Fila F · Asiento 13" });
+    expect((await walletPassOfSerial(db, general.tickets[0].id))?.ticket.seat).toBeNull();
+  }, 60_000);
+});

@@ -148,3 +148,22 @@ describe("transferTicket", () => {
     expect(again.body.errors?.[0].message).toBe("Ya le enviaste esta entrada a Martina Sosa.");
   });
 });
+
+describe("Ticket.seat (reserved seating, docs/seating.md)", () => {
+  it("a seated ticket says its section, row, number and label; a general-admission ticket's seat is null", async () => {
+    const { createSeatedEvent, buyPaid } = await import("#tests/support/seating");
+    const buyer = await createTestUser();
+    const made = await createSeatedEvent();
+    await buyPaid(made, { seats: ["F12"], ctx: await ctxAs(actorFor(buyer)), email: buyer.email });
+    await buyPaid(made, { general: 1, ctx: await ctxAs(actorFor(buyer)), email: buyer.email });
+    const tokens = await startSession(await getDb(), buyer, new Date());
+    const res = await gql<{ myTickets: { items: { ticketType: { name: string }; seat: { section: string; row: string; number: string; label: string } | null }[] } }>(
+      `{ myTickets { items { ticketType { name } seat { section row number label } } } }`,
+      { tokens },
+    );
+    expect(res.body.errors).toBeUndefined();
+    const items = res.body.data!.myTickets.items;
+    expect(items.find((i) => i.ticketType.name === "Platea")?.seat).toEqual({ section: "Platea", row: "F", number: "12", label: "Platea · Fila F · Asiento 12" });
+    expect(items.find((i) => i.ticketType.name === "General")?.seat).toBeNull();
+  }, 60_000);
+});

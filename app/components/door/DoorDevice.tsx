@@ -32,6 +32,7 @@ function view(verdict: DoorVerdict, offline: boolean): VerdictView {
     holderName: verdict.holderName ?? null,
     holderDocument: verdict.holderDocument ?? null,
     ticketTypeName: verdict.ticketTypeName ?? null,
+    seatLabel: verdict.seatLabel ?? null,
     productKind: verdict.productKind ?? null,
     when: verdict.eventDateStartsAt ? formatDateTime(verdict.eventDateStartsAt) : null,
     offline,

@@ -10,6 +10,8 @@ export interface VerdictView {
   /** "DNI 30.123.456" for a named ticket (Entradas nominativas): staff ask for an ID that matches. */
   holderDocument?: string | null;
   ticketTypeName: string | null;
+  /** "Platea · Fila F · Asiento 12" for a seated ticket (docs/seating.md): staff send the person to it. */
+  seatLabel?: string | null;
   /** ticket (the door) or menu (the bar): at the bar the product served comes first. */
   productKind?: "ticket" | "menu" | null;
   /** The date the ticket is for ("21:00 - 20/12/2026"). */
@@ -71,6 +73,7 @@ export function Verdict({ verdict, onNext, nextTo = "." }: { verdict: VerdictVie
             </>
           ) : null}
           <p className="text-xl">{verdict.ticketTypeName}</p>
+          {verdict.seatLabel ? <p className="text-3xl font-black">{verdict.seatLabel}</p> : null}
           {verdict.when ? <p className="text-lg">{verdict.when}</p> : null}
         </>
       ) : (

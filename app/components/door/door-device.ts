@@ -222,7 +222,7 @@ export interface ServerAnswer extends DoorVerdict {
   outcome: DoorOutcome;
 }
 
-const ANSWER_FIELDS = "scanId outcome holderName holderDocument ticketTypeName eventDateStartsAt redeemedAt redeemedDoor otherEventName productKind";
+const ANSWER_FIELDS = "scanId outcome holderName holderDocument ticketTypeName seatLabel eventDateStartsAt redeemedAt redeemedDoor otherEventName productKind";
 
 export async function redeemOnline(slug: string, scan: { code: string; scanId: string; door: string; deviceId: string }, mode: DeviceMode = "door"): Promise<ServerAnswer> {
   const data = await graphql<{ redeemProduct: ServerAnswer }>(`mutation($input: RedeemProductInput!) { redeemProduct(input: $input) { ${ANSWER_FIELDS} } }`, {

@@ -10,6 +10,8 @@ export interface TicketCardData {
   holderName: string;
   /** "DNI 30.123.456" on a named ticket (decision 202): the door asks for it. */
   holderDocument?: string | null;
+  /** Reserved seating: "Platea · Fila F · Asiento 12" (common/seating.ts seatLabel); null for general admission. */
+  seat?: string | null;
   ticketTypeName: string;
   /** An entrada (the door) or a consumición (the bar): the card's words follow it. */
   kind?: ProductKind;
@@ -56,6 +58,12 @@ export function TicketCard({ ticket, headingLevel = 3 }: { ticket: TicketCardDat
             {ticket.ticketTypeName}
             {ticket.position ? ` · ${ticket.position.index} de ${ticket.position.count}` : ""}
           </dd>
+          {ticket.seat ? (
+            <>
+              <dt className="text-[var(--muted)]">Ubicación</dt>
+              <dd className="font-semibold">{ticket.seat}</dd>
+            </>
+          ) : null}
           <dt className="text-[var(--muted)]">Titular</dt>
           <dd>{ticket.holderName}</dd>
           {ticket.holderDocument ? (
@@ -104,6 +112,12 @@ export function TicketCard({ ticket, headingLevel = 3 }: { ticket: TicketCardDat
           <p className="text-center">
             <strong>{ticket.holderName}</strong> · {ticket.ticketTypeName}
             <br />
+            {ticket.seat ? (
+              <>
+                <strong>{ticket.seat}</strong>
+                <br />
+              </>
+            ) : null}
             <span className="text-sm">
               {ticket.when} · {ticket.statusLabel}
             </span>

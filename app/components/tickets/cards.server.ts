@@ -18,6 +18,7 @@ export async function ticketCard(ticket: TicketView, event: TicketEventView, ord
     statusLabel: ticket.statusLabel,
     holderName: ticket.holderName,
     holderDocument: ticket.holderDocument,
+    seat: ticket.seat?.label ?? null,
     ticketTypeName: ticket.ticketTypeName,
     kind: ticket.kind,
     orderCode,
