@@ -5,7 +5,8 @@ import { csvCell } from "./csv";
 /*
  * What a spreadsheet cell holds (decision 153): amounts are numbers (integer
  * centavos here, pesos with an ARS format in the Excel file), dates are dates
- * (Buenos Aires time, dd/mm/aaaa hh:mm), counts are numbers and the rest is
+ * (Buenos Aires time, dd/mm/aaaa hh:mm; a `day` without a time, dd/mm/aaaa, such as an invoice's date),
+ * counts are numbers and the rest is
  * Spanish text. The CSV is all text, with the same values written the way an
  * es-AR spreadsheet reads them ("16000,00", "20/12/2026 21:30").
  */
