@@ -2,8 +2,11 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useLoaderData } from "@remix-run/react";
 import { guard, requireOrganization } from "#app/lib/backoffice.server";
 import { exportNotices } from "#server/reports/exports";
+import { invoiceExportMonths, mayExportInvoices } from "#server/invoicing/export";
 import { BackofficePage, Card } from "#app/components/backoffice/Page";
 import { useBackofficeHref, useShell } from "#app/components/backoffice/Shell";
+import { SelectField } from "#app/components/ui/Select";
+import { Button } from "#app/components/ui/Button";
 
 export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backoffice/ErrorBoundary";
 
@@ -22,13 +25,16 @@ const REPORTS = [
 export async function loader({ request }: LoaderFunctionArgs) {
   const bo = await requireOrganization(request, "sales:read");
   const notices = await guard(() => exportNotices(bo.ctx, bo.organization.id));
-  return data({ canMoney: bo.can["money:manage"], eventId: bo.filters.eventId || null, orderColumnRenamed: notices.orderColumnRenamed }, { headers: bo.headers });
+  // Tribuna's own invoices (decision 234): only the platform team sees the card; the export itself checks it again.
+  const invoiceMonths = mayExportInvoices(bo.ctx) ? invoiceExportMonths(bo.ctx.now) : null;
+  return data({ canMoney: bo.can["money:manage"], eventId: bo.filters.eventId || null, orderColumnRenamed: notices.orderColumnRenamed, invoiceMonths }, { headers: bo.headers });
 }
 
 export default function ReportsPage() {
-  const { canMoney, eventId, orderColumnRenamed } = useLoaderData<typeof loader>();
+  const { canMoney, eventId, orderColumnRenamed, invoiceMonths } = useLoaderData<typeof loader>();
   const href = useBackofficeHref();
-  const eventName = useShell()?.events.find((e) => e.id === eventId)?.name;
+  const shell = useShell();
+  const eventName = shell?.events.find((e) => e.id === eventId)?.name;
   return (
     <BackofficePage
       title="Informes"
@@ -56,6 +62,34 @@ export default function ReportsPage() {
             </Card>
           </li>
         ))}
+        {invoiceMonths ? (
+          <li>
+            <Card title="Facturas y notas de crédito">
+              <p className="text-sm text-[var(--muted)]">
+                Para el contador, solo para el equipo de Tribuna: cada comprobante del cargo por servicio de <strong>toda la plataforma</strong> (no solo de
+                esta organización ni del evento elegido), con su CAE, receptor, neto, IVA, total y estado.
+              </p>
+              {/* A plain GET form: the file downloads as a normal navigation, with or without JavaScript. */}
+              <form method="get" action="/organizacion/informes/descargar" className="mt-3 flex flex-col gap-3">
+                {shell?.linkFilters.organizationId ? <input type="hidden" name="organizationId" value={shell.linkFilters.organizationId} /> : null}
+                <input type="hidden" name="tipo" value="facturas" />
+                <SelectField
+                  label="Mes de emisión"
+                  selectProps={{ id: "facturas-mes", name: "mes", defaultValue: invoiceMonths[0]?.value ?? "" }}
+                  options={[...invoiceMonths, { value: "", label: "Todos los meses" }]}
+                />
+                <p className="flex flex-wrap gap-3">
+                  <Button type="submit" variant="secondary" name="formato" value="csv">
+                    Bajar CSV<span className="sr-only"> de facturas y notas de crédito</span>
+                  </Button>
+                  <Button type="submit" variant="secondary" name="formato" value="xlsx">
+                    Bajar Excel<span className="sr-only"> de facturas y notas de crédito</span>
+                  </Button>
+                </p>
+              </form>
+            </Card>
+          </li>
+        ) : null}
       </ul>
     </BackofficePage>
   );

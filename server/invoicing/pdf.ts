@@ -39,7 +39,7 @@ const ISSUER_IVA_LABEL: Record<IssuerDetails["ivaCondition"], string> = {
 };
 
 /** CondicionIVAReceptorId (RG 5616) as ARCA names them. */
-const RECEIVER_IVA_LABEL: Record<number, string> = {
+export const RECEIVER_IVA_LABEL: Record<number, string> = {
   [RECEIVER_IVA.RESPONSABLE_INSCRIPTO]: "IVA Responsable Inscripto",
   [RECEIVER_IVA.EXENTO]: "IVA Sujeto Exento",
   [RECEIVER_IVA.CONSUMIDOR_FINAL]: "Consumidor Final",

@@ -13,7 +13,8 @@ import { requireCapability, type Capability } from "#server/organizations/permis
 import { displayStatus } from "#server/orders/status";
 import { parseInput } from "#server/validation";
 import { accreditationCells, accreditationsPage, ACCREDITATION_COLUMNS } from "#server/door/accreditations";
-import { csvRow, DATE_FORMAT, fileDate, MONEY_FORMAT, xlsxValue, type CellKind, type CellValue, type Column } from "#server/csv/cells";
+import { csvRow, DATE_FORMAT, DAY_FORMAT, fileDate, MONEY_FORMAT, xlsxValue, type CellKind, type CellValue, type Column } from "#server/csv/cells";
+import { INVOICE_EXPORT_COLUMNS, INVOICE_EXPORT_MESSAGES, invoiceExportPage, PERIOD_PATTERN, requireInvoiceExport } from "#server/invoicing/export";
 
 /*
  * `/organizacion/informes`: the organization's data as CSV or XLSX (the sales columns: decision 153).
@@ -24,7 +25,7 @@ import { csvRow, DATE_FORMAT, fileDate, MONEY_FORMAT, xlsxValue, type CellKind, 
 
 const PAGE_ROWS = 1000;
 
-export const EXPORT_KINDS = ["ventas", "asistentes", "acreditaciones", "cupones", "rrpp", "libro-mayor"] as const;
+export const EXPORT_KINDS = ["ventas", "asistentes", "acreditaciones", "cupones", "rrpp", "libro-mayor", "facturas"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
 
@@ -38,17 +39,19 @@ export const LEDGER_KIND_NAMES: Record<LedgerKind, string> = SHARED_LEDGER_KIND_
 
 const col = (name: string, kind: CellKind = "text"): Column => ({ name, kind });
 
-/** Which rows an export reads: one organization's, or only those of one of its events. */
+/** Which rows an export reads: one organization's, or only those of one of its events; a platform export, the month's. */
 interface ExportScope {
   organizationId: string;
   eventId: string | null;
+  /** yyyy-MM: only `facturas` reads it (decision 234). */
+  period: string | null;
 }
 
 interface Exporter {
   /** The sheet's name in the XLSX. */
   title: string;
-  /** What the actor needs in the organization to take it. */
-  capability: Capability;
+  /** What the actor needs in the organization to take it; "platform": only the platform team, and it covers every organization. */
+  capability: Capability | "platform";
   columns: Column[];
   /** One page of rows after `after` (the last row's keyset), already as cell values (see ./cells.ts). */
   page(db: DbOrTx, scope: ExportScope, after: Cursor | null): Promise<{ rows: CellValue[][]; last: Cursor | null }>;
@@ -291,6 +294,13 @@ const EXPORTERS: Record<ExportKind, Exporter> = {
       };
     },
   },
+  // Tribuna's own vouchers for its accountant: the whole platform, by month of emission (decision 234).
+  facturas: {
+    title: "Facturas y notas de crédito",
+    capability: "platform",
+    columns: INVOICE_EXPORT_COLUMNS,
+    page: (db, { period }, cursor) => invoiceExportPage(db, period, cursor, PAGE_ROWS),
+  },
 };
 
 const MAX_PENDING_XML_BYTES = 1024 * 1024;
@@ -330,6 +340,8 @@ const exportSchema = z.object({
   kind: z.enum(EXPORT_KINDS, { error: "Elegí qué querés exportar." }),
   format: z.enum(EXPORT_FORMATS, { error: "Elegí CSV o Excel." }).default("csv"),
   eventId: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.uuid({ error: "Identificador inválido." }).optional()),
+  /** yyyy-MM, the month of emission: only `facturas` reads it. */
+  period: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().regex(PERIOD_PATTERN, { error: INVOICE_EXPORT_MESSAGES.period }).optional()),
 });
 
 export interface ExportFile {
@@ -343,16 +355,24 @@ export type ExportInput = Omit<z.input<typeof exportSchema>, "kind" | "format"> 
 
 async function authorizedExport(ctx: Ctx, rawInput: ExportInput) {
   const input = parseInput(exportSchema, rawInput);
-  await requireCapability(ctx, input.organizationId, EXPORTERS[input.kind].capability);
+  const capability = EXPORTERS[input.kind].capability;
+  if (capability === "platform") {
+    // The platform's own books: the team only, every organization, the event filter does not apply (decision 234).
+    requireInvoiceExport(ctx);
+    const period = input.period ?? null;
+    const filename = `${[input.kind, period && `periodo-${period}`, fileDate(ctx.now)].filter(Boolean).join("-")}.${input.format}`;
+    return { ...input, eventId: undefined, period: period ?? undefined, filename };
+  }
+  await requireCapability(ctx, input.organizationId, capability);
   let eventSlug: string | null = null;
   if (input.eventId) {
     const [event] = await ctx.db.select({ organizationId: events.organizationId, slug: events.slug }).from(events).where(eq(events.id, input.eventId));
-    if (!event || event.organizationId !== input.organizationId) await requireCapability(ctx, event?.organizationId ?? "", EXPORTERS[input.kind].capability);
+    if (!event || event.organizationId !== input.organizationId) await requireCapability(ctx, event?.organizationId ?? "", capability);
     eventSlug = event?.slug ?? null;
   }
   // "ventas-fiesta-bresh-2026-11-28.xlsx": which event (when one is picked) and the Buenos Aires day it was taken.
   const filename = `${[input.kind, eventSlug, fileDate(ctx.now)].filter(Boolean).join("-")}.${input.format}`;
-  return { ...input, filename };
+  return { ...input, period: undefined, filename };
 }
 
 /**
@@ -363,7 +383,7 @@ async function authorizedExport(ctx: Ctx, rawInput: ExportInput) {
  */
 export async function exportDownloadPath(ctx: Ctx, rawInput: ExportInput): Promise<{ path: string; filename: string }> {
   const input = await authorizedExport(ctx, rawInput);
-  const query = new URLSearchParams({ tipo: input.kind, formato: input.format, organizationId: input.organizationId, ...(input.eventId ? { eventId: input.eventId } : {}) });
+  const query = new URLSearchParams({ tipo: input.kind, formato: input.format, organizationId: input.organizationId, ...(input.eventId ? { eventId: input.eventId } : {}), ...(input.period ? { mes: input.period } : {}) });
   return { path: `/organizacion/informes/descargar?${query}`, filename: input.filename };
 }
 
@@ -386,12 +406,12 @@ export async function exportNotices(ctx: Ctx, organizationId: string): Promise<{
 /**
  * `exportReport`: the export as a stream. CSV in UTF-8 with BOM (Excel reads
  * the accents), XLSX written by exceljs' streaming writer. Sales, attendees
- * and coupons need sales:read; the ledger money:manage.
+ * and coupons need sales:read; the ledger money:manage; the invoices the platform team.
  */
 export async function exportReport(ctx: Ctx, rawInput: ExportInput): Promise<ExportFile> {
   const input = await authorizedExport(ctx, rawInput);
   const exporter = EXPORTERS[input.kind];
-  const scope: ExportScope = { organizationId: input.organizationId, eventId: input.eventId ?? null };
+  const scope: ExportScope = { organizationId: input.organizationId, eventId: input.eventId ?? null, period: input.period ?? null };
   const { columns } = exporter;
   if (input.format === "csv") {
     const encoder = new TextEncoder();
@@ -410,7 +430,7 @@ export async function exportReport(ctx: Ctx, rawInput: ExportInput): Promise<Exp
   const sheet = workbook.addWorksheet(exporter.title, { views: [{ state: "frozen", ySplit: 1 }] });
   // One style object per column, given to each of its cells: exceljs recognises a style object it has seen
   // (a WeakMap) instead of working the style out again for every cell (3× the time on bench:exports).
-  const styles = columns.map((c) => (c.kind === "money" ? { numFmt: MONEY_FORMAT } : c.kind === "date" ? { numFmt: DATE_FORMAT } : {}));
+  const styles = columns.map((c) => (c.kind === "money" ? { numFmt: MONEY_FORMAT } : c.kind === "date" ? { numFmt: DATE_FORMAT } : c.kind === "day" ? { numFmt: DAY_FORMAT } : {}));
   sheet.columns = columns.map((c, i) => ({ key: `c${i}`, width: c.kind === "date" ? 17 : c.kind === "money" ? 14 : Math.max(12, c.name.length + 2) }));
   const header = columns.map((c) => c.name);
   void (async () => {
