@@ -86,17 +86,6 @@ export type SeatPlanShape = z.infer<typeof seatPlanShapeSchema>;
 export type SeatPlanCategory = z.infer<typeof seatPlanCategorySchema>;
 export type SeatPlan = z.infer<typeof seatPlanSchema>;
 
-/** What a ticket, a PDF, the door and an export print for a seat. */
-export interface SeatLabel {
-  section: string;
-  row: string;
-  number: string;
-}
-
-export function formatSeatLabel(label: SeatLabel): string {
-  return `${label.section} · Fila ${label.row} · Asiento ${label.number}`;
-}
-
 /** Every seat of the plan with where it sits, in plan order. */
 export function listPlanSeats(plan: SeatPlan): Array<SeatPlanSeat & { sectionId: string; section: string; row: string; rowIndex: number; seatIndex: number }> {
   const seats: Array<SeatPlanSeat & { sectionId: string; section: string; row: string; rowIndex: number; seatIndex: number }> = [];

@@ -2,8 +2,8 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { formatEventStart } from "#common/dates";
-import { formatSeatLabel } from "#common/seating-plan";
 import { isDomainError } from "#server/errors";
+import { seatLabel } from "#common/seating";
 import { buyerSeating, itemsForSeats, proposeBestSeats } from "#server/seating/buyer";
 import { readSavedCart, savedCartCookie } from "#app/lib/cart.server";
 import { getRequestContext } from "#app/lib/session.server";
@@ -63,7 +63,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const quantity = Number(form.get("quantity") ?? "");
     try {
       const seats = await proposeBestSeats(ctx, slug, { eventDateId, category, quantity });
-      return data({ proposal: seats.map((s) => ({ guid: s.guid, label: formatSeatLabel(s) })), category, quantity } as ActionAnswer, { headers });
+      return data({ proposal: seats.map((s) => ({ guid: s.guid, label: seatLabel(s) ?? "" })), category, quantity } as ActionAnswer, { headers });
     } catch (error) {
       return fail(error, "best", { category, quantity });
     }

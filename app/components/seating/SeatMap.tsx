@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode, type WheelEvent } from "react";
-import type { MapSeat } from "#common/seating";
+import { seatLabel, type MapSeat } from "#common/seating";
 import type { SeatPlan } from "#common/seating-plan";
 import { fitView, nearestSeatInDirection, panBy, viewShowing, zoomAt, type Direction, type View } from "./geometry";
 
@@ -236,7 +236,7 @@ export function SeatMap({ plan, seats, priceLabels, selected, onToggle, maxSelec
           {selectedSeats.map((seat) => (
             <li key={seat.guid} className="flex items-center justify-between gap-3 rounded-lg border border-[var(--border)] px-3 py-2 text-sm">
               <span>
-                {seat.section} · Fila {seat.row} · Asiento {seat.number} <span className="font-bold">{priceLabels[seat.category]}</span>
+                {seatLabel(seat)} <span className="font-bold">{priceLabels[seat.category]}</span>
               </span>
               <input type="hidden" name="seats" value={seat.guid} />
               <button type="button" className="min-h-11 px-2 font-bold text-[var(--accent)] underline underline-offset-2" onClick={() => onToggle(seat.guid)}>
