@@ -80,13 +80,23 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
 }
 
-/** A pair of adjacent seats a person would tap: the front rows three times as often as the back ones. */
-function randomPair(): string[] {
-  const front = Math.random() < 0.75;
-  const half = Math.ceil(ROWS / 2);
-  const row = front ? Math.floor(Math.random() * half) : half + Math.floor(Math.random() * (ROWS - half));
-  const first = Math.floor(Math.random() * (PER_ROW - 1));
-  return [guidOf(Math.min(row, ROWS - 1), first), guidOf(Math.min(row, ROWS - 1), first + 1)];
+/**
+ * Two adjacent seats a person would tap on the map they just loaded (`free`: the seats it showed free): in the
+ * front rows three times out of four when there are some there, a random free pair otherwise; null when the map
+ * showed none.
+ */
+function pairOnTheMap(free: Set<string>): string[] | null {
+  const pairs: { row: number; seats: string[] }[] = [];
+  for (let row = 0; row < ROWS; row++) {
+    for (let seat = 0; seat < PER_ROW - 1; seat++) {
+      const pair = [guidOf(row, seat), guidOf(row, seat + 1)];
+      if (free.has(pair[0]!) && free.has(pair[1]!)) pairs.push({ row, seats: pair });
+    }
+  }
+  if (!pairs.length) return null;
+  const front = pairs.filter((p) => p.row < ROWS / 2);
+  const from = front.length && Math.random() < 0.75 ? front : pairs;
+  return from[Math.floor(Math.random() * from.length)]!.seats;
 }
 
 type Kind = "picked" | "best";
@@ -281,6 +291,20 @@ async function main() {
     for (let i = 0; i < 10; i++) warmUp.push(await order("best", { bestAvailable: { category: "Pullman", quantity: 1 } }));
     if (warmUp.some((a) => a.outcome !== "held")) throw new Error(`El calentamiento no reservó: ${JSON.stringify(warmUp.find((a) => a.outcome !== "held"))}`);
 
+    // What a picker's phone loads before each tap: the public map of the date with each seat's state.
+    const dateId = (await db.select({ id: schema.eventDates.id }).from(schema.eventDates).where(eq(schema.eventDates.eventId, event.id)))[0]!.id;
+    const mapReads: number[] = [];
+    const SEATING = `query($eventId: ID!, $dateId: ID!) { eventSeating(eventId: $eventId, dateId: $dateId) { seats { guid state } } }`;
+    async function freeOnTheMap(): Promise<Set<string>> {
+      const started = performance.now();
+      const response = await fetch(`${base}/api/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: SEATING, variables: { eventId: event.id, dateId } }) });
+      const body = (await response.json()) as { data?: { eventSeating?: { seats: { guid: string; state: string }[] } } };
+      mapReads.push(performance.now() - started);
+      return new Set((body.data?.eventSeating?.seats ?? []).filter((seat) => seat.state === "free").map((seat) => seat.guid));
+    }
+    let pickersWithoutPair = 0;
+    let lastHoldAt = 0;
+
     const attempts: Attempt[] = [];
     const buyers: { kind: Kind; done: boolean; held: boolean }[] = Array.from({ length: BUYERS }, (_, i) => ({
       kind: i % 2 === 0 ? "picked" : "best",
@@ -300,11 +324,18 @@ async function main() {
               bestAvailable: { category, quantity: SEATS_PER_ORDER },
             });
             attempts.push(attempt);
+            if (attempt.outcome === "held") lastHoldAt = performance.now();
             buyer.held = attempt.outcome === "held";
           } else {
             for (let tries = 0; tries <= RETRIES; tries++) {
-              const attempt = await order("picked", { seats: randomPair() });
+              const pair = pairOnTheMap(await freeOnTheMap());
+              if (!pair) {
+                pickersWithoutPair++;
+                break;
+              }
+              const attempt = await order("picked", { seats: pair });
               attempts.push(attempt);
+              if (attempt.outcome === "held") lastHoldAt = performance.now();
               if (attempt.outcome !== "seat_taken") {
                 buyer.held = attempt.outcome === "held";
                 break;
@@ -322,7 +353,6 @@ async function main() {
     const toPay = [...warmUp, ...held];
     for (let i = 0; i < toPay.length; i += 8) await Promise.all(toPay.slice(i, i + 8).map((a) => payInSandbox(db, a.billingId!, "approved")));
 
-    const dateId = (await db.select({ id: schema.eventDates.id }).from(schema.eventDates).where(eq(schema.eventDates.eventId, event.id)))[0]!.id;
     const [claims] = (await db.execute(sql`
       SELECT count(*) FILTER (WHERE state <> 'released')::int AS live,
              count(*) FILTER (WHERE state = 'sold')::int AS sold,
@@ -369,7 +399,11 @@ async function main() {
       seconds: Number(seconds.toFixed(2)),
       requests: attempts.length,
       holds: held.length,
-      holdsPerSecond: Math.round(held.length / seconds),
+      /** Until the last hold: after it the room is full and every request is a quick refusal. */
+      secondsToLastHold: Number(((lastHoldAt - started) / 1000).toFixed(2)),
+      holdsPerSecond: Math.round(held.length / Math.max(0.001, (lastHoldAt - started) / 1000)),
+      mapReads: { count: mapReads.length, ...(() => { const sorted = [...mapReads].sort((a, b) => a - b); return { p50: Number(percentile(sorted, 50).toFixed(1)), p95: Number(percentile(sorted, 95).toFixed(1)) }; })() },
+      pickersWithoutPair,
       seatsHeld,
       buyersWithSeats: buyers.filter((b) => b.held).length,
       picked: byKind("picked"),
@@ -409,7 +443,8 @@ async function main() {
     if (flags.json) console.log(JSON.stringify({ ...figures, correct, machineLoad: loadAtEnd }, null, 2));
     else {
       log(`\n${figures.requests} pedidos createOrder en ${figures.seconds} s (${os.cpus().length} núcleos, Node ${process.version})`);
-      log(`  reservas: ${figures.holds} (${figures.holdsPerSecond} por segundo), ${seatsHeld - warmUp.length} asientos (más ${warmUp.length} del calentamiento) de ${seatCount}; ${figures.buyersWithSeats} de ${BUYERS} compradores consiguieron`);
+      log(`  reservas: ${figures.holds} en ${figures.secondsToLastHold} s hasta la última (${figures.holdsPerSecond} por segundo), ${seatsHeld - warmUp.length} asientos (más ${warmUp.length} del calentamiento) de ${seatCount}; ${figures.buyersWithSeats} de ${BUYERS} compradores consiguieron`);
+      log(`  el mapa leído antes de cada elección: ${figures.mapReads.count} lecturas, p50/p95 ${figures.mapReads.p50} / ${figures.mapReads.p95} ms; ${figures.pickersWithoutPair} compradores ya no vieron dos libres juntos`);
       for (const [title, f] of [
         ["Eligiendo en el mapa", figures.picked],
         ["Mejor ubicación disponible", figures.best],
