@@ -23,7 +23,7 @@ async function organizer() {
 }
 
 /** A file upload as a browser without JavaScript sends it (multipart/form-data). */
-function uploadRequest(path: string, fields: Record<string, string>, file: { name: string; bytes: Uint8Array | string } | null, cookies: Record<string, string>) {
+function uploadRequest(path: string, fields: Record<string, string>, file: { name: string; bytes: Uint8Array<ArrayBuffer> | string } | null, cookies: Record<string, string>) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   if (file) form.append("file", new Blob([file.bytes], { type: "application/json" }), file.name);

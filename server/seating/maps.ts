@@ -212,12 +212,12 @@ const text = (label: string, max: number) =>
 /** A form's number ("12", "-3,5"; "" is absent, refused unless `optional`): anything else refused with the field's message. */
 function num(message: string, min: number, max: number, options: { int?: boolean; optional: true }): z.ZodType<number | undefined, unknown>;
 function num(message: string, min: number, max: number, options?: { int?: boolean; optional?: false }): z.ZodType<number, unknown>;
-function num(message: string, min: number, max: number, options: { int?: boolean; optional?: boolean } = {}) {
+function num(message: string, min: number, max: number, options: { int?: boolean; optional?: boolean } = {}): z.ZodType<number | undefined, unknown> {
   const number = z.number({ message }).refine((n) => Number.isFinite(n) && n >= min && n <= max && (!options.int || Number.isInteger(n)), message);
   return z.preprocess(
     (v) => (typeof v === "string" ? (v.trim() === "" ? undefined : Number(v.trim().replace(",", "."))) : v === null ? undefined : v),
     options.optional ? number.optional() : number,
-  );
+  ) as z.ZodType<number | undefined, unknown>;
 }
 
 const FRONTS = ["top", "bottom", "left", "right"] as const;
@@ -382,7 +382,8 @@ function yesNo(value: "" | "si" | "no" | undefined): boolean | undefined {
   return value === "si" ? true : value === "no" ? false : undefined;
 }
 
-type BlockInput = { [K in keyof typeof blockFields]: z.output<(typeof blockFields)[K]> };
+const blockSchema = z.object(blockFields);
+type BlockInput = z.output<typeof blockSchema>;
 
 function blockOf(plan: SeatPlan, input: BlockInput): SeatPlan {
   const gaps = (input.gaps ?? "")
