@@ -10,7 +10,6 @@ import { useBackofficeHref } from "#app/components/backoffice/Shell";
 import type { FormReply } from "#app/components/backoffice/types";
 import { BLOCK_DEFAULTS, BlockFields, FRONT_OPTIONS } from "#app/components/seating-editor/fields";
 import { Button } from "#app/components/ui/Button";
-import { FieldErrors } from "#app/components/ui/Field";
 import { FileInput } from "#app/components/ui/FileInput";
 import { ScrollTable } from "#app/components/ui/ScrollTable";
 
@@ -55,6 +54,7 @@ export default function SeatMapsPage() {
   const reply = useActionData<typeof action>() as FormReply | undefined;
   const href = useBackofficeHref();
   const posting = useIsPosting();
+  const fileErrors = reply?.target === "import" ? reply.errors.file : undefined;
   return (
     <BackofficePage title="Mapas de asientos" lead="Las salas de tu organización con sus sectores, filas y asientos. Un mapa lo pueden usar varios eventos; cada evento elige qué tipo de entrada vende cada categoría.">
       <div className="flex flex-col gap-6">
@@ -137,13 +137,22 @@ export default function SeatMapsPage() {
               accept=".json,application/json"
               buttonLabel="Elegir el archivo"
               required
-              aria-describedby="pretix-file-help"
-              aria-invalid={reply?.target === "import" && reply.errors.file?.length ? true : undefined}
+              aria-describedby={fileErrors?.length ? "pretix-file-help pretix-file-error" : "pretix-file-help"}
+              aria-invalid={fileErrors?.length ? true : undefined}
             />
             <p id="pretix-file-help" className="text-sm text-[var(--muted)]">
-              El archivo que baja el editor de planos de pretix. Hasta {maxUploadMb} MB. Los asientos conservan su identificador, así que lo podés volver a exportar.
+              {`El archivo que baja el editor de planos de pretix. Hasta ${maxUploadMb} MB. Los asientos conservan su identificador, así que lo podés volver a exportar.`}
             </p>
-            <FieldErrors id="pretix-file" errors={reply?.target === "import" ? reply.errors.file : undefined} />
+            {fileErrors?.length ? (
+              <div id="pretix-file-error" className="text-sm text-red-700 dark:text-red-400" aria-live="polite">
+                <p className="font-bold">No pudimos importar el archivo:</p>
+                <ul className="list-disc pl-5">
+                  {fileErrors.map((message) => (
+                    <li key={message}>{message}</li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
             <div>
               <Button type="submit" name="intent" value="import" variant="secondary" pending={posting} pendingLabel="Importando…">
                 Importar

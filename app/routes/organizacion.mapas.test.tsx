@@ -9,6 +9,7 @@ import { setEventSeating } from "#server/seating/event-seating";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { BASE_URL, formRequest, getRequest, run } from "#tests/support/remix";
 import { CLIENT_IP_HEADER } from "#server/auth/request-auth";
+import { renderInRouter } from "#app/components/layout/render-in-router.test-helper";
 import * as list from "./organizacion.mapas";
 import * as editor from "./organizacion.mapas_.$mapId";
 import * as download from "./organizacion.mapas_.$mapId_.exportar";
@@ -220,5 +221,31 @@ describe("/organizacion/mapas", () => {
     expect((await run(list.loader, getRequest("/organizacion/mapas", { cookies: b.cookies }))).data.maps).toEqual([]);
     const nonsense = await run(editor.loader, getRequest("/organizacion/mapas/no-es-un-id", { cookies: a.cookies }), { mapId: "no-es-un-id" });
     expect(nonsense.status).toBe(404);
+  });
+
+  it("draws the pages without JavaScript: the list, the editor with its preview and forms, and the CONFLICT message after a stale save", async () => {
+    const { cookies } = await organizer();
+    const { id } = await createMap(cookies);
+    const listed = await run(list.loader, getRequest("/organizacion/mapas", { cookies }));
+    const { html: listHtml } = await renderInRouter(<list.default />, { loader: () => listed.data });
+    expect(listHtml).toContain("Teatro Colón chico");
+    expect(listHtml).toContain(`href="/organizacion/mapas/${id}/exportar"`);
+    expect(listHtml).toMatch(/<form[^>]*enctype="multipart\/form-data"/i);
+    expect(listHtml).toContain("Hasta 2 MB");
+
+    const opened = await run(editor.loader, getRequest(`/organizacion/mapas/${id}`, { cookies }), { mapId: id });
+    await edit(cookies, id, { version: "1", intent: "add-category", name: "VIP", color: "#059669" });
+    const stale = await edit(cookies, id, { version: "1", intent: "details", name: "Otro nombre", front: "top" });
+    const refused = await run(list.action, uploadRequest("/organizacion/mapas", { intent: "import" }, { name: "roto.json", bytes: JSON.stringify({ name: "Sala", zones: [] }) }, cookies));
+    const { html: refusedHtml } = await renderInRouter(<list.default />, { loader: () => listed.data, action: () => refused.data });
+    expect(refused.data.errors.file.length).toBeGreaterThan(1);
+    for (const message of refused.data.errors.file) expect(refusedHtml).toContain(message.replace(/"/g, "&quot;"));
+
+    const { html } = await renderInRouter(<editor.default />, { url: `/organizacion/mapas/${id}`, loader: () => opened.data, action: () => stale.data });
+    expect(html).toContain('aria-label="Vista previa de «Teatro Colón chico»: 12 asientos en 1 sector, escenario arriba."');
+    for (const label of ["Agregar bloque", "Numerar", "Marcar asientos", "Cambiar categoría", "Mover el sector", "Categoría nueva"]) expect(html).toContain(label);
+    expect(html).toContain('name="version" value="1"');
+    expect(html).toContain("Alguien más guardó este mapa mientras lo editabas. Volvé a abrirlo y hacé tus cambios de nuevo.");
+    expect(html).toContain("Abrir la versión nueva");
   });
 });
