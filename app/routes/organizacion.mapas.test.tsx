@@ -136,6 +136,13 @@ describe("/organizacion/mapas", () => {
     plan = await ok({ intent: "details", name: "Teatro Colón chico (reformado)", front: "bottom" });
     expect(plan).toMatchObject({ name: "Teatro Colón chico (reformado)", front: "bottom" });
     expect((await mapRow(id)).name).toBe("Teatro Colón chico (reformado)");
+    plan = await ok({ intent: "add-standing", name: "Campo", category: "Pullman", capacity: "300", width: "200", height: "80", x: "", y: "" });
+    const campo = plan.sections.find((s) => s.name === "Campo")!;
+    expect(campo).toMatchObject({ kind: "standing", rows: [], standing: { category: "Pullman", capacity: 300, width: 200, height: 80 } });
+    expect(campo.standing!.y + 80).toBeLessThan(plan.size.height);
+    const noCapacity = await edit(cookies, id, { version: String(version), intent: "add-standing", name: "Campo 2", category: "Pullman", capacity: "0", width: "200", height: "80" });
+    expect(noCapacity.data.errors.capacity).toEqual(["Poné la capacidad: un número entero de 1 a 60000."]);
+    plan = await ok({ intent: "remove", sectionId: campo.id });
     plan = await ok({ intent: "remove", sectionId: pullman.id, row: "", seats: "" });
     expect(plan.sections.map((s) => s.name)).toEqual(["Platea"]);
 

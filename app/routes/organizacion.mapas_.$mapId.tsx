@@ -18,7 +18,7 @@ export { BackofficeErrorBoundary as ErrorBoundary } from "#app/components/backof
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.map.name ?? "Mapa de asientos"} · Tribuna` }];
 
 /** The inputs the editor's forms draw: a message about any other key goes above its form. */
-const INPUTS = new Set(["name", "front", "color", "rows", "seatsPerRow", "firstRowLabel", "numbering", "startNumber", "curve", "rowOffset", "gaps", "x", "y", "category", "sectionName", "row", "seats", "accessible", "restrictedView", "dx", "dy"]);
+const INPUTS = new Set(["capacity", "width", "height", "name", "front", "color", "rows", "seatsPerRow", "firstRowLabel", "numbering", "startNumber", "curve", "rowOffset", "gaps", "x", "y", "category", "sectionName", "row", "seats", "accessible", "restrictedView", "dx", "dy"]);
 
 /**
  * The seat map editor (docs/seating.md): every change is a plain form that names one operation of
@@ -183,6 +183,30 @@ export default function SeatMapEditorPage() {
               <p className="text-sm">Agregá primero una categoría.</p>
             )}
           </Card>
+
+          {categories.length ? (
+            <Card title="Agregar sector de pie">
+              <p className="mb-3 text-sm text-[var(--muted)]">Un campo o una zona sin asientos numerados: se dibuja como un rectángulo y se vende por cantidad, con un tipo de entrada general.</p>
+              <BackofficeForm reply={reply} target="add-standing:" idPrefix="de-pie" defaults={{ name: "Campo", category: categories[0]!.value, capacity: "", width: "300", height: "120" }} method="post" className="flex flex-col gap-2">
+                <FormErrorList />
+                <input type="hidden" name="version" value={version} />
+                <div className="grid gap-x-4 sm:grid-cols-2">
+                  <TextInput name="name" label="Nombre del sector" maxLength={60} required />
+                  <SelectInput name="category" label="Categoría" options={categories} required />
+                  <TextInput name="capacity" label="Capacidad (personas)" inputMode="numeric" required />
+                  <TextInput name="width" label="Ancho del dibujo" inputMode="decimal" required />
+                  <TextInput name="height" label="Alto del dibujo" inputMode="decimal" required />
+                  <TextInput name="x" label="Posición horizontal" inputMode="decimal" help="Vacío: alineado a la izquierda de lo que ya hay." />
+                  <TextInput name="y" label="Posición vertical" inputMode="decimal" help="Vacío: debajo de lo que ya hay." />
+                </div>
+                <div>
+                  <Button type="submit" name="intent" value="add-standing" variant="secondary">
+                    Agregar sector de pie
+                  </Button>
+                </div>
+              </BackofficeForm>
+            </Card>
+          ) : null}
         </div>
       </div>
       <FormSnackbar snackbar={reply?.snackbar} />

@@ -4,6 +4,7 @@ import { planProblems, SEATING_MESSAGES, seatIndex } from "#common/seating";
 import {
   addCategory,
   addSeatBlock,
+  addStandingSection,
   markSeats,
   moveSection,
   removeSeats,
@@ -267,6 +268,16 @@ export const seatMapEditSchema = z.discriminatedUnion(
     z.object({ op: z.literal("add-category"), name: text("el nombre de la categoría", 60), color: colorSchema }),
     z.object({ op: z.literal("update-category"), from: z.string().min(1), name: text("el nombre de la categoría", 60), color: colorSchema }),
     z.object({ op: z.literal("add-block"), ...blockFields }),
+    z.object({
+      op: z.literal("add-standing"),
+      name: text("el nombre del sector", 60),
+      category: text("la categoría", 60),
+      capacity: num("Poné la capacidad: un número entero de 1 a 60000.", 1, 60_000, { int: true }),
+      x: num("La posición horizontal tiene que ser un número entre 0 y 19000.", 0, 19_000, { optional: true }),
+      y: num("La posición vertical tiene que ser un número entre 0 y 19000.", 0, 19_000, { optional: true }),
+      width: num("El ancho tiene que ser un número entre 1 y 19000.", 1, 19_000),
+      height: num("El alto tiene que ser un número entre 1 y 19000.", 1, 19_000),
+    }),
     z.object({ op: z.literal("renumber"), ...targetFields, numbering, startNumber: blockFields.startNumber, firstRowLabel: z.string().trim().max(6).optional() }),
     z.object({ op: z.literal("mark"), ...targetFields, accessible: mark, restrictedView: mark }),
     z.object({ op: z.literal("category"), ...targetFields, category: text("la categoría", 60) }),
@@ -347,6 +358,18 @@ function applyEdit(plan: SeatPlan, edit: SeatMapEdit): SeatPlan {
     }
     case "add-block":
       return blockOf(plan, edit);
+    case "add-standing": {
+      const bounds = planBounds(plan);
+      return addStandingSection(plan, {
+        name: edit.name,
+        category: edit.category,
+        capacity: edit.capacity,
+        x: edit.x ?? (bounds ? Math.max(0, Math.round(bounds.minX)) : 40),
+        y: edit.y ?? (bounds ? Math.round(bounds.maxY + 60) : 80),
+        width: edit.width,
+        height: edit.height,
+      });
+    }
     case "renumber": {
       const { section, rows } = target(plan, edit);
       if (rows.length === section.rows.length && !edit.seats) {
