@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDateTime } from "#common/dates";
-import { editSeatMap, getOrganizationSeatMap, listSeatMapsWithUsage } from "#server/seating/maps";
+import { editSeatMap, getSeatMapWithUsage } from "#server/seating/maps";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { BackofficeForm, FormErrorList, FormSnackbar, SelectInput, TextInput } from "#app/components/backoffice/forms";
 import { BO } from "#app/components/backoffice/nav";
@@ -27,13 +27,12 @@ const INPUTS = new Set(["capacity", "width", "height", "name", "front", "color",
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const bo = await requireOrganization(request, "events:manage");
-  const map = await guard(() => getOrganizationSeatMap(bo.ctx, bo.organization.id, params.mapId ?? ""));
-  const usage = (await guard(() => listSeatMapsWithUsage(bo.ctx, bo.organization.id))).find((m) => m.id === map.id);
+  const { map, summary: usage } = await guard(() => getSeatMapWithUsage(bo.ctx, bo.organization.id, params.mapId ?? ""));
   const plan = map.plan;
   bo.headers.set("Cache-Control", "private, no-store");
   return data(
     {
-      map: { id: map.id, name: map.name, version: map.version, updatedAt: formatDateTime(map.updatedAt), seats: usage?.seats ?? 0, events: usage?.events ?? [] },
+      map: { id: map.id, name: map.name, version: map.version, updatedAt: formatDateTime(map.updatedAt), seats: usage.seats, events: usage.events },
       plan,
       sections: plan.sections.map((section) => ({
         id: section.id,

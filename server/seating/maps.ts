@@ -129,9 +129,19 @@ export interface SeatMapSummary {
 
 /** The organization's maps with their seat counts and the events that use each one, by name. */
 export async function listSeatMapsWithUsage(ctx: Ctx, organizationId: string): Promise<SeatMapSummary[]> {
-  const maps = await listSeatMaps(ctx, organizationId);
+  return summarize(ctx.db, await listSeatMaps(ctx, organizationId));
+}
+
+/** One map of the organization (getOrganizationSeatMap) with its summary: for the editor's header. */
+export async function getSeatMapWithUsage(ctx: Ctx, organizationId: string, id: string): Promise<{ map: SeatMapRow; summary: SeatMapSummary }> {
+  const map = await getOrganizationSeatMap(ctx, organizationId, id);
+  const [summary] = await summarize(ctx.db, [map]);
+  return { map, summary: summary! };
+}
+
+async function summarize(db: DbOrTx, maps: SeatMapRow[]): Promise<SeatMapSummary[]> {
   if (!maps.length) return [];
-  const users = await ctx.db
+  const users = await db
     .select({ seatMapId: eventSeating.seatMapId, id: events.id, name: events.name, slug: events.slug })
     .from(eventSeating)
     .innerJoin(events, eq(events.id, eventSeating.eventId))

@@ -26,7 +26,7 @@ export function BlockFields({ categories, sections }: { categories?: { value: st
       <TextInput name="rows" label="Filas" inputMode="numeric" required />
       <TextInput name="seatsPerRow" label="Asientos por fila" inputMode="numeric" required />
       <TextInput name="firstRowLabel" label="Primera fila" help="Una letra (A, B…) o un número (1, 2…): las demás siguen." maxLength={6} required />
-      <SelectInput name="numbering" label="Numeración" options={NUMBERING_OPTIONS} required />
+      <SelectInput name="numbering" label="Numeración" options={NUMBERING_OPTIONS} required help="Izquierda y derecha como se ven en la vista previa." />
       <TextInput name="startNumber" label="Primer número" inputMode="numeric" />
       <TextInput name="gaps" label="Pasillos después de los asientos" help="Opcional: por ejemplo 10, 20 (contando desde la izquierda)." />
       <TextInput name="curve" label="Curva" inputMode="decimal" help="Cuánto se adelantan los extremos de la primera fila; 0 es recta." />
