@@ -852,6 +852,7 @@ async function routeCalls(f: Fixtures, id: string, kind: "loader" | "action"): P
     eventSlug: f.eventA.slug,
     orgSlug: f.orgA.slug,
     couponId: f.coupon.id,
+    mapId: f.seatMap.id,
     offerId: f.waitOffer.id,
     billingId: f.paid.billing.id,
     orderId: f.paid.order.id,
@@ -910,6 +911,9 @@ const ROUTE_FORMS: Record<string, (f: Fixtures) => Record<string, string> | Prom
     "dates[0].startsAt": inDays(40).slice(0, 16), "dates[0].endsAt": inDays(40.2).slice(0, 16), "ticketTypes[0].name": "General", "ticketTypes[0].price": "1000", "ticketTypes[0].stock": "10",
   }),
   "organizacion.cupones": (f) => ({ intent: "pause", couponId: f.coupon.id }),
+  "organizacion.mapas": () => ({ intent: "create", name: `Sala ${randomTag(5)}`, front: "top", category: "General", sectionName: "Platea", rows: "1", seatsPerRow: "2", firstRowLabel: "A", numbering: "ltr" }),
+  // A's map has no numbered seats (the event's seating stays valid): renaming it is one representative write.
+  "organizacion.mapas_.$mapId": async (f) => ({ intent: "details", version: rowsOf<{ version: number }>(await f.db.execute(sql`select version from seat_maps where id = ${f.seatMap.id}`))[0]!.version.toString(), name: f.seatMap.plan.name, front: "top" }),
   "organizacion.mis-eventos": (f) => ({ intent: "resume", eventId: f.eventA.id }),
   "organizacion.menu": (f) => ({ intent: "pause", itemId: f.menuItem.id }),
   "organizacion.invitaciones": (f) => ({ intent: "resend", orderId: f.invitation.id }),

@@ -48,6 +48,9 @@ export const BO = {
   emailLog: "/organizacion/log-emails",
   audit: "/organizacion/registro-de-cambios",
   webhooks: "/organizacion/webhooks",
+  seatMaps: "/organizacion/mapas",
+  seatMap: (id: string) => `/organizacion/mapas/${id}`,
+  seatMapExport: (id: string) => `/organizacion/mapas/${id}/exportar`,
 } as const;
 
 export type Capability = keyof Capabilities;
@@ -80,6 +83,7 @@ export const BACKOFFICE_GROUPS: BackofficeGroup[] = [
       { to: BO.ticketTypes, label: "Tipos de entrada", capability: "sales:read" },
       { to: BO.addStock, label: "Agregar entradas", capability: "events:manage" },
       { to: BO.menu, label: "Menú", capability: "events:manage" },
+      { to: BO.seatMaps, label: "Mapas de asientos", capability: "events:manage" },
       { to: BO.eventMetrics, label: "Métricas", capability: "sales:read" },
     ],
     paths: ["/organizacion/evento/", "/organizacion/eventos/", BO.congrats, "/organizacion/condiciones-de-servicio/", BO.create],
