@@ -54,7 +54,7 @@ export function SeatChecklist({
           <div className="mt-2 flex flex-col gap-3">
             {section.rows.map((row) => (
               <fieldset key={row.label} className="flex flex-col gap-1" aria-describedby={errorId}>
-                <legend className="text-sm font-bold">Fila {row.label}</legend>
+                <legend className="text-sm font-bold">{`Fila ${row.label}`}</legend>
                 <div className="flex flex-wrap gap-2">
                   {row.seats.map((seat) => {
                     const locked = seat.state === "held" || seat.state === "sold";
