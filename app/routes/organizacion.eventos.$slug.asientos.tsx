@@ -171,7 +171,8 @@ export default function EventSeatingPage() {
 
 function AssignCard({ reply }: { reply?: FormReply }) {
   const { maps, chosenMap, currentMapName, assignDefaults, ticketTypeOptions, seatedTypes } = useLoaderData<typeof loader>();
-  const key = useRemountKey(reply, assignDefaults);
+  // By value: the live refresh brings a new (equal) object every few seconds, and must not reset what is being chosen.
+  const key = useRemountKey(reply, JSON.stringify(assignDefaults));
   const otherParams = useOtherParams(MAP_PARAM);
   const submit = useSubmit();
   if (!maps.length) {
