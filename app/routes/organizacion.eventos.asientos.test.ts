@@ -1,10 +1,10 @@
 import { and, eq, ne } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "#server/db/client";
-import { eventSeating, seatClaims, ticketTypes } from "#server/db/schema";
+import { eventDates, eventSeating, memberships, seatClaims, ticketTypes } from "#server/db/schema";
 import { createOrder } from "#server/orders/orders";
 import { saveSeatMap } from "#server/seating/maps";
-import { ctxAs, sessionCookiesFor } from "#tests/support/context";
+import { createTestUser, ctxAs, sessionCookiesFor } from "#tests/support/context";
 import { createEventWithTickets, createProducer } from "#tests/support/factories";
 import { BASE_URL, formRequest, getRequest, run } from "#tests/support/remix";
 import * as seatingPage from "./organizacion.eventos.$slug.asientos";
@@ -156,6 +156,44 @@ describe("/organizacion/eventos/{slug}/asientos", () => {
     const release = await run(seatingPage.action, seatsForm(made, { intent: "release" }, ["A3"]), { slug: made.event.slug });
     expect(release.status).toBe(400);
     expect(release.data.errors.seats).toEqual(["Ese asiento está vendido o reservado por una compra: no se puede liberar desde acá."]);
+  });
+
+  it("with several dates, shows and blocks the seats of the date chosen; the others stay as they were", async () => {
+    const made = await organizerWithMap();
+    const db = await getDb();
+    const [second] = await db
+      .insert(eventDates)
+      .values({ eventId: made.event.id, startsAt: new Date(made.date.startsAt.getTime() + 7 * 86_400_000), endsAt: new Date(made.date.endsAt.getTime() + 7 * 86_400_000) })
+      .returning();
+    await assign(made);
+    const first = await run(seatingPage.loader, getRequest(made.url, { cookies: made.cookies }), { slug: made.event.slug });
+    expect(first.data.dates.map((d: { value: string }) => d.value)).toEqual([made.date.id, second.id]);
+    expect(first.data.eventDateId).toBe(made.date.id);
+
+    const body = new URLSearchParams({ intent: "block", eventDateId: second.id, reason: "Accesibilidad" });
+    body.append("seats", "B1");
+    const blocked = await run(
+      seatingPage.action,
+      new Request(new URL(`${made.url}?fecha=${second.id}`, BASE_URL), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", cookie: `at=${made.cookies.at}; rt=${made.cookies.rt}` }, body: body.toString() }),
+      { slug: made.event.slug },
+    );
+    expect(blocked.status).toBe(302);
+    expect(blocked.location).toContain(`fecha=${second.id}`);
+    const onSecond = await run(seatingPage.loader, getRequest(`${made.url}?fecha=${second.id}`, { cookies: made.cookies }), { slug: made.event.slug });
+    expect(onSecond.data.eventDateId).toBe(second.id);
+    expect(onSecond.data.live.counts).toEqual({ free: 9, held: 0, sold: 0, blocked: 1 });
+    expect(stateOf(onSecond, "B1")).toMatchObject({ state: "blocked", reason: "Accesibilidad" });
+    const onFirst = await run(seatingPage.loader, getRequest(made.url, { cookies: made.cookies }), { slug: made.event.slug });
+    expect(onFirst.data.live.counts).toEqual({ free: 10, held: 0, sold: 0, blocked: 0 });
+  });
+
+  it("a member of the organization whose role does not manage events is refused (403)", async () => {
+    const made = await organizerWithMap();
+    const marketer = await createTestUser();
+    await (await getDb()).insert(memberships).values({ organizationId: made.organization.id, userId: marketer.id, role: "marketing" });
+    const cookies = await sessionCookiesFor(marketer.id);
+    const seen = await run(seatingPage.loader, getRequest(made.url, { cookies }), { slug: made.event.slug });
+    expect(seen.status).toBe(403);
   });
 
   it("another organization's event does not exist for its producer (404), and posting changes nothing", async () => {
