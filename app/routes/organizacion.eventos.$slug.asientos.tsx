@@ -300,15 +300,24 @@ function LiveCard({ reply }: { reply?: FormReply }) {
           <p className="text-sm">{dates[0]?.label}</p>
         )}
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <p className="text-sm text-[var(--muted)]" aria-live="polite">
-            Actualizado a las {live.updatedLabel} · se actualiza sola
-          </p>
+          {/* Not a live region: read out every few seconds it would talk over everything else. */}
+          <p className="text-sm text-[var(--muted)]">Actualizado a las {live.updatedLabel} · se actualiza sola</p>
           <a href={`${pathname}${search}`} className="min-h-11 content-center text-sm text-[var(--accent)] underline underline-offset-2">
             Actualizar
           </a>
         </div>
         <SeatStateLegend counts={live.counts} />
         <SeatStateMap plan={live.plan} seats={seats} summary={summary} chosen={chosen} onToggle={toggle} />
+        {live.plan.categories.length ? (
+          <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm" aria-label="Colores de las categorías">
+            {live.plan.categories.map((category) => (
+              <li key={category.name} className="flex items-center gap-1.5">
+                <span aria-hidden="true" className="inline-block size-3.5 rounded-full border border-[var(--text)]" style={{ backgroundColor: category.color ?? "#9ca3af" }} />
+                {category.name}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         <p className="text-sm text-[var(--muted)]">
           Libre: relleno con el color de su categoría. Reservado: punteado, con borde cortado. Vendido: lleno, con una cruz. Bloqueado: rayado. Los cuadrados son
           lugares para silla de ruedas. Tocá un asiento del mapa o marcalo en la lista para elegirlo.
