@@ -281,6 +281,8 @@ function LiveCard({ reply }: { reply?: FormReply }) {
     [],
   );
   const seats = useMemo(() => live?.seats ?? [], [live]);
+  // A seat someone started buying since it was chosen drops out of the choice (its checkbox is now disabled).
+  const choice = useMemo(() => new Set(seats.filter((s) => chosen.has(s.guid) && (s.state === "free" || s.state === "blocked")).map((s) => s.guid)), [seats, chosen]);
   if (!live) return null;
   const summary = `Mapa de asientos de la fecha: ${SEAT_STATES.map((s) => `${live.counts[s]} ${STATE_COUNT_LABELS[s].toLowerCase()}`).join(", ")}.`;
   const seatsError = seatsReply?.errors.seats;
@@ -307,7 +309,7 @@ function LiveCard({ reply }: { reply?: FormReply }) {
           </a>
         </div>
         <SeatStateLegend counts={live.counts} />
-        <SeatStateMap plan={live.plan} seats={seats} summary={summary} chosen={chosen} onToggle={toggle} />
+        <SeatStateMap plan={live.plan} seats={seats} summary={summary} chosen={choice} onToggle={toggle} />
         {live.plan.categories.length ? (
           <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm" aria-label="Colores de las categorías">
             {live.plan.categories.map((category) => (
@@ -326,13 +328,13 @@ function LiveCard({ reply }: { reply?: FormReply }) {
           <DefaultSubmit value="block" label="Bloquear" />
           <FormErrorList reply={seatsReply} target="seats" />
           <input type="hidden" name="eventDateId" value={eventDateId ?? ""} />
-          <ChosenCount count={chosen.size} />
+          <ChosenCount count={choice.size} />
           {seatsError?.length ? (
             <p id="asientos-error" className="text-sm font-bold text-red-700 dark:text-red-400" role="alert">
               {seatsError.join(" ")}
             </p>
           ) : null}
-          <SeatChecklist seats={seats} chosen={chosen} onToggle={toggle} errorId={seatsError?.length ? "asientos-error" : undefined} />
+          <SeatChecklist seats={seats} chosen={choice} onToggle={toggle} errorId={seatsError?.length ? "asientos-error" : undefined} />
           <div className="grid gap-4 sm:grid-cols-2">
             <SelectInput name="reason" label="Motivo del bloqueo" options={REASONS} placeholder="Sin motivo" />
             <TextInput name="reasonDetail" label="Detalle (opcional)" maxLength={150} help="Por ejemplo: «cámara 2» o «acompañante de la fila A»." />
