@@ -196,6 +196,10 @@ export default function EditEventPage() {
           <Link to={href(BO.liveQr(event.slug), { eventId: event.id })} className="text-[var(--accent)] hover:underline">
             QR dinámico
           </Link>
+          <span aria-hidden="true">·</span>
+          <Link to={href(`/organizacion/eventos/${event.slug}/asientos`, { eventId: event.id })} className="text-[var(--accent)] hover:underline">
+            Asientos numerados
+          </Link>
         </span>
       }
     >

@@ -1,14 +1,14 @@
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import { z } from "zod";
-import { SEATING_MESSAGES, seatIndex, type SeatState } from "#common/seating";
-import type { SeatPlan } from "#common/seating-plan";
+import { SEATING_MESSAGES, seatIndex, seatsPerCategory, type SeatState } from "#common/seating";
+import type { SeatPlan, SeatPlanSeat } from "#common/seating-plan";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { eventDates, events, eventSeating, LIVE_CLAIM, seatClaims, ticketTypes, type EventSeatingRow, type SeatMapRow } from "#server/db/schema";
 import { Conflict, Forbidden, Invalid, NotFound } from "#server/errors";
-import { requireCapability } from "#server/organizations/permissions";
+import { membershipRole, requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
-import { loadMap } from "./maps";
+import { listSeatMaps, loadMap } from "./maps";
 import { syncSeatedStock } from "./stock";
 
 const uuid = z.string().uuid("Identificador inválido");
@@ -58,7 +58,8 @@ export const setEventSeatingSchema = z.object({
   eventId: uuid,
   seatMapId: uuid,
   categories: z
-    .array(z.object({ category: z.string().trim().min(1, "Elegí una categoría").max(60), ticketTypeId: uuid }))
+    // An empty ticketTypeId is a category left unassigned (the back office's "Sin asignar"): refused if it has seats.
+    .array(z.object({ category: z.string().trim().min(1, "Elegí una categoría").max(60), ticketTypeId: z.union([uuid, z.literal("")]) }))
     .max(40),
 });
 
@@ -76,11 +77,19 @@ export async function setEventSeating(ctx: Ctx, rawInput: DomainInput<typeof set
   if (map.organizationId !== event.organizationId) throw new NotFound(SEATING_MESSAGES.mapNotFound);
 
   const planCategories = new Set(map.plan.categories.map((c) => c.name));
+  const seatCounts = seatsPerCategory(map.plan);
   const categories: Record<string, string> = {};
   const errors: Record<string, string[]> = {};
+  const seen = new Set<string>();
   input.categories.forEach((c, i) => {
     if (!planCategories.has(c.category)) (errors[`categories.${i}.category`] ??= []).push(SEATING_MESSAGES.categoryUnknown(c.category));
-    else if (categories[c.category]) (errors[`categories.${i}.category`] ??= []).push(`La categoría «${c.category}» está dos veces.`);
+    else if (seen.has(c.category)) (errors[`categories.${i}.category`] ??= []).push(`La categoría «${c.category}» está dos veces.`);
+    seen.add(c.category);
+    if (!c.ticketTypeId) {
+      // Left unassigned: fine for a category without seats, said next to its field otherwise.
+      if (seatCounts.get(c.category)) (errors[`categories.${i}.ticketTypeId`] ??= []).push(SEATING_MESSAGES.categoryUnmapped(c.category));
+      return;
+    }
     categories[c.category] = c.ticketTypeId;
   });
   const mapped = [...new Set(Object.values(categories))];
@@ -88,6 +97,7 @@ export async function setEventSeating(ctx: Ctx, rawInput: DomainInput<typeof set
     ? await ctx.db.select({ id: ticketTypes.id, eventId: ticketTypes.eventId, kind: ticketTypes.kind, status: ticketTypes.status }).from(ticketTypes).where(inArray(ticketTypes.id, mapped))
     : [];
   input.categories.forEach((c, i) => {
+    if (!c.ticketTypeId) return;
     const type = types.find((t) => t.id === c.ticketTypeId);
     if (!type || type.eventId !== event.id || type.kind !== "ticket" || type.status === "deleted") (errors[`categories.${i}.ticketTypeId`] ??= []).push(SEATING_MESSAGES.ticketTypeNotOfEvent);
   });
@@ -253,4 +263,124 @@ export async function releaseSeats(ctx: Ctx, rawInput: DomainInput<typeof releas
 function formatGuid(index: ReturnType<typeof seatIndex>, guid: string) {
   const seat = index.get(guid);
   return seat ? `${seat.section}, fila ${seat.row}, asiento ${seat.number}` : guid;
+}
+
+// ───────────────────────── The organizer's page ─────────────────────────
+
+export type SeatCounts = Record<SeatState, number>;
+
+/** A seat as the organizer's live map draws and lists it. */
+export interface OrganizerSeat extends SeatPlanSeat {
+  section: string;
+  row: string;
+  state: SeatState;
+  reason: string | null;
+}
+
+export interface SeatingAdminView {
+  event: { id: string; name: string; slug: string; organizationId: string };
+  /** The organization's maps, by name, with how many seats each category has. */
+  maps: { id: string; name: string; seats: number; categories: { name: string; color: string | null; seats: number }[] }[];
+  /** What the event uses now, or null (general admission). */
+  current: { seatMapId: string; categories: Record<string, string> } | null;
+  /** The map the assignment form shows: the one asked for, else the event's, else the first. Null when the organization has none. */
+  chosenMapId: string | null;
+  /** The event's ticket types (not menu items, not deleted), with what the seated ones sell. */
+  ticketTypes: { id: string; name: string; stock: number; sold: number; eventDateId: string | null; seats: number }[];
+  dates: { id: string; startsAt: Date }[];
+  /** The date the live map shows (the one asked for, else the first). Null when the event has no dates. */
+  eventDateId: string | null;
+  /** The event's map with each seat's state on that date, or null without seating. */
+  live: { plan: SeatPlan; seats: OrganizerSeat[]; counts: SeatCounts } | null;
+}
+
+/**
+ * The event by its slug for the organizer's seating page. Someone else's event is concealed (NOT_FOUND, like
+ * an unknown slug): only members of the owning organization learn it exists; a member without `events:manage`
+ * is FORBIDDEN.
+ */
+export async function organizerEventBySlug(ctx: Ctx, slug: string) {
+  const [event] = await ctx.db
+    .select({ id: events.id, name: events.name, slug: events.slug, organizationId: events.organizationId, status: events.status })
+    .from(events)
+    .where(eq(events.slug, slug.toLowerCase()));
+  if (!event || event.status === "deleted") throw new NotFound(EVENT_NOT_FOUND);
+  try {
+    await requireCapability(ctx, event.organizationId, "events:manage");
+  } catch (error) {
+    if (error instanceof Forbidden && !(await membershipRole(ctx, event.organizationId))) throw new NotFound(EVENT_NOT_FOUND);
+    throw error;
+  }
+  return { id: event.id, name: event.name, slug: event.slug, organizationId: event.organizationId };
+}
+
+/**
+ * `/organizacion/eventos/{slug}/asientos`: the organization's maps, the event's assignment, the stock of its
+ * ticket types and each seat's state on one date, with counts per state (docs/seating.md). For members who
+ * manage events; someone else's event is NOT_FOUND.
+ */
+export async function getSeatingAdmin(ctx: Ctx, input: { slug: string; seatMapId?: string | null; eventDateId?: string | null }): Promise<SeatingAdminView> {
+  const event = await organizerEventBySlug(ctx, input.slug);
+  const maps = await listSeatMaps(ctx, event.organizationId);
+  const found = await seatingOfEvent(ctx.db, event.id);
+  const current = found ? { seatMapId: found.seating.seatMapId, categories: found.seating.categories } : null;
+  const chosenMapId = maps.find((m) => m.id === input.seatMapId)?.id ?? current?.seatMapId ?? maps[0]?.id ?? null;
+
+  const types = await ctx.db
+    .select({ id: ticketTypes.id, name: ticketTypes.name, stock: ticketTypes.stock, sold: ticketTypes.sold, eventDateId: ticketTypes.eventDateId })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.eventId, event.id), eq(ticketTypes.kind, "ticket"), ne(ticketTypes.status, "deleted")))
+    .orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.name));
+  const seatsOfType = new Map<string, number>();
+  if (found) {
+    for (const [category, count] of seatsPerCategory(found.map.plan)) {
+      const typeId = found.seating.categories[category];
+      if (typeId) seatsOfType.set(typeId, (seatsOfType.get(typeId) ?? 0) + count);
+    }
+  }
+
+  const dates = await ctx.db
+    .select({ id: eventDates.id, startsAt: eventDates.startsAt })
+    .from(eventDates)
+    .where(and(eq(eventDates.eventId, event.id), ne(eventDates.status, "deleted")))
+    .orderBy(asc(eventDates.startsAt));
+  const eventDateId = dates.find((d) => d.id === input.eventDateId)?.id ?? dates[0]?.id ?? null;
+
+  let live: SeatingAdminView["live"] = null;
+  if (found && eventDateId) {
+    const claims = new Map((await liveClaims(ctx.db, eventDateId)).map((c) => [c.seatGuid, c]));
+    const counts: SeatCounts = { free: 0, held: 0, sold: 0, blocked: 0 };
+    const seats: OrganizerSeat[] = [];
+    for (const section of found.map.plan.sections) {
+      if (section.kind !== "numbered") continue;
+      for (const row of section.rows) {
+        for (const seat of row.seats) {
+          const claim = claims.get(seat.guid);
+          const state = (claim?.state as SeatState | undefined) ?? "free";
+          counts[state]++;
+          seats.push({ ...seat, section: section.name, row: row.label, state, reason: state === "blocked" ? (claim?.reason ?? null) : null });
+        }
+      }
+    }
+    live = { plan: found.map.plan, seats, counts };
+  }
+
+  return {
+    event,
+    maps: maps.map((m) => {
+      const counts = seatsPerCategory(m.plan);
+      return {
+        id: m.id,
+        name: m.name,
+        seats: [...counts.values()].reduce((a, b) => a + b, 0),
+        categories: m.plan.categories.map((c) => ({ name: c.name, color: c.color ?? null, seats: counts.get(c.name) ?? 0 })),
+      };
+    }),
+    current,
+    chosenMapId,
+    ticketTypes: types.map((t) => ({ ...t, seats: seatsOfType.get(t.id) ?? 0 })),
+    dates,
+    eventDateId,
+    live,
+  };
 }

@@ -930,4 +930,6 @@ const ROUTE_FORMS: Record<string, (f: Fixtures) => Record<string, string> | Prom
   "lista-de-espera.$slug": (f) => ({ choice: `${f.dateA.id}:${f.ticketA.id}`, quantity: "1" }),
   "organizacion.eventos.$slug.lista-de-espera": () => ({ offerMinutes: "30" }),
   "organizacion.eventos.$slug.qr-dinamico": () => ({ enabled: "on", staticCodeRevealHours: "12" }),
+  // Event A sells general admission: a member who may gets past the permission check to the form's answer ("no tiene asientos numerados").
+  "organizacion.eventos.$slug.asientos": (f) => ({ intent: "block", eventDateId: f.dateA.id, seats: "A1" }),
 };
