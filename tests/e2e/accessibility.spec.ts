@@ -35,7 +35,7 @@ function pagesOf(audience: "compra" | "organización") {
 }
 
 /** The pages' names, known before the data exists (only their paths need it). */
-const PLACEHOLDER = { event: { slug: "-", organizationSlug: "-", owner: {} }, seatedSlug: "-", buyer: {}, paidOrderId: "-", paidBillingId: "-", pendingBillingId: "-", transferBillingId: "-" } as unknown as Site;
+const PLACEHOLDER = { event: { slug: "-", organizationSlug: "-", owner: {} }, seatMapId: "-", buyer: {}, paidOrderId: "-", paidBillingId: "-", pendingBillingId: "-", transferBillingId: "-" } as unknown as Site;
 
 /**
  * Cases left to the engineers who own those files right now, each naming its violation: they

@@ -8,7 +8,7 @@ import { expect, type Browser, type Page } from "@playwright/test";
 import { BACKOFFICE_LINKS, BO } from "#app/components/backoffice/nav";
 import { ADMIN_LINKS } from "#app/components/admin/AdminNav";
 import type { Factory } from "./fixtures";
-import { seatedEvent } from "./seating";
+import { seatTheEvent } from "./seating";
 
 /**
  * Widest first, on purpose: the page checks load a page at the first size and resize it to the next (decision 143),
@@ -50,8 +50,11 @@ export async function makeSite(factory: Factory) {
     ticketTypes: [
       { name: "General", price: 1_500_000, stock: 100 },
       { name: "Entrada por transferencia", price: 1_200_000, stock: 50, paymentMethod: "BankAccount" },
+      // Sold by seat (docs/seating.md): the event page links to its map and the back office has a map to show.
+      { name: "Platea", price: 1_000_000, stock: 1, maxPerOrder: 6 },
     ],
   });
+  const seatMapId = await seatTheEvent(event);
   const buyer = await factory.user({ firstName: "Lucía", lastName: "Benítez" });
   const [{ createOrder }, { payInSandbox }, { getDb }, { ctxAs, actorFor }, { createCoupon }, { createMenuItem }] = await Promise.all([
     import("#server/orders/orders"),
@@ -72,8 +75,7 @@ export async function makeSite(factory: Factory) {
   await createCoupon(ownerCtx, { eventId: event.eventId, code: "OTONIO20", kind: "percent", percent: 20, maxUses: 50 });
   await createMenuItem(ownerCtx, { eventId: event.eventId, name: "Fernet con coca", description: "Vaso de 500 ml", category: "drink", price: "4500", stock: "50" });
   await createMenuItem(ownerCtx, { eventId: event.eventId, name: "Empanada de carne", category: "food", price: "1800", stock: "80" });
-  const seated = await seatedEvent(factory);
-  return { event, seatedSlug: seated.slug, buyer, paidOrderId: paid.order.id, paidBillingId: paid.billing.id, pendingBillingId: pending.billing.id, transferBillingId: transfer.billing.id };
+  return { event, seatMapId, buyer, paidOrderId: paid.order.id, paidBillingId: paid.billing.id, pendingBillingId: pending.billing.id, transferBillingId: transfer.billing.id };
 }
 
 export interface Visit {
@@ -204,7 +206,7 @@ export function moreBuyerPages(site: Site): Visit[] {
     { name: "buzón de correos", path: `/dev/correos?to=${encodeURIComponent(site.buyer.email)}`, as: "anonymous" },
     { name: "un correo del buzón", path: "/dev/correos/…", as: "anonymous", reach: (page) => toOneEmail(page, site) },
     { name: "menú del evento", path: `/menu/${site.event.slug}`, as: "anonymous" },
-    { name: "mapa de asientos", path: `/asientos/${site.seatedSlug}`, as: "anonymous" },
+    { name: "mapa de asientos", path: `/asientos/${site.event.slug}`, as: "anonymous" },
   ];
 }
 
@@ -227,6 +229,9 @@ export function organizerPages(site: Site): Visit[] {
     ["lista de espera del evento", `/organizacion/eventos/${site.event.slug}/lista-de-espera`],
     ["reventa del evento", `/organizacion/eventos/${site.event.slug}/reventa`],
     ["QR dinámico del evento", BO.liveQr(site.event.slug)],
+    ["mapas de asientos", "/organizacion/mapas"],
+    ["editor de un mapa de asientos", `/organizacion/mapas/${site.seatMapId}`],
+    ["asientos del evento", `/organizacion/eventos/${site.event.slug}/asientos`],
   ];
   return main.map(([name, path]) => ({ name, path, as: "owner" as const, prepare: path === BO.summary ? openPhoneDisclosures : undefined }));
 }
