@@ -4,8 +4,12 @@ import { buttonClasses } from "#app/components/ui/Button";
 export interface ResaleOfferView {
   id: string;
   ticketTypeName: string;
-  price: string;
-  faceValue: string;
+  /** The final price the resale buyer pays (service fee included), formatted by the loader. */
+  finalPrice: string;
+  /** "Precio sin impuestos nacionales: $ …", or null when it equals the final price. */
+  withoutNationalTaxesLine: string | null;
+  /** "Incluye $ … de cargo de servicio", or null without a fee. */
+  serviceFeeNote: string | null;
   when: string;
   href: string;
 }
@@ -29,8 +33,15 @@ export function ResaleOffers({ offers }: { offers: ResaleOfferView[] | undefined
               <p className="text-sm text-[var(--muted)]">{offer.when}</p>
             </div>
             <div className="flex items-center gap-3">
-              <span className="font-semibold">{offer.price}</span>
-              <Link to={offer.href} className={buttonClasses("primary")} aria-label={`Comprar ${offer.ticketTypeName} de reventa a ${offer.price}`}>
+              {/* The final price first and most prominent, the price without national taxes beside it (docs/prices.md). */}
+              <div className="text-right">
+                <p className="font-semibold" data-resale-price="">
+                  {offer.finalPrice}
+                </p>
+                {offer.withoutNationalTaxesLine ? <p className="text-xs text-[var(--muted)]">{offer.withoutNationalTaxesLine}</p> : null}
+                {offer.serviceFeeNote ? <p className="text-xs text-[var(--muted)]">{offer.serviceFeeNote}</p> : null}
+              </div>
+              <Link to={offer.href} className={buttonClasses("primary")} aria-label={`Comprar ${offer.ticketTypeName} de reventa a ${offer.finalPrice}`}>
                 Comprar
               </Link>
             </div>
