@@ -74,8 +74,8 @@ describe("the event page's 'Reventa oficial' list", () => {
       expect.objectContaining({
         id: listing.id,
         finalPrice: formatMoney(1_100_000),
-        withoutNationalTaxesLine: `Precio sin impuestos nacionales: ${formatMoney(1_082_645)}`,
-        serviceFeeNote: `Incluye ${formatMoney(100_000)} de cargo de servicio`,
+        notes: [`Precio sin impuestos nacionales: ${formatMoney(1_082_645)}`, `Incluye ${formatMoney(100_000)} de cargo de servicio`],
+        buyLabel: `Comprar General de reventa a ${formatMoney(1_100_000)}`,
       }),
     ]);
     const resaleBuyer = await run(resalePage.loader, getRequest(`/reventa/${listing.id}`), { listingId: listing.id });

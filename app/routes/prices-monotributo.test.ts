@@ -26,7 +26,7 @@ describe("with PLATFORM_IVA_CONDITION=MONOTRIBUTO the final price stands alone",
   it("the event page's 'Reventa oficial': the final price, no line", async () => {
     const { event } = await eventWithResaleListing(1_000_000);
     const page = await run<Awaited<ReturnType<typeof eventPage.loader>>["data"]>(eventPage.loader, getRequest(`/eventos/${event.slug}`), { slug: event.slug });
-    expect(page.data.resale).toEqual([expect.objectContaining({ finalPrice: formatMoney(1_100_000), withoutNationalTaxesLine: null })]);
+    expect(page.data.resale).toEqual([expect.objectContaining({ finalPrice: formatMoney(1_100_000), notes: [`Incluye ${formatMoney(100_000)} de cargo de servicio`] })]);
     const { html } = await renderInRouter(createElement(eventPage.default), { url: `/eventos/${event.slug}`, loader: () => page.data });
     const { text, amounts } = figures(resaleSectionOf(html));
     expect(amounts[0]).toBe(plain(1_100_000));

@@ -6,12 +6,16 @@ export interface ResaleOfferView {
   ticketTypeName: string;
   /** The final price the resale buyer pays (service fee included), formatted by the loader. */
   finalPrice: string;
-  /** "Precio sin impuestos nacionales: $ …", or null when it equals the final price. */
-  withoutNationalTaxesLine: string | null;
-  /** "Incluye $ … de cargo de servicio", or null without a fee. */
-  serviceFeeNote: string | null;
+  /**
+   * The small print under it, in order: "Precio sin impuestos nacionales: $ …" (when it differs from the final
+   * price), then "Incluye $ … de cargo de servicio" (with a fee). Strings from the loader: the page's JavaScript
+   * is at its budget.
+   */
+  notes: string[];
   when: string;
   href: string;
+  /** The buy link's accessible name: "Comprar General de reventa a $ 11.000,00". */
+  buyLabel: string;
 }
 
 /** "Reventa oficial" on the event page: tickets people who cannot go put back, at most at the price they paid (docs/resale.md). */
@@ -31,20 +35,17 @@ export function ResaleOffers({ offers }: { offers: ResaleOfferView[] | undefined
             <div>
               <p className="font-semibold">{offer.ticketTypeName}</p>
               <p className="text-sm text-[var(--muted)]">{offer.when}</p>
-            </div>
-            <div className="flex items-center gap-3">
               {/* The final price first and most prominent, the price without national taxes beside it (docs/prices.md). */}
-              <div className="text-right">
-                <p className="font-semibold" data-resale-price="">
-                  {offer.finalPrice}
+              <p className="mt-1 text-lg font-bold">{offer.finalPrice}</p>
+              {offer.notes.map((note) => (
+                <p key={note} className="text-xs text-[var(--muted)]">
+                  {note}
                 </p>
-                {offer.withoutNationalTaxesLine ? <p className="text-xs text-[var(--muted)]">{offer.withoutNationalTaxesLine}</p> : null}
-                {offer.serviceFeeNote ? <p className="text-xs text-[var(--muted)]">{offer.serviceFeeNote}</p> : null}
-              </div>
-              <Link to={offer.href} className={buttonClasses("primary")} aria-label={`Comprar ${offer.ticketTypeName} de reventa a ${offer.finalPrice}`}>
-                Comprar
-              </Link>
+              ))}
             </div>
+            <Link to={offer.href} className={buttonClasses("primary")} aria-label={offer.buyLabel}>
+              Comprar
+            </Link>
           </li>
         ))}
       </ul>

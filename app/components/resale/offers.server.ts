@@ -18,10 +18,14 @@ export async function resaleOffersOf(ctx: Pick<Ctx, "db" | "now">, slug: string)
         id: o.id,
         ticketTypeName: o.ticketTypeName,
         finalPrice: figures.final,
-        withoutNationalTaxesLine: figures.withoutNationalTaxes === null ? null : withoutNationalTaxesLine(figures.withoutNationalTaxes),
-        serviceFeeNote: figures.serviceFee ? `Incluye ${figures.serviceFee} de cargo de servicio` : null,
+        // The price without national taxes beside it (when it differs), then what the final price includes.
+        notes: [
+          figures.withoutNationalTaxes === null ? null : withoutNationalTaxesLine(figures.withoutNationalTaxes),
+          figures.serviceFee ? `Incluye ${figures.serviceFee} de cargo de servicio` : null,
+        ].filter((note): note is string => note !== null),
         when: o.startsAt.toLocaleString("es-AR", { timeZone: "America/Argentina/Buenos_Aires", weekday: "long", day: "numeric", month: "long", hour: "2-digit", minute: "2-digit" }),
         href: `/reventa/${o.id}`,
+        buyLabel: `Comprar ${o.ticketTypeName} de reventa a ${figures.final}`,
       };
     });
   } catch {
