@@ -6,6 +6,8 @@ import { getUserById } from "#server/accounts/users";
 import { purchaseWords } from "#common/order-words";
 import { checkMenuPick, maxOrderable, MENU_CART_MESSAGES, menuCartLines, previewMenuOrder, publicMenu } from "#server/menu/menu";
 import { serviceFeeRateLabel } from "#common/pricing";
+import { withoutNationalTaxesLine } from "#common/tax-display";
+import { unitPriceFigures, withoutNationalTaxesOf } from "#server/orders/price-display";
 import { startCheckout } from "#server/orders/checkout";
 import { menuCartCookie, readMenuCart } from "#app/lib/menu-cart.server";
 import { getRequestContext } from "#app/lib/session.server";
@@ -24,6 +26,7 @@ import { toQueueOnRefusal } from "#app/components/queue/redirect.server";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Menú: ${data.event.name} · Tribuna` : "Menú · Tribuna" }];
 
 const MENU_WORDS = purchaseWords("menu");
+const lineOf = (formatted: string | null) => (formatted === null ? null : withoutNationalTaxesLine(formatted));
 const CATEGORY_ORDER = ["drink", "food", "combo"] as const;
 const CATEGORY_TITLES = { drink: "Bebidas", food: "Comidas", combo: "Combos" } as const;
 // Only the action parses with it: the pure mark lets the browser bundle leave zod out.
@@ -52,6 +55,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The payer step is priced by the domain (previewOrder, as the tickets' payer page): subtotal, service fee, total, hold.
   const priced = step === "payer" ? await previewMenuOrder(ctx, slug, lines.map((l) => ({ ticketId: l.item.id, qty: l.qty }))).catch(toQueueOnRefusal(slug, headers)) : null;
   const preview = priced?.ok ? priced.preview : null;
+  // Each item's final price (its price plus the event's service fee on it) first, as the event page's picker (docs/prices.md).
+  const figuresOf = (price: number) => unitPriceFigures(price, menu.event.serviceFeeBps);
   return data(
     {
       event: { name: menu.event.name, slug: menu.event.slug },
@@ -66,7 +71,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
             id: i.id,
             name: i.name,
             description: i.description,
-            price: formatMoney(i.price),
+            price: figuresOf(i.price).final,
+            withoutNationalTaxesLine: lineOf(figuresOf(i.price).withoutNationalTaxes),
             imageUrl: i.imageUrl,
             max: maxOrderable(i),
             qty: lines.find((l) => l.item.id === i.id)?.qty ?? 0,
@@ -82,6 +88,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
             serviceFee: preview.serviceFee > 0 ? formatMoney(preview.serviceFee) : null,
             serviceFeeLabel: serviceFeeRateLabel(preview.serviceFeeBps),
             total: formatMoney(preview.total),
+            withoutNationalTaxes: withoutNationalTaxesOf(preview.subtotal - preview.discount, preview.serviceFee),
           }
         : null,
       problems: priced && !priced.ok ? priced.problems : [],
@@ -165,7 +172,10 @@ export default function MenuPage() {
                       <div className="min-w-0 flex-1">
                         <p className="font-bold">{item.name}</p>
                         {item.description ? <p className="text-sm text-[var(--muted)]">{item.description}</p> : null}
-                        <p className="mt-1 font-bold">{item.price}</p>
+                        <p className="mt-1 font-bold" data-price="">
+                          {item.price}
+                        </p>
+                        {item.withoutNationalTaxesLine ? <p className="text-xs text-[var(--muted)]">{item.withoutNationalTaxesLine}</p> : null}
                       </div>
                       <div className="flex shrink-0 flex-col items-end justify-center">
                         {item.max > 0 ? (
@@ -207,16 +217,18 @@ export default function MenuPage() {
             <h2 id="tu-pedido" className="text-lg font-bold">
               Tu compra
             </h2>
-            <OrderLines lines={lines} />
+            {/* The final price first (docs/prices.md), then what it is made of, as the tickets' payer step. */}
             {money ? (
               <MoneyLines
                 subtotal={money.subtotal}
                 serviceFee={money.serviceFee}
                 serviceFeeLabel={money.serviceFeeLabel}
                 total={money.total}
-                className="mt-2 border-t border-[var(--border)] pt-3"
+                withoutNationalTaxes={money.withoutNationalTaxes}
+                className="mt-2"
               />
             ) : null}
+            <OrderLines lines={lines} />
             <OrderProblems problems={problems} />
           </section>
           <MenuPayerForm />

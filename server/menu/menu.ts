@@ -220,11 +220,15 @@ export async function listMenuItems(ctx: Ctx, eventId: string): Promise<MenuItem
  * active items of a published, active event — or null when the event does
  * not exist for buyers.
  */
-export async function publicMenu(ctx: Ctx, slug: string): Promise<{ event: { id: string; slug: string; name: string; imageUrl: string | null }; items: MenuItemView[] } | null> {
+export async function publicMenu(
+  ctx: Ctx,
+  slug: string,
+): Promise<{ event: { id: string; slug: string; name: string; imageUrl: string | null; serviceFeeBps: number }; items: MenuItemView[] } | null> {
   const [event] = await ctx.db.select().from(events).where(eq(events.slug, slug.toLowerCase()));
   if (!event || !event.publishedAt || event.status === "deleted") return null;
   const rows = event.status === "active" ? (await menuRows(ctx, event.id)).filter((r) => r.status === "active" && !r.hidden) : [];
-  return { event: { id: event.id, slug: event.slug, name: event.name, imageUrl: event.imageUrl }, items: rows.map(toMenuItemView) };
+  // The event's service fee is charged on the menu too: the menu page shows each item's final price (docs/prices.md).
+  return { event: { id: event.id, slug: event.slug, name: event.name, imageUrl: event.imageUrl, serviceFeeBps: event.serviceFeeBps ?? 0 }, items: rows.map(toMenuItemView) };
 }
 
 /**

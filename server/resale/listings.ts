@@ -210,13 +210,20 @@ export async function cancelResaleListing(ctx: Ctx, rawInput: DomainInput<typeof
   });
 }
 
-/** The public offer of an event: its active listings, cheapest first (what the event page shows as "Reventa oficial"). */
+/**
+ * The public offer of an event: its active listings, cheapest first (what the event page shows as "Reventa oficial").
+ * `serviceFeeBps` is the event's service fee, which the resale buyer pays on the price (as /reventa/{listingId} and
+ * createOrder compute it), so a page can show the final price (docs/prices.md).
+ */
 export async function resaleListingsOfEvent(ctx: Pick<Ctx, "db" | "now">, eventSlug: string) {
-  const [event] = await ctx.db.select({ id: events.id, status: events.status, publishedAt: events.publishedAt }).from(events).where(eq(events.slug, eventSlug.trim()));
+  const [event] = await ctx.db
+    .select({ id: events.id, status: events.status, publishedAt: events.publishedAt, serviceFeeBps: events.serviceFeeBps })
+    .from(events)
+    .where(eq(events.slug, eventSlug.trim()));
   if (!event || event.status !== "active" || !event.publishedAt) throw new NotFound("No encontramos ese evento.");
   const rules = await resaleRulesOf(ctx.db, event.id);
   if (!rules.enabled) return [];
-  return ctx.db
+  const rows = await ctx.db
     .select({
       id: resaleListings.id,
       price: resaleListings.price,
@@ -232,6 +239,7 @@ export async function resaleListingsOfEvent(ctx: Pick<Ctx, "db" | "now">, eventS
     .where(and(eq(resaleListings.eventId, event.id), eq(resaleListings.status, "active"), gt(eventDates.startsAt, ctx.now)))
     .orderBy(asc(resaleListings.price), asc(resaleListings.createdAt))
     .limit(100);
+  return rows.map((row) => ({ ...row, serviceFeeBps: event.serviceFeeBps ?? 0 }));
 }
 
 const settingsSchema = z.object({

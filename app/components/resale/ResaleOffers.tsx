@@ -4,10 +4,18 @@ import { buttonClasses } from "#app/components/ui/Button";
 export interface ResaleOfferView {
   id: string;
   ticketTypeName: string;
-  price: string;
-  faceValue: string;
+  /** The final price the resale buyer pays (service fee included), formatted by the loader. */
+  finalPrice: string;
+  /**
+   * The small print under it, in order: "Precio sin impuestos nacionales: $ …" (when it differs from the final
+   * price), then "Incluye $ … de cargo de servicio" (with a fee). Strings from the loader: the page's JavaScript
+   * is at its budget.
+   */
+  notes: string[];
   when: string;
   href: string;
+  /** The buy link's accessible name: "Comprar General de reventa a $ 11.000,00". */
+  buyLabel: string;
 }
 
 /** "Reventa oficial" on the event page: tickets people who cannot go put back, at most at the price they paid (docs/resale.md). */
@@ -27,13 +35,17 @@ export function ResaleOffers({ offers }: { offers: ResaleOfferView[] | undefined
             <div>
               <p className="font-semibold">{offer.ticketTypeName}</p>
               <p className="text-sm text-[var(--muted)]">{offer.when}</p>
+              {/* The final price first and most prominent, the price without national taxes beside it (docs/prices.md). */}
+              <p className="mt-1 text-lg font-bold">{offer.finalPrice}</p>
+              {offer.notes.map((note) => (
+                <p key={note} className="text-xs text-[var(--muted)]">
+                  {note}
+                </p>
+              ))}
             </div>
-            <div className="flex items-center gap-3">
-              <span className="font-semibold">{offer.price}</span>
-              <Link to={offer.href} className={buttonClasses("primary")} aria-label={`Comprar ${offer.ticketTypeName} de reventa a ${offer.price}`}>
-                Comprar
-              </Link>
-            </div>
+            <Link to={offer.href} className={buttonClasses("primary")} aria-label={offer.buyLabel}>
+              Comprar
+            </Link>
           </li>
         ))}
       </ul>
