@@ -102,9 +102,10 @@ const ReportDownload = builder.objectRef<{ path: string; filename: string }>("Re
 const ReportDownloadInput = builder.inputType("ReportDownloadInput", {
   fields: (t) => ({
     organizationId: t.id({ required: true }),
-    kind: t.string({ required: true, description: "ventas, asistentes, acreditaciones, cupones, rrpp or libro-mayor." }),
+    kind: t.string({ required: true, description: "ventas, asistentes, acreditaciones, cupones, rrpp, libro-mayor, or facturas (the platform's invoices and credit notes: platform admins only, FORBIDDEN otherwise)." }),
     format: t.string({ description: "csv (default) or xlsx." }),
-    eventId: t.id({ description: "Only this event's rows." }),
+    eventId: t.id({ description: "Only this event's rows (ignored by facturas, which covers the whole platform)." }),
+    month: t.string({ description: "facturas only: the month of emission, aaaa-mm (Buenos Aires); absent: every month. BAD_USER_INPUT when malformed." }),
   }),
 });
 
@@ -112,8 +113,8 @@ builder.queryFields((t) => ({
   reportDownload: t.field({
     type: ReportDownload,
     nullable: false,
-    description: "Checks the actor may take this export (sales:read; the ledger money:manage) and says where to download it.",
+    description: "Checks the actor may take this export (sales:read; the ledger money:manage; facturas a platform admin) and says where to download it.",
     args: { input: t.arg({ type: ReportDownloadInput, required: true }) },
-    resolve: (_root, { input }, { ctx }) => exportsDomain.exportDownloadPath(ctx, { organizationId: String(input.organizationId), kind: input.kind, format: input.format ?? undefined, eventId: input.eventId ? String(input.eventId) : undefined }),
+    resolve: (_root, { input }, { ctx }) => exportsDomain.exportDownloadPath(ctx, { organizationId: String(input.organizationId), kind: input.kind, format: input.format ?? undefined, eventId: input.eventId ? String(input.eventId) : undefined, period: input.month ?? undefined }),
   }),
 }));

@@ -197,4 +197,19 @@ describe("reportDownload over GraphQL", () => {
     const stranger = await createEventWithTickets();
     expect(errorCode(await gql(DOWNLOAD, { tokens: await startSession(made.db, stranger.user, new Date()), variables: { input: { organizationId: made.organization.id, kind: "ventas" } } }))).toBe("FORBIDDEN");
   });
+
+  it("the platform team asks for the invoices of one month; a malformed month is BAD_USER_INPUT and an organizer is FORBIDDEN", async () => {
+    const made = await createEventWithReleasedSales(1);
+    const admin = await createTestUser({ roles: ["admin"] });
+    const DOWNLOAD = `query($input: ReportDownloadInput!) { reportDownload(input: $input) { path filename } }`;
+    const asAdmin = await startSession(made.db, admin, new Date());
+    const result = await gql<{ reportDownload: { path: string; filename: string } }>(DOWNLOAD, { tokens: asAdmin, variables: { input: { organizationId: made.organization.id, kind: "facturas", format: "xlsx", month: "2026-11" } } });
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data!.reportDownload.path).toContain("tipo=facturas");
+    expect(result.body.data!.reportDownload.path).toContain("mes=2026-11");
+    expect(result.body.data!.reportDownload.filename).toMatch(/^facturas-periodo-2026-11-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    expect(errorCode(await gql(DOWNLOAD, { tokens: asAdmin, variables: { input: { organizationId: made.organization.id, kind: "facturas", month: "2026-13" } } }))).toBe("BAD_USER_INPUT");
+    const owner = await startSession(made.db, made.user, new Date());
+    expect(errorCode(await gql(DOWNLOAD, { tokens: owner, variables: { input: { organizationId: made.organization.id, kind: "facturas" } } }))).toBe("FORBIDDEN");
+  });
 });
