@@ -1,7 +1,5 @@
-import fs from "node:fs";
 import { eq } from "drizzle-orm";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
 import { billingTaxDetails, invoices, ticketTypes, type InvoiceRow } from "#server/db/schema";
@@ -13,29 +11,13 @@ import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { exportReport } from "#server/reports/exports";
 import { DAY_FORMAT, fileDate, MONEY_FORMAT } from "#server/csv/cells";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
-import { arcaHandlers, arcaMock, resetArcaMock, selfSignedCertificate } from "#tests/support/msw/arca";
+import { arcaForThisFile, arcaMock } from "#tests/support/msw/arca";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { ISSUE_INVOICE_JOB } from "./invoices";
 import { RECEIVER_IVA } from "./rules";
 
 // ARCA (homologación) for this file, as in invoicing.test.ts: MSW stands in for ARCA only.
-const certificate = selfSignedCertificate();
-process.env.ARCA_CUIT = "20-11111111-2";
-process.env.ARCA_POINT_OF_SALE = "7";
-process.env.ARCA_CERT = certificate.cert;
-process.env.ARCA_KEY = certificate.key;
-process.env.ARCA_TIMEOUT_MS = "5000";
-
-const server = setupServer(...arcaHandlers);
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => {
-  server.resetHandlers();
-  resetArcaMock();
-});
-afterAll(() => {
-  server.close();
-  fs.rmSync(certificate.dir, { recursive: true, force: true });
-});
+arcaForThisFile();
 
 const only = { [ISSUE_INVOICE_JOB]: jobHandlers[ISSUE_INVOICE_JOB] };
 async function runInvoiceJobs() {

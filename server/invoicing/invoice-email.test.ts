@@ -1,7 +1,5 @@
-import fs from "node:fs";
 import { and, eq, sql } from "drizzle-orm";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatMoney } from "#common/money";
 import { billingAccessToken } from "#server/auth/billing-access";
 import { ANONYMOUS } from "#server/context";
@@ -16,35 +14,19 @@ import { jobHandlers } from "#server/worker/handlers";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { emailsTo } from "#tests/support/mailbox";
-import { arcaHandlers, arcaMock, resetArcaMock, selfSignedCertificate } from "#tests/support/msw/arca";
+import { arcaForThisFile, arcaMock } from "#tests/support/msw/arca";
 import { drawnText } from "#tests/support/pdf-text";
 import { INVOICE_EMAIL_KIND, SEND_INVOICE_EMAIL_JOB, sendInvoiceEmail } from "./emails";
 import { ISSUE_INVOICE_JOB } from "./invoices";
 
 // ARCA (homologación) configured for this file (env() is read lazily); the issuer's printed data too.
-const certificate = selfSignedCertificate();
-Object.assign(process.env, {
-  ARCA_CUIT: "20-11111111-2",
+arcaForThisFile(() => ({
   ARCA_POINT_OF_SALE: "9",
-  ARCA_CERT: certificate.cert,
-  ARCA_KEY: certificate.key,
   ARCA_TIMEOUT_MS: "1500",
   PLATFORM_LEGAL_NAME: "Tribuna Tickets S.A.S.",
   PLATFORM_ADDRESS: "Av. Corrientes 1234, CABA",
   PLATFORM_ACTIVITY_START: "01/03/2024",
-});
-
-// MSW stands in for ARCA only; the domain, queue, email log and database run for real.
-const server = setupServer(...arcaHandlers);
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => {
-  server.resetHandlers();
-  resetArcaMock();
-});
-afterAll(() => {
-  server.close();
-  fs.rmSync(certificate.dir, { recursive: true, force: true });
-});
+}));
 
 const onlyInvoicing = { [ISSUE_INVOICE_JOB]: jobHandlers[ISSUE_INVOICE_JOB], [SEND_INVOICE_EMAIL_JOB]: jobHandlers[SEND_INVOICE_EMAIL_JOB] };
 

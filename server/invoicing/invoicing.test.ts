@@ -2,8 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ANONYMOUS } from "#server/context";
 import { getDb } from "#server/db/client";
 import { arcaTickets, billingTaxDetails, invoices, jobs, ticketTypes } from "#server/db/schema";
@@ -15,7 +14,7 @@ import { chargeBack, refund } from "#server/orders/lifecycle";
 import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { requestRefund } from "#server/refunds/refunds";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
-import { arcaHandlers, arcaMock, lastNumber, resetArcaMock, selfSignedCertificate } from "#tests/support/msw/arca";
+import { arcaForThisFile, arcaMock, lastNumber } from "#tests/support/msw/arca";
 import { arcaConfig } from "./config";
 import { ISSUE_INVOICE_JOB, issueVoucher } from "./invoices";
 import { RECEIVER_IVA } from "./rules";
@@ -27,24 +26,7 @@ import { actorFor, createTestUser, ctxAs, sessionTokensFor } from "#tests/suppor
 import { gql } from "#tests/support/graphql";
 
 // ARCA (homologación) is configured for this file with a certificate made here (env() is read lazily).
-const certificate = selfSignedCertificate();
-process.env.ARCA_CUIT = "20-11111111-2";
-process.env.ARCA_POINT_OF_SALE = "7";
-process.env.ARCA_CERT = certificate.cert;
-process.env.ARCA_KEY = path.join(certificate.dir, "key.pem"); // a path works too
-process.env.ARCA_TIMEOUT_MS = "5000";
-
-// MSW stands in for ARCA only; our domain, queue and database run for real.
-const server = setupServer(...arcaHandlers);
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => {
-  server.resetHandlers();
-  resetArcaMock();
-});
-afterAll(() => {
-  server.close();
-  fs.rmSync(certificate.dir, { recursive: true, force: true });
-});
+const certificate = arcaForThisFile((cert) => ({ ARCA_KEY: path.join(cert.dir, "key.pem") })); // a path to the key works too
 
 const POS = 7;
 const only = { [ISSUE_INVOICE_JOB]: jobHandlers[ISSUE_INVOICE_JOB] };

@@ -3,6 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { delay, http, HttpResponse } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { ARCA_URLS } from "#server/invoicing/config";
 import { escapeXml, xmlElement, xmlText } from "#server/invoicing/soap";
 
@@ -186,4 +188,25 @@ export function selfSignedCertificate(cuit = "20111111112"): { cert: string; key
     { stdio: "ignore" },
   );
   return { cert: fs.readFileSync(path.join(dir, "cert.pem"), "utf8"), key: fs.readFileSync(path.join(dir, "key.pem"), "utf8"), dir };
+}
+
+/**
+ * ARCA (homologación) for the calling test file: a throwaway certificate, the ARCA_* variables (env() reads them
+ * lazily; `variables` adds or overrides some, given the certificate), and MSW standing in for WSAA and WSFEv1
+ * only, reset after each test; the certificate's folder is removed after the file.
+ */
+export function arcaForThisFile(variables: (certificate: { cert: string; key: string; dir: string }) => Record<string, string> = () => ({})) {
+  const certificate = selfSignedCertificate();
+  Object.assign(process.env, { ARCA_CUIT: "20-11111111-2", ARCA_POINT_OF_SALE: "7", ARCA_CERT: certificate.cert, ARCA_KEY: certificate.key, ARCA_TIMEOUT_MS: "5000", ...variables(certificate) });
+  const server = setupServer(...arcaHandlers);
+  beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+  afterEach(() => {
+    server.resetHandlers();
+    resetArcaMock();
+  });
+  afterAll(() => {
+    server.close();
+    fs.rmSync(certificate.dir, { recursive: true, force: true });
+  });
+  return certificate;
 }
