@@ -13,6 +13,7 @@ import { requireUser } from "#app/lib/session.server";
 import { SAVE_ERROR } from "#server/errors";
 import { getTransferableTicket, transferTicket } from "#server/tickets/transfer";
 import { whenLabel } from "#server/tickets/tickets";
+import { ticketsEmailAddOns } from "#server/wallet/tickets-email";
 import { AccountPage } from "#app/components/account/AccountPage";
 import { FormErrors } from "#app/components/account/Notice";
 import { useAccountForm, useIsSubmitting } from "#app/components/account/useAccountForm";
@@ -62,7 +63,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return data({ result: reply.result, snackbar: saveError }, { status: reply.status, headers });
   }
   try {
-    const result = await transferTicket(ctx, { ticketId: params.ticketId ?? "", ...submission.value });
+    // The email says from when a live-QR event's static QR counts, as the purchase's does (docs/wallet.md).
+    const result = await transferTicket(ctx, { ticketId: params.ticketId ?? "", ...submission.value }, ticketsEmailAddOns);
     // No SMTP: the email stays in the mailbox; say where (only to someone who may open it). The snackbar is text, so the path is written out.
     const mailbox = mailboxLink(request, { to: result.toEmail }) ? " Como no hay un servidor de correo configurado, el correo no sale de esta computadora: lo podés leer en /dev/correos." : "";
     return redirect("/cuenta/mis-tickets", { headers: withFlash(headers, { type: "success", message: `Le enviamos la ${purchaseWords(result.ticket.kind).one} a ${result.toName} (${result.toEmail}).${mailbox}` }) });

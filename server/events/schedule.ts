@@ -186,8 +186,9 @@ export async function saveEventSchedule(ctx: Ctx, input: SaveEventScheduleInput)
         },
       });
     }
-    // A date moved, added or removed: Google's class of the event carries its time (docs/wallet.md).
-    if (dates.some((d) => d.action !== "no_update")) await walletEventsChanged(tx, [data.eventId], ctx.now);
+    // A date moved: Google's class of that date carries its time (docs/wallet.md, decision 238). A new date has no pass yet.
+    const updatedDates = dates.filter((d) => d.action === "update").map((d) => d.id);
+    if (updatedDates.length) await walletEventsChanged(tx, [data.eventId], ctx.now, { dateIds: updatedDates });
     return { dates, ticketTypes: tickets };
   });
   eventChanged(data.eventId);

@@ -3,6 +3,7 @@ import { given, isoDate } from "./scalars";
 import { Billing } from "./orders";
 import { listMyTicketsPage, purchaseOfOrder, type TicketEventView, type TicketView } from "#server/tickets/tickets";
 import { transferTicket } from "#server/tickets/transfer";
+import { ticketsEmailAddOns } from "#server/wallet/tickets-email";
 import type { TicketSeat } from "#common/seating";
 
 type TicketNode = { ticket: TicketView; event: TicketEventView; orderCode: string; billingId: string | null };
@@ -137,7 +138,7 @@ builder.mutationFields((t) => ({
       "Sends one of the signed-in buyer's tickets to another person before the event starts: the ticket gets the new holder and a new code (the old QR stops working), the new holder gets it by email. For named tickets (Entradas nominativas) documentNumber is required and the ticket carries the new holder's document. Returns the ticket as the buyer now sees it (transferredTo set, no code). NOT_FOUND when it is not the account's; CONFLICT when used, voided, already sent, the event started, or sent at the same time; CONFLICT with extensions.reason ACCOUNT_LIMIT_REACHED (message on `email`) when the person receiving it already holds the event's maximum per account.",
     args: { input: t.arg({ type: TransferTicketInput, required: true }) },
     resolve: async (_root, { input }, { ctx }) => {
-      const result = await transferTicket(ctx, given(input));
+      const result = await transferTicket(ctx, given(input), ticketsEmailAddOns);
       return { ticket: result.ticket, event: result.event, orderCode: result.orderCode, billingId: result.billingId };
     },
   }),

@@ -1,5 +1,5 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
-import type { Db } from "#server/db/client";
+import type { Db, DbOrTx } from "#server/db/client";
 import { billings, emailLog, orders, organizations } from "#server/db/schema";
 import { sendEmail, type EmailAttachment } from "#server/email/send";
 import { ticketsEmail } from "#server/email/templates";
@@ -32,11 +32,12 @@ export type TicketsEmailOutcome = "sent" | "already-sent" | "nothing-to-send";
 
 /**
  * What the tickets email adds from folders that import server/tickets (so it cannot import them): the
- * worker hands in server/wallet/tickets-email.ts. Without it the email has neither.
+ * worker hands in server/wallet/tickets-email.ts. Without it the email has neither. The email of a
+ * ticket sent to another person takes `staticQrFrom` too (transfer.ts, handed in by its page and GraphQL).
  */
 export interface TicketsEmailAddOns {
   /** When a live-QR event's static QR starts counting, if still ahead (decision 207); else null. */
-  staticQrFrom(db: Db, event: TicketEventView, now: Date): Promise<Date | null>;
+  staticQrFrom(db: DbOrTx, event: TicketEventView, now: Date): Promise<Date | null>;
   /** A ticket's wallet buttons from the purchase page's signed link (relative; null: no button). */
   walletLinks(purchasePath: string, ticket: TicketView): { apple: string | null; google: string | null } | null;
 }

@@ -9,7 +9,8 @@ import { sendEmail } from "#server/email/send";
 import { Conflict, Invalid, NotFound, Unauthenticated } from "#server/errors";
 import { assertWithinAccountLimit } from "./account-limit";
 import { parseInput, type DomainInput } from "#server/validation";
-import { ticketAttachments } from "./email";
+import { ticketAttachments, type TicketsEmailAddOns } from "./email";
+import { staticQrNote } from "./pdf";
 import { newTicketCode } from "./issue";
 import { qrPayloadFor } from "./qr";
 import { walletTicketsChanged } from "./wallet-changes";
@@ -97,8 +98,11 @@ const changed = (one: string) => `La ${one} cambió mientras la enviabas (ya la 
  * After the commit, the new holder gets an email with the ticket's QR (inline
  * PNG) and its one-page PDF, and the previous holder a short notice. Both go
  * through sendEmail (email log); a failed delivery does not undo the transfer.
+ * `addOns`: what the email takes from folders that import this one, as the
+ * purchase email does (server/wallet/tickets-email.ts, handed in by the page and
+ * GraphQL): with a live-QR event, from when the static QR counts.
  */
-export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof transferSchema>): Promise<TransferResult> {
+export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof transferSchema>, addOns?: TransferEmailAddOns): Promise<TransferResult> {
   if (ctx.actor.kind !== "user") throw new Unauthenticated();
   const userId = ctx.actor.userId;
   const input = parseInput(transferSchema, rawInput);
@@ -181,7 +185,7 @@ export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof tran
   const holderDocument = toDocument ? holderDocumentLabel(toDocument.type, toDocument.number) : null;
   const base = { id: ticket.id, status: "redeemable" as const, holderName: toName, holderEmail: toEmail, holderDocument, seat: ticketSeatOf(ticket), ticketTypeId: ticket.ticketTypeId, ticketTypeName: row.ticketTypeName, kind };
   const holderView: TicketView = { ...base, code, qrPayload: qrPayloadFor(code), statusLabel: TICKET_STATUS_LABELS.redeemable, transferredTo: null };
-  await sendTransferEmails(ctx, { event, orderCode: order.code, ticket: holderView, from: { name: ticket.holderName, email: ticket.holderEmail }, sender: `${order.payer.firstName} ${order.payer.lastName}`.trim(), organizationId: order.organizationId });
+  await sendTransferEmails(ctx, addOns, { event, orderCode: order.code, ticket: holderView, from: { name: ticket.holderName, email: ticket.holderEmail }, sender: `${order.payer.firstName} ${order.payer.lastName}`.trim(), organizationId: order.organizationId });
 
   return {
     ticket: { ...base, code: "", qrPayload: "", statusLabel: `Enviada a ${toName}`, transferredTo: toName },
@@ -193,15 +197,22 @@ export async function transferTicket(ctx: Ctx, rawInput: DomainInput<typeof tran
   };
 }
 
+/** What the email of a sent ticket takes from server/wallet (transferTicket): the live QR's static-code time. */
+export type TransferEmailAddOns = Pick<TicketsEmailAddOns, "staticQrFrom">;
+
 async function sendTransferEmails(
   ctx: Ctx,
+  addOns: TransferEmailAddOns | undefined,
   input: { event: TicketEventView; orderCode: string; ticket: TicketView; from: { name: string; email: string }; sender: string; organizationId: string },
 ) {
   const { event, orderCode, ticket } = input;
   const { one, showAt, oldQrVoided } = transferWords(ticket.kind);
   const when = whenLabel(event);
   const venue = venueLabel(event);
-  const { images, pdf } = await ticketAttachments(orderCode, event, [ticket]);
+  // A live-QR event whose static QR counts only later: the email and the PDF say from when, as the purchase's do (decision 207).
+  const staticQrFrom = ticket.kind !== "menu" && addOns ? await addOns.staticQrFrom(ctx.db, event, ctx.now) : null;
+  const note = staticQrFrom ? staticQrNote(staticQrFrom, "email") : null;
+  const { images, pdf } = await ticketAttachments(orderCode, event, [ticket], { staticQrFrom });
   await sendEmail(ctx.db, {
     to: ticket.holderEmail,
     kind: TICKET_TRANSFER_EMAIL_KIND,
@@ -212,7 +223,7 @@ async function sendTransferEmails(
       `<p>${escapeHtml(input.sender)} te envió esta ${one}. Es tuya: mostrá el QR ${showAt}, desde el celular o impreso (también va en el PDF adjunto).</p>
 <p style="margin:0 0 4px">${escapeHtml(when)}</p>
 <p style="margin:0 0 16px">${escapeHtml(venue)}</p>
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:${brand.email.ticket};border-radius:12px">
+${note ? `<p><strong>${escapeHtml(note)}</strong></p>\n` : ""}<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0;background:${brand.email.ticket};border-radius:12px">
 <tr><td align="center" style="padding:20px;color:${brand.email.ticketText}">
 <p style="margin:0 0 4px;font-size:13px;color:${brand.email.ticketMuted}">${escapeHtml(ticket.ticketTypeName)}</p>
 ${ticket.seat ? `<p style="margin:0 0 8px;font-size:16px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(ticket.seat.label)}</p>\n` : ""}<p style="margin:0 0 12px;font-size:18px;font-weight:bold;color:${brand.email.ticketText}">${escapeHtml(ticket.holderName)}</p>
@@ -231,6 +242,7 @@ ${ticket.holderDocument ? `<p style="margin:-8px 0 12px;font-size:15px;color:${b
       ...(ticket.seat ? [ticket.seat.label] : []),
       `Compra ${orderCode}`,
       "",
+      ...(note ? [note, ""] : []),
       `Mostrá el QR ${showAt}: lo tenés en el PDF adjunto. Sirve una sola vez.`,
     ].join("\n"),
     attachments: [pdf, ...images],

@@ -14,13 +14,15 @@ export const WALLET_EVENT_CHANGED_JOB = "wallet-event-changed";
 /**
  * The hook of an organizer's change to what a pass shows of an event (name,
  * venue, dates, the organization's colours), in its transaction: one job per
- * event that patches the event's class in Google Wallet, so the passes people
- * already saved show the change. Only when Google Wallet is set up and the
- * event has tickets whose date has not ended (no ticket, no saved pass).
- * Apple's passes are built on each request: they change with no job.
- * `{ organizationId }`: every such event of the organization.
+ * event that patches its dates' classes in Google Wallet (one class per date,
+ * decision 238), so the passes people already saved show the change. Only when
+ * Google Wallet is set up and the event has tickets whose date has not ended
+ * (no ticket, no saved pass). `dateIds`: only those dates changed (a moved
+ * date), so only their classes are patched. Apple's passes are built on each
+ * request: they change with no job. `{ organizationId }`: every such event of
+ * the organization.
  */
-export async function walletEventsChanged(tx: DbOrTx, scope: string[] | { organizationId: string }, now: Date): Promise<void> {
+export async function walletEventsChanged(tx: DbOrTx, scope: string[] | { organizationId: string }, now: Date, options: { dateIds?: string[] } = {}): Promise<void> {
   if (!env().GOOGLE_WALLET_ISSUER_ID || (Array.isArray(scope) && !scope.length)) return;
   const rows = await tx
     .select({ id: events.id })
@@ -32,7 +34,7 @@ export async function walletEventsChanged(tx: DbOrTx, scope: string[] | { organi
         exists(tx.select({ one: sql`1` }).from(eventDates).where(and(eq(eventDates.eventId, events.id), gt(eventDates.endsAt, now)))),
       ),
     );
-  for (const { id } of rows) await enqueue(tx, WALLET_EVENT_CHANGED_JOB, { eventId: id }, now);
+  for (const { id } of rows) await enqueue(tx, WALLET_EVENT_CHANGED_JOB, { eventId: id, ...(options.dateIds ? { dateIds: options.dateIds } : {}) }, now);
 }
 
 /**

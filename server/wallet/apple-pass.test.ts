@@ -14,6 +14,7 @@ const data: WalletPassData = {
   ticket: { id: "6f1c2b9e-0c1d-4c7a-9a51-2f0b7d3e4a10", code: "ABCD1234EFGH", ticketTypeName: "Campo", holderName: "Sofía Peña", holderDocument: "DNI 30.123.456", seat: null },
   // 21:00 in Buenos Aires is 00:00 UTC the next day: the pass must say the local day and time.
   event: { id: "e1", name: "Los Piojos en La Plata", venueName: "Estadio Único", venueAddress: "Av. 32 y 25", city: "La Plata", colors: null, location: null, startsAt: new Date("2026-12-13T00:00:00Z"), endsAt: new Date("2026-12-13T04:00:00Z"), doorsAt: new Date("2026-12-12T22:00:00Z") },
+  date: { id: "d1", first: true, startsAt: new Date("2026-12-13T00:00:00Z"), endsAt: new Date("2026-12-13T04:00:00Z"), doorsAt: new Date("2026-12-12T22:00:00Z") },
   orderCode: "TRB-7K3Q",
   voided: false,
   live: null,

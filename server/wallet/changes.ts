@@ -51,13 +51,15 @@ export async function runWalletPassesChanged(db: Db, serials: string[], setup: {
 
 /**
  * The job after an organizer changed what a pass shows of an event
- * (server/tickets/wallet-changes.ts walletEventsChanged): one PATCH of the
- * event's Google class with the event as it is when the job runs. Without
- * Google Wallet, nothing.
+ * (server/tickets/wallet-changes.ts walletEventsChanged): one PATCH of each
+ * date's Google class (decision 238) with the event and that date as they are
+ * when the job runs. `dateIds`: the schedule's edit touched only those dates,
+ * so only their classes; without it (the name, the venue, the colours), every
+ * date not deleted and not ended. Without Google Wallet, nothing.
  */
-export async function runWalletEventChanged(db: Db, eventId: string, google: GoogleWalletConfig | null): Promise<void> {
+export async function runWalletEventChanged(db: Db, eventId: string, google: GoogleWalletConfig | null, options: { dateIds?: string[]; now?: Date } = {}): Promise<void> {
   if (!google || !eventId) return;
-  const event = await walletEventOfId(db, eventId);
+  const event = await walletEventOfId(db, eventId, { dateIds: options.dateIds, now: options.now ?? new Date() });
   if (!event) return;
-  await patchGoogleClass(google, event, event.date);
+  for (const date of event.dates) await patchGoogleClass(google, event, date);
 }

@@ -2,15 +2,20 @@ import { GoogleAuth, JWT } from "google-auth-library";
 import { appUrl } from "#server/env";
 import { googleBarcodeFields } from "./barcode";
 import type { GoogleWalletConfig } from "./config";
-import type { WalletEventData, WalletPassData } from "./pass-data";
+import type { WalletDateData, WalletEventData, WalletPassData } from "./pass-data";
 import { surfaces } from "#common/brand";
 
 const SCOPE = "https://www.googleapis.com/auth/wallet_object.issuer";
 export const GOOGLE_WALLET_API = "https://walletobjects.googleapis.com/walletobjects/v1";
 
-/** One class per event (what every ticket of it shares). */
-export function googleClassId(config: GoogleWalletConfig, eventId: string): string {
-  return `${config.issuerId}.event-${eventId}`;
+/**
+ * One class per event date (Google keeps the time on the class, not on the object): every ticket of that
+ * date shares it. The event's first date keeps the id the class had when it was one per event,
+ * `{issuerId}.event-{eventId}`, so the passes saved before still point at their class; every other date
+ * is `{issuerId}.event-{eventId}_{dateId}` (decision 238).
+ */
+export function googleClassId(config: GoogleWalletConfig, eventId: string, date: Pick<WalletDateData, "id" | "first">): string {
+  return date.first ? `${config.issuerId}.event-${eventId}` : `${config.issuerId}.event-${eventId}_${date.id}`;
 }
 
 /** One object per ticket and code: the pass serial (server/tickets/wallet-changes.ts). */
@@ -27,28 +32,25 @@ export function googleBackground(event: Pick<WalletEventData, "colors">): string
   return event.colors?.background ?? surfaces.dark.bg;
 }
 
-/**
- * The event's class: what every ticket of it shares. `date` null leaves the
- * class's time out (an event with several dates, when patched).
- */
-export function eventTicketClass(config: GoogleWalletConfig, event: WalletEventData, date: { startsAt: Date; endsAt: Date; doorsAt: Date | null } | null) {
+/** One date's class: the event (name, venue, colour) and that date's start, end and doors (decision 238). */
+export function eventTicketClass(config: GoogleWalletConfig, event: WalletEventData, date: WalletDateData) {
   return {
-    id: googleClassId(config, event.id),
+    id: googleClassId(config, event.id, date),
     issuerName: "Tribuna",
     // Google asks for UNDER_REVIEW on inserts and on updates of an approved class alike.
     reviewStatus: "UNDER_REVIEW",
     eventName: localized(event.name),
     venue: { name: localized(event.venueName), address: localized(`${event.venueAddress}, ${event.city}`) },
     hexBackgroundColor: googleBackground(event),
-    ...(date ? { dateTime: { start: date.startsAt.toISOString(), end: date.endsAt.toISOString(), ...(date.doorsAt ? { doorsOpen: date.doorsAt.toISOString() } : {}) } } : {}),
+    dateTime: { start: date.startsAt.toISOString(), end: date.endsAt.toISOString(), ...(date.doorsAt ? { doorsOpen: date.doorsAt.toISOString() } : {}) },
   };
 }
 
-/** A ticket's object: its type, holder, seat, order, QR and validity. */
+/** A ticket's object, in its date's class: its type, holder, seat, order, QR and validity. */
 export function eventTicketObject(config: GoogleWalletConfig, data: WalletPassData) {
   return {
     id: googleObjectId(config, data.serial),
-    classId: googleClassId(config, data.event.id),
+    classId: googleClassId(config, data.event.id, data.date),
     state: data.voided ? "INACTIVE" : "ACTIVE",
     ticketType: localized(data.ticket.ticketTypeName),
     ...(data.ticket.holderDocument ? { ticketHolderName: `${data.ticket.holderName} · ${data.ticket.holderDocument}` } : {}),
@@ -68,7 +70,7 @@ function base64url(value: string | Buffer): string {
  * The "Guardar en Google Wallet" link: `https://pay.google.com/gp/v/save/<jwt>`,
  * a JWT (RS256) signed with the service account's key through
  * google-auth-library (its GoogleAuth.sign signs locally with the key; decision
- * 210), carrying the event's class and the ticket's object.
+ * 210), carrying the class of the ticket's date and the ticket's object.
  */
 export async function googleSaveUrl(config: GoogleWalletConfig, data: WalletPassData, now: Date = new Date()): Promise<string> {
   const header = { alg: "RS256", typ: "JWT" };
@@ -78,7 +80,7 @@ export async function googleSaveUrl(config: GoogleWalletConfig, data: WalletPass
     typ: "savetowallet",
     iat: Math.floor(now.getTime() / 1000),
     origins: [appUrl()],
-    payload: { eventTicketClasses: [eventTicketClass(config, data.event, data.event)], eventTicketObjects: [eventTicketObject(config, data)] },
+    payload: { eventTicketClasses: [eventTicketClass(config, data.event, data.date)], eventTicketObjects: [eventTicketObject(config, data)] },
   };
   const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`;
   const auth = new GoogleAuth({ credentials: { client_email: config.serviceAccountEmail, private_key: config.privateKey } });
@@ -91,12 +93,12 @@ function isNotFound(error: unknown): boolean {
 }
 
 /**
- * The event's class as it is now (name, venue, time, colour), patched after
+ * One date's class as it is now (name, venue, its time, colour), patched after
  * the organizer changed it, so the passes already saved show it: PATCH of
  * eventTicketClass with an OAuth token of the service account. A class Google
- * never saw (nobody saved a pass) answers 404: nothing to do.
+ * never saw (nobody saved a pass of that date) answers 404: nothing to do.
  */
-export async function patchGoogleClass(config: GoogleWalletConfig, event: WalletEventData, date: { startsAt: Date; endsAt: Date; doorsAt: Date | null } | null): Promise<"patched" | "absent"> {
+export async function patchGoogleClass(config: GoogleWalletConfig, event: WalletEventData, date: WalletDateData): Promise<"patched" | "absent"> {
   const client = new JWT({ email: config.serviceAccountEmail, key: config.privateKey, scopes: [SCOPE] });
   const body = eventTicketClass(config, event, date);
   try {

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, ne } from "drizzle-orm";
 import type { PassColors } from "#common/pass-colors";
 import { holderDocumentLabel } from "#common/door";
 import { ticketSeat, type TicketSeat } from "#common/seating";
@@ -21,6 +21,27 @@ export interface WalletEventData {
   location: { latitude: number; longitude: number } | null;
 }
 
+/**
+ * One date of the event as its Google class shows it (google.ts: one class per date, decision 238).
+ * `first`: the event's first date, whose class keeps the id of the class of the whole event.
+ */
+export interface WalletDateData {
+  id: string;
+  first: boolean;
+  startsAt: Date;
+  endsAt: Date;
+  doorsAt: Date | null;
+}
+
+/**
+ * The event's first date: the first one created (ties, as when the event is created with several: the
+ * lowest id), whatever its status now. It never changes, so its class id never does either (decision 238).
+ */
+export async function firstDateIdOf(db: DbOrTx, eventId: string): Promise<string | null> {
+  const [row] = await db.select({ id: eventDates.id }).from(eventDates).where(eq(eventDates.eventId, eventId)).orderBy(asc(eventDates.createdAt), asc(eventDates.id)).limit(1);
+  return row?.id ?? null;
+}
+
 type EventRow = typeof events.$inferSelect;
 
 function walletEventOf(event: EventRow, organization: { passBackgroundColor: string | null; passTextColor: string | null }): WalletEventData {
@@ -35,19 +56,26 @@ function walletEventOf(event: EventRow, organization: { passBackgroundColor: str
   };
 }
 
-/** An event as its Google class shows it, with its only active date (several dates: none, the class keeps its own); null if it does not exist. */
-export async function walletEventOfId(db: DbOrTx, eventId: string): Promise<(WalletEventData & { date: { startsAt: Date; endsAt: Date; doorsAt: Date | null } | null }) | null> {
+/**
+ * An event as its Google classes show it, with the dates whose class to patch: `dateIds` (the dates an
+ * edit of the schedule touched) or, without them, every date not deleted and not ended by `now`. A
+ * deleted date is left out either way. Null if the event does not exist.
+ */
+export async function walletEventOfId(db: DbOrTx, eventId: string, options: { dateIds?: string[]; now: Date }): Promise<(WalletEventData & { dates: WalletDateData[] }) | null> {
   const [row] = await db
     .select({ event: events, colors: { passBackgroundColor: organizations.passBackgroundColor, passTextColor: organizations.passTextColor } })
     .from(events)
     .innerJoin(organizations, eq(organizations.id, events.organizationId))
     .where(eq(events.id, eventId));
   if (!row) return null;
+  if (options.dateIds && !options.dateIds.length) return { ...walletEventOf(row.event, row.colors), dates: [] };
   const dates = await db
-    .select({ startsAt: eventDates.startsAt, endsAt: eventDates.endsAt, doorsAt: eventDates.doorsAt })
+    .select({ id: eventDates.id, startsAt: eventDates.startsAt, endsAt: eventDates.endsAt, doorsAt: eventDates.doorsAt })
     .from(eventDates)
-    .where(and(eq(eventDates.eventId, eventId), eq(eventDates.status, "active")));
-  return { ...walletEventOf(row.event, row.colors), date: dates.length === 1 ? dates[0] : null };
+    .where(and(eq(eventDates.eventId, eventId), ne(eventDates.status, "deleted"), options.dateIds ? inArray(eventDates.id, options.dateIds) : gt(eventDates.endsAt, options.now)))
+    .orderBy(asc(eventDates.startsAt));
+  const first = await firstDateIdOf(db, eventId);
+  return { ...walletEventOf(row.event, row.colors), dates: dates.map((d) => ({ ...d, first: d.id === first })) };
 }
 
 /** What a wallet pass shows, read from the ticket as it is now. */
@@ -55,7 +83,10 @@ export interface WalletPassData {
   serial: string;
   /** `seat`: reserved seating (docs/seating.md), null for general admission. */
   ticket: { id: string; code: string; ticketTypeName: string; holderName: string; holderDocument: string | null; seat: TicketSeat | null };
+  /** The event with the ticket's own date's times (what Apple's pass shows). */
   event: WalletEventData & { startsAt: Date; endsAt: Date; doorsAt: Date | null };
+  /** The ticket's date: its Google class (decision 238). */
+  date: WalletDateData;
   orderCode: string;
   /** No QR: the ticket was voided, or the serial is from before it was sent or resold (another code now). */
   voided: boolean;
@@ -105,6 +136,7 @@ export async function walletPassOfSerial(db: DbOrTx, ticketId: string, serial?: 
       seat: ticketSeat({ section: row.ticket.seatSection, row: row.ticket.seatRow, number: row.ticket.seatNumber }),
     },
     event: { ...walletEventOf(row.event, row.colors), startsAt: row.date.startsAt, endsAt: row.date.endsAt, doorsAt: row.date.doorsAt },
+    date: { id: row.date.id, first: row.date.id === (await firstDateIdOf(db, row.event.id)), startsAt: row.date.startsAt, endsAt: row.date.endsAt, doorsAt: row.date.doorsAt },
     orderCode: row.orderCode,
     voided: row.ticket.status === "voided" || (serial !== undefined && serial !== current),
     live,

@@ -5,7 +5,7 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { drawnText } from "#tests/support/pdf-text";
-import { formatLongDay, formatTime } from "#common/dates";
+import { formatEventDay, formatLongDay, formatTime } from "#common/dates";
 import { staticCodeAdmittedFrom } from "#common/live-qr";
 import { startSession } from "#server/auth/sessions";
 import { getDb } from "#server/db/client";
@@ -20,6 +20,7 @@ import { updateOrganization } from "#server/organizations/organizations";
 import { payInSandbox } from "#server/payment-notifications/sandbox";
 import { ticketsOfOrder } from "#server/tickets/issue";
 import { SEND_TICKETS_EMAIL_JOB } from "#server/tickets/issue";
+import { TICKET_TRANSFER_EMAIL_KIND } from "#server/tickets/transfer";
 import { WALLET_EVENT_CHANGED_JOB } from "#server/tickets/wallet-changes";
 import { jobHandlers } from "#server/worker/handlers";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
@@ -282,5 +283,110 @@ describe("the live QR's note in the tickets PDF and email", () => {
     expect(other.html).not.toContain("vale desde");
     const [otherPdf] = await db.select().from(emailAttachments).where(and(eq(emailAttachments.emailLogId, other.id), eq(emailAttachments.contentType, "application/pdf")));
     expect(await drawnText(Buffer.from(otherPdf.contentBase64, "base64"))).not.toContain("vale desde");
+  });
+});
+
+/** The class and the object a ticket's "Guardar en Google Wallet" link carries. */
+async function savedPass(ctx: Awaited<ReturnType<typeof bought>>["ctx"], billingId: string, ticketId: string) {
+  const url = await googleSaveUrlForBuyer(ctx, { billingId, ticketId, token: null });
+  const claims = decodeJwt(url.split("/").pop()!) as { payload: { eventTicketClasses: Record<string, unknown>[]; eventTicketObjects: Record<string, unknown>[] } };
+  return { class: claims.payload.eventTicketClasses[0], object: claims.payload.eventTicketObjects[0] };
+}
+
+describe("an event with two dates: one Google class per date (decision 238)", () => {
+  it("each ticket's pass shows its own date; the first date keeps the event's class id; a moved date patches its class only, an edit of the event every date's", async () => {
+    // An event on sale with one date (its passes saved with the class of the whole event), then a second date.
+    const first = await bought({ qty: 1 });
+    const { db, producer, event } = first;
+    const firstClass = `3388000000022212345.event-${event.id}`;
+    const before = await savedPass(first.ctx, first.billing.id, first.tickets[0].id);
+    expect(before.class).toMatchObject({ id: firstClass, dateTime: { start: first.date.startsAt.toISOString() } });
+
+    const startsAt = new Date(first.date.startsAt.getTime() + 24 * 3600_000 + 3600_000);
+    const doorsAt = new Date(startsAt.getTime() - 2 * 3600_000);
+    const endsAt = new Date(startsAt.getTime() + 5 * 3600_000);
+    // A later request than the event's creation (the first date is the one created first).
+    const added = await saveEventSchedule({ ...producer.ctx, now: new Date() }, { eventId: event.id, dates: [{ startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString(), doorsAt: doorsAt.toISOString() }] });
+    const secondId = added.dates.find((d) => d.action === "create")!.id;
+    // A new date has no pass yet: nothing to patch.
+    expect(await walletEventJobs(event.id)).toHaveLength(0);
+
+    const [campo] = await db.select().from(ticketTypes).where(eq(ticketTypes.eventId, event.id));
+    const user = await createTestUser();
+    const ctx = await ctxAs(actorFor({ ...user, roles: [] }));
+    const { order, billing } = await createOrder(ctx, {
+      eventSlug: event.slug,
+      eventDateId: secondId,
+      items: [{ ticketId: campo.id, qty: 1 }],
+      payer: { firstName: "Julián", lastName: "Ríos", email: user.email, documentType: "dni", documentNumber: "30999888", phoneNumber: "+54 11 5555-9876" },
+      paymentMethod: "MERCADO_PAGO",
+    });
+    await payInSandbox(db, billing.id, "approved");
+    const [ticket] = await ticketsOfOrder(db, order.id);
+
+    // The second date's ticket: its own class, with its own start, end and doors; its object in that class.
+    const secondClass = `3388000000022212345.event-${event.id}_${secondId}`;
+    const second = await savedPass(ctx, billing.id, ticket.id);
+    expect(second.class).toMatchObject({ id: secondClass, dateTime: { start: startsAt.toISOString(), end: endsAt.toISOString(), doorsOpen: doorsAt.toISOString() } });
+    expect(second.object).toMatchObject({ classId: secondClass, validTimeInterval: { end: { date: endsAt.toISOString() } } });
+    // The first date's ticket keeps the class it was saved with, and its time.
+    const again = await savedPass(first.ctx, first.billing.id, first.tickets[0].id);
+    expect(again.class).toMatchObject({ id: firstClass, dateTime: { start: first.date.startsAt.toISOString() } });
+    expect(again.object).toMatchObject({ classId: firstClass });
+
+    // Apple: the second date's pass shows its day and time, and is relevant from its doors.
+    const pass = (await passJson(ctx, billing.id, ticket.id)) as { relevantDate: string; expirationDate: string; eventTicket: Record<string, { key: string; value: string }[]> };
+    const fields = Object.values(pass.eventTicket).flat();
+    expect(fields).toEqual(expect.arrayContaining([expect.objectContaining({ key: "date", value: formatEventDay(startsAt) }), expect.objectContaining({ key: "time", value: `${formatTime(startsAt)} h` })]));
+    expect(new Date(pass.relevantDate).getTime()).toBe(doorsAt.getTime());
+    expect(new Date(pass.expirationDate).getTime()).toBe(endsAt.getTime());
+
+    // The second date moves an hour: one job, one PATCH, of that date's class only.
+    const later = new Date(startsAt.getTime() + 3600_000);
+    await saveEventSchedule({ ...producer.ctx, now: new Date() }, { eventId: event.id, dates: [{ id: secondId, startsAt: later.toISOString(), endsAt: new Date(later.getTime() + 5 * 3600_000).toISOString(), doorsAt: doorsAt.toISOString() }] });
+    expect(await walletEventJobs(event.id)).toHaveLength(1);
+    await runWalletEventJobs(event.id);
+    expect(classPatches.map((p) => p.id)).toEqual([secondClass]);
+    expect(classPatches[0].body).toMatchObject({ id: secondClass, dateTime: { start: later.toISOString(), doorsOpen: doorsAt.toISOString() } });
+
+    // The event's name: every date's class, each with its own time.
+    classPatches.length = 0;
+    await updateEvent(producer.ctx, { ...eventInput(event), name: "Noche de Cumbia — Dos fechas" });
+    await runWalletEventJobs(event.id);
+    expect(classPatches.map((p) => p.id).sort()).toEqual([firstClass, secondClass].sort());
+    expect(classPatches.find((p) => p.id === firstClass)!.body).toMatchObject({ eventName: { defaultValue: { value: "Noche de Cumbia — Dos fechas" } }, dateTime: { start: first.date.startsAt.toISOString() } });
+    expect(classPatches.find((p) => p.id === secondClass)!.body).toMatchObject({ eventName: { defaultValue: { value: "Noche de Cumbia — Dos fechas" } }, dateTime: { start: later.toISOString() } });
+  });
+});
+
+describe("the live QR's note in the email of a ticket sent to another person", () => {
+  it("says from when the static QR counts, in the email and its PDF, as the purchase's do; an event without live QR says nothing", async () => {
+    const send = async (purchase: Awaited<ReturnType<typeof bought>>) => {
+      const tokens = await startSession(await getDb(), { ...purchase.user, roles: [] }, new Date());
+      const email = `lucia.${crypto.randomUUID().slice(0, 8)}@example.com`;
+      const sent = await gql(`mutation($input: TransferTicketInput!) { transferTicket(input: $input) { id } }`, {
+        variables: { input: { ticketId: purchase.tickets[0].id, firstName: "Lucía", lastName: "Gómez", email } },
+        tokens,
+      });
+      expect(sent.body.errors).toBeUndefined();
+      const [received] = await emailsTo(email, TICKET_TRANSFER_EMAIL_KIND);
+      const db = await getDb();
+      const [pdf] = await db.select().from(emailAttachments).where(and(eq(emailAttachments.emailLogId, received.id), eq(emailAttachments.contentType, "application/pdf")));
+      return { received, pdfText: (await drawnText(Buffer.from(pdf.contentBase64, "base64"))).replace(/\s+/g, " ") };
+    };
+
+    const live = await bought({ liveQr: true, qty: 1 });
+    const [date] = await (await getDb()).select().from(eventDates).where(eq(eventDates.id, live.date.id));
+    const from = staticCodeAdmittedFrom(date.doorsAt ?? date.startsAt, 2);
+    const note = `vale desde el ${formatLongDay(from)} a las ${formatTime(from)} h; antes, mostrá la entrada en vivo desde Mis tickets`;
+    const { received, pdfText } = await send(live);
+    expect(received.html).toContain(`El QR de las entradas de este correo y del PDF ${note}`);
+    expect(received.text).toContain(`El QR de las entradas de este correo y del PDF ${note}`);
+    expect(pdfText).toContain(`El QR de este PDF vale desde el ${formatLongDay(from)} a las ${formatTime(from)} h`);
+
+    const plain = await send(await bought({ qty: 1 }));
+    expect(plain.received.html).not.toContain("vale desde");
+    expect(plain.received.text).not.toContain("vale desde");
+    expect(plain.pdfText).not.toContain("vale desde");
   });
 });

@@ -73,8 +73,9 @@ export const jobHandlers: JobHandlers = {
     }
   },
   // An event's name, venue, dates or colours changed: its Google Wallet class is patched (docs/wallet.md).
-  [WALLET_EVENT_CHANGED_JOB]: async (payload, { db }) => {
-    await runWalletEventChanged(db, String(payload.eventId ?? ""), googleWalletConfig());
+  [WALLET_EVENT_CHANGED_JOB]: async (payload, { db, now }) => {
+    const dateIds = Array.isArray(payload.dateIds) ? payload.dateIds.map(String) : undefined;
+    await runWalletEventChanged(db, String(payload.eventId ?? ""), googleWalletConfig(), { dateIds, now });
   },
   // A live-QR event's reveal time: the Apple passes registered before it get their static QR (decision 207).
   [WALLET_PASS_REVEAL_JOB]: async (payload, { db, now }) => {
