@@ -4,7 +4,7 @@ import { billings, emailLog, orders, organizations } from "#server/db/schema";
 import { sendEmail, type EmailAttachment } from "#server/email/send";
 import { ticketsEmail } from "#server/email/templates";
 import { appUrl } from "#server/env";
-import { staticQrNote, ticketsPdf, ticketsPdfFilename } from "./pdf";
+import { staticQrNote, ticketsPdf, ticketsPdfFilename, type StaticQrAudience } from "./pdf";
 import { qrPng } from "./qr";
 import { purchaseOfOrder, venueLabel, whenLabel, type TicketEventView, type TicketView } from "./tickets";
 
@@ -19,12 +19,12 @@ export async function ticketAttachments(
   orderCode: string,
   event: TicketEventView,
   tickets: TicketView[],
-  options: { staticQrFrom?: Date | null } = {},
+  options: { staticQrFrom?: Date | null; staticQrAudience?: StaticQrAudience } = {},
 ): Promise<{ images: (EmailAttachment & { cid: string })[]; pdf: EmailAttachment }> {
   const images = await Promise.all(
     tickets.map(async (t, i) => ({ filename: `qr-${i + 1}.png`, contentType: "image/png", content: await qrPng(t.qrPayload, 480), cid: `qr-${i + 1}-${orderCode}@tribuna` })),
   );
-  const content = await ticketsPdf({ orderCode, event, tickets, staticQrFrom: options.staticQrFrom });
+  const content = await ticketsPdf({ orderCode, event, tickets, staticQrFrom: options.staticQrFrom, staticQrAudience: options.staticQrAudience });
   return { images, pdf: { filename: ticketsPdfFilename(orderCode, tickets), contentType: "application/pdf", content } };
 }
 

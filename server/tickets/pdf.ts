@@ -17,6 +17,8 @@ export interface TicketsPdfInput {
    * still ahead: each entrada's page says so (`staticQrNote`). Null or absent: the QR is good already.
    */
   staticQrFrom?: Date | null;
+  /** Who the PDF is for (`staticQrNote`): the buyer by default. */
+  staticQrAudience?: StaticQrAudience;
 }
 
 /**
@@ -24,10 +26,16 @@ export interface TicketsPdfInput {
  * QR of a live-QR event counts only from the opening less the organizer's hours (decision 207), and
  * before that the door takes the live code of the ticket's page. `medium`: what holds the QR.
  */
-export function staticQrNote(from: Date, medium: "pdf" | "email"): string {
+export function staticQrNote(from: Date, medium: "pdf" | "email", audience: StaticQrAudience = "buyer"): string {
+  const when = `desde el ${formatLongDay(from)} a las ${formatTime(from)} h`;
+  // Someone who received a sent entrada has no purchase link to show it live from: only when its QR counts.
+  if (audience === "recipient") return `${medium === "pdf" ? "El QR de este PDF" : "El QR de esta entrada, en este correo y en el PDF,"} vale en la puerta ${when}.`;
   const what = medium === "pdf" ? "El QR de este PDF" : "El QR de las entradas de este correo y del PDF";
-  return `${what} vale desde el ${formatLongDay(from)} a las ${formatTime(from)} h; antes, mostrá la entrada en vivo desde Mis tickets o desde el link de tu compra.`;
+  return `${what} vale ${when}; antes, mostrá la entrada en vivo desde Mis tickets o desde el link de tu compra.`;
 }
+
+/** Who reads the note: the buyer (who can show the entrada live) or someone it was sent to (who has only this QR). */
+export type StaticQrAudience = "buyer" | "recipient";
 
 /** The standard PDF fonts speak WinAnsi (Latin-1 and a few more): keep Spanish, drop what they cannot draw. */
 export function pdfSafe(text: string): string {
@@ -149,7 +157,7 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
     y -= 12;
     // A live-QR entrada whose printed code is not taken yet: said before how to use it.
     if (input.staticQrFrom && ticket.kind !== "menu") {
-      for (const line of wrapPdfText(staticQrNote(input.staticQrFrom, "pdf"), bold, 10, width - 2 * margin)) {
+      for (const line of wrapPdfText(staticQrNote(input.staticQrFrom, "pdf", input.staticQrAudience), bold, 10, width - 2 * margin)) {
         text(line, margin, y, 10, bold);
         y -= 14;
       }

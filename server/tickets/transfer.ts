@@ -211,8 +211,8 @@ async function sendTransferEmails(
   const venue = venueLabel(event);
   // A live-QR event whose static QR counts only later: the email and the PDF say from when, as the purchase's do (decision 207).
   const staticQrFrom = ticket.kind !== "menu" && addOns ? await addOns.staticQrFrom(ctx.db, event, ctx.now) : null;
-  const note = staticQrFrom ? staticQrNote(staticQrFrom, "email") : null;
-  const { images, pdf } = await ticketAttachments(orderCode, event, [ticket], { staticQrFrom });
+  const note = staticQrFrom ? staticQrNote(staticQrFrom, "email", "recipient") : null;
+  const { images, pdf } = await ticketAttachments(orderCode, event, [ticket], { staticQrFrom, staticQrAudience: "recipient" });
   await sendEmail(ctx.db, {
     to: ticket.holderEmail,
     kind: TICKET_TRANSFER_EMAIL_KIND,

@@ -378,15 +378,17 @@ describe("the live QR's note in the email of a ticket sent to another person", (
     const live = await bought({ liveQr: true, qty: 1 });
     const [date] = await (await getDb()).select().from(eventDates).where(eq(eventDates.id, live.date.id));
     const from = staticCodeAdmittedFrom(date.doorsAt ?? date.startsAt, 2);
-    const note = `vale desde el ${formatLongDay(from)} a las ${formatTime(from)} h; antes, mostrá la entrada en vivo desde Mis tickets`;
+    // Whoever receives it has no purchase link to show it live from: only when its QR counts at the door.
+    const when = `vale en la puerta desde el ${formatLongDay(from)} a las ${formatTime(from)} h.`;
     const { received, pdfText } = await send(live);
-    expect(received.html).toContain(`El QR de las entradas de este correo y del PDF ${note}`);
-    expect(received.text).toContain(`El QR de las entradas de este correo y del PDF ${note}`);
-    expect(pdfText).toContain(`El QR de este PDF vale desde el ${formatLongDay(from)} a las ${formatTime(from)} h`);
+    expect(received.html).toContain(`El QR de esta entrada, en este correo y en el PDF, ${when}`);
+    expect(received.text).toContain(`El QR de esta entrada, en este correo y en el PDF, ${when}`);
+    expect(received.text).not.toContain("link de tu compra");
+    expect(pdfText).toContain(`El QR de este PDF ${when}`);
 
     const plain = await send(await bought({ qty: 1 }));
-    expect(plain.received.html).not.toContain("vale desde");
-    expect(plain.received.text).not.toContain("vale desde");
-    expect(plain.pdfText).not.toContain("vale desde");
+    expect(plain.received.html).not.toContain("vale en la puerta desde");
+    expect(plain.received.text).not.toContain("vale en la puerta desde");
+    expect(plain.pdfText).not.toContain("vale en la puerta desde");
   });
 });
