@@ -26,7 +26,7 @@ describe("/vivos/{slug}: latest scans", () => {
     const cookies = await sessionCookiesFor(made.user.id);
     const { status, html } = await renderInRouter(<LiveNightPage />, {
       url: path,
-      loader: (() => loader({ request: getRequest(path, { cookies }), params: { slug: made.event.slug }, context: {} } as never)) as () => null,
+      loader: (() => loader({ request: getRequest(path, { cookies }), params: { slug: made.event.slug }, context: {} } as never)) as unknown as () => null,
     });
     expect(status).toBe(200);
     const latest = html.slice(html.indexOf('data-testid="live-latest"'));
