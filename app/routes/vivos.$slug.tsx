@@ -26,7 +26,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 const SUBSCRIPTION = `subscription($slug: String!) { liveNight(eventSlug: $slug) {
   eventName eventSlug eventDateStartsAt updatedAt sold entered
   ticketTypes { label sold entered } bar { label sold entered } doors { label entered } promoters { label sold entered }
-  perQuarterHour { at entered } latestScans { at door outcome holderName ticketTypeName productKind offline line } conflicts { at door holderName ticketTypeName }
+  perQuarterHour { at entered } latestScans { at door outcome holderName ticketTypeName productKind offline line seatLabel } conflicts { at door holderName ticketTypeName seatLabel }
 } }`;
 
 type Count = { label: string; sold: number | null; entered: number };
@@ -125,6 +125,7 @@ export default function LiveNightPage() {
             {night.conflicts.map((c, i) => (
               <li key={i}>
                 {formatTime(c.at)} · {c.door} · {c.holderName ?? "Sin titular"} {c.ticketTypeName ? `(${c.ticketTypeName})` : ""}
+                {c.seatLabel ? ` · ${c.seatLabel}` : ""}
               </li>
             ))}
           </ul>
@@ -164,8 +165,11 @@ export default function LiveNightPage() {
                   <span className="tabular-nums">{formatTime(scan.at)}</span> · {scan.door}
                   {scan.offline ? " · sin conexión" : ""}
                 </span>
-                <span className={scan.outcome === "admitted" ? "font-bold text-green-700 dark:text-green-400" : "font-bold text-red-700 dark:text-red-400"}>
-                  {scan.line}
+                <span className="text-right">
+                  <span className={scan.outcome === "admitted" ? "font-bold text-green-700 dark:text-green-400" : "font-bold text-red-700 dark:text-red-400"}>
+                    {scan.line}
+                  </span>
+                  {scan.seatLabel ? <span className="block text-[var(--muted)]">{scan.seatLabel}</span> : null}
                 </span>
               </li>
             ))}

@@ -5,6 +5,7 @@ import { liveStreams, memberships, ticketTypes } from "#server/db/schema";
 import { removeMember } from "#server/team/team";
 import { actorFor, createTestUser, ctxAs, sessionTokensFor } from "#tests/support/context";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
+import { buyPaid, createSeatedEvent } from "#tests/support/seating";
 import { hasPostgresServer, withDatabase } from "#tests/support/db";
 import { createMenuItem } from "#server/menu/menu";
 import { createOrder } from "#server/orders/orders";
@@ -182,5 +183,24 @@ describe("liveNight's latest scans", () => {
       ["Puerta 2", "Ingresó · Ana Peña"],
     ]);
     expect(night.latestScans[2]).toMatchObject({ productKind: "menu", ticketTypeName: "Fernet con coca" });
+    expect(night.latestScans.every((s) => s.seatLabel === null)).toBe(true);
+  });
+
+  it("say where a numbered ticket sits; a general one shows no seat", async () => {
+    const made = await createSeatedEvent({ days: 0 });
+    const [seated] = (await buyPaid(made, { seats: ["F12"] })).tickets;
+    const [general] = (await buyPaid(made, { general: 1, email: "ana.pena@example.com" })).tickets;
+    const access: DoorAccess = { event: { id: made.event.id, organizationId: made.organization.id, name: made.event.name, slug: made.event.slug }, userId: made.user.id, pinSessionId: null };
+    const start = Date.now();
+    await redeemAtDoor({ ...made.ctx, now: new Date(start) }, access, { code: qrPayloadFor(seated.code), door: "Puerta 1" });
+    await redeemAtDoor({ ...made.ctx, now: new Date(start + 1000) }, access, { code: qrPayloadFor(general.code), door: "Puerta 1" });
+    await redeemAtDoor({ ...made.ctx, now: new Date(start + 2000) }, access, { code: qrPayloadFor(seated.code), door: "Puerta 2" });
+
+    const night = await liveNight(made.ctx, made.event.slug);
+    expect(night.latestScans.map((s) => [s.door, s.outcome, s.ticketTypeName, s.seatLabel])).toEqual([
+      ["Puerta 2", "already_in", "Platea", "Platea · Fila F · Asiento 12"],
+      ["Puerta 1", "admitted", "General", null],
+      ["Puerta 1", "admitted", "Platea", "Platea · Fila F · Asiento 12"],
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import os from "node:os";
 import { and, asc, count, desc, eq, isNotNull, lt, sql } from "drizzle-orm";
 import { liveScanLine } from "#common/door";
+import { seatLabel } from "#common/seating";
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { doorScans, issuedProducts, liveStreams, orders, ticketTypes } from "#server/db/schema";
@@ -38,9 +39,14 @@ export interface LiveNight {
     offline: boolean;
     /** What happened, in Spanish: "Ingresó · Ana Peña", "Entregada · Fernet con coca · Ana Peña" (decision 160). */
     line: string;
+    /** The ticket's numbered seat ("Platea · Fila F · Asiento 12", common/seating.ts `seatLabel`); null for general admission. */
+    seatLabel: string | null;
   }[];
-  conflicts: { at: string; door: string; holderName: string | null; ticketTypeName: string | null }[];
+  conflicts: { at: string; door: string; holderName: string | null; ticketTypeName: string | null; seatLabel: string | null }[];
 }
+
+/** The seat printed on the scanned ticket (`issued_products.seat_*`), null for general admission or an unknown code. */
+const seatColumns = { seatSection: issuedProducts.seatSection, seatRow: issuedProducts.seatRow, seatNumber: issuedProducts.seatNumber };
 
 const soldExpr = sql<number>`count(*) filter (where ${issuedProducts.status} <> 'voided')::int`;
 const enteredExpr = sql<number>`count(*) filter (where ${issuedProducts.status} = 'redeemed')::int`;
@@ -88,7 +94,7 @@ export async function computeLiveNight(db: DbOrTx, event: LiveNight["event"], no
       .groupBy(sql`1`)
       .orderBy(sql`1`),
     db
-      .select({ at: doorScans.receivedAt, door: doorScans.door, outcome: doorScans.outcome, holderName: issuedProducts.holderName, ticketTypeName: ticketTypes.name, productKind: ticketTypes.kind, offline: doorScans.offline })
+      .select({ at: doorScans.receivedAt, door: doorScans.door, outcome: doorScans.outcome, holderName: issuedProducts.holderName, ticketTypeName: ticketTypes.name, productKind: ticketTypes.kind, offline: doorScans.offline, ...seatColumns })
       .from(doorScans)
       .leftJoin(issuedProducts, eq(issuedProducts.id, doorScans.issuedProductId))
       .leftJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
@@ -96,7 +102,7 @@ export async function computeLiveNight(db: DbOrTx, event: LiveNight["event"], no
       .orderBy(desc(doorScans.receivedAt))
       .limit(15),
     db
-      .select({ at: doorScans.scannedAt, door: doorScans.door, holderName: issuedProducts.holderName, ticketTypeName: ticketTypes.name })
+      .select({ at: doorScans.scannedAt, door: doorScans.door, holderName: issuedProducts.holderName, ticketTypeName: ticketTypes.name, ...seatColumns })
       .from(doorScans)
       .leftJoin(issuedProducts, eq(issuedProducts.id, doorScans.issuedProductId))
       .leftJoin(ticketTypes, eq(ticketTypes.id, issuedProducts.ticketTypeId))
@@ -115,8 +121,8 @@ export async function computeLiveNight(db: DbOrTx, event: LiveNight["event"], no
     doors,
     promoters,
     perQuarterHour: quarters,
-    latestScans: latest.map((s) => ({ ...s, at: s.at.toISOString(), line: liveScanLine(s) })),
-    conflicts: conflicts.map((c) => ({ ...c, at: c.at.toISOString() })),
+    latestScans: latest.map(({ seatSection, seatRow, seatNumber, ...s }) => ({ ...s, at: s.at.toISOString(), line: liveScanLine(s), seatLabel: seatLabel({ section: seatSection, row: seatRow, number: seatNumber }) })),
+    conflicts: conflicts.map(({ seatSection, seatRow, seatNumber, ...c }) => ({ ...c, at: c.at.toISOString(), seatLabel: seatLabel({ section: seatSection, row: seatRow, number: seatNumber }) })),
   };
 }
 

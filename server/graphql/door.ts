@@ -248,6 +248,7 @@ const LiveScan = builder.objectRef<live.LiveNight["latestScans"][number]>("LiveS
       description: "What happened, in Spanish: \"Ingresó · Ana Peña\", \"Ya ingresó · Ana Peña\", \"Entregada · Fernet con coca · Ana Peña\", \"Ya se entregó · Fernet con coca\".",
       resolve: (s) => s.line,
     }),
+    seatLabel: t.exposeString("seatLabel", { description: "The ticket's numbered seat, in Spanish (\"Platea · Fila F · Asiento 12\"); null for general admission." }),
   }),
 });
 

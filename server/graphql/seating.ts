@@ -7,7 +7,8 @@ import { Kind, type ValueNode } from "graphql";
 import type { SeatMapRow } from "#server/db/schema";
 import { builder } from "./builder";
 import { given, isoDate } from "./scalars";
-import { getSeatMap, listSeatMaps, saveSeatMap } from "#server/seating/maps";
+import { Invalid, isDomainError } from "#server/errors";
+import { editSeatMap, exportSeatMap, getSeatMap, importSeatMap, listSeatMaps, saveSeatMap, seatMapOrganization } from "#server/seating/maps";
 import { blockSeats, firstEventDate, getEventSeating, releaseSeats, setEventSeating, type EventSeatingView, type SeatStatus } from "#server/seating/event-seating";
 
 /** A literal JSON value written inline in a document. */
@@ -164,5 +165,109 @@ builder.mutationFields((t) => ({
     description: "Puts blocked seats of one date back on sale; CONFLICT for a seat an order holds or bought. Returns the seats released.",
     args: { input: t.arg({ type: SeatsOfDateInput, required: true }) },
     resolve: (_root, { input }, { ctx }) => releaseSeats(ctx, { eventId: input.eventId, eventDateId: input.eventDateId, seats: input.seats }),
+  }),
+}));
+
+// ───────────────────────── The back office's map operations (decision 237) ─────────────────────────
+
+/** The domain's field names said as this API's input names them (`file` is `pretixPlan`, `edit.rows` is `operation.rows`). */
+async function withInputNames<T>(run: () => Promise<T>, rename: (key: string) => string): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!isDomainError(error) || error.code !== "BAD_USER_INPUT") throw error;
+    const fieldErrors: Record<string, string[]> = {};
+    for (const [key, messages] of Object.entries(error.fieldErrors)) (fieldErrors[rename(key)] ??= []).push(...messages);
+    throw new Invalid(fieldErrors, error.message);
+  }
+}
+
+/**
+ * An editor operation as JSON, in the shape the back office's forms send it (server/seating/maps.ts
+ * `seatMapEditSchema`): a row index or a list of seat numbers may come as numbers, marks as booleans.
+ */
+function operationFromJson(value: unknown): unknown {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  const op = { ...(value as Record<string, unknown>) };
+  if (typeof op.row === "number") op.row = String(op.row);
+  for (const key of ["seats", "gaps"]) if (Array.isArray(op[key])) op[key] = (op[key] as unknown[]).join(", ");
+  for (const key of ["accessible", "restrictedView"]) if (typeof op[key] === "boolean") op[key] = op[key] ? "si" : "no";
+  return op;
+}
+
+const SeatMapImport = builder.objectRef<{ map: SeatMapRow; warnings: string[] }>("SeatMapImport").implement({
+  description: "A map imported from pretix, and what was left out.",
+  fields: (t) => ({
+    seatMap: t.field({ type: SeatMap, nullable: false, resolve: (r) => r.map }),
+    warnings: t.exposeStringList("warnings", { nullable: false, description: "What the import left out or changed, in Spanish (as the back office shows it after importing)." }),
+  }),
+});
+
+const ImportSeatMapInput = builder.inputType("ImportSeatMapInput", {
+  fields: (t) => ({
+    organizationId: t.id({ required: true }),
+    name: t.string({ description: "The map's name; absent: the plan's own name." }),
+    pretixPlan: t.field({
+      type: "JSON",
+      required: true,
+      description: "The file of pretix's seating plan editor, as JSON (or its text as a string), at most 2 MB. BAD_USER_INPUT with fieldErrors.pretixPlan saying what is missing and where.",
+    }),
+  }),
+});
+
+const EditSeatMapInput = builder.inputType("EditSeatMapInput", {
+  fields: (t) => ({
+    id: t.id({ required: true }),
+    version: t.int({ required: true, description: "The version you loaded: CONFLICT when someone saved a newer one." }),
+    operation: t.field({
+      type: "JSON",
+      required: true,
+      description:
+        "One editor operation, by `op`: details, add-category, update-category, add-block, add-standing, renumber, mark, category, remove, move (fields in docs/api.md). BAD_USER_INPUT with fieldErrors under operation.<field>, or operation when the plan cannot take it.",
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  seatMapPretix: t.field({
+    type: "JSON",
+    nullable: false,
+    description: "The map as a pretix seating-plan file (what the back office's «Exportar a pretix» downloads). NOT_FOUND for a map of an organization you are not in; FORBIDDEN without events:manage.",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, { id }, { ctx }) => {
+      const organizationId = await seatMapOrganization(ctx, String(id));
+      return JSON.parse((await exportSeatMap(ctx, organizationId, String(id))).json) as unknown;
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  importSeatMap: t.field({
+    type: SeatMapImport,
+    nullable: false,
+    description: "A pretix seating plan as a new map of the organization (events:manage), as the back office's «Importar de pretix».",
+    args: { input: t.arg({ type: ImportSeatMapInput, required: true }) },
+    resolve: (_root, { input }, { ctx }) => {
+      const plan: unknown = input.pretixPlan;
+      const file = plan === null || plan === undefined ? null : new TextEncoder().encode(typeof plan === "string" ? plan : JSON.stringify(plan));
+      return withInputNames(
+        () => importSeatMap(ctx, { organizationId: String(input.organizationId), name: input.name, file }),
+        (key) => (key === "file" ? "pretixPlan" : key),
+      );
+    },
+  }),
+  editSeatMap: t.field({
+    type: SeatMap,
+    nullable: false,
+    description:
+      "Applies one editor operation to a map on the server, as the back office's editor does, and saves it (its version grows). CONFLICT on a stale version; NOT_FOUND for a map of an organization you are not in; FORBIDDEN without events:manage.",
+    args: { input: t.arg({ type: EditSeatMapInput, required: true }) },
+    resolve: async (_root, { input }, { ctx }) => {
+      const organizationId = await seatMapOrganization(ctx, String(input.id));
+      return withInputNames(
+        () => editSeatMap(ctx, { id: String(input.id), organizationId, version: input.version, edit: operationFromJson(input.operation) }),
+        (key) => (key === "_form" || key === "edit" ? "operation" : key.startsWith("edit.") ? `operation.${key.slice(5)}` : key),
+      );
+    },
   }),
 }));

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne } from "drizzle-orm";
+import { and, asc, count, eq, inArray, ne } from "drizzle-orm";
 import { z } from "zod";
 import { SEATING_MESSAGES, seatIndex, seatsPerCategory, type SeatState } from "#common/seating";
 import type { SeatPlan, SeatPlanSeat } from "#common/seating-plan";
@@ -104,6 +104,7 @@ export async function setEventSeating(ctx: Ctx, rawInput: DomainInput<typeof set
   if (Object.keys(errors).length) throw new Invalid(errors, Object.values(errors)[0][0]);
 
   return ctx.db.transaction(async (tx) => {
+    await refuseSeatlessUnits(tx, input.categories, mapped);
     // Seats someone holds, bought or the organizer blocked must still exist in the map the event moves to.
     const seats = seatIndex(map.plan);
     const claimed = await tx
@@ -121,6 +122,45 @@ export async function setEventSeating(ctx: Ctx, rawInput: DomainInput<typeof set
       .returning();
     return row;
   });
+}
+
+/** Decision 237: what `setEventSeating` answers next to a category whose ticket type sold or holds units without a seat. */
+export function seatlessUnitsMessage(ticketTypeName: string, units: number): string {
+  const what = units === 1 ? "1 entrada vendida o reservada" : `${units} entradas vendidas o reservadas`;
+  return `El tipo «${ticketTypeName}» ya tiene ${what} sin asiento: asigná el mapa a un tipo de entrada sin ventas.`;
+}
+
+/**
+ * Decision 237: a category may not be mapped to a ticket type that already sold or holds units without a seat
+ * (general admission sold before the map was assigned). Those units claim no seat, so the live map would show
+ * their seats free while the stock is gone. Units with a live seat claim (re-saving the same mapping) are fine.
+ * The types are locked in id order (docs/locking.md), as syncSeatedStock writes them next, so a sale that
+ * commits meanwhile is counted.
+ */
+async function refuseSeatlessUnits(tx: DbOrTx, categories: { category: string; ticketTypeId: string }[], typeIds: string[]) {
+  if (!typeIds.length) return;
+  const types = await tx
+    .select({ id: ticketTypes.id, name: ticketTypes.name, sold: ticketTypes.sold })
+    .from(ticketTypes)
+    .where(inArray(ticketTypes.id, typeIds))
+    .orderBy(asc(ticketTypes.id))
+    .for("update");
+  const withSales = types.filter((t) => t.sold > 0);
+  if (!withSales.length) return;
+  const seated = await tx
+    .select({ ticketTypeId: seatClaims.ticketTypeId, units: count() })
+    .from(seatClaims)
+    .where(and(inArray(seatClaims.ticketTypeId, withSales.map((t) => t.id)), inArray(seatClaims.state, ["held", "sold"])))
+    .groupBy(seatClaims.ticketTypeId);
+  const errors: Record<string, string[]> = {};
+  for (const type of withSales) {
+    const seatless = type.sold - (seated.find((s) => s.ticketTypeId === type.id)?.units ?? 0);
+    if (seatless <= 0) continue;
+    categories.forEach((c, i) => {
+      if (c.ticketTypeId === type.id) (errors[`categories.${i}.ticketTypeId`] ??= []).push(seatlessUnitsMessage(type.name, seatless));
+    });
+  }
+  if (Object.keys(errors).length) throw new Invalid(errors, Object.values(errors)[0]![0]);
 }
 
 export interface SeatStatus {

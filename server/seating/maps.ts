@@ -19,8 +19,8 @@ import { SEAT_PLAN_LIMITS, seatPlanSchema, type SeatPlan } from "#common/seating
 import type { Ctx } from "#server/context";
 import type { DbOrTx } from "#server/db/client";
 import { eventDates, eventSeating, events, seatClaims, seatMaps, type SeatMapRow } from "#server/db/schema";
-import { Conflict, Invalid, NotFound } from "#server/errors";
-import { requireCapability } from "#server/organizations/permissions";
+import { Conflict, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
+import { membershipRole, requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
 import { exportPretixPlan, importPretixPlan } from "./pretix";
 import { syncSeatedStock } from "./stock";
@@ -169,6 +169,22 @@ export async function getOrganizationSeatMap(ctx: Ctx, organizationId: string, i
   return map;
 }
 
+/**
+ * The organization of a map named only by its id (the API's `seatMapPretix`, `editSeatMap`): someone who is not
+ * a member of it gets NOT_FOUND, as if it did not exist; a member without `events:manage`, FORBIDDEN.
+ */
+export async function seatMapOrganization(ctx: Ctx, id: string): Promise<string> {
+  if (ctx.actor.kind !== "user") throw new Unauthenticated();
+  const map = await loadMap(ctx.db, id);
+  try {
+    await requireCapability(ctx, map.organizationId, "events:manage");
+  } catch (error) {
+    if (error instanceof Forbidden && !(await membershipRole(ctx, map.organizationId))) throw new NotFound(SEATING_MESSAGES.mapNotFound);
+    throw error;
+  }
+  return map.organizationId;
+}
+
 /** Decision 228: a pretix file uploaded from the back office, at most this many bytes. */
 export const MAX_PRETIX_UPLOAD_BYTES = 2 * 1024 * 1024;
 
@@ -182,19 +198,20 @@ export const SEAT_MAP_EDITOR_MESSAGES = {
  * `importSeatMap`: a pretix seating-plan file (its bytes) as a new map of the organization.
  * Refused with pretix.ts's messages, which say what is wrong and where; the warnings say what was left out.
  */
-export async function importSeatMap(ctx: Ctx, input: { organizationId: string; file: Uint8Array | null | undefined }): Promise<{ map: SeatMapRow; warnings: string[] }> {
+export async function importSeatMap(ctx: Ctx, input: { organizationId: string; file: Uint8Array | null | undefined; name?: string | null }): Promise<{ map: SeatMapRow; warnings: string[] }> {
   await requireCapability(ctx, input.organizationId, "events:manage");
+  const name = input.name?.trim() ? parseInput(z.object({ name: text("el nombre del mapa", 120) }), { name: input.name }).name : null;
   if (!input.file?.length) throw new Invalid({ file: [SEAT_MAP_EDITOR_MESSAGES.noFile] }, SEAT_MAP_EDITOR_MESSAGES.noFile);
   if (input.file.length > MAX_PRETIX_UPLOAD_BYTES) throw new Invalid({ file: [SEAT_MAP_EDITOR_MESSAGES.tooLarge] }, SEAT_MAP_EDITOR_MESSAGES.tooLarge);
-  let text: string;
+  let body: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(input.file);
+    body = new TextDecoder("utf-8", { fatal: true }).decode(input.file);
   } catch {
     throw new Invalid({ file: ["El archivo no es un JSON válido."] }, "El archivo no es un JSON válido.");
   }
-  const result = importPretixPlan(text.replace(/^\uFEFF/, ""));
+  const result = importPretixPlan(body.replace(/^\uFEFF/, ""));
   if (!result.ok) throw new Invalid({ file: result.errors }, result.errors[0]);
-  const map = await saveSeatMap(ctx, { organizationId: input.organizationId, plan: fitPlanSize(result.plan) });
+  const map = await saveSeatMap(ctx, { organizationId: input.organizationId, plan: fitPlanSize(name ? { ...result.plan, name } : result.plan) });
   return { map, warnings: result.warnings };
 }
 

@@ -114,6 +114,46 @@ describe("seat maps and an event's seating (organizer)", () => {
     await expect(setEventSeating(otherEvent.ctx, { eventId: otherEvent.event.id, seatMapId: made.map.id, categories: [] })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
+  it("a type that already sold general admission cannot sell a category (decision 237); re-saving a mapping whose units have seats is fine", async () => {
+    const before = await createEventWithTickets([
+      { name: "General", price: 500_000, stock: 50, maxPerOrder: 10 },
+      { name: "Nueva", price: 500_000, stock: 1, maxPerOrder: 10 },
+    ]);
+    // Rows A and B only (Platea, 20 seats).
+    const venue = venuePlan();
+    const plateaOnly = { ...venue, categories: [{ name: "Platea" }], sections: [{ ...venue.sections[0], rows: venue.sections[0].rows.filter((r) => r.label !== "C") }] };
+    const map = await saveSeatMap(before.ctx, { organizationId: before.organization.id, plan: plateaOnly });
+    // Two paid and one held, sold as general admission before the map: no seat claimed for any of them.
+    const paid = await createOrder(await ctxAs(), { eventSlug: before.event.slug, items: [{ ticketId: before.tickets.General.id, qty: 2 }], payer: payer(301), paymentMethod: "MERCADO_PAGO" });
+    await payInSandbox(await getDb(), paid.billing.id, "approved");
+    await createOrder(await ctxAs(), { eventSlug: before.event.slug, items: [{ ticketId: before.tickets.General.id, qty: 1 }], payer: payer(302), paymentMethod: "MERCADO_PAGO" });
+    const refused = setEventSeating(before.ctx, { eventId: before.event.id, seatMapId: map.id, categories: [{ category: "Platea", ticketTypeId: before.tickets.General.id }] });
+    await expect(refused).rejects.toMatchObject({
+      code: "BAD_USER_INPUT",
+      message: "El tipo «General» ya tiene 3 entradas vendidas o reservadas sin asiento: asigná el mapa a un tipo de entrada sin ventas.",
+      fieldErrors: { "categories.0.ticketTypeId": ["El tipo «General» ya tiene 3 entradas vendidas o reservadas sin asiento: asigná el mapa a un tipo de entrada sin ventas."] },
+    });
+    // Nothing changed: no seating, the general stock as it was.
+    await expect(getEventSeating(before.ctx, before.event.id, before.date.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await soldOf(before.tickets.General.id)).toEqual({ sold: 3, stock: 50 });
+    // A type without sales takes the category.
+    await setEventSeating(before.ctx, { eventId: before.event.id, seatMapId: map.id, categories: [{ category: "Platea", ticketTypeId: before.tickets.Nueva.id }] });
+    expect(await soldOf(before.tickets.Nueva.id)).toEqual({ sold: 0, stock: 20 });
+
+    // Re-saving the same mapping after seats were bought (one paid, one held): every unit has its seat.
+    const fresh = await seatedEvent();
+    const bought = await buySeats(fresh, ["A1", "A2"], 303);
+    await payInSandbox(await getDb(), bought.billing.id, "approved");
+    await buySeats(fresh, ["C1"], 304);
+    const same = [
+      { category: "Platea", ticketTypeId: fresh.tickets.Platea.id },
+      { category: "VIP", ticketTypeId: fresh.tickets.VIP.id },
+    ];
+    await expect(setEventSeating(fresh.ctx, { eventId: fresh.event.id, seatMapId: fresh.map.id, categories: same })).resolves.toMatchObject({ seatMapId: fresh.map.id });
+    expect(await soldOf(fresh.tickets.Platea.id)).toEqual({ sold: 2, stock: 20 });
+    expect(await soldOf(fresh.tickets.VIP.id)).toEqual({ sold: 1, stock: 5 });
+  });
+
   it("a seated ticket type is not sold without a seat", async () => {
     await expect(
       createOrder(await ctxAs(), { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.Platea.id, qty: 1 }], payer: payer(1), paymentMethod: "MERCADO_PAGO" }),

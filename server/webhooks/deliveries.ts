@@ -7,6 +7,7 @@ import { decryptSecret, encryptSecret, type SecretPurpose } from "#server/auth/e
 import { enqueue } from "#server/jobs/queue";
 import { PublicRequestError, requestPublicUrl } from "#server/http/safe-destination";
 import { WEBHOOK_TIMEOUT_SECONDS, type WebhookEventType } from "#common/webhooks";
+import { ticketSeat } from "#common/seating";
 
 /**
  * Outgoing webhooks (docs/webhooks.md, decision 110). A domain change calls
@@ -191,6 +192,8 @@ export async function recordTicketRedeemed(tx: DbOrTx, issuedProductId: string, 
     holder: { name: ticket.holderName, email: ticket.holderEmail },
     door: ticket.redeemedDoor,
     redeemedAt: (ticket.redeemedAt ?? now).toISOString(),
+    // Reserved seating: where the person sits ({ section, row, number, label }), null for general admission.
+    seat: ticketSeat({ section: ticket.seatSection, row: ticket.seatRow, number: ticket.seatNumber }),
     event: await eventOf(tx, order.eventDateId),
   }));
 }

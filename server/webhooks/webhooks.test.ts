@@ -21,6 +21,7 @@ import { qrPayloadFor } from "#server/tickets/qr";
 import { actorFor, createTestUser, ctxAs } from "#tests/support/context";
 import { hasPostgresServer } from "#tests/support/db";
 import { createProducer, createPublishedEvent, createTransferAccount } from "#tests/support/factories";
+import { buyPaid, createSeatedEvent } from "#tests/support/seating";
 import { WEBHOOK_MESSAGES, type WebhookEventType } from "#common/webhooks";
 import { decryptWebhookSecret, DELIVERY_ERRORS, deliveryErrorForOwner, verifyWebhookSignature, webhookSignature, WEBHOOK_DELIVERY_JOB, type WebhookBody } from "./deliveries";
 import {
@@ -392,7 +393,24 @@ describe.skipIf(!hasPostgresServer)("outgoing webhooks", () => {
       },
     });
     expect(Date.parse(String(doorBody.data.redeemedAt))).not.toBeNaN();
+    // General admission: no seat.
+    expect(doorBody.data.seat).toBeNull();
     expectSigned(requestsTo(door.path)[0], door.secret, redeemed[0].id);
+
+    // A numbered seat: the event says where the person sits.
+    const seated = await createSeatedEvent({ days: 0 });
+    const seatHook = await endpoint(seated.ctx, seated.organization.id, ["ticket.redeemed"], "puerta-con-asiento");
+    const [seatTicket] = (await buyPaid(seated, { seats: ["F12"] })).tickets;
+    const seatedAccess: DoorAccess = {
+      event: { id: seated.event.id, organizationId: seated.organization.id, name: seated.event.name, slug: seated.event.slug },
+      userId: seated.user.id,
+      pinSessionId: null,
+    };
+    expect(await redeemAtDoor(seated.ctx, seatedAccess, { code: qrPayloadFor(seatTicket.code), door: "Puerta 1" })).toMatchObject({ outcome: "admitted" });
+    await runJobs();
+    const seatBody = JSON.parse(requestsTo(seatHook.path)[0].body) as WebhookBody;
+    expect(seatBody).toMatchObject({ type: "ticket.redeemed", data: { ticketCode: seatTicket.code, ticketType: "Platea" } });
+    expect(seatBody.data.seat).toEqual({ section: "Platea", row: "F", number: "12", label: "Platea · Fila F · Asiento 12" });
 
     // A bank transfer the organizer approves: bank_transfer.approved and order.paid.
     const transfer = await producerWithEvent({ bankTransfer: true });

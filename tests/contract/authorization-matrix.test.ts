@@ -576,6 +576,12 @@ const graphqlCalls: Record<string, (f: Fixtures) => Record<string, unknown> | Pr
   seatMaps: (f) => ({ organizationId: f.orgA.id }),
   eventSeating: (f) => ({ eventId: f.eventA.id, dateId: f.dateA.id }),
   saveSeatMap: (f) => ({ input: { id: f.seatMap.id, organizationId: f.orgA.id, plan: f.seatMap.plan } }),
+  seatMapPretix: (f) => ({ id: f.seatMap.id }),
+  importSeatMap: (f) => ({ input: { organizationId: f.orgA.id, name: `Sala ${randomTag(5)}`, pretixPlan: fs.readFileSync(path.join(ROOT, "tests/fixtures/seating/pretix-teatro-del-pasaje.json"), "utf8") } }),
+  // A's map keeps its name and stage (the event's seating stays valid), on the version it has now.
+  editSeatMap: async (f) => ({
+    input: { id: f.seatMap.id, version: rowsOf<{ version: number }>(await f.db.execute(sql`select version from seat_maps where id = ${f.seatMap.id}`))[0]!.version, operation: { op: "details", name: f.seatMap.plan.name, front: "top" } },
+  }),
   setEventSeating: (f) => ({ input: { eventId: f.eventA.id, seatMapId: f.seatMap.id, categories: [] } }),
   blockSeats: (f) => ({ input: { eventId: f.eventA.id, eventDateId: f.dateA.id, seats: ["sin-asiento"], reason: "Cámara" } }),
   releaseSeats: (f) => ({ input: { eventId: f.eventA.id, eventDateId: f.dateA.id, seats: ["sin-asiento"] } }),
