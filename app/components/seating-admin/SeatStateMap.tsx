@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { SeatState } from "#common/seating";
 import type { SeatPlan } from "#common/seating-plan";
 import { fitView } from "#app/components/seating/geometry";
+import { PlanBackdrop } from "#app/components/seating/PlanBackdrop";
 
 /*
  * The organizer's live map of one date (docs/seating.md, "Para el organizador"): a plain SVG the server
@@ -109,26 +110,7 @@ export function SeatStateMap({
       aria-label={summary}
     >
       <Patterns />
-      {plan.shapes.map((shape, index) => (
-        <g key={`shape-${index}`} transform={shape.rotation ? `rotate(${shape.rotation} ${shape.x + shape.width / 2} ${shape.y + shape.height / 2})` : undefined}>
-          <rect x={shape.x} y={shape.y} width={shape.width} height={shape.height} rx={6} fill={shape.color ?? "var(--border)"} opacity={0.6} />
-          {shape.text ? (
-            <text x={shape.x + shape.width / 2} y={shape.y + shape.height / 2} textAnchor="middle" dominantBaseline="middle" fontSize={14} fill="var(--text)">
-              {shape.text}
-            </text>
-          ) : null}
-        </g>
-      ))}
-      {plan.sections
-        .filter((section) => section.kind === "standing" && section.standing)
-        .map((section) => (
-          <g key={section.id}>
-            <rect x={section.standing!.x} y={section.standing!.y} width={section.standing!.width} height={section.standing!.height} rx={8} fill={colours.get(section.standing!.category) ?? "var(--border)"} opacity={0.35} stroke="var(--text)" strokeDasharray="6 4" />
-            <text x={section.standing!.x + section.standing!.width / 2} y={section.standing!.y + section.standing!.height / 2} textAnchor="middle" dominantBaseline="middle" fontSize={14} fill="var(--text)">
-              {section.name} (de pie)
-            </text>
-          </g>
-        ))}
+      <PlanBackdrop plan={plan} colours={colours} />
       {seats.map((seat) => {
         const choosable = Boolean(onToggle) && (seat.state === "free" || seat.state === "blocked");
         return (

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode, type WheelEvent } from "react";
 import { seatLabel, type MapSeat } from "#common/seating";
 import type { SeatPlan } from "#common/seating-plan";
+import { PlanBackdrop } from "./PlanBackdrop";
 import { fitView, nearestSeatInDirection, panBy, viewShowing, zoomAt, type Direction, type View } from "./geometry";
 
 export interface SeatMapProps {
@@ -178,26 +179,7 @@ export function SeatMap({ plan, seats, priceLabels, selected, onToggle, maxSelec
             <line x1="0" y1="0" x2="0" y2="4" stroke="var(--muted)" strokeWidth="1.5" />
           </pattern>
         </defs>
-        {plan.shapes.map((shape, index) => (
-          <g key={`shape-${index}`} transform={shape.rotation ? `rotate(${shape.rotation} ${shape.x + shape.width / 2} ${shape.y + shape.height / 2})` : undefined} aria-hidden="true">
-            <rect x={shape.x} y={shape.y} width={shape.width} height={shape.height} rx={6} fill={shape.color ?? "var(--border)"} opacity={0.6} />
-            {shape.text ? (
-              <text x={shape.x + shape.width / 2} y={shape.y + shape.height / 2} textAnchor="middle" dominantBaseline="middle" fontSize={14} fill="var(--text)">
-                {shape.text}
-              </text>
-            ) : null}
-          </g>
-        ))}
-        {plan.sections
-          .filter((section) => section.kind === "standing" && section.standing)
-          .map((section) => (
-            <g key={section.id} aria-hidden="true">
-              <rect x={section.standing!.x} y={section.standing!.y} width={section.standing!.width} height={section.standing!.height} rx={8} fill={colours.get(section.standing!.category) ?? "var(--border)"} opacity={0.35} stroke="var(--text)" strokeDasharray="6 4" />
-              <text x={section.standing!.x + section.standing!.width / 2} y={section.standing!.y + section.standing!.height / 2} textAnchor="middle" dominantBaseline="middle" fontSize={14} fill="var(--text)">
-                {section.name} (de pie)
-              </text>
-            </g>
-          ))}
+        <PlanBackdrop plan={plan} colours={colours} />
         {seats.map((seat) => {
           const isChosen = chosen.has(seat.guid);
           const isActive = seat.guid === activeGuid;
