@@ -220,4 +220,38 @@ describe.runIf(hasPostgresServer)("seated invitations at once", () => {
     expect((await claimsOf(first.id)).map((c) => c.state)).toEqual(["released", "released"]);
     expect(await soldOf(made.tickets.Platea.id)).toEqual({ sold: 16, stock: 20 });
   });
+
+  it("invitations and buyers (best available or their own seats) at once: no seat twice, no deadlock, only CONFLICTs", async () => {
+    const made = await seatedEvent();
+    const { createOrder } = await import("#server/orders/orders");
+    const payer = (i: number) => ({ firstName: "Sofía", lastName: "Peña", email: `comprador${i}@example.com`, documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" });
+    const buyer = async (i: number, what: { seats?: string[]; best?: number }) =>
+      createOrder(await ctxAs(), {
+        eventSlug: made.event.slug,
+        items: [],
+        ...(what.seats ? { seats: what.seats } : { bestAvailable: { ticketTypeId: made.tickets.Platea.id, quantity: what.best! } }),
+        payer: payer(i),
+        paymentMethod: "MERCADO_PAGO",
+      });
+    const work: Promise<{ id: string }>[] = [];
+    for (let i = 0; i < 5; i++) {
+      work.push(invite(made, 2));
+      work.push(buyer(i, { best: 2 }).then((r) => r.order));
+      // Buyers who chose the front row's centre on the map: they race the best-available pickers.
+      work.push(buyer(100 + i, { seats: [`A${4 + (i % 3)}`, `A${5 + (i % 3)}`] }).then((r) => r.order));
+    }
+    const settled = await Promise.allSettled(work);
+    const unexpected = settled.flatMap((s) => (s.status === "rejected" && (s.reason as { code?: string }).code !== "CONFLICT" ? [s.reason] : []));
+    expect(unexpected).toEqual([]);
+    const db = await getDb();
+    const live = await db.select().from(seatClaims).where(and(eq(seatClaims.eventDateId, made.date.id), eq(seatClaims.state, "sold")));
+    const held = await db.select().from(seatClaims).where(and(eq(seatClaims.eventDateId, made.date.id), eq(seatClaims.state, "held")));
+    const guids = [...live, ...held].map((c) => c.seatGuid);
+    expect(new Set(guids).size).toBe(guids.length);
+    // Every order that got through has its 2 seats; the stock counts exactly the live seats.
+    const placed = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value.id] : []));
+    for (const id of placed) expect(await claimsOf(id)).toHaveLength(2);
+    expect(guids).toHaveLength(placed.length * 2);
+    expect(await soldOf(made.tickets.Platea.id)).toEqual({ sold: guids.length, stock: 20 });
+  });
 });
