@@ -13,7 +13,7 @@ import { requireEvent } from "#server/events/events";
 import { enqueue } from "#server/jobs/queue";
 import { newOrderCode, serviceFeeOf } from "#server/orders/orders";
 import { ORDER_MESSAGES } from "#server/orders/preview";
-import { claimBestAvailableSeats, NoSeatsTogether, seatingOfTicketType } from "#server/seating/claims";
+import { claimBestAvailableSeats, NoSeatsTogether, seatingOfTicketType, type TicketTypeSeating } from "#server/seating/claims";
 import { placeDirectOrder, revokeGift } from "#server/orders/lifecycle";
 import { requireCapability } from "#server/organizations/permissions";
 import { holdStock, releaseStock } from "#server/stock/stock";
@@ -142,7 +142,8 @@ export async function issueDirectOrder(
 ): Promise<GiftOutcome> {
   const { ticket, now, sale } = input;
   // Reserved seating (docs/seating.md): a seated ticket type takes its seats with its stock.
-  if (await seatingOfTicketType(tx, ticket.id)) return issueSeatedDirectOrder(tx, input);
+  const seating = await seatingOfTicketType(tx, ticket.id);
+  if (seating) return issueSeatedDirectOrder(tx, input, seating);
   const hold = await holdStock(tx, [{ ticketTypeId: ticket.id, qty: input.qty }], now);
   if ("short" in hold) return { short: await shortOf(tx, ticket) };
   const unitPrice = sale ? hold.held[0].unitPrice : 0;
@@ -188,7 +189,7 @@ class SeatedRefusal extends Error {
  * and prints one on each ticket. No N seats together, no stock left, the gift key taken: nothing is written
  * and the outcome says why (a giveaway marks the row and goes on).
  */
-async function issueSeatedDirectOrder(tx: DbOrTx, input: DirectOrderInput): Promise<GiftOutcome> {
+async function issueSeatedDirectOrder(tx: DbOrTx, input: DirectOrderInput, seating: TicketTypeSeating): Promise<GiftOutcome> {
   const { ticket, now, sale } = input;
   // The price the promoter was shown; the stock's row must still say it (as createOrder's hold checks).
   const unitPrice = sale ? ticket.price : 0;
@@ -200,7 +201,7 @@ async function issueSeatedDirectOrder(tx: DbOrTx, input: DirectOrderInput): Prom
         source: sale ? "promoter" : "free",
         now,
         take: async (inner, placed) => {
-          await claimBestAvailableSeats(inner, { orderId: placed.id, eventDateId: placed.eventDateId, ticketTypeId: ticket.id, quantity: input.qty, holdExpiresAt: null, now, field: "qty" });
+          await claimBestAvailableSeats(inner, { orderId: placed.id, eventDateId: placed.eventDateId, ticketTypeId: ticket.id, quantity: input.qty, holdExpiresAt: null, now, field: "qty", seating });
           const hold = await holdStock(inner, [{ ticketTypeId: ticket.id, qty: input.qty }], now);
           if ("short" in hold) throw new SeatedRefusal({ short: await shortOf(inner, ticket) });
           if (sale && hold.held[0].unitPrice !== unitPrice) throw new Conflict(ORDER_MESSAGES.priceChanged(ticket.name), { qty: [ORDER_MESSAGES.priceChanged(ticket.name)] });

@@ -184,8 +184,15 @@ export async function bestSeatsOfTicketType(tx: DbOrTx, input: { eventDateId: st
   return answer.seats.map((s) => s.guid);
 }
 
+/** A ticket type's seating: the event's plan and the categories it sells (null: general admission). */
+export interface TicketTypeSeating {
+  plan: SeatPlan;
+  categories: string[];
+  seat: (seat: ChosenSeat) => SeatForOrder;
+}
+
 /** A ticket type's seating: the event's plan and the categories it sells; null for a general admission type. */
-export async function seatingOfTicketType(db: DbOrTx, ticketTypeId: string): Promise<{ plan: SeatPlan; categories: string[]; seat: (seat: ChosenSeat) => SeatForOrder } | null> {
+export async function seatingOfTicketType(db: DbOrTx, ticketTypeId: string): Promise<TicketTypeSeating | null> {
   const [row] = await db
     .select({ seating: eventSeating })
     .from(ticketTypes)
@@ -205,13 +212,14 @@ export async function seatingOfTicketType(db: DbOrTx, ticketTypeId: string): Pro
  * ticket type's row (the seats first, then the stock, as createOrder: no deadlock); the lifecycle's onPaid
  * then sells them and prints them on the tickets. Each try runs in a savepoint: losing a seat to a buyer who
  * chose it on the map picks again (five times, then SEAT_TAKEN). No N together: NoSeatsTogether with
- * bestAvailable's message on `field`. Returns [] for a general admission type (nothing claimed).
+ * bestAvailable's message on `field`. Returns [] for a general admission type (nothing claimed). `seating`: the
+ * type's, when the caller already read it (else read here).
  */
 export async function claimBestAvailableSeats(
   tx: DbOrTx,
-  input: { orderId: string; eventDateId: string; ticketTypeId: string; quantity: number; holdExpiresAt: Date | null; now: Date; field: string },
+  input: { orderId: string; eventDateId: string; ticketTypeId: string; quantity: number; holdExpiresAt: Date | null; now: Date; field: string; seating?: TicketTypeSeating },
 ): Promise<SeatForOrder[]> {
-  const seating = await seatingOfTicketType(tx, input.ticketTypeId);
+  const seating = input.seating ?? (await seatingOfTicketType(tx, input.ticketTypeId));
   if (!seating) return [];
   for (let attempt = 0; ; attempt++) {
     try {
