@@ -224,6 +224,8 @@ const PreviewOrderInput = builder.inputType("PreviewOrderInput", {
     presaleCode: t.string(),
     referredNick: t.string(),
     couponCode: t.string({ description: "The event's coupon code (case-insensitive). Unknown, paused, expired or not for these tickets: BAD_USER_INPUT on couponCode." }),
+    seats: t.stringList({ description: "Reserved seating: the seats' guids, priced as the ticket types their categories sell (send an empty `items`). Whether they are free is createOrder's answer." }),
+    bestAvailable: t.field({ type: BestAvailableInput, description: "Reserved seating: N seats of a ticket type (or a category), priced as createOrder would; send an empty `items`." }),
   }),
 });
 

@@ -13,6 +13,7 @@ import { Conflict, Invalid, NotFound } from "#server/errors";
 import { requireEvent } from "#server/events/events";
 import { enqueue } from "#server/jobs/queue";
 import { parseInput, type DomainInput } from "#server/validation";
+import { seatingOfTicketType } from "#server/seating/claims";
 import { guestDocumentSchema, guestNameSchema, invitationDate, invitationTarget, issueGiftOrder } from "./invitations";
 
 /*
@@ -302,6 +303,8 @@ export async function runGiveaway(db: Db, giveawayId: string, now: Date): Promis
   const batch = rows.slice(0, ROWS_PER_RUN);
   const ticketIds = [...new Set(batch.map((r) => r.ticketTypeId!))];
   const tickets = ticketIds.length ? await db.select().from(ticketTypes).where(inArray(ticketTypes.id, ticketIds)) : [];
+  const seatedTypes = new Set<string>();
+  for (const t of tickets) if (await seatingOfTicketType(db, t.id)) seatedTypes.add(t.id);
   const result = {
     sent: 0,
     skipped: 0,
@@ -310,8 +313,12 @@ export async function runGiveaway(db: Db, giveawayId: string, now: Date): Promis
   };
   // Rows go in transactions of ROWS_PER_TRANSACTION (one commit each); if one of them fails (a code
   // collision, a row another run took, the database), that group is done again row by row.
-  for (let i = 0; i < batch.length; i += ROWS_PER_TRANSACTION) {
-    const group = batch.slice(i, i + ROWS_PER_TRANSACTION).map((row) => ({ row, ticket: tickets.find((t) => t.id === row.ticketTypeId) }));
+  // Reserved seating (docs/seating.md): a row of a seated type claims its seats before it takes the ticket
+  // type's row, like a buyer; a group would hold that row from its earlier rows while waiting for a seat, so a
+  // seated event sends one row per transaction.
+  const perTransaction = tickets.some((t) => seatedTypes.has(t.id)) ? 1 : ROWS_PER_TRANSACTION;
+  for (let i = 0; i < batch.length; i += perTransaction) {
+    const group = batch.slice(i, i + perTransaction).map((row) => ({ row, ticket: tickets.find((t) => t.id === row.ticketTypeId) }));
     let outcomes: RowOutcome[];
     try {
       outcomes = await db.transaction(async (tx) => {
@@ -375,6 +382,8 @@ async function sendGiveawayRow(tx: DbOrTx, input: RowInput): Promise<RowOutcome>
       ? { status: "sent", orderId: outcome.order.id, error: null }
       : "alreadySent" in outcome
       ? { status: "skipped", error: GIVEAWAY_MESSAGES.sentMeanwhile }
+      : "noSeats" in outcome
+      ? { status: "failed", error: outcome.noSeats }
       : { status: "failed", error: GIVEAWAY_MESSAGES.notEnough(outcome.short.name, outcome.short.left) };
   if (!(await markRow(tx, row, values))) throw new RowTakenElsewhere();
   return values.status as RowOutcome;

@@ -12,6 +12,8 @@ import { Conflict, Invalid, NotFound } from "#server/errors";
 import { requireEvent } from "#server/events/events";
 import { enqueue } from "#server/jobs/queue";
 import { newOrderCode, serviceFeeOf } from "#server/orders/orders";
+import { ORDER_MESSAGES } from "#server/orders/preview";
+import { claimBestAvailableSeats, NoSeatsTogether, seatingOfTicketType, type TicketTypeSeating } from "#server/seating/claims";
 import { placeDirectOrder, revokeGift } from "#server/orders/lifecycle";
 import { requireCapability } from "#server/organizations/permissions";
 import { holdStock, releaseStock } from "#server/stock/stock";
@@ -95,7 +97,7 @@ export function invitationDate(ticket: Pick<TicketTypeRow, "eventDateId">, dates
   return date;
 }
 
-export type GiftOutcome = { order: OrderRow } | { short: { name: string; left: number } } | { alreadySent: true };
+export type GiftOutcome = { order: OrderRow } | { short: { name: string; left: number } } | { alreadySent: true } | { noSeats: string };
 
 /**
  * One gift order, all or nothing, in the caller's transaction: stock taken
@@ -138,21 +140,89 @@ export async function issueDirectOrder(
     now: Date;
   }
 ): Promise<GiftOutcome> {
-  const { event, ticket, now, sale } = input;
+  const { ticket, now, sale } = input;
+  // Reserved seating (docs/seating.md): a seated ticket type takes its seats with its stock.
+  const seating = await seatingOfTicketType(tx, ticket.id);
+  if (seating) return issueSeatedDirectOrder(tx, input, seating);
   const hold = await holdStock(tx, [{ ticketTypeId: ticket.id, qty: input.qty }], now);
-  if ("short" in hold) {
-    const [row] = await tx.select({ stock: ticketTypes.stock, sold: ticketTypes.sold }).from(ticketTypes).where(eq(ticketTypes.id, ticket.id));
-    return {
-      short: {
-        name: ticket.name,
-        left: Math.max(0, (row?.stock ?? 0) - (row?.sold ?? 0)),
-      },
-    };
-  }
+  if ("short" in hold) return { short: await shortOf(tx, ticket) };
   const unitPrice = sale ? hold.held[0].unitPrice : 0;
+  // The key taken means this person already got these tickets: nothing is written (the savepoint undoes the insert only).
+  try {
+    const { order } = await placeDirectOrder(tx, {
+      order: directOrderValues(input, unitPrice),
+      line: { ticketTypeId: ticket.id, name: ticket.name, qty: input.qty, unitPrice },
+      source: sale ? "promoter" : "free",
+      now,
+    });
+    return { order };
+  } catch (error) {
+    if (input.giftKey && isUniqueViolation(error, "orders_gift_key")) {
+      // Only the savepoint rolled back: give back the stock this call took, and write nothing.
+      await releaseStock(tx, [{ ticketTypeId: ticket.id, qty: input.qty }], now);
+      return { alreadySent: true };
+    }
+    throw error;
+  }
+}
+
+type DirectOrderInput = Parameters<typeof issueDirectOrder>[1];
+
+/** What is left of a ticket type that could not give what was asked. */
+async function shortOf(tx: DbOrTx, ticket: TicketTypeRow) {
+  const [row] = await tx.select({ stock: ticketTypes.stock, sold: ticketTypes.sold }).from(ticketTypes).where(eq(ticketTypes.id, ticket.id));
+  return { name: ticket.name, left: Math.max(0, (row?.stock ?? 0) - (row?.sold ?? 0)) };
+}
+
+/** Thrown inside the seated savepoint to undo it: the stock ran out, or the price changed under a sale in hand. */
+class SeatedRefusal extends Error {
+  constructor(readonly outcome: GiftOutcome) {
+    super("seated direct order refused");
+  }
+}
+
+/**
+ * A seated ticket type (docs/seating.md, decision 236), all in one savepoint of the caller's transaction: the
+ * order row first, then the best seats together (claimBestAvailableSeats: the date's lock, ON CONFLICT on the
+ * live-claim index, tries again if a buyer chose one of them on the map), then the ticket type's stock — the
+ * order createOrder takes them in, so the two never wait for each other. The lifecycle's onPaid sells the seats
+ * and prints one on each ticket. No N seats together, no stock left, the gift key taken: nothing is written
+ * and the outcome says why (a giveaway marks the row and goes on).
+ */
+async function issueSeatedDirectOrder(tx: DbOrTx, input: DirectOrderInput, seating: TicketTypeSeating): Promise<GiftOutcome> {
+  const { ticket, now, sale } = input;
+  // The price the promoter was shown; the stock's row must still say it (as createOrder's hold checks).
+  const unitPrice = sale ? ticket.price : 0;
+  try {
+    return await tx.transaction(async (sp) => {
+      const { order } = await placeDirectOrder(sp, {
+        order: directOrderValues(input, unitPrice),
+        line: { ticketTypeId: ticket.id, name: ticket.name, qty: input.qty, unitPrice },
+        source: sale ? "promoter" : "free",
+        now,
+        take: async (inner, placed) => {
+          await claimBestAvailableSeats(inner, { orderId: placed.id, eventDateId: placed.eventDateId, ticketTypeId: ticket.id, quantity: input.qty, holdExpiresAt: null, now, field: "qty", seating });
+          const hold = await holdStock(inner, [{ ticketTypeId: ticket.id, qty: input.qty }], now);
+          if ("short" in hold) throw new SeatedRefusal({ short: await shortOf(inner, ticket) });
+          if (sale && hold.held[0].unitPrice !== unitPrice) throw new Conflict(ORDER_MESSAGES.priceChanged(ticket.name), { qty: [ORDER_MESSAGES.priceChanged(ticket.name)] });
+        },
+      });
+      return { order };
+    });
+  } catch (error) {
+    if (error instanceof SeatedRefusal) return error.outcome;
+    if (error instanceof NoSeatsTogether) return { noSeats: error.message };
+    if (input.giftKey && isUniqueViolation(error, "orders_gift_key")) return { alreadySent: true };
+    throw error;
+  }
+}
+
+/** The order row of a gift or a sale in hand: the guest as payer, the promoter's fee on the price. */
+function directOrderValues(input: DirectOrderInput, unitPrice: number) {
+  const { event, sale, now } = input;
   const subtotal = unitPrice * input.qty;
   const serviceFee = sale ? serviceFeeOf(subtotal, sale.serviceFeeBps) : 0;
-  const values = {
+  return {
     code: newOrderCode(),
     eventId: event.id,
     eventDateId: input.date.id,
@@ -177,23 +247,6 @@ export async function issueDirectOrder(
     createdAt: now,
     updatedAt: now,
   };
-  // The key taken means this person already got these tickets: nothing is written (the savepoint undoes the insert only).
-  try {
-    const { order } = await placeDirectOrder(tx, {
-      order: values,
-      line: { ticketTypeId: ticket.id, name: ticket.name, qty: input.qty, unitPrice },
-      source: sale ? "promoter" : "free",
-      now,
-    });
-    return { order };
-  } catch (error) {
-    if (input.giftKey && isUniqueViolation(error, "orders_gift_key")) {
-      // Only the savepoint rolled back: give back the stock this call took, and write nothing.
-      await releaseStock(tx, [{ ticketTypeId: ticket.id, qty: input.qty }], now);
-      return { alreadySent: true };
-    }
-    throw error;
-  }
 }
 
 export async function invitationTarget(ctx: Ctx, eventId: string, ticketTypeId: string | null) {
@@ -234,6 +287,8 @@ export async function sendInvitation(ctx: Ctx, rawInput: DomainInput<typeof invi
           now: ctx.now,
         });
         if ("short" in outcome) throw new Conflict(INVITATION_MESSAGES.notEnough(outcome.short.name, outcome.short.left));
+        // A seated type with no seats together for all of them: the organizer can invite fewer (decision 236).
+        if ("noSeats" in outcome) throw new Conflict(outcome.noSeats, { qty: [outcome.noSeats] });
         if (!("order" in outcome)) throw new Error("unreachable: no gift key");
         await tx.insert(auditLog).values({
           actorId: invitedByUserId,

@@ -126,6 +126,8 @@ export async function sellTicketsInHand(ctx: Ctx, rawInput: z.input<typeof saleS
           now: ctx.now,
         });
         if ("short" in outcome) throw new Conflict(IN_HAND_MESSAGES.notEnough(outcome.short.name, outcome.short.left));
+        // A seated type (docs/seating.md): no seats together for all of them; the promoter can sell fewer.
+        if ("noSeats" in outcome) throw new Conflict(outcome.noSeats, { qty: [outcome.noSeats] });
         if (!("order" in outcome)) throw new Error("unreachable: a sale has no gift key");
         await tx.insert(auditLog).values({ actorId: me, action: "promoters.sale-in-hand", targetId: outcome.order.id, data: { organizationId: input.organizationId, ticketTypeId: ticket.id, qty: input.qty, total: outcome.order.total }, createdAt: ctx.now });
         return outcome.order;

@@ -222,6 +222,12 @@ export async function placeDirectOrder(
     line: { ticketTypeId: string; name: string; qty: number; unitPrice: number };
     source: "free" | "promoter";
     now: Date;
+    /**
+     * What the order takes before it is paid, once its row exists: a seated ticket type's seats and then its
+     * stock (docs/seating.md: seats first, then the ticket type's row, as createOrder). Without it the caller
+     * took the stock before.
+     */
+    take?: (tx: DbOrTx, order: OrderRow) => Promise<void>;
   },
 ): Promise<{ order: OrderRow; billing: BillingRow }> {
   const statuses = placedStatuses("direct");
@@ -232,6 +238,7 @@ export async function placeDirectOrder(
       .values({ ...draft.order, status: statuses.order, gift: !sale, paymentMethod: sale ? "PROMOTER" : "FREE" })
       .returning(),
   );
+  if (draft.take) await draft.take(tx, order);
   await tx.insert(orderItems).values({ orderId: order.id, ...draft.line });
   const [billing] = await tx
     .insert(billings)

@@ -9,6 +9,9 @@ import { ctxAs } from "#tests/support/context";
 import { createEventWithTickets, createTransferAccount, daysFromNow } from "#tests/support/factories";
 import { previewOrder } from "./preview";
 import { createOrder } from "./orders";
+import { SEATING_MESSAGES } from "#common/seating";
+import { serviceFeeOf } from "#common/pricing";
+import { createSeatedEvent } from "#tests/support/seating";
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 
@@ -193,4 +196,29 @@ describe("previewOrder", () => {
     const vip = await previewOrder(ctx, { eventSlug: event.slug, items: [{ ticketId: tickets.VIP.id, qty: 1 }], couponCode: "solovip" });
     expect(vip).toMatchObject({ subtotal: 2_000_000, discount: 1_000_000, serviceFee: 100_000, total: 1_100_000 });
   });
+
+  it("prices a seated selection from its seats or a best-available request, as createOrder turns them into items (docs/seating.md)", async () => {
+    const made = await createSeatedEvent();
+    const ctx = await ctxAs();
+    // Each chosen seat is a ticket of the type its category sells, at that price.
+    const bySeats = await previewOrder(ctx, { eventSlug: made.event.slug, items: [], seats: ["F11", "F12"] });
+    expect(bySeats.lines).toMatchObject([{ ticketTypeId: made.tickets.Platea.id, qty: 2, unitPrice: 1_000_000, subtotal: 2_000_000 }]);
+    expect(bySeats.subtotal).toBe(2_000_000);
+    // Best available: N of that type, priced the same, holding nothing.
+    const byBest = await previewOrder(ctx, { eventSlug: made.event.slug, items: [], bestAvailable: { ticketTypeId: made.tickets.Platea.id, quantity: 3 } });
+    expect(byBest.lines).toMatchObject([{ ticketTypeId: made.tickets.Platea.id, qty: 3, subtotal: 3_000_000 }]);
+    expect(byBest.total).toBe(3_000_000 + serviceFeeOf(3_000_000, byBest.serviceFeeBps));
+    expect(await soldOf(made.tickets.Platea.id)).toBe(0);
+    // The same refusals as createOrder: a seat the map does not have; seats and best available together; seats on a general admission event.
+    await expect(previewOrder(ctx, { eventSlug: made.event.slug, items: [], seats: ["Z99"] })).rejects.toMatchObject({ code: "BAD_USER_INPUT", fieldErrors: { seats: [SEATING_MESSAGES.seatUnknown] } });
+    await expect(previewOrder(ctx, { eventSlug: made.event.slug, items: [], seats: ["F11"], bestAvailable: { ticketTypeId: made.tickets.Platea.id, quantity: 1 } })).rejects.toMatchObject({
+      fieldErrors: { seats: [SEATING_MESSAGES.seatsOrBest] },
+    });
+    const general = await createEventWithTickets();
+    await expect(previewOrder(ctx, { eventSlug: general.event.slug, items: [], seats: ["F11"] })).rejects.toMatchObject({ fieldErrors: { seats: [SEATING_MESSAGES.notSeated] } });
+    // A general admission type of the seated event previews from its items as before.
+    const plain = await previewOrder(ctx, { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.General.id, qty: 2 }] });
+    expect(plain.lines).toMatchObject([{ ticketTypeId: made.tickets.General.id, qty: 2, subtotal: 1_000_000 }]);
+  });
 });
+

@@ -12,6 +12,7 @@ import { BUYER_METHOD_OF_ACCOUNT, HOLD_MINUTES, holdDuration, serviceFeeOf } fro
 import { checkTicketSelection, SELECTION_MESSAGES } from "./rules";
 import { currentTicketTypes, saleSnapshot } from "./sale-snapshot";
 import { assertAdmitted } from "#server/queue/queue";
+import { seatedOrder, seatRequestSchema } from "#server/seating/claims";
 
 /**
  * `previewOrder`: the one place that prices and checks a selection of
@@ -75,6 +76,8 @@ export const previewOrderSchema = z.object({
   referredNick: optionalText,
   /** The event's coupon (case-insensitive). Its use is taken only by createOrder's transaction (server/coupons). */
   couponCode: optionalText,
+  /** Reserved seating (docs/seating.md): the seats' guids, or a best-available request; they become the items, as in createOrder. */
+  ...seatRequestSchema.shape,
 });
 
 export interface PreviewLine {
@@ -137,7 +140,11 @@ function invalid(fieldErrors: Record<string, string[]>): never {
  * Invalid and in the Conflict alike.
  */
 export async function previewOrder(ctx: Ctx, rawInput: DomainInput<typeof previewOrderSchema>): Promise<OrderPreview> {
-  const input = parseInput(previewOrderSchema, rawInput);
+  // Reserved seating: the seats (or the best available) are what the order would buy, priced as their ticket
+  // types, exactly as createOrder turns them into items (an unknown seat, or seats on a general admission
+  // event, are the same Invalid). Which seats are free is the claim's business, like the stock is the hold's.
+  const seated = await seatedOrder(ctx.db, String(rawInput.eventSlug ?? ""), { seats: rawInput.seats, bestAvailable: rawInput.bestAvailable });
+  const input = parseInput(previewOrderSchema, seated?.asked ? { ...rawInput, items: seated.items } : rawInput);
   return previewParsed(ctx, input);
 }
 

@@ -10,6 +10,7 @@ import { recordAudit } from "#server/organizations/audit";
 import { releaseStock } from "#server/stock/stock";
 import { parseInput, type DomainInput } from "#server/validation";
 import { lockWaitlist } from "#server/waitlist/offers";
+import { bestSeatsOfTicketType } from "#server/seating/claims";
 import { accountLimitRefusal } from "#server/tickets/account-limit";
 
 /*
@@ -129,11 +130,16 @@ export async function claimWaitlistOffer(ctx: Ctx, offerId: string, rawInput: Do
         .where(and(eq(resaleListings.id, offer.listingId), eq(resaleListings.status, "held"), isNull(resaleListings.heldByOrderId)));
       placed = await createResaleOrder({ ...ctx, db: tx }, { resaleListingId: offer.listingId, payer: input.payer, attendees: input.attendees, customFields: input.customFields });
     } else {
+      // Reserved seating (docs/seating.md, decision 236): a seated type's best seats for the quantity offered —
+      // together if there are, else the best single ones (the claimant cannot ask for fewer) — picked under the
+      // date's lock (held until this commits: no best-available buyer takes them meanwhile) and claimed by
+      // createOrder as the claimant's own seats. Null for general admission: the items, as always.
+      const seats = await bestSeatsOfTicketType(tx, { eventDateId: view.eventDateId, ticketTypeId: offer.ticketTypeId, quantity: offer.quantity, apart: true, field: "_form" });
       // Given back and taken again under the same row locks: nobody else sees them free.
       await releaseStock(tx, [{ ticketTypeId: offer.ticketTypeId, qty: offer.quantity }], ctx.now);
       placed = await createOrder(
         { ...ctx, db: tx },
-        { eventSlug: view.eventSlug, eventDateId: view.eventDateId, items: [{ ticketId: offer.ticketTypeId, qty: offer.quantity }], ...input },
+        { eventSlug: view.eventSlug, eventDateId: view.eventDateId, items: seats ? [] : [{ ticketId: offer.ticketTypeId, qty: offer.quantity }], ...(seats ? { seats } : {}), ...input },
       );
     }
     const { order, billing } = placed;

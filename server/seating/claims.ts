@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { bestAvailable, MAX_SEATS_PER_ORDER, SEATING_MESSAGES, seatIndex, type ChosenSeat } from "#common/seating";
+import type { SeatPlan } from "#common/seating-plan";
 import type { DbOrTx } from "#server/db/client";
-import { events, eventSeating, issuedProducts, LIVE_CLAIM, seatClaims, type IssuedProductRow } from "#server/db/schema";
+import { events, eventSeating, issuedProducts, LIVE_CLAIM, seatClaims, ticketTypes, type IssuedProductRow } from "#server/db/schema";
 import { Conflict, Invalid } from "#server/errors";
 import { liveClaims } from "./event-seating";
 import { loadMap } from "./maps";
@@ -133,14 +134,107 @@ export async function seatedOrder(db: DbOrTx, eventSlug: string, rawRequest: unk
     items: [{ ticketId: ticketTypeId, qty: best.quantity }],
     retryable: true,
     async pick(tx, eventDateId) {
-      // Held until the order's transaction ends: the next best-available buyer of this date reads our claims.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`tribuna:seats:${eventDateId}`}, 0))`);
-      const unavailable = new Set((await liveClaims(tx, eventDateId)).map((c) => c.seatGuid));
-      const answer = bestAvailable(found.map.plan, { unavailable, categories: wanted, quantity: best.quantity });
-      if ("error" in answer) throw new Conflict(answer.error, { bestAvailable: [answer.error] });
+      const answer = await pickBestAvailable(tx, { plan: found.map.plan, eventDateId, categories: wanted, quantity: best.quantity });
+      if ("error" in answer) throw new NoSeatsTogether(answer.error, "bestAvailable");
       return answer.seats.map(forOrder);
     },
   };
+}
+
+/** Best available found no N seats together (bestAvailable's Spanish message, on the caller's field). */
+export class NoSeatsTogether extends Conflict {
+  constructor(message: string, field: string) {
+    super(message, { [field]: [message] });
+  }
+}
+
+/**
+ * The date's best-available lock, then the best N seats of these categories among those with no live claim
+ * (common/seating.ts bestAvailable). The lock is held until the caller's transaction ends: the next picker of
+ * this date reads our claims, so two pickers never choose the same seats. Every path that picks seats for
+ * somebody (createOrder's best available, invitations, sales in hand) comes through here.
+ */
+async function pickBestAvailable(tx: DbOrTx, input: { plan: SeatPlan; eventDateId: string; categories: string[]; quantity: number; apart?: boolean }) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`tribuna:seats:${input.eventDateId}`}, 0))`);
+  const unavailable = new Set((await liveClaims(tx, input.eventDateId)).map((c) => c.seatGuid));
+  const together = bestAvailable(input.plan, { unavailable, categories: input.categories, quantity: input.quantity });
+  if (!("error" in together) || !input.apart) return together;
+  // Apart: the best single seats, one by one (each choice counted as taken for the next).
+  const seats: ChosenSeat[] = [];
+  for (let i = 0; i < input.quantity; i++) {
+    const one = bestAvailable(input.plan, { unavailable, categories: input.categories, quantity: 1 });
+    if ("error" in one) return together;
+    seats.push(one.seats[0]);
+    unavailable.add(one.seats[0].guid);
+  }
+  return { seats };
+}
+
+/**
+ * The best N seats of a ticket type on a date for a path that then claims them through createOrder's own
+ * `seats` (the waiting list's claim, decision 236): the date's lock is taken here and held until the caller's
+ * transaction ends, so no best-available buyer picks them meanwhile. Together if possible; with `apart`, else
+ * the best single seats. Null: a general admission type. NoSeatsTogether when there are not N free.
+ */
+export async function bestSeatsOfTicketType(tx: DbOrTx, input: { eventDateId: string; ticketTypeId: string; quantity: number; apart: boolean; field: string }): Promise<string[] | null> {
+  const seating = await seatingOfTicketType(tx, input.ticketTypeId);
+  if (!seating) return null;
+  const answer = await pickBestAvailable(tx, { plan: seating.plan, eventDateId: input.eventDateId, categories: seating.categories, quantity: input.quantity, apart: input.apart });
+  if ("error" in answer) throw new NoSeatsTogether(answer.error, input.field);
+  return answer.seats.map((s) => s.guid);
+}
+
+/** A ticket type's seating: the event's plan and the categories it sells (null: general admission). */
+export interface TicketTypeSeating {
+  plan: SeatPlan;
+  categories: string[];
+  seat: (seat: ChosenSeat) => SeatForOrder;
+}
+
+/** A ticket type's seating: the event's plan and the categories it sells; null for a general admission type. */
+export async function seatingOfTicketType(db: DbOrTx, ticketTypeId: string): Promise<TicketTypeSeating | null> {
+  const [row] = await db
+    .select({ seating: eventSeating })
+    .from(ticketTypes)
+    .innerJoin(eventSeating, eq(eventSeating.eventId, ticketTypes.eventId))
+    .where(eq(ticketTypes.id, ticketTypeId));
+  if (!row) return null;
+  const categories = Object.entries(row.seating.categories).flatMap(([category, id]) => (id === ticketTypeId ? [category] : []));
+  if (!categories.length) return null;
+  const map = await loadMap(db, row.seating.seatMapId);
+  return { plan: map.plan, categories, seat: (seat) => ({ guid: seat.guid, ticketTypeId, section: seat.section, row: seat.row, number: seat.number }) };
+}
+
+/**
+ * The best N seats together of a ticket type on a date, claimed as `held` by the order, in the caller's
+ * transaction — for the paths that take stock without createOrder (an invitation, a giveaway row, a
+ * promoter's sale in hand: docs/seating.md). The caller has written the order and has NOT yet taken the
+ * ticket type's row (the seats first, then the stock, as createOrder: no deadlock); the lifecycle's onPaid
+ * then sells them and prints them on the tickets. Each try runs in a savepoint: losing a seat to a buyer who
+ * chose it on the map picks again (five times, then SEAT_TAKEN). No N together: NoSeatsTogether with
+ * bestAvailable's message on `field`. Returns [] for a general admission type (nothing claimed). `seating`: the
+ * type's, when the caller already read it (else read here).
+ */
+export async function claimBestAvailableSeats(
+  tx: DbOrTx,
+  input: { orderId: string; eventDateId: string; ticketTypeId: string; quantity: number; holdExpiresAt: Date | null; now: Date; field: string; seating?: TicketTypeSeating },
+): Promise<SeatForOrder[]> {
+  const seating = input.seating ?? (await seatingOfTicketType(tx, input.ticketTypeId));
+  if (!seating) return [];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await tx.transaction(async (sp) => {
+        const answer = await pickBestAvailable(sp, { plan: seating.plan, eventDateId: input.eventDateId, categories: seating.categories, quantity: input.quantity });
+        if ("error" in answer) throw new NoSeatsTogether(answer.error, input.field);
+        const seats = answer.seats.map(seating.seat);
+        await claimOrderSeats(sp, { orderId: input.orderId, eventDateId: input.eventDateId, seats, holdExpiresAt: input.holdExpiresAt, now: input.now });
+        return seats;
+      });
+    } catch (error) {
+      if (error instanceof SeatTaken && attempt < 4) continue;
+      throw error;
+    }
+  }
 }
 
 function itemsOf(seats: SeatForOrder[]) {
