@@ -1,6 +1,7 @@
 import type { BillingRow, OrderItemRow, OrderRow } from "#server/db/schema";
 import crypto from "node:crypto";
 import { asc, eq, inArray } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { attendeeSchema, payerSchema } from "#common/validation";
 import { CHECKOUT_MESSAGES, customFieldAnswer, customFieldError } from "#common/checkout";
@@ -28,7 +29,7 @@ import { parseInput, type DomainInput } from "#server/validation";
 import { ORDER_MESSAGES, previewOrderSchema, previewParsed, uuid, type OrderPreview } from "./preview";
 import { isBillingAccessToken } from "#server/auth/billing-access";
 import { displayStatus } from "./status";
-import { isUniqueViolation } from "#server/db/errors";
+import { isDeadlock, isUniqueViolation } from "#server/db/errors";
 import { serviceFeeOf } from "#common/pricing";
 import { expire, onPaid, placedStatuses } from "./lifecycle";
 import { accountRequired, assertWithinAccountLimit } from "#server/tickets/account-limit";
@@ -203,6 +204,9 @@ async function writeOrderAlone(db: Db, draft: OrderDraft, coupon: OrderPreview["
       });
     } catch (error) {
       if (attempt < 3 && !(error instanceof DomainError) && isUniqueViolation(error, "orders_code_key")) continue;
+      // Chosen to break a deadlock (a seat claimed by a waiting-list claim that already holds the ticket type's row,
+      // decision 236): rolled back whole, so run again; nested in another transaction only that one can.
+      if (attempt < 3 && isDeadlock(error) && !(db instanceof PgTransaction)) continue;
       throw error;
     }
   }

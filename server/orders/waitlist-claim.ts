@@ -12,6 +12,7 @@ import { parseInput, type DomainInput } from "#server/validation";
 import { lockWaitlist } from "#server/waitlist/offers";
 import { bestSeatsOfTicketType } from "#server/seating/claims";
 import { accountLimitRefusal } from "#server/tickets/account-limit";
+import { retryOnDeadlock } from "#server/db/errors";
 
 /*
  * Claiming an offer (decision 198): the tickets the offer holds become the
@@ -112,7 +113,10 @@ export async function claimWaitlistOffer(ctx: Ctx, offerId: string, rawInput: Do
   const view = await getWaitlistOffer(ctx, offerId);
   if (!view.open) throw new Conflict(CLAIM_MESSAGES.over);
   const input = parseInput(claimSchema, rawInput);
-  const placed = await ctx.db.transaction(async (tx) => {
+  // Its seats are claimed after the offer gives its stock back (the ticket type's row locked): a buyer who chose one
+  // of them on the map at that instant waits for the row while this waits for the seat, and PostgreSQL breaks the
+  // cycle by rolling one back; run again, it finds the seat taken or free (decision 236).
+  const placed = await retryOnDeadlock(() => ctx.db.transaction(async (tx) => {
     await lockWaitlist(tx, view.eventId);
     const [offer] = await tx
       .update(waitlistOffers)
@@ -151,6 +155,6 @@ export async function claimWaitlistOffer(ctx: Ctx, offerId: string, rawInput: Do
       .where(and(eq(waitlistEntries.id, offer.entryId), eq(waitlistEntries.status, "offered")));
     await recordAudit(tx, ctx, { organizationId: order.organizationId, action: "waitlist.claim", targetId: offer.id, data: { eventId: view.eventId, orderId: order.id, quantity: offer.quantity, stillWaiting: Math.max(0, rest) } });
     return { order, billing };
-  });
+  }));
   return { ...placed, accessToken: billingAccessToken(placed.billing.id) };
 }
