@@ -30,7 +30,7 @@ export interface MapSeating {
   event: { id: string; slug: string; name: string };
   date: { id: string; startsAt: Date };
   dates: { id: string; startsAt: Date }[];
-  plan: Pick<SeatPlan, "size" | "shapes" | "categories" | "sections">;
+  plan: Pick<SeatPlan, "size" | "shapes" | "categories" | "sections" | "front">;
   seats: MapSeat[];
   categories: BuyerCategory[];
   maxPerOrder: number;
@@ -83,7 +83,7 @@ export async function buyerSeating(ctx: Ctx, slug: string, eventDateId?: string 
     event: { id: page.event.id, slug: page.event.slug, name: page.event.name },
     date: { id: date.id, startsAt: date.startsAt },
     dates: page.dates.map((d) => ({ id: d.id, startsAt: d.startsAt })),
-    plan: { size: plan.size, shapes: plan.shapes, categories: plan.categories, sections: plan.sections },
+    plan: { size: plan.size, shapes: plan.shapes, categories: plan.categories, sections: plan.sections, front: plan.front },
     seats,
     categories,
     maxPerOrder,

@@ -45,7 +45,7 @@ export const STATE_COUNT_LABELS: Record<SeatState, string> = {
 
 export const SEAT_STATES: readonly SeatState[] = ["free", "held", "sold", "blocked"];
 
-type PlanDrawing = Pick<SeatPlan, "size" | "shapes" | "sections" | "categories">;
+type PlanDrawing = Pick<SeatPlan, "size" | "shapes" | "sections" | "categories" | "front">;
 
 function Patterns() {
   return (

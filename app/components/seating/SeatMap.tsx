@@ -5,7 +5,7 @@ import { PlanBackdrop } from "./PlanBackdrop";
 import { fitView, nearestSeatInDirection, panBy, viewShowing, zoomAt, type Direction, type View } from "./geometry";
 
 export interface SeatMapProps {
-  plan: Pick<SeatPlan, "size" | "shapes" | "categories" | "sections">;
+  plan: Pick<SeatPlan, "size" | "shapes" | "categories" | "sections" | "front">;
   seats: readonly MapSeat[];
   /** The final price a buyer pays for a seat of each category, already formatted ("$ 15.000"). */
   priceLabels: Record<string, string>;
