@@ -6,8 +6,10 @@
 //   npx remix vite:build --sourcemapClient=hidden && npx tsx scripts/bundle-sources.ts [routeId…]
 //
 // Each minified byte belongs to the source its mapping names; a chunk's gzip size is shared among its sources in
-// proportion to those bytes (gzip depends on the neighbours, so this is an estimate that adds up to the real
-// total). Extra route ids print the same breakdown for what that route adds on top of the shell.
+// proportion to those bytes ("reparto": an estimate that adds up to the real total); "si se quita" is how much
+// smaller the gzip gets with that source's bytes cut out (what removing it saves; text that repeats elsewhere in
+// the chunk compresses well, so this is often less). `--files` lists files instead of packages; extra route ids
+// print the same for what that route adds on top of the shell.
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -48,28 +50,33 @@ function decodeSegment(segment: string): number[] {
   return out;
 }
 
-/** Minified bytes per source of one chunk, from its source map. */
-function bytesPerSource(code: string, map: { sources: string[]; mappings: string }): Map<string, number> {
+/** The byte ranges of a chunk's text (per line: [from, to) in characters) that each source map source wrote. */
+function rangesPerSource(code: string, map: { sources: string[]; mappings: string }): Map<string, [line: number, from: number, to: number][]> {
   const lines = code.split("\n");
-  const out = new Map<string, number>();
-  const add = (source: string, bytes: number) => out.set(source, (out.get(source) ?? 0) + bytes);
+  const out = new Map<string, [number, number, number][]>();
+  const add = (source: string, line: number, from: number, to: number) => {
+    if (to <= from) return;
+    const list = out.get(source) ?? [];
+    list.push([line, from, to]);
+    out.set(source, list);
+  };
   let sourceIndex = 0;
-  map.mappings.split(";").forEach((line, lineNo) => {
-    const text = lines[lineNo] ?? "";
+  lines.forEach((text, lineNo) => {
+    const line = map.mappings.split(";")[lineNo] ?? "";
     let column = 0;
     let current: string | null = null;
     let from = 0;
     for (const segment of line ? line.split(",") : []) {
       const fields = decodeSegment(segment);
       column += fields[0];
-      add(current ?? "(sin mapa)", Buffer.byteLength(text.slice(from, column)));
+      add(current ?? "(sin mapa)", lineNo, from, column);
       if (fields.length >= 4) {
         sourceIndex += fields[1];
         current = map.sources[sourceIndex];
       } else current = null;
       from = column;
     }
-    add(current ?? "(sin mapa)", Buffer.byteLength(text.slice(from)) + 1);
+    add(current ?? "(sin mapa)", lineNo, from, text.length + 1);
   });
   return out;
 }
@@ -85,34 +92,64 @@ function owner(source: string): string {
   return own ? own[1] : source.replace(/^(\.\.\/)+/, "");
 }
 
-function breakdown(files: string[]): Map<string, number> {
-  const total = new Map<string, number>();
+interface Share {
+  /** The chunk's gzip bytes shared in proportion to the minified bytes each source wrote (adds up to the total). */
+  proportional: number;
+  /** How much smaller the chunks' gzip would be without that source's bytes: what leaving it out saves. */
+  marginal: number;
+}
+
+function breakdown(files: string[]): Map<string, Share> {
+  const total = new Map<string, Share>();
+  const share = (key: string) => {
+    const entry = total.get(key) ?? { proportional: 0, marginal: 0 };
+    total.set(key, entry);
+    return entry;
+  };
   for (const file of files) {
     const full = path.join(client, file);
     const code = fs.readFileSync(full, "utf8");
     const gzip = zlib.gzipSync(code).length;
     const mapFile = `${full}.map`;
     if (!fs.existsSync(mapFile)) {
-      total.set(`${file} (sin mapa de fuente)`, gzip);
+      Object.assign(share(`${file} (sin mapa de fuente)`), { proportional: gzip, marginal: gzip });
       continue;
     }
-    const raw = bytesPerSource(code, JSON.parse(fs.readFileSync(mapFile, "utf8")));
-    const rawTotal = [...raw.values()].reduce((a, b) => a + b, 0);
-    for (const [source, bytes] of raw) {
-      const key = owner(source);
-      total.set(key, (total.get(key) ?? 0) + (gzip * bytes) / rawTotal);
+    const ranges = rangesPerSource(code, JSON.parse(fs.readFileSync(mapFile, "utf8")));
+    const grouped = new Map<string, [number, number, number][]>();
+    for (const [source, list] of ranges) grouped.set(owner(source), [...(grouped.get(owner(source)) ?? []), ...list]);
+    const lines = code.split("\n");
+    const size = (list: [number, number, number][]) => list.reduce((sum, [line, from, to]) => sum + Buffer.byteLength(`${lines[line] ?? ""}\n`.slice(from, to)), 0);
+    const rawTotal = Buffer.byteLength(code) + 1;
+    for (const [key, list] of grouped) {
+      const byLine = new Map<number, [number, number][]>();
+      for (const [line, from, to] of list) byLine.set(line, [...(byLine.get(line) ?? []), [from, to]]);
+      const without = lines
+        .map((text, line) => {
+          const spans = (byLine.get(line) ?? []).sort((a, b) => b[0] - a[0]);
+          let kept = text;
+          for (const [from, to] of spans) kept = kept.slice(0, from) + kept.slice(Math.min(to, text.length));
+          return kept;
+        })
+        .join("\n");
+      const entry = share(key);
+      entry.proportional += (gzip * size(list)) / rawTotal;
+      entry.marginal += gzip - zlib.gzipSync(without).length;
     }
   }
   return total;
 }
 
 function print(title: string, files: string[]) {
-  const rows = [...breakdown(files)].sort((a, b) => b[1] - a[1]);
-  const sum = rows.reduce((a, [, b]) => a + b, 0);
+  const rows = [...breakdown(files)].sort((a, b) => b[1].proportional - a[1].proportional);
+  const sum = rows.reduce((a, [, b]) => a + b.proportional, 0);
   console.log(`\n${title}: ${kb(sum)} gzip en ${files.length} scripts\n`);
-  for (const [name, bytes] of rows) if (bytes >= 50) console.log(`${kb(bytes).padStart(9)}  ${name}`);
-  const small = rows.filter(([, bytes]) => bytes < 50);
-  if (small.length) console.log(`${kb(small.reduce((a, [, b]) => a + b, 0)).padStart(9)}  (${small.length} fuentes de menos de 50 B)`);
+  console.log(`${"reparto".padStart(9)} ${"si se quita".padStart(12)}  fuente`);
+  for (const [name, share] of rows) {
+    if (share.proportional >= 50) console.log(`${kb(share.proportional).padStart(9)} ${kb(share.marginal).padStart(12)}  ${name}`);
+  }
+  const small = rows.filter(([, share]) => share.proportional < 50);
+  if (small.length) console.log(`${kb(small.reduce((a, [, b]) => a + b.proportional, 0)).padStart(9)} ${"".padStart(12)}  (${small.length} fuentes de menos de 50 B)`);
 }
 
 const root = manifest.routes.root;

@@ -97,6 +97,13 @@ describe("errors before Sentry loads are not lost (decision 239)", () => {
     expect(buffer.stop()).toEqual([]);
   });
 
+  it("leaves a failed hydration to entry.client, which reports it tagged", () => {
+    const win = new EventTarget();
+    const buffer = bufferEarlyErrors(win as unknown as Window);
+    uncaught(win, new Error("Minified React error #345; visit https://reactjs.org/docs/error-decoder.html?invariant=345"));
+    expect(buffer.stop()).toEqual([]);
+  });
+
   it("keeps at most EARLY_ERRORS_MAX of a page failing in a loop", () => {
     const win = new EventTarget();
     const buffer = bufferEarlyErrors(win as unknown as Window);

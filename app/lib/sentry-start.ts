@@ -7,7 +7,7 @@
  * kept from the moment entry.client runs and handed to the SDK once it started, which sees later ones itself
  * (decision 239). Kept apart from sentry.ts, which the SDK chunk imports.
  */
-import { isHydrated } from "./hydration";
+import { isHydrated, isReactRootFailure } from "./hydration";
 
 export type SentryPublicConfig = { SENTRY_DSN?: string | null; MODE?: string };
 
@@ -56,6 +56,9 @@ type ErrorWindow = Pick<Window, "addEventListener" | "removeEventListener">;
 export function bufferEarlyErrors(win: ErrorWindow = window): { stop: () => EarlyError[] } {
   const errors: EarlyError[] = [];
   const keep = (entry: EarlyError) => {
+    // A failed hydration is entry.client's to report, tagged (`reportHydrationError`): kept here too, the SDK's
+    // deduplication would drop the tagged report as a repeat of this one.
+    if (isReactRootFailure(entry.error)) return;
     if (errors.length < EARLY_ERRORS_MAX) errors.push(entry);
   };
   const onError = (event: ErrorEvent) => keep({ kind: "error", error: event.error ?? event.message });
