@@ -29,6 +29,7 @@ import { AdPixel } from "#app/components/AdPixel";
 import { AppShell } from "#app/components/layout/AppShell";
 import { Analytics, analyticsInlineScript, safeJson } from "#app/components/layout/Analytics";
 import * as ServerErrorPages from "#app/components/layout/ErrorPages";
+import { ERROR_PAGE_ATTRIBUTE, loadedErrorPages, loadErrorPages, type ErrorPages } from "#app/components/layout/errorPagesLoader";
 import { themeClass, usePendingTheme, useThemeEffects } from "#app/components/layout/ThemeSwitch";
 import { ScriptsAfterPaint } from "#app/components/layout/ScriptsAfterPaint";
 import { SnackbarHost } from "#app/components/ui/Snackbar";
@@ -175,25 +176,16 @@ export default function App() {
   return <Outlet />;
 }
 
-type ErrorPagesModule = typeof ServerErrorPages;
-let errorPagesLoaded: ErrorPagesModule | null = null;
-let errorPagesLoading: Promise<ErrorPagesModule> | null = null;
-
-/** The error pages' own chunk, once (decision 239). */
-function loadErrorPages(): Promise<ErrorPagesModule> {
-  errorPagesLoading ??= import("#app/components/layout/ErrorPages").then((mod) => (errorPagesLoaded = mod));
-  return errorPagesLoading;
-}
-
 /**
  * The error pages: on the server, the module itself (the document always carries the whole page); in the
- * browser, their lazily loaded chunk. Until it arrives the enclosing Suspense keeps the server's HTML as it is
- * (a page that loaded with an error) or shows nothing for the moment it takes (an error after a navigation).
- * `import.meta.env.SSR` is false in the browser build, so the static import above is left out of it.
+ * browser, their own chunk (errorPagesLoader.ts, decision 239). entry.client loads it before hydrating a page
+ * the server drew as an error; after a navigation that ends in one, Suspense shows nothing for the moment it
+ * takes to arrive. `import.meta.env.SSR` is false in the browser build, so the static import above is left out.
  */
-function errorPages(): ErrorPagesModule {
+function errorPages(): ErrorPages {
   if (import.meta.env.SSR) return ServerErrorPages;
-  if (errorPagesLoaded) return errorPagesLoaded;
+  const pages = loadedErrorPages();
+  if (pages) return pages;
   throw loadErrorPages();
 }
 
@@ -204,9 +196,12 @@ export function ErrorBoundary() {
     if (!expected) captureBoundaryError(error);
   }, [error, expected]);
   return (
-    <Suspense fallback={null}>
-      <ErrorPage error={error} />
-    </Suspense>
+    <>
+      <span hidden {...{ [ERROR_PAGE_ATTRIBUTE]: "" }} />
+      <Suspense fallback={null}>
+        <ErrorPage error={error} />
+      </Suspense>
+    </>
   );
 }
 
