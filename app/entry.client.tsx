@@ -3,6 +3,7 @@ import { startTransition, StrictMode } from "react";
 import { createRoot, hydrateRoot, type Root } from "react-dom/client";
 import { isHydrated, isReactRootFailure, keepTypedValues, remixDataArrived } from "#app/lib/hydration";
 import { reportHydrationError, startSentry, type SentryPublicConfig } from "#app/lib/sentry-start";
+import { errorPagesBeforeHydration } from "#app/components/layout/errorPagesLoader";
 
 declare global {
   interface Window {
@@ -55,7 +56,8 @@ function hydrate() {
   });
 }
 
-void remixDataArrived().then(hydrate);
+// A page the server drew as an error page also waits for their chunk, which is not in the shell (decision 239).
+void Promise.all([remixDataArrived(), errorPagesBeforeHydration()]).then(hydrate);
 
 // Monitoring loads after hydration, on idle, and only when a DSN is configured (app/lib/sentry-start.ts).
 startSentry(window.__ENV);

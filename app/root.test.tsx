@@ -47,6 +47,8 @@ describe("root ErrorBoundary", () => {
     expect(status).toBe(404);
     expect(html).toContain("No encontramos esta página");
     expect(html).toContain("data-not-found");
+    // The marker entry.client reads to load the error pages' chunk before hydrating (decision 239).
+    expect(html).toContain("data-pagina-de-error");
   });
 
   it("shows the 500 page for other errors, without the error's details in production", async () => {

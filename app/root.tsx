@@ -1,6 +1,6 @@
 import "./fonts.css";
 import "./tailwind.css";
-import { useEffect, type CSSProperties } from "react";
+import { Suspense, useEffect, type CSSProperties } from "react";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import {
@@ -23,12 +23,13 @@ import { readFlash } from "#app/lib/flash.server";
 import { getRequestContext } from "#app/lib/session.server";
 import { useSentryRouteReporting } from "#app/lib/sentry-route";
 import { useNonce } from "#app/lib/nonce";
-import { captureBoundaryError } from "#app/lib/sentry-start";
+import { afterHydrationOnIdle, captureBoundaryError } from "#app/lib/sentry-start";
 import { markHydrated } from "#app/lib/hydration";
 import { AdPixel } from "#app/components/AdPixel";
 import { AppShell } from "#app/components/layout/AppShell";
 import { Analytics, analyticsInlineScript, safeJson } from "#app/components/layout/Analytics";
-import { ForbiddenPage, NotFoundPage, RequestErrorPage, ServerErrorPage } from "#app/components/layout/ErrorPages";
+import * as ServerErrorPages from "#app/components/layout/ErrorPages";
+import { ERROR_PAGE_ATTRIBUTE, loadedErrorPages, loadErrorPages, type ErrorPages } from "#app/components/layout/errorPagesLoader";
 import { themeClass, usePendingTheme, useThemeEffects } from "#app/components/layout/ThemeSwitch";
 import { ScriptsAfterPaint } from "#app/components/layout/ScriptsAfterPaint";
 import { SnackbarHost } from "#app/components/ui/Snackbar";
@@ -120,6 +121,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   useSentryRouteReporting();
   // A committed render: from here on an error is no longer a failed hydration (entry.client.tsx, decision 180).
   useEffect(markHydrated, []);
+  // The error pages are not in every page's JavaScript: fetched once the page is interactive, for a later error.
+  useEffect(() => afterHydrationOnIdle(() => void loadErrorPages()), []);
   // Public values only (server/env.ts publicEnv): entry.client reads SENTRY_DSN from here.
   const browserEnv = root?.env ? { ...root.env, MODE: import.meta.env.MODE } : null;
 
@@ -173,14 +176,38 @@ export default function App() {
   return <Outlet />;
 }
 
+/**
+ * The error pages: on the server, the module itself (the document always carries the whole page); in the
+ * browser, their own chunk (errorPagesLoader.ts, decision 239). entry.client loads it before hydrating a page
+ * the server drew as an error; after a navigation that ends in one, Suspense shows nothing for the moment it
+ * takes to arrive. `import.meta.env.SSR` is false in the browser build, so the static import above is left out.
+ */
+function errorPages(): ErrorPages {
+  if (import.meta.env.SSR) return ServerErrorPages;
+  const pages = loadedErrorPages();
+  if (pages) return pages;
+  throw loadErrorPages();
+}
+
 export function ErrorBoundary() {
   const error = useRouteError();
-  const root = useRootData();
   const expected = isRouteErrorResponse(error) && error.status < 500;
   useEffect(() => {
     if (!expected) captureBoundaryError(error);
   }, [error, expected]);
+  return (
+    <>
+      <span hidden {...{ [ERROR_PAGE_ATTRIBUTE]: "" }} />
+      <Suspense fallback={null}>
+        <ErrorPage error={error} />
+      </Suspense>
+    </>
+  );
+}
 
+function ErrorPage({ error }: { error: unknown }) {
+  const root = useRootData();
+  const { ForbiddenPage, NotFoundPage, RequestErrorPage, ServerErrorPage } = errorPages();
   // Every route without its own boundary ends here: a refusal (403) or another answer about the request (4xx)
   // is shown as what it is, with what to do; only a fault is "algo salió mal" (500).
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;

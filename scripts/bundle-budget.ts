@@ -2,15 +2,33 @@
  * The buyer pages' JavaScript budget (decision 124), as pure functions over the
  * Remix manifest of a production build: what each page downloads before it
  * is interactive (the shell every page shares, entry + root, plus the route
- * and its static imports), how many script requests that is, and whether a
- * page is over budget or carries back-office code. `scripts/bench-bundle.ts`
+ * and its static imports), how many script requests that is, and whether the
+ * shell or a page is over its budget or a page carries back-office code. `scripts/bench-bundle.ts`
  * reads the build and prints it; CI fails when `checkBuyerBudget` does.
  * Lazily imported chunks (Sentry's SDK, loaded only with a DSN) are not in a
  * route's manifest imports, so they are not counted.
  */
 
-/** Every buyer page: at most this much gzip JavaScript (100 kB, kB = 1024 bytes as the bench prints). */
+/**
+ * Every buyer page: at most this much gzip JavaScript (100 kB, kB = 1024 bytes as the bench prints). Not
+ * tighter: the heaviest pages (/eventos/{slug} 99.2 kB, the payer form 99.1 kB on 2026-11-29) leave less
+ * than 1 kB of margin under it (decision 239).
+ */
 export const BUYER_BUDGET_BYTES = 100 * 1024;
+
+/**
+ * The shell every page shares (entry + root): measured at 89.7 kB (91,882 bytes) on 2026-11-29, plus 1.3 kB of
+ * margin. Of that, ~78 kB are React 18 and Remix 2 themselves (docs/benchmarks.md, "Qué hay en el shell";
+ * decision 239).
+ */
+export const SHELL_BUDGET_BYTES = 91 * 1024;
+
+/**
+ * Issue 40's targets (shell ≤ 70 kB, every buyer page ≤ 90 kB): printed by `bench:bundle` as how far we are,
+ * not enforced. React DOM, the Remix router and @remix-run/react alone are ~66 kB gzip of the shell.
+ */
+export const SHELL_GOAL_BYTES = 70 * 1024;
+export const BUYER_GOAL_BYTES = 90 * 1024;
 
 export const BUYER_ROUTES: ReadonlyArray<readonly [url: string, routeId: string]> = [
   ["/", "routes/_index"],
@@ -100,6 +118,9 @@ export function measureBuyerPages(manifest: RemixManifestLike, gzipBytes: (file:
 export interface BudgetVerdict {
   ok: boolean;
   budgetBytes: number;
+  shellBudgetBytes: number;
+  /** The shared shell's gzip bytes when they are over its own budget; null when within it. */
+  shellOverBudget: number | null;
   /** Pages over the budget, heaviest first. */
   overBudget: PageWeight[];
   /** "url: chunk" for every back-office chunk on a buyer page. */
@@ -107,11 +128,23 @@ export interface BudgetVerdict {
   missing: string[];
 }
 
-/** Fails when a buyer page is over budget, carries back-office code or is missing from the build. */
-export function checkBuyerBudget(report: BuyerBundleReport, budgetBytes = BUYER_BUDGET_BYTES): BudgetVerdict {
+/**
+ * Fails when the shared shell is over its budget, a buyer page is over the pages' budget, carries back-office
+ * code or is missing from the build.
+ */
+export function checkBuyerBudget(report: BuyerBundleReport, budgetBytes = BUYER_BUDGET_BYTES, shellBudgetBytes = SHELL_BUDGET_BYTES): BudgetVerdict {
   const overBudget = report.pages.filter((page) => page.totalBytes > budgetBytes).sort((a, b) => b.totalBytes - a.totalBytes);
   const backOffice = report.pages.flatMap((page) => page.backOffice.map((file) => `${page.url}: ${file}`));
-  return { ok: !overBudget.length && !backOffice.length && !report.missing.length, budgetBytes, overBudget, backOffice, missing: report.missing };
+  const shellOverBudget = report.shell.bytes > shellBudgetBytes ? report.shell.bytes : null;
+  return {
+    ok: shellOverBudget === null && !overBudget.length && !backOffice.length && !report.missing.length,
+    budgetBytes,
+    shellBudgetBytes,
+    shellOverBudget,
+    overBudget,
+    backOffice,
+    missing: report.missing,
+  };
 }
 
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;

@@ -6,6 +6,11 @@ import { rememberFields, type RememberedFields } from "#app/lib/typed-values";
  * that happened later (decision 180).
  */
 let hydrated = false;
+/**
+ * Set on `window` as well, for the inline analytics snippet, which waits for it before fetching its library
+ * (app/components/layout/Analytics.tsx, decision 239).
+ */
+export const HYDRATED_FLAG = "__tribunaHydrated";
 let typedBeforeHydration: RememberedFields | null = null;
 
 /**
@@ -18,6 +23,7 @@ export function keepTypedValues(doc: Document = document): void {
 
 export function markHydrated(): void {
   hydrated = true;
+  if (typeof window !== "undefined") (window as unknown as Record<string, unknown>)[HYDRATED_FLAG] = true;
   typedBeforeHydration?.restore();
   typedBeforeHydration = null;
 }

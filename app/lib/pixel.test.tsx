@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { AdPixel } from "#app/components/AdPixel";
 import { renderInRouter } from "#app/components/layout/render-in-router.test-helper";
-import { isValidPixelId, loadPixel, pixelInlineScript, pixelNoscriptUrl, PIXEL_SCRIPT_SRC } from "./pixel";
+import { isValidPixelId, pixelInlineScript, pixelNoscriptUrl, PIXEL_SCRIPT_SRC } from "./pixel";
+import { loadPixel } from "./pixel-client";
 import { isValidPixelId as sharedRule } from "#common/validation";
 
 const NOT_DIGITS = ["abc", "123abc", "12.5", "-1", " 123", "123 ", "1e9", "0x1F", "١٢٣", "123');alert(1);//", ""];

@@ -15,15 +15,6 @@ export function isValidPixelId(value: string | null | undefined): value is strin
 
 export const PIXEL_SCRIPT_SRC = "https://connect.facebook.net/en_US/fbevents.js";
 
-type Fbq = ((...args: unknown[]) => void) & {
-  callMethod?: (...args: unknown[]) => void;
-  queue: unknown[];
-  push: Fbq;
-  loaded: boolean;
-  version: string;
-};
-type PixelWindow = Window & { fbq?: Fbq; _fbq?: Fbq; __pixelIds?: string[] };
-
 /**
  * The vendor's loader stub, then `fbq('init', id)` and a PageView. `null` for anything but digits. The stub
  * queues the calls at once; the vendor's script is requested only after the page's `load` event, so it never
@@ -46,40 +37,4 @@ export function pixelInlineScript(pixelId: string | null | undefined): string | 
 export function pixelNoscriptUrl(pixelId: string | null | undefined): string | null {
   if (!isValidPixelId(pixelId)) return null;
   return `https://www.facebook.com/tr?id=${pixelId}&ev=PageView&noscript=1`;
-}
-
-/**
- * Client side, after a navigation brought a (new) valid pixel id: the same
- * loader as the inline script, which React does not execute when it inserts it.
- * Returns whether it initialised this id now.
- */
-export function loadPixel(pixelId: string, w: PixelWindow = window as PixelWindow): boolean {
-  if (!isValidPixelId(pixelId)) return false;
-  if (!w.fbq) {
-    const n = function (...args: unknown[]) {
-      if (n.callMethod) n.callMethod(...args);
-      else n.queue.push(args);
-    } as Fbq;
-    w.fbq = n;
-    if (!w._fbq) w._fbq = n;
-    n.push = n;
-    n.loaded = true;
-    n.version = "2.0";
-    n.queue = [];
-    const script = w.document.createElement("script");
-    script.async = true;
-    script.src = PIXEL_SCRIPT_SRC;
-    w.document.head.appendChild(script);
-  }
-  const ids = (w.__pixelIds ??= []);
-  if (ids.includes(pixelId)) return false;
-  ids.push(pixelId);
-  w.fbq("init", pixelId);
-  w.fbq("track", "PageView");
-  return true;
-}
-
-/** A PageView for client-side navigations while the page carries a valid pixel id. */
-export function trackPixelPageView(w: PixelWindow = window as PixelWindow) {
-  w.fbq?.("track", "PageView");
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterHydrationOnIdle, HYDRATION_WAIT_MS, IDLE_TIMEOUT_MS } from "./sentry-start";
+import { afterHydrationOnIdle, bufferEarlyErrors, EARLY_ERRORS_MAX, HYDRATION_WAIT_MS, IDLE_TIMEOUT_MS, startSentry, type EarlyError } from "./sentry-start";
 
 /** A window whose load event, idle callbacks and timers run when the test says so. */
 function fakeWindow(options: { readyState: DocumentReadyState; idle: boolean }) {
@@ -71,5 +71,71 @@ describe("Sentry starts after the page is interactive, on idle", () => {
     } finally {
       Date.now = realNow;
     }
+  });
+});
+
+/** An uncaught error as the browser reports it to the window. */
+function uncaught(win: EventTarget, error: unknown) {
+  win.dispatchEvent(Object.assign(new Event("error"), { error, message: error instanceof Error ? error.message : String(error) }));
+}
+function rejected(win: EventTarget, reason: unknown) {
+  win.dispatchEvent(Object.assign(new Event("unhandledrejection"), { reason }));
+}
+
+describe("errors before Sentry loads are not lost (decision 239)", () => {
+  it("keeps uncaught errors and rejections until stop, then stops listening", () => {
+    const win = new EventTarget();
+    const buffer = bufferEarlyErrors(win as unknown as Window);
+    const boom = new Error("falló al hidratar");
+    uncaught(win, boom);
+    rejected(win, "sin respuesta");
+    expect(buffer.stop()).toEqual([
+      { kind: "error", error: boom },
+      { kind: "unhandledrejection", error: "sin respuesta" },
+    ]);
+    uncaught(win, new Error("después"));
+    expect(buffer.stop()).toEqual([]);
+  });
+
+  it("leaves a failed hydration to entry.client, which reports it tagged", () => {
+    const win = new EventTarget();
+    const buffer = bufferEarlyErrors(win as unknown as Window);
+    uncaught(win, new Error("Minified React error #345; visit https://reactjs.org/docs/error-decoder.html?invariant=345"));
+    expect(buffer.stop()).toEqual([]);
+  });
+
+  it("keeps at most EARLY_ERRORS_MAX of a page failing in a loop", () => {
+    const win = new EventTarget();
+    const buffer = bufferEarlyErrors(win as unknown as Window);
+    for (let i = 0; i < EARLY_ERRORS_MAX + 10; i++) uncaught(win, new Error(`vez ${i}`));
+    expect(buffer.stop()).toHaveLength(EARLY_ERRORS_MAX);
+  });
+
+  it("hands the SDK, right after it starts, what failed while it was waiting for idle", async () => {
+    const win = new EventTarget();
+    let start: () => void = () => {};
+    const calls: string[] = [];
+    const reported: EarlyError[][] = [];
+    const sdk = {
+      initSentryClient: () => calls.push("init"),
+      captureEarlyErrors: (errors: EarlyError[]) => {
+        calls.push("early");
+        reported.push(errors);
+      },
+    } as unknown as typeof import("./sentry.client");
+    const loading = startSentry({ SENTRY_DSN: "https://key@sentry.example/1" }, (go) => (start = go), async () => sdk, win as unknown as Window);
+    const early = new Error("antes de Sentry");
+    uncaught(win, early);
+    rejected(win, new Error("promesa rechazada"));
+    start();
+    await loading;
+    expect(calls).toEqual(["init", "early"]);
+    expect(reported[0].map((e) => [e.kind, (e.error as Error).message])).toEqual([
+      ["error", "antes de Sentry"],
+      ["unhandledrejection", "promesa rechazada"],
+    ]);
+    // From here on the SDK's own handlers see errors: the buffer no longer keeps them.
+    uncaught(win, new Error("con Sentry andando"));
+    expect(reported).toHaveLength(1);
   });
 });

@@ -3,9 +3,11 @@
  * published a DSN (buyer pages without Sentry never download it), and only once the page is interactive: after
  * the `load` event, React's hydration and an idle moment of the main thread (`afterHydrationOnIdle`), so its
  * ~70 kB of script never compete with hydration for a slow phone's main thread (decision 194). Errors reported
- * before then wait for it. Kept apart from sentry.ts, which the SDK chunk imports.
+ * before then wait for it, and so do the errors nobody caught (window `error` and `unhandledrejection`): they are
+ * kept from the moment entry.client runs and handed to the SDK once it started, which sees later ones itself
+ * (decision 239). Kept apart from sentry.ts, which the SDK chunk imports.
  */
-import { isHydrated } from "./hydration";
+import { isHydrated, isReactRootFailure } from "./hydration";
 
 export type SentryPublicConfig = { SENTRY_DSN?: string | null; MODE?: string };
 
@@ -39,18 +41,58 @@ export function afterHydrationOnIdle(start: () => void, win: IdleWindow = window
   else win.addEventListener("load", () => onIdle(attempt), { once: true });
 }
 
-/** From entry.client: loads and starts the SDK, after hydration and on idle, only when a DSN is published. */
+/** An uncaught error that happened before the SDK was running. */
+export type EarlyError = { kind: "error" | "unhandledrejection"; error: unknown };
+
+/** At most this many early errors are kept (a page failing in a loop must not grow the buffer without end). */
+export const EARLY_ERRORS_MAX = 20;
+
+type ErrorWindow = Pick<Window, "addEventListener" | "removeEventListener">;
+
+/**
+ * Keeps the uncaught errors of the page until `stop()`, which returns them and stops listening. The SDK installs
+ * its own global handlers when it starts, so stopping right then neither loses nor repeats one.
+ */
+export function bufferEarlyErrors(win: ErrorWindow = window): { stop: () => EarlyError[] } {
+  const errors: EarlyError[] = [];
+  const keep = (entry: EarlyError) => {
+    // A failed hydration is entry.client's to report, tagged (`reportHydrationError`): kept here too, the SDK's
+    // deduplication would drop the tagged report as a repeat of this one.
+    if (isReactRootFailure(entry.error)) return;
+    if (errors.length < EARLY_ERRORS_MAX) errors.push(entry);
+  };
+  const onError = (event: ErrorEvent) => keep({ kind: "error", error: event.error ?? event.message });
+  const onRejection = (event: PromiseRejectionEvent) => keep({ kind: "unhandledrejection", error: event.reason });
+  win.addEventListener("error", onError);
+  win.addEventListener("unhandledrejection", onRejection);
+  return {
+    stop() {
+      win.removeEventListener("error", onError);
+      win.removeEventListener("unhandledrejection", onRejection);
+      return errors.splice(0);
+    },
+  };
+}
+
+/**
+ * From entry.client: loads and starts the SDK, after hydration and on idle, only when a DSN is published; the
+ * uncaught errors until then are reported as soon as it starts.
+ */
 export function startSentry(
   config: SentryPublicConfig | undefined,
   schedule: (start: () => void) => void = afterHydrationOnIdle,
+  load: () => Promise<SentryClientModule> = () => import("./sentry.client"),
+  win?: ErrorWindow,
 ): Promise<SentryClientModule> | null {
   const dsn = config?.SENTRY_DSN;
   if (!dsn) return null;
   if (!loading) {
+    const early = bufferEarlyErrors(win ?? window);
     loading = new Promise<void>((resolve) => schedule(resolve))
-      .then(() => import("./sentry.client"))
+      .then(load)
       .then((mod) => {
         mod.initSentryClient({ dsn, environment: config?.MODE ?? "production" });
+        mod.captureEarlyErrors(early.stop());
         return mod;
       });
     loading.catch(() => {

@@ -14,6 +14,7 @@ import {
   SENTRY_TUNNEL_PATH,
   transactionNameFor,
 } from "./sentry";
+import type { EarlyError } from "./sentry-start";
 
 let started = false;
 
@@ -62,4 +63,17 @@ export function captureBoundaryError(error: unknown) {
 
 export function captureHydrationError(error: unknown, outcome: "recovered" | "client-render", componentStack?: string) {
   Sentry.captureException(error, { tags: { hydration: outcome }, ...(componentStack ? { contexts: { react: { componentStack } } } : {}) });
+}
+
+/**
+ * The uncaught errors of the page from before the SDK started (sentry-start.ts keeps them, decision 239), as
+ * its own global handlers would have reported them: unhandled, tagged so they can be told apart.
+ */
+export function captureEarlyErrors(errors: EarlyError[]) {
+  for (const { kind, error } of errors) {
+    Sentry.withScope((scope) => {
+      scope.setTag("before_sdk", "true");
+      Sentry.captureException(error, { mechanism: { type: kind === "error" ? "onerror" : "onunhandledrejection", handled: false } });
+    });
+  }
 }

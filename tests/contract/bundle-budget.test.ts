@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BUYER_BUDGET_BYTES, BUYER_ROUTES, checkBuyerBudget, measureBuyerPages, type RemixManifestLike } from "../../scripts/bundle-budget";
+import { BUYER_BUDGET_BYTES, BUYER_ROUTES, checkBuyerBudget, measureBuyerPages, SHELL_BUDGET_BYTES, type RemixManifestLike } from "../../scripts/bundle-budget";
 
 /** A manifest shaped as Remix writes it, every buyer route present, with made-up gzip sizes. */
 function fixture(sizes: Record<string, number>, extra: Partial<Record<string, { module: string; imports?: string[] }>> = {}) {
@@ -24,12 +24,20 @@ describe("buyer pages' JavaScript budget", () => {
     expect(home.totalBytes).toBe(89 * KB);
     // entry, shell, root and the route's own chunk.
     expect(home.requests).toBe(4);
-    expect(checkBuyerBudget(report)).toMatchObject({ ok: true, budgetBytes: BUYER_BUDGET_BYTES, overBudget: [], backOffice: [], missing: [] });
+    expect(checkBuyerBudget(report)).toMatchObject({
+      ok: true,
+      budgetBytes: BUYER_BUDGET_BYTES,
+      shellBudgetBytes: SHELL_BUDGET_BYTES,
+      shellOverBudget: null,
+      overBudget: [],
+      backOffice: [],
+      missing: [],
+    });
   });
 
   it("fails over budget and names the page, the shell counted in each total", () => {
     const { manifest, gzipBytes } = fixture(
-      { "/assets/shell.js": 90 * KB, "/assets/zod.js": 23 * KB },
+      { "/assets/shell.js": 80 * KB, "/assets/zod.js": 23 * KB },
       { "routes/checkout.payer-info.$eventSlug": { module: "/assets/payer.js", imports: ["/assets/shell.js", "/assets/zod.js"] } },
     );
     const verdict = checkBuyerBudget(measureBuyerPages(manifest, gzipBytes));
@@ -56,9 +64,19 @@ describe("buyer pages' JavaScript budget", () => {
     expect(verdict.missing).toEqual(["/eventos/{slug} (routes/eventos.$slug)"]);
   });
 
-  it("takes a page at exactly the budget as within it", () => {
+  it("fails when the shared shell is over its own budget, though every page is within theirs", () => {
+    const { manifest, gzipBytes } = fixture({ "/assets/shell.js": 90 * KB, "/assets/root.js": 1 * KB, "/assets/entry.client.js": 1 * KB });
+    const report = measureBuyerPages(manifest, gzipBytes);
+    expect(report.pages.every((page) => page.totalBytes <= BUYER_BUDGET_BYTES)).toBe(true);
+    const verdict = checkBuyerBudget(report, BUYER_BUDGET_BYTES, 91 * KB);
+    expect(verdict.ok).toBe(false);
+    expect(verdict.shellOverBudget).toBe(92 * KB);
+    expect(verdict.overBudget).toEqual([]);
+  });
+
+  it("takes a page (and a shell) at exactly the budget as within it", () => {
     const { manifest, gzipBytes } = fixture({ "/assets/shell.js": 98 * KB, "/assets/root.js": 0, "/assets/entry.client.js": 0, "/assets/routes/_index.js": 2 * KB });
-    const verdict = checkBuyerBudget(measureBuyerPages(manifest, gzipBytes));
+    const verdict = checkBuyerBudget(measureBuyerPages(manifest, gzipBytes), BUYER_BUDGET_BYTES, 98 * KB);
     expect(verdict.overBudget.map((p) => p.url)).toEqual([]);
     expect(verdict.ok).toBe(true);
   });

@@ -1,4 +1,5 @@
 import { scrubberScript } from "#common/analytics-urls";
+import { HYDRATED_FLAG } from "#app/lib/hydration";
 
 /**
  * Product analytics (PostHog), only when POSTHOG_KEY is configured. Events go
@@ -10,7 +11,18 @@ import { scrubberScript } from "#common/analytics-urls";
  */
 export const ANALYTICS_PROXY_PATH = "/ingest";
 
-/** PostHog's loader stub (queues calls until the library arrives), then init. */
+/** How long an idle callback may wait for a quiet main thread before the library is fetched anyway. */
+export const ANALYTICS_IDLE_TIMEOUT_MS = 2_000;
+/** Idle rounds to wait for hydration: a page that never hydrates still gets its analytics. */
+export const ANALYTICS_IDLE_ROUNDS = 5;
+
+/**
+ * PostHog's loader stub (queues calls until the library arrives), then init. Unlike PostHog's own snippet, the
+ * library (~60 kB) is not fetched at once: after the window's `load`, on an idle moment once React has hydrated
+ * (`window.__tribunaHydrated`, app/lib/hydration.ts) or after a few idle rounds without it, so it never competes
+ * with the page's own JavaScript for a slow phone (decision 239). Calls made meanwhile, the page view included,
+ * wait in the stub's queue.
+ */
 export function analyticsInlineScript(apiKey: string): string {
   const config = {
     api_host: ANALYTICS_PROXY_PATH,
@@ -22,9 +34,13 @@ export function analyticsInlineScript(apiKey: string): string {
   return (
     '!function(t,e){var o,n,p,r;e.__SV||(window.posthog=e,e._i=[],e.init=function(i,s,a){function g(t,e){var o=e.split(".");' +
     "2==o.length&&(t=t[o[0]],e=o[1]),t[e]=function(){t.push([e].concat(Array.prototype.slice.call(arguments,0)))}}" +
-    '(p=t.createElement("script")).type="text/javascript",p.crossOrigin="anonymous",p.async=!0,' +
+    'function L(){(p=t.createElement("script")).type="text/javascript",p.crossOrigin="anonymous",p.async=!0,' +
     'p.src=s.api_host.replace(".i.posthog.com","-assets.i.posthog.com")+"/static/array.js",' +
-    '(r=t.getElementsByTagName("script")[0]).parentNode.insertBefore(p,r);var u=e;for(void 0!==a?u=e[a]=[]:a="posthog",' +
+    '(r=t.getElementsByTagName("script")[0]).parentNode.insertBefore(p,r)}' +
+    // Our change to PostHog's stub: the library is fetched once the page is interactive (decision 239), see below.
+    `var W=0;function I(){var c=function(){window.${HYDRATED_FLAG}||++W>=${ANALYTICS_IDLE_ROUNDS}?L():I()};` +
+    `window.requestIdleCallback?requestIdleCallback(c,{timeout:${ANALYTICS_IDLE_TIMEOUT_MS}}):setTimeout(c,${ANALYTICS_IDLE_TIMEOUT_MS / 2})}` +
+    '"complete"===t.readyState?I():window.addEventListener("load",I);var u=e;for(void 0!==a?u=e[a]=[]:a="posthog",' +
     'u.people=u.people||[],u.toString=function(t){var e="posthog";return"posthog"!==a&&(e+="."+a),t||(e+=" (stub)"),e},' +
     'u.people.toString=function(){return u.toString(1)+".people (stub)"},' +
     'o="init capture register register_once register_for_session unregister unregister_for_session getFeatureFlag ' +
