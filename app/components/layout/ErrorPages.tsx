@@ -37,6 +37,7 @@ const SAID_BY_THE_TITLE = ["No tenés permiso para hacer esto.", `${FORBIDDEN_TI
  * A thrown 403: the person is signed in but may not open this page (their role, or another organization's data).
  * It says so and what to do, never "algo salió mal": nothing broke. `message` is the domain's own reason, when
  * it says more than the title.
+ * @public root.tsx renders it from the chunk errorPagesLoader.ts imports.
  */
 export function ForbiddenPage({ message, organizer = false }: { message?: string | null; organizer?: boolean }) {
   return (
@@ -66,6 +67,7 @@ export function ForbiddenPage({ message, organizer = false }: { message?: string
 /**
  * Any other thrown 4xx (a bad link, too many tries): the person's request, not our fault, so no "500" and no
  * report to Sentry. Shows the domain's message when there is one.
+ * @public root.tsx renders it from the chunk errorPagesLoader.ts imports.
  */
 export function RequestErrorPage({ status, message }: { status: number; message?: string | null }) {
   return (
