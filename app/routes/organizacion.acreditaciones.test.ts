@@ -61,7 +61,7 @@ describe("/organizacion/acreditaciones", () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder().decode(bytes);
     const lines = text.trim().split("\r\n");
-    expect(lines[0]).toBe('"Ingreso","Titular","Tipo de entrada","Ubicación","Compra","Evento","Fecha del evento","Puerta","Dispositivo","Acreditó","Sin conexión"');
+    expect(lines[0]).toBe('"Ingreso","Titular","Tipo de entrada","Compra","Evento","Fecha del evento","Puerta","Dispositivo","Acreditó","Sin conexión","Ubicación"');
     expect(lines).toHaveLength(3);
     expect(text).toContain(`"'=HYPERLINK(""http://x"")"`);
     // A device reads as a short label, never its raw id; the times as dd/mm/aaaa hh:mm.

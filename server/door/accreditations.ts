@@ -48,7 +48,6 @@ export const ACCREDITATION_COLUMNS: Column[] = [
   { name: "Ingreso", kind: "date" },
   { name: "Titular", kind: "text" },
   { name: "Tipo de entrada", kind: "text" },
-  { name: "Ubicación", kind: "text" },
   { name: "Compra", kind: "text" },
   { name: "Evento", kind: "text" },
   { name: "Fecha del evento", kind: "date" },
@@ -56,6 +55,8 @@ export const ACCREDITATION_COLUMNS: Column[] = [
   { name: "Dispositivo", kind: "text" },
   { name: "Acreditó", kind: "text" },
   { name: "Sin conexión", kind: "text" },
+  // Last, so the columns organizers' sheets already read by position stay where they were (decision 232).
+  { name: "Ubicación", kind: "text" },
 ];
 
 /**
@@ -63,7 +64,7 @@ export const ACCREDITATION_COLUMNS: Column[] = [
  * device shows as a short label made from its id ("Dispositivo 3F9A", server/csv/cells.ts), never the raw id.
  */
 export function accreditationCells(a: Accreditation): CellValue[] {
-  return [a.redeemedAt, a.holderName, a.ticketTypeName, accreditationSeat(a) ?? "", a.orderCode, a.eventName, a.eventDateStartsAt, a.door ?? "", deviceLabel(a.deviceId), a.scannedBy ?? "", a.offline ? "Sí" : "No"];
+  return [a.redeemedAt, a.holderName, a.ticketTypeName, a.orderCode, a.eventName, a.eventDateStartsAt, a.door ?? "", deviceLabel(a.deviceId), a.scannedBy ?? "", a.offline ? "Sí" : "No", accreditationSeat(a) ?? ""];
 }
 
 /** "Platea · Fila F · Asiento 12" for a seated ticket, else null (general admission). */

@@ -156,7 +156,7 @@ const EXPORTERS: Record<ExportKind, Exporter> = {
   asistentes: {
     title: "Asistentes",
     capability: "sales:read",
-    columns: [col("Titular"), col("Email"), col("Tipo de entrada"), col("Ubicación"), col("Compra"), col("Evento"), col("Fecha del evento", "date"), col("Estado"), col("Ingresó", "date"), col("Puerta"), col("Datos extra")],
+    columns: [col("Titular"), col("Email"), col("Tipo de entrada"), col("Compra"), col("Evento"), col("Fecha del evento", "date"), col("Estado"), col("Ingresó", "date"), col("Puerta"), col("Datos extra"), col("Ubicación")],
     async page(db, { organizationId, eventId }, cursor) {
       const rows = await db
         .select({ ticket: issuedProducts, keyAt: cursorText(issuedProducts.createdAt), orderCode: orders.code, customFields: orders.customFields, eventName: events.name, startsAt: eventDates.startsAt, typeName: ticketTypes.name })
@@ -180,8 +180,6 @@ const EXPORTERS: Record<ExportKind, Exporter> = {
           r.ticket.holderName,
           r.ticket.holderEmail,
           r.typeName,
-          // Reserved seating (docs/seating.md): empty for general admission.
-          seatLabel({ section: r.ticket.seatSection, row: r.ticket.seatRow, number: r.ticket.seatNumber }) ?? "",
           r.orderCode,
           r.eventName,
           r.startsAt,
@@ -189,6 +187,8 @@ const EXPORTERS: Record<ExportKind, Exporter> = {
           r.ticket.redeemedAt,
           r.ticket.redeemedDoor ?? "",
           (r.customFields ?? []).map((f) => `${f.label}: ${f.value}`).join(" · "),
+          // Reserved seating (docs/seating.md): empty for general admission; last, so no column read by position moves (decision 232).
+          seatLabel({ section: r.ticket.seatSection, row: r.ticket.seatRow, number: r.ticket.seatNumber }) ?? "",
         ]),
         last: rows.length ? { at: rows.at(-1)!.keyAt, id: rows.at(-1)!.ticket.id } : null,
       };
