@@ -1,5 +1,4 @@
 import { bestAvailable, SEATING_MESSAGES, seatLabel, type ChosenSeat, type MapSeat, type SeatState } from "#common/seating";
-import { listPlanSeats, type SeatPlan } from "#common/seating-plan";
 import { formatMoney } from "#common/money";
 import { serviceFeeOf } from "#common/pricing";
 import { finalPrice, priceDisplay } from "#common/tax-display";
@@ -7,7 +6,8 @@ import type { Ctx } from "#server/context";
 import { getPublicEvent } from "#server/events/catalogue";
 import { Conflict, Invalid, NotFound } from "#server/errors";
 import { env } from "#server/env";
-import { liveClaims, seatingOfEvent } from "./event-seating";
+import { cachedSeatingOfEvent, type BuyerPlan, type PreparedMap } from "./cache";
+import { liveClaims } from "./event-seating";
 import { seatedOrder } from "./claims";
 
 /*
@@ -30,7 +30,11 @@ export interface MapSeating {
   event: { id: string; slug: string; name: string };
   date: { id: string; startsAt: Date };
   dates: { id: string; startsAt: Date }[];
-  plan: Pick<SeatPlan, "size" | "shapes" | "categories" | "sections" | "front">;
+  /**
+   * What the map draws under the seats: size, shapes, categories and only the standing sections (decision 240:
+   * the numbered rows would repeat every seat, which travel once in `seats` with their state).
+   */
+  plan: BuyerPlan;
   seats: MapSeat[];
   categories: BuyerCategory[];
   maxPerOrder: number;
@@ -38,25 +42,17 @@ export interface MapSeating {
 
 /** `/asientos/{slug}`: the published event's map on one of its upcoming dates (the first by default). */
 export async function buyerSeating(ctx: Ctx, slug: string, eventDateId?: string | null): Promise<MapSeating> {
+  return (await buyerSeatingWithMap(ctx, slug, eventDateId)).seating;
+}
+
+async function buyerSeatingWithMap(ctx: Ctx, slug: string, eventDateId?: string | null): Promise<{ seating: MapSeating; map: PreparedMap }> {
   const page = await getPublicEvent(ctx, slug);
-  const found = await seatingOfEvent(ctx.db, page.event.id);
+  // The seating and the prepared plan from this process's copy (decision 240); the claims, always fresh.
+  const found = await cachedSeatingOfEvent(ctx.db, page.event.id);
   if (!found) throw new NotFound(SEATING_MESSAGES.notSeated);
   const date = (eventDateId && page.dates.find((d) => d.id === eventDateId)) || page.dates[0];
   if (!date) throw new NotFound("Este evento ya no tiene fechas a la venta.");
   const taken = new Map((await liveClaims(ctx.db, date.id)).map((c) => [c.seatGuid, c.state as SeatState]));
-  const plan = found.map.plan;
-  const seats: MapSeat[] = listPlanSeats(plan).map((seat) => ({
-    guid: seat.guid,
-    x: seat.x,
-    y: seat.y,
-    number: seat.number,
-    row: seat.row,
-    section: seat.section,
-    category: seat.category,
-    accessible: seat.accessible,
-    restrictedView: seat.restrictedView,
-    state: found.seating.categories[seat.category] ? taken.get(seat.guid) ?? "free" : "blocked",
-  }));
   const tickets = new Map(page.ticketTypes.map((t) => [t.id, t]));
   const bps = page.event.serviceFeeBps;
   const categories = Object.entries(found.seating.categories).flatMap(([name, ticketTypeId]): BuyerCategory[] => {
@@ -65,28 +61,46 @@ export async function buyerSeating(ctx: Ctx, slug: string, eventDateId?: string 
     const fee = serviceFeeOf(ticket.price, bps);
     // The rule of docs/prices.md (the one server/orders/price-display.ts applies; seating sits below orders).
     const { withoutNationalTaxes } = priceDisplay(ticket.price, fee, env().PLATFORM_IVA_CONDITION);
+    const guids = found.map.seatsOfCategory.get(name) ?? [];
     return [
       {
         name,
         ticketTypeId,
         priceLabel: formatMoney(finalPrice(ticket.price, fee)),
         withoutNationalTaxesLabel: withoutNationalTaxes === null ? null : formatMoney(withoutNationalTaxes),
-        free: ticket.state === "on_sale" ? seats.filter((s) => s.category === name && s.state === "free").length : 0,
+        free: ticket.state === "on_sale" ? guids.reduce((free, guid) => (taken.has(guid) ? free : free + 1), 0) : 0,
       },
     ];
   });
-  // A category whose ticket type is not on sale (hidden, ended, not started) shows its seats as not available.
+  // A category whose ticket type is not on sale (hidden, ended, not started) shows its seats as not available,
+  // and so does one no ticket type sells.
   const onSale = new Set(categories.filter((c) => tickets.get(c.ticketTypeId)?.state === "on_sale").map((c) => c.name));
-  for (const seat of seats) if (seat.state === "free" && !onSale.has(seat.category)) seat.state = "blocked";
+  const seats = found.map.seats.map(
+    (seat): MapSeat => ({
+      guid: seat.guid,
+      x: seat.x,
+      y: seat.y,
+      number: seat.number,
+      row: seat.row,
+      section: seat.section,
+      category: seat.category,
+      accessible: seat.accessible,
+      restrictedView: seat.restrictedView,
+      state: !found.seating.categories[seat.category] ? "blocked" : (taken.get(seat.guid) ?? (onSale.has(seat.category) ? "free" : "blocked")),
+    }),
+  );
   const maxPerOrder = Math.min(10, ...categories.map((c) => tickets.get(c.ticketTypeId)?.maxPerOrder ?? 10));
   return {
-    event: { id: page.event.id, slug: page.event.slug, name: page.event.name },
-    date: { id: date.id, startsAt: date.startsAt },
-    dates: page.dates.map((d) => ({ id: d.id, startsAt: d.startsAt })),
-    plan: { size: plan.size, shapes: plan.shapes, categories: plan.categories, sections: plan.sections, front: plan.front },
-    seats,
-    categories,
-    maxPerOrder,
+    map: found.map,
+    seating: {
+      event: { id: page.event.id, slug: page.event.slug, name: page.event.name },
+      date: { id: date.id, startsAt: date.startsAt },
+      dates: page.dates.map((d) => ({ id: d.id, startsAt: d.startsAt })),
+      plan: found.map.backdrop,
+      seats,
+      categories,
+      maxPerOrder,
+    },
   };
 }
 
@@ -95,15 +109,14 @@ export async function buyerSeating(ctx: Ctx, slug: string, eventDateId?: string 
  * createOrder claims them, and answers SEAT_TAKEN if someone was faster).
  */
 export async function proposeBestSeats(ctx: Ctx, slug: string, input: { eventDateId: string; category: string; quantity: number }): Promise<ChosenSeat[]> {
-  const seating = await buyerSeating(ctx, slug, input.eventDateId);
+  const { seating, map } = await buyerSeatingWithMap(ctx, slug, input.eventDateId);
   if (!seating.categories.some((c) => c.name === input.category)) throw new Invalid({ category: ["Elegí una ubicación."] }, "Elegí una ubicación.");
   if (!Number.isInteger(input.quantity) || input.quantity < 1 || input.quantity > seating.maxPerOrder) {
     const message = `Elegí entre 1 y ${seating.maxPerOrder} asientos.`;
     throw new Invalid({ quantity: [message] }, message);
   }
-  const found = await seatingOfEvent(ctx.db, seating.event.id);
   const unavailable = new Set(seating.seats.filter((s) => s.state !== "free").map((s) => s.guid));
-  const answer = bestAvailable(found!.map.plan, { unavailable, categories: [input.category], quantity: input.quantity });
+  const answer = bestAvailable(map.plan, { unavailable, categories: [input.category], quantity: input.quantity });
   if ("error" in answer) throw new Conflict(answer.error, { quantity: [answer.error] });
   return answer.seats;
 }
@@ -120,11 +133,10 @@ export async function itemsForSeats(ctx: Ctx, slug: string, guids: string[]): Pr
 export async function seatLabels(ctx: Ctx, slug: string, guids: readonly string[]): Promise<string[]> {
   if (!guids.length) return [];
   const page = await getPublicEvent(ctx, slug);
-  const found = await seatingOfEvent(ctx.db, page.event.id);
+  const found = await cachedSeatingOfEvent(ctx.db, page.event.id);
   if (!found) return [];
-  const byGuid = new Map(listPlanSeats(found.map.plan).map((s) => [s.guid, s]));
   return guids.flatMap((guid) => {
-    const seat = byGuid.get(guid);
+    const seat = found.map.index.get(guid);
     return seat ? [seatLabel(seat) ?? ""] : [];
   });
 }

@@ -8,6 +8,7 @@ import { eventDates, events, eventSeating, LIVE_CLAIM, seatClaims, ticketTypes, 
 import { Conflict, Forbidden, Invalid, NotFound } from "#server/errors";
 import { membershipRole, requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
+import { cachedSeatingOfEvent, seatingChanged } from "./cache";
 import { listSeatMaps, loadMap } from "./maps";
 import { syncSeatedStock } from "./stock";
 
@@ -103,7 +104,7 @@ export async function setEventSeating(ctx: Ctx, rawInput: DomainInput<typeof set
   });
   if (Object.keys(errors).length) throw new Invalid(errors, Object.values(errors)[0][0]);
 
-  return ctx.db.transaction(async (tx) => {
+  const saved = await ctx.db.transaction(async (tx) => {
     await refuseSeatlessUnits(tx, input.categories, mapped);
     // Seats someone holds, bought or the organizer blocked must still exist in the map the event moves to.
     const seats = seatIndex(map.plan);
@@ -122,6 +123,9 @@ export async function setEventSeating(ctx: Ctx, rawInput: DomainInput<typeof set
       .returning();
     return row;
   });
+  // Every process drops its copy of the event's seating (decision 240).
+  seatingChanged({ eventId: event.id });
+  return saved;
 }
 
 /** Decision 237: what `setEventSeating` answers next to a category whose ticket type sold or holds units without a seat. */
@@ -204,15 +208,17 @@ export async function getEventSeating(ctx: Ctx, eventId: string, eventDateId: st
     );
   }
   await loadDate(ctx.db, event.id, eventDateId);
-  const found = await seatingOfEvent(ctx.db, event.id);
+  // The seating and the prepared plan from this process's copy (decision 240); the claims, always fresh.
+  const found = await cachedSeatingOfEvent(ctx.db, event.id);
   if (!found) throw new NotFound(SEATING_MESSAGES.notSeated);
   const claims = await liveClaims(ctx.db, eventDateId);
   const byGuid = new Map(claims.map((c) => [c.seatGuid, c]));
-  const seats = [...seatIndex(found.map.plan).keys()].map((guid): SeatStatus => {
+  const seats: SeatStatus[] = [];
+  for (const guid of found.map.index.keys()) {
     const claim = byGuid.get(guid);
-    return { guid, state: claim ? (claim.state as SeatState) : "free", reason: organizer && claim?.state === "blocked" ? claim.reason : null };
-  });
-  return { eventId: event.id, eventDateId, map: found.map, plan: found.map.plan, categories: found.seating.categories, seats };
+    seats.push({ guid, state: claim ? (claim.state as SeatState) : "free", reason: organizer && claim?.state === "blocked" ? claim.reason : null });
+  }
+  return { eventId: event.id, eventDateId, map: found.map.row, plan: found.map.plan, categories: found.seating.categories, seats };
 }
 
 /** The seats of a date that are not free (held, sold or blocked). */

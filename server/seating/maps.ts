@@ -22,6 +22,7 @@ import { eventDates, eventSeating, events, seatClaims, seatMaps, type SeatMapRow
 import { Conflict, Forbidden, Invalid, NotFound, Unauthenticated } from "#server/errors";
 import { membershipRole, requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
+import { seatingChanged } from "./cache";
 import { exportPretixPlan, importPretixPlan } from "./pretix";
 import { syncSeatedStock } from "./stock";
 
@@ -63,7 +64,7 @@ export async function saveSeatMap(ctx: Ctx, rawInput: DomainInput<typeof saveSea
   const input = parseInput(saveSeatMapSchema, rawInput);
   await requireCapability(ctx, input.organizationId, "events:manage");
   const plan = parsePlan(input.plan);
-  return ctx.db.transaction(async (tx) => {
+  const saved = await ctx.db.transaction(async (tx) => {
     if (!input.id) {
       const [created] = await tx.insert(seatMaps).values({ organizationId: input.organizationId, name: plan.name, plan, createdAt: ctx.now, updatedAt: ctx.now }).returning();
       return created;
@@ -84,13 +85,16 @@ export async function saveSeatMap(ctx: Ctx, rawInput: DomainInput<typeof saveSea
       if (missing) throw new Invalid({ plan: [SEATING_MESSAGES.claimedSeatRemoved(missing.seatGuid)] }, SEATING_MESSAGES.claimedSeatRemoved(missing.seatGuid));
       for (const user of users) await syncSeatedStock(tx, { eventId: user.eventId, plan, categories: user.categories, now: ctx.now });
     }
-    const [saved] = await tx
+    const [updated] = await tx
       .update(seatMaps)
       .set({ name: plan.name, plan, version: current.version + 1, updatedAt: ctx.now })
       .where(eq(seatMaps.id, current.id))
       .returning();
-    return saved;
+    return updated;
   });
+  // Every process drops its copy of the map and of the seating of the events that use it (decision 240).
+  if (input.id) seatingChanged({ seatMapId: saved.id });
+  return saved;
 }
 
 /** `seatMap(id)`: one map, for the members of its organization who manage events. */

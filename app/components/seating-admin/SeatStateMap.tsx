@@ -110,7 +110,7 @@ export function SeatStateMap({
       aria-label={summary}
     >
       <Patterns />
-      <PlanBackdrop plan={plan} colours={colours} />
+      <PlanBackdrop plan={plan} seats={seats} colours={colours} />
       {seats.map((seat) => {
         const choosable = Boolean(onToggle) && (seat.state === "free" || seat.state === "blocked");
         return (

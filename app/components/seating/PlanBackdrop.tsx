@@ -6,8 +6,8 @@ import type { SeatPlan } from "#common/seating-plan";
  * where the stage is, on its `front` side: nobody picks a seat without knowing where they will look.
  * Shared by the buyer's map and the organizer's live map; decoration only.
  */
-export function PlanBackdrop({ plan, colours }: { plan: Pick<SeatPlan, "shapes" | "sections" | "front">; colours: Map<string, string> }) {
-  const stage = plan.shapes.length ? null : stageBand(plan);
+export function PlanBackdrop({ plan, seats, colours }: { plan: Pick<SeatPlan, "shapes" | "sections" | "front">; seats: readonly Point[]; colours: Map<string, string> }) {
+  const stage = plan.shapes.length ? null : stageBand(plan, seats);
   return (
     <>
       {stage ? (
@@ -53,14 +53,19 @@ export function PlanBackdrop({ plan, colours }: { plan: Pick<SeatPlan, "shapes" 
 const BAND = 24;
 const GAP = 16;
 
-/** The stage's band beside what the plan draws, on its `front` side (top unless it says otherwise); null for an empty plan. */
-export function stageBand(plan: Pick<SeatPlan, "sections" | "front">): { x: number; y: number; width: number; height: number; vertical: boolean } | null {
+type Point = { x: number; y: number };
+
+/**
+ * The stage's band beside what the plan draws (its seats, given apart: the buyer's page gets the plan without its
+ * numbered rows, and its standing areas), on its `front` side (top unless it says otherwise); null for an empty plan.
+ */
+export function stageBand(plan: Pick<SeatPlan, "sections" | "front">, seats: readonly Point[]): { x: number; y: number; width: number; height: number; vertical: boolean } | null {
   let box: { minX: number; minY: number; maxX: number; maxY: number } | null = null;
   const add = (x1: number, y1: number, x2: number, y2: number) => {
     box = box ? { minX: Math.min(box.minX, x1), minY: Math.min(box.minY, y1), maxX: Math.max(box.maxX, x2), maxY: Math.max(box.maxY, y2) } : { minX: x1, minY: y1, maxX: x2, maxY: y2 };
   };
+  for (const seat of seats) add(seat.x, seat.y, seat.x, seat.y);
   for (const section of plan.sections) {
-    for (const row of section.rows) for (const seat of row.seats) add(seat.x, seat.y, seat.x, seat.y);
     if (section.standing) add(section.standing.x, section.standing.y, section.standing.x + section.standing.width, section.standing.y + section.standing.height);
   }
   if (!box) return null;

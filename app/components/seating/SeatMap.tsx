@@ -179,7 +179,7 @@ export function SeatMap({ plan, seats, priceLabels, selected, onToggle, maxSelec
             <line x1="0" y1="0" x2="0" y2="4" stroke="var(--muted)" strokeWidth="1.5" />
           </pattern>
         </defs>
-        <PlanBackdrop plan={plan} colours={colours} />
+        <PlanBackdrop plan={plan} seats={seats} colours={colours} />
         {seats.map((seat) => {
           const isChosen = chosen.has(seat.guid);
           const isActive = seat.guid === activeGuid;
