@@ -33,7 +33,7 @@ import { queuePath, toQueueOnRefusal } from "#app/components/queue/redirect.serv
 import { isAdmitted } from "#server/queue/queue";
 import { resaleOffersOf } from "#app/components/resale/offers.server";
 import { waitlistEnabled } from "#server/waitlist/waitlist";
-import { seatingOfEvent } from "#server/seating/event-seating";
+import { cachedSeatingOfEvent } from "#server/seating/cache";
 
 /**
  * Loader and action of the event page, shared by `/eventos/{slug}`, the
@@ -273,7 +273,8 @@ export async function eventPageLoader({ request, params }: LoaderFunctionArgs) {
  * but no quantity, and the page links to the map while any of them is on sale.
  */
 async function pointSeatedTicketsToTheMap(ctx: Ctx, publicEvent: PublicEvent, page: EventPageData) {
-  const found = await seatingOfEvent(ctx.db, publicEvent.event.id);
+  // From memory (server/seating/cache.ts): every visit to the page asks, and the answer rarely changes.
+  const found = await cachedSeatingOfEvent(ctx.db, publicEvent.event.id);
   if (!found) return;
   const seated = new Set(Object.values(found.seating.categories));
   let onSale = false;
