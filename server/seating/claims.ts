@@ -1,12 +1,13 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { bestAvailable, MAX_SEATS_PER_ORDER, SEATING_MESSAGES, seatIndex, type ChosenSeat } from "#common/seating";
+import { bestAvailable, MAX_SEATS_PER_ORDER, SEATING_MESSAGES, type ChosenSeat } from "#common/seating";
 import type { SeatPlan } from "#common/seating-plan";
 import type { DbOrTx } from "#server/db/client";
-import { events, eventSeating, issuedProducts, LIVE_CLAIM, seatClaims, ticketTypes, type IssuedProductRow } from "#server/db/schema";
+import { events, eventSeating, issuedProducts, LIVE_CLAIM, seatClaims, seatMaps, ticketTypes, type IssuedProductRow } from "#server/db/schema";
 import { Conflict, Invalid } from "#server/errors";
 import { liveClaims } from "./event-seating";
 import { loadMap } from "./maps";
+import { cachedMap } from "./cache";
 
 /*
  * Seats and orders (docs/seating.md). The order lifecycle calls these inside
@@ -86,13 +87,15 @@ export async function seatedOrder(db: DbOrTx, eventSlug: string, rawRequest: unk
   }
   const request = parsed.data;
   const asked = !!request.seats?.length || !!request.bestAvailable;
-  // One indexed read for a general admission event (most orders): its slug has no seating row.
+  // One indexed read for a general admission event (most orders): its slug has no seating row. A seated one's
+  // plan, prepared, comes from memory by its version (server/seating/cache.ts): no plan parsed per order.
   const [seating] = await db
-    .select({ seating: eventSeating })
+    .select({ seating: eventSeating, version: seatMaps.version })
     .from(eventSeating)
     .innerJoin(events, eq(events.id, eventSeating.eventId))
+    .innerJoin(seatMaps, eq(seatMaps.id, eventSeating.seatMapId))
     .where(eq(events.slug, eventSlug.trim()));
-  const found = seating ? { seating: seating.seating, map: await loadMap(db, seating.seating.seatMapId) } : null;
+  const found = seating ? { seating: seating.seating, map: await cachedMap(db, seating.seating.seatMapId, seating.version) } : null;
   if (!found) {
     if (asked) throw new Invalid({ seats: [SEATING_MESSAGES.notSeated] }, SEATING_MESSAGES.notSeated);
     return null;
@@ -101,7 +104,7 @@ export async function seatedOrder(db: DbOrTx, eventSlug: string, rawRequest: unk
   const seatedTypes = new Set(Object.values(categories));
   if (!asked) return { asked, seatedTypes, items: [], pick: async () => [], retryable: false };
   if (request.seats?.length && request.bestAvailable) throw new Invalid({ seats: [SEATING_MESSAGES.seatsOrBest] }, SEATING_MESSAGES.seatsOrBest);
-  const index = seatIndex(found.map.plan);
+  const index = found.map.index;
   const forOrder = (seat: ChosenSeat): SeatForOrder => ({ guid: seat.guid, ticketTypeId: categories[seat.category], section: seat.section, row: seat.row, number: seat.number });
 
   if (request.seats?.length) {
