@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { formatEventStart, formatTime, TIME_ZONE } from "#common/dates";
-import { clockLeft, peopleLabel, QUEUE_WORDS, queueStateKind, queueStateName, refreshesEvery, waitLabel } from "#common/queue-words";
+import { clockLeft, peopleLabel, QUEUE_WORDS, queueNumber, queueStateKind, queueStateName, refreshesEvery, waitLabel } from "#common/queue-words";
 import { parseCookies } from "#server/auth/cookies";
 import { getDb } from "#server/db/client";
-import { escapeHtml as esc } from "#server/email/templates";
+import { escapeHtml } from "#server/email/templates";
 import { admissionCookieHeader } from "./admission";
 import { queueMemory } from "./memory";
 import { QUEUE_LIGHT_PATH } from "./poll-path";
@@ -57,6 +57,17 @@ const CLOCK = new Intl.DateTimeFormat("en-GB", { timeZone: TIME_ZONE, hour: "2-d
 /** The `theme` cookie as root.tsx reads it (app/lib/theme.ts): dark unless it says light or system (`system` follows the device in CSS). */
 function themeOf(value: string | undefined): "dark" | "light" | "system" {
   return value === "light" || value === "system" ? value : "dark";
+}
+
+/** Escaped text; the fixed sentences (most of the page) are escaped once and remembered. */
+const escapedWords = new Map<string, string>();
+function esc(text: string): string {
+  let out = escapedWords.get(text);
+  if (out === undefined) {
+    out = escapeHtml(text);
+    if (escapedWords.size < 500) escapedWords.set(text, out);
+  }
+  return out;
 }
 
 const fullPath = (slug: string) => `/fila/${encodeURIComponent(slug)}`;
@@ -149,7 +160,7 @@ ${para(W.before.inQueue, "mt-4 font-medium")}`;
         `<div class="rounded-xl border border-[var(--border)] p-3"><dt class="text-sm text-[var(--muted)]">${esc(label)}</dt><dd class="text-3xl font-black tabular-nums">${esc(value)}</dd></div>`;
       return `${heading(paused ? W.waiting.pausedHeading : W.waiting.heading)}
 ${paused ? para(W.waiting.paused, "mt-1") : ""}
-<dl class="mt-3 grid grid-cols-2 gap-3">${figure(W.waiting.position, place.position !== null ? place.position.toLocaleString("es-AR") : "—")}${figure(
+<dl class="mt-3 grid grid-cols-2 gap-3">${figure(W.waiting.position, place.position !== null ? queueNumber(place.position) : "—")}${figure(
         W.waiting.ahead,
         place.ahead !== null ? peopleLabel(place.ahead) : "—",
       )}</dl>

@@ -2,7 +2,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Button, buttonClasses } from "#app/components/ui/Button";
 import type { QueuePageData } from "./types";
-import { agoLabel, clockLeft, peopleLabel, QUEUE_WORDS, queueStateKind, queueStateName, refreshesEvery, waitLabel } from "./words";
+import { agoLabel, clockLeft, peopleLabel, QUEUE_WORDS, queueNumber, queueStateKind, queueStateName, refreshesEvery, waitLabel } from "./words";
 
 /**
  * The server's clock, read in the browser: the page's "now" starts at the
@@ -233,7 +233,7 @@ function QueueState({ page, opensIn, expiresIn }: { page: QueuePageData; opensIn
           <h2 className="text-xl font-bold">{page.phase === "paused" ? W.waiting.pausedHeading : W.waiting.heading}</h2>
           {page.phase === "paused" ? <p className="mt-1">{W.waiting.paused}</p> : null}
           <dl className="mt-3 grid grid-cols-2 gap-3">
-            <Figure label={W.waiting.position}>{place!.position !== null ? place!.position.toLocaleString("es-AR") : "—"}</Figure>
+            <Figure label={W.waiting.position}>{place!.position !== null ? queueNumber(place!.position) : "—"}</Figure>
             <Figure label={W.waiting.ahead}>{place!.ahead !== null ? peopleLabel(place!.ahead) : "—"}</Figure>
           </dl>
           <p className="mt-3">
