@@ -118,12 +118,12 @@ const NUMBER = new Intl.NumberFormat("es-AR");
 
 /** "12.345": a place or a count, as es-AR writes it. */
 export function queueNumber(count: number): string {
-  return NUMBER.format(count);
+  return count >= 0 && count < 1000 ? String(count) : NUMBER.format(count);
 }
 
 /** "1 persona", "12.345 personas". */
 export function peopleLabel(count: number): string {
-  return `${NUMBER.format(count)} ${count === 1 ? "persona" : "personas"}`;
+  return `${queueNumber(count)} ${count === 1 ? "persona" : "personas"}`;
 }
 
 /** "hace 3 s", "hace 1 min": how old what the page shows is. */

@@ -96,27 +96,54 @@ export async function queueLightAnswer(cookieHeader: string | null | undefined, 
   return { status: 200, headers, body: lightPageHtml(info, place, { ...options, theme, now }) };
 }
 
+/**
+ * The parts of the page that are the same for everyone waiting for an event with the same theme and refresh (the head,
+ * the header) or the same draw (the proof around the place's id): built once, then joined with each person's state.
+ * A crowd asks thousands of times a second; a bounded memory (an event's name or draw changes rarely).
+ */
+const pieces = new Map<string, string>();
+function piece(key: string, build: () => string): string {
+  let out = pieces.get(key);
+  if (out === undefined) {
+    out = build();
+    if (pieces.size >= 2000) pieces.clear();
+    pieces.set(key, out);
+  }
+  return out;
+}
+
+/** "Actualizado a las 15:04:09": the same text for a whole second. */
+let clock = { second: NaN, text: "" };
+function clockText(now: Date): string {
+  const second = Math.floor(now.getTime() / 1000);
+  if (clock.second !== second) clock = { second, text: CLOCK.format(now) };
+  return clock.text;
+}
+
 function lightPageHtml(info: QueueInfoView, place: QueuePlaceView, o: LightPageOptions & { theme: string; now: Date }): string {
   const phase = queuePhase(info);
   const refresh = queueRefreshSeconds(info, place);
-  const name = esc(info.eventName);
   const W = QUEUE_WORDS;
-  return `<!DOCTYPE html>
+  const top = piece(`top|${o.theme}|${refresh}|${o.testMode ? 1 : 0}|${o.stylesheets.join(" ")}|${info.eventName}`, () => {
+    const name = esc(info.eventName);
+    return `<!DOCTYPE html>
 <html lang="es-AR" class="${o.theme}" data-theme="${o.theme}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${
-    refresh !== null ? `<meta http-equiv="refresh" content="${refresh}">` : ""
-  }<title>${esc(`Fila virtual: ${info.eventName} · Tribuna`)}</title><meta name="robots" content="noindex"><link rel="icon" href="/favicon.svg" type="image/svg+xml">${o.stylesheets
-    .map((href) => `<link rel="stylesheet" href="${esc(href)}">`)
-    .join("")}</head>
+      refresh !== null ? `<meta http-equiv="refresh" content="${refresh}">` : ""
+    }<title>${esc(`Fila virtual: ${info.eventName} · Tribuna`)}</title><meta name="robots" content="noindex"><link rel="icon" href="/favicon.svg" type="image/svg+xml">${o.stylesheets
+      .map((href) => `<link rel="stylesheet" href="${esc(href)}">`)
+      .join("")}</head>
 <body class="min-h-screen antialiased">${
-    o.testMode ? `<p role="note" class="flex h-test-banner items-center justify-center bg-amber-300 px-3 text-center text-xs font-semibold text-black sm:text-sm">Modo de prueba: los pagos son simulados</p>` : ""
-  }
+      o.testMode ? `<p role="note" class="flex h-test-banner items-center justify-center bg-amber-300 px-3 text-center text-xs font-semibold text-black sm:text-sm">Modo de prueba: los pagos son simulados</p>` : ""
+    }
 <main class="mx-auto flex w-full max-w-xl flex-col gap-5 px-4 py-6">
 <header><p class="text-sm font-bold uppercase tracking-wide text-[var(--muted)]"><a href="/" class="text-[var(--text)] underline underline-offset-2">Tribuna</a> · ${esc(W.kicker)}</p><h1 class="text-2xl font-bold">${name}</h1></header>
-<section role="status" aria-labelledby="estado-fila" class="rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-5" data-queue-state="${queueStateName(phase, place)}">
+<section role="status" aria-labelledby="estado-fila" class="rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-5" data-queue-state="`;
+  });
+  const updated = piece(`updated|${refresh}`, () => `${refresh !== null ? ` · ${esc(refreshesEvery(refresh))}.` : "."} ${esc(W.keepPlace)}</p>\n`);
+  return `${top}${queueStateName(phase, place)}">
 ${stateHtml(info, place, o.now)}
 </section>
-<p class="text-sm text-[var(--muted)]" data-testid="queue-updated">${esc(W.light.updatedAt)} ${CLOCK.format(o.now)}${refresh !== null ? ` · ${esc(refreshesEvery(refresh))}.` : "."} ${esc(W.keepPlace)}</p>
-${proofHtml(info, place)}
+<p class="text-sm text-[var(--muted)]" data-testid="queue-updated">${esc(W.light.updatedAt)} ${clockText(o.now)}${updated}${proofHtml(info, place)}
 <p class="text-sm"><a href="${fullPath(info.eventSlug)}" class="text-[var(--accent)] underline underline-offset-2">${esc(W.light.fullPage)}</a></p>
 </main>
 </body></html>`;
@@ -175,10 +202,20 @@ function proofHtml(info: QueueInfoView, place: QueuePlaceView): string {
   if (!info.drawCommitment && !info.drawSeed) return "";
   const P = QUEUE_WORDS.proof;
   const code = (text: string, testId?: string) => `<code class="break-all"${testId ? ` data-testid="${testId}"` : ""}>${esc(text)}</code>`;
-  return `<details class="rounded-2xl border border-[var(--border)] p-4 text-sm"><summary class="cursor-pointer font-bold">${esc(P.summary)}</summary><div class="mt-2 flex flex-col gap-2">
-<p>${esc(P.text)}</p>${info.drawCommitment ? `<p>${esc(P.commitment)} ${code(info.drawCommitment, "draw-commitment")}</p>` : ""}<p>${esc(P.place)} ${code(place.id)}</p>${
-    info.drawSeed ? `<p>${esc(P.seed)} ${code(info.drawSeed, "draw-seed")}</p>` : `<p>${esc(P.seedLater)}</p>`
-  }<p><a href="/ayuda#fila-virtual" class="text-[var(--accent)] underline underline-offset-2">${esc(P.howTo)}</a></p></div></details>`;
+  const before = piece(
+    `proof|${info.drawCommitment}`,
+    () =>
+      `<details class="rounded-2xl border border-[var(--border)] p-4 text-sm"><summary class="cursor-pointer font-bold">${esc(P.summary)}</summary><div class="mt-2 flex flex-col gap-2">
+<p>${esc(P.text)}</p>${info.drawCommitment ? `<p>${esc(P.commitment)} ${code(info.drawCommitment, "draw-commitment")}</p>` : ""}<p>${esc(P.place)} `,
+  );
+  const after = piece(
+    `seed|${info.drawSeed}`,
+    () =>
+      `</p>${info.drawSeed ? `<p>${esc(P.seed)} ${code(info.drawSeed, "draw-seed")}</p>` : `<p>${esc(P.seedLater)}</p>`}<p><a href="/ayuda#fila-virtual" class="text-[var(--accent)] underline underline-offset-2">${esc(
+        P.howTo,
+      )}</a></p></div></details>`,
+  );
+  return `${before}${code(place.id)}${after}`;
 }
 
 /** The same answer as a Node listener (server.ts, after the usual guards). Anything but GET or HEAD is refused. */
