@@ -44,7 +44,7 @@ export function stylesheetsOf(build: unknown): string[] {
 }
 
 /** No scripts at all; styles, fonts and the icon from here; forms only here; never framed. */
-const POLICY = "default-src 'none'; style-src 'self'; font-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const POLICY = "default-src 'none'; style-src 'self'; font-src 'self' data:; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** The classes of app/components/ui/Button.tsx's `buttonClasses` (primary, secondary): compiled into the app's CSS. */
 const BUTTON = "inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2.5 text-sm font-bold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-400";
