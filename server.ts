@@ -30,7 +30,7 @@ import { log } from "./server/monitoring/log";
 import { collectProcessMetrics, dbPoolMax, setMetricSources } from "./server/monitoring/metrics";
 import { databaseReadiness, latestMigration, operationsRoutes, requestTracker, shutDown, type Lifecycle } from "./server/monitoring/operations";
 import { resultRows } from "./server/db/raw";
-import { QUEUE_POLL_PATH } from "./server/queue/poll-path";
+import { QUEUE_LIGHT_PATH, QUEUE_POLL_PATH } from "./server/queue/poll-path";
 
 const dev = process.argv.includes("--dev");
 if (!dev) process.env.NODE_ENV ??= "production";
@@ -108,7 +108,7 @@ setMetricSources({
 });
 if (database.kind === "postgres") dbPoolMax.set(10);
 const tracker = requestTracker({ logger: log, lifecycle });
-// The queue's poll (`/fila/{slug}/estado`, decision 204): a waiting crowd asks it thousands of times a second, so
+// The queue's poll (`/fila/{slug}/estado`, decision 204) and its light page (`/fila/{slug}/ahora`, decision 241): a waiting crowd asks it thousands of times a second, so
 // it is counted and timed like any request but writes no log line unless it failed (a 5xx); a line per poll was
 // about a tenth of its CPU (pino's redaction, the path's scrubbing, the write). Its own tracker; the shutdown
 // waits for both.
@@ -174,13 +174,22 @@ if (dev) {
 // Request and back (decision 129); the usual JSON POST skips yoga's HTTP layer too (decision 142).
 // Other spellings of the path still reach yoga through Express.
 type QueuePollListener = typeof import("./server/queue/poll").queuePollListener;
-const entry = !dev ? (build as { entry: { module: { yoga?: GraphQLServer; graphqlListener?: GraphQLListener; queuePollListener?: QueuePollListener } } }).entry.module : undefined;
+type LightPage = typeof import("./server/queue/light-page");
+const entry = !dev
+  ? (build as { entry: { module: { yoga?: GraphQLServer; graphqlListener?: GraphQLListener; queuePollListener?: QueuePollListener } & Partial<Pick<LightPage, "queueLightListener" | "stylesheetsOf">> } }).entry.module
+  : undefined;
 const yoga = entry?.yoga;
 const graphql = yoga && entry.graphqlListener ? directRoute(guards, withRequestOrigin(entry.graphqlListener(yoga.requestListener), { trustProxy, fixedOrigin })) : null;
 if (yoga) app.all("/api/graphql", webRequestHandler(async (request) => yoga.handleRequest(request, {}), { fixedOrigin }));
 // The virtual queue's poll (`/fila/{slug}/estado`, decision 197) the same way: the guards, then the signed access
 // token, the session cache and the queue's copy in memory. No Remix, no Express, no PostgreSQL for a waiting person.
 const queuePoll = entry?.queuePollListener ? directRoute(guards, entry.queuePollListener) : null;
+// Its page for browsers without JavaScript (`/fila/{slug}/ahora`, decision 241) likewise: a small HTML page from a template,
+// with the app's stylesheet read once from the build's manifest, counted like the poll and without a log line.
+const queueLight =
+  entry?.queueLightListener && entry.stylesheetsOf
+    ? directRoute(guards, entry.queueLightListener({ stylesheets: entry.stylesheetsOf(build), testMode: paymentsMode() === "sandbox" }))
+    : null;
 
 // Anonymous public pages through the micro-cache (production only): one render for many visitors, a few seconds.
 // Pages carry a Content-Security-Policy with a nonce of their own (server/http/csp.ts), also copies from the micro-cache.
@@ -195,9 +204,15 @@ app.all("*", webRequestHandler(pageCache ? (request) => pageCache.handle(request
 const copyOf = new WeakMap<http.IncomingMessage, PageCopy>();
 const cachedPage = pageCache ? directRoute(guards, (req, res) => writeCopy(copyOf.get(req)!, req.method, res)) : null;
 const server = http.createServer((req, res) => {
-  if (queuePoll && req.url?.startsWith("/fila/") && QUEUE_POLL_PATH.test(req.url)) {
-    pollTracker.begin(req, res);
-    return queuePoll(req, res);
+  if (req.url?.startsWith("/fila/")) {
+    if (queuePoll && QUEUE_POLL_PATH.test(req.url)) {
+      pollTracker.begin(req, res);
+      return queuePoll(req, res);
+    }
+    if (queueLight && QUEUE_LIGHT_PATH.test(req.url)) {
+      pollTracker.begin(req, res);
+      return queueLight(req, res);
+    }
   }
   tracker.begin(req, res);
   // Health, readiness and metrics first: no guard, no micro-cache, no session.

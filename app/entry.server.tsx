@@ -15,6 +15,8 @@ import { NonceContext } from "#app/lib/nonce";
 export { graphqlListener, yoga } from "#server/graphql/yoga";
 /** The queue page's poll, served by server.ts straight from Node too (decision 197). */
 export { queuePollListener } from "#server/queue/poll";
+/** The queue's light page for browsers without JavaScript, served by server.ts straight from Node (decision 241). */
+export { queueLightListener, stylesheetsOf } from "#server/queue/light-page";
 
 /** How long deferred data may stream before the render is cut (single fetch). */
 export const streamTimeout = 5_000;

@@ -8,7 +8,8 @@
  * 3. Joins: every account sends GraphQL `joinQueue`, --concurrency at a time → joins/s. Then the app's memory
  *    with everyone waiting (VmRSS).
  * 4. The opening (the draw), then --seconds of saturated polls, round-robin over all the accounts with their
- *    cookies: GET /fila/{slug} (the page, as without JavaScript: its meta refresh) and GET /fila/{slug}/estado
+ *    cookies: GET /fila/{slug} (the whole Remix page), GET /fila/{slug}/ahora (the light page a browser without
+ *    JavaScript refreshes, served without Remix: decision 241) and GET /fila/{slug}/estado
  *    (the JSON the page's script asks for, served without Remix: decision 197) → polls/s. Then the sale: every account asks again when its page's refresh
  *    says; one whose turn came buys one ticket over GraphQL and pays it in the sandbox, until the stock runs
  *    out (or 60 s).
@@ -152,6 +153,8 @@ async function drivePolls(base: string, accounts: Account[], seconds: number, on
 }
 
 let QUEUE_PATH = "";
+/** Where a waiting browser without JavaScript refreshes to (the full page's <noscript> refresh, decision 241). */
+let LIGHT_PATH = "";
 
 /** The app's heap (used and reserved) and external memory, in MB, from its /metrics (prom-client's process metrics). */
 async function heapMb(base: string, token: string) {
@@ -200,6 +203,8 @@ class DueHeap {
 /**
  * Browsers without JavaScript: each account asks again when its page's `<meta http-equiv="refresh">` says
  * (3 s near the front, 10 s far back, 30 s with a turn), the earliest due first, until `done()` or `seconds`.
+ * They ask the light page `/fila/{slug}/ahora`, where the full page's <noscript> refresh sends a person with a
+ * place and which refreshes itself (decision 241).
  */
 async function driveBrowsers(base: string, accounts: Account[], seconds: number, done: () => boolean, onPage: (account: Account, text: string, askedAt: number) => Promise<void>) {
   const heap = new DueHeap();
@@ -221,7 +226,7 @@ async function driveBrowsers(base: string, accounts: Account[], seconds: number,
         let refresh = 10;
         const askedAt = Date.now();
         try {
-          const res = await request(base, "GET", QUEUE_PATH, { cookie: accounts[i].cookie, "x-forwarded-for": accounts[i].ip, accept: "text/html" });
+          const res = await request(base, "GET", LIGHT_PATH, { cookie: accounts[i].cookie, "x-forwarded-for": accounts[i].ip, accept: "text/html" });
           polls++;
           if (res.status !== 200) failures++;
           else {
@@ -289,6 +294,7 @@ async function main() {
     await publishEvent(ownerCtx(), { id: event.id });
     const ticket = (await getEventForOrganizer(ownerCtx(), event.id)).tickets[0];
     QUEUE_PATH = `/fila/${event.slug}`;
+    LIGHT_PATH = `${QUEUE_PATH}/ahora`;
     const ownerCookie = `at=${(await startSession(db, owner, new Date())).accessToken}`;
 
     const made = performance.now();
@@ -401,6 +407,21 @@ async function main() {
     // 197); a crowd that waits asks every 3–10 s, so it is measured after one poll per account, as it runs (decision 204).
     const firstPolls = await drivePolls(base, accounts, Number.MAX_SAFE_INTEGER, undefined, dataPath, accounts.length);
     log(`Primera consulta del JSON de cada cuenta: ${firstPolls.perSecond}/s (p50 ${firstPolls.p50} ms).`);
+    // Without JavaScript the page's <noscript> refresh goes to /fila/{slug}/ahora (a small HTML page straight from Node,
+    // decision 241), which refreshes itself: what a browser without JavaScript asks while it waits. Measured, like the
+    // JSON, once every account asked one time (its token and session are then remembered, as in a real wait).
+    const lightPath = `${QUEUE_PATH}/ahora`;
+    const lightPage = { text: "" };
+    const lightPolls = await drivePolls(base, accounts, SECONDS, async (_account, text) => {
+      if (!lightPage.text && text.includes('data-queue-state="waiting"')) lightPage.text = text;
+    }, lightPath);
+    log(`Página liviana sin JavaScript: ${lightPolls.perSecond}/s (p50 ${lightPolls.p50} ms, ${lightPolls.failures} fallas).`);
+    // Its ceiling right away (a shared machine's load drifts within a minute): a bare Node server sending those bytes.
+    const lightBytes = Buffer.from(lightPage.text || "<!DOCTYPE html><html><body>fila</body></html>");
+    const bareLight = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "private, no-store" }).end(lightBytes));
+    await new Promise<void>((resolve) => bareLight.listen(0, "127.0.0.1", resolve));
+    const lightCeiling = await drivePolls(`http://127.0.0.1:${(bareLight.address() as AddressInfo).port}`, accounts, SECONDS);
+    bareLight.close();
     const dataPage = { text: "" };
     const dataPolls = await drivePolls(base, accounts, SECONDS, async (_account, text) => {
       if (!dataPage.text && text.includes('"status":"WAITING"')) dataPage.text = text;
@@ -485,6 +506,9 @@ async function main() {
       polls: { ...polls, bytes: bytes.length },
       ceiling,
       ratio: Math.round((polls.perSecond / Math.max(1, ceiling.perSecond)) * 1000) / 1000,
+      lightPolls: { ...lightPolls, bytes: lightBytes.length },
+      lightCeiling,
+      lightRatio: Math.round((lightPolls.perSecond / Math.max(1, lightCeiling.perSecond)) * 1000) / 1000,
       dataPolls: { ...dataPolls, bytes: dataBytes.length },
       firstDataPolls: firstPolls,
       dataCeiling,
@@ -503,22 +527,25 @@ async function main() {
     console.log("| medida | valor |");
     console.log("|---|---:|");
     console.log(`| sumarse (joinQueue), por segundo | ${result.joins.perSecond} (p50 ${result.joins.p50} ms, p99 ${result.joins.p99} ms, ${joinFailures} fallas) |`);
-    console.log(`| consultas de la página /fila (sin JavaScript), por segundo | ${polls.perSecond} (p50 ${polls.p50} ms, p99 ${polls.p99} ms, ${polls.failures} fallas) |`);
+    console.log(`| consultas de la página entera /fila (Remix), por segundo | ${polls.perSecond} (p50 ${polls.p50} ms, p99 ${polls.p99} ms, ${polls.failures} fallas) |`);
     console.log(`| Node pelado con los mismos ${bytes.length} bytes, por segundo | ${ceiling.perSecond} (p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms) |`);
     console.log(`| consultas ÷ Node pelado (objetivo ≥ 0,5) | ${load.verdict(String(result.ratio).replace(".", ","))} |`);
+    console.log(`| página liviana sin JavaScript (${lightPath}, ${lightBytes.length} bytes), por segundo | ${lightPolls.perSecond} (p50 ${lightPolls.p50} ms, p99 ${lightPolls.p99} ms, ${lightPolls.failures} fallas) |`);
+    console.log(`| Node pelado con esos bytes, por segundo | ${lightCeiling.perSecond} (p50 ${lightCeiling.p50} ms) |`);
+    console.log(`| página liviana ÷ Node pelado (objetivo ≥ 0,5) | ${load.verdict(String(result.lightRatio).replace(".", ","))} |`);
     console.log(`| consultas con JavaScript (${dataPath}, ${dataBytes.length} bytes), por segundo | ${dataPolls.perSecond} (p50 ${dataPolls.p50} ms, p99 ${dataPolls.p99} ms, ${dataPolls.failures} fallas) |`);
     console.log(`| Node pelado con esos bytes, por segundo | ${dataCeiling.perSecond} (p50 ${dataCeiling.p50} ms) |`);
     console.log(`| primera consulta con JavaScript de cada cuenta (firma del token y sesión leídas), por segundo | ${firstPolls.perSecond} (p50 ${firstPolls.p50} ms, ${firstPolls.failures} fallas) |`);
     console.log(`| consultas con JavaScript ÷ Node pelado (objetivo ≥ 0,5) | ${load.verdict(String(result.dataRatio).replace(".", ","))} |`);
     console.log(`| con turno / máximo en 60 s / ritmo | ${times.length} / ${maxPerMinute} / ${PACE} ${paceOk ? "✓" : "✗"} |`);
     console.log(`| vendidas / stock; turnos dados después de agotarse | ${paid} / ${STOCK}; ${afterSoldOut} ${afterSoldOut === 0 ? "✓" : "✗"} |`);
-    console.log(`| venta como navegadores sin JavaScript (cada uno vuelve a preguntar cuando su página dice) | ${sale.polls} consultas en ${sale.seconds} s, ${sale.failures} fallas |`);
+    console.log(`| venta como navegadores sin JavaScript (la página liviana: cada uno vuelve a preguntar cuando su página dice) | ${sale.polls} consultas en ${sale.seconds} s, ${sale.failures} fallas |`);
     console.log(`| páginas de quienes esperaban, desde 3 s después de la última venta, que dicen «Agotado» | ${sawSoldOut} de ${pagesAfterSoldOut} |`);
     console.log(`| memoria de la app (VmRSS): al arrancar / con todos esperando / 10 s después sin pedidos / pico (objetivo ≤ 300 MB) | ${rssIdle} / ${rssWaiting} / ${rssWaitingQuiet} / ${rssPeak} MB |`);
     console.log(`| montón usado / reservado: al arrancar; con todos esperando; 10 s después | ${heapIdle.used} / ${heapIdle.total} MB; ${heapWaiting.used} / ${heapWaiting.total} MB; ${heapWaitingQuiet.used} / ${heapWaitingQuiet.total} MB |`);
     if (!result.admission.soldOut) console.log(`\nNo se agotó durante la corrida (${paid} de ${STOCK}): subí --seconds o bajá --stock para ver la parte de «Agotado».`);
     const machine = load.end();
-    if (flags.json) console.log(JSON.stringify({ ...result, ...(load.mayJudge ? {} : { ratio: null, dataRatio: null }), machineLoad: machine }));
+    if (flags.json) console.log(JSON.stringify({ ...result, ...(load.mayJudge ? {} : { ratio: null, lightRatio: null, dataRatio: null }), machineLoad: machine }));
   } catch (error) {
     console.error(error);
     if (appLog) console.error(appLog.slice(-3000));

@@ -8,6 +8,7 @@ import type { QueuePageData, QueuePhase } from "#app/components/queue/types";
 import { joinQueue, queueInfo, queuePlace } from "#server/queue/queue";
 import { admissionCookieHeader } from "#server/queue/admission";
 import { queuePhase, queueRefreshSeconds } from "#server/queue/poll";
+import { queueLightPath } from "#server/queue/poll-path";
 
 /**
  * `/fila/{slug}`. Both answers come from the process's copy of the queue
@@ -49,6 +50,7 @@ export async function queueLoader({ request, params }: LoaderFunctionArgs) {
     drawCommitment: info.drawCommitment,
     drawSeed: info.drawSeed,
     refreshSeconds: queueRefreshSeconds(info, place),
+    refreshHref: place ? queueLightPath(info.eventSlug) : null,
     renderedAtIso: ctx.now.toISOString(),
     buyHref: `/eventos/${encodeURIComponent(info.eventSlug)}`,
   };

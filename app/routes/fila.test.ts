@@ -14,6 +14,7 @@ import { cookiesAfter, formRequest, getRequest, run } from "#tests/support/remix
 import { savedCartCookie } from "#app/lib/cart.server";
 import * as queueRoute from "./fila.$slug";
 import * as pollRoute from "./fila.$slug.estado";
+import * as lightRoute from "./fila.$slug.ahora";
 import * as eventPage from "./eventos.$slug";
 import * as payerPage from "./checkout.payer-info.$eventSlug";
 import * as menuPage from "./menu.$slug";
@@ -77,6 +78,8 @@ describe("/fila/{slug}", () => {
     const page = await run<QueuePageData>(queueRoute.loader, getRequest(path, { cookies: jar }), { slug: made.event.slug });
     expect(page.data.place?.status).toBe("WAITING");
     const { html } = await render(page.data);
+    // With a place, the page refreshes itself without JavaScript to the light page served without Remix (decision 241).
+    expect(html).toContain(`<noscript><meta http-equiv="refresh" content="${page.data.refreshSeconds};url=/fila/${made.event.slug}/ahora"/></noscript>`);
     expect(textOf(html)).toContain("Ya estás en la fila");
     expect(textOf(html)).not.toContain("Sumarme a la fila");
   });
@@ -205,5 +208,25 @@ describe("/fila/{slug}", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     expect(await res.json()).toMatchObject({ phase: "before", place: { status: "WAITING" } });
+  });
+
+  it("/fila/{slug}/ahora through Remix (development, other spellings) answers the same light page as server.ts's direct route", async () => {
+    const made = await eventWithQueue(3600_000);
+    const buyer = await createTestUser();
+    const jar = await sessionCookiesFor(buyer.id);
+    await run(queueRoute.action, formRequest(`/fila/${made.event.slug}`, {}, { cookies: jar }), { slug: made.event.slug });
+    const load = (cookies: Record<string, string>) =>
+      lightRoute.loader({ request: getRequest(`/fila/${made.event.slug}/ahora`, { cookies }), params: { slug: made.event.slug }, context: {} }) as Promise<Response>;
+    const res = await load(jar);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(res.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    const text = textOf(await res.text());
+    expect(text).toContain("La venta abre en");
+    expect(text).toContain("Ya estás en la fila");
+    // Without a session: to the full page, which offers to sign in and join.
+    const anonymous = await load({});
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.get("Location")).toBe(`/fila/${made.event.slug}`);
   });
 });

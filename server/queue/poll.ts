@@ -50,7 +50,7 @@ const RELOAD = { reload: true } as const;
  * Who asks, from the access token cookie only; "reload" when only the page can tell (or fix) who it is. A
  * remembered token and a remembered session (the usual poll) cost no database and no wait for it.
  */
-async function pollActor(cookieHeader: string | null | undefined, now: Date): Promise<Actor | "reload"> {
+export async function pollActor(cookieHeader: string | null | undefined, now: Date): Promise<Actor | "reload"> {
   const cookies = parseCookies(cookieHeader ?? null);
   const accessToken = cookies[ACCESS_COOKIE];
   if (!accessToken) return cookies[REFRESH_COOKIE] ? "reload" : ANONYMOUS;

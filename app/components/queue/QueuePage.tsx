@@ -2,7 +2,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Button, buttonClasses } from "#app/components/ui/Button";
 import type { QueuePageData } from "./types";
-import { agoLabel, clockLeft, peopleLabel, waitLabel } from "./words";
+import { agoLabel, clockLeft, peopleLabel, QUEUE_WORDS, queueNumber, queueStateKind, queueStateName, refreshesEvery, waitLabel } from "./words";
 
 /**
  * The server's clock, read in the browser: the page's "now" starts at the
@@ -99,10 +99,11 @@ export function QueuePage({ page: loaded }: { page: QueuePageData }) {
 
   return (
     <main className="mx-auto flex w-full max-w-xl flex-col gap-5 px-4 py-6">
-      {/* Without JavaScript the page asks again by itself at the interval the server suggested. */}
+      {/* Without JavaScript the page asks again by itself at the interval the server suggested: a person with a place
+          goes on with the light page served without Remix (decision 241), anyone else with this one. */}
       {page.refreshSeconds !== null ? (
         <noscript>
-          <meta httpEquiv="refresh" content={String(page.refreshSeconds)} />
+          <meta httpEquiv="refresh" content={page.refreshHref ? `${page.refreshSeconds};url=${page.refreshHref}` : String(page.refreshSeconds)} />
         </noscript>
       ) : null}
       <header>
@@ -110,12 +111,12 @@ export function QueuePage({ page: loaded }: { page: QueuePageData }) {
           <a href="/" className="text-[var(--text)] underline underline-offset-2">
             Tribuna
           </a>{" "}
-          · Fila virtual
+          · {QUEUE_WORDS.kicker}
         </p>
         <h1 className="text-2xl font-bold">{page.event.name}</h1>
       </header>
 
-      <section aria-live="polite" aria-atomic="true" className="rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-5" data-queue-state={stateName(page)}>
+      <section aria-live="polite" aria-atomic="true" className="rounded-2xl border border-[var(--border)] bg-[var(--surface)] p-5" data-queue-state={queueStateName(page.phase, page.place)}>
         <QueueState page={page} opensIn={opensIn} expiresIn={expiresIn} />
       </section>
 
@@ -123,12 +124,12 @@ export function QueuePage({ page: loaded }: { page: QueuePageData }) {
         <p className="text-sm text-[var(--muted)]" data-testid="queue-updated">
           {clock.live ? (
             <>
-              {refreshing ? "Actualizando…" : `Actualizado ${agoLabel(clock.age)}`} · se actualiza sola cada {page.refreshSeconds} s.
+              {refreshing ? "Actualizando…" : `Actualizado ${agoLabel(clock.age)}`} · {refreshesEvery(page.refreshSeconds)}.
             </>
           ) : (
             <>Esta página se actualiza sola cada {page.refreshSeconds} s: no hace falta recargarla.</>
           )}{" "}
-          Si la cerrás no perdés tu lugar.
+          {QUEUE_WORDS.keepPlace}
         </p>
       ) : null}
 
@@ -137,126 +138,111 @@ export function QueuePage({ page: loaded }: { page: QueuePageData }) {
   );
 }
 
-/** A name for tests and styles: what the person is looking at. */
-function stateName(page: QueuePageData): string {
-  if (page.place) return page.place.status.toLowerCase();
-  return page.phase === "before" ? "countdown" : page.phase === "soldOut" ? "sold_out" : page.phase === "closed" ? "closed" : "not_joined";
-}
-
 function QueueState({ page, opensIn, expiresIn }: { page: QueuePageData; opensIn: number; expiresIn: number | null }) {
   const { place } = page;
-  if (place?.status === "ADMITTED") {
-    return (
-      <>
-        <h2 className="text-2xl font-black text-green-700 dark:text-green-400">¡Es tu turno!</h2>
-        <p className="mt-2">
-          Tenés hasta las <strong>{place.admissionExpiresLabel}</strong> para comprar
-          {expiresIn !== null && expiresIn > 0 ? (
-            <>
-              {" "}
-              (te quedan{" "}
-              <strong role="timer" aria-live="off" data-countdown="">
-                {clockLeft(expiresIn)}
-              </strong>
-              )
-            </>
-          ) : null}
-          . Si no comprás en ese tiempo, el lugar pasa a la persona que sigue.
-        </p>
-        <Link to={page.buyHref} className={buttonClasses("primary", "mt-4 w-full sm:w-auto")}>
-          Ir a comprar
-        </Link>
-      </>
-    );
-  }
-  if (place?.status === "SOLD_OUT" || page.phase === "soldOut") {
-    return (
-      <>
-        <h2 className="text-2xl font-black">Agotado</h2>
-        <p className="mt-2">
-          Se vendieron todas las entradas que había. Te lo decimos ahora para que no esperes de más. Si alguien no completa su pago y vuelven entradas a
-          la venta, la fila sigue y te avisamos en esta página.
-        </p>
-      </>
-    );
-  }
-  if (place?.closedReason === "BOUGHT") {
-    return (
-      <>
-        <h2 className="text-xl font-bold">Ya hiciste tu compra</h2>
-        <p className="mt-2">Tu turno en la fila terminó. Tus entradas están en Mis tickets.</p>
-        <Link to="/cuenta/mis-tickets" className={buttonClasses("secondary", "mt-4")}>
-          Ver mis tickets
-        </Link>
-      </>
-    );
-  }
-  if (place?.closedReason === "EXPIRED" && page.phase !== "closed") {
-    return (
-      <>
-        <h2 className="text-xl font-bold">Tu turno venció</h2>
-        <p className="mt-2">Pasó el tiempo para comprar sin que se completara una compra, y el lugar pasó a la persona que seguía en la fila.</p>
-      </>
-    );
-  }
-  if (place?.status === "CLOSED" || page.phase === "closed") {
-    return (
-      <>
-        <h2 className="text-xl font-bold">La fila está cerrada</h2>
-        <p className="mt-2">Ya no hace falta hacer fila para este evento: podés comprar directamente en su página.</p>
-        <Link to={page.buyHref} className={buttonClasses("secondary", "mt-4")}>
-          Ir al evento
-        </Link>
-      </>
-    );
-  }
-  if (page.phase === "before") {
-    return (
-      <>
-        <h2 className="text-xl font-bold">La venta abre en</h2>
-        <p className="mt-1 text-4xl font-black tabular-nums" role="timer" aria-live="off" data-countdown="">
-          {opensIn > 0 ? clockLeft(opensIn) : "instantes"}
-        </p>
-        <p className="mt-2 text-sm">
-          {page.opensAtLabel} (hora de Buenos Aires).
-        </p>
-        {place ? (
-          <p className="mt-4 font-medium">
-            Ya estás en la fila. Cuando abra la venta sorteamos el orden entre todas las personas que se sumaron antes: llegar primero no cambia nada, así que
-            no hace falta estar pendiente del segundo exacto.
+  const W = QUEUE_WORDS;
+  switch (queueStateKind(page.phase, place)) {
+    case "admitted":
+      return (
+        <>
+          <h2 className="text-2xl font-black text-green-700 dark:text-green-400">{W.turn.heading}</h2>
+          <p className="mt-2">
+            {W.turn.untilBefore} <strong>{place!.admissionExpiresLabel}</strong> {W.turn.untilAfter}
+            {expiresIn !== null && expiresIn > 0 ? (
+              <>
+                {" "}
+                ({W.turn.leftBefore}{" "}
+                <strong role="timer" aria-live="off" data-countdown="">
+                  {clockLeft(expiresIn)}
+                </strong>
+                )
+              </>
+            ) : null}
+            {W.turn.rest}
           </p>
-        ) : (
-          <>
-            <p className="mt-4">Sumate antes de que abra: a la hora de apertura sorteamos el orden entre todas las personas que estén en la fila.</p>
-            <JoinForm page={page} label="Sumarme a la fila" />
-          </>
-        )}
-      </>
-    );
+          <Link to={page.buyHref} className={buttonClasses("primary", "mt-4 w-full sm:w-auto")}>
+            {W.turn.buy}
+          </Link>
+        </>
+      );
+    case "soldOut":
+      return (
+        <>
+          <h2 className="text-2xl font-black">{W.soldOut.heading}</h2>
+          <p className="mt-2">{W.soldOut.text}</p>
+        </>
+      );
+    case "bought":
+      return (
+        <>
+          <h2 className="text-xl font-bold">{W.bought.heading}</h2>
+          <p className="mt-2">{W.bought.text}</p>
+          <Link to="/cuenta/mis-tickets" className={buttonClasses("secondary", "mt-4")}>
+            {W.bought.link}
+          </Link>
+        </>
+      );
+    case "expired":
+      return (
+        <>
+          <h2 className="text-xl font-bold">{W.expired.heading}</h2>
+          <p className="mt-2">{W.expired.text}</p>
+        </>
+      );
+    case "closed":
+      return (
+        <>
+          <h2 className="text-xl font-bold">{W.closed.heading}</h2>
+          <p className="mt-2">{W.closed.text}</p>
+          <Link to={page.buyHref} className={buttonClasses("secondary", "mt-4")}>
+            {W.closed.link}
+          </Link>
+        </>
+      );
+    case "before":
+      return (
+        <>
+          <h2 className="text-xl font-bold">{W.before.heading}</h2>
+          <p className="mt-1 text-4xl font-black tabular-nums" role="timer" aria-live="off" data-countdown="">
+            {opensIn > 0 ? clockLeft(opensIn) : W.before.soon}
+          </p>
+          <p className="mt-2 text-sm">
+            {page.opensAtLabel} {W.before.timeZone}
+          </p>
+          {place ? (
+            <p className="mt-4 font-medium">{W.before.inQueue}</p>
+          ) : (
+            <>
+              <p className="mt-4">{W.before.joinFirst}</p>
+              <JoinForm page={page} label={W.join.label} />
+            </>
+          )}
+        </>
+      );
+    case "notJoined":
+      return (
+        <>
+          <h2 className="text-xl font-bold">{W.notJoined.heading}</h2>
+          <p className="mt-2">{W.notJoined.text}</p>
+          <JoinForm page={page} label={W.join.label} />
+        </>
+      );
+    case "waiting":
+      return (
+        <>
+          <h2 className="text-xl font-bold">{page.phase === "paused" ? W.waiting.pausedHeading : W.waiting.heading}</h2>
+          {page.phase === "paused" ? <p className="mt-1">{W.waiting.paused}</p> : null}
+          <dl className="mt-3 grid grid-cols-2 gap-3">
+            <Figure label={W.waiting.position}>{place!.position !== null ? queueNumber(place!.position) : "—"}</Figure>
+            <Figure label={W.waiting.ahead}>{place!.ahead !== null ? peopleLabel(place!.ahead) : "—"}</Figure>
+          </dl>
+          <p className="mt-3">
+            <span className="font-medium">{W.waiting.estimate}</span> {waitLabel(page.phase === "paused" ? null : place!.estimatedWaitSeconds)}
+          </p>
+          <p className="mt-2 text-sm text-[var(--muted)]">{W.waiting.estimateNote}</p>
+        </>
+      );
   }
-  if (!place) {
-    return (
-      <>
-        <h2 className="text-xl font-bold">La venta ya abrió</h2>
-        <p className="mt-2">Sumate a la fila: vas detrás de las personas que ya están, por orden de llegada.</p>
-        <JoinForm page={page} label="Sumarme a la fila" />
-      </>
-    );
-  }
-  return (
-    <>
-      <h2 className="text-xl font-bold">{page.phase === "paused" ? "El ingreso está en pausa" : "Estás en la fila"}</h2>
-      {page.phase === "paused" ? <p className="mt-1">La organización pausó el ingreso por un momento. No perdés tu lugar.</p> : null}
-      <dl className="mt-3 grid grid-cols-2 gap-3">
-        <Figure label="Tu lugar">{place.position !== null ? place.position.toLocaleString("es-AR") : "—"}</Figure>
-        <Figure label="Delante tuyo">{place.ahead !== null ? peopleLabel(place.ahead) : "—"}</Figure>
-      </dl>
-      <p className="mt-3">
-        <span className="font-medium">Espera estimada:</span> {waitLabel(page.phase === "paused" ? null : place.estimatedWaitSeconds)}
-      </p>
-      <p className="mt-2 text-sm text-[var(--muted)]">Es una estimación según el ritmo con que entra la gente; puede cambiar si alguien no usa su turno.</p>
-    </>
-  );
 }
 
 function Figure({ label, children }: { label: string; children: ReactNode }) {
@@ -272,10 +258,10 @@ function JoinForm({ page, label }: { page: QueuePageData; label: string }) {
   const navigation = useNavigation();
   return (
     <Form method="post" className="mt-4 flex flex-col gap-2">
-      <Button type="submit" className="w-full sm:w-auto" pending={navigation.state === "submitting"} pendingLabel="Sumándote…">
+      <Button type="submit" className="w-full sm:w-auto" pending={navigation.state === "submitting"} pendingLabel={QUEUE_WORDS.join.pending}>
         {label}
       </Button>
-      {page.signedIn ? null : <p className="text-sm text-[var(--muted)]">Necesitás iniciar sesión: un lugar por cuenta, sin importar desde cuántos dispositivos entres.</p>}
+      {page.signedIn ? null : <p className="text-sm text-[var(--muted)]">{QUEUE_WORDS.join.signIn}</p>}
     </Form>
   );
 }
@@ -283,34 +269,32 @@ function JoinForm({ page, label }: { page: QueuePageData; label: string }) {
 /** The commitment before the opening, the seed after it, and how anyone checks the order with them. */
 function DrawProof({ page }: { page: QueuePageData }) {
   if (!page.drawCommitment && !page.drawSeed) return null;
+  const P = QUEUE_WORDS.proof;
   return (
     <details className="rounded-2xl border border-[var(--border)] p-4 text-sm">
-      <summary className="cursor-pointer font-bold">¿Cómo sabés que el sorteo es justo?</summary>
+      <summary className="cursor-pointer font-bold">{P.summary}</summary>
       <div className="mt-2 flex flex-col gap-2">
-        <p>
-          Antes de abrir publicamos la huella (SHA-256) de una semilla secreta; al abrir revelamos la semilla y el orden de quienes se sumaron antes sale
-          de ella: nadie, ni nosotros, puede cambiarla después sin que se note.
-        </p>
+        <p>{P.text}</p>
         {page.drawCommitment ? (
           <p>
-            Huella publicada: <code className="break-all" data-testid="draw-commitment">{page.drawCommitment}</code>
+            {P.commitment} <code className="break-all" data-testid="draw-commitment">{page.drawCommitment}</code>
           </p>
         ) : null}
         {page.place ? (
           <p>
-            Tu lugar en el sorteo: <code className="break-all">{page.place.id}</code>
+            {P.place} <code className="break-all">{page.place.id}</code>
           </p>
         ) : null}
         {page.drawSeed ? (
           <p>
-            Semilla revelada: <code className="break-all" data-testid="draw-seed">{page.drawSeed}</code>
+            {P.seed} <code className="break-all" data-testid="draw-seed">{page.drawSeed}</code>
           </p>
         ) : (
-          <p>La semilla se revela cuando abre la venta.</p>
+          <p>{P.seedLater}</p>
         )}
         <p>
           <Link to="/ayuda#fila-virtual" className="text-[var(--accent)] underline underline-offset-2">
-            Cómo verificar el sorteo paso a paso
+            {P.howTo}
           </Link>
         </p>
       </div>

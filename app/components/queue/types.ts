@@ -38,6 +38,11 @@ export interface QueuePageData {
   drawSeed: string | null;
   /** Seconds until the page should ask again (meta refresh without JavaScript, polling with it); null: nothing will change. */
   refreshSeconds: number | null;
+  /**
+   * Where the page goes when it refreshes itself without JavaScript: the light page `/fila/{slug}/ahora` (served
+   * without Remix, decision 241) for a person with a place; null: this page again (nobody to show a place to).
+   */
+  refreshHref: string | null;
   /** When the server answered, to say "actualizado hace X s". */
   renderedAtIso: string;
   buyHref: string;
