@@ -8,28 +8,14 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { machineLoad } from "./bench-support";
-import { BUYER_GOAL_BYTES, checkBuyerBudget, kb, measureBuyerPages, SHELL_GOAL_BYTES, type RemixManifestLike } from "./bundle-budget";
+import { BUYER_GOAL_BYTES, checkBuyerBudget, kb, measureBuyerPages, SHELL_GOAL_BYTES } from "./bundle-budget";
+import { CLIENT_BUILD, readRemixManifest } from "./remix-manifest";
 
 // Bytes do not depend on the load: printed for the record, the budget is judged on a busy machine too.
 const load = machineLoad({ loadIndependent: true });
 
-const client = "build/client";
-const assets = path.join(client, "assets");
-if (!fs.existsSync(assets)) {
-  console.error("No hay build: corré `npm run build` primero.");
-  process.exit(1);
-}
-const manifestFile = fs.readdirSync(assets).find((f) => f.startsWith("manifest-"));
-if (!manifestFile) {
-  console.error("El build no tiene manifiesto de Remix (build/client/assets/manifest-*.js).");
-  process.exit(1);
-}
-const manifest = JSON.parse(
-  fs
-    .readFileSync(path.join(assets, manifestFile), "utf8")
-    .replace(/^window.__remixManifest=/, "")
-    .replace(/;\s*$/, ""),
-) as RemixManifestLike;
+const client = CLIENT_BUILD;
+const manifest = readRemixManifest("npm run build");
 const gzipBytes = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(client, file))).length;
 
 const report = measureBuyerPages(manifest, gzipBytes);

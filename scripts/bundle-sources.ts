@@ -13,21 +13,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { kb, type RemixManifestLike } from "./bundle-budget";
+import { kb } from "./bundle-budget";
+import { CLIENT_BUILD, readRemixManifest } from "./remix-manifest";
 
-const client = "build/client";
-const assets = path.join(client, "assets");
-const manifestFile = fs.existsSync(assets) ? fs.readdirSync(assets).find((f) => f.startsWith("manifest-")) : undefined;
-if (!manifestFile) {
-  console.error("No hay build: corré `npx remix vite:build --sourcemapClient=hidden` primero.");
-  process.exit(1);
-}
-const manifest = JSON.parse(
-  fs
-    .readFileSync(path.join(assets, manifestFile), "utf8")
-    .replace(/^window.__remixManifest=/, "")
-    .replace(/;\s*$/, ""),
-) as RemixManifestLike;
+const client = CLIENT_BUILD;
+const manifest = readRemixManifest("npx remix vite:build --sourcemapClient=hidden");
 
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
