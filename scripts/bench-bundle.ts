@@ -38,7 +38,7 @@ for (const page of report.pages) {
 
 const heaviest = Math.max(...report.pages.map((page) => page.totalBytes));
 console.log(
-  `\nObjetivo del issue 40 (no exigido): shell ≤ ${kb(SHELL_GOAL_BYTES)} (faltan ${kb(Math.max(0, report.shell.bytes - SHELL_GOAL_BYTES))}), ` +
+  `\nObjetivo de la segunda ronda de rendimiento (decisión 239, no exigido): shell ≤ ${kb(SHELL_GOAL_BYTES)} (faltan ${kb(Math.max(0, report.shell.bytes - SHELL_GOAL_BYTES))}), ` +
     `cada página ≤ ${kb(BUYER_GOAL_BYTES)} (la más pesada, ${kb(heaviest)}). React 18 y Remix 2 solos son ~78 kB: docs/benchmarks.md.`,
 );
 
