@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { buttonClasses, TEST_MODE_BANNER } from "#common/button-classes";
 import { formatEventStart, formatTime, TIME_ZONE } from "#common/dates";
 import { clockLeft, peopleLabel, QUEUE_WORDS, queueNumber, queueStateKind, queueStateName, refreshesEvery, waitLabel } from "#common/queue-words";
 import { parseCookies } from "#server/auth/cookies";
@@ -46,10 +47,9 @@ export function stylesheetsOf(build: unknown): string[] {
 /** No scripts at all; styles, fonts and the icon from here; forms only here; never framed. */
 const POLICY = "default-src 'none'; style-src 'self'; font-src 'self' data:; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-/** The classes of app/components/ui/Button.tsx's `buttonClasses` (primary, secondary): compiled into the app's CSS. */
-const BUTTON = "inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2.5 text-sm font-bold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-400";
-const PRIMARY = `${BUTTON} bg-primary-500 text-black hover:bg-primary-400`;
-const SECONDARY = `${BUTTON} border border-[var(--border)] bg-[var(--surface)] text-[var(--text)] hover:border-primary-500`;
+/** The app's buttons (common/button-classes.ts), compiled into its CSS. */
+const PRIMARY = buttonClasses("primary");
+const SECONDARY = buttonClasses("secondary");
 
 /** "15:04:09", Buenos Aires time. */
 const CLOCK = new Intl.DateTimeFormat("en-GB", { timeZone: TIME_ZONE, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
@@ -133,7 +133,7 @@ function lightPageHtml(info: QueueInfoView, place: QueuePlaceView, o: LightPageO
       .map((href) => `<link rel="stylesheet" href="${esc(href)}">`)
       .join("")}</head>
 <body class="min-h-screen antialiased">${
-      o.testMode ? `<p role="note" class="flex h-test-banner items-center justify-center bg-amber-300 px-3 text-center text-xs font-semibold text-black sm:text-sm">Modo de prueba: los pagos son simulados</p>` : ""
+      o.testMode ? `<p role="note" class="${TEST_MODE_BANNER.className}">${TEST_MODE_BANNER.text}</p>` : ""
     }
 <main class="mx-auto flex w-full max-w-xl flex-col gap-5 px-4 py-6">
 <header><p class="text-sm font-bold uppercase tracking-wide text-[var(--muted)]"><a href="/" class="text-[var(--text)] underline underline-offset-2">Tribuna</a> · ${esc(W.kicker)}</p><h1 class="text-2xl font-bold">${name}</h1></header>
