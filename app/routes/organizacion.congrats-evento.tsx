@@ -1,6 +1,5 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import QRCode from "qrcode";
 import { useEffect, useState } from "react";
 import { getEventForOrganizer } from "#server/events/events";
 import { appUrl } from "#server/env";
@@ -22,7 +21,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const eventId = new URL(request.url).searchParams.get("eventId") ?? "";
   const { event, dates } = await guard(() => getEventForOrganizer(bo.ctx, eventId));
   const shareUrl = new URL(BO.publicEvent(event.slug), appUrl()).toString();
-  // Drawn on the server: the page needs no JavaScript and the browser no QR library.
+  // Drawn on the server: the page needs no JavaScript and the browser no QR library. qrcode loads on first use, so the
+  // server's idle memory does not carry it (issue 40).
+  const QRCode = (await import("qrcode")).default;
   const [qrSvg, qrPng] = await Promise.all([
     QRCode.toString(shareUrl, { type: "svg", margin: 2, errorCorrectionLevel: "M" }),
     QRCode.toDataURL(shareUrl, { margin: 2, width: 600, errorCorrectionLevel: "M" }),

@@ -1,6 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import QRCode from "qrcode";
 import { couponLabel, requireCoupon, updateCoupon } from "#server/coupons/coupons";
 import { getEventForOrganizer } from "#server/events/events";
 import { appUrl } from "#server/env";
@@ -23,6 +22,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const coupon = await guard(() => requireCoupon(bo.ctx, params.couponId ?? ""));
   const { event, tickets } = await guard(() => getEventForOrganizer(bo.ctx, coupon.eventId));
   const link = `${appUrl()}/canjear/${coupon.id}`;
+  // qrcode loads on first use, so the server's idle memory does not carry it (issue 40).
+  const QRCode = (await import("qrcode")).default;
   const qrSvg = await QRCode.toString(link, { type: "svg", margin: 2, errorCorrectionLevel: "M" });
   return data(
     {

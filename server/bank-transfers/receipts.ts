@@ -1,11 +1,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { PDFDocument } from "pdf-lib";
-import sharp from "sharp";
 import { env } from "#server/env";
 import { Invalid } from "#server/errors";
-import { MAX_INPUT_PIXELS } from "#server/media/images";
+import { loadSharp, MAX_INPUT_PIXELS } from "#server/media/images";
 
 /**
  * Transfer receipts on disk: PDF, JPG or PNG decided by the first bytes
@@ -52,11 +50,19 @@ export function detectReceiptType(bytes: Uint8Array): ReceiptType | null {
  * "pixels" for an image too big to decode (a few phones take 100-megapixel photos that fit in 5 MB).
  */
 async function opensAs(bytes: Uint8Array, type: ReceiptType): Promise<"yes" | "no" | "pixels"> {
-  try {
-    if (type === "application/pdf") {
+  // pdf-lib and sharp load on first use, so the server's idle memory does not carry them (issue 40); outside the
+  // try, so a broken install fails loudly instead of calling every receipt unreadable.
+  if (type === "application/pdf") {
+    const { PDFDocument } = await import("pdf-lib");
+    try {
       const pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false });
       return pdf.isEncrypted || pdf.getPageCount() > 0 ? "yes" : "no";
+    } catch {
+      return "no";
     }
+  }
+  const sharp = await loadSharp();
+  try {
     const { width = 0, height = 0 } = await sharp(bytes).metadata();
     if (width * height > MAX_INPUT_PIXELS) return "pixels";
     await sharp(bytes, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS }).stats();

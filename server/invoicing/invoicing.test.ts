@@ -76,10 +76,10 @@ describe("WSAA", () => {
     await (await getDb()).delete(arcaTickets);
   });
 
-  it("signs the login ticket request as CMS with the certificate and key: openssl verifies it and reads the TRA back", () => {
+  it("signs the login ticket request as CMS with the certificate and key: openssl verifies it and reads the TRA back", async () => {
     const now = new Date("2026-11-28T15:00:00Z");
     const tra = loginTicketRequest("wsfe", now);
-    const cms = signLoginTicketRequest(tra, certificate.cert, certificate.key);
+    const cms = await signLoginTicketRequest(tra, certificate.cert, certificate.key);
     const der = path.join(certificate.dir, "tra.cms");
     fs.writeFileSync(der, Buffer.from(cms, "base64"));
     // Verifies the signature against our certificate (self-signed, so it is its own CA) and prints the signed content.

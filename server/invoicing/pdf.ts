@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { PDFDocument, PDFName, PDFString, StandardFonts, rgb, type PDFPage } from "pdf-lib";
+import type { PDFPage } from "pdf-lib";
 import { brand, hexToRgbUnit } from "#common/brand";
 import { formatCuit } from "#common/cuit";
 import { formatMoney } from "#common/money";
@@ -80,16 +80,16 @@ function receiverDocument(docType: number, docNumber: string): string {
   return "Consumidor final";
 }
 
-const INK = rgb(...hexToRgbUnit(brand.ink));
-const MUTED = rgb(...hexToRgbUnit(brand.surfaces.light.muted));
-const RULE = rgb(...hexToRgbUnit(brand.rule));
-const WHITE = rgb(1, 1, 1);
-
-
 /** One A4 page: the voucher as ARCA asks it to be printed, with the QR of RG 4892 (also a link to ARCA's page). */
 export async function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
   const { invoice, issuer } = input;
   if (!invoice.cae || !invoice.number) throw new Error("Solo un comprobante autorizado (con CAE y número) tiene PDF");
+  // pdf-lib loads on first use, so the server's idle memory does not carry it (issue 40).
+  const { PDFDocument, PDFName, PDFString, StandardFonts, rgb } = await import("pdf-lib");
+  const ink = rgb(...hexToRgbUnit(brand.ink));
+  const muted = rgb(...hexToRgbUnit(brand.surfaces.light.muted));
+  const rule = rgb(...hexToRgbUnit(brand.rule));
+  const white = rgb(1, 1, 1);
   const pdf = await PDFDocument.create();
   const title = voucherLabel(invoice);
   pdf.setTitle(pdfSafe(`${title} · Tribuna`));
@@ -103,9 +103,9 @@ export async function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
   const margin = 36;
   const inner = width - 2 * margin;
   const mid = width / 2;
-  const text = (value: string, x: number, y: number, size = 9, font = regular, color = INK) => page.drawText(pdfSafe(value), { x, y, size, font, color });
-  const right = (value: string, x: number, y: number, size = 9, font = regular, color = INK) => text(value, x - font.widthOfTextAtSize(pdfSafe(value), size), y, size, font, color);
-  const box = (x: number, y: number, w: number, h: number) => page.drawRectangle({ x, y, width: w, height: h, borderColor: RULE, borderWidth: 1 });
+  const text = (value: string, x: number, y: number, size = 9, font = regular, color = ink) => page.drawText(pdfSafe(value), { x, y, size, font, color });
+  const right = (value: string, x: number, y: number, size = 9, font = regular, color = ink) => text(value, x - font.widthOfTextAtSize(pdfSafe(value), size), y, size, font, color);
+  const box = (x: number, y: number, w: number, h: number) => page.drawRectangle({ x, y, width: w, height: h, borderColor: rule, borderWidth: 1 });
   /** "Label: value" with the label in bold. */
   const field = (label: string, value: string, x: number, y: number, size = 9) => {
     text(`${label}:`, x, y, size, bold);
@@ -130,8 +130,8 @@ export async function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
   // The header: issuer on the left, voucher on the right, the letter box between them.
   const headerHeight = 112;
   box(margin, y - headerHeight, inner, headerHeight);
-  page.drawLine({ start: { x: mid, y: y - 52 }, end: { x: mid, y: y - headerHeight }, thickness: 1, color: RULE });
-  page.drawRectangle({ x: mid - 26, y: y - 52, width: 52, height: 52, color: WHITE, borderColor: INK, borderWidth: 1.2 });
+  page.drawLine({ start: { x: mid, y: y - 52 }, end: { x: mid, y: y - headerHeight }, thickness: 1, color: rule });
+  page.drawRectangle({ x: mid - 26, y: y - 52, width: 52, height: 52, color: white, borderColor: ink, borderWidth: 1.2 });
   text(invoice.letter, mid - bold.widthOfTextAtSize(invoice.letter, 30) / 2, y - 33, 30, bold);
   const code = `COD. ${String(invoice.voucherType).padStart(3, "0")}`;
   text(code, mid - bold.widthOfTextAtSize(code, 7) / 2, y - 46, 7, bold);
@@ -217,7 +217,7 @@ export async function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
     y -= 12;
   }
   y -= 8;
-  page.drawLine({ start: { x: margin, y }, end: { x: margin + inner, y }, thickness: 1, color: RULE });
+  page.drawLine({ start: { x: margin, y }, end: { x: margin + inner, y }, thickness: 1, color: rule });
   y -= 18;
 
   // Totals: VAT apart only on an A (RG 1415); a B and a C show the final amount.
@@ -238,7 +238,7 @@ export async function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
   if (invoice.letter === "B" && invoice.receiverIvaCondition === RECEIVER_IVA.CONSUMIDOR_FINAL) {
     // Ley 27.743 (Régimen de Transparencia Fiscal al Consumidor): the VAT the final price contains, as a legend.
     const legend = `Régimen de Transparencia Fiscal al Consumidor (Ley 27.743) · IVA contenido: ${formatMoney(invoice.vat)}`;
-    right(legend, margin + inner - 6, y, 8, regular, MUTED);
+    right(legend, margin + inner - 6, y, 8, regular, muted);
     y -= 14;
   }
 
@@ -266,10 +266,10 @@ export async function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
   page.node.set(PDFName.of("Annots"), pdf.context.obj([link]));
   const fx = margin + qrSize + 16;
   text("Comprobante autorizado por ARCA", fx, qrTop - 18, 10, bold);
-  text("Verificalo escaneando el código QR o en www.afip.gob.ar/fe/qr", fx, qrTop - 31, 8, regular, MUTED);
+  text("Verificalo escaneando el código QR o en www.afip.gob.ar/fe/qr", fx, qrTop - 31, 8, regular, muted);
   right(`CAE Nº: ${invoice.cae}`, margin + inner - 6, qrTop - 58, 11, bold);
   right(`Fecha de Vto. de CAE: ${voucherDay(invoice.caeDueDate)}`, margin + inner - 6, qrTop - 74, 11, bold);
-  text("Tribuna factura su cargo por servicio; las entradas las vende y factura el organizador del evento.", margin, margin - 6, 7.5, regular, MUTED);
+  text("Tribuna factura su cargo por servicio; las entradas las vende y factura el organizador del evento.", margin, margin - 6, 7.5, regular, muted);
   return pdf.save();
 }
 

@@ -1,5 +1,3 @@
-// A deep import with its extension: the package has no "exports", so Node resolves the file itself (not in its index).
-import { Cryptography } from "@arcasdk/core/lib/infrastructure/utils/crypt-data.js";
 import { and, eq, sql } from "drizzle-orm";
 import { DateTime } from "luxon";
 import type { Db } from "#server/db/client";
@@ -39,13 +37,16 @@ export function loginTicketRequest(service: string, now: Date): string {
 }
 
 /** The TRA signed as CMS (DER, base64), as WSAA's loginCms takes it. */
-export function signLoginTicketRequest(tra: string, cert: string, key: string): string {
+export async function signLoginTicketRequest(tra: string, cert: string, key: string): Promise<string> {
+  // Loaded on first use, so the server's idle memory does not carry it (issue 40). A deep import with its extension:
+  // the package has no "exports", so Node resolves the file itself (not in its index).
+  const { Cryptography } = await import("@arcasdk/core/lib/infrastructure/utils/crypt-data.js");
   return new Cryptography(cert, key).sign(tra);
 }
 
 /** Asks WSAA for a new access ticket for `service`. */
 export async function loginCms(config: ArcaConfig, service: string, now: Date): Promise<AccessTicket> {
-  const cms = signLoginTicketRequest(loginTicketRequest(service, now), config.cert, config.key);
+  const cms = await signLoginTicketRequest(loginTicketRequest(service, now), config.cert, config.key);
   const body = await soapCall(config.urls.wsaa, "", `<wsaa:loginCms><wsaa:in0>${cms}</wsaa:in0></wsaa:loginCms>`, { wsaa: WSAA_NAMESPACE }, config.timeoutMs);
   // loginCmsReturn carries the loginTicketResponse as escaped XML text.
   const ticketXml = xmlText(body, "loginCmsReturn");

@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import sharp from "sharp";
 import { z } from "zod";
 import { MAX_IMAGE_WIDTH, variantWidths } from "#common/images";
 import type { Ctx } from "#server/context";
@@ -103,6 +102,8 @@ async function writeUpload(file: string, bytes: Uint8Array) {
 export async function saveImage(ctx: Ctx, bytes: Uint8Array, field = "image"): Promise<StoredImage> {
   if (ctx.actor.kind !== "user") throw new Unauthenticated();
   const contentType = checkImage(bytes, field);
+  // Loaded before decoding, so a broken install is an error and not an "unreadable image" for the user.
+  await loadSharp();
   const pixels = await decode(bytes).catch((error: unknown) => {
     throw new Invalid({ [field]: [/pixel limit/i.test(String((error as Error)?.message)) ? IMAGE_MESSAGES.pixels : IMAGE_MESSAGES.unreadable] });
   });
@@ -112,6 +113,9 @@ export async function saveImage(ctx: Ctx, bytes: Uint8Array, field = "image"): P
   return stored;
 }
 
+/** sharp (libvips, native) loads on first use, so the server's idle memory does not carry it (issue 40). */
+export const loadSharp = async () => (await import("sharp")).default;
+
 /** Images over this many pixels are refused before sharp decodes them (a small file can claim a huge size). */
 export const MAX_INPUT_PIXELS = 50_000_000;
 
@@ -120,6 +124,7 @@ export const MAX_INPUT_PIXELS = 50_000_000;
  * MAX_IMAGE_WIDTH wide. Throws when sharp cannot read the whole input (`failOn: "error"`: a corrupt or cut file).
  */
 async function decode(input: Uint8Array | Buffer) {
+  const sharp = await loadSharp();
   return sharp(input, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS })
     .rotate()
     .resize({ width: MAX_IMAGE_WIDTH, withoutEnlargement: true })
@@ -139,6 +144,7 @@ export async function saveWidthVariants(input: Uint8Array | Buffer, id = newImag
 async function writeWidthVariants({ data, info }: Awaited<ReturnType<typeof decode>>, id: string): Promise<StoredImage> {
   // Every width is scaled from the decoded pixels.
   const pixels = { raw: { width: info.width, height: info.height, channels: info.channels } };
+  const sharp = await loadSharp();
   const files = await Promise.all(
     variantWidths(info.width).map(async (width) => {
       const bytes = await sharp(data, pixels).resize({ width }).webp({ quality: WEBP_QUALITY, effort: WEBP_EFFORT }).toBuffer();

@@ -19,20 +19,21 @@ const days = (d: number) => new Date(SATURDAY.getTime() + d * 86_400_000);
 const TANGO = { slug: "tango-en-el-conventillo", name: "Tango en el Conventillo", category: "teatro", dates: [SATURDAY], venueName: "Centro Cultural San Telmo", city: "Buenos Aires" };
 
 describe("posterSvg", () => {
-  it("draws every text as paths (no installed fonts needed) in a 16:9 SVG", () => {
-    const svg = posterSvg(TANGO);
+  it("draws every text as paths (no installed fonts needed) in a 16:9 SVG", async () => {
+    const svg = await posterSvg(TANGO);
     expect(svg).toContain(`viewBox="0 0 ${POSTER_WIDTH} ${POSTER_HEIGHT}"`);
     expect(POSTER_WIDTH / POSTER_HEIGHT).toBeCloseTo(16 / 9);
     expect(svg).not.toMatch(/<text|font-family|NaN|undefined/);
     expect(svg.match(/<path d="M/g)!.length).toBeGreaterThan(5);
   });
 
-  it("looks different per category, and the same event always gets the same poster", () => {
+  it("looks different per category, and the same event always gets the same poster", async () => {
     const categories = ["recitales", "fiestas", "teatro", "stand-up", "festivales", "deportes", "gastronomia", "conferencias", "infantiles", "otros"];
-    const backgrounds = new Set(categories.map((category) => /<linearGradient id="bg"[^]*?<\/linearGradient>/.exec(posterSvg({ ...TANGO, category }))![0]));
+    const svgs = await Promise.all(categories.map((category) => posterSvg({ ...TANGO, category })));
+    const backgrounds = new Set(svgs.map((svg) => /<linearGradient id="bg"[^]*?<\/linearGradient>/.exec(svg)![0]));
     expect(backgrounds.size).toBe(categories.length);
-    expect(posterSvg(TANGO)).toBe(posterSvg(TANGO));
-    expect(posterSvg({ ...TANGO, category: "recitales", slug: "otro" })).not.toBe(posterSvg({ ...TANGO, category: "recitales" }));
+    expect(await posterSvg(TANGO)).toBe(await posterSvg(TANGO));
+    expect(await posterSvg({ ...TANGO, category: "recitales", slug: "otro" })).not.toBe(await posterSvg({ ...TANGO, category: "recitales" }));
   });
 
   it("does not write the category (the event page shows it once): above the title there is only the background", async () => {
@@ -44,13 +45,13 @@ describe("posterSvg", () => {
       return Math.max(...channels.map((c) => c.stdev));
     };
     const categories = ["recitales", "fiestas", "teatro", "stand-up", "festivales", "deportes", "gastronomia", "conferencias", "infantiles", "otros"];
-    for (const category of categories) expect(await spread(posterSvg({ ...TANGO, category }), { left: 48, top: 48, width: 260, height: 60 }), category).toBeLessThan(12);
+    for (const category of categories) expect(await spread(await posterSvg({ ...TANGO, category }), { left: 48, top: 48, width: 260, height: 60 }), category).toBeLessThan(12);
     // The check sees text: the title's band is anything but smooth.
-    expect(await spread(posterSvg(TANGO), { left: 40, top: 240, width: 480, height: 200 })).toBeGreaterThan(30);
+    expect(await spread(await posterSvg(TANGO), { left: 40, top: 240, width: 480, height: 200 })).toBeGreaterThan(30);
   });
 
-  it("fits long names by making the title smaller", () => {
-    const long = posterSvg({ ...TANGO, name: "Encuentro Nacional de Orquestas Típicas y Milongas del Interior" });
+  it("fits long names by making the title smaller", async () => {
+    const long = await posterSvg({ ...TANGO, name: "Encuentro Nacional de Orquestas Típicas y Milongas del Interior" });
     expect(long).not.toMatch(/NaN/);
   });
 });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { DateTime } from "luxon";
-import { create as createFont, type Font } from "fontkit";
+import type { Font } from "fontkit";
 import { TIME_ZONE } from "#common/dates";
 import { brand } from "#common/brand";
 import { saveWidthVariants, type StoredImage } from "./images";
@@ -28,21 +28,27 @@ export interface PosterInput {
 }
 
 const require = createRequire(import.meta.url);
-const fonts = new Map<string, Font>();
 
-function font(weight: 500 | 700): Font {
-  const key = String(weight);
-  let loaded = fonts.get(key);
-  if (!loaded) {
-    loaded = createFont(fs.readFileSync(require.resolve(`@fontsource/space-grotesk/files/space-grotesk-latin-${weight}-normal.woff`)));
-    fonts.set(key, loaded);
-  }
-  return loaded;
+/** Space Grotesk at the two weights the posters draw with. */
+type PosterFonts = Record<500 | 700, Font>;
+let posterFonts: Promise<PosterFonts> | undefined;
+
+/** Read once, on the first poster: fontkit loads then, so the server's idle memory does not carry it (issue 40). */
+function loadPosterFonts(): Promise<PosterFonts> {
+  posterFonts ??= import("fontkit").then(({ create }) => {
+    const read = (weight: 500 | 700) => create(fs.readFileSync(require.resolve(`@fontsource/space-grotesk/files/space-grotesk-latin-${weight}-normal.woff`)));
+    return { 500: read(500), 700: read(700) };
+  });
+  return posterFonts;
 }
 
 /** Text as one SVG path, `x` at its left and `y` on its baseline, kerned; `tracking` adds space between letters (in em). */
-function textPath(text: string, { x, y, size, weight, fill, tracking = 0, opacity = 1 }: { x: number; y: number; size: number; weight: 500 | 700; fill: string; tracking?: number; opacity?: number }) {
-  const f = font(weight);
+function textPath(
+  fonts: PosterFonts,
+  text: string,
+  { x, y, size, weight, fill, tracking = 0, opacity = 1 }: { x: number; y: number; size: number; weight: 500 | 700; fill: string; tracking?: number; opacity?: number },
+) {
+  const f = fonts[weight];
   const scale = size / f.unitsPerEm;
   const run = f.layout(text);
   let cursor = x;
@@ -55,21 +61,21 @@ function textPath(text: string, { x, y, size, weight, fill, tracking = 0, opacit
   return `<path d="${d}" fill="${fill}"${opacity < 1 ? ` fill-opacity="${opacity}"` : ""}/>`;
 }
 
-function textWidth(text: string, size: number, weight: 500 | 700, tracking = 0) {
-  const f = font(weight);
+function textWidth(fonts: PosterFonts, text: string, size: number, weight: 500 | 700, tracking = 0) {
+  const f = fonts[weight];
   const run = f.layout(text);
   return run.positions.reduce((sum, p) => sum + p.xAdvance, 0) * (size / f.unitsPerEm) + tracking * size * run.glyphs.length;
 }
 
 /** Greedy word wrap at `width`; null when a line would need more than `maxLines`. */
-function wrap(text: string, size: number, width: number, maxLines: number): string[] | null {
+function wrap(fonts: PosterFonts, text: string, size: number, width: number, maxLines: number): string[] | null {
   const lines: string[] = [];
   let line = "";
   for (const word of text.split(/\s+/).filter(Boolean)) {
     const next = line ? `${line} ${word}` : word;
-    if (textWidth(next, size, 700) <= width) line = next;
+    if (textWidth(fonts, next, size, 700) <= width) line = next;
     else {
-      if (!line || textWidth(word, size, 700) > width) return null;
+      if (!line || textWidth(fonts, word, size, 700) > width) return null;
       lines.push(line);
       line = word;
     }
@@ -79,12 +85,12 @@ function wrap(text: string, size: number, width: number, maxLines: number): stri
 }
 
 /** The biggest title size (from 104 px down) that fits in three lines. */
-function fitTitle(text: string, width: number): { size: number; lines: string[] } {
+function fitTitle(fonts: PosterFonts, text: string, width: number): { size: number; lines: string[] } {
   for (let size = 104; size >= 44; size -= 4) {
-    const lines = wrap(text, size, width, size >= 80 ? 2 : 3);
+    const lines = wrap(fonts, text, size, width, size >= 80 ? 2 : 3);
     if (lines) return { size, lines };
   }
-  return { size: 44, lines: wrap(text, 44, width, 99) ?? [text] };
+  return { size: 44, lines: wrap(fonts, text, 44, width, 99) ?? [text] };
 }
 
 /** Deterministic numbers from the slug, so a poster is the same every time it is made. */
@@ -306,16 +312,17 @@ export function posterDateLine(dates: Date[]): string {
 }
 
 /** The poster as SVG, 1200 × 675 (the 16:9 of event images). */
-export function posterSvg(input: PosterInput): string {
+export async function posterSvg(input: PosterInput): Promise<string> {
+  const fonts = await loadPosterFonts();
   const style = STYLES[input.category] ?? STYLES.otros;
   const r = random(input.slug);
   const left = 64;
   const textWidthMax = 640;
-  const title = fitTitle(input.name, textWidthMax);
+  const title = fitTitle(fonts, input.name, textWidthMax);
   const lineHeight = title.size * 1.02;
   const dateLine = posterDateLine(input.dates);
   const venueLine = `${input.venueName} · ${input.city}`;
-  const venueSize = textWidth(venueLine, 30, 500) > textWidthMax ? 24 : 30;
+  const venueSize = textWidth(fonts, venueLine, 30, 500) > textWidthMax ? 24 : 30;
   // Bottom-up: wordmark, venue, date, then the title above them.
   const venueY = H - 132;
   const dateY = venueY - 50;
@@ -330,15 +337,15 @@ export function posterSvg(input: PosterInput): string {
 <rect width="${W}" height="${H}" fill="url(#bg)"/>
 ${style.art(r)}
 <rect width="${W}" height="${H}" fill="url(#shade)"/>
-${title.lines.map((line, i) => textPath(line, { x: left - 4, y: n(titleTop + i * lineHeight), size: title.size, weight: 700, fill: "#ffffff" })).join("\n")}
-${textPath(dateLine, { x: left, y: dateY, size: 32, weight: 700, fill: style.highlight, tracking: 0.02 })}
-${textPath(venueLine, { x: left, y: venueY, size: venueSize, weight: 500, fill: "#ffffff", opacity: 0.9 })}
+${title.lines.map((line, i) => textPath(fonts, line, { x: left - 4, y: n(titleTop + i * lineHeight), size: title.size, weight: 700, fill: "#ffffff" })).join("\n")}
+${textPath(fonts, dateLine, { x: left, y: dateY, size: 32, weight: 700, fill: style.highlight, tracking: 0.02 })}
+${textPath(fonts, venueLine, { x: left, y: venueY, size: venueSize, weight: 500, fill: "#ffffff", opacity: 0.9 })}
 <rect x="${left}" y="${H - 88}" width="48" height="6" rx="3" fill="${primary[400]}"/>
-${textPath(brand.name.toLowerCase(), { x: left + 64, y: H - 74, size: 26, weight: 700, fill: "#ffffff", opacity: 0.9 })}
+${textPath(fonts, brand.name.toLowerCase(), { x: left + 64, y: H - 74, size: 26, weight: 700, fill: "#ffffff", opacity: 0.9 })}
 </svg>`;
 }
 
 /** Renders the poster and stores it like an upload: WebP at 400, 800 and 1200 px; answers the widest. */
 export async function savePoster(input: PosterInput): Promise<StoredImage> {
-  return saveWidthVariants(Buffer.from(posterSvg(input)));
+  return saveWidthVariants(Buffer.from(await posterSvg(input)));
 }

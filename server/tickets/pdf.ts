@@ -1,5 +1,5 @@
 import { productUnit, purchaseWords } from "#common/order-words";
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
+import type { PDFFont, PDFPage } from "pdf-lib";
 import { formatDate, formatEventStart, formatLongDay, formatTime } from "#common/dates";
 import { paymentsMode } from "#server/env";
 import { TEST_MODE_NOTICE } from "#server/email/templates";
@@ -65,10 +65,6 @@ export function wrapPdfText(text: string, font: PDFFont, size: number, width: nu
   return lines;
 }
 
-const TEAL = rgb(...hexToRgbUnit(brand.primary[500]));
-const INK = rgb(...hexToRgbUnit(brand.ink));
-const MUTED = rgb(...hexToRgbUnit(brand.surfaces.light.muted));
-
 /** The file's name says what it holds: `entradas-TRB-….pdf`, `consumiciones-TRB-….pdf` (common/order-words.ts). */
 export function ticketsPdfFilename(orderCode: string, tickets: Pick<TicketView, "kind">[]): string {
   return `${purchaseWords(tickets.map((t) => t.kind)).plural.replaceAll(" ", "-")}-${orderCode}.pdf`;
@@ -80,6 +76,11 @@ export function ticketsPdfFilename(orderCode: string, tickets: Pick<TicketView, 
  * the file stays small and needs nothing installed.
  */
 export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
+  // pdf-lib loads on first use, so the server's idle memory does not carry it (issue 40).
+  const { PDFDocument, StandardFonts, rgb } = await import("pdf-lib");
+  const teal = rgb(...hexToRgbUnit(brand.primary[500]));
+  const ink = rgb(...hexToRgbUnit(brand.ink));
+  const muted = rgb(...hexToRgbUnit(brand.surfaces.light.muted));
   const pdf = await PDFDocument.create();
   const words = purchaseWords(input.tickets.map((t) => t.kind));
   pdf.setTitle(pdfSafe(`${words.plural.charAt(0).toUpperCase()}${words.plural.slice(1)} ${input.event.name} · ${input.orderCode}`));
@@ -98,11 +99,11 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
     const page: PDFPage = pdf.addPage([595.28, 841.89]);
     const { width, height } = page.getSize();
     const margin = 56;
-    const text = (value: string, x: number, y: number, size: number, font = regular, color = INK) =>
+    const text = (value: string, x: number, y: number, size: number, font = regular, color = ink) =>
       page.drawText(pdfSafe(value), { x, y, size, font, color });
     let y = height - margin;
 
-    text("Tribuna", margin, y - 18, 22, bold, TEAL);
+    text("Tribuna", margin, y - 18, 22, bold, teal);
     if (paymentsMode() === "sandbox") {
       // Printed where nobody can miss it: a simulated purchase is not a ticket.
       page.drawRectangle({ x: margin, y: y - 48, width: width - 2 * margin, height: 22, color: rgb(...hexToRgbUnit(brand.testMode.background)) });
@@ -111,7 +112,7 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
     }
     const unit = productUnit(ticket.kind);
     const counter = `${unit} ${index + 1} de ${input.tickets.length}`;
-    text(counter, width - margin - regular.widthOfTextAtSize(counter, 11), y - 14, 11, regular, MUTED);
+    text(counter, width - margin - regular.widthOfTextAtSize(counter, 11), y - 14, 11, regular, muted);
     y -= 64;
     for (const line of wrapPdfText(event.name, bold, 24, width - 2 * margin)) {
       text(line, margin, y, 24, bold);
@@ -121,7 +122,7 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
     text(when, margin, y, 13);
     y -= 18;
     if (doors) {
-      text(doors, margin, y, 11, regular, MUTED);
+      text(doors, margin, y, 11, regular, muted);
       y -= 16;
     }
     for (const line of wrapPdfText(where, regular, 13, width - 2 * margin)) {
@@ -150,7 +151,7 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
       ["Estado", ticket.statusLabel],
     ];
     for (const [label, value] of rows) {
-      text(label, margin, y, 11, regular, MUTED);
+      text(label, margin, y, 11, regular, muted);
       text(value, margin + 90, y, 13, bold);
       y -= 22;
     }
@@ -170,7 +171,7 @@ export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
           ? "Entrada nominativa: en la puerta te piden el documento, que tiene que coincidir con el de la entrada. Mostrá este QR desde el celular o impreso. Cada entrada sirve una sola vez: no la compartas."
           : "Mostrá este QR en la entrada, desde el celular o impreso. Cada entrada sirve una sola vez: no la compartas.";
     for (const line of wrapPdfText(howToUse, regular, 10, width - 2 * margin)) {
-      text(line, margin, y, 10, regular, MUTED);
+      text(line, margin, y, 10, regular, muted);
       y -= 14;
     }
   }

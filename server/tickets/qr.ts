@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import QRCode from "qrcode";
 import { authSecret } from "#server/env";
 
 /**
@@ -30,15 +29,20 @@ export function verifyQrPayload(payload: string | null | undefined): string | nu
   return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? code : null;
 }
 
+/** qrcode loads on first use, so the server's idle memory does not carry it (issue 40). */
+const loadQrCode = async () => (await import("qrcode")).default;
+
 const QR_OPTIONS = { errorCorrectionLevel: "M" as const, margin: 4, color: { dark: "#000000", light: "#ffffff" } };
 
 /** Black on white with a 4-module quiet zone, sized by its container (viewBox, no width/height). */
 export async function qrSvg(payload: string): Promise<string> {
+  const QRCode = await loadQrCode();
   const svg = await QRCode.toString(payload, { ...QR_OPTIONS, type: "svg" });
   return svg.replace(/\s(width|height)="[^"]*"/g, "");
 }
 
 /** PNG for emails (mail clients show attached PNGs; few show SVG or data URIs). */
 export async function qrPng(payload: string, width = 480): Promise<Buffer> {
+  const QRCode = await loadQrCode();
   return QRCode.toBuffer(payload, { ...QR_OPTIONS, type: "png", width });
 }

@@ -1,9 +1,11 @@
-import { GoogleAuth, JWT } from "google-auth-library";
 import { appUrl } from "#server/env";
 import { googleBarcodeFields } from "./barcode";
 import type { GoogleWalletConfig } from "./config";
 import type { WalletDateData, WalletEventData, WalletPassData } from "./pass-data";
 import { surfaces } from "#common/brand";
+
+/** google-auth-library loads on first use, so the server's idle memory does not carry it (issue 40). */
+const loadGoogleAuth = () => import("google-auth-library");
 
 const SCOPE = "https://www.googleapis.com/auth/wallet_object.issuer";
 export const GOOGLE_WALLET_API = "https://walletobjects.googleapis.com/walletobjects/v1";
@@ -83,6 +85,7 @@ export async function googleSaveUrl(config: GoogleWalletConfig, data: WalletPass
     payload: { eventTicketClasses: [eventTicketClass(config, data.event, data.date)], eventTicketObjects: [eventTicketObject(config, data)] },
   };
   const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`;
+  const { GoogleAuth } = await loadGoogleAuth();
   const auth = new GoogleAuth({ credentials: { client_email: config.serviceAccountEmail, private_key: config.privateKey } });
   const signature = Buffer.from(await auth.sign(input), "base64");
   return `https://pay.google.com/gp/v/save/${input}.${base64url(signature)}`;
@@ -99,6 +102,7 @@ function isNotFound(error: unknown): boolean {
  * never saw (nobody saved a pass of that date) answers 404: nothing to do.
  */
 export async function patchGoogleClass(config: GoogleWalletConfig, event: WalletEventData, date: WalletDateData): Promise<"patched" | "absent"> {
+  const { JWT } = await loadGoogleAuth();
   const client = new JWT({ email: config.serviceAccountEmail, key: config.privateKey, scopes: [SCOPE] });
   const body = eventTicketClass(config, event, date);
   try {
@@ -116,6 +120,7 @@ export async function patchGoogleClass(config: GoogleWalletConfig, event: Wallet
  * Google never saw (nobody saved the pass) answers 404: nothing to do.
  */
 export async function deactivateGoogleObject(config: GoogleWalletConfig, serial: string): Promise<"inactive" | "absent"> {
+  const { JWT } = await loadGoogleAuth();
   const client = new JWT({ email: config.serviceAccountEmail, key: config.privateKey, scopes: [SCOPE] });
   const id = googleObjectId(config, serial);
   try {
