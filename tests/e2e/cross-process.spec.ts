@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { serverNodeFlags } from "../../scripts/bench-support";
 import { E2E_AUTH_SECRET, E2E_DATABASE_URL } from "./env";
 import { expect, test } from "./fixtures";
 
@@ -55,7 +56,7 @@ async function startApp(name: string, dataDir: string): Promise<AppProcess> {
     // Both run the job queue: they compete for every job.
     JOBS: "on",
   };
-  const child = spawn(process.execPath, ["--max-semi-space-size=32", "scripts/start.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...serverNodeFlags(process.cwd()), "scripts/start.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
