@@ -26,7 +26,7 @@ import { enqueue, enqueueMany } from "#server/jobs/queue";
 import { recordCouponUse, takeCouponUse } from "#server/coupons/coupons";
 import { requireCapability } from "#server/organizations/permissions";
 import { parseInput, type DomainInput } from "#server/validation";
-import { ORDER_MESSAGES, previewOrderSchema, previewParsed, uuid, type OrderPreview } from "./preview";
+import { eventIdOfSlug, ORDER_MESSAGES, previewOrderSchema, previewParsed, uuid, type OrderPreview } from "./preview";
 import { isBillingAccessToken } from "#server/auth/billing-access";
 import { displayStatus } from "./status";
 import { isDeadlock, isUniqueViolation } from "#server/db/errors";
@@ -85,7 +85,7 @@ function invalid(fieldErrors: Record<string, string[]>): never {
  */
 export async function createOrder(ctx: Ctx, rawInput: DomainInput<typeof createOrderSchema>): Promise<{ order: OrderRow & { items: OrderItemRow[] }; billing: BillingRow }> {
   // Reserved seating (docs/seating.md): the seats asked for, or the best available, are what the order buys.
-  const seated = await seatedOrder(ctx.db, String(rawInput.eventSlug ?? ""), { seats: rawInput.seats, bestAvailable: rawInput.bestAvailable });
+  const seated = await seatedOrder(ctx.db, await eventIdOfSlug(ctx, rawInput.eventSlug), { seats: rawInput.seats, bestAvailable: rawInput.bestAvailable });
   const input = parseInput(createOrderSchema, seated?.asked ? { ...rawInput, items: seated.items } : rawInput);
   // Priced and checked once, as the event page, the payer form and GraphQL previewOrder see it.
   const preview = await previewParsed(ctx, input);

@@ -143,7 +143,7 @@ export async function previewOrder(ctx: Ctx, rawInput: DomainInput<typeof previe
   // Reserved seating: the seats (or the best available) are what the order would buy, priced as their ticket
   // types, exactly as createOrder turns them into items (an unknown seat, or seats on a general admission
   // event, are the same Invalid). Which seats are free is the claim's business, like the stock is the hold's.
-  const seated = await seatedOrder(ctx.db, String(rawInput.eventSlug ?? ""), { seats: rawInput.seats, bestAvailable: rawInput.bestAvailable });
+  const seated = await seatedOrder(ctx.db, await eventIdOfSlug(ctx, rawInput.eventSlug), { seats: rawInput.seats, bestAvailable: rawInput.bestAvailable });
   const input = parseInput(previewOrderSchema, seated?.asked ? { ...rawInput, items: seated.items } : rawInput);
   return previewParsed(ctx, input);
 }
@@ -271,4 +271,10 @@ export async function previewParsed(ctx: Ctx, input: z.output<typeof previewOrde
     onlyMenu,
     tickets: byId,
   };
+}
+
+/** The id of the event an order names (null when there is none), from the sale snapshot: no query in an on-sale. */
+export async function eventIdOfSlug(ctx: Ctx, eventSlug: unknown): Promise<string | null> {
+  const slug = typeof eventSlug === "string" ? eventSlug.trim() : "";
+  return slug ? ((await saleSnapshot(ctx.db, slug))?.event.id ?? null) : null;
 }

@@ -124,7 +124,8 @@ export async function proposeBestSeats(ctx: Ctx, slug: string, input: { eventDat
 /** What a choice of seats buys (ticket types and quantities), checked as createOrder will check it. */
 export async function itemsForSeats(ctx: Ctx, slug: string, guids: string[]): Promise<{ ticketId: string; qty: number }[]> {
   if (!guids.length) throw new Invalid({ seats: [SEATING_MESSAGES.chooseSeats] }, SEATING_MESSAGES.chooseSeats);
-  const seated = await seatedOrder(ctx.db, slug, { seats: guids });
+  const page = await getPublicEvent(ctx, slug);
+  const seated = await seatedOrder(ctx.db, page.event.id, { seats: guids });
   if (!seated) throw new Invalid({ seats: [SEATING_MESSAGES.notSeated] }, SEATING_MESSAGES.notSeated);
   return seated.items;
 }

@@ -22,8 +22,9 @@ import { followEventChanges } from "#server/events/changes";
  *   NOTIFY failed) lives at most `SEATING_CACHE_TTL_MS`.
  * - Bounded by count and by bytes, like the sale snapshot (decision 195): oldest first; a map bigger than a
  *   quarter of the bytes is used but not kept. Concurrent misses share one read.
- * - Only for the buyer's reads (`getEventSeating`, `buyerSeating`): the organizer's pages and every write
- *   read the rows themselves (`seatingOfEvent`, `loadMap`).
+ * - Only for the buyer's reads (`getEventSeating`, `buyerSeating`) and an order's seats (`seatedOrder`: createOrder
+ *   and previewOrder read no seating row, so a general admission on-sale pays no query for it): the organizer's
+ *   pages and every write read the rows themselves (`seatingOfEvent`, `loadMap`).
  */
 
 /** A copy of an event's seating whose change notification was lost lives at most this long. */

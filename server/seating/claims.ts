@@ -3,11 +3,11 @@ import { z } from "zod";
 import { bestAvailable, MAX_SEATS_PER_ORDER, SEATING_MESSAGES, type ChosenSeat } from "#common/seating";
 import type { SeatPlan } from "#common/seating-plan";
 import type { DbOrTx } from "#server/db/client";
-import { events, eventSeating, issuedProducts, LIVE_CLAIM, seatClaims, seatMaps, ticketTypes, type IssuedProductRow } from "#server/db/schema";
+import { eventSeating, issuedProducts, LIVE_CLAIM, seatClaims, ticketTypes, type IssuedProductRow } from "#server/db/schema";
 import { Conflict, Invalid } from "#server/errors";
 import { liveClaims } from "./event-seating";
 import { loadMap } from "./maps";
-import { cachedMap } from "./cache";
+import { cachedSeatingOfEvent } from "./cache";
 
 /*
  * Seats and orders (docs/seating.md). The order lifecycle calls these inside
@@ -75,10 +75,13 @@ export interface SeatedOrder {
 }
 
 /**
- * Reads the event's seating for a createOrder and turns the buyer's request into order items. A seated
- * event needs seats or best available (for its seated ticket types); a general admission event refuses them.
+ * The event's seating for a createOrder (or its preview) turned into order items, for the event `eventId` (null: no
+ * such event). A seated event needs seats or best available (for its seated ticket types); a general admission
+ * event refuses them. The seating and its prepared plan come from memory (server/seating/cache.ts, followed through
+ * the "seating" notification): an order reads no seating row, seated or not (the claim, in the order's
+ * transaction, is what decides who gets a seat).
  */
-export async function seatedOrder(db: DbOrTx, eventSlug: string, rawRequest: unknown): Promise<SeatedOrder | null> {
+export async function seatedOrder(db: DbOrTx, eventId: string | null, rawRequest: unknown): Promise<SeatedOrder | null> {
   const parsed = seatRequestSchema.safeParse(rawRequest);
   if (!parsed.success) {
     const fieldErrors: Record<string, string[]> = {};
@@ -87,15 +90,7 @@ export async function seatedOrder(db: DbOrTx, eventSlug: string, rawRequest: unk
   }
   const request = parsed.data;
   const asked = !!request.seats?.length || !!request.bestAvailable;
-  // One indexed read for a general admission event (most orders): its slug has no seating row. A seated one's
-  // plan, prepared, comes from memory by its version (server/seating/cache.ts): no plan parsed per order.
-  const [seating] = await db
-    .select({ seating: eventSeating, version: seatMaps.version })
-    .from(eventSeating)
-    .innerJoin(events, eq(events.id, eventSeating.eventId))
-    .innerJoin(seatMaps, eq(seatMaps.id, eventSeating.seatMapId))
-    .where(eq(events.slug, eventSlug.trim()));
-  const found = seating ? { seating: seating.seating, map: await cachedMap(db, seating.seating.seatMapId, seating.version) } : null;
+  const found = eventId ? await cachedSeatingOfEvent(db, eventId) : null;
   if (!found) {
     if (asked) throw new Invalid({ seats: [SEATING_MESSAGES.notSeated] }, SEATING_MESSAGES.notSeated);
     return null;
