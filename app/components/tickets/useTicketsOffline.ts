@@ -28,7 +28,9 @@ export function keepPageOffline(): () => void {
       for (const entry of performance.getEntriesByType("resource")) assets.add(entry.name);
       document.querySelectorAll<HTMLLinkElement>("link[href]").forEach((l) => assets.add(l.href));
       document.querySelectorAll<HTMLScriptElement>("script[src]").forEach((s) => assets.add(s.src));
-      const urls = [location.href, ...[...assets].filter((u) => u.startsWith(location.origin))];
+      // The page last: the worker caches in order, so a page found in the cache already has its assets (a page
+      // kept without its JavaScript would open offline but never come alive).
+      const urls = [...[...assets].filter((u) => u.startsWith(location.origin) && u !== location.href), location.href];
       registration.active?.postMessage({ type: "cache-ticket-page", urls });
     })
     .catch(() => {
