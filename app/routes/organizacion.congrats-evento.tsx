@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { event, dates } = await guard(() => getEventForOrganizer(bo.ctx, eventId));
   const shareUrl = new URL(BO.publicEvent(event.slug), appUrl()).toString();
   // Drawn on the server: the page needs no JavaScript and the browser no QR library. qrcode loads on first use, so the
-  // server's idle memory does not carry it (issue 40).
+  // server's idle memory does not carry it (decision 242).
   const QRCode = (await import("qrcode")).default;
   const [qrSvg, qrPng] = await Promise.all([
     QRCode.toString(shareUrl, { type: "svg", margin: 2, errorCorrectionLevel: "M" }),

@@ -22,7 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const coupon = await guard(() => requireCoupon(bo.ctx, params.couponId ?? ""));
   const { event, tickets } = await guard(() => getEventForOrganizer(bo.ctx, coupon.eventId));
   const link = `${appUrl()}/canjear/${coupon.id}`;
-  // qrcode loads on first use, so the server's idle memory does not carry it (issue 40).
+  // qrcode loads on first use, so the server's idle memory does not carry it (decision 242).
   const QRCode = (await import("qrcode")).default;
   const qrSvg = await QRCode.toString(link, { type: "svg", margin: 2, errorCorrectionLevel: "M" });
   return data(

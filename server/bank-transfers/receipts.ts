@@ -50,7 +50,7 @@ export function detectReceiptType(bytes: Uint8Array): ReceiptType | null {
  * "pixels" for an image too big to decode (a few phones take 100-megapixel photos that fit in 5 MB).
  */
 async function opensAs(bytes: Uint8Array, type: ReceiptType): Promise<"yes" | "no" | "pixels"> {
-  // pdf-lib and sharp load on first use, so the server's idle memory does not carry them (issue 40); outside the
+  // pdf-lib and sharp load on first use, so the server's idle memory does not carry them (decision 242); outside the
   // try, so a broken install fails loudly instead of calling every receipt unreadable.
   if (type === "application/pdf") {
     const { PDFDocument } = await import("pdf-lib");

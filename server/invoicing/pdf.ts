@@ -84,7 +84,7 @@ function receiverDocument(docType: number, docNumber: string): string {
 export async function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
   const { invoice, issuer } = input;
   if (!invoice.cae || !invoice.number) throw new Error("Solo un comprobante autorizado (con CAE y número) tiene PDF");
-  // pdf-lib loads on first use, so the server's idle memory does not carry it (issue 40).
+  // pdf-lib loads on first use, so the server's idle memory does not carry it (decision 242).
   const { PDFDocument, PDFName, PDFString, StandardFonts, rgb } = await import("pdf-lib");
   const ink = rgb(...hexToRgbUnit(brand.ink));
   const muted = rgb(...hexToRgbUnit(brand.surfaces.light.muted));

@@ -38,7 +38,7 @@ export function loginTicketRequest(service: string, now: Date): string {
 
 /** The TRA signed as CMS (DER, base64), as WSAA's loginCms takes it. */
 export async function signLoginTicketRequest(tra: string, cert: string, key: string): Promise<string> {
-  // Loaded on first use, so the server's idle memory does not carry it (issue 40). A deep import with its extension:
+  // Loaded on first use, so the server's idle memory does not carry it (decision 242). A deep import with its extension:
   // the package has no "exports", so Node resolves the file itself (not in its index).
   const { Cryptography } = await import("@arcasdk/core/lib/infrastructure/utils/crypt-data.js");
   return new Cryptography(cert, key).sign(tra);

@@ -113,7 +113,7 @@ export async function saveImage(ctx: Ctx, bytes: Uint8Array, field = "image"): P
   return stored;
 }
 
-/** sharp (libvips, native) loads on first use, so the server's idle memory does not carry it (issue 40). */
+/** sharp (libvips, native) loads on first use, so the server's idle memory does not carry it (decision 242). */
 export const loadSharp = async () => (await import("sharp")).default;
 
 /** Images over this many pixels are refused before sharp decodes them (a small file can claim a huge size). */

@@ -33,7 +33,7 @@ const require = createRequire(import.meta.url);
 type PosterFonts = Record<500 | 700, Font>;
 let posterFonts: Promise<PosterFonts> | undefined;
 
-/** Read once, on the first poster: fontkit loads then, so the server's idle memory does not carry it (issue 40). */
+/** Read once, on the first poster: fontkit loads then, so the server's idle memory does not carry it (decision 242). */
 function loadPosterFonts(): Promise<PosterFonts> {
   posterFonts ??= import("fontkit").then(({ create }) => {
     const read = (weight: 500 | 700) => create(fs.readFileSync(require.resolve(`@fontsource/space-grotesk/files/space-grotesk-latin-${weight}-normal.woff`)));

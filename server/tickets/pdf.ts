@@ -76,7 +76,7 @@ export function ticketsPdfFilename(orderCode: string, tickets: Pick<TicketView, 
  * the file stays small and needs nothing installed.
  */
 export async function ticketsPdf(input: TicketsPdfInput): Promise<Uint8Array> {
-  // pdf-lib loads on first use, so the server's idle memory does not carry it (issue 40).
+  // pdf-lib loads on first use, so the server's idle memory does not carry it (decision 242).
   const { PDFDocument, StandardFonts, rgb } = await import("pdf-lib");
   const teal = rgb(...hexToRgbUnit(brand.primary[500]));
   const ink = rgb(...hexToRgbUnit(brand.ink));

@@ -29,7 +29,7 @@ export function verifyQrPayload(payload: string | null | undefined): string | nu
   return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? code : null;
 }
 
-/** qrcode loads on first use, so the server's idle memory does not carry it (issue 40). */
+/** qrcode loads on first use, so the server's idle memory does not carry it (decision 242). */
 const loadQrCode = async () => (await import("qrcode")).default;
 
 const QR_OPTIONS = { errorCorrectionLevel: "M" as const, margin: 4, color: { dark: "#000000", light: "#ffffff" } };

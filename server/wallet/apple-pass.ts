@@ -35,7 +35,7 @@ export function appleColors(data: Pick<WalletPassData, "event">): { backgroundCo
  * voided pass keeps the event and loses the QR.
  */
 export async function buildApplePass(config: AppleWalletConfig, data: WalletPassData, now: Date = new Date()): Promise<Buffer> {
-  // Loaded on first use, so the server's idle memory does not carry it (issue 40).
+  // Loaded on first use, so the server's idle memory does not carry it (decision 242).
   const { PKPass } = await import("passkit-generator");
   const buffers = Object.fromEntries(Object.entries(PASS_IMAGES).map(([name, b64]) => [name, Buffer.from(b64, "base64")]));
   const pass = new PKPass(

@@ -4,7 +4,7 @@ import type { GoogleWalletConfig } from "./config";
 import type { WalletDateData, WalletEventData, WalletPassData } from "./pass-data";
 import { surfaces } from "#common/brand";
 
-/** google-auth-library loads on first use, so the server's idle memory does not carry it (issue 40). */
+/** google-auth-library loads on first use, so the server's idle memory does not carry it (decision 242). */
 const loadGoogleAuth = () => import("google-auth-library");
 
 const SCOPE = "https://www.googleapis.com/auth/wallet_object.issuer";
