@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { getEventForOrganizer } from "#server/events/events";
 import { appUrl } from "#server/env";
+import { linkQrPngDataUrl, linkQrSvg } from "#server/tickets/qr";
 import { formatDateTime } from "#common/dates";
 import { guard, requireOrganization } from "#app/lib/backoffice.server";
 import { BO } from "#app/components/backoffice/nav";
@@ -21,13 +22,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const eventId = new URL(request.url).searchParams.get("eventId") ?? "";
   const { event, dates } = await guard(() => getEventForOrganizer(bo.ctx, eventId));
   const shareUrl = new URL(BO.publicEvent(event.slug), appUrl()).toString();
-  // Drawn on the server: the page needs no JavaScript and the browser no QR library. qrcode loads on first use, so the
-  // server's idle memory does not carry it (decision 242).
-  const QRCode = (await import("qrcode")).default;
-  const [qrSvg, qrPng] = await Promise.all([
-    QRCode.toString(shareUrl, { type: "svg", margin: 2, errorCorrectionLevel: "M" }),
-    QRCode.toDataURL(shareUrl, { margin: 2, width: 600, errorCorrectionLevel: "M" }),
-  ]);
+  // Drawn on the server: the page needs no JavaScript and the browser no QR library.
+  const [qrSvg, qrPng] = await Promise.all([linkQrSvg(shareUrl), linkQrPngDataUrl(shareUrl, 600)]);
   return data(
     {
       event: {

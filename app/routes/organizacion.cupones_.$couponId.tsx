@@ -3,6 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { couponLabel, requireCoupon, updateCoupon } from "#server/coupons/coupons";
 import { getEventForOrganizer } from "#server/events/events";
 import { appUrl } from "#server/env";
+import { linkQrSvg } from "#server/tickets/qr";
 import { toDateTimeInput } from "#common/dates";
 import { failedReply, guard, readForm, requireOrganization, savedRedirect } from "#app/lib/backoffice.server";
 import { centavosToInput } from "#app/components/backoffice/format";
@@ -22,9 +23,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const coupon = await guard(() => requireCoupon(bo.ctx, params.couponId ?? ""));
   const { event, tickets } = await guard(() => getEventForOrganizer(bo.ctx, coupon.eventId));
   const link = `${appUrl()}/canjear/${coupon.id}`;
-  // qrcode loads on first use, so the server's idle memory does not carry it (decision 242).
-  const QRCode = (await import("qrcode")).default;
-  const qrSvg = await QRCode.toString(link, { type: "svg", margin: 2, errorCorrectionLevel: "M" });
+  const qrSvg = await linkQrSvg(link);
   return data(
     {
       event: { id: event.id, name: event.name },

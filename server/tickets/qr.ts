@@ -46,3 +46,17 @@ export async function qrPng(payload: string, width = 480): Promise<Buffer> {
   const QRCode = await loadQrCode();
   return QRCode.toBuffer(payload, { ...QR_OPTIONS, type: "png", width });
 }
+
+/** A link's QR for the back office (an event's share link, a coupon's /canjear link): a 2-module quiet zone, drawn on the server. */
+const LINK_QR_OPTIONS = { errorCorrectionLevel: "M" as const, margin: 2 };
+
+export async function linkQrSvg(url: string): Promise<string> {
+  const QRCode = await loadQrCode();
+  return QRCode.toString(url, { ...LINK_QR_OPTIONS, type: "svg" });
+}
+
+/** The same QR as a PNG data URL, to download and print. */
+export async function linkQrPngDataUrl(url: string, width: number): Promise<string> {
+  const QRCode = await loadQrCode();
+  return QRCode.toDataURL(url, { ...LINK_QR_OPTIONS, width });
+}
