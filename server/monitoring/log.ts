@@ -1,14 +1,43 @@
 /**
  * The server's log: one JSON line per request and per job, through pino (docs/runbook.md, "Logs"). A
  * person at a terminal in development gets pino-pretty instead. What a line may carry is decided where it is
- * written (paths without query strings, never bodies nor headers); `redact` is the second line of defence
+ * written (paths without query strings, never bodies nor headers); `hideSecrets` is the second line of defence
  * for a field someone adds later: anything named like a secret or a person's data is replaced.
  */
 import pino, { type DestinationStream, type Logger } from "pino";
 
 /** Field names whose values never reach the log, at the top level or one level down. */
-const SECRET_FIELDS = ["email", "dni", "password", "token", "accessToken", "refreshToken", "authorization", "cookie", "card", "cardNumber", "cvv", "securityCode", "documentNumber", "body", "query", "variables"];
-export const REDACTED_PATHS = [...SECRET_FIELDS, ...SECRET_FIELDS.map((field) => `*.${field}`)];
+const SECRET_FIELDS = new Set(["email", "dni", "password", "token", "accessToken", "refreshToken", "authorization", "cookie", "card", "cardNumber", "cvv", "securityCode", "documentNumber", "body", "query", "variables"]);
+export const CENSORED = "[oculto]";
+
+/**
+ * The line's fields with every secret field, at the top level or one level down (an error's `query`, a
+ * payer's `email`), replaced by CENSORED; the caller's objects are never changed (changed ones are copied,
+ * an error keeping its class, message and stack). A plain scan instead of pino's `redact`: its wildcard paths
+ * cloned every value of every line, ~6 % of the app's CPU per order in the on-sale rush (decision 243).
+ */
+export function hideSecrets(line: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | null = null;
+  for (const key in line) {
+    const value = line[key];
+    let replacement: unknown = value;
+    if (SECRET_FIELDS.has(key)) replacement = CENSORED;
+    else if (typeof value === "object" && value !== null && !Array.isArray(value)) replacement = withoutSecretFields(value as Record<string, unknown>);
+    if (replacement !== value) (copy ??= { ...line })[key] = replacement;
+  }
+  return copy ?? line;
+}
+
+function withoutSecretFields(value: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | null = null;
+  for (const key of Object.keys(value)) {
+    if (!SECRET_FIELDS.has(key)) continue;
+    // Own properties with their descriptors and the same prototype: an Error copy still has its message and stack.
+    copy ??= Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value)) as Record<string, unknown>;
+    Object.defineProperty(copy, key, { value: CENSORED, enumerable: true, writable: true, configurable: true });
+  }
+  return copy ?? value;
+}
 
 function level() {
   return process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "silent" : "info");
@@ -16,13 +45,14 @@ function level() {
 
 /** A logger writing to `destination` (tests capture lines this way), or to stdout: pretty for a person in development. */
 export function createLogger(destination?: DestinationStream): Logger {
-  const options = { level: level(), base: { pid: process.pid }, redact: { paths: REDACTED_PATHS, censor: "[oculto]" }, messageKey: "msg" };
+  const options = { level: level(), base: { pid: process.pid }, formatters: { log: hideSecrets }, messageKey: "msg" };
   if (destination) return pino(options, destination);
   if (process.env.NODE_ENV !== "production" && process.stdout.isTTY) {
     return pino({ ...options, transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l", ignore: "pid" } } });
   }
   // Asynchronous writes: a request never waits for stdout (the on-sale benchmark notices); flushed on shutdown.
-  return pino(options, pino.destination({ dest: 1, sync: false }));
+  // Lines gather up to 4 kB (or half a second) per write: one write for ~20 request lines in a rush instead of one each.
+  return pino(options, pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 500 }));
 }
 
 const LOGGER_KEY = Symbol.for("tribuna.logger");
