@@ -32,9 +32,11 @@ describe.runIf(hasPostgresServer)("deadlocks (PostgreSQL)", () => {
           }),
       );
     await Promise.all([lockBoth("ab", ana.id, beto.id), lockBoth("ba", beto.id, ana.id)]);
-    expect(seen).toHaveLength(1);
-    expect(isDeadlock(seen[0])).toBe(true);
-    expect(attempts.ab + attempts.ba).toBe(3);
+    // Usually one deadlock. On a loaded machine the retry can reach the first row before the other transaction,
+    // woken by the rollback, re-reads it: a second cycle, also a deadlock, also run again.
+    expect(seen.length).toBeGreaterThanOrEqual(1);
+    expect(seen.every(isDeadlock)).toBe(true);
+    expect(attempts.ab + attempts.ba).toBe(2 + seen.length);
   });
 });
 
