@@ -29,5 +29,9 @@ export function randomTag(length = 6): string {
   return out;
 }
 
-/** A base-36 timestamp of this process's start: unique per run, constant within it. */
-export const RUN_TAG = process.env.TEST_RUN_TAG ?? Date.now().toString(36);
+/**
+ * A base-36 timestamp of this process's start with its pid mixed in: unique per run and per process, constant within
+ * it. The pid matters: two Playwright workers once started in the same millisecond, drew the same seeded tags, and the
+ * second one's first user hit `users_email_key`.
+ */
+export const RUN_TAG = process.env.TEST_RUN_TAG ?? (Date.now() * 1000 + (process.pid % 1000)).toString(36);
