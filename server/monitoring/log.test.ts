@@ -39,6 +39,12 @@ describe("the log hides secrets and people's data", () => {
     expect(error.query).toContain("ana@example.com");
   });
 
+  it("hides a secret inside a frozen object without throwing, and leaves bytes alone", () => {
+    const frozen = Object.freeze({ token: "secreto", kind: "webhook" });
+    const bytes = Buffer.from("hola");
+    expect(hideSecrets({ frozen, bytes })).toEqual({ frozen: { token: CENSORED, kind: "webhook" }, bytes });
+  });
+
   it("leaves a line without secrets as it is, and never changes the caller's objects", () => {
     const clean = { path: "/eventos/fiesta", status: 200, timing: { durationMs: 12 } };
     expect(hideSecrets(clean)).toBe(clean);

@@ -29,14 +29,17 @@ export function hideSecrets(line: Record<string, unknown>): Record<string, unkno
 }
 
 function withoutSecretFields(value: Record<string, unknown>): Record<string, unknown> {
-  let copy: Record<string, unknown> | null = null;
+  // Bytes are no record of fields (and a buffer's keys are its indices).
+  if (ArrayBuffer.isView(value)) return value;
+  let descriptors: PropertyDescriptorMap | null = null;
   for (const key of Object.keys(value)) {
     if (!SECRET_FIELDS.has(key)) continue;
-    // Own properties with their descriptors and the same prototype: an Error copy still has its message and stack.
-    copy ??= Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value)) as Record<string, unknown>;
-    Object.defineProperty(copy, key, { value: CENSORED, enumerable: true, writable: true, configurable: true });
+    descriptors ??= Object.getOwnPropertyDescriptors(value);
+    descriptors[key] = { value: CENSORED, enumerable: true, writable: true, configurable: true };
   }
-  return copy ?? value;
+  // Own properties with their descriptors and the same prototype: an Error copy still has its message and stack,
+  // and a frozen object's copy is built with the secret already replaced (redefining it afterwards would throw).
+  return descriptors ? (Object.create(Object.getPrototypeOf(value), descriptors) as Record<string, unknown>) : value;
 }
 
 function level() {
