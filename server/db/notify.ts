@@ -181,6 +181,21 @@ export interface NotificationsOptions {
   checkEveryMs?: number;
   /** First wait before opening a dropped connection again; doubles up to 5 s. */
   retryMs?: number;
+  /** How long LISTEN or the check may go unanswered before the connection is given up and opened again. */
+  answerWithinMs?: number;
+}
+
+/** A listening connection that does not answer in this long is replaced (postgres.js's connect timeout is 5 s). */
+const LISTENER_ANSWER_WITHIN_MS = 10_000;
+
+/** `promise`, or a rejection once `ms` pass without its answer. */
+function answerWithin<T>(promise: PromiseLike<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Sin respuesta en ${ms} ms`)), ms);
+    timer.unref?.();
+  });
+  return Promise.race([Promise.resolve(promise), late]).finally(() => clearTimeout(timer));
 }
 
 export interface NotificationsListener {
@@ -213,37 +228,49 @@ export async function startNotifications(database: Pick<Database, "db" | "kind">
   if (!url) throw new Error("Falta DATABASE_URL (o DATABASE_LISTEN_URL) para escuchar los avisos de cambios.");
   const checkEveryMs = options.checkEveryMs ?? 10_000;
   const retryMs = options.retryMs ?? 100;
+  const answerWithinMs = options.answerWithinMs ?? LISTENER_ANSWER_WITHIN_MS;
   let stopped = false;
   /** The backend that holds our LISTEN; null while there is none. */
   let listeningPid: number | null = null;
   let reconnecting: Promise<void> | null = null;
+  let checking = false;
 
   // `onnotify` is postgres.js's own hook for notifications (what its `listen` uses), left out of its types.
-  const connectionOptions: postgres.Options<{}> & { onnotify(channel: string, message: string): void } = {
-    max: 1,
-    // Never closed on purpose: a closed connection would lose its LISTEN.
-    idle_timeout: 0,
-    max_lifetime: null,
-    fetch_types: false,
-    keep_alive: 30,
-    // A retry that waits for an unreachable server waits this long, not postgres.js's 30 s.
-    connect_timeout: 5,
-    onnotice: () => {},
-    connection: { application_name: LISTENER_APPLICATION_NAME },
-    onnotify: (channel, message) => {
-      if (channel === PG_CHANNEL) receive(message);
-    },
-    onclose: () => {
-      if (listeningPid === null || stopped) return;
-      listeningPid = null;
-      void listenAgain();
-    },
+  type ListenerOptions = postgres.Options<{}> & { onnotify(channel: string, message: string): void };
+  /**
+   * Every try to listen opens a connection of its own and ends the one before: a query handed to postgres.js while
+   * its connection is closing (the check's, right as the backend was killed) can stay unanswered for ever, and on a
+   * one-connection client everything after it would wait too.
+   */
+  const open = (): postgres.Sql => {
+    const client: postgres.Sql = postgres(url, {
+      max: 1,
+      // Never closed on purpose: a closed connection would lose its LISTEN.
+      idle_timeout: 0,
+      max_lifetime: null,
+      fetch_types: false,
+      keep_alive: 30,
+      // A retry that waits for an unreachable server waits this long, not postgres.js's 30 s.
+      connect_timeout: 5,
+      onnotice: () => {},
+      connection: { application_name: LISTENER_APPLICATION_NAME },
+      onnotify: (channel, message) => {
+        if (channel === PG_CHANNEL) receive(message);
+      },
+      onclose: () => {
+        // A connection already replaced (or ended on purpose) closing is no news.
+        if (client !== connection || listeningPid === null || stopped) return;
+        listeningPid = null;
+        void listenAgain();
+      },
+    } satisfies ListenerOptions as postgres.Options<{}>);
+    return client;
   };
-  const connection = postgres(url, connectionOptions);
+  let connection: postgres.Sql = open();
 
   /** LISTEN and learn the backend in one round trip (one simple query: both on the same connection). */
-  const listen = async () => {
-    const results = (await connection.unsafe(`LISTEN ${PG_CHANNEL}; SELECT pg_backend_pid() AS pid`)) as unknown as { pid: number }[][];
+  const listen = async (client: postgres.Sql) => {
+    const results = (await answerWithin(client.unsafe(`LISTEN ${PG_CHANNEL}; SELECT pg_backend_pid() AS pid`), answerWithinMs)) as unknown as { pid: number }[][];
     listeningPid = Number(results[1][0].pid);
   };
 
@@ -251,8 +278,11 @@ export async function startNotifications(database: Pick<Database, "db" | "kind">
     (reconnecting ??= (async () => {
       let wait = retryMs;
       while (!stopped) {
+        const previous = connection;
+        connection = open();
+        void previous.end({ timeout: 0 }).catch(() => {});
         try {
-          await listen();
+          await listen(connection);
           // Whatever was published while nobody listened is lost: forget every copy this process keeps.
           forgetEverything();
           return;
@@ -264,27 +294,31 @@ export async function startNotifications(database: Pick<Database, "db" | "kind">
     })().finally(() => (reconnecting = null)));
 
   // A TCP connection can die silently, and postgres.js opens a new one (without our LISTEN) for the next query:
-  // the check asks which backend answers, and listens again when it is not the one that listened.
+  // the check asks which backend answers, and listens again when it is not the one that listened, or when the
+  // answer does not come.
   const check = setInterval(() => {
-    if (stopped || reconnecting) return;
-    connection`select pg_backend_pid() as pid`.then(
-      ([row]) => {
-        if (Number(row.pid) !== listeningPid && !stopped) {
+    if (stopped || reconnecting || checking) return;
+    checking = true;
+    answerWithin(connection`select pg_backend_pid() as pid`, answerWithinMs)
+      .then(
+        ([row]) => {
+          if (Number(row!.pid) !== listeningPid && !stopped && !reconnecting) {
+            listeningPid = null;
+            void listenAgain();
+          }
+        },
+        () => {
+          if (stopped || reconnecting) return;
           listeningPid = null;
           void listenAgain();
-        }
-      },
-      () => {
-        if (stopped) return;
-        listeningPid = null;
-        void listenAgain();
-      },
-    );
+        },
+      )
+      .finally(() => (checking = false));
   }, checkEveryMs);
   check.unref?.();
 
   try {
-    await listen();
+    await listen(connection);
     forgetEverything();
   } catch (error) {
     console.error("No se pudo escuchar los avisos de cambios; se reintenta:", error);
