@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import { numeric, pgTable } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { connectPglite, getDb, type Db } from "#server/db/client";
@@ -87,5 +87,59 @@ describe("insertRows with a returning list", () => {
     const stored = await db.select().from(jobs).where(eq(jobs.kind, "bulk-only-ids")).orderBy(asc(jobs.id));
     expect(stored.map((r) => r.id)).toEqual(rows.map((r) => r.id));
     expect(stored.map((r) => r.payload)).toEqual(jobRows("x").map((r) => r.payload));
+  });
+});
+
+describe("insertRows hands back whole rows without reading back what it sent", () => {
+  async function orderFields() {
+    const { event, date, organization } = await createEventWithTickets();
+    return {
+      eventId: event.id,
+      eventDateId: date.id,
+      organizationId: organization.id,
+      buyerUserId: null,
+      payer: { lastName: "Peña", firstName: "Sofía", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234", score: 1.5e2 },
+      attendees: null,
+      customFields: null,
+      status: "draft" as const,
+      paymentMethod: "MERCADO_PAGO" as const,
+      referredNick: "rrpp-ñandú",
+      promoterUserId: null,
+      subtotal: 1000,
+      serviceFee: 100,
+      discount: 0,
+      total: 1100,
+      holdExpiresAt: at,
+      createdAt: at,
+      updatedAt: at,
+    };
+  }
+
+  it("returns what the database stored where it differs from what was sent: an id in capitals, jsonb's own key order", async () => {
+    const db = await getDb();
+    const fields = await orderFields();
+    const sent = { ...fields, eventId: fields.eventId.toUpperCase() };
+    const [ours] = await insertRows(db, orders, [{ code: "BULKECHO1", ...sent }]);
+    const [theirs] = await db.insert(orders).values({ code: "BULKECHO2", ...sent }).returning();
+    expect(ours.eventId).toBe(fields.eventId);
+    expect(Object.keys(ours.payer)).toEqual(Object.keys(theirs.payer));
+    expect({ ...ours, id: "", code: "" }).toEqual({ ...theirs, id: "", code: "" });
+    const [stored] = await db.select().from(orders).where(eq(orders.id, ours.id));
+    expect(stored).toEqual(ours);
+  });
+
+  it("gives each row Dates of its own, and reads back the columns the rows left to the database", async () => {
+    const db = await getDb();
+    const fields = await orderFields();
+    const rows = await insertRows(db, orders, [
+      { code: "BULKECHO3", ...fields },
+      { code: "BULKECHO4", ...fields },
+    ]);
+    expect(rows[0].createdAt).toEqual(at);
+    expect(rows[0].createdAt).not.toBe(at);
+    expect(rows[0].createdAt).not.toBe(rows[1].createdAt);
+    expect(rows.map((r) => r.gift)).toEqual([false, false]);
+    const stored = await db.select().from(orders).where(inArray(orders.id, rows.map((r) => r.id)));
+    expect(stored.sort((a, b) => a.code.localeCompare(b.code))).toEqual(rows);
   });
 });

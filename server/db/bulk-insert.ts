@@ -13,12 +13,24 @@ interface ColumnPlan {
   column: PgColumn;
 }
 
+/** A given column as insertRows writes it: its SQL type too, to know whether the database hands its value back unchanged. */
+interface GivenColumn extends ColumnPlan {
+  type: string;
+}
+
+/** How a whole row is handed back: each column either echoed from the row given (its index there) or read back by name. */
+interface RowRebuild {
+  /** The columns read back (`returning`); empty: the statement returns nothing. */
+  list: SQL | null;
+  columns: (ColumnPlan & { echo: number })[];
+}
+
 /** What insertRows needs to know of a table, worked out once per table and set of columns (an on-sale calls it for every batch). */
 interface TablePlan {
   /** Every column of the table, by the row's key. */
   byKey: Record<string, PgColumn>;
   /** The statement's SQL for a set of given columns (keyed by the keys joined) and for a `returning` list. */
-  statements: Map<string, { given: ColumnPlan[]; names: SQL; values: SQL }>;
+  statements: Map<string, { given: GivenColumn[]; names: SQL; values: SQL; rebuilds: Map<string, RowRebuild> }>;
   returning: Map<string, { list: SQL; columns: ColumnPlan[] }>;
 }
 const plans = new WeakMap<PgTable, TablePlan>();
@@ -33,15 +45,14 @@ function statementFor(plan: TablePlan, keys: string[]) {
   const signature = keys.join(",");
   let statement = plan.statements.get(signature);
   if (!statement) {
-    const given = keys.map((key) => ({ key, name: plan.byKey[key].name, column: plan.byKey[key] }));
+    const given = keys.map((key) => ({ key, name: plan.byKey[key].name, column: plan.byKey[key], type: plan.byKey[key].getSQLType() }));
     // Each row is a JSON array, its i-th element the i-th column: `->>` gives the text to cast (a JSON null is
     // NULL), and a jsonb column takes the element itself (its JSON null NULL too, as jsonb_to_recordset made it).
-    const values = given.map(({ name, column }, i) => {
-      const type = column.getSQLType();
+    const values = given.map(({ name, type }, i) => {
       if (!JSON_SAFE_TYPES.test(type)) throw new Error(`insertRows: la columna ${name} (${type}) no viaja como JSON`);
       return type === "jsonb" ? `nullif(given_rows.value -> ${i}, 'null'::jsonb)` : `(given_rows.value ->> ${i})::${type}`;
     });
-    statement = { given, names: sql.raw(given.map(({ name }) => `"${name}"`).join(", ")), values: sql.raw(values.join(", ")) };
+    statement = { given, names: sql.raw(given.map(({ name }) => `"${name}"`).join(", ")), values: sql.raw(values.join(", ")), rebuilds: new Map() };
     plan.statements.set(signature, statement);
   }
   return statement;
@@ -57,6 +68,45 @@ function returningFor(plan: TablePlan, keys: readonly string[] | undefined) {
     plan.returning.set(signature, returning);
   }
   return returning;
+}
+
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const INT4 = 2 ** 31;
+
+/**
+ * Whether PostgreSQL hands `value` back exactly as given for a column of `type` (so it need not be read back):
+ * NULL, text, an int4 integer, a boolean, a valid Date (microseconds hold its milliseconds), a uuid already
+ * written as PostgreSQL writes it. Never jsonb: PostgreSQL orders its keys and rewrites its numbers.
+ */
+function comesBackAsGiven(type: string, value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  switch (type) {
+    case "text":
+      return typeof value === "string";
+    case "integer":
+      return Number.isInteger(value) && (value as number) >= -INT4 && (value as number) < INT4;
+    case "boolean":
+      return typeof value === "boolean";
+    case "timestamp with time zone":
+      return value instanceof Date && !Number.isNaN(value.getTime());
+    case "uuid":
+      return typeof value === "string" && CANONICAL_UUID.test(value);
+    default:
+      return false;
+  }
+}
+
+function rebuildFor(plan: TablePlan, statement: { given: GivenColumn[]; rebuilds: Map<string, RowRebuild> }, echoed: boolean[]): RowRebuild {
+  const signature = echoed.map((e) => (e ? "1" : "0")).join("");
+  let rebuild = statement.rebuilds.get(signature);
+  if (!rebuild) {
+    const echoIndex = new Map(statement.given.map(({ key }, i) => [key, echoed[i] ? i : -1]));
+    const columns = Object.keys(plan.byKey).map((key) => ({ key, name: plan.byKey[key].name, column: plan.byKey[key], echo: echoIndex.get(key) ?? -1 }));
+    const read = columns.filter((c) => c.echo < 0);
+    rebuild = { list: read.length ? sql.raw(read.map(({ name }) => `"${name}"`).join(", ")) : null, columns };
+    statement.rebuilds.set(signature, rebuild);
+  }
+  return rebuild;
 }
 
 /**
@@ -82,18 +132,23 @@ export async function insertRows<T extends PgTable, K extends keyof T["$inferSel
   const plan = planOf(table);
   const keys = new Set<string>();
   for (const row of rows) for (const key in row) if (plan.byKey[key]) keys.add(key);
-  const { given, names, values } = statementFor(plan, [...keys]);
+  const statement = statementFor(plan, [...keys]);
+  const { given, names, values } = statement;
   // A Date as the string JSON would make of it: JSON.stringify takes its slow path (2–3× the time) for
   // objects with toJSON. Rows of a batch share their Dates (the batch's "now"), and toJSON costs ~0.6 µs.
   let lastDate: Date | null = null;
   let lastJson = "";
   const width = given.length;
+  // Whole rows asked for: a given column whose every value comes back as given is not read back (parsing
+  // what was just sent was most of what the rows cost on return: their dates and ids).
+  const echoed: boolean[] = returning ? [] : given.map(() => true);
   // Arrays, not objects keyed by column: ~40 % less to build and stringify (no keys, repeated on every row), and
   // less JSON for PostgreSQL to parse.
   const positional = rows.map((row) => {
     const out: unknown[] = new Array(width);
     for (let i = 0; i < width; i++) {
       const value = (row as Record<string, unknown>)[given[i].key];
+      if (!returning && echoed[i] && !comesBackAsGiven(given[i].type, value)) echoed[i] = false;
       if (value instanceof Date) {
         if (value !== lastDate) {
           lastDate = value;
@@ -104,18 +159,42 @@ export async function insertRows<T extends PgTable, K extends keyof T["$inferSel
     }
     return out;
   });
-  const back = returningFor(plan, returning);
+  const json = JSON.stringify(positional);
+  if (returning) {
+    const back = returningFor(plan, returning);
+    const result = await db.execute(sql`
+      insert into ${table} (${names})
+      select ${values} from jsonb_array_elements(${json}::jsonb) with ordinality as given_rows
+      order by given_rows.ordinality
+      returning ${back.list}`);
+    return resultRows<Record<string, unknown>>(result).map((raw) => {
+      const row: Record<string, unknown> = {};
+      for (const { key, name, column } of back.columns) row[key] = fromDatabase(column, raw[name]);
+      return row as Pick<T["$inferSelect"], K>;
+    });
+  }
+  const rebuild = rebuildFor(plan, statement, echoed);
   const result = await db.execute(sql`
     insert into ${table} (${names})
-    select ${values} from jsonb_array_elements(${JSON.stringify(positional)}::jsonb) with ordinality as given_rows
+    select ${values} from jsonb_array_elements(${json}::jsonb) with ordinality as given_rows
     order by given_rows.ordinality
-    returning ${back.list}`);
-  return resultRows<Record<string, unknown>>(result).map((raw) => {
+    ${rebuild.list ? sql`returning ${rebuild.list}` : sql``}`);
+  const read = resultRows<Record<string, unknown>>(result);
+  return rows.map((givenRow, i) => {
+    const raw = read[i];
     const row: Record<string, unknown> = {};
-    for (const { key, name, column } of back.columns) {
-      const value = raw[name];
-      row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    for (const { key, name, column, echo } of rebuild.columns) {
+      if (echo < 0) row[key] = fromDatabase(column, raw?.[name]);
+      else {
+        const value = (givenRow as Record<string, unknown>)[key];
+        // A Date of its own, as a read would make: rows of a batch share the Dates they were given.
+        row[key] = value instanceof Date ? new Date(value.getTime()) : (value ?? null);
+      }
     }
     return row as Pick<T["$inferSelect"], K>;
   });
+}
+
+function fromDatabase(column: PgColumn, value: unknown): unknown {
+  return value === null || value === undefined ? null : column.mapFromDriverValue(value);
 }
