@@ -120,7 +120,8 @@ function rebuildFor(plan: TablePlan, statement: { given: GivenColumn[]; rebuilds
  * size whatever the row count, and what it needs to know of the table is
  * worked out once. Rows are inserted in the order given (serial ids follow
  * it). Every row must give the same columns: one left out is NULL, not the
- * column's default.
+ * column's default. Whole rows come back without reading back what PostgreSQL
+ * would return unchanged (decision 244).
  */
 export async function insertRows<T extends PgTable, K extends keyof T["$inferSelect"] & string = keyof T["$inferSelect"] & string>(
   db: DbOrTx,
