@@ -16,6 +16,31 @@ function jobRows(kind: string) {
   ];
 }
 
+/** An order's columns for a fresh event, as createOrder writes them (jsonb, uuids, nulls, dates). */
+async function orderFields() {
+  const { event, date, organization } = await createEventWithTickets();
+  return {
+    eventId: event.id,
+    eventDateId: date.id,
+    organizationId: organization.id,
+    buyerUserId: null,
+    payer: { lastName: "Peña", firstName: "Sofía", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234", score: 1.5e2 },
+    attendees: null,
+    customFields: null,
+    status: "draft" as const,
+    paymentMethod: "MERCADO_PAGO" as const,
+    referredNick: "rrpp-ñandú",
+    promoterUserId: null,
+    subtotal: 1000,
+    serviceFee: 100,
+    discount: 0,
+    total: 1100,
+    holdExpiresAt: at,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
 /** What insertRows returns and stores must be what drizzle's own insert returns and stores. */
 async function sameAsDrizzle(db: Db) {
   const ours = await insertRows(db, jobs, jobRows("bulk-ours"));
@@ -33,27 +58,7 @@ describe("insertRows: many rows in one statement, returned as drizzle returns th
     const db = await getDb();
     await sameAsDrizzle(db);
 
-    const { event, date, organization } = await createEventWithTickets();
-    const order = {
-      eventId: event.id,
-      eventDateId: date.id,
-      organizationId: organization.id,
-      buyerUserId: null,
-      payer: { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" },
-      attendees: null,
-      customFields: null,
-      status: "draft" as const,
-      paymentMethod: "MERCADO_PAGO" as const,
-      referredNick: null,
-      promoterUserId: null,
-      subtotal: 1000,
-      serviceFee: 100,
-      discount: 0,
-      total: 1100,
-      holdExpiresAt: at,
-      createdAt: at,
-      updatedAt: at,
-    };
+    const order = await orderFields();
     const [ours] = await insertRows(db, orders, [{ code: "BULKOURS1", ...order }]);
     const [theirs] = await db.insert(orders).values({ code: "BULKTHEI1", ...order }).returning();
     expect({ ...ours, id: "", code: "" }).toEqual({ ...theirs, id: "", code: "" });
@@ -91,30 +96,6 @@ describe("insertRows with a returning list", () => {
 });
 
 describe("insertRows hands back whole rows without reading back what it sent", () => {
-  async function orderFields() {
-    const { event, date, organization } = await createEventWithTickets();
-    return {
-      eventId: event.id,
-      eventDateId: date.id,
-      organizationId: organization.id,
-      buyerUserId: null,
-      payer: { lastName: "Peña", firstName: "Sofía", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234", score: 1.5e2 },
-      attendees: null,
-      customFields: null,
-      status: "draft" as const,
-      paymentMethod: "MERCADO_PAGO" as const,
-      referredNick: "rrpp-ñandú",
-      promoterUserId: null,
-      subtotal: 1000,
-      serviceFee: 100,
-      discount: 0,
-      total: 1100,
-      holdExpiresAt: at,
-      createdAt: at,
-      updatedAt: at,
-    };
-  }
-
   it("returns what the database stored where it differs from what was sent: an id in capitals, jsonb's own key order", async () => {
     const db = await getDb();
     const fields = await orderFields();

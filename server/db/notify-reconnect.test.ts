@@ -1,30 +1,23 @@
-import { sql } from "drizzle-orm";
-import postgres from "postgres";
+import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDatabase } from "#server/db/client";
-import { hasPostgresServer, withDatabase } from "#tests/support/db";
-import { defineChannel, LISTENER_APPLICATION_NAME, onMissedNotifications, PG_CHANNEL, startNotifications, type NotificationsListener } from "./notify";
+import { hasPostgresServer } from "#tests/support/db";
+import { killListener, listenOnTestDatabase, type ListeningProcess } from "#tests/support/listening";
+import { defineChannel, LISTENER_APPLICATION_NAME, onMissedNotifications, PG_CHANNEL } from "./notify";
 
 const ping = defineChannel("test.reconnect", ["id"]);
 
 describe.skipIf(!hasPostgresServer)("the listening connection killed again and again (PostgreSQL)", () => {
-  let listener: NotificationsListener;
+  let listening: ListeningProcess;
   let other: postgres.Sql;
 
   beforeAll(async () => {
-    const database = await getDatabase();
-    const [{ name }] = (await database.db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
-    const url = withDatabase(process.env.DATABASE_URL!, name);
     // A check every 2 ms: the backend is often killed while the check's query is on its way, the case that once
     // left the listener waiting for an answer that never came (and the process deaf until restarted).
-    listener = await startNotifications(database, { url, checkEveryMs: 2, retryMs: 20 });
-    other = postgres(url, { max: 1, onnotice: () => {} });
+    listening = await listenOnTestDatabase({ checkEveryMs: 2, retryMs: 20 });
+    other = listening.other;
   });
 
-  afterAll(async () => {
-    await listener?.stop();
-    await other?.end();
-  });
+  afterAll(() => listening?.stop());
 
   it("comes back every time: the copies are forgotten after each drop, and notifications are heard again", async () => {
     let missed = 0;
@@ -33,10 +26,7 @@ describe.skipIf(!hasPostgresServer)("the listening connection killed again and a
     for (let round = 0; round < 40; round++) {
       const before = missed;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 8));
-      const [{ killed }] = await other`
-        select count(pg_terminate_backend(pid))::int as killed from pg_stat_activity
-        where application_name = ${LISTENER_APPLICATION_NAME} and datname = current_database() and backend_type = 'client backend'`;
-      expect(killed).toBe(1);
+      expect(await killListener(other)).toBe(1);
       const deadline = Date.now() + 5_000;
       while (missed === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
       if (missed === before) deaf.push(round);

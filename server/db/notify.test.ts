@@ -11,6 +11,7 @@ import { PageCache } from "#server/http/page-cache";
 import { saleSnapshot } from "#server/orders/sale-snapshot";
 import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { dropDatabase, hasPostgresServer, withDatabase } from "#tests/support/db";
+import { killListener, listenOnTestDatabase, type ListeningProcess } from "#tests/support/listening";
 import { defineChannel, LISTENER_APPLICATION_NAME, onMissedNotifications, PG_CHANNEL, startNotifications, type NotificationsListener } from "./notify";
 
 const ping = defineChannel("test.ping", ["id"]);
@@ -70,24 +71,18 @@ async function eventWithCaches() {
 }
 
 describe.skipIf(!hasPostgresServer)("cambios entre procesos por PostgreSQL (LISTEN/NOTIFY)", () => {
-  let listener: NotificationsListener;
+  let listening: ListeningProcess;
   /** Another process's connection to the same database. */
   let other: postgres.Sql;
   const fromAnotherProcess = (channel: string, payload: Record<string, string>) =>
     other`select pg_notify(${PG_CHANNEL}, ${JSON.stringify({ c: channel, ...payload, o: "otro-proceso" })})`;
 
   beforeAll(async () => {
-    const database = await getDatabase();
-    const [{ name }] = (await database.db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
-    const url = withDatabase(process.env.DATABASE_URL!, name);
-    listener = await startNotifications(database, { url, checkEveryMs: 200, retryMs: 50 });
-    other = postgres(url, { max: 2, onnotice: () => {} });
+    listening = await listenOnTestDatabase({ checkEveryMs: 200, retryMs: 50 });
+    other = listening.other;
   });
 
-  afterAll(async () => {
-    await listener?.stop();
-    await other?.end();
-  });
+  afterAll(() => listening?.stop());
 
   it("a change sent through another connection reaches this process's listeners within a second", async () => {
     const heard = heardWithin<{ id: string }>(1_000, (h) => ping.subscribe(h));
@@ -164,10 +159,7 @@ describe.skipIf(!hasPostgresServer)("cambios entre procesos por PostgreSQL (LIST
     const liveViewRefreshed: string[] = [];
     const stopDoor = onDoorChange("evento-2", (id) => liveViewRefreshed.push(id));
 
-    const [{ killed }] = await other`
-      select count(pg_terminate_backend(pid))::int as killed from pg_stat_activity
-      where application_name = ${LISTENER_APPLICATION_NAME} and datname = current_database()`;
-    expect(killed).toBe(1);
+    expect(await killListener(other)).toBe(1);
     // A change made while nobody listened: never announced, so only forgetting everything shows it.
     await changeBehindTheDomain();
     await until(() => missed > 0, 5_000);

@@ -1,13 +1,14 @@
 import crypto from "node:crypto";
-import { eq, sql } from "drizzle-orm";
-import postgres from "postgres";
+import { eq } from "drizzle-orm";
+import type postgres from "postgres";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { SeatPlan } from "#common/seating-plan";
-import { getDatabase, getDb } from "#server/db/client";
-import { LISTENER_APPLICATION_NAME, PG_CHANNEL, startNotifications, type NotificationsListener } from "#server/db/notify";
+import { getDb } from "#server/db/client";
+import { PG_CHANNEL } from "#server/db/notify";
 import { eventSeating, seatMaps } from "#server/db/schema";
 import { ctxAs } from "#tests/support/context";
-import { hasPostgresServer, withDatabase } from "#tests/support/db";
+import { hasPostgresServer } from "#tests/support/db";
+import { killListener, listenOnTestDatabase, type ListeningProcess } from "#tests/support/listening";
 import { createEventWithTickets } from "#tests/support/factories";
 import { buyerSeating } from "./buyer";
 import { cachedMap, cachedSeatingOfEvent, forgetAllSeating, seatingCacheKept, SEATING_CACHE_MAX_BYTES, SEATING_CACHE_MAX_EVENTS, SEATING_CACHE_MAX_MAPS } from "./cache";
@@ -166,22 +167,16 @@ describe("the seating cache", () => {
 });
 
 describe.skipIf(!hasPostgresServer)("the seating cache across processes (PostgreSQL notifications)", () => {
-  let listener: NotificationsListener;
+  let listening: ListeningProcess;
   /** Another process's connection to the same database. */
   let other: postgres.Sql;
 
   beforeAll(async () => {
-    const database = await getDatabase();
-    const [{ name }] = (await database.db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
-    const url = withDatabase(process.env.DATABASE_URL!, name);
-    listener = await startNotifications(database, { url, checkEveryMs: 200, retryMs: 50 });
-    other = postgres(url, { max: 2, onnotice: () => {} });
+    listening = await listenOnTestDatabase({ checkEveryMs: 200, retryMs: 50 });
+    other = listening.other;
   });
 
-  afterAll(async () => {
-    await listener?.stop();
-    await other?.end();
-  });
+  afterAll(() => listening?.stop());
 
   async function until(condition: () => Promise<boolean>, ms: number) {
     const deadline = Date.now() + ms;
@@ -216,10 +211,7 @@ describe.skipIf(!hasPostgresServer)("the seating cache across processes (Postgre
     const made = await seatedEvent();
     expect(await guidsOnTheMap(made)).toHaveLength(10);
     expect(seatingCacheKept().maps).toBeGreaterThan(0);
-    const [{ killed }] = await other`
-      select count(pg_terminate_backend(pid))::int as killed from pg_stat_activity
-      where application_name = ${LISTENER_APPLICATION_NAME} and datname = current_database()`;
-    expect(killed).toBe(1);
+    expect(await killListener(other)).toBe(1);
     // Saved while nobody listened: never announced, so only forgetting everything shows it.
     await addSeatBehindTheDomain(made);
     await until(async () => seatingCacheKept().maps === 0, 5_000);
