@@ -4,6 +4,7 @@ import { processRegularResult } from "graphql-yoga";
 import { corsHeaders } from "./cors";
 import { pendingTokenHeaders } from "./token-headers";
 import { tagGraphQLOperation } from "#server/monitoring/metrics";
+import { withoutStackTrace } from "#server/errors";
 
 type NodeListener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
@@ -126,7 +127,9 @@ export function jsonPostListener(
       res.writeHead(406, { accept: "text/event-stream" });
       return void res.end();
     }
-    const processed = processRegularResult(result, capture as never, "application/json") as unknown as InstanceType<typeof capture.Response>;
+    // Yoga's stringifier copies each error to drop its internal extensions, and a copy without an original error
+    // records a stack trace nobody reads (the JSON has none): ~40 µs per refused order in an on-sale's rush.
+    const processed = withoutStackTrace(() => processRegularResult(result, capture as never, "application/json")) as unknown as InstanceType<typeof capture.Response>;
     // Named as yoga's processor names them ("Content-Type"), the rest in lower case as its Headers write them.
     const headers: Record<string, string | string[]> = { ...processed.init.headers };
     headers["content-length"] = String(Buffer.byteLength(processed.body));
