@@ -299,16 +299,19 @@ export async function startNotifications(database: Pick<Database, "db" | "kind">
   const check = setInterval(() => {
     if (stopped || reconnecting || checking) return;
     checking = true;
-    answerWithin(connection`select pg_backend_pid() as pid`, answerWithinMs)
+    const client = connection;
+    // An answer about a connection already replaced says nothing about the one listening now.
+    const stale = () => stopped || reconnecting !== null || client !== connection;
+    answerWithin(client`select pg_backend_pid() as pid`, answerWithinMs)
       .then(
         ([row]) => {
-          if (Number(row!.pid) !== listeningPid && !stopped && !reconnecting) {
+          if (Number(row!.pid) !== listeningPid && !stale()) {
             listeningPid = null;
             void listenAgain();
           }
         },
         () => {
-          if (stopped || reconnecting) return;
+          if (stale()) return;
           listeningPid = null;
           void listenAgain();
         },
