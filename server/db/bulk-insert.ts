@@ -18,20 +18,21 @@ interface GivenColumn extends ColumnPlan {
   type: string;
 }
 
-/** How a whole row is handed back: each column either echoed from the row given (its index there) or read back by name. */
+/** How the rows are handed back: each column either taken from the row given (`echoed`) or read back by name. */
 interface RowRebuild {
-  /** The columns read back (`returning`); empty: the statement returns nothing. */
+  /** The columns read back (`returning`); null: the statement returns nothing. */
   list: SQL | null;
-  columns: (ColumnPlan & { echo: number })[];
+  columns: (ColumnPlan & { echoed: boolean })[];
 }
 
 /** What insertRows needs to know of a table, worked out once per table and set of columns (an on-sale calls it for every batch). */
 interface TablePlan {
   /** Every column of the table, by the row's key. */
   byKey: Record<string, PgColumn>;
-  /** The statement's SQL for a set of given columns (keyed by the keys joined) and for a `returning` list. */
-  statements: Map<string, { given: GivenColumn[]; names: SQL; values: SQL; rebuilds: Map<string, RowRebuild> }>;
-  returning: Map<string, { list: SQL; columns: ColumnPlan[] }>;
+  /** The statement's SQL for a set of given columns (keyed by the keys joined), with how whole rows come back. */
+  statements: Map<string, { given: GivenColumn[]; names: SQL; values: SQL; wholeRows: Map<string, RowRebuild> }>;
+  /** How the rows come back for a `returning` list (keyed by its keys joined). */
+  returning: Map<string, RowRebuild>;
 }
 const plans = new WeakMap<PgTable, TablePlan>();
 
@@ -47,27 +48,29 @@ function statementFor(plan: TablePlan, keys: string[]) {
   if (!statement) {
     const given = keys.map((key) => ({ key, name: plan.byKey[key].name, column: plan.byKey[key], type: plan.byKey[key].getSQLType() }));
     // Each row is a JSON array, its i-th element the i-th column: `->>` gives the text to cast (a JSON null is
-    // NULL), and a jsonb column takes the element itself (its JSON null NULL too, as jsonb_to_recordset made it).
+    // NULL), and a jsonb column takes the element itself (a JSON null there is NULL too).
     const values = given.map(({ name, type }, i) => {
       if (!JSON_SAFE_TYPES.test(type)) throw new Error(`insertRows: la columna ${name} (${type}) no viaja como JSON`);
       return type === "jsonb" ? `nullif(given_rows.value -> ${i}, 'null'::jsonb)` : `(given_rows.value ->> ${i})::${type}`;
     });
-    statement = { given, names: sql.raw(given.map(({ name }) => `"${name}"`).join(", ")), values: sql.raw(values.join(", ")), rebuilds: new Map() };
+    statement = { given, names: sql.raw(given.map(({ name }) => `"${name}"`).join(", ")), values: sql.raw(values.join(", ")), wholeRows: new Map() };
     plan.statements.set(signature, statement);
   }
   return statement;
 }
 
-function returningFor(plan: TablePlan, keys: readonly string[] | undefined) {
-  const signature = keys ? keys.join(",") : "*";
-  let returning = plan.returning.get(signature);
-  if (!returning) {
-    const columns = (keys ?? Object.keys(plan.byKey)).map((key) => ({ key, name: plan.byKey[key].name, column: plan.byKey[key] }));
-    // Columns by name, never `*`: a prepared statement (decision 135) returning `*` fails once a migration adds a column.
-    returning = { list: sql.raw(columns.map(({ name }) => `"${name}"`).join(", ")), columns };
-    plan.returning.set(signature, returning);
-  }
-  return returning;
+function rebuildOf(columns: RowRebuild["columns"]): RowRebuild {
+  const read = columns.filter((c) => !c.echoed);
+  // Columns by name, never `*`: a prepared statement (decision 135) returning `*` fails once a migration adds a column.
+  return { list: read.length ? sql.raw(read.map(({ name }) => `"${name}"`).join(", ")) : null, columns };
+}
+
+/** Only the columns asked for, all read back. */
+function returningFor(plan: TablePlan, keys: readonly string[]): RowRebuild {
+  const signature = keys.join(",");
+  let rebuild = plan.returning.get(signature);
+  if (!rebuild) plan.returning.set(signature, (rebuild = rebuildOf(keys.map((key) => ({ key, name: plan.byKey[key].name, column: plan.byKey[key], echoed: false })))));
+  return rebuild;
 }
 
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -96,23 +99,23 @@ function comesBackAsGiven(type: string, value: unknown): boolean {
   }
 }
 
-function rebuildFor(plan: TablePlan, statement: { given: GivenColumn[]; rebuilds: Map<string, RowRebuild> }, echoed: boolean[]): RowRebuild {
+/** Every column of the table: those given whose values all come back unchanged (`echoed[i]`) are not read back. */
+function wholeRowsFor(plan: TablePlan, statement: { given: GivenColumn[]; wholeRows: Map<string, RowRebuild> }, echoed: boolean[]): RowRebuild {
   const signature = echoed.map((e) => (e ? "1" : "0")).join("");
-  let rebuild = statement.rebuilds.get(signature);
+  let rebuild = statement.wholeRows.get(signature);
   if (!rebuild) {
-    const echoIndex = new Map(statement.given.map(({ key }, i) => [key, echoed[i] ? i : -1]));
-    const columns = Object.keys(plan.byKey).map((key) => ({ key, name: plan.byKey[key].name, column: plan.byKey[key], echo: echoIndex.get(key) ?? -1 }));
-    const read = columns.filter((c) => c.echo < 0);
-    rebuild = { list: read.length ? sql.raw(read.map(({ name }) => `"${name}"`).join(", ")) : null, columns };
-    statement.rebuilds.set(signature, rebuild);
+    const fromGiven = new Set(statement.given.filter((_, i) => echoed[i]).map(({ key }) => key));
+    rebuild = rebuildOf(Object.keys(plan.byKey).map((key) => ({ key, name: plan.byKey[key].name, column: plan.byKey[key], echoed: fromGiven.has(key) })));
+    statement.wholeRows.set(signature, rebuild);
   }
   return rebuild;
 }
 
 /**
- * Many rows into one table as a single parameter, a JSON array of rows (each an
- * array of its columns' values) read back by `jsonb_array_elements`, returning the rows as drizzle's own insert would
- * (all their columns, or only those in `returning`).
+ * Many rows into one table as a single parameter, a JSON array of rows (each
+ * an array of its columns' values) read by `jsonb_array_elements`, returning
+ * the rows as drizzle's own insert would (all their columns, or only those in
+ * `returning`).
  *
  * Why: drizzle builds a multi-row INSERT one parameter at a time; for the
  * 100 orders of an on-sale batch (20 columns each) that took ~18 ms of CPU,
@@ -160,32 +163,18 @@ export async function insertRows<T extends PgTable, K extends keyof T["$inferSel
     }
     return out;
   });
-  const json = JSON.stringify(positional);
-  if (returning) {
-    const back = returningFor(plan, returning);
-    const result = await db.execute(sql`
-      insert into ${table} (${names})
-      select ${values} from jsonb_array_elements(${json}::jsonb) with ordinality as given_rows
-      order by given_rows.ordinality
-      returning ${back.list}`);
-    return resultRows<Record<string, unknown>>(result).map((raw) => {
-      const row: Record<string, unknown> = {};
-      for (const { key, name, column } of back.columns) row[key] = fromDatabase(column, raw[name]);
-      return row as Pick<T["$inferSelect"], K>;
-    });
-  }
-  const rebuild = rebuildFor(plan, statement, echoed);
+  const rebuild = returning ? returningFor(plan, returning) : wholeRowsFor(plan, statement, echoed);
   const result = await db.execute(sql`
     insert into ${table} (${names})
-    select ${values} from jsonb_array_elements(${json}::jsonb) with ordinality as given_rows
+    select ${values} from jsonb_array_elements(${JSON.stringify(positional)}::jsonb) with ordinality as given_rows
     order by given_rows.ordinality
     ${rebuild.list ? sql`returning ${rebuild.list}` : sql``}`);
+  // Returned in the order given: the i-th row read back is the i-th row sent.
   const read = resultRows<Record<string, unknown>>(result);
   return rows.map((givenRow, i) => {
-    const raw = read[i];
     const row: Record<string, unknown> = {};
-    for (const { key, name, column, echo } of rebuild.columns) {
-      if (echo < 0) row[key] = fromDatabase(column, raw?.[name]);
+    for (const { key, name, column, echoed: fromGiven } of rebuild.columns) {
+      if (!fromGiven) row[key] = fromDatabase(column, read[i]?.[name]);
       else {
         const value = (givenRow as Record<string, unknown>)[key];
         // A Date of its own, as a read would make: rows of a batch share the Dates they were given.
