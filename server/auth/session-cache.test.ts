@@ -10,6 +10,7 @@ import { hasPostgresServer, withDatabase } from "#tests/support/db";
 import { SessionCache, sessionCache, SESSION_CACHE_TTL_MS } from "./session-cache";
 import { isSessionActive, revokeAllSessions, startSession } from "./sessions";
 import { verifyAccessToken } from "./tokens";
+import { until } from "#tests/support/until";
 
 async function signIn(now = new Date()) {
   const user = await createTestUser();
@@ -24,13 +25,6 @@ async function revokeSilently(sid: string) {
   await (await getDb()).update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sid));
 }
 
-async function until(condition: () => Promise<boolean>, ms: number) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`No pasó en ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe("the session cache (decision 196)", () => {
   it("answers an active session from memory, for at most the TTL", async () => {
@@ -133,7 +127,7 @@ describe.skipIf(!hasPostgresServer)("the session cache across processes", () => 
     await new Promise((resolve) => child.on("exit", resolve));
     expect(JSON.parse(out)).toEqual({ userId: user.id });
     // Without the notification the cache would say "active" for up to 30 s.
-    await until(async () => !(await isSessionActive(db, sid)), 2000);
+    await until(async () => !(await isSessionActive(db, sid)));
   });
 
   it("forgets everything when notifications may have been missed", async () => {
@@ -144,6 +138,6 @@ describe.skipIf(!hasPostgresServer)("the session cache across processes", () => 
     expect(await isSessionActive(db, sid)).toBe(true);
     // The listening connection dies: it comes back and every copy is dropped.
     await db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'tribuna-notifications' and datname = current_database()`);
-    await until(async () => !(await isSessionActive(db, sid)), 3000);
+    await until(async () => !(await isSessionActive(db, sid)));
   });
 });

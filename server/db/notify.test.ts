@@ -13,6 +13,7 @@ import { createProducer, createPublishedEvent } from "#tests/support/factories";
 import { dropDatabase, hasPostgresServer, withDatabase } from "#tests/support/db";
 import { killListener, listenOnTestDatabase, type ListeningProcess } from "#tests/support/listening";
 import { defineChannel, LISTENER_APPLICATION_NAME, onMissedNotifications, PG_CHANNEL, startNotifications, type NotificationsListener } from "./notify";
+import { until, EVENTUALLY_MS } from "#tests/support/until";
 
 const ping = defineChannel("test.ping", ["id"]);
 
@@ -31,13 +32,6 @@ function heardWithin<T>(ms: number, listen: (heard: (value: T) => void) => () =>
   });
 }
 
-async function until(condition: () => boolean, ms: number) {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`No pasó en ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** A public page the micro-cache keeps. */
 async function keepOnePage(cache: PageCache) {
@@ -85,12 +79,12 @@ describe.skipIf(!hasPostgresServer)("cambios entre procesos por PostgreSQL (LIST
   afterAll(() => listening?.stop());
 
   it("a change sent through another connection reaches this process's listeners within a second", async () => {
-    const heard = heardWithin<{ id: string }>(1_000, (h) => ping.subscribe(h));
+    const heard = heardWithin<{ id: string }>(EVENTUALLY_MS, (h) => ping.subscribe(h));
     await fromAnotherProcess("test.ping", { id: "abc" });
     expect(await heard).toEqual({ id: "abc" });
 
     // The door's live view: a scan made through another process.
-    const doorHeard = heardWithin<string>(1_000, (h) => onDoorChange("evento-1", h));
+    const doorHeard = heardWithin<string>(EVENTUALLY_MS, (h) => onDoorChange("evento-1", h));
     await fromAnotherProcess("door", { eventId: "evento-1" });
     expect(await doorHeard).toBe("evento-1");
   });
@@ -102,7 +96,7 @@ describe.skipIf(!hasPostgresServer)("cambios entre procesos por PostgreSQL (LIST
     const stop = ping.subscribe(({ id }) => here.push(id));
     ping.publish({ id: "uno" });
     expect(here).toEqual(["uno"]);
-    await until(() => elsewhere.length > 0, 1_000);
+    await until(() => elsewhere.length > 0);
     expect(JSON.parse(elsewhere[0])).toMatchObject({ c: "test.ping", id: "uno" });
     // Its own NOTIFY comes back to this process's listener too: it is not delivered twice.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -127,7 +121,7 @@ describe.skipIf(!hasPostgresServer)("cambios entre procesos por PostgreSQL (LIST
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(here).toEqual([]);
     });
-    await until(() => here.length > 0, 1_000);
+    await until(() => here.length > 0);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(here).toEqual(["confirmado"]);
     stop();
@@ -141,7 +135,7 @@ describe.skipIf(!hasPostgresServer)("cambios entre procesos por PostgreSQL (LIST
     await changeBehindTheDomain();
     expect(await cachesShowTheChange()).toBe(false);
 
-    const heard = heardWithin<string>(1_000, (h) => followEventChanges({ forget: h, forgetAll: () => {} }));
+    const heard = heardWithin<string>(EVENTUALLY_MS, (h) => followEventChanges({ forget: h, forgetAll: () => {} }));
     await fromAnotherProcess("event", { eventId: event.id });
     expect(await heard).toBe(event.id);
     expect(pages.size).toBe(0);
@@ -162,12 +156,12 @@ describe.skipIf(!hasPostgresServer)("cambios entre procesos por PostgreSQL (LIST
     expect(await killListener(other)).toBe(1);
     // A change made while nobody listened: never announced, so only forgetting everything shows it.
     await changeBehindTheDomain();
-    await until(() => missed > 0, 5_000);
+    await until(() => missed > 0);
     expect(pages.size).toBe(0);
     expect(await cachesShowTheChange()).toBe(true);
     expect(liveViewRefreshed).toEqual(["evento-2"]);
 
-    const heard = heardWithin<{ id: string }>(1_000, (h) => ping.subscribe(h));
+    const heard = heardWithin<{ id: string }>(EVENTUALLY_MS, (h) => ping.subscribe(h));
     await fromAnotherProcess("test.ping", { id: "de-vuelta" });
     expect(await heard).toEqual({ id: "de-vuelta" });
     stopMissed();
@@ -184,7 +178,7 @@ describe.skipIf(!hasPostgresServer)("cambios entre procesos por PostgreSQL (LIST
     await other`select pg_notify(${PG_CHANNEL}, ${JSON.stringify({ c: "test.ping", id: 7 })})`;
     await other`select pg_notify(${PG_CHANNEL}, ${JSON.stringify({ c: "desconocido", id: "x" })})`;
     await fromAnotherProcess("test.ping", { id: "bueno" });
-    await until(() => here.length > 0, 1_000);
+    await until(() => here.length > 0);
     expect(here).toEqual(["bueno"]);
     stop();
   });
@@ -210,7 +204,7 @@ describe.skipIf(!hasPostgresServer)("DATABASE_LISTEN_URL: the listening connecti
         select count(*)::int as listening from pg_stat_activity where application_name = ${LISTENER_APPLICATION_NAME} and datname = ${name}`;
       expect(listening).toBe(1);
 
-      const heard = heardWithin<{ id: string }>(1_000, (h) => ping.subscribe(h));
+      const heard = heardWithin<{ id: string }>(EVENTUALLY_MS, (h) => ping.subscribe(h));
       await direct`select pg_notify(${PG_CHANNEL}, ${JSON.stringify({ c: "test.ping", id: "directo", o: "otro-proceso" })})`;
       expect(await heard).toEqual({ id: "directo" });
     } finally {
@@ -247,7 +241,7 @@ describe.skipIf(hasPostgresServer)("cambios con PGlite (un solo proceso)", () =>
     await db.transaction(async (tx) => {
       await ping.publishInTransaction(tx, { id: "confirmado" });
     });
-    await until(() => here.length > 1, 1_000);
+    await until(() => here.length > 1);
     expect(here).toEqual(["ya", "confirmado"]);
     stop();
   });

@@ -15,6 +15,7 @@ import { qrPayloadFor } from "#server/tickets/qr";
 import { LIVE_ACCESS_ENDED, LIVE_STREAM_STALE_SECONDS, LIVE_STREAMS_PER_ACCOUNT, TOO_MANY_LIVE_STREAMS, liveNight, openLiveNight, type LiveNight } from "./live";
 import { redeemAtDoor } from "./redeem";
 import type { DoorAccess } from "./access";
+import { until } from "#tests/support/until";
 
 /** An operator of tonight's event, acting from a real sign-in (a session id, as every request's actor has). */
 async function operatorOfTonight() {
@@ -66,13 +67,6 @@ async function streamRowsOf(userId: string) {
   return (await getDb()).select().from(liveStreams).where(eq(liveStreams.userId, userId));
 }
 
-async function until(condition: () => Promise<boolean>, ms: number) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`No pasó en ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** The first step of each stream, all at once: how many opened and how many were refused (and why). */
 async function openAll(streams: AsyncIterableIterator<LiveNight>[]) {
@@ -101,7 +95,7 @@ describe("live streams per account, across processes (decision 167)", () => {
     } finally {
       await Promise.all(streams.map((stream) => stream.return!()));
       // Closed streams give their places back, whichever process held them.
-      await until(async () => (await streamRowsOf(operator.id)).length === 0, 2_000);
+      await until(async () => (await streamRowsOf(operator.id)).length === 0);
       await otherProcess.close();
     }
   });
@@ -140,9 +134,9 @@ describe("live streams per account, across processes (decision 167)", () => {
     await until(async () => {
       const [row] = await streamRowsOf(operator.id);
       return row.heartbeatAt.getTime() > Date.now() - 5_000;
-    }, 2_000);
+    });
     await stream.return!();
-    await until(async () => (await streamRowsOf(operator.id)).length === 0, 2_000);
+    await until(async () => (await streamRowsOf(operator.id)).length === 0);
   });
 });
 

@@ -13,6 +13,7 @@ import { randomTag } from "#tests/support/random";
 import { runAdmissionTick } from "./admitter";
 import { queueMemory } from "./memory";
 import { joinQueue, queuePlace, setEventQueue, type QueuePlaceView } from "./queue";
+import { until } from "#tests/support/until";
 
 const PAYER = { firstName: "Sofía", lastName: "Peña", email: "sofia@example.com", documentType: "dni", documentNumber: "30123456", phoneNumber: "+54 11 5555-1234" };
 const at = (base: Date, seconds: number) => new Date(base.getTime() + seconds * 1000);
@@ -43,13 +44,6 @@ function otherProcess(url: string) {
   };
 }
 
-async function until(condition: () => Promise<boolean>, ms: number) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`No pasó en ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe.skipIf(!hasPostgresServer)("la fila virtual en dos procesos sobre una base", () => {
   let listener: NotificationsListener;
@@ -110,7 +104,7 @@ describe.skipIf(!hasPostgresServer)("la fila virtual en dos procesos sobre una b
     const tick = await other.ask<{ acted: boolean; admitted: number }>({ op: "tick", now: opened.toISOString() });
     expect(tick).toMatchObject({ acted: true, admitted: 2 });
     const mine = async (now: Date) => Promise.all(people.map(async (p) => (await queuePlace(await ctxAs(actorFor({ ...p, roles: [] }), now), made.event.slug))!));
-    await until(async () => (await mine(at(opened, 1))).every((p) => p.position !== null) && (await mine(at(opened, 1))).filter((p) => p.status === "ADMITTED").length === 2, 3_000);
+    await until(async () => (await mine(at(opened, 1))).every((p) => p.position !== null) && (await mine(at(opened, 1))).filter((p) => p.status === "ADMITTED").length === 2);
     const seenHere = await mine(at(opened, 1));
     await other.ask({ op: "settle", eventId: made.event.id });
     const seenThere = await other.ask<QueuePlaceView[]>({ op: "places", slug: made.event.slug, userIds: ids, now: at(opened, 1).toISOString() });
@@ -128,7 +122,7 @@ describe.skipIf(!hasPostgresServer)("la fila virtual en dos procesos sobre una b
       await createOrder(await ctxAs(actorFor({ ...p, roles: [] }), at(opened, 3)), { eventSlug: made.event.slug, items: [{ ticketId: made.tickets.General.id, qty: 2 }], payer: PAYER, paymentMethod: "MERCADO_PAGO" });
     }
     await other.ask({ op: "tick", now: at(opened, 4).toISOString() });
-    await until(async () => (await mine(at(opened, 5))).filter((p) => p.status === "SOLD_OUT").length === 8, 3_000);
+    await until(async () => (await mine(at(opened, 5))).filter((p) => p.status === "SOLD_OUT").length === 8);
     await other.ask({ op: "settle", eventId: made.event.id });
     const soldOutThere = await other.ask<QueuePlaceView[]>({ op: "places", slug: made.event.slug, userIds: ids, now: at(opened, 5).toISOString() });
     expect(soldOutThere.filter((p) => p.status === "SOLD_OUT")).toHaveLength(8);

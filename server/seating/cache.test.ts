@@ -14,6 +14,7 @@ import { buyerSeating } from "./buyer";
 import { cachedMap, cachedSeatingOfEvent, forgetAllSeating, seatingCacheKept, SEATING_CACHE_MAX_BYTES, SEATING_CACHE_MAX_EVENTS, SEATING_CACHE_MAX_MAPS } from "./cache";
 import { blockSeats, getEventSeating, setEventSeating } from "./event-seating";
 import { editSeatMap, saveSeatMap } from "./maps";
+import { until } from "#tests/support/until";
 
 /** One numbered section of `rows` rows of `perRow` seats ("A1"…), Platea, plus a standing area. */
 function plan(rows: number, perRow: number, name = "Sala de prueba"): SeatPlan {
@@ -178,13 +179,6 @@ describe.skipIf(!hasPostgresServer)("the seating cache across processes (Postgre
 
   afterAll(() => listening?.stop());
 
-  async function until(condition: () => Promise<boolean>, ms: number) {
-    const deadline = Date.now() + ms;
-    while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error(`No pasó en ${ms} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 
   it("a map saved by another process: its notification drops this process's copy", async () => {
     const made = await seatedEvent();
@@ -193,7 +187,7 @@ describe.skipIf(!hasPostgresServer)("the seating cache across processes (Postgre
     expect(await guidsOnTheMap(made)).toHaveLength(10);
     // What saveSeatMap publishes in the other process after its commit.
     await other`select pg_notify(${PG_CHANNEL}, ${JSON.stringify({ c: "seating", eventId: "", seatMapId: made.map.id, o: "otro-proceso" })})`;
-    await until(async () => (await guidsOnTheMap(made)).includes("A6"), 2_000);
+    await until(async () => (await guidsOnTheMap(made)).includes("A6"));
   });
 
   it("an event's seating changed by another process: its notification drops this process's copy", async () => {
@@ -204,7 +198,7 @@ describe.skipIf(!hasPostgresServer)("the seating cache across processes (Postgre
     await db.update(eventSeating).set({ seatMapId: smaller.id }).where(eq(eventSeating.eventId, made.event.id));
     expect(await guidsOnTheMap(made)).toHaveLength(10);
     await other`select pg_notify(${PG_CHANNEL}, ${JSON.stringify({ c: "seating", eventId: made.event.id, seatMapId: "", o: "otro-proceso" })})`;
-    await until(async () => (await guidsOnTheMap(made)).length === 3, 2_000);
+    await until(async () => (await guidsOnTheMap(made)).length === 3);
   });
 
   it("notifications missed (the listening connection died): every copy is dropped", async () => {
@@ -214,7 +208,7 @@ describe.skipIf(!hasPostgresServer)("the seating cache across processes (Postgre
     expect(await killListener(other)).toBe(1);
     // Saved while nobody listened: never announced, so only forgetting everything shows it.
     await addSeatBehindTheDomain(made);
-    await until(async () => seatingCacheKept().maps === 0, 5_000);
+    await until(async () => seatingCacheKept().maps === 0);
     expect(await guidsOnTheMap(made)).toContain("A6");
   });
 });
