@@ -95,15 +95,8 @@ const spanishValidation: Plugin = {
  * with four closures, ~4.7 kB per request, the largest allocation of a `createOrder` (decision 245). Every one of
  * those hooks only adds a rule or rewrites errors, and a valid document has none.
  */
-function cachedValidation() {
+export function cachedValidation(): Plugin {
   const results = new WeakMap<DocumentNode, ReadonlyArray<GraphQLError | Error>>();
-  const plugin: Plugin = {
-    onValidate({ params: { documentAST }, setResult }) {
-      const cached = results.get(documentAST);
-      if (cached) return setResult(cached);
-      return ({ result }) => void results.set(documentAST, result);
-    },
-  };
   type GetEnveloped = YogaServerInstance<Record<string, unknown>, GraphQLContext>["getEnveloped"];
   /** Yoga's `getEnveloped`, whose `validate` answers a document known valid with no errors, without envelop's step. */
   function skipKnownValid(getEnveloped: GetEnveloped): GetEnveloped {
@@ -115,7 +108,19 @@ function cachedValidation() {
     }) as GetEnveloped;
     return Object.assign(wrapped, { _plugins: getEnveloped._plugins });
   }
-  return { plugin, skipKnownValid };
+  return {
+    // The server itself (`createYoga` hands out an adapter in front of it), after it built its `getEnveloped`;
+    // read-only in yoga's types, a plain field its request handlers read on every request.
+    onYogaInit({ yoga }) {
+      const server = yoga as unknown as { getEnveloped: GetEnveloped };
+      server.getEnveloped = skipKnownValid(server.getEnveloped);
+    },
+    onValidate({ params: { documentAST }, setResult }) {
+      const cached = results.get(documentAST);
+      if (cached) return setResult(cached);
+      return ({ result }) => void results.set(documentAST, result);
+    },
+  };
 }
 const NO_ERRORS: ReadonlyArray<GraphQLError> = Object.freeze([]);
 
@@ -207,13 +212,12 @@ const GRAPHIQL = process.env.NODE_ENV !== "production";
 
 /** The server's yoga, with or without GraphiQL (tests build the production one too: ./json-post.test.ts). */
 export function createGraphQLServer(options: { graphiql: boolean }) {
-  const validation = cachedValidation();
-  const server = createYoga<Record<string, unknown>, GraphQLContext>({
+  return createYoga<Record<string, unknown>, GraphQLContext>({
     schema,
     graphqlEndpoint: "/api/graphql",
     graphiql: options.graphiql,
     landingPage: false,
-    plugins: [csrfPrevention, tokenHeaders, operationNameIsText, refuseControlCharacters, ...armor.plugins, spanishValidation, limitRequestBody(MAX_BODY_BYTES), compiledExecution(schema), validation.plugin],
+    plugins: [csrfPrevention, tokenHeaders, operationNameIsText, refuseControlCharacters, ...armor.plugins, spanishValidation, limitRequestBody(MAX_BODY_BYTES), compiledExecution(schema), cachedValidation()],
     // Ours above, cheaper for a body that declares its length (./body-size.ts); both refuse what passes MAX_BODY_BYTES.
     maxRequestBodySize: false,
     // Parsed documents and parse errors in caches bounded in bytes (./document-cache.ts); validation results in ours (cachedValidation).
@@ -244,9 +248,6 @@ export function createGraphQLServer(options: { graphiql: boolean }) {
       };
     },
   });
-  // Read-only in yoga's types, a plain field at run time; its request handlers read it on every request.
-  (server as { getEnveloped: typeof server.getEnveloped }).getEnveloped = validation.skipKnownValid(server.getEnveloped);
-  return server;
 }
 
 export const yoga = createGraphQLServer({ graphiql: GRAPHIQL });
