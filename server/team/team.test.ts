@@ -32,7 +32,7 @@ async function ownersOf(organizationId: string, ctx: { db: Awaited<ReturnType<ty
 /**
  * Exactly one of the two concurrent changes went through; the other got the Spanish conflict. With `actorMayBeGone`,
  * "no permission" is right too: on a busy machine the second call may start after the first committed, when its
- * actor is no longer a member of the organization.
+ * actor is no longer a member of the organization (decision 246).
  */
 function oneWonOneRefused(results: PromiseSettledResult<unknown>[], { actorMayBeGone = false } = {}) {
   const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");

@@ -1,7 +1,7 @@
 /**
  * How long a test waits for something another process (or PostgreSQL's notifications) makes happen: generous, so a
  * busy CI machine does not fail a test that only asks "eventually", and still far below the 30–60 s lifetimes of the
- * copies that would show a change without the notification under test. How fast it happens is a benchmark's
+ * copies that would show a change without the notification under test (decision 246). How fast it happens is a benchmark's
  * business, not a test's.
  */
 export const EVENTUALLY_MS = 10_000;
