@@ -45,6 +45,9 @@ interface Run {
 }
 type Variant = "A" | "B";
 
+/** Medians of B ÷ A (reservations/s) this harness cannot tell from noise on a shared 2-core machine. */
+const NOISE_FLOOR = [0.8, 1.25] as const;
+
 function build(cwd: string) {
   execFileSync("npm", ["run", "build"], { cwd, stdio: ["ignore", "ignore", "inherit"] });
 }
@@ -143,6 +146,10 @@ async function main() {
     console.log(load.verdict(`\nB ÷ A por ronda, reservas/s: ${holds.map((q) => fmt(q, 2)).join(", ")}; mediana ${fmt(median(holds), 2)} (B reservó más en ${wins} de ${holds.length}).`));
     console.log(load.verdict(`B ÷ A por ronda, CPU de la app por pedido: ${cpu.map((q) => fmt(q, 2)).join(", ")}; mediana ${fmt(median(cpu), 2)}.`));
     console.log(`Medianas: A ${fmt(median(results.map((r) => r.A.holdsWhileStockLasts)))} reservas/s, B ${fmt(median(results.map((r) => r.B.holdsWhileStockLasts)))}.`);
+    // The same request path in A and B measured ×1.24 and ×1.11 on a busy 2-core machine (docs/benchmarks.md).
+    if (median(holds) > NOISE_FLOOR[0] && median(holds) < NOISE_FLOOR[1]) {
+      console.log(`Una mediana entre ×${fmt(NOISE_FLOOR[0], 2)} y ×${fmt(NOISE_FLOOR[1], 2)} puede ser ruido: el mismo código midió ×1,24 en 3 rondas con la máquina ocupada. Un cambio chico por pedido se mide mejor en un mismo proceso (docs/benchmarks.md).`);
+    }
   }
   if (failed) {
     console.log("\nAlguna corrida falló (sobreventa, errores o garantías): ver arriba.");
