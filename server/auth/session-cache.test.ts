@@ -25,7 +25,6 @@ async function revokeSilently(sid: string) {
   await (await getDb()).update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sid));
 }
 
-
 describe("the session cache (decision 196)", () => {
   it("answers an active session from memory, for at most the TTL", async () => {
     const db = await getDb();

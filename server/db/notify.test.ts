@@ -32,7 +32,6 @@ function heardWithin<T>(ms: number, listen: (heard: (value: T) => void) => () =>
   });
 }
 
-
 /** A public page the micro-cache keeps. */
 async function keepOnePage(cache: PageCache) {
   await cache.handle(new Request("http://pagina.local/"), async () => new Response("<p>hola</p>", { headers: { "Cache-Control": "public, max-age=5" } }));

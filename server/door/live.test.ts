@@ -67,7 +67,6 @@ async function streamRowsOf(userId: string) {
   return (await getDb()).select().from(liveStreams).where(eq(liveStreams.userId, userId));
 }
 
-
 /** The first step of each stream, all at once: how many opened and how many were refused (and why). */
 async function openAll(streams: AsyncIterableIterator<LiveNight>[]) {
   const steps = await Promise.allSettled(streams.map((stream) => stream.next()));

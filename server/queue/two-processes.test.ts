@@ -44,7 +44,6 @@ function otherProcess(url: string) {
   };
 }
 
-
 describe.skipIf(!hasPostgresServer)("la fila virtual en dos procesos sobre una base", () => {
   let listener: NotificationsListener;
   let other: ReturnType<typeof otherProcess>;

@@ -179,7 +179,6 @@ describe.skipIf(!hasPostgresServer)("the seating cache across processes (Postgre
 
   afterAll(() => listening?.stop());
 
-
   it("a map saved by another process: its notification drops this process's copy", async () => {
     const made = await seatedEvent();
     expect(await guidsOnTheMap(made)).toHaveLength(10);
